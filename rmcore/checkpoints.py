@@ -1,0 +1,81 @@
+"""Which iterations a bounded history keeps: log-spaced early, evenly spaced later.
+
+The set of checkpoints after ``T`` iterations is a function of ``T`` and ``max_points`` only, and
+shrinks by dropping points (never adding past ones) as ``T`` grows. So a run split into chunks
+records exactly the rows a single run would, and memory stays flat however long it runs.
+
+* Log-spaced part (a quarter of the budget): ``round(10 ** (k * step / 32))`` for ``k = 0, 1, ...``;
+  ``step`` doubles (keeping every other point) whenever the part would exceed its budget.
+* Evenly spaced part (the rest): multiples of a stride that doubles in the same way.
+
+>>> checkpoints_between(0, 20, max_points=8).tolist()
+[1, 4, 8, 10, 12, 16, 20]
+>>> len(checkpoints_between(0, 10**8, max_points=2000)) <= 2000
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import config
+
+
+def _budgets(max_points: int) -> tuple[int, int]:
+    log_budget = int(max_points * config.LOG_CHECKPOINT_SHARE)
+    return log_budget, max_points - log_budget
+
+
+def _log_points(step: int, stop: int) -> list[int]:
+    points, k = [], 0
+    while True:
+        point = int(round(10.0 ** (k * step / config.LOG_POINTS_PER_DECADE)))
+        if point > stop:
+            return points
+        if not points or point != points[-1]:
+            points.append(point)
+        k += 1
+
+
+def _log_grid(stop: int, max_points: int) -> np.ndarray:
+    budget, _ = _budgets(max_points)
+    if budget == 0 or stop < 1:
+        return np.empty(0, dtype=np.int64)
+    step = 1
+    while True:
+        # Budget the raw count (before merging rounded duplicates) so the rule never depends on rounding.
+        raw = 0
+        while int(round(10.0 ** (raw * step / config.LOG_POINTS_PER_DECADE))) <= stop:
+            raw += 1
+        if raw <= budget:
+            return np.array(_log_points(step, stop), dtype=np.int64)
+        step *= 2
+
+
+def _even_stride(stop: int, max_points: int) -> int:
+    _, budget = _budgets(max_points)
+    stride = 1
+    while stop // stride > budget:
+        stride *= 2
+    return stride
+
+
+def checkpoints_between(start: int, stop: int, max_points: int) -> np.ndarray:
+    """The checkpoints in ``(start, stop]`` that the history keeps once ``stop`` iterations have run."""
+    if max_points <= 0 or stop <= start:
+        return np.empty(0, dtype=np.int64)
+    stride = _even_stride(stop, max_points)
+    first = (start // stride + 1) * stride
+    even = np.arange(first, stop + 1, stride, dtype=np.int64)
+    log = _log_grid(stop, max_points)
+    log = log[log > start]
+    return np.union1d(even, log)
+
+
+def kept(iterations: np.ndarray, stop: int, max_points: int) -> np.ndarray:
+    """Boolean mask: which of the recorded ``iterations`` are still checkpoints at ``stop``."""
+    iterations = np.asarray(iterations, dtype=np.int64)
+    if max_points <= 0:
+        return np.zeros(iterations.shape, dtype=bool)
+    stride = _even_stride(stop, max_points)
+    return (iterations % stride == 0) | np.isin(iterations, _log_grid(stop, max_points))

@@ -1,0 +1,125 @@
+"""How far a strategy profile is from equilibrium.
+
+For a profile ``(x, y)`` of an m x n game with payoffs ``A`` (row) and ``B`` (column):
+
+* best-response gains ``g1 = max_i (A y)_i - x^T A y`` and ``g2 = max_j (x^T B)_j - x^T B y``;
+* ``nash_conv = g1 + g2``, zero exactly at a Nash equilibrium;
+* ``exploitability = nash_conv / 2`` for two-player zero-sum games (OpenSpiel's convention);
+* the regret-matching bound (Hart & Mas-Colell 2000; Cesa-Bianchi & Lugosi 2006, Thm 2.1)
+  ``max_a R_T(a) / T <= Delta * sqrt(|A| / T)`` with ``Delta`` the payoff range.
+
+>>> from rmcore import preset
+>>> rps = preset("rps")
+>>> nash_conv(rps, [1, 0, 0], [1, 0, 0])  # both play Rock: each gains 1 by switching to Paper
+2.0
+>>> best_response_gains(rps, [1/3, 1/3, 1/3], [1/3, 1/3, 1/3])
+BestResponseGains(row=0.0, col=0.0)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _kernels, config
+from .games import MatrixGame
+
+__all__ = ["BestResponseGains", "best_response_gains", "nash_conv", "exploitability", "regret_bound", "as_strategy"]
+
+
+class BestResponseGains(NamedTuple):
+    """What each player gains by switching to a best response: ``g1`` (row) and ``g2`` (column)."""
+
+    row: float
+    col: float
+
+
+def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.ndarray:
+    """Validate a mixed strategy of ``size`` actions and return it as a float64 array.
+
+    With ``normalise=True`` any non-negative vector with a positive sum is accepted and scaled
+    to sum to one (how a fixed opponent is given); otherwise it must already sum to one within
+    ``config.SIMPLEX_TOLERANCE``.
+
+    Raises
+    ------
+    ValueError
+        If the length is wrong, an entry is not a finite number or is negative, or the sum is off.
+    """
+    try:
+        p = np.array(values, dtype=np.float64).reshape(-1) if np.ndim(values) <= 1 else None
+    except (TypeError, ValueError):
+        raise ValueError(f"{who} must be a list of {size} numbers") from None
+    if p is None:
+        raise ValueError(f"{who} must be a flat list of {size} probabilities")
+    if p.shape[0] != size:
+        raise ValueError(f"{who} has {p.shape[0]} entries but the player has {size} actions")
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{who}: entry {int(np.argmin(np.isfinite(p))) + 1} is not a finite number")
+    if np.any(p < 0):
+        raise ValueError(f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0")
+    total = float(p.sum())
+    if normalise:
+        if total <= 0:
+            raise ValueError(f"{who} is all zeros; give at least one action a positive weight")
+        return p / total
+    if abs(total - 1.0) > config.SIMPLEX_TOLERANCE:
+        raise ValueError(f"{who} sums to {total:.12g}, not 1")
+    return p
+
+
+def _check_game(game) -> MatrixGame:
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
+    return game
+
+
+def best_response_gains(game: MatrixGame, x, y) -> BestResponseGains:
+    """Each player's gain from deviating to a best response against the profile ``(x, y)``.
+
+    ``g1 = max_i (A y)_i - x^T A y``, ``g2 = max_j (x^T B)_j - x^T B y``. Both are >= 0.
+    """
+    game = _check_game(game)
+    m, n = game.shape
+    x = as_strategy(x, m, "row strategy")
+    y = as_strategy(y, n, "column strategy")
+    g1, g2, _ = _kernels.best_response_gains(
+        game.row_payoffs, game.col_payoffs, game.is_zero_sum, x, y, np.empty(m), np.empty(n)
+    )
+    return BestResponseGains(float(g1), float(g2))
+
+
+def nash_conv(game: MatrixGame, x, y) -> float:
+    """``g1 + g2``: the total gain available to unilateral deviations; 0 exactly at a Nash equilibrium."""
+    gains = best_response_gains(game, x, y)
+    return gains.row + gains.col
+
+
+def exploitability(game: MatrixGame, x, y) -> float:
+    """``nash_conv / 2`` for a two-player zero-sum game (OpenSpiel's convention).
+
+    Raises
+    ------
+    ValueError
+        For a general-sum game, where the notion does not apply.
+    """
+    if not _check_game(game).is_zero_sum:
+        raise ValueError("exploitability is defined for zero-sum games; use nash_conv for general-sum games")
+    return nash_conv(game, x, y) / 2.0
+
+
+def regret_bound(payoff_range: float, actions: int, iteration: int) -> float:
+    """The regret-matching bound on average regret, ``Delta * sqrt(|A| / T)``.
+
+    >>> regret_bound(2.0, 4, 100)
+    0.4
+    """
+    if not (math.isfinite(payoff_range) and payoff_range >= 0):
+        raise ValueError(f"payoff_range must be a finite number >= 0, got {payoff_range}")
+    if int(actions) != actions or actions < 1:
+        raise ValueError(f"actions must be a whole number >= 1, got {actions}")
+    if int(iteration) != iteration or iteration < 1:
+        raise ValueError(f"iteration must be a whole number >= 1, got {iteration}")
+    return float(payoff_range) * math.sqrt(actions / iteration)
