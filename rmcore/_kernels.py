@@ -380,7 +380,8 @@ def _self_play_simultaneous(A, B, zero_sum, algorithm, sampled, power, track, R1
         else:
             payoff_vectors(A, B, zero_sum, x, y, u1, u2)
             v1 = _dot(x, u1)
-            v2 = _dot(y, u2)
+            # x^T B y = -x^T A y in a zero-sum game: one dot product fewer on the critical path.
+            v2 = -v1 if zero_sum else _dot(y, u2)
         _accumulate_regrets(R1, P1, u1, v1, algorithm)
         _accumulate_regrets(R2, P2, u2, v2, algorithm)
         if track:
@@ -467,7 +468,7 @@ def make_matrix_kernel(mode, algorithm, sampled, averaging_power, zero_sum, trac
     alternating = mode == "alternating"
     power, track = averaging_power, track_external
 
-    @njit(cache=True, error_model="numpy")
+    @njit(**_MATRIX_PASS)
     def run(A, B, settings, state, first_iteration, last_iteration, checkpoints, history):
         s = state
         if fixed and not sampled:

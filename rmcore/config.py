@@ -21,6 +21,3 @@ LOG_CHECKPOINT_SHARE = 0.25
 #: (a power of two, so thinning by halves keeps a subset of the same points).
 LOG_POINTS_PER_DECADE = 32
 
-#: Iterations per kernel call while sampling; bounds how long a single call can run
-#: between checks and keeps ``run(10**8)`` at flat memory.
-MAX_ITERATIONS_PER_KERNEL_CALL = 1 << 20

@@ -7,8 +7,8 @@ By von Neumann's minimax theorem ``v = w``, the value of the game. Solved with H
 
 >>> from rmcore import preset
 >>> solution = solve_zero_sum(preset("rps-crash"))
->>> round(solution.value, 12), [round(p, 9) for p in solution.row_strategy]
-(0.0, [0.25, 0.5, 0.25])
+>>> abs(solution.value) < 1e-12, [round(p, 9) for p in solution.row_strategy]
+(True, [0.25, 0.5, 0.25])
 """
 
 from __future__ import annotations

@@ -22,11 +22,11 @@ Variants (constructor arguments):
   approaches a best response.
 
 >>> from rmcore import MatrixSolver, preset
->>> solver = MatrixSolver(preset("rps-crash"), algorithm="rm+", averaging="linear")
->>> solver.run(10_000)
->>> [round(p, 3) for p in solver.average_strategies().row]
+>>> solver = MatrixSolver(preset("rps-crash"), algorithm="prm+", updates="alternating", averaging="linear")
+>>> solver.run(1_000)
+>>> [round(float(p), 4) for p in solver.average_strategies().row]
 [0.25, 0.5, 0.25]
->>> solver.metrics().nash_conv < 1e-3
+>>> solver.metrics().nash_conv < 1e-4
 True
 """
 

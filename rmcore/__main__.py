@@ -1,0 +1,148 @@
+"""Command line: ``python -m rmcore solve ...`` and ``python -m rmcore bench``.
+
+Bad input exits with status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
+from .matrix import ALGORITHMS, AVERAGING, SAMPLING, UPDATES, MatrixSolver
+
+
+class UsageError(Exception):
+    """A problem with what the user typed: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's default prints the whole usage block
+        raise UsageError(message)
+
+
+def _read_csv(path: str, what: str):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as error:
+        raise UsageError(f"cannot read {what} {path!r}: {error.strerror}") from None
+    return parse_matrix_csv(text, what=f"{what} {path}")
+
+
+def _load_game(args) -> MatrixGame:
+    if args.game:
+        if args.col_matrix:
+            raise UsageError("--col-matrix goes with --matrix, not with --game")
+        return preset(args.game)
+    row, row_labels, col_labels = _read_csv(args.matrix, "matrix")
+    col = None
+    if args.col_matrix:
+        col, _, _ = _read_csv(args.col_matrix, "column matrix")
+    return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
+
+
+def _parse_opponent(text: str | None):
+    if text is None:
+        return None
+    try:
+        return [float(part) for part in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--opponent must be comma-separated numbers like 0.4,0.3,0.3; got {text!r}") from None
+
+
+def _solve(args) -> int:
+    game = _load_game(args)
+    solver = MatrixSolver(
+        game,
+        algorithm=args.algorithm,
+        sampling=args.sampling,
+        updates=args.updates,
+        averaging=args.averaging,
+        opponent=_parse_opponent(args.opponent),
+        seed=args.seed,
+    )
+    started = time.perf_counter()
+    solver.run(args.iterations)
+    seconds = time.perf_counter() - started
+    metrics = solver.metrics()
+    average, current = solver.average_strategies(), solver.current_strategies()
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "game": game.name or "custom",
+                    "iterations": solver.iteration,
+                    "average_strategies": [average.row.tolist(), average.col.tolist()],
+                    "current_strategies": [current.row.tolist(), current.col.tolist()],
+                    "nash_conv": metrics.nash_conv,
+                    "br_gain": metrics.br_gains.row if metrics.nash_conv is None else None,
+                    "exploitability": metrics.exploitability,
+                    "value": metrics.value,
+                    "seconds": seconds,
+                }
+            )
+        )
+        return 0
+    mode = "self-play" if solver.is_self_play else "against a fixed opponent"
+    print(f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s")
+    for who, labels, probabilities in (("row", game.row_actions, average.row), ("column", game.col_actions, average.col)):
+        shown = ", ".join(f"{label} {p:.4f}" for label, p in zip(labels, probabilities))
+        print(f"  average {who} strategy: {shown}")
+    if metrics.nash_conv is None:
+        print(f"  best-response gain of the learner: {metrics.br_gains.row:.6g}")
+    else:
+        print(f"  nash_conv: {metrics.nash_conv:.6g}")
+    if metrics.exploitability is not None:
+        print(f"  exploitability: {metrics.exploitability:.6g}")
+    print(f"  value (row player's expected payoff): {metrics.value:.6g}")
+    return 0
+
+
+def _bench(args) -> int:
+    from . import bench
+
+    bench.main(quick=args.quick)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m rmcore", description="Regret matching and CFR from the command line.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    solve = commands.add_parser("solve", help="run regret matching on a matrix game")
+    source = solve.add_mutually_exclusive_group(required=True)
+    source.add_argument("--game", choices=list(PRESETS), metavar="NAME", help=f"a preset: {', '.join(PRESETS)}")
+    source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
+    solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
+    solve.add_argument("--iterations", type=int, required=True, metavar="N")
+    solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
+    solve.add_argument("--sampling", choices=SAMPLING, default="expected")
+    solve.add_argument("--updates", choices=UPDATES, default="simultaneous")
+    solve.add_argument("--averaging", choices=list(AVERAGING), default="uniform")
+    solve.add_argument("--seed", type=int, metavar="S")
+    solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+    solve.set_defaults(handler=_solve)
+
+    bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
+    bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")
+    bench.set_defaults(handler=_bench)
+    return parser
+
+
+def main(argv=None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if getattr(args, "iterations", 0) is not None and getattr(args, "iterations", 0) < 0:
+            raise UsageError("--iterations must be >= 0")
+        return args.handler(args)
+    except (UsageError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Metrics against the definitions, and the LP against known values."""
+
+import numpy as np
+import pytest
+
+from rmcore import MatrixGame, best_response_gains, exploitability, nash_conv, preset, regret_bound, solve_zero_sum
+from rmcore.checkpoints import checkpoints_between, kept
+
+from . import known_values, naive
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_gains_match_the_definition(seed):
+    rng = np.random.default_rng(seed)
+    game = preset("random-general-sum", rows=4, cols=5, seed=seed)
+    x, y = rng.dirichlet(np.ones(4)), rng.dirichlet(np.ones(5))
+    g1, g2 = naive.gains(game.row_payoffs.tolist(), game.col_payoffs.tolist(), x.tolist(), y.tolist())
+    gains = best_response_gains(game, x, y)
+    assert gains.row == pytest.approx(g1, abs=1e-13) and gains.col == pytest.approx(g2, abs=1e-13)
+    assert nash_conv(game, x, y) == pytest.approx(g1 + g2, abs=1e-13)
+
+
+def test_zero_sum_nash_conv_formula_and_exploitability():
+    game = preset("rps-crash")
+    x, y = np.array([0.5, 0.2, 0.3]), np.array([0.1, 0.6, 0.3])
+    A = game.row_payoffs
+    assert nash_conv(game, x, y) == pytest.approx(max(A @ y) - min(x @ A), abs=1e-14)
+    assert exploitability(game, x, y) == pytest.approx(nash_conv(game, x, y) / 2)
+    with pytest.raises(ValueError, match="zero-sum"):
+        exploitability(preset("prisoners-dilemma"), [1, 0], [1, 0])
+
+
+def test_bad_strategies_are_explained():
+    game = preset("rps")
+    with pytest.raises(ValueError, match="sums to 0.9"):
+        nash_conv(game, [0.3, 0.3, 0.3], [1, 0, 0])
+    with pytest.raises(ValueError, match="has 2 entries"):
+        nash_conv(game, [0.5, 0.5], [1, 0, 0])
+    with pytest.raises(ValueError, match="negative"):
+        nash_conv(game, [1.5, -0.5, 0], [1, 0, 0])
+    with pytest.raises(ValueError, match="MatrixGame"):
+        nash_conv([[1]], [1], [1])
+
+
+def test_regret_bound_and_its_validation():
+    assert regret_bound(4.0, 3, 12) == pytest.approx(2.0)
+    for args in [(-1, 3, 10), (1, 0, 10), (1, 3, 0)]:
+        with pytest.raises(ValueError):
+            regret_bound(*args)
+
+
+@pytest.mark.parametrize(
+    "name,value,row",
+    [("rps", 0.0, (1 / 3,) * 3), ("rps-crash", 0.0, known_values.RPS_CRASH_EQUILIBRIUM), ("matching-pennies", 0.0, (0.5, 0.5))],
+)
+def test_lp_known_values(name, value, row):
+    solution = solve_zero_sum(preset(name))
+    assert solution.value == pytest.approx(value, abs=1e-9)
+    np.testing.assert_allclose(solution.row_strategy, row, atol=1e-9)
+
+
+def test_lp_on_a_game_with_a_saddle_point_and_asymmetric_shape():
+    game = MatrixGame([[3, 1, 4], [2, 0, 1]])  # row 1 dominates; column 2 is the saddle
+    solution = solve_zero_sum(game)
+    assert solution.value == pytest.approx(1.0)
+    assert solution.row_strategy == pytest.approx((1.0, 0.0)) and solution.col_strategy == pytest.approx((0, 1, 0))
+    with pytest.raises(ValueError, match="zero-sum"):
+        solve_zero_sum(preset("chicken"))
+
+
+def test_checkpoint_schedule_only_ever_drops_past_points():
+    previous, previous_stop = set(), 0
+    for stop in [1, 5, 50, 999, 10**4, 10**6, 10**9]:
+        current = set(checkpoints_between(0, stop, 100).tolist())
+        assert 0 < len(current) <= 100 and max(current) <= stop and 1 in current
+        # Points up to the previous stop are a subset of what was recorded then ...
+        assert {p for p in current if p <= previous_stop} <= previous
+        # ... and `kept` agrees with the schedule about which of them survive.
+        survivors = np.array(sorted(previous), dtype=np.int64)
+        assert set(survivors[kept(survivors, stop, 100)].tolist()) == {p for p in current if p <= previous_stop}
+        # New points are exactly checkpoints_between(previous_stop, stop).
+        assert {p for p in current if p > previous_stop} == set(checkpoints_between(previous_stop, stop, 100).tolist())
+        previous, previous_stop = current, stop
