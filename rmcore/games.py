@@ -473,6 +473,11 @@ def _random_general_sum(rows: int = 3, cols: int = 3, seed: int = 0) -> MatrixGa
 
 _WEIGHT = dict(default=1.0, low=0.1, high=5.0)
 _SIZE = dict(default=3, low=1, high=200, integer=True)
+_RANDOM_GAME_PARAMETERS = (
+    PresetParameter("rows", help="row player's actions", **_SIZE),
+    PresetParameter("cols", help="column player's actions", **_SIZE),
+    PresetParameter("seed", 0, 0, 10_000, integer=True, help="random seed"),
+)
 
 PRESETS: dict[str, Preset] = {
     p.name: p
@@ -502,22 +507,14 @@ PRESETS: dict[str, Preset] = {
             "Random zero-sum",
             "Payoffs drawn uniformly from [-1, 1]; the exact answer comes from linear programming.",
             _random_zero_sum,
-            (
-                PresetParameter("rows", help="row player's actions", **_SIZE),
-                PresetParameter("cols", help="column player's actions", **_SIZE),
-                PresetParameter("seed", 0, 0, 10_000, integer=True, help="random seed"),
-            ),
+            _RANDOM_GAME_PARAMETERS,
         ),
         Preset(
             "random-general-sum",
             "Random general-sum",
             "Both payoff matrices drawn uniformly from [-1, 1]; play approaches coarse correlated equilibria.",
             _random_general_sum,
-            (
-                PresetParameter("rows", help="row player's actions", **_SIZE),
-                PresetParameter("cols", help="column player's actions", **_SIZE),
-                PresetParameter("seed", 0, 0, 10_000, integer=True, help="random seed"),
-            ),
+            _RANDOM_GAME_PARAMETERS,
         ),
     )
 }
