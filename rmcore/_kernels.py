@@ -29,7 +29,6 @@ RM, RM_PLUS, PREDICTIVE_RM_PLUS = 0, 1, 2
 _U11 = np.uint64(11)
 _U17 = np.uint64(17)
 _U45 = np.uint64(45)
-_U19 = np.uint64(19)
 _TWO_POW_MINUS_53 = 1.0 / 9007199254740992.0
 
 
