@@ -136,8 +136,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        if getattr(args, "iterations", 0) is not None and getattr(args, "iterations", 0) < 0:
-            raise UsageError("--iterations must be >= 0")
         return args.handler(args)
     except (UsageError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

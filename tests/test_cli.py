@@ -1,0 +1,67 @@
+"""The command line: output formats and one-line errors with exit status 2."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+
+def test_solve_prints_json_with_the_documented_keys():
+    out = cli("solve", "--game", "rps-crash", "--iterations", "20000", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert {"game", "iterations", "average_strategies", "current_strategies", "nash_conv", "exploitability", "value", "seconds"} <= set(result)
+    assert result["iterations"] == 20000
+    assert result["average_strategies"][0] == pytest.approx([0.25, 0.5, 0.25], abs=5e-3)
+    assert result["exploitability"] == pytest.approx(result["nash_conv"] / 2)
+
+
+def test_solve_human_readable_against_a_fixed_opponent():
+    out = cli("solve", "--game", "rps", "--iterations", "5000", "--opponent", "0.4,0.3,0.3")
+    assert out.returncode == 0, out.stderr
+    assert "best-response gain" in out.stdout and "Paper 0.99" in out.stdout
+
+
+def test_solve_reads_labelled_csv_matrices(tmp_path):
+    (tmp_path / "a.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
+    (tmp_path / "b.csv").write_text("3,5\n0,1\n")
+    out = cli("solve", "--matrix", str(tmp_path / "a.csv"), "--col-matrix", str(tmp_path / "b.csv"), "--iterations", "2000", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["exploitability"] is None and result["average_strategies"][0][1] > 0.99
+
+
+@pytest.mark.parametrize(
+    "args,files,message",
+    [
+        (["--game", "nope"], {}, "invalid choice: 'nope'"),
+        (["--matrix", "{tmp}/bad.csv"], {"bad.csv": "1,2\n3,nan\n"}, "row 2, column 2 is NaN"),
+        (["--matrix", "{tmp}/ragged.csv"], {"ragged.csv": "1,2\n3\n"}, "row 2 has 1 numbers but 2 were expected"),
+        (["--matrix", "{tmp}/missing.csv"], {}, "cannot read matrix"),
+        (["--game", "rps", "--opponent", "0.5,0.5"], {}, "has 2 entries but the player has 3"),
+        (["--game", "rps", "--opponent", "a,b,c"], {}, "--opponent must be comma-separated numbers"),
+        (["--game", "rps", "--algorithm", "cfr"], {}, "invalid choice: 'cfr'"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path, args, files, message):
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    out = cli("solve", *args, "--iterations", "10")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in out.stderr
+
+
+def test_negative_iterations_exit_2():
+    out = cli("solve", "--game", "rps", "--iterations", "-5")
+    assert out.returncode == 2 and "iterations must be a whole number >= 0" in out.stderr
