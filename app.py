@@ -2,7 +2,12 @@
 
 import streamlit as st
 
-st.set_page_config(page_title="Watch regret matching find equilibria", page_icon="🎯", layout="wide")
+st.set_page_config(page_title="Watch regret matching find equilibria", page_icon=":material/target:", layout="wide")
 
-navigation = st.navigation([st.Page("pages/home.py", title="Welcome", icon="🎯", default=True)])
+navigation = st.navigation(
+    [
+        st.Page("pages/matrix_game.py", title="Matrix game", icon=":material/grid_on:", default=True),
+        st.Page("pages/home.py", title="About", icon=":material/info:"),
+    ]
+)
 navigation.run()

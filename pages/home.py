@@ -11,8 +11,8 @@ Regret matching (Hart & Mas-Colell 2000) plays each action with probability prop
 positive cumulative regret. In two-player zero-sum self-play the **average** strategies converge to
 a Nash equilibrium. This dashboard runs the fast `rmcore` library live in your browser.
 
-**Coming next:** the matrix-game page (edit a game, run the solver live, watch it converge) and a
-step-by-step walkthrough of CFR on Kuhn poker.
+Open **Matrix game** to edit a game, run the solver live and watch it converge. A step-by-step
+walkthrough of CFR on Kuhn poker is coming next.
 """
 )
 st.subheader("A first taste: Rock-Paper-Scissors with a crash")

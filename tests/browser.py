@@ -1,0 +1,120 @@
+"""Real-browser helpers: `streamlit run` on 127.0.0.1 and Debian's chromium driven by Playwright.
+
+Run as ``python -m tests.browser`` to measure how often the matrix page's charts update while running
+(a measurement, printed; speed targets are not asserted in tests).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(timeout: float = 60.0):
+    """Start the app on a free loopback port; yield its URL; stop it afterwards."""
+    port = _free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
+         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
+                    if response.status == 200:
+                        break
+            except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"streamlit did not start within {timeout:.0f} s") from None
+                time.sleep(0.3)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@contextlib.contextmanager
+def chromium_page(width: int = 1400, height: int = 1800):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser.new_page(viewport={"width": width, "height": height})
+        finally:
+            browser.close()
+
+
+def last_iteration_on_chart(page) -> float | None:
+    """The largest iteration drawn on the convergence chart, read from Plotly's own (decoded) data."""
+    return page.evaluate(
+        """() => {
+            for (const chart of document.querySelectorAll('.js-plotly-plot')) {
+                const trace = (chart._fullData || []).find(t => (t.name || '').startsWith('nash_conv'));
+                if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
+            }
+            return null;
+        }"""
+    )
+
+
+def wait_for_chart_iteration(page, iteration: int, timeout: float = 30.0) -> float | None:
+    deadline = time.time() + timeout
+    while (value := last_iteration_on_chart(page)) != iteration and time.time() < deadline:
+        time.sleep(0.1)
+    return value
+
+
+def chart_states_while_running(page, seconds: float) -> list[float]:
+    """Distinct last-iterations drawn on the chart, sampled every 20 ms for ``seconds``."""
+    seen, started = [], time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        value = last_iteration_on_chart(page)
+        if value is not None and (not seen or value != seen[-1]):
+            seen.append(value)
+        time.sleep(0.02)
+    return seen
+
+
+def open_matrix_page_and_run(page, url: str) -> None:
+    """Load the page, take one Step of 10 (so charts exist), then press Run."""
+    page.goto(url)
+    page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+    page.get_by_role("button", name="Step +10", exact=True).click()
+    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4", timeout=90_000)
+    wait_for_chart_iteration(page, 10)
+    page.get_by_role("radio", name="Run").click()
+
+
+def main() -> None:
+    seconds = 8.0
+    with running_app() as url, chromium_page() as page:
+        open_matrix_page_and_run(page, url)
+        time.sleep(1.0)
+        seen = chart_states_while_running(page, seconds)
+    rate = (len(seen) - 1) / seconds
+    print(f"matrix page, headless chromium on this machine: {rate:.1f} chart updates per second over {seconds:.0f} s "
+          f"(target >= 4); {seen[-1]:,.0f} iterations drawn at the end")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""One real-browser test: Debian's chromium, driven by Playwright, against `streamlit run` on 127.0.0.1."""
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from .browser import CHROMIUM, ROOT, chart_states_while_running, chromium_page, open_matrix_page_and_run, running_app
+
+SCREENSHOT = ROOT / "docs" / "matrix_page.png"
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def app_url():
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run must apt-get install it")
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    with running_app() as url:
+        yield url
+
+
+def test_run_moves_the_charts_and_pause_stops_them(app_url):
+    with chromium_page(height=3000) as page:
+        open_matrix_page_and_run(page, app_url)
+        seen = chart_states_while_running(page, 3.0)
+        print(f"\nchart updates seen in 3 s: {len(seen) - 1}; last iteration drawn {seen[-1]:,.0f}")
+        assert len(seen) >= 3, "the charts should redraw several times while running"
+        assert seen == sorted(seen) and seen[-1] > 10_000
+
+        page.get_by_role("radio", name="Pause").click()
+        time.sleep(1.0)
+        paused = chart_states_while_running(page, 1.0)
+        assert len(paused) == 1, "paused charts stay still"
+        assert page.locator("[data-testid=stException]").count() == 0
+        SCREENSHOT.parent.mkdir(exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT), full_page=True)

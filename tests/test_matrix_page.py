@@ -1,0 +1,184 @@
+"""The matrix-game page in streamlit's AppTest: presets, editing, bad input, run controls."""
+
+import dataclasses
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import rmcore
+
+
+@pytest.fixture
+def app():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    assert not app.exception
+    return app
+
+
+def iteration(app) -> int:
+    return int(app.metric[0].value.replace(",", ""))
+
+
+def errors(app) -> str:
+    return " | ".join(e.value for e in app.error)
+
+
+def test_page_opens_on_rps_with_crash_at_iteration_zero(app):
+    assert app.title[0].value == "Regret matching on a matrix game"
+    assert app.session_state.game.name == "RPS with crash"
+    assert iteration(app) == 0
+    assert any("Press **Run**" in i.value for i in app.info)
+    assert "value and an equilibrium" not in errors(app)
+
+
+def test_steps_and_reset(app):
+    for key in ("step_1", "step_10", "step_100"):
+        app.button(key=key).click().run()
+        assert not app.exception
+    assert iteration(app) == 111
+    assert app.session_state.run.solver.iteration == 111
+    assert float(app.metric[2].value) > 0  # nash_conv shown
+    app.button(key="reset").click().run()
+    assert iteration(app) == 0
+
+
+def test_run_advances_and_pause_stops(app):
+    app.segmented_control(key="running").set_value("Run").run()
+    assert not app.exception
+    first = iteration(app)
+    assert first > 0
+    app.segmented_control(key="running").set_value("Pause").run()
+    paused = iteration(app)
+    app.run()
+    assert iteration(app) == paused
+
+
+def test_presets_and_their_parameters(app):
+    app.selectbox(key="preset").set_value("matching-pennies").run()
+    assert app.session_state.game.shape == (2, 2) and not app.exception
+    app.button(key="step_100").click().run()
+    assert not app.exception
+    app.selectbox(key="preset").set_value("weighted-rps").run()
+    app.slider(key="param_weighted-rps_rock_scissors").set_value(2.0).run()
+    game = app.session_state.game
+    assert game.equilibria[0].row == pytest.approx((0.25, 0.5, 0.25))
+    app.selectbox(key="preset").set_value("random-general-sum").run()
+    app.slider(key="param_random-general-sum_rows").set_value(40).run()
+    assert app.session_state.game.shape == (40, 3) and not app.session_state.game.is_zero_sum
+    app.button(key="step_10").click().run()
+    assert not app.exception
+
+
+def _type_into_cell(app, row, col, text, which="row"):
+    """What typing into the editor delivers: the draft's cells with one cell changed."""
+    draft = app.session_state.draft
+    cells = (draft.row_cells if which == "row" else draft.col_cells).copy()
+    cells.iat[row, col] = text
+    app.session_state.draft = dataclasses.replace(draft, **{f"{which}_cells": cells})
+    app.run()
+
+
+def test_a_valid_edit_applies_and_restarts_the_run_with_a_notice(app):
+    app.button(key="step_100").click().run()
+    _type_into_cell(app, 0, 1, "-3")
+    app.button(key="apply").click().run()
+    assert not app.exception and not app.error
+    assert app.session_state.game.row_payoffs[0, 1] == -3
+    assert iteration(app) == 0
+    assert any("restarted from iteration 0" in i.value for i in app.info)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [("", "row 2, column 3 is '', not a number"), ("abc", "row 2, column 3 is 'abc', not a number"),
+     ("nan", "row 2, column 3 is NaN"), ("inf", "row 2, column 3 is infinite")],
+)  # fmt: skip
+def test_bad_cells_show_a_message_and_keep_the_game_and_the_typing(app, text, message):
+    before = app.session_state.game
+    app.button(key="step_10").click().run()
+    _type_into_cell(app, 1, 2, text)
+    app.button(key="apply").click().run()
+    assert not app.exception
+    assert message in errors(app) and "last valid game keeps running" in errors(app)
+    assert app.session_state.game is before and iteration(app) == 10
+    assert app.session_state.draft.row_cells.iat[1, 2] == text
+
+
+def test_bad_action_names_are_explained(app):
+    version = app.session_state.draft.version
+    app.text_input(key=f"row_names_{version}").set_value("Rock, Rock, Paper").run()
+    app.button(key="apply").click().run()
+    assert "unique" in errors(app)
+
+
+def test_resizing_and_the_zero_sum_switch(app):
+    version = app.session_state.draft.version
+    app.number_input(key=f"rows_{version}").set_value(4).run()
+    draft = app.session_state.draft
+    assert draft.shape == (4, 3) and draft.row_names[-1] == "R1"
+    app.toggle(key=f"zero_sum_{draft.version}").set_value(False).run()
+    draft = app.session_state.draft
+    assert not draft.zero_sum and len(app.data_editor) == 2
+    assert draft.col_cells.iat[0, 2] == "-2"  # starts at -A, which is still zero-sum ...
+    _type_into_cell(app, 0, 0, "5", which="col")  # ... until B is edited
+    app.button(key="apply").click().run()
+    assert app.session_state.game.shape == (4, 3) and not app.session_state.game.is_zero_sum and not app.exception
+
+
+def test_csv_upload_and_its_bad_inputs(app):
+    app.file_uploader(key="upload_row").upload("a.csv", b",L,R\nU,1,-1\nD,-1,1\n", "text/csv").run()
+    app.button(key="load_csv").click().run()
+    assert app.session_state.game.shape == (2, 2) and app.session_state.game.row_actions == ("U", "D")
+    for content, message in [
+        (b"", "the CSV is empty"),
+        (b"1,2\n3\n", "row 2 has 1 numbers but 2 were expected"),
+        (("\n".join([",".join(["1"] * 201)] * 2)).encode(), "at most 200 actions"),
+    ]:
+        app.file_uploader(key="upload_row").upload("bad.csv", content, "text/csv").run()
+        app.button(key="load_csv").click().run()
+        assert message in errors(app) and not app.exception
+        assert app.session_state.game.row_actions == ("U", "D")
+
+
+def test_a_200x200_csv_runs(app):
+    game = rmcore.preset("random-zero-sum", rows=200, cols=200, seed=1)
+    text = "\n".join(",".join(f"{v:g}" for v in row) for row in game.row_payoffs)
+    app.file_uploader(key="upload_row").upload("big.csv", text.encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    app.button(key="step_100").click().run()
+    assert app.session_state.game.shape == (200, 200) and iteration(app) == 100 and not app.exception
+
+
+def test_fixed_opponent_and_an_all_zero_opponent(app):
+    app.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()
+    app.slider(key="opponent_3_0").set_value(80).run()
+    assert app.session_state.run.settings.opponent == pytest.approx((80 / 180, 50 / 180, 50 / 180))
+    app.button(key="step_100").click().run()
+    assert app.metric[2].label == "learner's best-response gain"
+    for k in range(3):
+        app.slider(key=f"opponent_3_{k}").set_value(0).run()
+    assert "All weights are zero" in errors(app) and not app.exception
+    # Zeroing one slider at a time passed through (0, 0, 1): the last valid opponent stays in force.
+    assert app.session_state.run.settings.opponent == pytest.approx((0.0, 0.0, 1.0))
+
+
+def test_every_algorithm_setting_runs(app):
+    app.selectbox(key="algorithm").set_value("prm+").run()
+    app.radio(key="sampling").set_value("sampled").run()
+    app.number_input(key="seed").set_value(7).run()
+    app.radio(key="updates").set_value("alternating").run()
+    app.radio(key="averaging").set_value("quadratic").run()
+    app.button(key="step_100").click().run()
+    settings = app.session_state.run.settings
+    assert (settings.algorithm, settings.sampling, settings.seed, settings.updates, settings.averaging) == ("prm+", "sampled", 7, "alternating", "quadratic")
+    assert iteration(app) == 100 and not app.exception
+
+
+def test_two_sessions_are_independent():
+    first, second = AppTest.from_file("../app.py", default_timeout=120), AppTest.from_file("../app.py", default_timeout=120)
+    first.run()
+    second.run()
+    first.button(key="step_100").click().run()
+    second.run()
+    assert iteration(first) == 100 and iteration(second) == 0

@@ -1,0 +1,155 @@
+"""Editing a matrix game: drafts that hold whatever the user typed, and an explicit Apply.
+
+A draft is text, cell by cell, so a half-typed or mistyped matrix stays on screen exactly as typed
+while the last valid game keeps running. ``Draft.to_game`` turns it into a :class:`rmcore.MatrixGame`
+or raises ``ValueError`` with a message that names the cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+import rmcore
+
+#: Largest game edited cell by cell; larger ones (up to UPLOAD_LIMIT) come from a CSV upload.
+EDITOR_LIMIT = 10
+UPLOAD_LIMIT = 200
+
+
+def _format(value: float) -> str:
+    return f"{value:g}"
+
+
+def _table(values: np.ndarray) -> pd.DataFrame:
+    rows, cols = values.shape
+    return pd.DataFrame([[_format(v) for v in row] for row in values], columns=[f"c{j}" for j in range(cols)], dtype="string")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """What the editor shows: payoff cells as text, action names, and the zero-sum switch."""
+
+    row_cells: pd.DataFrame
+    col_cells: pd.DataFrame | None  # None when zero-sum
+    row_names: tuple[str, ...]
+    col_names: tuple[str, ...]
+    version: int = 0  # part of the editor widgets' keys: a new version starts fresh editors
+
+    @classmethod
+    def from_game(cls, game: rmcore.MatrixGame, version: int = 0) -> "Draft":
+        col = None if game.is_zero_sum else _table(game.col_payoffs)
+        return cls(_table(game.row_payoffs), col, game.row_actions, game.col_actions, version)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.row_cells.shape
+
+    @property
+    def zero_sum(self) -> bool:
+        return self.col_cells is None
+
+    def with_shape(self, rows: int, cols: int) -> "Draft":
+        """Add (zero-filled) or drop actions at the end."""
+        if not (1 <= rows <= EDITOR_LIMIT and 1 <= cols <= EDITOR_LIMIT):
+            raise ValueError(f"the editor holds 1 to {EDITOR_LIMIT} actions per player; upload a CSV for larger games")
+
+        def resize(cells):
+            values = cells.to_numpy(dtype=object)
+            grown = np.full((rows, cols), "0", dtype=object)
+            r, c = min(rows, values.shape[0]), min(cols, values.shape[1])
+            grown[:r, :c] = values[:r, :c]
+            return pd.DataFrame(grown, columns=[f"c{j}" for j in range(cols)], dtype="string")
+
+        def names(old, count, prefix):
+            kept, k = list(old[:count]), 1
+            while len(kept) < count:  # new actions get the first free default name
+                if f"{prefix}{k}" not in kept:
+                    kept.append(f"{prefix}{k}")
+                k += 1
+            return tuple(kept)
+
+        return replace(
+            self,
+            row_cells=resize(self.row_cells),
+            col_cells=None if self.col_cells is None else resize(self.col_cells),
+            row_names=names(self.row_names, rows, "R"),
+            col_names=names(self.col_names, cols, "C"),
+            version=self.version + 1,
+        )
+
+    def with_zero_sum(self, zero_sum: bool) -> "Draft":
+        """Switching zero-sum off starts the column player's matrix at -A (or 0 where A is not a number)."""
+        if zero_sum == self.zero_sum:
+            return self
+        if zero_sum:
+            return replace(self, col_cells=None, version=self.version + 1)
+        negated = self.row_cells.apply(lambda column: column.map(_negate_text)).astype("string")
+        return replace(self, col_cells=negated, version=self.version + 1)
+
+    def to_game(self, row_cells: pd.DataFrame, col_cells: pd.DataFrame | None, row_names: str, col_names: str, name: str = "") -> rmcore.MatrixGame:
+        """Validate what the user typed (cells and comma-separated names) into a game."""
+        rows = _names(row_names, "row")
+        cols = _names(col_names, "column")
+        return rmcore.MatrixGame(
+            _cells(row_cells, "row player's payoffs"),
+            None if col_cells is None else _cells(col_cells, "column player's payoffs"),
+            rows,
+            cols,
+            name=name,
+        )
+
+
+def _negate_text(text) -> str:
+    try:
+        return _format(-float(text))
+    except (TypeError, ValueError):
+        return "0"
+
+
+def _names(text: str, who: str) -> list[str]:
+    names = [part.strip() for part in str(text).split(",")]
+    if not any(names):
+        raise ValueError(f"{who} action names: give one name per action, separated by commas")
+    return names
+
+
+def _cells(cells: pd.DataFrame, what: str) -> list[list]:
+    """The typed cells as they are (blank and missing cells become '' so the game names them)."""
+    return [["" if pd.isna(cell) else str(cell).strip() for cell in row] for row in cells.itertuples(index=False)]
+
+
+def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> rmcore.MatrixGame:
+    """A game from uploaded CSV bytes (and an optional column-player CSV), at most UPLOAD_LIMIT per side."""
+    row, row_labels, col_labels = rmcore.parse_matrix_csv(_decode(row_file, "the CSV"), what="uploaded CSV")
+    col = None
+    if col_file is not None:
+        col, _, _ = rmcore.parse_matrix_csv(_decode(col_file, "the column player's CSV"), what="column player's CSV")
+    if max(row.shape) > UPLOAD_LIMIT:
+        raise ValueError(f"the uploaded matrix is {row.shape[0]}x{row.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player")
+    return rmcore.MatrixGame(row, col, row_labels, col_labels, name=name)
+
+
+def _decode(data: bytes, what: str) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} is not a UTF-8 text file") from None
+
+
+# -- widgets --------------------------------------------------------------------------------
+
+
+def edit_cells(draft: Draft, which: str, label: str) -> pd.DataFrame:
+    """One matrix as an editable grid of text cells; returns what is typed there now."""
+    names = draft.row_names
+    cells = draft.row_cells if which == "row" else draft.col_cells
+    shown = cells.copy()
+    shown.index = pd.Index(names, name="")
+    config = {f"c{j}": st.column_config.TextColumn(name, width="small") for j, name in enumerate(draft.col_names)}
+    st.caption(label)
+    edited = st.data_editor(shown, key=f"editor_{which}_{draft.version}", column_config=config, num_rows="fixed", width="content")
+    return edited.reset_index(drop=True)
