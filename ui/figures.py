@@ -15,7 +15,7 @@ from rmcore import MatrixGame
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-_LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), uirevision="keep", legend=dict(orientation="h", y=-0.2))
+_LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), uirevision="keep", legend=dict(orientation="h", y=-0.28))
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:

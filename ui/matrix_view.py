@@ -25,6 +25,11 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
     return _exact_answer(game.row_payoffs.tobytes(), game.shape)
 
 
+def _fixed(value: float, digits: int) -> str:
+    """``value`` to ``digits`` decimals, without the "-0.000" that rounding a tiny negative gives."""
+    return f"{round(value, digits) + 0.0:.{digits}f}"
+
+
 def live_panel(run: LiveRun, speed: int | None, log_x: bool, show_current: bool) -> None:
     """Advance and redraw in a fragment that reruns every UPDATE_INTERVAL seconds while running."""
 
@@ -49,7 +54,7 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     c1.metric("iteration", f"{solver.iteration:,}")
     c2.metric("iterations / second", "-" if rate is None or not run.running else f"{rate:,.0f}")
     c3.metric(gap_name, f"{metrics.gap:.3e}" if solver.iteration else "-")
-    c4.metric("value x̄ᵀAȳ", f"{round(metrics.value, 5) + 0.0:.5f}")  # no "-0.00000"
+    c4.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
     if solver.iteration == 0:
         st.info("Press **Run** or a **Step** button to start learning.")
         _answer(run, metrics)
@@ -81,7 +86,7 @@ def _answer(run: LiveRun, metrics: rmcore.MatrixMetrics) -> None:
     exact = exact_answer(game)
     st.subheader("The answer")
     if exact is not None:
-        st.markdown(f"Exact value by linear programming: **{exact.value:.6f}**; running value x̄ᵀAȳ = {metrics.value:.6f}.")
+        st.markdown(f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = {_fixed(metrics.value, 6)}.")
         rows = [("row", label, average.row[k], exact.row_strategy[k]) for k, label in enumerate(game.row_actions)]
         rows += [("column", label, average.col[k], exact.col_strategy[k]) for k, label in enumerate(game.col_actions)]
         table = pd.DataFrame(rows, columns=["player", "action", "running average", "an exact equilibrium (LP)"])
