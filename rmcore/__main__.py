@@ -101,6 +101,33 @@ def _solve(args) -> int:
     return 0
 
 
+def _kuhn(args) -> int:
+    from .kuhn import KuhnCFR
+
+    solver = KuhnCFR(args.variant, updates=args.updates, seed=args.seed, max_points=0)
+    started = time.perf_counter()
+    solver.run(args.iterations)
+    seconds = time.perf_counter() - started
+    result = {
+        "iterations": solver.iteration,
+        "exploitability": solver.exploitability(),
+        "nash_conv": solver.nash_conv(),
+        "game_value": solver.game_value(),
+        "average_policy": solver.average_policy(),
+        "seconds": seconds,
+    }
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    print(f"Kuhn poker: {solver.iteration} iterations of {args.variant} ({args.updates}), {seconds:.3f} s")
+    print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
+    print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
+    print("  average policy, probability of betting:")
+    for name, (_, bet) in result["average_policy"].items():
+        print(f"    {name:>4} {bet:.4f}")
+    return 0
+
+
 def _bench(args) -> int:
     from . import bench
 
@@ -126,6 +153,14 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
+
+    kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker")
+    kuhn.add_argument("--variant", choices=["cfr", "cfr+", "linear", "discounted", "chance-sampling"], default="cfr")
+    kuhn.add_argument("--updates", choices=["alternating", "simultaneous"], default="alternating")
+    kuhn.add_argument("--iterations", type=int, required=True, metavar="N")
+    kuhn.add_argument("--seed", type=int, metavar="S", help="for chance-sampling")
+    kuhn.add_argument("--json", action="store_true", help="print one JSON object")
+    kuhn.set_defaults(handler=_kuhn)
 
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")

@@ -514,3 +514,267 @@ def run_matrix(row_payoffs, col_payoffs, settings, state, first_iteration, last_
         mode, settings.algorithm, settings.sampled, settings.averaging_power, settings.zero_sum, settings.track_external
     )
     return run(row_payoffs, col_payoffs, settings, state, first_iteration, last_iteration, checkpoints, history)
+
+
+# ---------------------------------------------------------------------------------------
+# CFR on a two-player zero-sum sequential game compiled into flat arrays (see kuhn.py).
+#
+# Nodes are stored deal by deal, each deal's subtree parents-first, so one forward pass computes
+# reach probabilities and one backward pass computes values. Values are the first player's payoff;
+# the second player's are their negatives.
+
+
+class GameTree(NamedTuple):
+    """A two-player zero-sum game tree as flat arrays (built once by the Python wrapper)."""
+
+    player: np.ndarray  # [node] 0 or 1 at decisions, -1 at terminals
+    infoset: np.ndarray  # [node] information-set index at decisions, -1 at terminals
+    children: np.ndarray  # [node, action] child node index
+    payoff: np.ndarray  # [node] first player's payoff at terminals
+    deal_start: np.ndarray  # [deal] first node of each deal's subtree (its root)
+    deal_end: np.ndarray  # [deal] one past its last node
+    deal_probability: np.ndarray  # [deal] chance probability of the deal
+    by_depth: np.ndarray  # node indices sorted by decreasing depth (for best responses)
+    depth: np.ndarray  # [node] depth in the public tree
+    infoset_player: np.ndarray  # [infoset] who acts there
+
+
+class CFRState(NamedTuple):
+    """Everything a CFR run carries between iterations, plus scratch and the last iteration's trace."""
+
+    regrets: np.ndarray  # [infoset, action] cumulative (clipped / discounted per variant)
+    strategy_sums: np.ndarray  # [infoset, action] sum_t w_t * own reach * sigma_t
+    policy: np.ndarray  # [infoset, action] current strategy sigma
+    reach: np.ndarray  # [node, 3] reach of player 0, player 1 and chance (scratch)
+    value: np.ndarray  # [node] first player's expected payoff under sigma (scratch)
+    regret_increment: np.ndarray  # [infoset, action] last update's sum_h pi_-i(h) (v(ha) - v(h))
+    action_values: np.ndarray  # [infoset, action] last update's counterfactual action values
+    strategy_value: np.ndarray  # [infoset] last update's counterfactual value of sigma
+    own_reach: np.ndarray  # [infoset] last update's sum_h pi_i(h)
+    opponent_reach: np.ndarray  # [infoset] last update's sum_h pi_-i(h) (chance included)
+    rng: np.ndarray  # xoshiro256+ state for chance sampling
+
+
+@njit(cache=True, error_model="numpy")
+def _forward_reach(tree, policy, reach, first_deal, last_deal, chance_weight):
+    """Reach probabilities of every node of deals first..last under ``policy``."""
+    for deal in range(first_deal, last_deal + 1):
+        root = tree.deal_start[deal]
+        reach[root, 0] = 1.0
+        reach[root, 1] = 1.0
+        reach[root, 2] = tree.deal_probability[deal] * chance_weight
+        for node in range(root, tree.deal_end[deal]):
+            actor = tree.player[node]
+            if actor < 0:
+                continue
+            info = tree.infoset[node]
+            for a in range(tree.children.shape[1]):
+                child = tree.children[node, a]
+                reach[child, 0] = reach[node, 0]
+                reach[child, 1] = reach[node, 1]
+                reach[child, 2] = reach[node, 2]
+                reach[child, actor] *= policy[info, a]
+
+
+@njit(cache=True, error_model="numpy")
+def _backward_values(tree, policy, value, first_deal, last_deal):
+    """The first player's expected payoff at every node of deals first..last under ``policy``."""
+    for deal in range(first_deal, last_deal + 1):
+        for node in range(tree.deal_end[deal] - 1, tree.deal_start[deal] - 1, -1):
+            if tree.player[node] < 0:
+                value[node] = tree.payoff[node]
+                continue
+            info = tree.infoset[node]
+            total = 0.0
+            for a in range(tree.children.shape[1]):
+                total += policy[info, a] * value[tree.children[node, a]]
+            value[node] = total
+
+
+@njit(cache=True, error_model="numpy")
+def _accumulate_cfr(tree, state, updating, first_deal, last_deal, strategy_weight):
+    """Counterfactual regrets and reach-weighted strategy sums for ``updating`` (0, 1, or 2 for both).
+
+    For history h at an information set I of player i, with counterfactual reach pi_-i(h) (the
+    opponent's and chance's):  r(I, a) += pi_-i(h) (v_i(h a) - v_i(h)),  S(I, a) += w_t pi_i(h) sigma(I, a).
+    """
+    for info in range(tree.infoset_player.shape[0]):
+        if updating == 2 or tree.infoset_player[info] == updating:
+            state.own_reach[info] = 0.0
+            state.opponent_reach[info] = 0.0
+            state.strategy_value[info] = 0.0
+            for a in range(state.policy.shape[1]):
+                state.regret_increment[info, a] = 0.0
+                state.action_values[info, a] = 0.0
+    for deal in range(first_deal, last_deal + 1):
+        for node in range(tree.deal_start[deal], tree.deal_end[deal]):
+            actor = tree.player[node]
+            if actor < 0 or (updating != 2 and actor != updating):
+                continue
+            info = tree.infoset[node]
+            sign = 1.0 if actor == 0 else -1.0
+            counterfactual_reach = state.reach[node, 1 - actor] * state.reach[node, 2]
+            own = state.reach[node, actor]
+            node_value = sign * state.value[node]
+            state.own_reach[info] += own
+            state.opponent_reach[info] += counterfactual_reach
+            state.strategy_value[info] += counterfactual_reach * node_value
+            for a in range(tree.children.shape[1]):
+                child_value = sign * state.value[tree.children[node, a]]
+                state.action_values[info, a] += counterfactual_reach * child_value
+                state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
+                state.strategy_sums[info, a] += strategy_weight * own * state.policy[info, a]
+
+
+@njit(cache=True, error_model="numpy")
+def _apply_regrets(tree, state, updating, variant, t):
+    """Add the increments, then clip (CFR+) or discount (linear / discounted CFR), and re-run regret matching."""
+    for info in range(tree.infoset_player.shape[0]):
+        if updating != 2 and tree.infoset_player[info] != updating:
+            continue
+        total = 0.0
+        for a in range(state.regrets.shape[1]):
+            r = state.regrets[info, a] + state.regret_increment[info, a]
+            if variant == CFR_PLUS:
+                r = r if r > 0.0 else 0.0
+            elif variant == LINEAR_CFR:
+                r *= t / (t + 1.0)
+            elif variant == DISCOUNTED_CFR:
+                if r >= 0.0:
+                    scale = t**1.5
+                    r *= scale / (scale + 1.0)
+                else:
+                    r *= 0.5  # t^0 / (t^0 + 1) with beta = 0
+            state.regrets[info, a] = r
+            total += r if r > 0.0 else 0.0
+        n = state.regrets.shape[1]
+        for a in range(n):
+            r = state.regrets[info, a]
+            state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
+
+
+# Variant codes shared with kuhn.py.
+VANILLA_CFR, CFR_PLUS, LINEAR_CFR, DISCOUNTED_CFR, CHANCE_SAMPLING = 0, 1, 2, 3, 4
+
+
+@njit(cache=True, error_model="numpy")
+def _strategy_weight(variant, t):
+    if variant == CFR_PLUS or variant == LINEAR_CFR:
+        return float(t)
+    if variant == DISCOUNTED_CFR:
+        return float(t) * float(t)  # gamma = 2
+    return 1.0
+
+
+@njit(cache=True, error_model="numpy")
+def run_cfr(tree, state, variant, alternating, first_iteration, last_iteration):
+    """CFR iterations first..last (Zinkevich et al. 2007) and its variants, as OpenSpiel orders them.
+
+    One iteration t, for each player i in turn (alternating) or both at once (simultaneous):
+    reach probabilities forward, values backward, then for every information set I of i
+    ``R(I, a) += sum_h pi_-i(h) (v_i(h a) - v_i(h))`` and ``S(I, a) += w_t sum_h pi_i(h) sigma(I, a)``,
+    then the variant's clip or discount, then ``sigma(I) = RM(R(I))``. Chance sampling (Monte Carlo
+    CFR) draws one deal per iteration and weights it by 1 (its probability over the sampling probability).
+    """
+    deals = tree.deal_start.shape[0]
+    for t in range(first_iteration, last_iteration + 1):
+        first_deal, last_deal, chance_weight = 0, deals - 1, 1.0
+        if variant == CHANCE_SAMPLING:
+            first_deal = min(int(next_uniform(state.rng) * deals), deals - 1)
+            last_deal = first_deal
+            chance_weight = 1.0 / tree.deal_probability[first_deal]
+        weight = _strategy_weight(variant, t)
+        if alternating:
+            for player in range(2):
+                _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
+                _backward_values(tree, state.policy, state.value, first_deal, last_deal)
+                _accumulate_cfr(tree, state, player, first_deal, last_deal, weight)
+                _apply_regrets(tree, state, player, variant, float(t))
+        else:
+            _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
+            _backward_values(tree, state.policy, state.value, first_deal, last_deal)
+            _accumulate_cfr(tree, state, 2, first_deal, last_deal, weight)
+            _apply_regrets(tree, state, 2, variant, float(t))
+
+
+@njit(cache=True, error_model="numpy")
+def best_response_value(tree, policy, player, reach, value, scores):
+    """The expected payoff ``player`` gets by best-responding to ``policy`` (the opponent's part of it).
+
+    Information sets are resolved deepest first: at each depth the counterfactual value of every
+    action, summed over the set's histories, picks the best action for the whole set.
+    """
+    deals = tree.deal_start.shape[0]
+    _forward_reach(tree, policy, reach, 0, deals - 1, 1.0)
+    sign = 1.0 if player == 0 else -1.0
+    order = tree.by_depth
+    k = 0
+    while k < order.shape[0]:
+        depth = tree.depth[order[k]]
+        end = k
+        while end < order.shape[0] and tree.depth[order[end]] == depth:
+            end += 1
+        for j in range(k, end):  # terminals and the opponent's nodes are plain expectations
+            node = order[j]
+            actor = tree.player[node]
+            if actor < 0:
+                value[node] = sign * tree.payoff[node]
+            elif actor != player:
+                info = tree.infoset[node]
+                total = 0.0
+                for a in range(tree.children.shape[1]):
+                    total += policy[info, a] * value[tree.children[node, a]]
+                value[node] = total
+            else:
+                info = tree.infoset[node]
+                for a in range(tree.children.shape[1]):
+                    scores[info, a] = 0.0
+        for j in range(k, end):
+            node = order[j]
+            if tree.player[node] == player:
+                info = tree.infoset[node]
+                weight = reach[node, 1 - player] * reach[node, 2]
+                for a in range(tree.children.shape[1]):
+                    scores[info, a] += weight * value[tree.children[node, a]]
+        for j in range(k, end):
+            node = order[j]
+            if tree.player[node] == player:
+                info = tree.infoset[node]
+                best = 0
+                for a in range(1, tree.children.shape[1]):
+                    if scores[info, a] > scores[info, best]:
+                        best = a
+                value[node] = value[tree.children[node, best]]
+        k = end
+    total = 0.0
+    for deal in range(deals):
+        total += tree.deal_probability[deal] * value[tree.deal_start[deal]]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def expected_value(tree, policy, value):
+    """The first player's expected payoff when both play ``policy``."""
+    deals = tree.deal_start.shape[0]
+    _backward_values(tree, policy, value, 0, deals - 1)
+    total = 0.0
+    for deal in range(deals):
+        total += tree.deal_probability[deal] * value[tree.deal_start[deal]]
+    return total
+
+
+@njit(cache=True, error_model="numpy")
+def average_policy(strategy_sums, out):
+    """``out = S(I) / sum S(I)`` per information set, uniform where nothing was accumulated."""
+    for info in range(strategy_sums.shape[0]):
+        total = 0.0
+        for a in range(strategy_sums.shape[1]):
+            total += strategy_sums[info, a]
+        for a in range(strategy_sums.shape[1]):
+            out[info, a] = strategy_sums[info, a] / total if total > 0.0 else 1.0 / strategy_sums.shape[1]
+
+
+@njit(cache=True, error_model="numpy")
+def nash_conv_of(tree, policy, reach, value, scores):
+    """Sum over both players of the best-response value against ``policy`` (zero-sum: that is NashConv)."""
+    return best_response_value(tree, policy, 0, reach, value, scores) + best_response_value(tree, policy, 1, reach, value, scores)

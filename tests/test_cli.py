@@ -65,3 +65,18 @@ def test_bad_input_exits_2_with_one_line(tmp_path, args, files, message):
 def test_negative_iterations_exit_2():
     out = cli("solve", "--game", "rps", "--iterations", "-5")
     assert out.returncode == 2 and "iterations must be a whole number >= 0" in out.stderr
+
+
+def test_kuhn_json_has_the_documented_keys_and_openspiel_values():
+    out = cli("kuhn", "--variant", "cfr", "--iterations", "100", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert {"iterations", "exploitability", "nash_conv", "game_value", "average_policy"} <= set(result)
+    assert f"{result['exploitability']:.3g}" == "0.00823" and len(result["average_policy"]) == 12
+
+
+def test_kuhn_bad_input_exits_2():
+    out = cli("kuhn", "--variant", "mccfr", "--iterations", "5")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
+    out = cli("kuhn", "--iterations", "-1")
+    assert out.returncode == 2 and "iterations must be a whole number" in out.stderr
