@@ -778,3 +778,9 @@ def average_policy(strategy_sums, out):
 def nash_conv_of(tree, policy, reach, value, scores):
     """Sum over both players of the best-response value against ``policy`` (zero-sum: that is NashConv)."""
     return best_response_value(tree, policy, 0, reach, value, scores) + best_response_value(tree, policy, 1, reach, value, scores)
+
+
+@njit(cache=True, error_model="numpy")
+def forward_reach(tree, policy, reach):
+    """Reach probabilities (player 0, player 1, chance) of every node under ``policy``."""
+    _forward_reach(tree, policy, reach, 0, tree.deal_start.shape[0] - 1, 1.0)

@@ -257,6 +257,18 @@ class KuhnCFR:
         """``nash_conv / 2`` (OpenSpiel's convention)."""
         return self.nash_conv(policy) / 2.0
 
+    def reach_probabilities(self, policy: str = "current") -> dict[str, float]:
+        """How likely each information set is to be reached (chance and both players) under the policy."""
+        if policy not in ("average", "current"):
+            raise ValueError(f"policy must be 'average' or 'current'; got {policy!r}")
+        chosen = self._average() if policy == "average" else self._state.policy
+        reach = self._scratch[0]
+        _kernels.forward_reach(_TREE, chosen, reach)
+        totals = np.zeros(len(INFOSETS))
+        decisions = _TREE.player >= 0
+        np.add.at(totals, _TREE.infoset[decisions], reach[decisions].prod(axis=1))
+        return {name: float(totals[k]) for k, name in enumerate(INFOSETS)}
+
     def game_value(self) -> float:
         """Player 1's expected payoff when both play the average policy (-1/18 at equilibrium)."""
         return float(_kernels.expected_value(_TREE, self._average(), self._scratch[1]))

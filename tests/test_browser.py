@@ -37,3 +37,35 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
         assert page.locator("[data-testid=stException]").count() == 0
         SCREENSHOT.parent.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOT), full_page=True)
+
+
+def test_kuhn_page_steps_and_trains(app_url):
+    with chromium_page(height=3400) as page:
+        page.goto(f"{app_url}/kuhn_poker")
+        page.get_by_role("button", name="Step one iteration").wait_for(timeout=90_000)
+        page.get_by_role("button", name="Step one iteration").click()
+        page.get_by_text("Iteration 1 of cfr").wait_for(timeout=60_000)
+        page.get_by_role("radio", name="Run").click()
+
+        def exploitability_points():
+            return page.evaluate(
+                """() => {
+                    for (const chart of document.querySelectorAll('.js-plotly-plot')) {
+                        const trace = (chart._fullData || []).find(t => (t.name || '').includes('average policy'));
+                        if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
+                    }
+                    return null;
+                }"""
+            )
+
+        deadline, seen = time.time() + 20, set()
+        while time.time() < deadline and len(seen) < 3:
+            value = exploitability_points()
+            if value is not None:
+                seen.add(value)
+            time.sleep(0.1)
+        assert len(seen) >= 3, "the exploitability chart should move while training"
+        page.get_by_role("radio", name="Pause").click()
+        time.sleep(1.0)
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.screenshot(path=str(ROOT / "docs" / "kuhn_page.png"), full_page=True)

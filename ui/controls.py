@@ -177,9 +177,10 @@ def run_controls(run: LiveRun) -> tuple[int | None, bool, bool]:
     times a second, a button's one-shot click can be swallowed by the next fragment rerun (seen in
     a real browser), whereas a widget's value always arrives.
     """
+    st.session_state.setdefault("running", PAUSE)  # set here once; Step and Reset change it
     c = st.columns([1.6, 1, 1, 1, 1])
     with c[0]:
-        st.segmented_control("Run or pause", [RUN, PAUSE], default=PAUSE, required=True, key="running", label_visibility="collapsed",
+        st.segmented_control("Run or pause", [RUN, PAUSE], required=True, key="running", label_visibility="collapsed",
                              format_func=lambda o: f":material/{'play_arrow' if o == RUN else 'pause'}: {o}")  # fmt: skip
     run.running = st.session_state.running == RUN
     for column, n in zip(c[1:4], (1, 10, 100)):
