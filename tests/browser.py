@@ -64,17 +64,23 @@ def chromium_page(width: int = 1400, height: int = 1800):
             browser.close()
 
 
-def last_iteration_on_chart(page) -> float | None:
-    """The largest iteration drawn on the convergence chart, read from Plotly's own (decoded) data."""
+def last_x_of_trace(page, name_part: str) -> float | None:
+    """The last x drawn by the first Plotly trace whose name contains ``name_part`` (Plotly's decoded data)."""
     return page.evaluate(
-        """() => {
+        """(namePart) => {
             for (const chart of document.querySelectorAll('.js-plotly-plot')) {
-                const trace = (chart._fullData || []).find(t => (t.name || '').startsWith('nash_conv'));
+                const trace = (chart._fullData || []).find(t => (t.name || '').includes(namePart));
                 if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
             }
             return null;
-        }"""
+        }""",
+        name_part,
     )
+
+
+def last_iteration_on_chart(page) -> float | None:
+    """The largest iteration drawn on the matrix page's convergence chart."""
+    return last_x_of_trace(page, "nash_conv")
 
 
 def wait_for_chart_iteration(page, iteration: int, timeout: float = 30.0) -> float | None:

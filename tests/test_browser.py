@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from .browser import CHROMIUM, ROOT, chart_states_while_running, chromium_page, open_matrix_page_and_run, running_app
+from .browser import CHROMIUM, ROOT, chart_states_while_running, chromium_page, last_x_of_trace, open_matrix_page_and_run, running_app
 
 SCREENSHOT = ROOT / "docs" / "matrix_page.png"
 pytestmark = pytest.mark.browser
@@ -47,20 +47,9 @@ def test_kuhn_page_steps_and_trains(app_url):
         page.get_by_text("Iteration 1 of cfr").wait_for(timeout=60_000)
         page.get_by_role("radio", name="Run").click()
 
-        def exploitability_points():
-            return page.evaluate(
-                """() => {
-                    for (const chart of document.querySelectorAll('.js-plotly-plot')) {
-                        const trace = (chart._fullData || []).find(t => (t.name || '').includes('average policy'));
-                        if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
-                    }
-                    return null;
-                }"""
-            )
-
         deadline, seen = time.time() + 20, set()
         while time.time() < deadline and len(seen) < 3:
-            value = exploitability_points()
+            value = last_x_of_trace(page, "average policy")
             if value is not None:
                 seen.add(value)
             time.sleep(0.1)

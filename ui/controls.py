@@ -159,6 +159,19 @@ def algorithm_section(opponent: tuple[float, ...] | None) -> RunSettings:
 RUN, PAUSE = "Run", "Pause"
 
 
+def run_pause(key: str) -> bool:
+    """A Run / Pause switch; returns True while running.
+
+    A two-way switch rather than a button: while a live fragment reruns several times a second, a
+    button's one-shot click can be swallowed by the next fragment rerun (seen in a real browser),
+    whereas a widget's value always arrives. Callbacks pause it by setting ``st.session_state[key]``.
+    """
+    st.session_state.setdefault(key, PAUSE)  # set here once, so callbacks may change it
+    st.segmented_control("Run or pause", [RUN, PAUSE], required=True, key=key, label_visibility="collapsed",
+                         format_func=lambda o: f":material/{'play_arrow' if o == RUN else 'pause'}: {o}")  # fmt: skip
+    return st.session_state[key] == RUN
+
+
 def _pause_and_step(iterations: int) -> None:
     st.session_state.running = PAUSE
     st.session_state.run.step(iterations)
@@ -171,18 +184,10 @@ def _reset() -> None:
 
 
 def run_controls(run: LiveRun) -> tuple[int | None, bool, bool]:
-    """Run / Pause, Step +1 / +10 / +100, Reset, speed and display options.
-
-    Run / Pause is a two-way switch rather than a button: while the live fragment reruns several
-    times a second, a button's one-shot click can be swallowed by the next fragment rerun (seen in
-    a real browser), whereas a widget's value always arrives.
-    """
-    st.session_state.setdefault("running", PAUSE)  # set here once; Step and Reset change it
+    """Run / Pause, Step +1 / +10 / +100, Reset, speed and display options."""
     c = st.columns([1.6, 1, 1, 1, 1])
     with c[0]:
-        st.segmented_control("Run or pause", [RUN, PAUSE], required=True, key="running", label_visibility="collapsed",
-                             format_func=lambda o: f":material/{'play_arrow' if o == RUN else 'pause'}: {o}")  # fmt: skip
-    run.running = st.session_state.running == RUN
+        run.running = run_pause("running")
     for column, n in zip(c[1:4], (1, 10, 100)):
         column.button(f"Step +{n}", key=f"step_{n}", on_click=_pause_and_step, args=(n,))
     c[4].button("Reset", key="reset", on_click=_reset, icon=":material/restart_alt:")

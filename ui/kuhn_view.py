@@ -11,9 +11,9 @@ import rmcore
 from rmcore.kuhn import INFOSETS, VARIANTS
 
 from . import kuhn_figures
+from .controls import PAUSE, RUN, run_pause
 from .live_run import TIME_BUDGET, UPDATE_INTERVAL
 
-RUN, PAUSE = "Run", "Pause"
 HISTORY_POINTS = 300
 VARIANT_HELP = (
     "cfr: regret matching, uniform averaging. cfr+: regrets clipped at zero, averages weighted by t. "
@@ -89,11 +89,9 @@ def _step() -> None:
 
 
 def controls() -> None:
-    st.session_state.setdefault("kuhn_running", PAUSE)  # set here once; Step and Reset change it
     c = st.columns([1.6, 1.4, 1, 3])
     with c[0]:
-        st.segmented_control("Run or pause", [RUN, PAUSE], required=True, key="kuhn_running", label_visibility="collapsed",
-                             format_func=lambda o: f":material/{'play_arrow' if o == RUN else 'pause'}: {o}")  # fmt: skip
+        run_pause("kuhn_running")
     c[1].button("Step one iteration", key="kuhn_step", on_click=_step, icon=":material/skip_next:", help="Run one iteration and show what it computed below.")
     c[2].button("Reset", key="kuhn_reset", on_click=_reset, icon=":material/restart_alt:")
 
