@@ -1,12 +1,18 @@
 """The Streamlit-free parts of ui/: figure builders, the live-run controller, editor drafts."""
 
 import numpy as np
+import plotly.graph_objects as go
 import pytest
 
 import rmcore
 from ui import figures
 from ui.live_run import LiveRun, RunSettings
 from ui.matrix_editor import UPLOAD_LIMIT, Draft, game_from_csv
+
+
+def _checked(spec):
+    """The builders return plain dicts; go.Figure validates one against Plotly's schema and reads it back."""
+    return None if spec is None else go.Figure(spec)
 
 
 def _history(game, iterations=500, **settings):
@@ -18,52 +24,52 @@ def _history(game, iterations=500, **settings):
 def test_strategy_trajectories_show_current_and_average_for_both_players():
     game = rmcore.preset("rps-crash")
     _, history = _history(game)
-    figure = figures.strategy_trajectories(history, game)
+    figure = _checked(figures.strategy_trajectories(history, game))
     assert len(figure.data) == 2 * 3 * 2
     assert {t.xaxis for t in figure.data} == {"x", "x2"}
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.range == (-0.02, 1.02)
     average_rock = next(t for t in figure.data if t.name == "Rock (average)")
     np.testing.assert_array_equal(average_rock.y, history["row_average[Rock]"])
-    assert figures.strategy_trajectories(history, game, log_x=False, players=("row",)).layout.xaxis.type == "linear"
+    assert _checked(figures.strategy_trajectories(history, game, log_x=False, players=("row",))).layout.xaxis.type == "linear"
 
 
 def test_simplex_for_three_actions_square_for_2x2_nothing_otherwise():
     rps = rmcore.preset("rps-crash")
     _, history = _history(rps)
-    ternary = figures.simplex_path(history, rps, rps.equilibria[0], show_current=True)
+    ternary = _checked(figures.simplex_path(history, rps, rps.equilibria[0], show_current=True))
     assert {t.type for t in ternary.data} == {"scatterternary"}
     star = [t for t in ternary.data if t.name == "equilibrium"][0]
     assert (star.a[0], star.b[0], star.c[0]) == (0.25, 0.5, 0.25)
     pennies = rmcore.preset("matching-pennies")
     _, history = _history(pennies)
-    square = figures.simplex_path(history, pennies)
+    square = _checked(figures.simplex_path(history, pennies))
     assert square.layout.xaxis.range == (-0.02, 1.02) and any(t.name == "equilibrium" for t in square.data)
     big = rmcore.preset("random-zero-sum", rows=4, cols=5, seed=1)
     _, history = _history(big)
-    assert figures.simplex_path(history, big) is None
+    assert _checked(figures.simplex_path(history, big)) is None
 
 
 def test_convergence_is_log_log_with_labelled_bounds_and_hides_zeros():
     game = rmcore.preset("rps-crash")
     _, history = _history(game)
-    figure = figures.convergence(history)
+    figure = _checked(figures.convergence(history))
     names = [t.name for t in figure.data]
     assert names[0].startswith("nash_conv") and sum("bound" in n for n in names) == 2 and any("guide" in n for n in names)
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.type == "log"
     plain = rmcore.preset("rps")  # never moves from uniform: nash_conv is exactly 0
     _, history = _history(plain)
-    assert np.isnan(figures.convergence(history).data[0].y).all()
+    assert np.isnan(_checked(figures.convergence(history)).data[0].y).all()
     _, history = _history(game, opponent=[0.4, 0.3, 0.3])
-    fixed = figures.convergence(history, fixed_opponent=True)
+    fixed = _checked(figures.convergence(history, fixed_opponent=True))
     assert fixed.data[0].name.startswith("best-response gain") and not any("column" in t.name for t in fixed.data)
 
 
 def test_regret_bars_colour_the_played_actions():
     game = rmcore.preset("rps")
-    figure = figures.regret_bars(game, np.array([1.0, -2.0, 0.0]), np.array([0.5, 0.5, -1.0]))
+    figure = _checked(figures.regret_bars(game, np.array([1.0, -2.0, 0.0]), np.array([0.5, 0.5, -1.0])))
     assert len(figure.data) == 2
     assert list(figure.data[0].marker.color) == [figures.COLOURS[0], "#bbbbbb", "#bbbbbb"]
-    assert len(figures.regret_bars(game, np.zeros(3), None).data) == 1
+    assert len(_checked(figures.regret_bars(game, np.zeros(3), None)).data) == 1
 
 
 def test_live_run_steps_exactly_and_sizes_chunks_to_its_budget():

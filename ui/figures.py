@@ -1,21 +1,35 @@
-"""Plotly figure builders: pure data -> ``go.Figure``. No Streamlit here, so notebooks can use them too.
+"""Plotly figure builders: pure data -> a figure as a plain dict. No Streamlit here.
 
 Every builder takes a solver history (``MatrixSolver.history()``, already bounded to a few hundred
 rows) and the game, and returns a figure with a stable layout (fixed ranges and ``uirevision``), so
-that a chart redrawn several times a second does not jump.
+that a chart redrawn several times a second does not jump. The figures are plain dicts in
+Plotly's JSON schema rather than ``go.Figure`` objects: the page redraws four of them several
+times a second, and building validated figure objects took most of the server's time per update
+(about 60 ms of 110). ``go.Figure(spec)`` turns one into a figure object, validating it on the
+way, for a notebook (the tests do exactly that).
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import plotly.graph_objects as go
 
 from rmcore import MatrixGame
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 _LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), uirevision="keep", legend=dict(orientation="h", y=-0.28))
+
+
+def _figure(traces: list, title: str, height: int, **layout) -> dict:
+    for name, axis in layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            axis.setdefault("automargin", True)  # room for tick labels and the axis title, which may not overlap
+    return {"data": traces, "layout": dict(title=dict(text=title), height=height, **layout, **_LAYOUT)}
+
+
+def _title(text: str) -> dict:
+    return dict(text=text)
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
@@ -37,7 +51,7 @@ def _panels(count: int, titles) -> dict:
     return layout
 
 
-def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> go.Figure:
+def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
     """Each action's current (dotted) and average (solid) probability over iterations, one panel per player."""
     players = tuple(players)
     iterations = history["iteration"].to_numpy()
@@ -46,20 +60,20 @@ def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool =
         axes = dict(xaxis="x" if panel == 0 else f"x{panel + 1}", yaxis="y" if panel == 0 else f"y{panel + 1}")
         for k, label in enumerate(_labels(game, player)):
             colour = COLOURS[k % len(COLOURS)]
-            group = dict(legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
-            traces.append(go.Scatter(x=iterations, y=history[f"{player}_average[{label}]"].to_numpy(), name=f"{label} (average)",
-                                     line=dict(color=colour, width=3), **group))  # fmt: skip
-            traces.append(go.Scatter(x=iterations, y=history[f"{player}_current[{label}]"].to_numpy(), name=f"{label} (current)",
-                                     line=dict(color=colour, width=1, dash="dot"), opacity=0.6, **group))  # fmt: skip
+            group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
+            traces.append(dict(x=iterations, y=history[f"{player}_average[{label}]"].to_numpy(), name=f"{label} (average)",
+                               line=dict(color=colour, width=3), **group))  # fmt: skip
+            traces.append(dict(x=iterations, y=history[f"{player}_current[{label}]"].to_numpy(), name=f"{label} (current)",
+                               line=dict(color=colour, width=1, dash="dot"), opacity=0.6, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     axis_type = "log" if log_x else "linear"
     for key in [k for k in layout if k.startswith("xaxis")]:
-        layout[key].update(type=axis_type, title_text="iteration")
-    layout["yaxis"].update(range=[-0.02, 1.02], title_text="probability")
-    return go.Figure(traces, layout=dict(title="Strategies: current (dotted) and average (solid)", height=380, **layout, **_LAYOUT))
+        layout[key].update(type=axis_type, title=_title("iteration"))
+    layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
+    return _figure(traces, "Strategies: current (dotted) and average (solid)", 380, **layout)
 
 
-def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show_current: bool = False) -> go.Figure | None:
+def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
     Returns ``None`` when neither picture applies.
@@ -70,50 +84,44 @@ def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show
     three = [p for p, size in (("row", m), ("col", n)) if size == 3]
     if not three:
         return None
-    figure = go.Figure()
+    traces = []
     for k, player in enumerate(three):
         labels = _labels(game, player)
         kinds = ("average", "current") if show_current else ("average",)
         for kind in kinds:
-            columns = [history[f"{player}_{kind}[{label}]"] for label in labels]
-            figure.add_trace(
-                go.Scatterternary(a=columns[0], b=columns[1], c=columns[2], mode="lines",
-                                  name=f"{PLAYER_NAMES[player]}, {kind}",
-                                  line=dict(color=COLOURS[k], width=3 if kind == "average" else 1, dash=None if kind == "average" else "dot"))
-            )  # fmt: skip
-        end = [float(c.iloc[-1]) for c in (history[f"{player}_average[{label}]"] for label in labels)]
-        figure.add_trace(go.Scatterternary(a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
-                                           name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
+            a, b, c = (history[f"{player}_{kind}[{label}]"].to_numpy() for label in labels)
+            traces.append(dict(type="scatterternary", a=a, b=b, c=c, mode="lines", name=f"{PLAYER_NAMES[player]}, {kind}",
+                               line=dict(color=COLOURS[k], width=3 if kind == "average" else 1, dash="solid" if kind == "average" else "dot")))  # fmt: skip
+        end = [float(history[f"{player}_average[{label}]"].iloc[-1]) for label in labels]
+        traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
+                           name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
         if equilibrium is not None:
-            point = equilibrium.row if player == "row" else equilibrium.col
-            figure.add_trace(go.Scatterternary(a=[point[0]], b=[point[1]], c=[point[2]], mode="markers",
-                                               marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
-                                               name="equilibrium", showlegend=k == 0))  # fmt: skip
+            point = [float(p) for p in (equilibrium.row if player == "row" else equilibrium.col)]
+            traces.append(dict(type="scatterternary", a=[point[0]], b=[point[1]], c=[point[2]], mode="markers",
+                               marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
+                               name="equilibrium", showlegend=k == 0))  # fmt: skip
     labels = _labels(game, three[0])
-    figure.update_layout(
-        title="Average strategy path on the simplex",
-        ternary=dict(aaxis_title=labels[0], baxis_title=labels[1], caxis_title=labels[2]),
-        height=420, **_LAYOUT,
-    )  # fmt: skip
-    return figure
+    ternary = dict(aaxis=dict(title=_title(labels[0])), baxis=dict(title=_title(labels[1])), caxis=dict(title=_title(labels[2])))
+    return _figure(traces, "Average strategy path on the simplex", 420, ternary=ternary)
 
 
-def _unit_square(history, game, equilibrium, show_current) -> go.Figure:
-    figure = go.Figure()
+def _unit_square(history, game, equilibrium, show_current) -> dict:
     x_label, y_label = game.row_actions[0], game.col_actions[0]
     kinds = ("average", "current") if show_current else ("average",)
+    traces = []
     for kind in kinds:
-        figure.add_trace(go.Scatter(x=history[f"row_{kind}[{x_label}]"], y=history[f"col_{kind}[{y_label}]"], mode="lines",
-                                    name=kind, line=dict(width=3 if kind == "average" else 1, dash=None if kind == "average" else "dot")))  # fmt: skip
-    figure.add_trace(go.Scatter(x=[history[f"row_average[{x_label}]"].iloc[-1]], y=[history[f"col_average[{y_label}]"].iloc[-1]],
-                                mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
+        traces.append(dict(type="scatter", x=history[f"row_{kind}[{x_label}]"].to_numpy(), y=history[f"col_{kind}[{y_label}]"].to_numpy(),
+                           mode="lines", name=kind, line=dict(width=3 if kind == "average" else 1, dash="solid" if kind == "average" else "dot")))  # fmt: skip
+    traces.append(dict(type="scatter", x=[float(history[f"row_average[{x_label}]"].iloc[-1])], y=[float(history[f"col_average[{y_label}]"].iloc[-1])],
+                       mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
     for k, eq in enumerate(game.equilibria if equilibrium is None else [equilibrium]):
-        figure.add_trace(go.Scatter(x=[eq.row[0]], y=[eq.col[0]], mode="markers", name="equilibrium", showlegend=k == 0,
-                                    marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1))))  # fmt: skip
-    figure.update_xaxes(range=[-0.02, 1.02], title_text=f"row plays {x_label}")
-    figure.update_yaxes(range=[-0.02, 1.02], title_text=f"column plays {y_label}", scaleanchor="x")
-    figure.update_layout(title="Average strategies in the unit square", height=420, **_LAYOUT)
-    return figure
+        traces.append(dict(type="scatter", x=[float(eq.row[0])], y=[float(eq.col[0])], mode="markers", name="equilibrium", showlegend=k == 0,
+                           marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1))))  # fmt: skip
+    return _figure(
+        traces, "Average strategies in the unit square", 420,
+        xaxis=dict(range=[-0.02, 1.02], title=_title(f"row plays {x_label}")),
+        yaxis=dict(range=[-0.02, 1.02], title=_title(f"column plays {y_label}"), scaleanchor="x"),
+    )  # fmt: skip
 
 
 def _positive(values: pd.Series) -> np.ndarray:
@@ -123,41 +131,39 @@ def _positive(values: pd.Series) -> np.ndarray:
     return array
 
 
-def convergence(history: pd.DataFrame, fixed_opponent: bool = False) -> go.Figure:
+def convergence(history: pd.DataFrame, fixed_opponent: bool = False) -> dict:
     """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T), log-log."""
-    figure = go.Figure()
-    t = history["iteration"]
+    t = history["iteration"].to_numpy(dtype=float)
     if fixed_opponent:
-        figure.add_trace(go.Scatter(x=t, y=_positive(history["br_gain_row"]), name="best-response gain of the average (learner)", line=dict(width=3, color="black")))
+        traces = [dict(type="scatter", x=t, y=_positive(history["br_gain_row"]), name="best-response gain of the average (learner)", line=dict(width=3, color="black"))]
     else:
-        figure.add_trace(go.Scatter(x=t, y=_positive(history["nash_conv"]), name="nash_conv of the average profile", line=dict(width=3, color="black")))
+        traces = [dict(type="scatter", x=t, y=_positive(history["nash_conv"]), name="nash_conv of the average profile", line=dict(width=3, color="black"))]
     players = ("row",) if fixed_opponent else ("row", "col")
     for k, player in enumerate(players):
         name = PLAYER_NAMES[player].lower()
-        figure.add_trace(go.Scatter(x=t, y=_positive(history[f"average_regret_{player}"]), name=f"average positive regret, {name}",
-                                    line=dict(color=COLOURS[k])))  # fmt: skip
-        figure.add_trace(go.Scatter(x=t, y=history[f"regret_bound_{player}"], name=f"bound: Δ·√(|A|/T), {name}",
-                                    line=dict(color=COLOURS[k], dash="dash")))  # fmt: skip
+        traces.append(dict(type="scatter", x=t, y=_positive(history[f"average_regret_{player}"]), name=f"average positive regret, {name}",
+                           line=dict(color=COLOURS[k])))  # fmt: skip
+        traces.append(dict(type="scatter", x=t, y=history[f"regret_bound_{player}"].to_numpy(), name=f"bound: Δ·√(|A|/T), {name}",
+                           line=dict(color=COLOURS[k], dash="dash")))  # fmt: skip
     if len(t):
-        guide = 1.0 / np.sqrt(t.to_numpy(dtype=float))
-        figure.add_trace(go.Scatter(x=t, y=guide, name="guide: 1/√T", line=dict(color="gray", dash="dot")))
-    figure.update_xaxes(type="log", title_text="iteration T")
-    figure.update_yaxes(type="log", exponentformat="power", title_text="gap")
-    figure.update_layout(title="Convergence of the average (log-log)", height=420, **_LAYOUT)
-    return figure
+        traces.append(dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot")))
+    return _figure(
+        traces, "Convergence of the average (log-log)", 420,
+        xaxis=dict(type="log", title=_title("iteration T")),
+        yaxis=dict(type="log", exponentformat="power", title=_title("gap")),
+    )  # fmt: skip
 
 
-def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None) -> go.Figure:
+def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None) -> dict:
     """The cumulative regret of every action now: regret matching plays the positive ones in proportion."""
     panels = [("row", regrets_row)] + ([("col", regrets_col)] if regrets_col is not None else [])
     traces = []
     for panel, (player, regrets) in enumerate(panels):
         suffix = "" if panel == 0 else str(panel + 1)
         colours = [COLOURS[0] if r > 0 else "#bbbbbb" for r in regrets]
-        traces.append(go.Bar(x=list(_labels(game, player)), y=regrets, marker_color=colours, showlegend=False, xaxis=f"x{suffix}",
-                             yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
+        traces.append(dict(type="bar", x=list(_labels(game, player)), y=np.asarray(regrets, dtype=float), marker=dict(color=colours),
+                           showlegend=False, xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
     layout = _panels(len(panels), [PLAYER_NAMES[p] for p, _ in panels])
     if len(panels) == 2:  # regrets of the two players need not share a scale
         layout["yaxis2"] = dict(anchor="x2")
-    title = "Cumulative regrets now (only the positive, blue ones are played)"
-    return go.Figure(traces, layout=dict(title=title, height=320, **layout, **_LAYOUT))
+    return _figure(traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, **layout)

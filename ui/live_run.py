@@ -22,9 +22,9 @@ SPEEDS: dict[str, int | None] = {
     "as fast as possible": None,
 }
 #: Seconds of solver time per screen update at full speed: leaves room to draw 4+ updates a second.
-TIME_BUDGET = 0.04
+TIME_BUDGET = 0.025
 #: Seconds between screen updates while running.
-UPDATE_INTERVAL = 0.2
+UPDATE_INTERVAL = 0.1
 #: History rows kept for the charts: a few hundred points per trace look smooth, and every point
 #: costs drawing time in the browser on each update.
 CHART_POINTS = 250

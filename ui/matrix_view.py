@@ -9,6 +9,7 @@ import streamlit as st
 import rmcore
 
 from . import figures
+from .live_chart import live_chart
 from .live_run import UPDATE_INTERVAL, LiveRun
 
 
@@ -62,7 +63,7 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     history = solver.history()
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
-    st.plotly_chart(figures.strategy_trajectories(history, game, log_x=log_x, players=players), key="chart_strategies", config=config)
+    live_chart(figures.strategy_trajectories(history, game, log_x=log_x, players=players), key="chart_strategies", config=config)
     left, right = st.columns(2)
     with left:
         equilibrium = game.equilibria[0] if game.equilibria else None
@@ -72,11 +73,11 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
         if path is None:
             st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
         else:
-            st.plotly_chart(path, key="chart_simplex", config=config)
+            live_chart(path, key="chart_simplex", config=config)
     with right:
-        st.plotly_chart(figures.convergence(history, fixed_opponent=fixed), key="chart_convergence", config=config)
+        live_chart(figures.convergence(history, fixed_opponent=fixed), key="chart_convergence", config=config)
     regrets = solver.cumulative_regrets()
-    st.plotly_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
     _answer(run, metrics)
 
 
