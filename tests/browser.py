@@ -64,18 +64,40 @@ def chromium_page(width: int = 1400, height: int = 1800):
             browser.close()
 
 
+_LAST_X_JS = """(namePart) => {
+    for (const chart of document.querySelectorAll('.js-plotly-plot')) {
+        const trace = (chart._fullData || []).find(t => (t.name || '').includes(namePart));
+        if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
+    }
+    return null;
+}"""
+
+
+def plotly_frames(page) -> list:
+    """The page and its component frames: live charts are drawn inside their own iframes."""
+    return [page.main_frame] + [frame for frame in page.frames if frame != page.main_frame]
+
+
+def plotly_chart_count(page) -> int:
+    total = 0
+    for frame in plotly_frames(page):
+        try:
+            total += frame.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
+        except Exception:  # a frame navigating or gone between listing and asking
+            continue
+    return total
+
+
 def last_x_of_trace(page, name_part: str) -> float | None:
     """The last x drawn by the first Plotly trace whose name contains ``name_part`` (Plotly's decoded data)."""
-    return page.evaluate(
-        """(namePart) => {
-            for (const chart of document.querySelectorAll('.js-plotly-plot')) {
-                const trace = (chart._fullData || []).find(t => (t.name || '').includes(namePart));
-                if (trace && trace.x && trace.x.length) return Number(trace.x[trace.x.length - 1]);
-            }
-            return null;
-        }""",
-        name_part,
-    )
+    for frame in plotly_frames(page):
+        try:
+            value = frame.evaluate(_LAST_X_JS, name_part)
+        except Exception:
+            continue
+        if value is not None:
+            return value
+    return None
 
 
 def last_iteration_on_chart(page) -> float | None:
@@ -90,15 +112,43 @@ def wait_for_chart_iteration(page, iteration: int, timeout: float = 30.0) -> flo
     return value
 
 
-def chart_states_while_running(page, seconds: float) -> list[float]:
-    """Distinct last-iterations drawn on the chart, sampled every 20 ms for ``seconds``."""
-    seen, started = [], time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        value = last_iteration_on_chart(page)
-        if value is not None and (not seen or value != seen[-1]):
+_RECORD_REDRAWS_JS = """(namePart) => {
+    for (const chart of document.querySelectorAll('.js-plotly-plot')) {
+        if (!(chart._fullData || []).some(t => (t.name || '').includes(namePart))) continue;
+        window.__redraws = [];
+        chart.on('plotly_afterplot', () => {
+            const trace = chart._fullData.find(t => (t.name || '').includes(namePart));
+            if (trace && trace.x && trace.x.length) window.__redraws.push(Number(trace.x[trace.x.length - 1]));
+        });
+        return true;
+    }
+    return false;
+}"""
+
+
+def chart_states_while_running(page, seconds: float, name_part: str = "nash_conv") -> list[float]:
+    """Distinct last-iterations the convergence chart drew during ``seconds``, in order.
+
+    A listener on the chart's own ``plotly_afterplot`` event records every redraw inside the
+    browser, so the count does not depend on how often we could poll from outside.
+    """
+    frames = [f for f in plotly_frames(page) if _safe_evaluate(f, _RECORD_REDRAWS_JS, name_part)]
+    if not frames:
+        return []
+    time.sleep(seconds)
+    drawn = _safe_evaluate(frames[0], "() => window.__redraws", None) or []
+    seen = []
+    for value in drawn:
+        if not seen or value != seen[-1]:
             seen.append(value)
-        time.sleep(0.02)
     return seen
+
+
+def _safe_evaluate(frame, script: str, argument):
+    try:
+        return frame.evaluate(script, argument)
+    except Exception:  # a frame navigating or gone between listing and asking
+        return None
 
 
 def open_matrix_page_and_run(page, url: str) -> None:
@@ -106,7 +156,9 @@ def open_matrix_page_and_run(page, url: str) -> None:
     page.goto(url)
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
     page.get_by_role("button", name="Step +10", exact=True).click()
-    page.wait_for_function("() => document.querySelectorAll('.js-plotly-plot').length >= 4", timeout=90_000)
+    deadline = time.time() + 90
+    while plotly_chart_count(page) < 4 and time.time() < deadline:
+        time.sleep(0.2)
     wait_for_chart_iteration(page, 10)
     page.get_by_role("radio", name="Run").click()
 
