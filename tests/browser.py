@@ -81,20 +81,14 @@ def plotly_frames(page) -> list:
 def plotly_chart_count(page) -> int:
     total = 0
     for frame in plotly_frames(page):
-        try:
-            total += frame.evaluate("() => document.querySelectorAll('.js-plotly-plot').length")
-        except Exception:  # a frame navigating or gone between listing and asking
-            continue
+        total += _safe_evaluate(frame, "() => document.querySelectorAll('.js-plotly-plot').length", None) or 0
     return total
 
 
 def last_x_of_trace(page, name_part: str) -> float | None:
     """The last x drawn by the first Plotly trace whose name contains ``name_part`` (Plotly's decoded data)."""
     for frame in plotly_frames(page):
-        try:
-            value = frame.evaluate(_LAST_X_JS, name_part)
-        except Exception:
-            continue
+        value = _safe_evaluate(frame, _LAST_X_JS, name_part)
         if value is not None:
             return value
     return None

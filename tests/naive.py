@@ -72,6 +72,15 @@ def reference_run(A, B, iterations, algorithm="rm", sampling="expected", updates
     def row_utilities(y):
         return [sum(A[i][j] * y[j] for j in range(n)) for i in range(m)]
 
+    def row_player_step(x, y):
+        """The row player's utilities and value against y_t: sampled (a ~ x, then b ~ y) or expected."""
+        if sampling == "sampled":
+            a = sample(x, rng.uniform())
+            b = sample(y, rng.uniform())
+            return [A[i][b] for i in range(m)], A[a][b], a, b
+        u1 = row_utilities(y)
+        return u1, sum(x[i] * u1[i] for i in range(m)), None, None
+
     def col_utilities(x):
         return [sum(x[i] * B[i][j] for i in range(m)) for j in range(n)]
 
@@ -80,39 +89,21 @@ def reference_run(A, B, iterations, algorithm="rm", sampling="expected", updates
         x = strategy(R1, last1)
         if opponent is not None:
             y = list(opponent)
-            if sampling == "sampled":
-                a = sample(x, rng.uniform())
-                b = sample(y, rng.uniform())
-                u1 = [A[i][b] for i in range(m)]
-                v1 = A[a][b]
-            else:
-                u1 = row_utilities(y)
-                v1 = sum(x[i] * u1[i] for i in range(m))
+            u1, v1, _, _ = row_player_step(x, y)
             update(R1, last1, u1, v1)
         else:
             y = strategy(R2, last2)
             if updates == "simultaneous":
+                u1, v1, a, b = row_player_step(x, y)
                 if sampling == "sampled":
-                    a = sample(x, rng.uniform())
-                    b = sample(y, rng.uniform())
-                    u1 = [A[i][b] for i in range(m)]
-                    u2 = [B[a][j] for j in range(n)]
-                    v1, v2 = A[a][b], B[a][b]
+                    u2, v2 = [B[a][j] for j in range(n)], B[a][b]
                 else:
-                    u1, u2 = row_utilities(y), col_utilities(x)
-                    v1 = sum(x[i] * u1[i] for i in range(m))
+                    u2 = col_utilities(x)
                     v2 = sum(y[j] * u2[j] for j in range(n))
                 update(R1, last1, u1, v1)
                 update(R2, last2, u2, v2)
             else:
-                if sampling == "sampled":
-                    a = sample(x, rng.uniform())
-                    b = sample(y, rng.uniform())
-                    u1 = [A[i][b] for i in range(m)]
-                    v1 = A[a][b]
-                else:
-                    u1 = row_utilities(y)
-                    v1 = sum(x[i] * u1[i] for i in range(m))
+                u1, v1, a, b = row_player_step(x, y)
                 update(R1, last1, u1, v1)
                 x_next = strategy(R1, last1)
                 if sampling == "sampled":
