@@ -30,7 +30,9 @@ def test_strategy_trajectories_show_current_and_average_for_both_players():
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.range == (-0.02, 1.02)
     average_rock = next(t for t in figure.data if t.name == "Rock (average)")
     np.testing.assert_array_equal(average_rock.y, history["row_average[Rock]"])
-    assert _checked(figures.strategy_trajectories(history, game, log_x=False, players=("row",))).layout.xaxis.type == "linear"
+    assert figure.layout.xaxis.dtick == 1 and figure.layout.xaxis2.dtick == 1  # powers of ten only
+    linear = _checked(figures.strategy_trajectories(history, game, log_x=False, players=("row",)))
+    assert linear.layout.xaxis.type == "linear" and linear.layout.xaxis.dtick is None
 
 
 def test_simplex_for_three_actions_square_for_2x2_nothing_otherwise():
@@ -54,8 +56,16 @@ def test_convergence_is_log_log_with_labelled_bounds_and_hides_zeros():
     _, history = _history(game)
     figure = _checked(figures.convergence(history))
     names = [t.name for t in figure.data]
-    assert names[0].startswith("nash_conv") and sum("bound" in n for n in names) == 2 and any("guide" in n for n in names)
+    assert names[0].startswith("nash_conv") and any("guide" in n for n in names)
+    assert [n for n in names if "bound" in n] == ["bound: Δ·√(|A|/T), both players"]  # zero-sum and square: one bound
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.type == "log"
+    assert figure.layout.xaxis.dtick == 1 and figure.layout.yaxis.dtick == 1  # 500 iterations, gaps over 2+ decades
+    uneven = rmcore.preset("random-zero-sum", rows=2, cols=3, seed=4)  # |A| differs: two bounds
+    _, history = _history(uneven)
+    names = [t.name for t in _checked(figures.convergence(history)).data]
+    assert sum("bound" in n for n in names) == 2 and not any("both" in n for n in names)
+    _, short = _history(game, iterations=20)
+    assert _checked(figures.convergence(short)).layout.xaxis.dtick is None  # under two decades: Plotly's own ticks
     plain = rmcore.preset("rps")  # never moves from uniform: nash_conv is exactly 0
     _, history = _history(plain)
     assert np.isnan(_checked(figures.convergence(history)).data[0].y).all()

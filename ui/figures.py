@@ -18,14 +18,28 @@ from rmcore import MatrixGame
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-_LAYOUT = dict(margin=dict(l=10, r=10, t=70, b=10), uirevision="keep", legend=dict(orientation="h", y=-0.28))
+# Fixed margins wide enough for tick labels and axis titles: automatic margins cost the browser a
+# second layout pass on every redraw. The legend below the plot still makes its own room.
+_LAYOUT = dict(margin=dict(l=75, r=20, t=70, b=50), uirevision="keep", legend=dict(orientation="h", y=-0.3))
+#: How a current (instantaneous) strategy is drawn beside its average: thin and faint. Dashed or
+#: dotted lines that flip every iteration cost the browser several milliseconds per redraw.
+CURRENT_LINE = dict(width=1)
+CURRENT_OPACITY = 0.55
 
 
 def _figure(traces: list, title: str, height: int, **layout) -> dict:
-    for name, axis in layout.items():
-        if name.startswith(("xaxis", "yaxis")):
-            axis.setdefault("automargin", True)  # room for tick labels and the axis title, which may not overlap
     return {"data": traces, "layout": dict(title=dict(text=title), height=height, **layout, **_LAYOUT)}
+
+
+def _log_ticks(*series) -> dict:
+    """Tick only the powers of ten on a log axis that spans two decades or more.
+
+    Plotly's default also labels 2 and 5 within every decade: about three times the labels to
+    place and measure on every redraw, and a busier axis.
+    """
+    values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in series]) if series else np.empty(0)
+    values = values[np.isfinite(values) & (values > 0)]
+    return dict(dtick=1) if values.size and values.max() >= 100 * values.min() else {}
 
 
 def _title(text: str) -> dict:
@@ -52,7 +66,7 @@ def _panels(count: int, titles) -> dict:
 
 
 def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
-    """Each action's current (dotted) and average (solid) probability over iterations, one panel per player."""
+    """Each action's current (thin) and average (thick) probability over iterations, one panel per player."""
     players = tuple(players)
     iterations = history["iteration"].to_numpy()
     traces = []
@@ -64,13 +78,13 @@ def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool =
             traces.append(dict(x=iterations, y=history[f"{player}_average[{label}]"].to_numpy(), name=f"{label} (average)",
                                line=dict(color=colour, width=3), **group))  # fmt: skip
             traces.append(dict(x=iterations, y=history[f"{player}_current[{label}]"].to_numpy(), name=f"{label} (current)",
-                               line=dict(color=colour, width=1, dash="dot"), opacity=0.6, **group))  # fmt: skip
+                               line=dict(color=colour, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
-    axis_type = "log" if log_x else "linear"
+    x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
     for key in [k for k in layout if k.startswith("xaxis")]:
-        layout[key].update(type=axis_type, title=_title("iteration"))
+        layout[key].update(title=_title("iteration"), **x_axis)
     layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
-    return _figure(traces, "Strategies: current (dotted) and average (solid)", 380, **layout)
+    return _figure(traces, "Strategies: current (thin) and average (thick)", 380, **layout)
 
 
 def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:
@@ -91,7 +105,8 @@ def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show
         for kind in kinds:
             a, b, c = (history[f"{player}_{kind}[{label}]"].to_numpy() for label in labels)
             traces.append(dict(type="scatterternary", a=a, b=b, c=c, mode="lines", name=f"{PLAYER_NAMES[player]}, {kind}",
-                               line=dict(color=COLOURS[k], width=3 if kind == "average" else 1, dash="solid" if kind == "average" else "dot")))  # fmt: skip
+                               line=dict(color=COLOURS[k], width=3) if kind == "average" else dict(color=COLOURS[k], **CURRENT_LINE),
+                               opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
         end = [float(history[f"{player}_average[{label}]"].iloc[-1]) for label in labels]
         traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
                            name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
@@ -111,7 +126,8 @@ def _unit_square(history, game, equilibrium, show_current) -> dict:
     traces = []
     for kind in kinds:
         traces.append(dict(type="scatter", x=history[f"row_{kind}[{x_label}]"].to_numpy(), y=history[f"col_{kind}[{y_label}]"].to_numpy(),
-                           mode="lines", name=kind, line=dict(width=3 if kind == "average" else 1, dash="solid" if kind == "average" else "dot")))  # fmt: skip
+                           mode="lines", name=kind, line=dict(width=3) if kind == "average" else CURRENT_LINE,
+                           opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
     traces.append(dict(type="scatter", x=[float(history[f"row_average[{x_label}]"].iloc[-1])], y=[float(history[f"col_average[{y_label}]"].iloc[-1])],
                        mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
     for k, eq in enumerate(game.equilibria if equilibrium is None else [equilibrium]):
@@ -143,14 +159,19 @@ def convergence(history: pd.DataFrame, fixed_opponent: bool = False) -> dict:
         name = PLAYER_NAMES[player].lower()
         traces.append(dict(type="scatter", x=t, y=_positive(history[f"average_regret_{player}"]), name=f"average positive regret, {name}",
                            line=dict(color=COLOURS[k])))  # fmt: skip
-        traces.append(dict(type="scatter", x=t, y=history[f"regret_bound_{player}"].to_numpy(), name=f"bound: Δ·√(|A|/T), {name}",
-                           line=dict(color=COLOURS[k], dash="dash")))  # fmt: skip
+    bounds = {player: history[f"regret_bound_{player}"].to_numpy() for player in players}
+    if len(players) == 2 and np.array_equal(bounds["row"], bounds["col"]):  # same Δ and |A|: one line, not two on top of each other
+        traces.append(dict(type="scatter", x=t, y=bounds["row"], name="bound: Δ·√(|A|/T), both players", line=dict(color="#555555", dash="dash")))
+    else:
+        for k, player in enumerate(players):
+            traces.append(dict(type="scatter", x=t, y=bounds[player], name=f"bound: Δ·√(|A|/T), {PLAYER_NAMES[player].lower()}",
+                               line=dict(color=COLOURS[k], dash="dash")))  # fmt: skip
     if len(t):
         traces.append(dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot")))
     return _figure(
         traces, "Convergence of the average (log-log)", 420,
-        xaxis=dict(type="log", title=_title("iteration T")),
-        yaxis=dict(type="log", exponentformat="power", title=_title("gap")),
+        xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
+        yaxis=dict(type="log", exponentformat="power", title=_title("gap"), **_log_ticks(*(trace["y"] for trace in traces))),
     )  # fmt: skip
 
 
