@@ -1,5 +1,8 @@
 """The app starts on the matrix page, and the About page runs (streamlit AppTest)."""
 
+import tomllib
+from pathlib import Path
+
 from streamlit.testing.v1 import AppTest
 
 
@@ -24,8 +27,5 @@ def test_about_page_runs_its_demo():
 
 def test_the_server_config_skips_streamlits_full_collection_after_every_rerun():
     # A full gc.collect(2) after every fragment rerun cost about 70 ms per chart update (README).
-    import tomllib
-    from pathlib import Path
-
     config = tomllib.loads((Path(__file__).parents[1] / ".streamlit" / "config.toml").read_text())
     assert config["runner"]["postScriptGC"] is False
