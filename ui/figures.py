@@ -126,7 +126,7 @@ def _unit_square(history, game, equilibrium, show_current) -> dict:
     traces = []
     for kind in kinds:
         traces.append(dict(type="scatter", x=history[f"row_{kind}[{x_label}]"].to_numpy(), y=history[f"col_{kind}[{y_label}]"].to_numpy(),
-                           mode="lines", name=kind, line=dict(width=3) if kind == "average" else CURRENT_LINE,
+                           mode="lines", name=kind, line=dict(width=3) if kind == "average" else dict(CURRENT_LINE),
                            opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
     traces.append(dict(type="scatter", x=[float(history[f"row_average[{x_label}]"].iloc[-1])], y=[float(history[f"col_average[{y_label}]"].iloc[-1])],
                        mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
@@ -161,7 +161,8 @@ def convergence(history: pd.DataFrame, fixed_opponent: bool = False) -> dict:
                            line=dict(color=COLOURS[k])))  # fmt: skip
     bounds = {player: history[f"regret_bound_{player}"].to_numpy() for player in players}
     if len(players) == 2 and np.array_equal(bounds["row"], bounds["col"]):  # same Δ and |A|: one line, not two on top of each other
-        traces.append(dict(type="scatter", x=t, y=bounds["row"], name="bound: Δ·√(|A|/T), both players", line=dict(color="#555555", dash="dash")))
+        traces.append(dict(type="scatter", x=t, y=bounds["row"], name="bound: Δ·√(|A|/T), both players",
+                           line=dict(color="#555555", dash="dash")))  # fmt: skip
     else:
         for k, player in enumerate(players):
             traces.append(dict(type="scatter", x=t, y=bounds[player], name=f"bound: Δ·√(|A|/T), {PLAYER_NAMES[player].lower()}",
