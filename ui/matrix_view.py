@@ -49,6 +49,7 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     # is most of the browser's work per update. Paused charts are fully interactive.
     config = {"staticPlot": True} if run.running else {"displaylogo": False}
     metrics = solver.metrics()
+    exact = exact_answer(game)  # once per update: the cache hashes the whole payoff matrix on every call
     rate = run.iterations_per_second()
     gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
     c1, c2, c3, c4 = st.columns(4)
@@ -58,7 +59,7 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     c4.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
     if solver.iteration == 0:
         st.info("Press **Run** or a **Step** button to start learning.")
-        _answer(run, metrics)
+        _answer(run, metrics, exact)
         return
     history = solver.history()
     fixed = not solver.is_self_play
@@ -67,7 +68,7 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     left, right = st.columns(2)
     with left:
         equilibrium = game.equilibria[0] if game.equilibria else None
-        if equilibrium is None and (exact := exact_answer(game)) is not None:
+        if equilibrium is None and exact is not None:
             equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
         path = figures.simplex_path(history, game, equilibrium, show_current)
         if path is None:
@@ -78,13 +79,12 @@ def _draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
         live_chart(figures.convergence(history, fixed_opponent=fixed), key="chart_convergence", config=config)
     regrets = solver.cumulative_regrets()
     live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
-    _answer(run, metrics)
+    _answer(run, metrics, exact)
 
 
-def _answer(run: LiveRun, metrics: rmcore.MatrixMetrics) -> None:
+def _answer(run: LiveRun, metrics: rmcore.MatrixMetrics, exact: rmcore.ZeroSumSolution | None) -> None:
     game, solver = run.game, run.solver
     average = solver.average_strategies()
-    exact = exact_answer(game)
     st.subheader("The answer")
     if exact is not None:
         st.markdown(f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = {_fixed(metrics.value, 6)}.")
