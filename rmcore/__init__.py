@@ -1,4 +1,7 @@
-"""rmcore: fast, correct regret matching and CFR (numpy + numba; no user interface).
+"""rmcore: fast, correct regret matching and CFR (numpy + numba + scipy; no user interface).
+
+Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``,
+``average_policy()`` and ``current_policy()``; see :class:`MatrixSolver` and :class:`CFRSolver`.
 
 >>> import rmcore
 >>> solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies"))
@@ -7,18 +10,27 @@
 True
 """
 
+from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, TreeGame, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
-from .kuhn import KuhnCFR, KuhnTrace, equilibrium_policy, kuhn_nash_conv
 from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, parse_matrix_csv, preset
-from .matrix import ALGORITHMS, AVERAGING, SAMPLING, UPDATES, MatrixMetrics, MatrixSolver, PlayerValues, StrategyProfile
+from .kuhn import KUHN, KuhnCFR, equilibrium_policy, kuhn_nash_conv
+from .matrix import (
+    ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixMetrics, MatrixSolver, MatrixVariant, PlayerValues, StrategyProfile,
+)  # fmt: skip
 from .metrics import BestResponseGains, best_response_gains, exploitability, nash_conv, regret_bound
+from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
+from .records import History, Policy
+
+#: The sequential games by name (the CLI's ``--game kuhn``).
+TREE_GAMES = {"kuhn": KUHN}
 
 __all__ = [
-    "ALGORITHMS", "AVERAGING", "SAMPLING", "UPDATES",
-    "KuhnCFR", "KuhnTrace", "equilibrium_policy", "kuhn_nash_conv",
-    "BestResponseGains", "Equilibrium", "MatrixGame", "MatrixMetrics", "MatrixSolver", "PlayerValues",
-    "Preset", "PresetParameter", "PRESETS", "StrategyProfile", "ZeroSumSolution",
-    "best_response_gains", "exploitability", "nash_conv", "parse_matrix_csv", "preset", "regret_bound",
-    "solve_zero_sum",
+    "ALGORITHMS", "AVERAGINGS", "SAMPLINGS", "UPDATES", "CFR_UPDATES", "CFR_VARIANTS", "PRESETS", "TREE_GAMES", "THRESHOLDS",
+    "MatrixGame", "MatrixSolver", "MatrixVariant", "MatrixMetrics", "PlayerValues", "StrategyProfile",
+    "TreeGame", "KUHN", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
+    "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",
+    "BestResponseGains", "Equilibrium", "Preset", "PresetParameter", "ZeroSumSolution",
+    "best_response_gains", "equilibrium_policy", "exploitability", "kuhn_nash_conv", "nash_conv", "parse_matrix_csv",
+    "preset", "regret_bound", "solve_zero_sum", "tree_nash_conv",
 ]  # fmt: skip
-__version__ = "0.1.0"
+__version__ = "0.2.0"

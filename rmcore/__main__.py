@@ -1,4 +1,4 @@
-"""Command line: ``python -m rmcore solve ...`` and ``python -m rmcore bench``.
+"""Command line: ``python -m rmcore solve | kuhn | race | bench``.
 
 Bad input exits with status 2 and one line on stderr, never a traceback.
 """
@@ -10,8 +10,11 @@ import json
 import sys
 import time
 
+from .cfr import CFR_UPDATES, CFR_VARIANTS
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
-from .matrix import ALGORITHMS, AVERAGING, SAMPLING, UPDATES, MatrixSolver
+from .kuhn import KUHN
+from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
+from .race import THRESHOLDS, Race
 
 
 class UsageError(Exception):
@@ -108,12 +111,13 @@ def _kuhn(args) -> int:
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
+    metrics = solver.metrics()
     result = {
         "iterations": solver.iteration,
-        "exploitability": solver.exploitability(),
-        "nash_conv": solver.nash_conv(),
-        "game_value": solver.game_value(),
-        "average_policy": solver.average_policy(),
+        "exploitability": metrics.exploitability,
+        "nash_conv": metrics.nash_conv,
+        "game_value": metrics.game_value,
+        "average_policy": solver.average_policy().to_dict(),
         "seconds": seconds,
     }
     if args.json:
@@ -125,6 +129,46 @@ def _kuhn(args) -> int:
     print("  average policy, probability of betting:")
     for name, (_, bet) in result["average_policy"].items():
         print(f"    {name:>4} {bet:.4f}")
+    return 0
+
+
+def _threshold_name(threshold: float) -> str:
+    return f"{threshold:.0e}"
+
+
+def _race(args) -> int:
+    if args.game == "kuhn":
+        game, name = KUHN, "Kuhn poker"
+    else:
+        game = _load_game(args)
+        name = game.name or "custom"
+    variants = [part for part in args.variants.split(",") if part.strip()]
+    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent))
+    if args.iterations < 1:
+        raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
+    contest.run(args.iterations)
+    result = contest.result()
+    rows = [
+        {
+            "variant": s.label,
+            "iterations": s.iterations,
+            "seconds": s.seconds,
+            "iterations_per_second": s.iterations_per_second,
+            result.gap_name: s.gap,
+            "reached": {_threshold_name(t): None if r is None else {"iterations": r.iterations, "seconds": r.seconds} for t, r in s.reached.items()},
+        }
+        for s in result.standings
+    ]
+    if args.json:
+        print(json.dumps({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
+        return 0
+    print(f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over {args.seeds} seeds where sampled)")
+    header = f"  {'variant':<42} {result.gap_name:>11} {'its/s':>12} " + " ".join(f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS)
+    print(header)
+    for s in result.standings:
+        reached = " ".join(f"{'not yet' if r is None else f'{r.iterations:,} ({r.seconds:.2g} s)':>16}" for r in s.reached.values())
+        rate = "-" if s.iterations_per_second is None else f"{s.iterations_per_second:,.0f}"
+        print(f"  {s.label:<42} {s.gap:>11.3e} {rate:>12} {reached}")
     return 0
 
 
@@ -146,21 +190,35 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     solve.add_argument("--iterations", type=int, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
-    solve.add_argument("--sampling", choices=SAMPLING, default="expected")
-    solve.add_argument("--updates", choices=UPDATES, default="simultaneous")
-    solve.add_argument("--averaging", choices=list(AVERAGING), default="uniform")
+    solve.add_argument("--sampling", choices=list(SAMPLINGS), default="expected")
+    solve.add_argument("--updates", choices=list(UPDATES), default="simultaneous")
+    solve.add_argument("--averaging", choices=list(AVERAGINGS), default="uniform")
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
 
     kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker")
-    kuhn.add_argument("--variant", choices=["cfr", "cfr+", "linear", "discounted", "chance-sampling"], default="cfr")
-    kuhn.add_argument("--updates", choices=["alternating", "simultaneous"], default="alternating")
+    kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
+    kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
     kuhn.add_argument("--iterations", type=int, required=True, metavar="N")
     kuhn.add_argument("--seed", type=int, metavar="S", help="for chance-sampling")
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
+
+    race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
+    race_source = race.add_mutually_exclusive_group(required=True)
+    race_source.add_argument("--game", choices=[*PRESETS, "kuhn"], metavar="NAME", help=f"a preset or kuhn: {', '.join([*PRESETS, 'kuhn'])}")
+    race_source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
+    race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
+    race.add_argument("--variants", required=True, metavar="V1,V2,..",
+                      help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
+    race.add_argument("--iterations", type=int, required=True, metavar="N")
+    race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")
+    race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
+    race.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy (matrix games)")
+    race.add_argument("--json", action="store_true", help="print one JSON object")
+    race.set_defaults(handler=_race)
 
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")

@@ -113,8 +113,12 @@ class MatrixState(NamedTuple):
     fixed_row_utilities: np.ndarray  # A y for a fixed opponent y, computed once per call
 
 
-class MatrixSettings(NamedTuple):
-    """The variant, as integer codes and flags (kept small so changing values never recompiles)."""
+class MatrixFlags(NamedTuple):
+    """One variant of regret matching, as plain values.
+
+    The same record is the key under which its kernel is compiled (:func:`make_matrix_kernel`
+    bakes the values in as constants) and the argument :func:`record_checkpoint` reads at run time.
+    """
 
     algorithm: int  # RM, RM_PLUS or PREDICTIVE_RM_PLUS
     sampled: bool
@@ -123,6 +127,29 @@ class MatrixSettings(NamedTuple):
     fixed_opponent: bool  # only the row player learns; y is fixed
     zero_sum: bool  # B = -A: one pass over A gives both players' utilities
     track_external: bool  # keep the unclipped regret sums for the CCE gap
+
+
+class MatrixRecord(NamedTuple):
+    """History rows of a matrix-game run, one array per quantity (``k`` rows)."""
+
+    iteration: np.ndarray  # [k] int64
+    current: np.ndarray  # [k, 2, w] RM(R) per player (row, col), zero-padded to w = max(m, n)
+    average: np.ndarray  # [k, 2, w]
+    br_gain_row: np.ndarray  # [k] best-response gains of the average profile
+    br_gain_col: np.ndarray  # NaN against a fixed opponent
+    average_regret_row: np.ndarray  # [k] max_a R(a)^+ / t
+    average_regret_col: np.ndarray
+    value: np.ndarray  # [k] x^T A y of the averages
+    cce_gap: np.ndarray  # [k] largest external regret per iteration (general-sum self-play), else NaN
+
+
+def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
+    """Room for ``rows`` history rows of an m x n game."""
+    w = max(m, n)
+    return MatrixRecord(
+        np.zeros(rows, dtype=np.int64), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)),
+        *(np.zeros(rows) for _ in range(6)),
+    )  # fmt: skip
 
 
 @njit(**_INLINE)
@@ -283,64 +310,50 @@ def best_response_gains(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities,
     return max(gain_row, 0.0), max(gain_col, 0.0), value_row
 
 
-# Layout of one history row: iteration, then per-player strategies, then these metrics.
-HISTORY_METRICS = ("br_gain_row", "br_gain_col", "average_regret_row", "average_regret_col", "value", "cce_gap")
-
-
-def history_width(rows: int, cols: int) -> int:
-    """Columns of one history row for an m x n game."""
-    return 1 + 2 * rows + 2 * cols + len(HISTORY_METRICS)
-
-
 @njit(cache=True, error_model="numpy")
-def record_row(row_payoffs, col_payoffs, settings, state, iteration, out):
-    """Write one history row for the state after ``iteration`` iterations into ``out``.
+def record_checkpoint(row_payoffs, col_payoffs, variant, state, iteration, record, k):
+    """Write row ``k`` of ``record``: the state after ``iteration`` iterations.
 
-    Layout: iteration, current x (m), current y (n), average x (m), average y (n), then
-    ``HISTORY_METRICS``. Uses the state's work arrays as scratch.
+    Current strategies are the ones the next iteration plays, ``RM(R)``; averages are
+    ``S / sum_t w_t`` (uniform before the first iteration). Uses the state's work arrays as scratch.
     """
     m = state.x.shape[0]
     n = state.y.shape[0]
-    regret_matching(state.regrets_row, state.last_regrets_row, settings.algorithm, state.next_x)
-    out[0] = iteration
-    k = 1
+    record.iteration[k] = iteration
+    regret_matching(state.regrets_row, state.last_regrets_row, variant.algorithm, state.next_x)
     for i in range(m):
-        out[k + i] = state.next_x[i]
-    k += m
-    if settings.fixed_opponent:
+        record.current[k, 0, i] = state.next_x[i]
+    if variant.fixed_opponent:
         for j in range(n):
-            out[k + j] = state.y[j]
+            record.current[k, 1, j] = state.y[j]
     else:
-        regret_matching(state.regrets_col, state.last_regrets_col, settings.algorithm, state.col_utilities)
+        regret_matching(state.regrets_col, state.last_regrets_col, variant.algorithm, state.col_utilities)
         for j in range(n):
-            out[k + j] = state.col_utilities[j]
-    k += n
+            record.current[k, 1, j] = state.col_utilities[j]
     weight_sum = state.weight_sum[0]
     _average(state.strategy_sums_row, weight_sum, state.avg_x)
-    if settings.fixed_opponent:
+    if variant.fixed_opponent:
         for j in range(n):
             state.avg_y[j] = state.y[j]
     else:
         _average(state.strategy_sums_col, weight_sum, state.avg_y)
     for i in range(m):
-        out[k + i] = state.avg_x[i]
-    k += m
+        record.average[k, 0, i] = state.avg_x[i]
     for j in range(n):
-        out[k + j] = state.avg_y[j]
-    k += n
+        record.average[k, 1, j] = state.avg_y[j]
     elapsed = float(iteration) if iteration > 0 else 1.0  # R = 0 before the first iteration
     gain_row, gain_col, value = best_response_gains(
-        row_payoffs, col_payoffs, settings.zero_sum, state.avg_x, state.avg_y, state.row_utilities, state.col_utilities
+        row_payoffs, col_payoffs, variant.zero_sum, state.avg_x, state.avg_y, state.row_utilities, state.col_utilities
     )
-    out[k] = gain_row
-    out[k + 1] = np.nan if settings.fixed_opponent else gain_col
-    out[k + 2] = _max_positive(state.regrets_row) / elapsed
-    out[k + 3] = np.nan if settings.fixed_opponent else _max_positive(state.regrets_col) / elapsed
-    out[k + 4] = value
-    if settings.track_external:
-        out[k + 5] = max(_max_positive(state.external_row), _max_positive(state.external_col)) / elapsed
+    record.br_gain_row[k] = gain_row
+    record.br_gain_col[k] = np.nan if variant.fixed_opponent else gain_col
+    record.average_regret_row[k] = _max_positive(state.regrets_row) / elapsed
+    record.average_regret_col[k] = np.nan if variant.fixed_opponent else _max_positive(state.regrets_col) / elapsed
+    record.value[k] = value
+    if variant.track_external:
+        record.cce_gap[k] = max(_max_positive(state.external_row), _max_positive(state.external_col)) / elapsed
     else:
-        out[k + 5] = np.nan
+        record.cce_gap[k] = np.nan
 
 
 @njit(**_INLINE)
@@ -369,111 +382,111 @@ def _sampled_col_utilities(A, B, zero_sum, a, out):
 
 
 @njit(**_INLINE)
-def _self_play_simultaneous(A, B, zero_sum, algorithm, sampled, power, track, R1, R2, P1, P2, S1, S2, E1, E2, x, y, u1, u2, rng, first, last):
+def _self_play_simultaneous(A, B, s, zero_sum, algorithm, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
-        regret_matching(R1, P1, algorithm, x)
-        regret_matching(R2, P2, algorithm, y)
+        regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.x)
+        regret_matching(s.regrets_col, s.last_regrets_col, algorithm, s.y)
         if sampled:
-            a = sample_index(x, next_uniform(rng))
-            b = sample_index(y, next_uniform(rng))
-            _sampled_row_utilities(A, b, u1)
-            _sampled_col_utilities(A, B, zero_sum, a, u2)
-            v1 = u1[a]
-            v2 = u2[b]
+            a = sample_index(s.x, next_uniform(s.rng))
+            b = sample_index(s.y, next_uniform(s.rng))
+            _sampled_row_utilities(A, b, s.row_utilities)
+            _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
+            v1 = s.row_utilities[a]
+            v2 = s.col_utilities[b]
         else:
-            payoff_vectors(A, B, zero_sum, x, y, u1, u2)
-            v1 = _dot(x, u1)
+            payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
+            v1 = _dot(s.x, s.row_utilities)
             # x^T B y = -x^T A y in a zero-sum game: one dot product fewer on the critical path.
-            v2 = -v1 if zero_sum else _dot(y, u2)
-        _accumulate_regrets(R1, P1, u1, v1, algorithm)
-        _accumulate_regrets(R2, P2, u2, v2, algorithm)
+            v2 = -v1 if zero_sum else _dot(s.y, s.col_utilities)
+        _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.row_utilities, v1, algorithm)
+        _accumulate_regrets(s.regrets_col, s.last_regrets_col, s.col_utilities, v2, algorithm)
         if track:
-            _add_external(E1, u1, v1)
-            _add_external(E2, u2, v2)
+            _add_external(s.external_row, s.row_utilities, v1)
+            _add_external(s.external_col, s.col_utilities, v2)
         w = _weight(t, power)
-        _add_weighted(S1, x, w)
-        _add_weighted(S2, y, w)
+        _add_weighted(s.strategy_sums_row, s.x, w)
+        _add_weighted(s.strategy_sums_col, s.y, w)
         weight_sum += w
     return weight_sum
 
+
 @njit(**_INLINE)
-def _self_play_alternating(A, B, zero_sum, algorithm, sampled, power, track, R1, R2, P1, P2, S1, S2, E1, E2, x, y, next_x, u1, u2, rng, first, last):
+def _self_play_alternating(A, B, s, zero_sum, algorithm, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
-        regret_matching(R1, P1, algorithm, x)
-        regret_matching(R2, P2, algorithm, y)
+        regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.x)
+        regret_matching(s.regrets_col, s.last_regrets_col, algorithm, s.y)
         # The row player first, against y_t ...
         if sampled:
-            a = sample_index(x, next_uniform(rng))
-            b = sample_index(y, next_uniform(rng))
-            _sampled_row_utilities(A, b, u1)
-            v1 = u1[a]
+            a = sample_index(s.x, next_uniform(s.rng))
+            b = sample_index(s.y, next_uniform(s.rng))
+            _sampled_row_utilities(A, b, s.row_utilities)
+            v1 = s.row_utilities[a]
         else:
-            row_utilities_against(A, y, u1)
-            v1 = _dot(x, u1)
-        _accumulate_regrets(R1, P1, u1, v1, algorithm)
+            row_utilities_against(A, s.y, s.row_utilities)
+            v1 = _dot(s.x, s.row_utilities)
+        _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.row_utilities, v1, algorithm)
         if track:
             # ... (the CCE gap is measured against the joint play (x_t, y_t)) ...
-            _add_external(E1, u1, v1)
+            _add_external(s.external_row, s.row_utilities, v1)
             if sampled:
-                _sampled_col_utilities(A, B, zero_sum, a, u2)
-                _add_external(E2, u2, u2[b])
+                _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
+                _add_external(s.external_col, s.col_utilities, s.col_utilities[b])
             else:
-                col_utilities_against(A, B, zero_sum, x, u2)
-                _add_external(E2, u2, _dot(y, u2))
+                col_utilities_against(A, B, zero_sum, s.x, s.col_utilities)
+                _add_external(s.external_col, s.col_utilities, _dot(s.y, s.col_utilities))
         # ... then the column player, against the row player's new strategy x_{t+1}.
-        regret_matching(R1, P1, algorithm, next_x)
+        regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.next_x)
         if sampled:
-            _sampled_col_utilities(A, B, zero_sum, sample_index(next_x, next_uniform(rng)), u2)
-            v2 = u2[b]
+            _sampled_col_utilities(A, B, zero_sum, sample_index(s.next_x, next_uniform(s.rng)), s.col_utilities)
+            v2 = s.col_utilities[b]
         else:
-            col_utilities_against(A, B, zero_sum, next_x, u2)
-            v2 = _dot(y, u2)
-        _accumulate_regrets(R2, P2, u2, v2, algorithm)
+            col_utilities_against(A, B, zero_sum, s.next_x, s.col_utilities)
+            v2 = _dot(s.y, s.col_utilities)
+        _accumulate_regrets(s.regrets_col, s.last_regrets_col, s.col_utilities, v2, algorithm)
         w = _weight(t, power)
-        _add_weighted(S1, x, w)
-        _add_weighted(S2, y, w)
+        _add_weighted(s.strategy_sums_row, s.x, w)
+        _add_weighted(s.strategy_sums_col, s.y, w)
         weight_sum += w
     return weight_sum
 
+
 @njit(**_INLINE)
-def _fixed_opponent(A, algorithm, sampled, power, R1, P1, S1, x, y, u1, fixed_u1, rng, first, last):
+def _fixed_opponent(A, s, algorithm, sampled, power, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
-        regret_matching(R1, P1, algorithm, x)
+        regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.x)
         if sampled:
-            a = sample_index(x, next_uniform(rng))
-            _sampled_row_utilities(A, sample_index(y, next_uniform(rng)), u1)
-            _accumulate_regrets(R1, P1, u1, u1[a], algorithm)
+            a = sample_index(s.x, next_uniform(s.rng))
+            _sampled_row_utilities(A, sample_index(s.y, next_uniform(s.rng)), s.row_utilities)
+            _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.row_utilities, s.row_utilities[a], algorithm)
         else:
-            _accumulate_regrets(R1, P1, fixed_u1, _dot(x, fixed_u1), algorithm)
+            _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.fixed_row_utilities, _dot(s.x, s.fixed_row_utilities), algorithm)
         w = _weight(t, power)
-        _add_weighted(S1, x, w)
+        _add_weighted(s.strategy_sums_row, s.x, w)
         weight_sum += w
     return weight_sum
 
 
 @functools.lru_cache(maxsize=None)
-def make_matrix_kernel(mode, algorithm, sampled, averaging_power, zero_sum, track_external):
-    """Compile (once per combination, then from numba's disk cache) the kernel of one variant.
+def make_matrix_kernel(variant: MatrixFlags):
+    """Compile (once per variant, then from numba's disk cache) the kernel of one variant.
 
-    Returns ``run(A, B, settings, state, first_iteration, last_iteration, checkpoints, history)``
-    (see :func:`run_matrix`), which advances in segments between checkpoints so the hot loop carries
-    no bookkeeping, and returns the number of history rows written.
+    Returns ``run(A, B, variant, state, first_iteration, last_iteration, checkpoints, record)``
+    (see :func:`run_matrix`), which advances in segments between checkpoints so the hot loop
+    carries no bookkeeping, and returns the number of history rows written.
 
-    The variant flags are constants of the closure, and the loops above are inlined into it, so
-    numba folds every variant test away. With the flags as runtime arguments the same 3x3
+    The variant's values are constants of the closure, and the loops above are inlined into it,
+    so numba folds every variant test away. With the flags as runtime arguments the same 3x3
     iteration measured 97-169 ns instead of 45-58 ns, because the larger loop bodies defeat
-    inlining and loop unswitching. The closure captures plain values only: numba's disk cache keys
-    closures by what they capture, and a captured dispatcher would defeat it.
+    inlining and loop unswitching. The closure captures plain values only (the record's fields,
+    not the record): numba's disk cache keys closures by what they capture.
     """
-    fixed = mode == "fixed"
-    alternating = mode == "alternating"
-    power, track = averaging_power, track_external
+    algorithm, sampled, alternating, power, fixed, zero_sum, track = variant
 
     @njit(**_MATRIX_PASS)
-    def run(A, B, settings, state, first_iteration, last_iteration, checkpoints, history):
+    def run(A, B, variant, state, first_iteration, last_iteration, checkpoints, record):
         s = state
         if fixed and not sampled:
             # The opponent never moves, so A y is the same every iteration.
@@ -483,14 +496,14 @@ def make_matrix_kernel(mode, algorithm, sampled, averaging_power, zero_sum, trac
         while first <= last_iteration:
             last = checkpoints[written] if written < checkpoints.shape[0] else last_iteration
             if fixed:
-                added = _fixed_opponent(A, algorithm, sampled, power, s.regrets_row, s.last_regrets_row, s.strategy_sums_row, s.x, s.y, s.row_utilities, s.fixed_row_utilities, s.rng, first, last)
+                added = _fixed_opponent(A, s, algorithm, sampled, power, first, last)
             elif alternating:
-                added = _self_play_alternating(A, B, zero_sum, algorithm, sampled, power, track, s.regrets_row, s.regrets_col, s.last_regrets_row, s.last_regrets_col, s.strategy_sums_row, s.strategy_sums_col, s.external_row, s.external_col, s.x, s.y, s.next_x, s.row_utilities, s.col_utilities, s.rng, first, last)
+                added = _self_play_alternating(A, B, s, zero_sum, algorithm, sampled, power, track, first, last)
             else:
-                added = _self_play_simultaneous(A, B, zero_sum, algorithm, sampled, power, track, s.regrets_row, s.regrets_col, s.last_regrets_row, s.last_regrets_col, s.strategy_sums_row, s.strategy_sums_col, s.external_row, s.external_col, s.x, s.y, s.row_utilities, s.col_utilities, s.rng, first, last)
+                added = _self_play_simultaneous(A, B, s, zero_sum, algorithm, sampled, power, track, first, last)
             s.weight_sum[0] += added
             if written < checkpoints.shape[0] and checkpoints[written] == last:
-                record_row(A, B, settings, s, last, history[written])
+                record_checkpoint(A, B, variant, s, last, record, written)
                 written += 1
             first = last + 1
         return written
@@ -498,7 +511,7 @@ def make_matrix_kernel(mode, algorithm, sampled, averaging_power, zero_sum, trac
     return run
 
 
-def run_matrix(row_payoffs, col_payoffs, settings, state, first_iteration, last_iteration, checkpoints, history):
+def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record):
     """Run iterations ``first_iteration .. last_iteration`` (inclusive) of regret matching.
 
     One iteration t, with ``RM(R)_i = max(R_i, 0) / sum_j max(R_j, 0)`` (uniform if none positive):
@@ -512,13 +525,11 @@ def run_matrix(row_payoffs, col_payoffs, settings, state, first_iteration, last_
     4. ``S1 += w_t x_t``, ``S2 += w_t y_t`` with ``w_t = t ** averaging_power``.
 
     A fixed opponent keeps ``y`` (in ``state.y``) constant, and only the row player learns.
-    ``checkpoints`` lists, in order, the iterations after which a row is written to ``history``
-    (all within the range); returns how many rows were written.     """
-    mode = "fixed" if settings.fixed_opponent else ("alternating" if settings.alternating else "simultaneous")
-    run = make_matrix_kernel(
-        mode, settings.algorithm, settings.sampled, settings.averaging_power, settings.zero_sum, settings.track_external
-    )
-    return run(row_payoffs, col_payoffs, settings, state, first_iteration, last_iteration, checkpoints, history)
+    ``checkpoints`` lists, in order, the iterations after which row ``k`` of ``record`` is
+    written (all within the range); returns how many rows were written.
+    """
+    run = make_matrix_kernel(variant)
+    return run(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record)
 
 
 # ---------------------------------------------------------------------------------------
@@ -558,6 +569,35 @@ class CFRState(NamedTuple):
     own_reach: np.ndarray  # [infoset] last update's sum_h pi_i(h)
     opponent_reach: np.ndarray  # [infoset] last update's sum_h pi_-i(h) (chance included)
     rng: np.ndarray  # xoshiro256+ state for chance sampling
+    average: np.ndarray  # [infoset, action] scratch: the average policy at a checkpoint
+    scores: np.ndarray  # [infoset, action] scratch: a best response's action values
+
+
+class CFRFlags(NamedTuple):
+    """One CFR variant as plain values: the code (VANILLA_CFR ...) and the update order."""
+
+    code: int
+    alternating: bool
+
+
+class CFRRecord(NamedTuple):
+    """History rows of a CFR run, one array per quantity (``k`` rows)."""
+
+    iteration: np.ndarray  # [k] int64
+    current: np.ndarray  # [k, infoset, action] sigma, the policy the next iteration plays
+    average: np.ndarray  # [k, infoset, action] S / sum S
+    br_value_1: np.ndarray  # [k] what player 1 gets by best-responding to the average policy
+    br_value_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff)
+    game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
+    nash_conv_current: np.ndarray  # [k] NashConv of the current policy
+
+
+def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
+    """Room for ``rows`` history rows of a game with the given policy shape."""
+    return CFRRecord(
+        np.zeros(rows, dtype=np.int64), np.zeros((rows, infosets, actions)), np.zeros((rows, infosets, actions)),
+        *(np.zeros(rows) for _ in range(4)),
+    )  # fmt: skip
 
 
 @njit(cache=True, error_model="numpy")
@@ -672,7 +712,7 @@ def _strategy_weight(variant, t):
 
 
 @njit(cache=True, error_model="numpy")
-def run_cfr(tree, state, variant, alternating, first_iteration, last_iteration):
+def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
     """CFR iterations first..last (Zinkevich et al. 2007) and its variants, as OpenSpiel orders them.
 
     One iteration t, for each player i in turn (alternating) or both at once (simultaneous):
@@ -680,26 +720,58 @@ def run_cfr(tree, state, variant, alternating, first_iteration, last_iteration):
     ``R(I, a) += sum_h pi_-i(h) (v_i(h a) - v_i(h))`` and ``S(I, a) += w_t sum_h pi_i(h) sigma(I, a)``,
     then the variant's clip or discount, then ``sigma(I) = RM(R(I))``. Chance sampling (Monte Carlo
     CFR) draws one deal per iteration and weights it by 1 (its probability over the sampling probability).
+
+    After each iteration listed in ``checkpoints`` (increasing, within the range) the next row of
+    ``record`` is written; returns how many were.
     """
     deals = tree.deal_start.shape[0]
+    written = 0
     for t in range(first_iteration, last_iteration + 1):
         first_deal, last_deal, chance_weight = 0, deals - 1, 1.0
-        if variant == CHANCE_SAMPLING:
+        if variant.code == CHANCE_SAMPLING:
             first_deal = min(int(next_uniform(state.rng) * deals), deals - 1)
             last_deal = first_deal
             chance_weight = 1.0 / tree.deal_probability[first_deal]
-        weight = _strategy_weight(variant, t)
-        if alternating:
+        weight = _strategy_weight(variant.code, t)
+        if variant.alternating:
             for player in range(2):
                 _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
                 _backward_values(tree, state.policy, state.value, first_deal, last_deal)
                 _accumulate_cfr(tree, state, player, first_deal, last_deal, weight)
-                _apply_regrets(tree, state, player, variant, float(t))
+                _apply_regrets(tree, state, player, variant.code, float(t))
         else:
             _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
             _backward_values(tree, state.policy, state.value, first_deal, last_deal)
             _accumulate_cfr(tree, state, 2, first_deal, last_deal, weight)
-            _apply_regrets(tree, state, 2, variant, float(t))
+            _apply_regrets(tree, state, 2, variant.code, float(t))
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            record_cfr_checkpoint(tree, state, t, record, written)
+            written += 1
+    return written
+
+
+@njit(cache=True, error_model="numpy")
+def record_cfr_checkpoint(tree, state, iteration, record, k):
+    """Row ``k`` of ``record``: both policies, both best-response values and the game value now."""
+    record.iteration[k] = iteration
+    br_value_1, br_value_2, game_value = average_policy_values(tree, state)
+    for info in range(state.policy.shape[0]):
+        for a in range(state.policy.shape[1]):
+            record.current[k, info, a] = state.policy[info, a]
+            record.average[k, info, a] = state.average[info, a]
+    record.br_value_1[k] = br_value_1
+    record.br_value_2[k] = br_value_2
+    record.game_value[k] = game_value
+    record.nash_conv_current[k] = nash_conv_of(tree, state.policy, state.reach, state.value, state.scores)
+
+
+@njit(cache=True, error_model="numpy")
+def average_policy_values(tree, state):
+    """``(br_value_1, br_value_2, game_value)`` of the average policy (left in ``state.average``)."""
+    average_policy(state.strategy_sums, state.average)
+    br_value_1 = best_response_value(tree, state.average, 0, state.reach, state.value, state.scores)
+    br_value_2 = best_response_value(tree, state.average, 1, state.reach, state.value, state.scores)
+    return br_value_1, br_value_2, expected_value(tree, state.average, state.value)
 
 
 @njit(cache=True, error_model="numpy")

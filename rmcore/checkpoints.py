@@ -79,3 +79,19 @@ def kept(iterations: np.ndarray, stop: int, max_points: int) -> np.ndarray:
         return np.zeros(iterations.shape, dtype=bool)
     stride = _even_stride(stop, max_points)
     return (iterations % stride == 0) | np.isin(iterations, _log_grid(stop, max_points))
+
+
+def on_log_grid(iterations: np.ndarray) -> np.ndarray:
+    """Boolean mask: which ``iterations`` are on the finest log grid, ``round(10 ** (k / 32))``.
+
+    A history keeps all of these until its log-spaced budget runs out (about 10^15 iterations at
+    the default ``max_points``), so quantities read at them do not depend on how a run was chunked.
+
+    >>> on_log_grid(np.array([1, 100, 133, 134, 154])).tolist()
+    [True, True, True, False, True]
+    """
+    iterations = np.asarray(iterations, dtype=np.int64)
+    if iterations.size == 0:
+        return np.zeros(0, dtype=bool)
+    grid = np.array(_log_points(1, int(iterations.max())), dtype=np.int64)
+    return np.isin(iterations, grid)

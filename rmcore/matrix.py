@@ -33,24 +33,89 @@ True
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _kernels, checkpoints, config
 from .games import MatrixGame
-from .metrics import as_strategy
+from .records import History, Policy, concat_records, take_records
+from .validation import as_strategy, choice, seed_words, whole_number
 
-if TYPE_CHECKING:
-    import pandas as pd
+__all__ = [
+    "MatrixSolver", "MatrixVariant", "MatrixMetrics", "StrategyProfile", "PlayerValues",
+    "ALGORITHMS", "SAMPLINGS", "UPDATES", "AVERAGINGS",
+]  # fmt: skip
 
-__all__ = ["MatrixSolver", "MatrixMetrics", "StrategyProfile", "PlayerValues", "ALGORITHMS", "SAMPLING", "UPDATES", "AVERAGING"]
+#: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
+ALGORITHMS = {
+    "rm": "Regret matching (Hart & Mas-Colell 2000): play each action in proportion to its positive cumulative regret.",
+    "rm+": "RM+ (Tammelin 2014): like RM, but cumulative regrets are clipped at zero after every update, so a good action recovers fast.",
+    "prm+": "Predictive RM+ (Farina, Kroer & Sandholm 2021): RM+ that also counts the last regret once more as a prediction; converges much faster in practice.",
+}
+SAMPLINGS = {
+    "expected": "Regrets against the opponent's full mixed strategy.",
+    "sampled": "Each player samples one action per iteration and regrets are measured against the sampled actions, as in the classic tutorials (noisier).",
+}
+UPDATES = {
+    "simultaneous": "Both players update against this iteration's strategies.",
+    "alternating": "The column player updates against the row player's new strategy (as CFR+ does).",
+}
+AVERAGINGS = {
+    "uniform": "Every iteration weighs 1 in the average strategy.",
+    "linear": "Iteration t weighs t: later, better iterations count more.",
+    "quadratic": "Iteration t weighs t²: later iterations count even more.",
+}
+_ALGORITHM_CODES = {"rm": _kernels.RM, "rm+": _kernels.RM_PLUS, "prm+": _kernels.PREDICTIVE_RM_PLUS}
+_AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
 
-ALGORITHMS = {"rm": _kernels.RM, "rm+": _kernels.RM_PLUS, "prm+": _kernels.PREDICTIVE_RM_PLUS}
-SAMPLING = ("expected", "sampled")
-UPDATES = ("simultaneous", "alternating")
-AVERAGING = {"uniform": 0, "linear": 1, "quadratic": 2}
+
+@dataclass(frozen=True)
+class MatrixVariant:
+    """A regret-matching variant by name: algorithm, sampling, updates and averaging.
+
+    >>> MatrixVariant.parse("rm+/sampled").label
+    'rm+ · sampled · simultaneous · uniform'
+    """
+
+    algorithm: str = "rm"
+    sampling: str = "expected"
+    updates: str = "simultaneous"
+    averaging: str = "uniform"
+
+    def __post_init__(self):
+        choice(self.algorithm, ALGORITHMS, "algorithm")
+        choice(self.sampling, SAMPLINGS, "sampling")
+        choice(self.updates, UPDATES, "updates")
+        choice(self.averaging, AVERAGINGS, "averaging")
+
+    @classmethod
+    def parse(cls, text: str) -> "MatrixVariant":
+        """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"``; the rest default."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"a matrix variant is names joined by '/', like 'rm+/sampled/alternating/linear'; got {text!r}")
+        fields: dict[str, str] = {}
+        for token in (part.strip() for part in text.split("/")):
+            field = next((f for f, names in _VARIANT_FIELDS.items() if token in names), None)
+            if field is None:
+                known = ", ".join(name for names in _VARIANT_FIELDS.values() for name in names)
+                raise ValueError(f"unknown part {token!r} in variant {text!r}; the parts are: {known}")
+            if field in fields:
+                raise ValueError(f"variant {text!r} names the {field} twice ({fields[field]!r} and {token!r})")
+            fields[field] = token
+        return cls(**fields)
+
+    @property
+    def label(self) -> str:
+        return " · ".join((self.algorithm, self.sampling, self.updates, self.averaging))
+
+    @property
+    def is_sampled(self) -> bool:
+        return self.sampling == "sampled"
+
+
+_VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UPDATES, "averaging": AVERAGINGS}
 
 
 class StrategyProfile(NamedTuple):
@@ -90,26 +155,6 @@ class MatrixMetrics(NamedTuple):
     def gap(self) -> float:
         """The convergence measure to plot: nash_conv in self-play, the learner's gain otherwise."""
         return self.br_gains.row if self.nash_conv is None else self.nash_conv
-
-
-def _choice(value, allowed, what: str):
-    if not isinstance(value, str) or value not in allowed:
-        raise ValueError(f"{what} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
-    return value
-
-
-def _whole_number(value, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
-        raise ValueError(f"{what} must be a whole number >= {minimum}, got {value!r}")
-    return int(value)
-
-
-def _initial_rng_state(seed) -> tuple[np.ndarray, int]:
-    sequence = np.random.SeedSequence(seed)
-    words = sequence.generate_state(4, np.uint64)
-    if not words.any():  # xoshiro's one forbidden state
-        words[0] = 1
-    return words, sequence.entropy
 
 
 class MatrixSolver:
@@ -154,26 +199,21 @@ class MatrixSolver:
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
         self.game = game
-        self.algorithm = _choice(algorithm, tuple(ALGORITHMS), "algorithm")
-        self.sampling = _choice(sampling, SAMPLING, "sampling")
-        self.updates = _choice(updates, UPDATES, "updates")
-        self.averaging = _choice(averaging, tuple(AVERAGING), "averaging")
-        if seed is not None:
-            seed = _whole_number(seed, "seed", 0)
-        self.max_points = _whole_number(max_points, "max_points", 0)
+        self.variant = MatrixVariant(algorithm, sampling, updates, averaging)
+        self.max_points = whole_number(max_points, "max_points", 0)
         m, n = game.shape
         self.opponent = None if opponent is None else as_strategy(opponent, n, "opponent strategy", normalise=True)
         fixed = self.opponent is not None
-        self._settings = _kernels.MatrixSettings(
-            algorithm=ALGORITHMS[self.algorithm],
-            sampled=self.sampling == "sampled",
-            alternating=self.updates == "alternating",
-            averaging_power=AVERAGING[self.averaging],
+        self._flags = _kernels.MatrixFlags(
+            algorithm=_ALGORITHM_CODES[algorithm],
+            sampled=sampling == "sampled",
+            alternating=updates == "alternating",
+            averaging_power=_AVERAGING_POWERS[averaging],
             fixed_opponent=fixed,
             zero_sum=game.is_zero_sum,
             track_external=not game.is_zero_sum and not fixed,
         )
-        rng, self.seed = _initial_rng_state(seed)
+        rng, self.seed = seed_words(seed)
         zeros = np.zeros
         self._state = _kernels.MatrixState(
             regrets_row=zeros(m), regrets_col=zeros(n),
@@ -186,8 +226,12 @@ class MatrixSolver:
             avg_x=zeros(m), avg_y=zeros(n), fixed_row_utilities=zeros(m),
         )  # fmt: skip
         self._iteration = 0
-        self._width = _kernels.history_width(m, n)
-        self._history = np.empty((0, self._width))
+        self._record = _kernels.empty_matrix_record(0, m, n)
+
+    algorithm = property(lambda self: self.variant.algorithm)
+    sampling = property(lambda self: self.variant.sampling)
+    updates = property(lambda self: self.variant.updates)
+    averaging = property(lambda self: self.variant.averaging)
 
     # -- running -------------------------------------------------------------------------
 
@@ -202,122 +246,122 @@ class MatrixSolver:
 
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations (a whole number >= 0)."""
-        iterations = _whole_number(iterations, "iterations", 0)
+        iterations = whole_number(iterations, "iterations", 0)
         if iterations == 0:
             return
         start, stop = self._iteration, self._iteration + iterations
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
-        rows = np.empty((new_points.shape[0], self._width))
+        m, n = self.game.shape
+        rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
         game = self.game
-        written = _kernels.run_matrix(
-            game.row_payoffs, game.col_payoffs, self._settings, self._state, start + 1, stop, new_points, rows
-        )
+        written = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows)
         assert written == new_points.shape[0]
-        old = self._history
-        self._history = np.concatenate([old[checkpoints.kept(old[:, 0], stop, self.max_points)], rows])
+        old = self._record
+        self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
         self._iteration = stop
 
     # -- reading -------------------------------------------------------------------------
 
-    def _snapshot(self) -> np.ndarray:
-        """The history row for the current iteration (computed, not stored)."""
-        row = np.empty(self._width)
+    def _snapshot(self) -> _kernels.MatrixRecord:
+        """A one-row record of the state now (computed, not stored)."""
+        m, n = self.game.shape
+        row = _kernels.empty_matrix_record(1, m, n)
         game = self.game
-        _kernels.record_row(game.row_payoffs, game.col_payoffs, self._settings, self._state, self._iteration, row)
+        _kernels.record_checkpoint(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0)
         return row
 
-    def _split(self, row: np.ndarray):
-        m, n = self.game.shape
-        x_now, y_now = row[1 : 1 + m], row[1 + m : 1 + m + n]
-        x_avg, y_avg = row[1 + m + n : 1 + 2 * m + n], row[1 + 2 * m + n : 1 + 2 * m + 2 * n]
-        return x_now, y_now, x_avg, y_avg, row[1 + 2 * m + 2 * n :]
+    def _policy(self, strategies: np.ndarray) -> Policy:
+        return Policy(strategies, ("row", "col"), (self.game.row_actions, self.game.col_actions))
+
+    def average_policy(self) -> Policy:
+        """The average strategies as a :class:`~rmcore.Policy` over the information sets ``row`` and ``col``."""
+        return self._policy(self._snapshot().average[0])
+
+    def current_policy(self) -> Policy:
+        """The strategies the next iteration plays, as a :class:`~rmcore.Policy`."""
+        return self._policy(self._snapshot().current[0])
 
     def average_strategies(self) -> StrategyProfile:
         """``sum_t w_t x_t / sum_t w_t`` per player (the fixed opponent's strategy as is)."""
-        _, _, x_avg, y_avg, _ = self._split(self._snapshot())
-        return StrategyProfile(x_avg.copy(), y_avg.copy())
+        policy = self.average_policy()
+        return StrategyProfile(policy["row"], policy["col"])
 
     def current_strategies(self) -> StrategyProfile:
         """The strategies the next iteration will play: ``RM(R)`` (``RM+(R + r_{t-1})`` for prm+)."""
-        x_now, y_now, _, _, _ = self._split(self._snapshot())
-        return StrategyProfile(x_now.copy(), y_now.copy())
+        policy = self.current_policy()
+        return StrategyProfile(policy["row"], policy["col"])
 
     def cumulative_regrets(self) -> PlayerValues:
         """Copies of ``R1`` and ``R2`` (``col`` is ``None`` against a fixed opponent)."""
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
-    def _metrics_from(self, iteration: int, values: np.ndarray) -> MatrixMetrics:
-        gain_row, gain_col, regret_row, regret_col, value, cce_gap = (float(v) for v in values)
-        fixed = self.opponent is not None
-        delta_row, delta_col = self.game.payoff_range
-        m, n = self.game.shape
-        bound_row = delta_row * math.sqrt(m / iteration) if iteration else math.inf
-        bound_col = delta_col * math.sqrt(n / iteration) if iteration else math.inf
-        nash_conv = None if fixed else gain_row + gain_col
-        return MatrixMetrics(
-            iteration=iteration,
-            nash_conv=nash_conv,
-            exploitability=nash_conv / 2.0 if nash_conv is not None and self.game.is_zero_sum else None,
-            br_gains=PlayerValues(gain_row, None if fixed else gain_col),
-            average_regret=PlayerValues(regret_row, None if fixed else regret_col),
-            regret_bound=PlayerValues(bound_row, None if fixed else bound_col),
-            value=value,
-            cce_gap=None if math.isnan(cce_gap) else cce_gap,
-        )
-
     def metrics(self) -> MatrixMetrics:
         """Metrics of the average profile now (see :class:`MatrixMetrics`)."""
-        row = self._snapshot()
-        return self._metrics_from(self._iteration, self._split(row)[4])
+        return metrics_at(self.history_of(self._snapshot()), -1, self.game.is_zero_sum)
 
-    def history(self) -> "pd.DataFrame":
-        """Checkpoints so far, plus the current iteration, as a DataFrame.
+    def history(self) -> History:
+        """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
-        Columns: ``iteration``, the metrics of :class:`MatrixMetrics` (``br_gain_row``,
-        ``average_regret_col``, ``regret_bound_row`` ...; NaN where a metric does not apply), then each
-        player's current and average probability per action: ``row_current[Rock]``,
-        ``col_average[Paper]``, ... At most ``max_points + 1`` rows however long the run.
+        Metrics (NaN where one does not apply): ``nash_conv``, ``exploitability``,
+        ``br_gain_row``, ``br_gain_col``, ``average_regret_row``, ``average_regret_col``,
+        ``regret_bound_row``, ``regret_bound_col``, ``value``, ``cce_gap``. Policies are over the
+        information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with
+        columns such as ``row_average[Rock]``.
         """
-        import pandas as pd  # imported here: pandas costs 0.3 s at start-up
+        record = self._record
+        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
+            record = concat_records(record, self._snapshot())
+        return self.history_of(record)
 
-        rows = self._history
-        if self._iteration > 0 and (rows.shape[0] == 0 or rows[-1, 0] != self._iteration):
-            rows = np.vstack([rows, self._snapshot()])
+    def history_of(self, record: _kernels.MatrixRecord) -> History:
+        """A :class:`~rmcore.History` from rows the kernel wrote (derived metrics added here)."""
         game = self.game
         m, n = game.shape
-        iteration = rows[:, 0]
-        gain_row, gain_col, regret_row, regret_col, value, cce_gap = self._split(rows.T)[4]
-        nash_conv = gain_row + gain_col  # NaN against a fixed opponent, where gain_col is NaN
+        iteration = record.iteration
+        nash_conv = record.br_gain_row + record.br_gain_col  # NaN against a fixed opponent, where gain_col is NaN
         delta_row, delta_col = game.payoff_range
         fixed = np.nan if self.opponent is not None else 1.0
-        columns = {
-            "iteration": iteration.astype(np.int64),
+        elapsed = np.maximum(iteration, 1).astype(float)
+        metrics = {
             "nash_conv": nash_conv,
             "exploitability": nash_conv / 2.0 if game.is_zero_sum else np.full_like(nash_conv, np.nan),
-            "br_gain_row": gain_row,
-            "br_gain_col": gain_col,
-            "average_regret_row": regret_row,
-            "average_regret_col": regret_col,
-            "regret_bound_row": delta_row * np.sqrt(m / iteration),
-            "regret_bound_col": fixed * delta_col * np.sqrt(n / iteration),
-            "value": value,
-            "cce_gap": cce_gap,
+            "br_gain_row": record.br_gain_row,
+            "br_gain_col": record.br_gain_col,
+            "average_regret_row": record.average_regret_row,
+            "average_regret_col": record.average_regret_col,
+            "regret_bound_row": delta_row * np.sqrt(m / elapsed),
+            "regret_bound_col": fixed * delta_col * np.sqrt(n / elapsed),
+            "value": record.value,
+            "cce_gap": record.cce_gap,
         }
-        blocks = (
-            ("row_current", game.row_actions, 1),
-            ("col_current", game.col_actions, 1 + m),
-            ("row_average", game.row_actions, 1 + m + n),
-            ("col_average", game.col_actions, 1 + 2 * m + n),
-        )
-        for stem, labels, offset in blocks:
-            for k, label in enumerate(labels):
-                columns[f"{stem}[{label}]"] = rows[:, offset + k]
-        return pd.DataFrame(columns)
+        return History(
+            iteration, record.average, record.current, metrics, ("row", "col"), (game.row_actions, game.col_actions),
+            "nash_conv" if self.opponent is None else "br_gain_row",
+        )  # fmt: skip
 
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
-        return (
-            f"<MatrixSolver {self.game!r} {self.algorithm}/{self.sampling}/{self.updates}/{self.averaging} "
-            f"{opponent} at iteration {self._iteration}>"
-        )
+        return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
+
+
+def metrics_at(history: History, row: int, zero_sum: bool) -> MatrixMetrics:
+    """The :class:`MatrixMetrics` of checkpoint ``row`` of a matrix-game history."""
+    get = {name: float(values[row]) for name, values in history.metrics.items()}
+    fixed = math.isnan(get["br_gain_col"])
+    iteration = int(history.iterations[row])
+    bounds = (get["regret_bound_row"], get["regret_bound_col"]) if iteration else (math.inf, math.inf)
+    return MatrixMetrics(
+        iteration=iteration,
+        nash_conv=None if fixed else get["nash_conv"],
+        exploitability=None if fixed or not zero_sum else get["exploitability"],
+        br_gains=PlayerValues(get["br_gain_row"], _number(get["br_gain_col"])),
+        average_regret=PlayerValues(get["average_regret_row"], _number(get["average_regret_col"])),
+        regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
+        value=get["value"],
+        cce_gap=_number(get["cce_gap"]),
+    )

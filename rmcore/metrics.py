@@ -23,10 +23,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels, config
+from . import _kernels
 from .games import MatrixGame
+from .validation import as_strategy
 
-__all__ = ["BestResponseGains", "best_response_gains", "nash_conv", "exploitability", "regret_bound", "as_strategy"]
+__all__ = ["BestResponseGains", "best_response_gains", "nash_conv", "exploitability", "regret_bound"]
 
 
 class BestResponseGains(NamedTuple):
@@ -34,40 +35,6 @@ class BestResponseGains(NamedTuple):
 
     row: float
     col: float
-
-
-def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.ndarray:
-    """Validate a mixed strategy of ``size`` actions and return it as a float64 array.
-
-    With ``normalise=True`` any non-negative vector with a positive sum is accepted and scaled
-    to sum to one (how a fixed opponent is given); otherwise it must already sum to one within
-    ``config.SIMPLEX_TOLERANCE``.
-
-    Raises
-    ------
-    ValueError
-        If the length is wrong, an entry is not a finite number or is negative, or the sum is off.
-    """
-    try:
-        p = np.array(values, dtype=np.float64).reshape(-1) if np.ndim(values) <= 1 else None
-    except (TypeError, ValueError):
-        raise ValueError(f"{who} must be a list of {size} numbers") from None
-    if p is None:
-        raise ValueError(f"{who} must be a flat list of {size} probabilities")
-    if p.shape[0] != size:
-        raise ValueError(f"{who} has {p.shape[0]} entries but the player has {size} actions")
-    if not np.all(np.isfinite(p)):
-        raise ValueError(f"{who}: entry {int(np.argmin(np.isfinite(p))) + 1} is not a finite number")
-    if np.any(p < 0):
-        raise ValueError(f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0")
-    total = float(p.sum())
-    if normalise:
-        if total <= 0:
-            raise ValueError(f"{who} is all zeros; give at least one action a positive weight")
-        return p / total
-    if abs(total - 1.0) > config.SIMPLEX_TOLERANCE:
-        raise ValueError(f"{who} sums to {total:.12g}, not 1")
-    return p
 
 
 def _check_game(game) -> MatrixGame:

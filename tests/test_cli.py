@@ -80,3 +80,23 @@ def test_kuhn_bad_input_exits_2():
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1
     out = cli("kuhn", "--iterations", "-1")
     assert out.returncode == 2 and "iterations must be a whole number" in out.stderr
+
+
+def test_race_prints_a_table_and_json():
+    out = cli("race", "--game", "rps-crash", "--variants", "rm,prm+/alternating/linear", "--iterations", "20000")
+    assert out.returncode == 0, out.stderr
+    assert "prm+ · expected · alternating · linear" in out.stdout and "not yet" in out.stdout
+    out = cli("race", "--game", "kuhn", "--variants", "cfr,chance-sampling", "--iterations", "500", "--seeds", "2", "--json")
+    result = json.loads(out.stdout)
+    assert result["measure"] == "exploitability" and [v["variant"] for v in result["variants"]] == ["cfr · alternating", "chance-sampling · alternating"]
+    assert result["variants"][0]["reached"]["1e-02"]["iterations"] > 0 and result["variants"][0]["reached"]["1e-06"] is None
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [(["--variants", "rm,nope"], "unknown part 'nope'"), (["--variants", ""], "1 to 10 variants"),
+     (["--variants", "rm", "--seeds", "0"], "seeds must be"), (["--variants", "rm", "--opponent", "1,x"], "--opponent must be")],
+)  # fmt: skip
+def test_race_bad_input_is_one_line(args, message):
+    out = cli("race", "--game", "rps", "--iterations", "10", *args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

@@ -4,7 +4,9 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore.kuhn import INFOSETS, NODE_LABELS, _TREE, equilibrium_policy, kuhn_nash_conv
+from rmcore.kuhn import INFOSETS, KUHN, equilibrium_policy, kuhn_nash_conv
+
+_TREE, NODE_LABELS = KUHN.tree, KUHN.node_labels
 
 from . import known_values, naive_cfr
 
@@ -57,7 +59,7 @@ def test_variants_match_the_reference_cfr(variant, updates):
     average, regrets = ours.average_policy(), ours.cumulative_regrets()
     for name in INFOSETS:
         np.testing.assert_allclose(average[name], reference.average()[name], atol=1e-12)
-        np.testing.assert_allclose(regrets[name], reference.regrets[name], atol=1e-12)
+        np.testing.assert_allclose(regrets[INFOSETS.index(name)], reference.regrets[name], atol=1e-12)
 
 
 @pytest.mark.parametrize("variant,marks", [("cfr", OPENSPIEL_CFR), ("cfr+", OPENSPIEL_CFR_PLUS)])
@@ -65,7 +67,7 @@ def test_openspiel_exploitability_values(variant, marks):
     solver = rmcore.KuhnCFR(variant)
     for t, expected in marks.items():
         solver.run(t - solver.iteration)
-        assert f"{solver.exploitability():.3g}" == f"{expected:.3g}"  # REFERENCE.md gives three digits
+        assert f"{solver.metrics().exploitability:.3g}" == f"{expected:.3g}"  # REFERENCE.md gives three digits
 
 
 def test_cfr_exploitability_after_every_iteration_matches_the_reference_to_1e_9():
@@ -75,15 +77,15 @@ def test_cfr_exploitability_after_every_iteration_matches_the_reference_to_1e_9(
         reference.iterate()
         policy = {**{name: [0.5, 0.5] for name in INFOSETS}, **reference.average()}
         brute = naive_cfr.best_response_value(policy, 0) + naive_cfr.best_response_value(policy, 1)
-        assert ours.exploitability() == pytest.approx(brute / 2, abs=1e-9)
+        assert ours.metrics().exploitability == pytest.approx(brute / 2, abs=1e-9)
 
 
 @pytest.mark.parametrize("variant", ["cfr", "cfr+", "linear", "discounted", "chance-sampling"])
 def test_every_variant_converges_to_the_game_value(variant):
     solver = rmcore.KuhnCFR(variant, seed=3)
     solver.run(20_000 if variant == "chance-sampling" else 2_000)
-    assert solver.exploitability() < (0.01 if variant == "chance-sampling" else 2e-3)
-    assert solver.game_value() == pytest.approx(-1 / 18, abs=0.01 if variant == "chance-sampling" else 2e-3)
+    assert solver.metrics().exploitability < (0.01 if variant == "chance-sampling" else 2e-3)
+    assert solver.metrics().game_value == pytest.approx(-1 / 18, abs=0.01 if variant == "chance-sampling" else 2e-3)
 
 
 def test_the_average_policy_lies_in_the_equilibrium_family():
@@ -105,11 +107,11 @@ def test_chunk_invariance_and_history(variant):
     for chunk in (1, 9, 90, 400, 500):
         pieces.run(chunk)
     assert whole.average_policy() == pieces.average_policy()
-    assert whole.history().equals(pieces.history())
-    history = whole.history()
+    assert whole.history().to_frame().equals(pieces.history().to_frame())
+    history = whole.history().to_frame()
     assert len(history) <= 51 and history.iteration.iloc[-1] == 1000
     assert history.exploitability.iloc[0] == pytest.approx(11 / 24)
-    assert "average_bet[Kb]" in history and "current_bet[J]" in history
+    assert "Kb_average[bet]" in history and "J_current[bet]" in history
 
 
 def test_trace_iteration_explains_the_first_iteration():
@@ -142,5 +144,7 @@ def test_bad_policies_are_explained():
         kuhn_nash_conv({name: [0.5, 0.6] for name in INFOSETS})
     with pytest.raises(ValueError, match="alpha must lie"):
         equilibrium_policy(0.5)
-    with pytest.raises(ValueError, match="'average' or 'current'"):
-        rmcore.KuhnCFR().nash_conv("best")
+    with pytest.raises(ValueError, match="12 information sets with 2 probabilities"):
+        kuhn_nash_conv(np.full((12, 3), 1 / 3))
+    with pytest.raises(ValueError, match="must be numbers"):
+        kuhn_nash_conv([["a", "b"]] * 12)

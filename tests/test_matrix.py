@@ -140,7 +140,7 @@ def test_nash_conv_is_bounded_by_average_positive_regrets(seed):
     game = preset("random-zero-sum", rows=5, cols=4, seed=seed)
     solver = MatrixSolver(game)
     solver.run(3_000)
-    history = solver.history()
+    history = solver.history().to_frame()
     bound = history.average_regret_row + history.average_regret_col
     assert (history.nash_conv <= bound + 1e-12).all()
     assert (history.average_regret_row <= history.regret_bound_row + 1e-12).all()
@@ -210,7 +210,7 @@ def test_any_split_of_a_run_gives_bit_identical_results(game, variant, chunks):
     for a, b in zip(whole.average_strategies() + whole.current_strategies(), pieces.average_strategies() + pieces.current_strategies()):
         np.testing.assert_array_equal(a, b)
     assert whole.metrics() == pieces.metrics()
-    assert whole.history().equals(pieces.history())
+    assert whole.history().to_frame().equals(pieces.history().to_frame())
 
 
 @FAST
@@ -267,7 +267,7 @@ def test_history_is_bounded_and_ends_at_the_current_iteration():
     solver = MatrixSolver(preset("rps-crash"), max_points=200)
     for _ in range(7):
         solver.run(123_457)
-    history = solver.history()
+    history = solver.history().to_frame()
     assert len(history) <= 201
     assert history.iteration.iloc[0] == 1 and history.iteration.iloc[-1] == solver.iteration
     assert history.iteration.is_monotonic_increasing
@@ -277,7 +277,7 @@ def test_history_is_bounded_and_ends_at_the_current_iteration():
 def test_history_columns_and_values():
     solver = MatrixSolver(preset("rps-crash"))
     solver.run(10)
-    history = solver.history()
+    history = solver.history().to_frame()
     assert list(history.columns[:11]) == [
         "iteration", "nash_conv", "exploitability", "br_gain_row", "br_gain_col", "average_regret_row",
         "average_regret_col", "regret_bound_row", "regret_bound_col", "value", "cce_gap",
@@ -292,13 +292,13 @@ def test_history_columns_and_values():
 def test_history_memory_is_flat_for_a_long_run():
     solver = MatrixSolver(preset("matching-pennies"), sampling="sampled", seed=1, max_points=500)
     solver.run(10_000_000)
-    assert solver._history.shape[0] <= 500
+    assert len(solver._record.iteration) <= 500
 
 
 def test_history_without_points_has_only_the_current_row():
     solver = MatrixSolver(preset("rps"), max_points=0)
     solver.run(50)
-    assert solver.history().iteration.tolist() == [50]
+    assert solver.history().iterations.tolist() == [50]
 
 
 # -- bad input ----------------------------------------------------------------------------

@@ -22,7 +22,7 @@ def test_exploitability_equals_openspiel_after_every_iteration(variant, solver_c
         ours.run(1)
         if t <= 150 or t % 50 == 0:
             expected = exploitability.exploitability(game, theirs.average_policy())
-            assert ours.exploitability() == pytest.approx(expected, abs=1e-9), f"iteration {t}"
+            assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-9), f"iteration {t}"
     # The average policies agree too, information set by information set.
     table = theirs.average_policy()
     for state_string, probabilities in zip(table.state_lookup, table.action_probability_array):

@@ -1,0 +1,359 @@
+"""Counterfactual regret minimisation on a two-player zero-sum game tree: :class:`CFRSolver`.
+
+CFR (Zinkevich, Johanson, Bowling & Piccione 2007) runs regret matching at every information set,
+weighting each history by the probability that the opponent and chance reach it. One iteration, for
+each player i (alternating, as OpenSpiel does, or both at once):
+
+1. reach probabilities pi_0(h), pi_1(h), pi_c(h) of every history under the current strategy sigma;
+2. values v_i(h) bottom-up;
+3. for every information set I of i: ``R(I, a) += sum_{h in I} pi_-i(h) (v_i(h a) - v_i(h))`` and
+   ``S(I, a) += w_t sum_{h in I} pi_i(h) sigma(I, a)``;
+4. ``sigma(I) = RM(R(I))``; CFR+ (Tammelin 2014) clips R at 0, and linear and discounted CFR
+   (Brown & Sandholm 2019) scale it down; the average strategy is ``S / sum S``.
+
+The game is a :class:`TreeGame`: the tree walked once into flat arrays (see ``kuhn.py``), so the
+kernel is a pair of loops over arrays, and a policy is a dense ``[infoset, action]`` array.
+
+>>> from rmcore import CFRSolver, KUHN
+>>> solver = CFRSolver(KUHN, "cfr+")
+>>> solver.run(1000)
+>>> m = solver.metrics()
+>>> round(m.game_value, 3), m.exploitability < 1e-3
+(-0.056, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _kernels, checkpoints, config
+from .records import History, Policy, concat_records, take_records
+from .validation import choice, seed_words, whole_number
+
+__all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
+
+#: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
+CFR_VARIANTS = {
+    "cfr": "Vanilla CFR: regret matching at every information set, uniform averaging.",
+    "cfr+": "CFR+ (Tammelin 2014): regrets clipped at zero, averages weighted by t.",
+    "linear": "Linear CFR (Brown & Sandholm 2019): regrets and averages weighted by t.",
+    "discounted": "Discounted CFR (Brown & Sandholm 2019): α = 1.5, β = 0, γ = 2.",
+    "chance-sampling": "Monte Carlo CFR: one sampled deal per iteration (reproducible from the seed).",
+}
+CFR_UPDATES = {
+    "alternating": "Player 1 then player 2, as OpenSpiel does.",
+    "simultaneous": "Both players at once, as in Zinkevich et al. (2007).",
+}
+_VARIANT_CODES = {
+    "cfr": _kernels.VANILLA_CFR,
+    "cfr+": _kernels.CFR_PLUS,
+    "linear": _kernels.LINEAR_CFR,
+    "discounted": _kernels.DISCOUNTED_CFR,
+    "chance-sampling": _kernels.CHANCE_SAMPLING,
+}
+
+
+class TreeGame(NamedTuple):
+    """A two-player zero-sum game as flat arrays, with the labels pages and tables need."""
+
+    name: str
+    tree: _kernels.GameTree
+    infosets: tuple[str, ...]  # information-set names, in the policy's row order
+    actions: tuple[tuple[str, ...], ...]  # each information set's action names
+    node_labels: tuple  # what each node of the tree is (game-specific)
+
+
+@dataclass(frozen=True)
+class CFRVariant:
+    """A CFR variant by name and update order.
+
+    >>> CFRVariant.parse("cfr+/simultaneous").label
+    'cfr+ · simultaneous'
+    """
+
+    name: str = "cfr"
+    updates: str = "alternating"
+
+    def __post_init__(self):
+        choice(self.name, CFR_VARIANTS, "variant")
+        choice(self.updates, CFR_UPDATES, "updates")
+
+    @classmethod
+    def parse(cls, text: str) -> "CFRVariant":
+        """From ``"name"`` or ``"name/updates"`` (either order), e.g. ``"discounted/simultaneous"``."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"a CFR variant is a name, optionally with '/alternating' or '/simultaneous'; got {text!r}")
+        fields: dict[str, str] = {}
+        for token in (part.strip() for part in text.split("/")):
+            field = "name" if token in CFR_VARIANTS else "updates" if token in CFR_UPDATES else None
+            if field is None:
+                raise ValueError(f"unknown part {token!r} in variant {text!r}; the parts are: {', '.join([*CFR_VARIANTS, *CFR_UPDATES])}")
+            if field in fields:
+                raise ValueError(f"variant {text!r} names the {field} twice")
+            fields[field] = token
+        return cls(**fields)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} · {self.updates}"
+
+    @property
+    def is_sampled(self) -> bool:
+        return self.name == "chance-sampling"
+
+
+class CFRMetrics(NamedTuple):
+    """How far the average policy is from equilibrium after ``iteration`` iterations.
+
+    ``br_gains`` is what each player (1, 2) gains by best-responding to the other's average
+    policy; ``nash_conv`` is their sum and ``exploitability = nash_conv / 2``; ``game_value`` is
+    player 1's expected payoff when both play the average policy.
+    """
+
+    iteration: int
+    nash_conv: float
+    exploitability: float
+    game_value: float
+    br_gains: tuple[float, float]
+
+    @property
+    def gap(self) -> float:
+        """The convergence measure to plot: exploitability."""
+        return self.exploitability
+
+
+class CFRTrace(NamedTuple):
+    """What one CFR iteration computed at one information set (for a step-by-step walkthrough).
+
+    ``own_reach`` is sum_h pi_i(h); ``opponent_reach`` is sum_h pi_-i(h) including chance;
+    ``action_values`` are the counterfactual values ``sum_h pi_-i(h) v_i(h a)``; ``strategy_value`` is
+    ``sum_h pi_-i(h) v_i(h)``; ``regret_increment = action_values - strategy_value``.
+    """
+
+    infoset: str
+    player: int
+    strategy: tuple[float, ...]
+    own_reach: float
+    opponent_reach: float
+    action_values: tuple[float, ...]
+    strategy_value: float
+    regret_increment: tuple[float, ...]
+    cumulative_regrets: tuple[float, ...]
+    new_strategy: tuple[float, ...]
+    average_strategy: tuple[float, ...]
+
+
+def _scratch(game: TreeGame):
+    nodes = game.tree.player.shape[0]
+    shape = (len(game.infosets), game.tree.children.shape[1])
+    return np.empty((nodes, 3)), np.empty(nodes), np.empty(shape)
+
+
+def as_policy_array(game: TreeGame, policy) -> np.ndarray:
+    """A validated ``[infoset, action]`` array from a :class:`Policy`, a dict ``{infoset: probs}`` or an array."""
+    if isinstance(policy, Policy):
+        policy = policy.probabilities
+    if isinstance(policy, dict):
+        missing = [name for name in game.infosets if name not in policy]
+        if missing:
+            raise ValueError(f"the policy has no entry for information set {missing[0]!r}")
+        policy = [policy[name] for name in game.infosets]
+    try:
+        array = np.asarray(policy, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("a policy must be numbers: one row of action probabilities per information set") from None
+    shape = (len(game.infosets), game.tree.children.shape[1])
+    if array.shape != shape:
+        raise ValueError(f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; got shape {array.shape}")
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise ValueError("policy probabilities must be finite and >= 0")
+    bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
+    if bad.any():
+        raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
+    return np.ascontiguousarray(array)
+
+
+def tree_nash_conv(game: TreeGame, policy) -> float:
+    """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
+    return float(_kernels.nash_conv_of(game.tree, as_policy_array(game, policy), *_scratch(game)))
+
+
+class CFRSolver:
+    """CFR and its variants on a :class:`TreeGame`, run incrementally.
+
+    Parameters
+    ----------
+    game : TreeGame
+        For example :data:`rmcore.KUHN`.
+    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling"}
+        Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
+        (regrets and averages weighted by t); discounted CFR (alpha 1.5, beta 0, gamma 2); Monte
+        Carlo CFR sampling one deal per iteration (reproducible from ``seed``).
+    updates : {"alternating", "simultaneous"}
+        Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.).
+    seed : int, optional
+        Seed for chance sampling; ``None`` draws fresh entropy (see ``seed`` afterwards).
+    max_points : int
+        Most rows ``history()`` keeps.
+
+    Notes
+    -----
+    ``run(n)`` may be called any number of times: any split of the same total gives identical
+    results. With the defaults, ``cfr`` and ``cfr+`` follow OpenSpiel's CFRSolver and CFRPlusSolver exactly.
+    """
+
+    def __init__(self, game: TreeGame, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
+                 max_points: int = config.DEFAULT_MAX_POINTS):  # fmt: skip
+        if not isinstance(game, TreeGame):
+            raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+        self.game = game
+        self.variant = CFRVariant(variant, updates)
+        self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating")
+        self.max_points = whole_number(max_points, "max_points", 0)
+        rng, self.seed = seed_words(seed)
+        nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), game.tree.children.shape[1]
+        zeros = np.zeros
+        self._state = _kernels.CFRState(
+            regrets=zeros((infosets, actions)), strategy_sums=zeros((infosets, actions)),
+            policy=np.full((infosets, actions), 1.0 / actions),
+            reach=zeros((nodes, 3)), value=zeros(nodes), regret_increment=zeros((infosets, actions)),
+            action_values=zeros((infosets, actions)), strategy_value=zeros(infosets), own_reach=zeros(infosets),
+            opponent_reach=zeros(infosets), rng=rng, average=zeros((infosets, actions)), scores=zeros((infosets, actions)),
+        )  # fmt: skip
+        self._iteration = 0
+        self._record = _kernels.empty_cfr_record(0, infosets, actions)
+
+    @property
+    def iteration(self) -> int:
+        """Iterations run so far."""
+        return self._iteration
+
+    def run(self, iterations: int) -> None:
+        """Advance ``iterations`` iterations; any split of the same total gives identical results."""
+        iterations = whole_number(iterations, "iterations", 0)
+        if iterations == 0:
+            return
+        start, stop = self._iteration, self._iteration + iterations
+        new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
+        infosets, actions = self._state.policy.shape
+        rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
+        written = _kernels.run_cfr(self.game.tree, self._state, self._flags, start + 1, stop, new_points, rows)
+        assert written == new_points.shape[0]
+        old = self._record
+        self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
+        self._iteration = stop
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def _snapshot(self) -> _kernels.CFRRecord:
+        infosets, actions = self._state.policy.shape
+        row = _kernels.empty_cfr_record(1, infosets, actions)
+        _kernels.record_cfr_checkpoint(self.game.tree, self._state, self._iteration, row, 0)
+        return row
+
+    def _policy(self, probabilities: np.ndarray) -> Policy:
+        return Policy(probabilities, self.game.infosets, self.game.actions)
+
+    def average_policy(self) -> Policy:
+        """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
+        average = np.empty_like(self._state.strategy_sums)
+        _kernels.average_policy(self._state.strategy_sums, average)
+        return self._policy(average)
+
+    def current_policy(self) -> Policy:
+        """The strategy the next iteration plays: ``RM(R(I))`` per information set."""
+        return self._policy(self._state.policy)
+
+    def cumulative_regrets(self) -> np.ndarray:
+        """A copy of ``R[infoset, action]`` (rows in the order of ``game.infosets``)."""
+        return self._state.regrets.copy()
+
+    def metrics(self) -> CFRMetrics:
+        """Metrics of the average policy now (see :class:`CFRMetrics`)."""
+        br_value_1, br_value_2, game_value = _kernels.average_policy_values(self.game.tree, self._state)
+        nash_conv = br_value_1 + br_value_2
+        return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, (br_value_1 - game_value, br_value_2 + game_value))
+
+    def reach_probabilities(self, policy=None) -> np.ndarray:
+        """How likely each information set is to be reached (chance and both players) under ``policy``.
+
+        ``policy`` is any policy of this game (a :class:`Policy`, dict or array); by default the
+        current one.
+        """
+        chosen = self._state.policy if policy is None else as_policy_array(self.game, policy)
+        tree = self.game.tree
+        reach = np.empty((tree.player.shape[0], 3))
+        _kernels.forward_reach(tree, chosen, reach)
+        totals = np.zeros(len(self.game.infosets))
+        decisions = tree.player >= 0
+        np.add.at(totals, tree.infoset[decisions], reach[decisions].prod(axis=1))
+        return totals
+
+    def history(self) -> History:
+        """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
+
+        Metrics: ``exploitability`` and ``nash_conv`` of the average policy, ``br_gain_1`` and
+        ``br_gain_2`` (each player's gain from a best response), ``game_value``, and
+        ``exploitability_current`` (of the current policy).
+        """
+        record = self._record
+        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
+            record = concat_records(record, self._snapshot())
+        return self.history_of(record)
+
+    def history_of(self, record: _kernels.CFRRecord) -> History:
+        """A :class:`~rmcore.History` from rows the kernel wrote."""
+        nash_conv = record.br_value_1 + record.br_value_2
+        metrics = {
+            "exploitability": nash_conv / 2.0,
+            "nash_conv": nash_conv,
+            "br_gain_1": record.br_value_1 - record.game_value,
+            "br_gain_2": record.br_value_2 + record.game_value,
+            "game_value": record.game_value,
+            "exploitability_current": record.nash_conv_current / 2.0,
+        }
+        return History(record.iteration, record.average, record.current, metrics, self.game.infosets, self.game.actions, "exploitability")
+
+    def trace_iteration(self) -> list[CFRTrace]:
+        """Run one iteration and return, per information set, what it computed (reach, counterfactual
+        values, regret increments, new cumulative regrets and strategies). In alternating updates each
+        player's numbers come from that player's own half of the iteration."""
+        before = self._state.policy.copy()
+        self.run(1)
+        state, average = self._state, self.average_policy().probabilities
+        width = [len(actions) for actions in self.game.actions]
+        values = lambda row, k: tuple(float(v) for v in row[: width[k]])  # noqa: E731
+        return [
+            CFRTrace(
+                infoset=name,
+                player=int(self.game.tree.infoset_player[k]),
+                strategy=values(before[k], k),
+                own_reach=float(state.own_reach[k]),
+                opponent_reach=float(state.opponent_reach[k]),
+                action_values=values(state.action_values[k], k),
+                strategy_value=float(state.strategy_value[k]),
+                regret_increment=values(state.regret_increment[k], k),
+                cumulative_regrets=values(state.regrets[k], k),
+                new_strategy=values(state.policy[k], k),
+                average_strategy=values(average[k], k),
+            )
+            for k, name in enumerate(self.game.infosets)
+        ]
+
+    def __repr__(self) -> str:
+        return f"<CFRSolver {self.game.name} {self.variant.label} at iteration {self._iteration}>"
+
+
+def metrics_at(history: History, row: int) -> CFRMetrics:
+    """The :class:`CFRMetrics` of checkpoint ``row`` of a CFR history."""
+    get = {name: float(values[row]) for name, values in history.metrics.items()}
+    return CFRMetrics(
+        iteration=int(history.iterations[row]),
+        nash_conv=get["nash_conv"],
+        exploitability=get["exploitability"],
+        game_value=get["game_value"],
+        br_gains=(get["br_gain_1"], get["br_gain_2"]),
+    )

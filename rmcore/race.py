@@ -1,0 +1,238 @@
+"""A convergence race: several variants on one game, advanced together and compared.
+
+Each variant runs on the same game for the same number of iterations. A deterministic variant is one
+run; a sampled one (sampled regret matching, chance-sampling CFR) is ``seeds`` runs with seeds
+``seed, seed + 1, ...``, summarised by the median and the min-max band of their convergence measure
+(nash_conv, the learner's best-response gain against a fixed opponent, or exploitability: each
+history's ``gap``).
+
+"First reached ε" is read at the log-spaced checkpoints ``round(10 ** (k / 32))`` (every history
+keeps all of them for the first 10^15 iterations at the default ``max_points``), so it is the same
+however the race was split into chunks, and equals what a separately run solver's history says.
+Seconds are the solver's own time (per seed), interpolated within the chunk where ε was reached.
+
+>>> import rmcore
+>>> result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm+", "prm+/alternating/linear"], 10_000)
+>>> [s.label for s in result.standings]
+['rm · expected · simultaneous · uniform', 'rm+ · expected · simultaneous · uniform', 'prm+ · expected · alternating · linear']
+>>> best = result.standings[2]
+>>> best.reached[1e-4].iterations < 10_000 and result.standings[0].reached[1e-4] is None
+True
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+
+from . import checkpoints
+from .cfr import CFRSolver, CFRVariant, TreeGame
+from .games import MatrixGame
+from .matrix import MatrixSolver, MatrixVariant
+from .validation import whole_number
+
+__all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESHOLDS", "MAX_VARIANTS"]
+
+#: The levels of the convergence measure whose first crossing a race reports.
+THRESHOLDS = (1e-2, 1e-3, 1e-4, 1e-6)
+#: Most variants in one race (8 curves with their bands is as much as one chart can show).
+MAX_VARIANTS = 10
+#: Seeds per sampled variant by default.
+DEFAULT_SEEDS = 5
+
+
+class Reached(NamedTuple):
+    """When a variant's convergence measure first reached a threshold."""
+
+    iterations: int
+    seconds: float
+
+
+class Standing(NamedTuple):
+    """One variant's row of the race table."""
+
+    label: str
+    iterations: int
+    seconds: float  # solver time per seed
+    iterations_per_second: float | None
+    gap: float  # the median convergence measure now
+    reached: dict  # threshold -> Reached, or None ("not yet")
+
+
+class Curve(NamedTuple):
+    """One variant's convergence measure at the log-spaced checkpoints (plus now): median and band."""
+
+    label: str
+    iterations: np.ndarray
+    median: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    runs: int
+
+
+class RaceResult(NamedTuple):
+    standings: list[Standing]
+    curves: list[Curve]
+    gap_name: str
+
+
+@dataclass
+class _Entry:
+    label: str
+    solvers: list
+    seconds: float = 0.0  # total solver time over all seeds
+    timeline: list = None  # (iteration, seconds per seed) after each chunk
+
+    def __post_init__(self):
+        self.timeline = [(0, 0.0)]
+
+
+def _parse_variant(game, variant):
+    if isinstance(game, MatrixGame):
+        if isinstance(variant, MatrixVariant):
+            return variant
+        if isinstance(variant, str):
+            return MatrixVariant.parse(variant)
+        raise ValueError(f"a matrix-game variant is a MatrixVariant or a string like 'rm+/sampled'; got {type(variant).__name__}")
+    if isinstance(variant, CFRVariant):
+        return variant
+    if isinstance(variant, str):
+        return CFRVariant.parse(variant)
+    raise ValueError(f"a CFR variant is a CFRVariant or a string like 'cfr+/simultaneous'; got {type(variant).__name__}")
+
+
+class Race:
+    """Variants of one solver family on one game, advanced together by :meth:`run`.
+
+    Parameters
+    ----------
+    game : MatrixGame or TreeGame
+    variants : sequence of str, MatrixVariant or CFRVariant
+        At most :data:`MAX_VARIANTS`, no repeats; strings as ``MatrixVariant.parse`` / ``CFRVariant.parse`` take them.
+    seeds : int
+        Runs per sampled variant (1 to 50).
+    seed : int
+        The first seed.
+    opponent : array_like, optional
+        A fixed column strategy (matrix games only).
+    """
+
+    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None):
+        if not isinstance(game, (MatrixGame, TreeGame)):
+            raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
+        if isinstance(variants, str) or not hasattr(variants, "__iter__"):
+            raise ValueError("variants must be a list of variants, e.g. ['rm', 'rm+/alternating']")
+        parsed = [_parse_variant(game, v) for v in variants]
+        if not 1 <= len(parsed) <= MAX_VARIANTS:
+            raise ValueError(f"a race takes 1 to {MAX_VARIANTS} variants; got {len(parsed)}")
+        labels = [v.label for v in parsed]
+        if len(set(labels)) != len(labels):
+            repeated = next(label for label in labels if labels.count(label) > 1)
+            raise ValueError(f"variant {repeated!r} appears more than once")
+        seeds = whole_number(seeds, "seeds", 1)
+        if seeds > 50:
+            raise ValueError(f"seeds must be at most 50, got {seeds}")
+        seed = whole_number(seed, "seed", 0)
+        if opponent is not None and not isinstance(game, MatrixGame):
+            raise ValueError("a fixed opponent is for matrix games")
+        self.game = game
+        self.variants = tuple(parsed)
+        self.seeds = seeds
+        self._entries = []
+        for variant in parsed:
+            if isinstance(game, MatrixGame):
+                def make(s, v=variant):
+                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s)
+            else:
+                def make(s, v=variant):
+                    return CFRSolver(game, v.name, v.updates, seed=s)
+            # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
+            warm = make(seed)
+            warm.run(1)
+            warm.history()
+            runs = range(seed, seed + (seeds if variant.is_sampled else 1))
+            self._entries.append(_Entry(variant.label, [make(s) for s in runs]))
+        self._iteration = 0
+
+    @property
+    def iteration(self) -> int:
+        """Iterations every run has made."""
+        return self._iteration
+
+    @property
+    def solvers(self) -> list:
+        """The first run of each variant, in order (the one a page draws in detail)."""
+        return [entry.solvers[0] for entry in self._entries]
+
+    @property
+    def runs(self) -> int:
+        """How many solvers the race advances (a sampled variant counts once per seed)."""
+        return sum(len(entry.solvers) for entry in self._entries)
+
+    def run(self, iterations: int) -> None:
+        """Advance every run by ``iterations``, timing each variant's solver."""
+        iterations = whole_number(iterations, "iterations", 0)
+        if iterations == 0:
+            return
+        for entry in self._entries:
+            started = time.perf_counter()
+            for solver in entry.solvers:
+                solver.run(iterations)
+            entry.seconds += time.perf_counter() - started
+            entry.timeline.append((self._iteration + iterations, entry.seconds / len(entry.solvers)))
+        self._iteration += iterations
+
+    def result(self, thresholds=THRESHOLDS) -> RaceResult:
+        """The table and the curves now: one history per run, read once."""
+        standings, curves = [], []
+        gap_name = ""
+        for entry in self._entries:
+            histories = [solver.history() for solver in entry.solvers]
+            gap_name = histories[0].gap_name
+            iterations = histories[0].iterations
+            gaps = np.vstack([h.gap for h in histories]) if len(histories) else np.empty((0, 0))
+            grid = checkpoints.on_log_grid(iterations)
+            if len(iterations) and not grid[-1]:
+                shown = grid.copy()
+                shown[-1] = True  # the chart also shows where the run is now
+            else:
+                shown = grid
+            median = np.median(gaps, axis=0) if gaps.size else np.empty(0)
+            curves.append(Curve(entry.label, iterations[shown], median[shown], gaps.min(axis=0)[shown] if gaps.size else median,
+                                gaps.max(axis=0)[shown] if gaps.size else median, len(entry.solvers)))  # fmt: skip
+            seconds = entry.seconds / len(entry.solvers)
+            timeline = np.array(entry.timeline, dtype=float)
+            reached = {}
+            for threshold in thresholds:
+                below = np.flatnonzero(grid & (median <= threshold)) if gaps.size else np.empty(0, dtype=int)
+                if below.size:
+                    at = int(iterations[below[0]])
+                    reached[threshold] = Reached(at, float(np.interp(at, timeline[:, 0], timeline[:, 1])))
+                else:
+                    reached[threshold] = None
+            standings.append(Standing(
+                entry.label, self._iteration, seconds, self._iteration / seconds if seconds > 0 else None,
+                float(median[-1]) if median.size else float("nan"), reached,
+            ))  # fmt: skip
+        return RaceResult(standings, curves, gap_name)
+
+
+def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, chunks: int = 1) -> RaceResult:
+    """Run a :class:`Race` for ``iterations`` (in ``chunks`` equal steps) and return its result.
+
+    ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame` such as :data:`rmcore.KUHN`;
+    ``variants`` as :class:`Race` takes them.
+    """
+    iterations = whole_number(iterations, "iterations", 1)
+    chunks = whole_number(chunks, "chunks", 1)
+    contest = Race(game, variants, seeds=seeds, seed=seed, opponent=opponent)
+    done = 0
+    for k in range(1, chunks + 1):
+        target = iterations * k // chunks
+        contest.run(target - done)
+        done = target
+    return contest.result()
+

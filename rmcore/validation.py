@@ -1,0 +1,83 @@
+"""Checks every public function runs on what it is given: one place, one wording.
+
+Each helper returns the value in its canonical form or raises ``ValueError`` with a sentence a
+student can act on (what was expected, what was given).
+
+>>> whole_number(5, "iterations", 0)
+5
+>>> choice("rm+", ("rm", "rm+"), "algorithm")
+'rm+'
+>>> as_strategy([2, 1, 1], 3, "opponent", normalise=True).tolist()
+[0.5, 0.25, 0.25]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import config
+
+__all__ = ["choice", "whole_number", "seed_words", "as_strategy"]
+
+
+def choice(value, allowed, what: str) -> str:
+    """``value`` if it is one of the names ``allowed``."""
+    allowed = tuple(allowed)
+    if not isinstance(value, str) or value not in allowed:
+        raise ValueError(f"{what} must be one of {', '.join(map(repr, allowed))}; got {value!r}")
+    return value
+
+
+def whole_number(value, what: str, minimum: int) -> int:
+    """``value`` as an ``int`` if it is a whole number (not a bool, not a float) of at least ``minimum``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
+        raise ValueError(f"{what} must be a whole number >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def seed_words(seed) -> tuple[np.ndarray, int]:
+    """The four uint64 words of an xoshiro256+ state drawn from ``seed``, and the seed itself.
+
+    ``None`` draws fresh entropy; the returned seed reproduces the run.
+    """
+    if seed is not None:
+        seed = whole_number(seed, "seed", 0)
+    sequence = np.random.SeedSequence(seed)
+    words = sequence.generate_state(4, np.uint64)
+    if not words.any():  # xoshiro's one forbidden state
+        words[0] = 1
+    return words, sequence.entropy
+
+
+def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.ndarray:
+    """Validate a mixed strategy of ``size`` actions and return it as a float64 array.
+
+    With ``normalise=True`` any non-negative vector with a positive sum is accepted and scaled
+    to sum to one (how a fixed opponent is given); otherwise it must already sum to one within
+    ``config.SIMPLEX_TOLERANCE``.
+
+    Raises
+    ------
+    ValueError
+        If the length is wrong, an entry is not a finite number or is negative, or the sum is off.
+    """
+    try:
+        p = np.array(values, dtype=np.float64).reshape(-1) if np.ndim(values) <= 1 else None
+    except (TypeError, ValueError):
+        raise ValueError(f"{who} must be a list of {size} numbers") from None
+    if p is None:
+        raise ValueError(f"{who} must be a flat list of {size} probabilities")
+    if p.shape[0] != size:
+        raise ValueError(f"{who} has {p.shape[0]} entries but the player has {size} actions")
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{who}: entry {int(np.argmin(np.isfinite(p))) + 1} is not a finite number")
+    if np.any(p < 0):
+        raise ValueError(f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0")
+    total = float(p.sum())
+    if normalise:
+        if total <= 0:
+            raise ValueError(f"{who} is all zeros; give at least one action a positive weight")
+        return p / total
+    if abs(total - 1.0) > config.SIMPLEX_TOLERANCE:
+        raise ValueError(f"{who} sums to {total:.12g}, not 1")
+    return p

@@ -1,0 +1,39 @@
+"""rmcore installs on its own: the wheel holds the library only and needs neither streamlit nor plotly."""
+
+import subprocess
+import sys
+import tomllib
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_import_rmcore_never_needs_the_dashboard():
+    # A None entry in sys.modules makes any import of that name fail at once.
+    code = "import sys; sys.modules['streamlit'] = sys.modules['plotly'] = None; import rmcore, rmcore.__main__, rmcore.race; print('ok')"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.slow
+def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    (wheel,) = tmp_path.glob("rmcore-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+        metadata = archive.read(next(n for n in names if n.endswith("METADATA"))).decode()
+    packages = {name.split("/")[0] for name in names if not name.startswith("rmcore-")}
+    assert packages == {"rmcore"}, "only the library goes into the wheel"
+    requires = sorted(line.split(":", 1)[1].strip().split(">")[0] for line in metadata.splitlines() if line.startswith("Requires-Dist:"))
+    assert requires == ["numba", "numpy", "pandas", "scipy"]
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    runtime = (ROOT / "requirements.txt").read_text()
+    for requirement in declared:  # the app's requirements include the library's, at the same versions
+        assert requirement in runtime

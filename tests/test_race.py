@@ -1,0 +1,104 @@
+"""The race against separately run solvers, its table, its curves and its bad input."""
+
+import numpy as np
+import pytest
+
+import rmcore
+from rmcore import checkpoints, config
+
+GAME = rmcore.preset("rps-crash")
+
+
+def first_reached(histories, threshold):
+    """What separate histories say: the first log-grid checkpoint where the median gap is <= threshold."""
+    iterations = histories[0].iterations
+    median = np.median(np.vstack([h.gap for h in histories]), axis=0)
+    hits = np.flatnonzero(checkpoints.on_log_grid(iterations) & (median <= threshold))
+    return int(iterations[hits[0]]) if hits.size else None
+
+
+@pytest.mark.parametrize(
+    "game,variants,iterations",
+    [
+        (GAME, ["rm", "rm+/alternating", "prm+/alternating/linear", "rm+/sampled/linear"], 30_000),
+        (rmcore.KUHN, ["cfr", "cfr+/simultaneous", "discounted", "chance-sampling"], 3_000),
+    ],
+    ids=["matrix", "kuhn"],
+)
+def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, variants, iterations):
+    result = rmcore.race(game, variants, iterations, seeds=3, seed=10, chunks=7)  # run in 7 chunks ...
+    for variant, standing, curve in zip(variants, result.standings, result.curves):
+        if isinstance(game, rmcore.MatrixGame):
+            v = rmcore.MatrixVariant.parse(variant)
+            seeds = range(10, 13) if v.is_sampled else [10]
+            solvers = [rmcore.MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, seed=s) for s in seeds]
+        else:
+            v = rmcore.CFRVariant.parse(variant)
+            seeds = range(10, 13) if v.is_sampled else [10]
+            solvers = [rmcore.CFRSolver(game, v.name, v.updates, seed=s) for s in seeds]
+        for solver in solvers:
+            solver.run(iterations)  # ... the separate solvers in one
+        histories = [s.history() for s in solvers]
+        assert standing.label == v.label and standing.iterations == iterations and curve.runs == len(solvers)
+        for threshold in rmcore.THRESHOLDS:
+            expected = first_reached(histories, threshold)
+            got = standing.reached[threshold]
+            assert (got is None and expected is None) or got.iterations == expected, (v.label, threshold)
+        gaps = np.vstack([h.gap for h in histories])
+        assert standing.gap == pytest.approx(float(np.median(gaps[:, -1])), abs=0)
+        assert curve.iterations[-1] == iterations and np.all(curve.low <= curve.median) and np.all(curve.median <= curve.high)
+        np.testing.assert_array_equal(curve.high[-1], gaps[:, -1].max())
+
+
+def test_a_fast_variant_reaches_more_thresholds_and_seconds_grow_with_them():
+    result = rmcore.race(GAME, ["rm", "prm+/alternating/linear"], 20_000, chunks=4)
+    slow, fast = result.standings
+    assert result.gap_name == "nash_conv"
+    assert sum(r is not None for r in fast.reached.values()) > sum(r is not None for r in slow.reached.values())
+    reached = [r for r in fast.reached.values() if r is not None]
+    assert [r.iterations for r in reached] == sorted(r.iterations for r in reached)
+    assert all(0 <= a.seconds <= b.seconds <= fast.seconds for a, b in zip(reached, reached[1:]))
+    assert fast.iterations_per_second > 0
+
+
+def test_the_race_object_runs_incrementally_and_reports_its_solvers():
+    contest = rmcore.Race(rmcore.KUHN, ["cfr", "chance-sampling/alternating"], seeds=2)
+    contest.run(10)
+    contest.run(15)
+    assert contest.iteration == 25 and contest.runs == 3 and [s.iteration for s in contest.solvers] == [25, 25]
+    assert contest.result().gap_name == "exploitability"
+
+
+def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
+    result = rmcore.race(rmcore.preset("rps"), ["rm", "rm+"], 2_000, opponent=[0.4, 0.3, 0.3])
+    assert result.gap_name == "br_gain_row" and all(s.gap < 0.05 for s in result.standings)
+
+
+@pytest.mark.parametrize(
+    "game,variants,kwargs,message",
+    [
+        (GAME, [], {}, "1 to 10 variants"),
+        (GAME, ["rm"] * 2, {}, "appears more than once"),
+        (GAME, ["rm", "rm/expected"], {}, "appears more than once"),
+        (GAME, ["rm/rm+"], {}, "names the algorithm twice"),
+        (GAME, ["bogus"], {}, "unknown part 'bogus'"),
+        (GAME, "rm", {}, "must be a list"),
+        (GAME, [3], {}, "MatrixVariant or a string"),
+        (rmcore.KUHN, ["cfr/rm"], {}, "unknown part 'rm'"),
+        (rmcore.KUHN, ["cfr"], {"opponent": [1, 0]}, "for matrix games"),
+        (GAME, ["rm"], {"seeds": 0}, "seeds must be a whole number >= 1"),
+        (GAME, ["rm"], {"seeds": 51}, "at most 50"),
+        ("rps", ["rm"], {}, "MatrixGame or a TreeGame"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_explained(game, variants, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        rmcore.Race(game, variants, **kwargs)
+
+
+def test_every_history_keeps_fifteen_decades_of_log_checkpoints():
+    # The race reads crossings at the log grid; the default history must not thin it.
+    assert config.DEFAULT_MAX_POINTS * config.LOG_CHECKPOINT_SHARE >= 15 * config.LOG_POINTS_PER_DECADE
+    kept = checkpoints.checkpoints_between(0, 10**9, config.DEFAULT_MAX_POINTS)
+    grid = np.unique(np.round(10 ** (np.arange(0, 9 * 32 + 1) / 32)).astype(np.int64))
+    assert np.isin(grid, kept).all()
