@@ -141,6 +141,8 @@ class Race:
         self.game = game
         self.variants = tuple(parsed)
         self.seeds = seeds
+        self.seed = seed
+        self.opponent = opponent
         self._entries = []
         for variant in parsed:
             if isinstance(game, MatrixGame):
@@ -156,6 +158,10 @@ class Race:
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
             self._entries.append(_Entry(variant.label, [make(s) for s in runs]))
         self._iteration = 0
+
+    def fresh(self) -> "Race":
+        """The same race from iteration 0."""
+        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent)
 
     @property
     def iteration(self) -> int:
@@ -185,12 +191,34 @@ class Race:
             entry.timeline.append((self._iteration + iterations, entry.seconds / len(entry.solvers)))
         self._iteration += iterations
 
-    def result(self, thresholds=THRESHOLDS) -> RaceResult:
-        """The table and the curves now: one history per run, read once."""
+    def trace_step(self) -> list:
+        """One iteration for every run, the first run's traced (:meth:`CFRSolver.trace_iteration`; CFR races only)."""
+        first = self._entries[0].solvers[0]
+        if not isinstance(first, CFRSolver):
+            raise ValueError("only CFR solvers trace an iteration")
+        started = time.perf_counter()
+        trace = first.trace_iteration()
+        self._entries[0].seconds += time.perf_counter() - started
+        for k, entry in enumerate(self._entries):
+            started = time.perf_counter()
+            for solver in entry.solvers[1 if k == 0 else 0 :]:
+                solver.run(1)
+            entry.seconds += time.perf_counter() - started
+            entry.timeline.append((self._iteration + 1, entry.seconds / len(entry.solvers)))
+        self._iteration += 1
+        return trace
+
+    def histories(self) -> list[list]:
+        """Every run's :class:`~rmcore.History`, variant by variant (each read once)."""
+        return [[solver.history() for solver in entry.solvers] for entry in self._entries]
+
+    def result(self, histories=None, thresholds=THRESHOLDS) -> RaceResult:
+        """The table and the curves now, from ``histories`` (as :meth:`histories` returns; read afresh if omitted)."""
+        if histories is None:
+            histories = self.histories()
         standings, curves = [], []
         gap_name = ""
-        for entry in self._entries:
-            histories = [solver.history() for solver in entry.solvers]
+        for entry, histories in zip(self._entries, histories):
             gap_name = histories[0].gap_name
             iterations = histories[0].iterations
             gaps = np.vstack([h.gap for h in histories]) if len(histories) else np.empty((0, 0))

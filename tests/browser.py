@@ -1,12 +1,20 @@
 """Real-browser helpers: `streamlit run` on 127.0.0.1 and Debian's chromium driven by Playwright.
 
-Run as ``python -m tests.browser`` to measure how often the matrix page's charts update while running
-(a measurement, printed; speed targets are not asserted in tests).
+Run as ``python -m tests.browser`` to measure how often a page's live charts update while running
+(a measurement, printed; speed targets are not asserted in tests):
+
+    python -m tests.browser                      # matrix page, one variant
+    python -m tests.browser --page kuhn          # Kuhn page, one variant
+    python -m tests.browser --race 8             # matrix page, a race of 8 variants (3x3)
+    python -m tests.browser --page kuhn --race 10
+    python -m tests.browser --pin                # server on core 0, browser on core 1
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -26,11 +34,12 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0):
-    """Start the app on a free loopback port; yield its URL; stop it afterwards."""
+def running_app(timeout: float = 60.0, cpus: str | None = None):
+    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it afterwards."""
     port = _free_port()
+    pin = ["taskset", "-c", cpus] if cpus else []
     server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
+        [*pin, sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
          "--server.port", str(port), "--browser.gatherUsageStats", "false"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
@@ -138,6 +147,25 @@ def chart_states_while_running(page, seconds: float, name_part: str = "nash_conv
     return seen
 
 
+_RACE_CURVES_JS = """() => {
+    for (const chart of document.querySelectorAll('.js-plotly-plot')) {
+        const traces = chart._fullData || [];
+        if (!traces.some(t => t.name === 'guide: 1/T')) continue;
+        return traces.filter(t => t.showlegend !== false && (t.name || '').includes(' · ') && !t.name.startsWith('current') && t.x && t.x.length > 1).map(t => t.name);
+    }
+    return null;
+}"""
+
+
+def race_curve_names(page) -> list[str]:
+    """Names of the variant curves drawn on the race chart (median lines, with data)."""
+    for frame in plotly_frames(page):
+        names = _safe_evaluate(frame, _RACE_CURVES_JS, None)
+        if names is not None:
+            return names
+    return []
+
+
 def _safe_evaluate(frame, script: str, argument):
     try:
         return frame.evaluate(script, argument)
@@ -149,6 +177,7 @@ def open_matrix_page_and_run(page, url: str) -> None:
     """Load the page, take one Step of 10 (so charts exist), then press Run."""
     page.goto(url)
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+    wait_until_idle(page)
     page.get_by_role("button", name="Step +10", exact=True).click()
     deadline = time.time() + 90
     while plotly_chart_count(page) < 4 and time.time() < deadline:
@@ -157,15 +186,75 @@ def open_matrix_page_and_run(page, url: str) -> None:
     page.get_by_role("radio", name="Run").click()
 
 
+def wait_until_idle(page, timeout: float = 90.0) -> None:
+    """Wait until Streamlit has finished the script run (its status widget says nothing is running)."""
+    deadline = time.time() + timeout
+    time.sleep(0.3)
+    while time.time() < deadline:
+        if page.locator("[data-testid=stStatusWidget]").count() == 0:
+            return
+        time.sleep(0.2)
+
+
+def choose_in_multiselect(page, label: str, options: list[str]) -> None:
+    """Pick ``options`` in the multiselect whose label starts with ``label`` (typing each, then Enter)."""
+    box = page.locator("[data-testid=stMultiSelect]").filter(has_text=label)
+    for option in options:
+        box.locator("input").click()
+        box.locator("input").fill(option)
+        page.get_by_role("option", name=option, exact=True).click()
+        wait_until_idle(page)
+    page.keyboard.press("Escape")
+
+
+MATRIX_RACE = [
+    "rm+ · expected · alternating · uniform", "prm+ · expected · alternating · linear", "rm · expected · simultaneous · linear",
+    "rm+ · expected · simultaneous · quadratic", "prm+ · expected · simultaneous · uniform", "rm · expected · alternating · uniform",
+    "rm+ · sampled · alternating · linear",
+]  # fmt: skip
+KUHN_RACE = [
+    f"{name} · {updates}" for name in ("cfr", "cfr+", "linear", "discounted", "chance-sampling") for updates in ("alternating", "simultaneous")
+][1:]
+
+
+def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> str:
+    """Load a page, choose ``race - 1`` extra variants, take a step so the charts exist, press Run.
+
+    Returns the name part of a trace that changes on every redraw of the page's main live chart.
+    """
+    page.goto(url if which == "matrix" else f"{url}/kuhn_poker")
+    page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+    wait_until_idle(page)
+    if race > 1:
+        label = "Race: compare" if which == "matrix" else "Variants"
+        choose_in_multiselect(page, label, (MATRIX_RACE if which == "matrix" else KUHN_RACE)[: race - 1])
+    page.get_by_role("button", name="Step +10", exact=True).click()
+    name = "nash_conv" if which == "matrix" and race == 1 else "guide: 1/T"
+    deadline = time.time() + 90
+    while last_x_of_trace(page, name) is None and time.time() < deadline:
+        time.sleep(0.2)
+    wait_until_idle(page)
+    page.get_by_role("radio", name="Run").click()
+    return name
+
+
 def main() -> None:
-    seconds = 8.0
-    with running_app() as url, chromium_page() as page:
-        open_matrix_page_and_run(page, url)
+    parser = argparse.ArgumentParser(description="Chart updates per second in headless Chromium against streamlit run.")
+    parser.add_argument("--page", choices=["matrix", "kuhn"], default="matrix")
+    parser.add_argument("--race", type=int, default=1, help="variants running (1: no race)")
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--pin", action="store_true", help="server on core 0, browser and this script on core 1")
+    args = parser.parse_args()
+    if args.pin:
+        os.sched_setaffinity(0, {1})  # the browser started below inherits it
+    with running_app(cpus="0" if args.pin else None) as url, chromium_page() as page:
+        name = open_page_and_run(page, url, args.page, args.race)
         time.sleep(1.0)
-        seen = chart_states_while_running(page, seconds)
-    rate = (len(seen) - 1) / seconds
-    print(f"matrix page, headless chromium on this machine: {rate:.1f} chart updates per second over {seconds:.0f} s "
-          f"(target >= 4); {seen[-1]:,.0f} iterations drawn at the end")  # fmt: skip
+        seen = chart_states_while_running(page, args.seconds, name)
+        errors = page.locator("[data-testid=stException]").count()
+    rate = (len(seen) - 1) / args.seconds
+    print(f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} chart updates "
+          f"per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the end; {errors} errors")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ def test_app_starts_on_the_matrix_page():
 def test_about_page_runs_its_demo():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("pages/home.py").run()
+    app.switch_page("app_pages/home.py").run()
     assert not app.exception
     assert "Watch no-regret learning" in app.title[0].value
     app.select_slider(key="home_iterations").set_value(10_000).run()
@@ -29,3 +29,13 @@ def test_the_server_config_skips_streamlits_full_collection_after_every_rerun():
     # A full gc.collect(2) after every fragment rerun cost about 70 ms per chart update (README).
     config = tomllib.loads((Path(__file__).parents[1] / ".streamlit" / "config.toml").read_text())
     assert config["runner"]["postScriptGC"] is False
+
+
+def test_a_first_visit_straight_to_the_kuhn_page_runs_the_app_first():
+    # Until st.navigation has run once, Streamlit treats a folder named pages/ beside app.py as its
+    # old multipage layout and runs a linked page without app.py (so without the session state).
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.switch_page("app_pages/kuhn_poker.py")
+    app.run()
+    assert not app.exception and app.title[0].value == "CFR on Kuhn poker"
+    assert not (Path(__file__).parents[1] / "pages").exists()

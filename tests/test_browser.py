@@ -8,7 +8,7 @@ import pytest
 
 from .browser import (
     CHROMIUM, ROOT, chart_states_while_running, chromium_page, last_iteration_on_chart, last_x_of_trace,
-    open_matrix_page_and_run, running_app,
+    open_matrix_page_and_run, open_page_and_run, race_curve_names, running_app, wait_until_idle,
 )  # fmt: skip
 
 SCREENSHOT = ROOT / "docs" / "matrix_page.png"
@@ -46,14 +46,15 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
 def test_kuhn_page_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
-        page.get_by_role("button", name="Step one iteration").wait_for(timeout=90_000)
-        page.get_by_role("button", name="Step one iteration").click()
-        page.get_by_text("Iteration 1 of cfr").wait_for(timeout=60_000)
+        page.get_by_role("button", name="Step +1", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        page.get_by_role("button", name="Step +1", exact=True).click()
+        page.get_by_text("The last traced iteration, of cfr").wait_for(timeout=60_000)
         page.get_by_role("radio", name="Run").click()
 
         deadline, seen = time.time() + 20, set()
         while time.time() < deadline and len(seen) < 3:
-            value = last_x_of_trace(page, "average policy")
+            value = last_x_of_trace(page, "cfr · alternating")
             if value is not None:
                 seen.add(value)
             time.sleep(0.1)
@@ -62,3 +63,19 @@ def test_kuhn_page_steps_and_trains(app_url):
         time.sleep(1.0)
         assert page.locator("[data-testid=stException]").count() == 0
         page.screenshot(path=str(ROOT / "docs" / "kuhn_page.png"), full_page=True)
+
+
+@pytest.mark.parametrize("which", ["matrix", "kuhn"])
+def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, which):
+    with chromium_page(height=3400) as page:
+        name = open_page_and_run(page, app_url, which, race=3)
+        seen = chart_states_while_running(page, 2.0, name)
+        assert len(seen) >= 2, "the race chart should redraw while running"
+        curves = race_curve_names(page)
+        assert len(curves) >= 3, curves
+        page.get_by_role("radio", name="Pause").click()
+        wait_until_idle(page)
+        page.get_by_text("Iterations and solver seconds (per seed)").wait_for(timeout=30_000)
+        assert page.locator("[data-testid=stException]").count() == 0
+        if which == "kuhn":
+            page.screenshot(path=str(ROOT / "docs" / "kuhn_race.png"), full_page=True)

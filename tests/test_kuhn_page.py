@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("pages/kuhn_poker.py").run()
+    app.switch_page("app_pages/kuhn_poker.py").run()
     assert not app.exception and app.title[0].value == "CFR on Kuhn poker"
     return app
 
@@ -18,10 +18,10 @@ def metric(app, k):
 
 
 def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
-    page.button(key="kuhn_step").click().run()
+    page.button(key="kuhn_step_1").click().run()
     assert not page.exception
     assert metric(page, 0) == "1" and metric(page, 1) == "4.583e-01"  # 11/24 after one iteration
-    trace = page.dataframe[0].value  # the only dataframe on the page
+    trace = page.dataframe[0].value  # the walkthrough's table
     assert len(trace) == 12 and list(trace["infoset"]) == ["J", "Q", "K", "Jpb", "Qpb", "Kpb", "Jp", "Jb", "Qp", "Qb", "Kp", "Kb"]
     king = trace.set_index("infoset").loc["K"]
     assert king["σ bet"] == 0.5 and king["r bet"] == pytest.approx(king["v(I,bet)"] - king["v(I)"])
@@ -43,24 +43,27 @@ def test_run_trains_towards_the_game_value_and_pause_holds(page):
 
 
 def test_several_variants_overlay_and_a_change_restarts_with_a_notice(page):
-    page.button(key="kuhn_step").click().run()
-    page.multiselect(key="kuhn_variants").set_value(["cfr+", "discounted", "chance-sampling"]).run()
+    page.button(key="kuhn_step_1").click().run()
+    chosen = ["cfr+ · alternating", "discounted · simultaneous", "chance-sampling · alternating"]
+    page.multiselect(key="kuhn_variants").set_value(chosen).run()
     assert any("restarted from iteration 0" in i.value for i in page.info)
     page.segmented_control(key="kuhn_running").set_value("Run").run()
-    runs = page.session_state.kuhn
-    assert list(runs.solvers) == ["cfr+", "discounted", "chance-sampling"]
-    assert len({s.iteration for s in runs.solvers.values()}) == 1 and runs.primary.iteration > 0
-    page.radio(key="kuhn_updates").set_value("simultaneous").run()
-    assert page.session_state.kuhn.primary.updates == "simultaneous" and not page.exception
+    page.run()
+    live = page.session_state.kuhn_live
+    assert [v.label for v in live.race.variants] == chosen and live.race.runs == 2 + 5  # five seeds for the sampled one
+    assert len({s.iteration for s in live.race.solvers}) == 1 and live.iteration > 0
+    table = next(d.value for d in page.dataframe if "variant" in d.value.columns)
+    assert list(table["variant"]) == chosen and "exploitability" in table.columns
+    assert table.set_index("variant").loc["cfr+ · alternating", "to 1e-02"] != "not yet" and not page.exception
 
 
 def test_no_variant_keeps_the_last_choice_with_a_message(page):
     page.multiselect(key="kuhn_variants").set_value([]).run()
     assert "Choose at least one variant" in " ".join(e.value for e in page.error) and not page.exception
-    assert list(page.session_state.kuhn.solvers) == ["cfr"]
+    assert [v.label for v in page.session_state.kuhn_live.race.variants] == ["cfr · alternating"]
 
 
 def test_reset(page):
-    page.button(key="kuhn_step").click().run()
+    page.button(key="kuhn_step_1").click().run()
     page.button(key="kuhn_reset").click().run()
-    assert metric(page, 0) == "0" and page.session_state.kuhn.trace is None
+    assert metric(page, 0) == "0" and page.session_state.kuhn_live.trace is None

@@ -33,22 +33,22 @@ def test_page_opens_on_rps_with_crash_at_iteration_zero(app):
 
 
 def test_steps_and_reset(app):
-    for key in ("step_1", "step_10", "step_100"):
+    for key in ("matrix_step_1", "matrix_step_10", "matrix_step_100"):
         app.button(key=key).click().run()
         assert not app.exception
     assert iteration(app) == 111
-    assert app.session_state.run.solver.iteration == 111
+    assert app.session_state.matrix_live.iteration == 111
     assert float(app.metric[2].value) > 0  # nash_conv shown
-    app.button(key="reset").click().run()
+    app.button(key="matrix_reset").click().run()
     assert iteration(app) == 0
 
 
 def test_run_advances_and_pause_stops(app):
-    app.segmented_control(key="running").set_value("Run").run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
     assert not app.exception
     first = iteration(app)
     assert first > 0
-    app.segmented_control(key="running").set_value("Pause").run()
+    app.segmented_control(key="matrix_running").set_value("Pause").run()
     paused = iteration(app)
     app.run()
     assert iteration(app) == paused
@@ -57,7 +57,7 @@ def test_run_advances_and_pause_stops(app):
 def test_presets_and_their_parameters(app):
     app.selectbox(key="preset").set_value("matching-pennies").run()
     assert app.session_state.game.shape == (2, 2) and not app.exception
-    app.button(key="step_100").click().run()
+    app.button(key="matrix_step_100").click().run()
     assert not app.exception
     app.selectbox(key="preset").set_value("weighted-rps").run()
     app.slider(key="param_weighted-rps_rock_scissors").set_value(2.0).run()
@@ -66,7 +66,7 @@ def test_presets_and_their_parameters(app):
     app.selectbox(key="preset").set_value("random-general-sum").run()
     app.slider(key="param_random-general-sum_rows").set_value(40).run()
     assert app.session_state.game.shape == (40, 3) and not app.session_state.game.is_zero_sum
-    app.button(key="step_10").click().run()
+    app.button(key="matrix_step_10").click().run()
     assert not app.exception
 
 
@@ -80,7 +80,7 @@ def _type_into_cell(app, row, col, text, which="row"):
 
 
 def test_a_valid_edit_applies_and_restarts_the_run_with_a_notice(app):
-    app.button(key="step_100").click().run()
+    app.button(key="matrix_step_100").click().run()
     _type_into_cell(app, 0, 1, "-3")
     app.button(key="apply").click().run()
     assert not app.exception and not app.error
@@ -96,7 +96,7 @@ def test_a_valid_edit_applies_and_restarts_the_run_with_a_notice(app):
 )  # fmt: skip
 def test_bad_cells_show_a_message_and_keep_the_game_and_the_typing(app, text, message):
     before = app.session_state.game
-    app.button(key="step_10").click().run()
+    app.button(key="matrix_step_10").click().run()
     _type_into_cell(app, 1, 2, text)
     app.button(key="apply").click().run()
     assert not app.exception
@@ -146,21 +146,21 @@ def test_a_200x200_csv_runs(app):
     text = "\n".join(",".join(f"{v:g}" for v in row) for row in game.row_payoffs)
     app.file_uploader(key="upload_row").upload("big.csv", text.encode(), "text/csv").run()
     app.button(key="load_csv").click().run()
-    app.button(key="step_100").click().run()
+    app.button(key="matrix_step_100").click().run()
     assert app.session_state.game.shape == (200, 200) and iteration(app) == 100 and not app.exception
 
 
 def test_fixed_opponent_and_an_all_zero_opponent(app):
     app.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()
     app.slider(key="opponent_3_0").set_value(80).run()
-    assert app.session_state.run.settings.opponent == pytest.approx((80 / 180, 50 / 180, 50 / 180))
-    app.button(key="step_100").click().run()
+    assert app.session_state.matrix_live.key[1].opponent == pytest.approx((80 / 180, 50 / 180, 50 / 180))
+    app.button(key="matrix_step_100").click().run()
     assert app.metric[2].label == "learner's best-response gain"
     for k in range(3):
         app.slider(key=f"opponent_3_{k}").set_value(0).run()
     assert "All weights are zero" in errors(app) and not app.exception
     # Zeroing one slider at a time passed through (0, 0, 1): the last valid opponent stays in force.
-    assert app.session_state.run.settings.opponent == pytest.approx((0.0, 0.0, 1.0))
+    assert app.session_state.matrix_live.key[1].opponent == pytest.approx((0.0, 0.0, 1.0))
 
 
 def test_every_algorithm_setting_runs(app):
@@ -169,9 +169,11 @@ def test_every_algorithm_setting_runs(app):
     app.number_input(key="seed").set_value(7).run()
     app.radio(key="updates").set_value("alternating").run()
     app.radio(key="averaging").set_value("quadratic").run()
-    app.button(key="step_100").click().run()
-    settings = app.session_state.run.settings
-    assert (settings.algorithm, settings.sampling, settings.seed, settings.updates, settings.averaging) == ("prm+", "sampled", 7, "alternating", "quadratic")
+    app.button(key="matrix_step_100").click().run()
+    settings = app.session_state.matrix_live.key[1]
+    variant = settings.variants[0]
+    assert (variant.algorithm, variant.sampling, settings.seed, variant.updates, variant.averaging) == ("prm+", "sampled", 7, "alternating", "quadratic")
+    assert app.session_state.matrix_live.primary.seed == 7
     assert iteration(app) == 100 and not app.exception
 
 
@@ -179,6 +181,35 @@ def test_two_sessions_are_independent():
     first, second = AppTest.from_file("../app.py", default_timeout=120), AppTest.from_file("../app.py", default_timeout=120)
     first.run()
     second.run()
-    first.button(key="step_100").click().run()
+    first.button(key="matrix_step_100").click().run()
     second.run()
     assert iteration(first) == 100 and iteration(second) == 0
+
+
+def race_table(app):
+    return next(d.value for d in app.dataframe if "variant" in d.value.columns)
+
+
+def test_a_race_of_three_variants_runs_together_and_fills_its_table(app):
+    others = ["rm+ · expected · alternating · uniform", "prm+ · sampled · alternating · linear"]
+    app.multiselect(key="race_variants").set_value(others).run()
+    app.number_input(key="race_seeds").set_value(3).run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    for _ in range(3):
+        app.run()
+    assert not app.exception
+    live = app.session_state.matrix_live
+    assert live.is_race and live.race.runs == 1 + 1 + 3  # the sampled variant runs once per seed
+    table = race_table(app)
+    assert list(table["variant"]) == ["rm · expected · simultaneous · uniform", *others]
+    assert {"to 1e-02", "to 1e-03", "to 1e-04", "to 1e-06", "nash_conv", "iterations / s (solver)"} <= set(table.columns)
+    fast = table.set_index("variant").loc["rm+ · expected · alternating · uniform"]
+    assert fast["to 1e-02"].endswith(" s") and "its" in fast["to 1e-02"]  # reached within the first updates
+
+
+def test_one_variant_shows_no_race():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.button(key="matrix_step_100").click().run()
+    assert not app.session_state.matrix_live.is_race
+    assert not any("variant" in d.value.columns for d in app.dataframe)

@@ -5,9 +5,11 @@ import plotly.graph_objects as go
 import pytest
 
 import rmcore
-from ui import figures
-from ui.live_run import LiveRun, RunSettings
-from ui.matrix_editor import UPLOAD_LIMIT, Draft, game_from_csv
+from ui import charts
+from ui.kuhn import figures as kuhn_figures
+from ui.live import LiveRun, chart_rows
+from ui.matrix import figures
+from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
 
 
 def _checked(spec):
@@ -29,7 +31,7 @@ def test_strategy_trajectories_show_current_and_average_for_both_players():
     assert {t.xaxis for t in figure.data} == {"x", "x2"}
     assert figure.layout.xaxis.type == "log" and figure.layout.yaxis.range == (-0.02, 1.02)
     average_rock = next(t for t in figure.data if t.name == "Rock (average)")
-    np.testing.assert_array_equal(average_rock.y, history["row_average[Rock]"])
+    np.testing.assert_array_equal(average_rock.y, history.strategy("average", "row")[:, 0])
     assert figure.layout.xaxis.dtick == 1 and figure.layout.xaxis2.dtick == 1  # powers of ten only
     linear = _checked(figures.strategy_trajectories(history, game, log_x=False, players=("row",)))
     assert linear.layout.xaxis.type == "linear" and linear.layout.xaxis.dtick is None
@@ -78,27 +80,65 @@ def test_regret_bars_colour_the_played_actions():
     game = rmcore.preset("rps")
     figure = _checked(figures.regret_bars(game, np.array([1.0, -2.0, 0.0]), np.array([0.5, 0.5, -1.0])))
     assert len(figure.data) == 2
-    assert list(figure.data[0].marker.color) == [figures.COLOURS[0], "#bbbbbb", "#bbbbbb"]
+    assert list(figure.data[0].marker.color) == [charts.COLOURS[0], "#bbbbbb", "#bbbbbb"]
     assert len(_checked(figures.regret_bars(game, np.zeros(3), None)).data) == 1
 
 
 def test_live_run_steps_exactly_and_sizes_chunks_to_its_budget():
-    run = LiveRun(rmcore.preset("rps-crash"), RunSettings())
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
     run.step(7)
-    assert run.iteration == 7 and run.iterations_per_second() is None
+    assert run.iteration == 7 and run.iterations_per_second() is None and not run.is_race
     assert run.chunk_size(10) == 10
     for _ in range(3):
         run.tick(None)
     assert run.iteration > 7 and run.iterations_per_second() > 0
     assert run.chunk_size(None) > 1_000  # learned that the solver is fast
-    assert run.solver.max_points == 250
+    frame = run.frame()
+    assert frame.iteration == run.iteration == frame.history.iterations[-1]
 
 
-def test_live_run_passes_every_setting_to_the_solver():
-    settings = RunSettings("prm+", "sampled", "alternating", "linear", (0.2, 0.3, 0.5), 9)
-    solver = LiveRun(rmcore.preset("rps"), settings).solver
-    assert (solver.algorithm, solver.sampling, solver.updates, solver.averaging, solver.seed) == ("prm+", "sampled", "alternating", "linear", 9)
-    np.testing.assert_allclose(solver.opponent, (0.2, 0.3, 0.5))
+def test_a_live_race_advances_every_run_together_and_one_cfr_step_is_traced():
+    run = LiveRun(rmcore.Race(rmcore.KUHN, ["cfr", "chance-sampling/simultaneous"], seeds=3))
+    run.step(1)
+    assert run.trace is not None and len(run.trace) == 12 and run.iteration == 1
+    run.tick(50)
+    assert run.is_race and {s.iteration for s in run.race.solvers} == {51}
+    frame = run.frame()
+    assert [len(runs) for runs in frame.histories] == [1, 3] and len(frame.race.standings) == 2
+
+
+def test_chart_rows_spread_along_the_axis_and_keep_the_last():
+    iterations = np.arange(1, 100_001)
+    for log_x in (True, False):
+        rows = chart_rows(iterations, log_x, points=100)
+        assert len(rows) <= 101 and rows[-1] == len(iterations) - 1 and np.all(np.diff(rows) > 0)
+    assert len(chart_rows(iterations[:50])) == 50
+    assert iterations[chart_rows(iterations, True, 100)][1] < 10 < iterations[chart_rows(iterations, False, 100)][1]
+
+
+def test_race_figure_draws_median_and_band_with_both_guides():
+    result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm/sampled"], 2_000, seeds=3)
+    spec = _checked(charts.race_figure(result))
+    names = [t.name for t in spec.data if t.showlegend is not False]
+    assert names[:2] == ["rm · expected · simultaneous · uniform", "rm · sampled · simultaneous · uniform (median of 3)"]
+    assert {"guide: 1/√T", "guide: 1/T"} <= set(names)
+    band = [t for t in spec.data if t.fill == "tonexty"]
+    assert len(band) == 1 and spec.layout.xaxis.type == "log" and spec.layout.yaxis.type == "log"
+    rows = charts.race_table(result)
+    assert rows[0]["variant"].startswith("rm") and set(rows[0]) >= {"to 1e-02", "to 1e-06", "nash_conv"}
+
+
+def test_kuhn_figures_are_valid_plotly():
+    solver = rmcore.KuhnCFR("cfr")
+    solver.run(300)
+    history = solver.history()
+    assert len(_checked(kuhn_figures.infoset_trajectories(history)).data) == 12
+    tree = _checked(kuhn_figures.game_tree(solver.current_policy(), solver.reach_probabilities()))
+    assert list(tree.data[0].text) == list(rmcore.kuhn.INFOSETS)
+    spec, alpha = kuhn_figures.equilibrium_check(solver.average_policy())
+    assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
+    traces = kuhn_figures.current_exploitability_traces([history, history], ['a', 'b'])
+    assert [t['name'] for t in traces] == ['current policy, a', 'current policy, b']
 
 
 def test_draft_round_trip_resize_and_zero_sum_switch():

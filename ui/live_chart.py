@@ -5,12 +5,18 @@ modest laptop, so four live charts managed two updates a second. This Streamlit 
 one plot per chart and hands each new figure to ``Plotly.react``, which redraws only what changed.
 
 The component's page loads the plotly.js that ships inside the installed ``plotly`` package (so
-the app works offline and the two always match); it is copied once next to our two small files in
-a temporary directory that Streamlit serves.
+the app works offline and the two always match); it is copied once, on the first chart drawn, next
+to our two small files in a temporary directory that Streamlit serves.
+
+Why not ``st.components.v2``: a v2 component can reference asset files only from an installed
+package's declared ``asset_dir``; the app is run from a checkout (only ``rmcore`` is packaged), and
+inlining the 4.6 MB plotly.js as a string would send it with the component. Version 1's
+``declare_component(path=...)`` serves a directory, which is what this needs.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import shutil
 import tempfile
@@ -44,7 +50,10 @@ def _served_directory() -> Path:
     return directory
 
 
-_component = components.declare_component("live_chart", path=str(_served_directory()))
+@functools.lru_cache(maxsize=None)
+def _component():
+    """Declared on first use: nothing touches the file system when the module is imported."""
+    return components.declare_component("live_chart", path=str(_served_directory()))
 
 
 def live_chart(figure: dict | go.Figure, key: str, config: dict | None = None) -> None:
@@ -53,4 +62,4 @@ def live_chart(figure: dict | go.Figure, key: str, config: dict | None = None) -
     Later calls with the same key update the same plot in place.
     """
     spec = figure.to_json() if isinstance(figure, go.Figure) else plotly.io.to_json(figure, validate=False)
-    _component(figure=spec, config=config or {}, key=key, default=None)
+    _component()(figure=spec, config=config or {}, key=key, default=None)

@@ -1,29 +1,90 @@
-"""Session-state defaults in one place. Each browser tab is its own session, with its own run."""
+"""Session state in one place, for every page. Each browser tab is its own session, with its own runs.
+
+Per page (``"matrix"``, ``"kuhn"``): the run flag ``{page}_running`` (the Run/Pause switch's own
+value: the only record of whether the page is running), the live run ``{page}_live`` and a
+one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the
+last message of each input.
+"""
 
 from __future__ import annotations
+
+from typing import Callable, Hashable
 
 import streamlit as st
 
 import rmcore
 
-from .live_run import LiveRun, RunSettings
-from .matrix_editor import Draft
+from .live import LiveRun
+from .matrix.editor import Draft
 
+PAGES = ("matrix", "kuhn")
+RUN, PAUSE = "Run", "Pause"
 DEFAULT_PRESET = "rps-crash"
 
 
-def init_matrix_page() -> None:
-    """Create the matrix page's state on a session's first visit; never overwrite it afterwards."""
+def init() -> None:
+    """Create every page's state on a session's first run; never overwrite it afterwards."""
+    for page in PAGES:
+        st.session_state.setdefault(f"{page}_running", PAUSE)
+        st.session_state.setdefault(f"{page}_live", None)
+        st.session_state.setdefault(f"{page}_notice", None)
     if "game" not in st.session_state:
         game = rmcore.preset(DEFAULT_PRESET)
         st.session_state.game = game
         st.session_state.draft = Draft.from_game(game)
-        st.session_state.run = LiveRun(game, RunSettings())
         st.session_state.editor_error = None
         st.session_state.game_error = None
         st.session_state.upload_error = None
-        st.session_state.notice = None
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
+        st.session_state.exact = None  # (game, its LP solution): computed once per game
+
+
+def running(page: str) -> bool:
+    return st.session_state[f"{page}_running"] == RUN
+
+
+def pause(page: str) -> None:
+    st.session_state[f"{page}_running"] = PAUSE
+
+
+def live(page: str) -> LiveRun:
+    return st.session_state[f"{page}_live"]
+
+
+def sync_live(page: str, key: Hashable, build: Callable[[], rmcore.Race], describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
+    """The page's live run, started afresh (with a visible notice) when ``key`` (game and settings) changed.
+
+    ``describe(old_key, new_key)`` names what changed, for the notice.
+    """
+    current: LiveRun | None = st.session_state[f"{page}_live"]
+    if current is not None and current.key == key:
+        return current
+    fresh = LiveRun(build(), key)
+    if current is not None and current.iteration > 0:
+        st.session_state[f"{page}_notice"] = (
+            f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
+            f"(it had reached {current.iteration:,})."
+        )
+    st.session_state[f"{page}_live"] = fresh
+    return fresh
+
+
+def restart(page: str) -> None:
+    """Reset: the same settings, from iteration 0, paused."""
+    current: LiveRun = st.session_state[f"{page}_live"]
+    pause(page)
+    st.session_state[f"{page}_live"] = LiveRun(current.race.fresh(), current.key)
+
+
+def notice(page: str) -> None:
+    """Say once why a run restarted."""
+    message = st.session_state[f"{page}_notice"]
+    if message:
+        st.info(message, icon=":material/restart_alt:")
+        st.session_state[f"{page}_notice"] = None
+
+
+# -- the matrix page's game -------------------------------------------------------------------
 
 
 def load_game(game: rmcore.MatrixGame) -> None:
@@ -36,20 +97,12 @@ def load_game(game: rmcore.MatrixGame) -> None:
         st.session_state.draft = Draft.from_game(game, version)
 
 
-def sync_run(settings: RunSettings) -> LiveRun:
-    """The session's run, restarted (with a visible notice) when the game or the settings changed."""
-    run: LiveRun = st.session_state.run
-    game = st.session_state.game
-    if run.game is game and run.settings == settings:
-        return run
-    fresh = LiveRun(game, settings)
-    if run.iteration > 0:
-        what = "the game" if run.game is not game else _changed(run.settings, settings)
-        st.session_state.notice = f"Changing {what} changes the dynamics, so the run restarted from iteration 0 (it had reached {run.iteration:,})."
-    st.session_state.run = fresh
-    return fresh
-
-
-def _changed(old: RunSettings, new: RunSettings) -> str:
-    names = [field for field in old.__dataclass_fields__ if getattr(old, field) != getattr(new, field)]
-    return " and ".join(names) or "the settings"
+def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
+    """The LP value and an equilibrium of a zero-sum game, solved once per game; None for general-sum games."""
+    if not game.is_zero_sum:
+        return None
+    known = st.session_state.exact
+    if known is None or known[0] is not game:
+        known = (game, rmcore.solve_zero_sum(game))
+        st.session_state.exact = known
+    return known[1]

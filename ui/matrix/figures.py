@@ -1,49 +1,23 @@
-"""Plotly figure builders: pure data -> a figure as a plain dict. No Streamlit here.
+"""The matrix page's figures: a solver's :class:`rmcore.History` and the game -> a Plotly figure dict.
 
-Every builder takes a solver history (``MatrixSolver.history()``, already bounded to a few hundred
-rows) and the game, and returns a figure with a stable layout (fixed ranges and ``uirevision``), so
-that a chart redrawn several times a second does not jump. The figures are plain dicts in
-Plotly's JSON schema rather than ``go.Figure`` objects: the page redraws four of them several
-times a second, and building validated figure objects took most of the server's time per update
-(about 60 ms of 110). ``go.Figure(spec)`` turns one into a figure object, validating it on the
-way, for a notebook (the tests do exactly that).
+Every builder takes a history already thinned for the chart (a few hundred rows) and returns a
+figure with a stable layout (fixed ranges and ``uirevision``), so that a chart redrawn several
+times a second does not jump. No Streamlit here.
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from rmcore import MatrixGame
+from rmcore import History, MatrixGame
+
+from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY
+from ..charts import figure as _figure
+from ..charts import log_ticks as _log_ticks
+from ..charts import positive as _positive
+from ..charts import title as _title
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
-# Fixed margins wide enough for tick labels and axis titles: automatic margins cost the browser a
-# second layout pass on every redraw. The legend below the plot still makes its own room.
-_LAYOUT = dict(margin=dict(l=75, r=20, t=70, b=50), uirevision="keep", legend=dict(orientation="h", y=-0.3))
-#: How a current (instantaneous) strategy is drawn beside its average: thin and faint. Dashed or
-#: dotted lines that flip every iteration cost the browser several milliseconds per redraw.
-CURRENT_LINE = dict(width=1)
-CURRENT_OPACITY = 0.55
-
-
-def _figure(traces: list, title: str, height: int, **layout) -> dict:
-    return {"data": traces, "layout": dict(title=dict(text=title), height=height, **layout, **_LAYOUT)}
-
-
-def _log_ticks(*series) -> dict:
-    """Tick only the powers of ten on a log axis that spans two decades or more.
-
-    Plotly's default also labels 2 and 5 within every decade: about three times the labels to
-    place and measure on every redraw, and a busier axis.
-    """
-    values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in series]) if series else np.empty(0)
-    values = values[np.isfinite(values) & (values > 0)]
-    return dict(dtick=1) if values.size and values.max() >= 100 * values.min() else {}
-
-
-def _title(text: str) -> dict:
-    return dict(text=text)
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
@@ -65,19 +39,19 @@ def _panels(count: int, titles) -> dict:
     return layout
 
 
-def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
+def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
     """Each action's current (thin) and average (thick) probability over iterations, one panel per player."""
     players = tuple(players)
-    iterations = history["iteration"].to_numpy()
+    iterations = history.iterations
     traces = []
     for panel, player in enumerate(players):
         axes = dict(xaxis="x" if panel == 0 else f"x{panel + 1}", yaxis="y" if panel == 0 else f"y{panel + 1}")
         for k, label in enumerate(_labels(game, player)):
             colour = COLOURS[k % len(COLOURS)]
             group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
-            traces.append(dict(x=iterations, y=history[f"{player}_average[{label}]"].to_numpy(), name=f"{label} (average)",
+            traces.append(dict(x=iterations, y=history.strategy("average", player)[:, k], name=f"{label} (average)",
                                line=dict(color=colour, width=3), **group))  # fmt: skip
-            traces.append(dict(x=iterations, y=history[f"{player}_current[{label}]"].to_numpy(), name=f"{label} (current)",
+            traces.append(dict(x=iterations, y=history.strategy("current", player)[:, k], name=f"{label} (current)",
                                line=dict(color=colour, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
@@ -87,7 +61,7 @@ def strategy_trajectories(history: pd.DataFrame, game: MatrixGame, log_x: bool =
     return _figure(traces, "Strategies: current (thin) and average (thick)", 380, **layout)
 
 
-def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:
+def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
     Returns ``None`` when neither picture applies.
@@ -103,11 +77,11 @@ def simplex_path(history: pd.DataFrame, game: MatrixGame, equilibrium=None, show
         labels = _labels(game, player)
         kinds = ("average", "current") if show_current else ("average",)
         for kind in kinds:
-            a, b, c = (history[f"{player}_{kind}[{label}]"].to_numpy() for label in labels)
+            a, b, c = history.strategy(kind, player).T
             traces.append(dict(type="scatterternary", a=a, b=b, c=c, mode="lines", name=f"{PLAYER_NAMES[player]}, {kind}",
                                line=dict(color=COLOURS[k], width=3) if kind == "average" else dict(color=COLOURS[k], **CURRENT_LINE),
                                opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
-        end = [float(history[f"{player}_average[{label}]"].iloc[-1]) for label in labels]
+        end = [float(p) for p in history.strategy("average", player)[-1]]
         traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
                            name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
         if equilibrium is not None:
@@ -125,10 +99,10 @@ def _unit_square(history, game, equilibrium, show_current) -> dict:
     kinds = ("average", "current") if show_current else ("average",)
     traces = []
     for kind in kinds:
-        traces.append(dict(type="scatter", x=history[f"row_{kind}[{x_label}]"].to_numpy(), y=history[f"col_{kind}[{y_label}]"].to_numpy(),
+        traces.append(dict(type="scatter", x=history.strategy(kind, "row")[:, 0], y=history.strategy(kind, "col")[:, 0],
                            mode="lines", name=kind, line=dict(width=3) if kind == "average" else dict(CURRENT_LINE),
                            opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
-    traces.append(dict(type="scatter", x=[float(history[f"row_average[{x_label}]"].iloc[-1])], y=[float(history[f"col_average[{y_label}]"].iloc[-1])],
+    traces.append(dict(type="scatter", x=[float(history.strategy("average", "row")[-1, 0])], y=[float(history.strategy("average", "col")[-1, 0])],
                        mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
     for k, eq in enumerate(game.equilibria if equilibrium is None else [equilibrium]):
         traces.append(dict(type="scatter", x=[float(eq.row[0])], y=[float(eq.col[0])], mode="markers", name="equilibrium", showlegend=k == 0,
@@ -140,26 +114,19 @@ def _unit_square(history, game, equilibrium, show_current) -> dict:
     )  # fmt: skip
 
 
-def _positive(values: pd.Series) -> np.ndarray:
-    """Log axes cannot show zeros: hide them instead of drawing a cliff."""
-    array = values.to_numpy(dtype=float, copy=True)
-    array[~(array > 0)] = np.nan
-    return array
-
-
-def convergence(history: pd.DataFrame, fixed_opponent: bool = False) -> dict:
+def convergence(history: History, fixed_opponent: bool = False) -> dict:
     """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T), log-log."""
-    t = history["iteration"].to_numpy(dtype=float)
+    t = history.iterations.astype(float)
     if fixed_opponent:
-        traces = [dict(type="scatter", x=t, y=_positive(history["br_gain_row"]), name="best-response gain of the average (learner)", line=dict(width=3, color="black"))]
+        traces = [dict(type="scatter", x=t, y=_positive(history.metrics["br_gain_row"]), name="best-response gain of the average (learner)", line=dict(width=3, color="black"))]
     else:
-        traces = [dict(type="scatter", x=t, y=_positive(history["nash_conv"]), name="nash_conv of the average profile", line=dict(width=3, color="black"))]
+        traces = [dict(type="scatter", x=t, y=_positive(history.metrics["nash_conv"]), name="nash_conv of the average profile", line=dict(width=3, color="black"))]
     players = ("row",) if fixed_opponent else ("row", "col")
     for k, player in enumerate(players):
         name = PLAYER_NAMES[player].lower()
-        traces.append(dict(type="scatter", x=t, y=_positive(history[f"average_regret_{player}"]), name=f"average positive regret, {name}",
+        traces.append(dict(type="scatter", x=t, y=_positive(history.metrics[f"average_regret_{player}"]), name=f"average positive regret, {name}",
                            line=dict(color=COLOURS[k])))  # fmt: skip
-    bounds = {player: history[f"regret_bound_{player}"].to_numpy() for player in players}
+    bounds = {player: history.metrics[f"regret_bound_{player}"] for player in players}
     if len(players) == 2 and np.array_equal(bounds["row"], bounds["col"]):  # same Δ and |A|: one line, not two on top of each other
         traces.append(dict(type="scatter", x=t, y=bounds["row"], name="bound: Δ·√(|A|/T), both players",
                            line=dict(color="#555555", dash="dash")))  # fmt: skip

@@ -1,8 +1,9 @@
-"""Kuhn poker: the game, one CFR iteration step by step, training live, and the equilibrium check."""
+"""Kuhn poker: the game, one CFR iteration step by step, training live (or a race of variants), and the equilibrium check."""
 
 import streamlit as st
 
-from ui import kuhn_view
+from ui import controls, state
+from ui.kuhn import view
 
 st.title("CFR on Kuhn poker")
 st.markdown(
@@ -12,12 +13,12 @@ st.markdown(
     "runs regret matching at each of the 12 information sets; its average strategy approaches the equilibrium family, "
     "where player 1's game value is −1/18."
 )
-variants, updates, seed = kuhn_view.settings()
-runs = kuhn_view.sync(variants, updates, seed)
-kuhn_view.controls()
-kuhn_view.tree(runs)
+run = view.live_run(view.settings())
+state.notice("kuhn")
+speed = controls.run_controls("kuhn", step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
+view.tree(run)
 with st.expander("One iteration, step by step", expanded=True):
-    kuhn_view.walkthrough(runs)
+    view.walkthrough(run)
 st.subheader("Training")
 show_current = st.toggle("Also show the current policy's exploitability", value=True, key="kuhn_show_current")
-kuhn_view.live(runs, show_current)
+controls.live_fragment("kuhn", speed, lambda run: view.draw(run, show_current))

@@ -1,0 +1,25 @@
+"""Matrix game: pick or edit a game, choose the opponent and the algorithm, race variants, and watch it learn."""
+
+import streamlit as st
+
+from ui import controls, state
+from ui.matrix import settings, view
+
+st.title("Regret matching on a matrix game")
+st.caption("Each action is played in proportion to its positive cumulative regret. "
+           "In zero-sum self-play the *average* strategies approach a Nash equilibrium.")  # fmt: skip
+
+game_column, settings_column = st.columns([3, 2], gap="large")
+with game_column:
+    settings.game_section()
+with settings_column:
+    opponent = settings.opponent_section(st.session_state.game)
+    primary = settings.algorithm_section()
+    chosen = settings.race_section(primary, opponent)
+
+st.divider()
+run = settings.live_run(st.session_state.game, chosen)
+state.notice("matrix")
+speed = controls.run_controls("matrix")
+log_x, show_current = settings.display_options()
+controls.live_fragment("matrix", speed, lambda run: view.draw(run, log_x, show_current))

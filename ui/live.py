@@ -1,0 +1,125 @@
+"""The live-run controller of both pages: a group of runs (an :class:`rmcore.Race`) advanced together.
+
+Free of Streamlit so it can be tested on its own. A page keeps one :class:`LiveRun` per browser
+session in ``st.session_state`` and calls :meth:`LiveRun.tick` from a fragment that reruns a few
+times a second while the page's run flag is on. One variant is a race of one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from typing import Hashable, NamedTuple
+
+import numpy as np
+
+import rmcore
+
+#: Speed choices: iterations per screen update, or None for "as many as fit in the time budget".
+SPEEDS: dict[str, int | None] = {
+    "1 per update": 1,
+    "10 per update": 10,
+    "100 per update": 100,
+    "1,000 per update": 1_000,
+    "as fast as possible": None,
+}
+#: Seconds of solver time per screen update at full speed, shared by all the runs of a race: leaves
+#: room to draw 4+ updates a second.
+TIME_BUDGET = 0.025
+#: Seconds between screen updates while running.
+UPDATE_INTERVAL = 0.1
+#: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
+#: time on each update.
+CHART_POINTS = 250
+_MAX_CHUNK = 50_000_000
+
+
+class Frame(NamedTuple):
+    """What one screen update draws, read from the solvers once."""
+
+    iteration: int
+    histories: list[list[rmcore.History]]  # every run's, variant by variant
+    race: rmcore.RaceResult
+
+    @property
+    def history(self) -> rmcore.History:
+        """The first variant's first run, every checkpoint."""
+        return self.histories[0][0]
+
+
+def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_POINTS) -> np.ndarray:
+    """Indices of about ``points`` rows spread evenly along a log (or linear) iteration axis, the last included."""
+    if len(iterations) <= points:
+        return np.arange(len(iterations))
+    last = float(iterations[-1])
+    targets = np.geomspace(1.0, last, points) if log_x else np.linspace(1.0, last, points)
+    rows = np.searchsorted(iterations, targets)
+    return np.unique(np.append(np.clip(rows, 0, len(iterations) - 1), len(iterations) - 1))
+
+
+class LiveRun:
+    """A :class:`rmcore.Race` that advances chunk by chunk within a time budget and knows how fast it goes.
+
+    ``key`` is whatever built it (game and settings): the page starts a new run when its key changes.
+    """
+
+    def __init__(self, race: rmcore.Race, key: Hashable = None):
+        self.race = race
+        self.key = key
+        self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only)
+        self._rate = 1e5  # race iterations per second of solver time; refined after every chunk
+        self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
+
+    @property
+    def iteration(self) -> int:
+        return self.race.iteration
+
+    @property
+    def primary(self):
+        """The first variant's first run: the one the page draws in detail."""
+        return self.race.solvers[0]
+
+    @property
+    def is_race(self) -> bool:
+        return len(self.race.variants) > 1
+
+    def chunk_size(self, speed: int | None) -> int:
+        """Iterations for the next update: the chosen count, or what fits in ``TIME_BUDGET``."""
+        if speed is not None:
+            return speed
+        return int(min(max(self._rate * TIME_BUDGET, 1), _MAX_CHUNK))
+
+    def tick(self, speed: int | None) -> int:
+        """One screen update's worth of iterations for every run; returns how many ran."""
+        size = self.chunk_size(speed)
+        self._advance(size)
+        return size
+
+    def step(self, iterations: int) -> None:
+        """Advance exactly ``iterations`` (a Step button). One step of a CFR race is traced for the walkthrough."""
+        if iterations == 1 and isinstance(self.primary, rmcore.CFRSolver):
+            self.trace = self.race.trace_step()
+            self._progress.append((time.perf_counter(), self.iteration))
+        else:
+            self._advance(iterations)
+
+    def _advance(self, iterations: int) -> None:
+        started = time.perf_counter()
+        self.race.run(iterations)
+        elapsed = time.perf_counter() - started
+        if iterations >= 100 and elapsed > 0:
+            # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
+            self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
+        self._progress.append((time.perf_counter(), self.iteration))
+
+    def iterations_per_second(self) -> float | None:
+        """Progress over the last few updates in wall-clock time (None until there are two)."""
+        if len(self._progress) < 2:
+            return None
+        (t0, i0), (t1, i1) = self._progress[0], self._progress[-1]
+        return (i1 - i0) / (t1 - t0) if t1 > t0 else None
+
+    def frame(self) -> Frame:
+        """Everything a screen update draws: each run's history read once."""
+        histories = self.race.histories()
+        return Frame(self.iteration, histories, self.race.result(histories))

@@ -1,0 +1,207 @@
+"""The matrix page's input widgets: game, opponent, algorithm and the variants to race.
+
+Widgets change state through callbacks, so the script that follows sees the change; invalid input
+shows a message right under the widget and leaves the last valid game (and the typed text) alone.
+Choices and their help texts come from rmcore's catalogues.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import NamedTuple
+
+import streamlit as st
+
+import rmcore
+
+from .. import state
+from ..live import LiveRun
+from ..state import DEFAULT_PRESET, load_game
+from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, Draft, edit_cells, game_from_csv
+
+ALGORITHM_NAMES = {"rm": "RM (regret matching)", "rm+": "RM+", "prm+": "Predictive RM+"}
+#: Every variant a race can include, in catalogue order.
+ALL_VARIANTS = tuple(
+    rmcore.MatrixVariant(*names) for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
+)
+MAX_RACE = 8
+
+
+class RunSettings(NamedTuple):
+    """Everything that changes the dynamics besides the game: a change means a new run."""
+
+    variants: tuple[rmcore.MatrixVariant, ...]
+    opponent: tuple[float, ...] | None = None
+    seed: int = 0
+    seeds: int = 1
+
+
+# -- game ----------------------------------------------------------------------------------
+
+
+def _parameter_key(preset: str, name: str) -> str:
+    return f"param_{preset}_{name}"
+
+
+def _load_preset() -> None:
+    entry = rmcore.PRESETS[st.session_state.preset]
+    params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
+    params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
+    try:
+        load_game(rmcore.preset(entry.name, **params))
+    except ValueError as error:
+        st.session_state.game_error = str(error)
+
+
+def game_section() -> None:
+    """Preset, its parameters, a CSV upload and the in-place editor with Apply."""
+    st.subheader("Game")
+    names = list(rmcore.PRESETS)
+    st.selectbox("Preset", names, index=names.index(DEFAULT_PRESET), key="preset", on_change=_load_preset,
+                 format_func=lambda name: rmcore.PRESETS[name].title, help="Pick a game to start from; then edit it below.")  # fmt: skip
+    entry = rmcore.PRESETS[st.session_state.preset]
+    st.caption(entry.description)
+    for p in entry.parameters:
+        kind = int if p.integer else float
+        st.slider(p.name.replace("_", " "), kind(p.low), kind(p.high), kind(p.default), step=1 if p.integer else 0.1,
+                  key=_parameter_key(entry.name, p.name), on_change=_load_preset, help=p.help)  # fmt: skip
+    if st.session_state.game_error:
+        st.error(st.session_state.game_error)
+    game = st.session_state.game
+    kind = "zero-sum" if game.is_zero_sum else "general-sum"
+    st.markdown(f"Now solving: **{game.name or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
+    _editor()
+    with st.expander(f"Upload a CSV (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT})"):
+        _upload()
+
+
+def _editor() -> None:
+    draft: Draft = st.session_state.draft
+    v = draft.version
+    c1, c2, c3 = st.columns(3)
+    zero_sum = c1.toggle("Zero-sum", value=draft.zero_sum, key=f"zero_sum_{v}", help="On: the column player gets minus the row player's payoff. Off: edit both payoff matrices.")
+    rows = c2.number_input("Row actions", 1, EDITOR_LIMIT, draft.shape[0], key=f"rows_{v}")
+    cols = c3.number_input("Column actions", 1, EDITOR_LIMIT, draft.shape[1], key=f"cols_{v}")
+    row_names = st.text_input("Row action names (comma-separated)", ", ".join(draft.row_names), key=f"row_names_{v}")
+    col_names = st.text_input("Column action names (comma-separated)", ", ".join(draft.col_names), key=f"col_names_{v}")
+    row_cells = edit_cells(draft, "row", "Row player's payoffs A (rows: row actions, columns: column actions)")
+    col_cells = None if draft.col_cells is None else edit_cells(draft, "col", "Column player's payoffs B")
+    if zero_sum != draft.zero_sum or (rows, cols) != draft.shape:
+        typed = Draft(row_cells, col_cells, _split(row_names), _split(col_names), v)
+        try:
+            st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(int(rows), int(cols))
+        except ValueError as error:
+            st.session_state.editor_error = str(error)
+        st.rerun()
+    if st.button("Apply edits", key="apply", type="primary", help="Edits take effect only when applied, so a half-typed matrix never restarts a run."):
+        try:
+            load_game(draft.to_game(row_cells, col_cells, row_names, col_names, name="Edited game"))
+        except ValueError as error:
+            st.session_state.editor_error = str(error)
+    if st.session_state.editor_error:
+        st.error(f"Not applied: {st.session_state.editor_error}. The last valid game keeps running.")
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in str(text).split(","))
+
+
+def _upload() -> None:
+    row_file = st.file_uploader("Row player's payoffs (CSV: numbers, optionally with a header line and a first column of names)", type="csv", key="upload_row")
+    col_file = st.file_uploader("Column player's payoffs (optional; leave empty for zero-sum)", type="csv", key="upload_col")
+    if st.button("Load CSV", key="load_csv", disabled=row_file is None):
+        try:
+            game = game_from_csv(row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name)
+        except ValueError as error:
+            st.session_state.upload_error = str(error)
+        else:
+            st.session_state.upload_error = None
+            load_game(game)
+            st.rerun()
+    if st.session_state.upload_error:
+        st.error(f"Not loaded: {st.session_state.upload_error}")
+    if max(st.session_state.game.shape) > EDITOR_LIMIT:
+        st.caption(f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small game.")
+
+
+# -- opponent and algorithm ----------------------------------------------------------------
+
+
+def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
+    """Self-play (None) or a fixed column strategy from one slider per column action."""
+    st.subheader("Opponent")
+    mode = st.radio("Column player", ["Self-play", "Fixed mixed strategy"], key="opponent_mode", horizontal=True,
+                    help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average approaches a best response.")  # fmt: skip
+    if mode == "Self-play":
+        return None
+    n = game.shape[1]
+    if n > EDITOR_LIMIT:
+        st.warning(f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play.")
+        return None
+    weights = [st.slider(f"weight of {label}", 0, 100, 50, key=f"opponent_{n}_{k}") for k, label in enumerate(game.col_actions)]
+    total = sum(weights)
+    last = st.session_state.opponent
+    if total == 0:
+        st.error("All weights are zero: give at least one action a positive weight. Keeping the last valid opponent.")
+        return last if last is not None and len(last) == n else tuple([1.0 / n] * n)
+    opponent = tuple(w / total for w in weights)
+    st.caption("Opponent plays " + " / ".join(f"{label} {p:.0%}" for label, p in zip(game.col_actions, opponent)))
+    st.session_state.opponent = opponent
+    return opponent
+
+
+def algorithm_section() -> rmcore.MatrixVariant:
+    """The variant the page draws in detail."""
+    st.subheader("Algorithm")
+    algorithm = st.selectbox("Variant", list(rmcore.ALGORITHMS), format_func=ALGORITHM_NAMES.get, key="algorithm",
+                             help=" ".join(rmcore.ALGORITHMS.values()))  # fmt: skip
+    st.caption(rmcore.ALGORITHMS[algorithm])
+    sampling = st.radio("Sampling", list(rmcore.SAMPLINGS), key="sampling", horizontal=True, help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()))
+    updates = st.radio("Updates", list(rmcore.UPDATES), key="updates", horizontal=True, help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()))
+    averaging = st.radio("Averaging", list(rmcore.AVERAGINGS), key="averaging", horizontal=True,
+                         help=" ".join(f"{k}: {v}" for k, v in rmcore.AVERAGINGS.items()))  # fmt: skip
+    return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
+
+
+def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None) -> RunSettings:
+    """Other variants to run beside the primary one on the same game, and the seeds."""
+    others = [v for v in ALL_VARIANTS if v != primary]
+    labels = {v.label: v for v in others}
+    chosen = st.multiselect(f"Race: compare with other variants (up to {MAX_RACE - 1})", list(labels), key="race_variants",
+                            max_selections=MAX_RACE - 1, placeholder="none: one variant, drawn in detail",
+                            help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each converges.")  # fmt: skip
+    variants = (primary, *(labels[label] for label in chosen))
+    sampled = any(v.is_sampled for v in variants)
+    seed, seeds = 0, 1
+    if sampled:
+        c1, c2 = st.columns(2)
+        seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run."))
+        if len(variants) > 1:
+            seeds = int(c2.number_input("Seeds per sampled variant", 1, 20, 5, key="race_seeds",
+                                        help="A sampled variant runs once per seed; the race draws the median and the min-max band."))  # fmt: skip
+    return RunSettings(variants, opponent, seed, seeds)
+
+
+def describe_change(old, new) -> str:
+    """What differs between two run keys ``(game, RunSettings)``, in words."""
+    (old_game, old_settings), (new_game, new_settings) = old, new
+    if old_game is not new_game:
+        return "the game"
+    names = [name for name in RunSettings._fields if getattr(old_settings, name) != getattr(new_settings, name)]
+    return " and ".join(name.replace("variants", "the variants") for name in names) or "the settings"
+
+
+def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
+    """The page's live run for this game and these settings (a new one, with a notice, when they changed)."""
+    return state.sync_live(
+        "matrix", (game, settings),
+        lambda: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed, opponent=settings.opponent),
+        describe_change,
+    )  # fmt: skip
+
+
+def display_options() -> tuple[bool, bool]:
+    d1, d2 = st.columns(2)
+    log_x = d1.toggle("Log iteration axis", value=True, key="log_x")
+    show_current = d2.toggle("Show current strategies on the simplex", value=False, key="show_current")
+    return log_x, show_current

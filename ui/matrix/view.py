@@ -1,0 +1,91 @@
+"""What the matrix page shows about a run: numbers, the live charts, the race and the exact answer."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import rmcore
+from rmcore.matrix import metrics_at
+
+from .. import state
+from ..live import LiveRun, chart_rows
+from ..live_chart import live_chart
+from ..race_view import race_section
+from . import figures
+
+
+def _fixed(value: float, digits: int) -> str:
+    """``value`` to ``digits`` decimals, without the "-0.000" that rounding a tiny negative gives."""
+    return f"{round(value, digits) + 0.0:.{digits}f}"
+
+
+def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
+    """The live panel: read every run once, then draw from that one frame."""
+    solver, game = run.primary, run.primary.game
+    running = state.running("matrix")
+    config = {"staticPlot": True} if running else {"displaylogo": False}
+    exact = state.exact_answer(game)
+    if run.iteration == 0:
+        metrics = solver.metrics()
+        _numbers(run, metrics, running)
+        st.info("Press **Run** or a **Step** button to start learning.")
+        _answer(solver.average_strategies(), solver, metrics, exact)
+        return
+    frame = run.frame()
+    history = frame.history
+    metrics = metrics_at(history, -1, game.is_zero_sum)
+    _numbers(run, metrics, running)
+    shown = history.rows(chart_rows(history.iterations, log_x))
+    fixed = not solver.is_self_play
+    players = ("row",) if fixed else ("row", "col")
+    live_chart(figures.strategy_trajectories(shown, game, log_x=log_x, players=players), key="chart_strategies", config=config)
+    left, right = st.columns(2)
+    with left:
+        equilibrium = game.equilibria[0] if game.equilibria else None
+        if equilibrium is None and exact is not None:
+            equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
+        path = figures.simplex_path(shown, game, equilibrium, show_current)
+        if path is None:
+            st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
+        else:
+            live_chart(path, key="chart_simplex", config=config)
+    with right:
+        live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", config=config)
+    regrets = solver.cumulative_regrets()
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
+    if run.is_race:
+        race_section(frame.race, key="chart_race", config=config)
+    policy = history.policy("average")
+    _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
+
+
+def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool) -> None:
+    rate = run.iterations_per_second()
+    gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
+    c1, c2, c3, c4 = st.columns(4)
+    c1.metric("iteration", f"{run.iteration:,}")
+    c2.metric("iterations / second", "-" if rate is None or not running else f"{rate:,.0f}")
+    c3.metric(gap_name, f"{metrics.gap:.3e}" if run.iteration else "-")
+    c4.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
+
+
+def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
+            exact: rmcore.ZeroSumSolution | None) -> None:  # fmt: skip
+    game = solver.game
+    st.subheader("The answer")
+    if exact is not None:
+        st.markdown(f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = {_fixed(metrics.value, 6)}.")
+        rows = [("row", label, average.row[k], exact.row_strategy[k]) for k, label in enumerate(game.row_actions)]
+        rows += [("column", label, average.col[k], exact.col_strategy[k]) for k, label in enumerate(game.col_actions)]
+        table = pd.DataFrame(rows, columns=["player", "action", "running average", "an exact equilibrium (LP)"])
+        st.table(table.set_index(["player", "action"]).style.format("{:.4f}"))
+        if not solver.is_self_play:
+            st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
+    elif game.equilibria:
+        st.markdown("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
+                    f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
+                    if metrics.cce_gap is not None else "Known equilibria:")  # fmt: skip
+        st.dataframe(pd.DataFrame([{"row": eq.row, "column": eq.col} for eq in game.equilibria]), hide_index=True)
+    else:
+        st.markdown("General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")
