@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _kernels, checkpoints, config
 from .records import History, Policy, concat_records, take_records
-from .validation import choice, seed_words, whole_number
+from .validation import choice, named_parts, seed_words, whole_number
 
 __all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
 
@@ -84,17 +84,7 @@ class CFRVariant:
     @classmethod
     def parse(cls, text: str) -> "CFRVariant":
         """From ``"name"`` or ``"name/updates"`` (either order), e.g. ``"discounted/simultaneous"``."""
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"a CFR variant is a name, optionally with '/alternating' or '/simultaneous'; got {text!r}")
-        fields: dict[str, str] = {}
-        for token in (part.strip() for part in text.split("/")):
-            field = "name" if token in CFR_VARIANTS else "updates" if token in CFR_UPDATES else None
-            if field is None:
-                raise ValueError(f"unknown part {token!r} in variant {text!r}; the parts are: {', '.join([*CFR_VARIANTS, *CFR_UPDATES])}")
-            if field in fields:
-                raise ValueError(f"variant {text!r} names the {field} twice")
-            fields[field] = token
-        return cls(**fields)
+        return cls(**named_parts(text, {"name": CFR_VARIANTS, "updates": CFR_UPDATES}, "a CFR variant", "cfr+/simultaneous"))
 
     @property
     def label(self) -> str:

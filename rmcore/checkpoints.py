@@ -16,6 +16,8 @@ True
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from . import config
@@ -93,5 +95,10 @@ def on_log_grid(iterations: np.ndarray) -> np.ndarray:
     iterations = np.asarray(iterations, dtype=np.int64)
     if iterations.size == 0:
         return np.zeros(0, dtype=bool)
-    grid = np.array(_log_points(1, int(iterations.max())), dtype=np.int64)
-    return np.isin(iterations, grid)
+    return np.isin(iterations, _fine_log_grid(int(iterations.max()).bit_length()))
+
+
+@functools.lru_cache(maxsize=64)
+def _fine_log_grid(bits: int) -> np.ndarray:
+    """The finest log grid up to ``2 ** bits`` (cached: pages ask several times a second)."""
+    return np.array(_log_points(1, 2**bits), dtype=np.int64)

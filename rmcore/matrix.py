@@ -41,7 +41,7 @@ import numpy as np
 from . import _kernels, checkpoints, config
 from .games import MatrixGame
 from .records import History, Policy, concat_records, take_records
-from .validation import as_strategy, choice, seed_words, whole_number
+from .validation import as_strategy, choice, named_parts, seed_words, whole_number
 
 __all__ = [
     "MatrixSolver", "MatrixVariant", "MatrixMetrics", "StrategyProfile", "PlayerValues",
@@ -93,18 +93,7 @@ class MatrixVariant:
     @classmethod
     def parse(cls, text: str) -> "MatrixVariant":
         """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"``; the rest default."""
-        if not isinstance(text, str) or not text.strip():
-            raise ValueError(f"a matrix variant is names joined by '/', like 'rm+/sampled/alternating/linear'; got {text!r}")
-        fields: dict[str, str] = {}
-        for token in (part.strip() for part in text.split("/")):
-            field = next((f for f, names in _VARIANT_FIELDS.items() if token in names), None)
-            if field is None:
-                known = ", ".join(name for names in _VARIANT_FIELDS.values() for name in names)
-                raise ValueError(f"unknown part {token!r} in variant {text!r}; the parts are: {known}")
-            if field in fields:
-                raise ValueError(f"variant {text!r} names the {field} twice ({fields[field]!r} and {token!r})")
-            fields[field] = token
-        return cls(**fields)
+        return cls(**named_parts(text, _VARIANT_FIELDS, "a matrix variant", "rm+/sampled/alternating/linear"))
 
     @property
     def label(self) -> str:

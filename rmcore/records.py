@@ -139,11 +139,12 @@ class History:
         return self.metrics[self.gap_name]
 
     def strategy(self, kind: str, infoset: str) -> np.ndarray:
-        """``(k, actions)``: the ``kind`` (``"average"`` or ``"current"``) strategy at ``infoset`` over time."""
+        """A ``(k, actions)`` array: the ``kind`` (``"average"`` or ``"current"``) strategy at ``infoset`` over time."""
         if kind not in ("average", "current"):
             raise ValueError(f"kind must be 'average' or 'current'; got {kind!r}")
         k = self.infosets.index(infoset)
-        return getattr(self, kind)[:, k, : len(self.actions[k])]
+        # Column-major, so that each action's series is one contiguous array (JSON encoders walk strided views slowly).
+        return np.asfortranarray(getattr(self, kind)[:, k, : len(self.actions[k])])
 
     def policy(self, kind: str = "average", row: int = -1) -> Policy:
         """The ``kind`` policy at checkpoint ``row`` (the last by default)."""

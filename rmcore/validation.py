@@ -17,7 +17,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["choice", "whole_number", "seed_words", "as_strategy"]
+__all__ = ["choice", "whole_number", "seed_words", "as_strategy", "named_parts"]
 
 
 def choice(value, allowed, what: str) -> str:
@@ -81,3 +81,23 @@ def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.n
     if abs(total - 1.0) > config.SIMPLEX_TOLERANCE:
         raise ValueError(f"{who} sums to {total:.12g}, not 1")
     return p
+
+
+def named_parts(text, catalogues: dict, what: str, example: str) -> dict[str, str]:
+    """``{field: name}`` from names joined by ``/`` in any order, each found in exactly one catalogue.
+
+    >>> named_parts("b/x", {"letter": ("a", "b"), "other": ("x",)}, "a pair", "a/x")
+    {'letter': 'b', 'other': 'x'}
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"{what} is names joined by '/', like {example!r}; got {text!r}")
+    fields: dict[str, str] = {}
+    for token in (part.strip() for part in text.split("/")):
+        field = next((f for f, names in catalogues.items() if token in names), None)
+        if field is None:
+            known = ", ".join(name for names in catalogues.values() for name in names)
+            raise ValueError(f"unknown part {token!r} in {text!r}; the parts are: {known}")
+        if field in fields:
+            raise ValueError(f"{text!r} names the {field} twice ({fields[field]!r} and {token!r})")
+        fields[field] = token
+    return fields

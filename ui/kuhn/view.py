@@ -15,7 +15,7 @@ from rmcore.kuhn import INFOSETS
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from ..race_view import race_table_only
+from .. import race_view
 from ..charts import race_figure
 from . import figures
 
@@ -115,7 +115,7 @@ def draw(run: LiveRun, show_current: bool) -> None:
         shown = frame.history.rows(chart_rows(frame.history.iterations))
         live_chart(figures.infoset_trajectories(shown), key="kuhn_trajectories", config=config)
     if run.is_race:
-        race_table_only(frame.race)
+        race_view.table(frame.race)
     average, current = frame.history.policy("average"), frame.history.policy("current")
     regrets = run.primary.cumulative_regrets()
     table = pd.DataFrame({

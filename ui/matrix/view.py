@@ -11,7 +11,8 @@ from rmcore.matrix import metrics_at
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from ..race_view import race_section
+from ..charts import race_figure
+from .. import race_view
 from . import figures
 
 
@@ -51,11 +52,14 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
         else:
             live_chart(path, key="chart_simplex", config=config)
     with right:
-        live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", config=config)
+        if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
+            live_chart(race_figure(frame.race), key="chart_race", config=config)
+        else:
+            live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", config=config)
+    if run.is_race:
+        race_view.table(frame.race)
     regrets = solver.cumulative_regrets()
     live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
-    if run.is_race:
-        race_section(frame.race, key="chart_race", config=config)
     policy = history.policy("average")
     _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
 
