@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from ui import controls, state
+from ui import controls, link, state
 from ui.matrix import settings, view
 
 st.title("Regret matching on a matrix game")
 st.caption("Each action is played in proportion to its positive cumulative regret. "
            "In zero-sum self-play the *average* strategies approach a Nash equilibrium.")  # fmt: skip
+link.notice()
 
 game_column, settings_column = st.columns([3, 2], gap="large")
 with game_column:
@@ -21,5 +22,7 @@ st.divider()
 run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
 speed = controls.run_controls("matrix")
+link.share("matrix", run.iteration)
 log_x, show_current = settings.display_options()
 controls.live_fragment("matrix", speed, lambda run: view.draw(run, log_x, show_current))
+link.check()

@@ -79,3 +79,27 @@ def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, whic
         assert page.locator("[data-testid=stException]").count() == 0
         if which == "kuhn":
             page.screenshot(path=str(ROOT / "docs" / "kuhn_race.png"), full_page=True)
+
+
+def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
+    with chromium_page(height=1600) as page:
+        page.goto(app_url)
+        page.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        page.locator("[data-testid=stSelectbox]").filter(has_text="Variant").click()
+        page.get_by_role("option", name="RM+", exact=True).click()
+        wait_until_idle(page)
+        page.get_by_role("button", name="Step +100", exact=True).click()
+        wait_until_idle(page)
+        page.get_by_role("button", name="Share this setup").click()
+        page.get_by_text("Also run to the current iteration (100)").click()
+        wait_until_idle(page)
+        shared = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
+    assert "algorithm=RM%2B" in shared and "run_to=100" in shared, shared
+    with chromium_page(height=1600) as fresh:  # a new browser: nothing but the link
+        fresh.goto(shared)
+        fresh.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(fresh)
+        assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
+        assert fresh.locator("[data-testid=stMetricValue]").first.inner_text() == "100"
+        assert fresh.locator("[data-testid=stException]").count() == 0

@@ -38,7 +38,7 @@ def run_controls(page: str, step_help: str = "") -> int | None:
         column.button(f"Step +{n}", key=f"{page}_step_{n}", on_click=_step, args=(page, n), help=step_help if n == 1 else None)
     c[4].button("Reset", key=f"{page}_reset", on_click=state.restart, args=(page,), icon=":material/restart_alt:")
     options = list(SPEEDS)
-    speed = st.select_slider("Speed: iterations per screen update", options, value=options[-1], key=f"{page}_speed",
+    speed = st.select_slider("Speed: iterations per screen update", options, value=options[-1], key=f"{page}_speed", bind="query-params",
                              help="1 per update to follow the learning by hand; 'as fast as possible' fills a time budget per update.")  # fmt: skip
     return SPEEDS[speed]
 

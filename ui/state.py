@@ -14,6 +14,7 @@ import streamlit as st
 
 import rmcore
 
+from . import link
 from .live import LiveRun
 from .matrix.editor import Draft
 
@@ -23,13 +24,20 @@ DEFAULT_PRESET = "rps-crash"
 
 
 def init() -> None:
-    """Create every page's state on a session's first run; never overwrite it afterwards."""
+    """Create every page's state on a session's first run; never overwrite it afterwards.
+
+    The first run also reads the link the session arrived with (``ui/link.py``): its game and its
+    iteration to run to.
+    """
+    if "link_given" not in st.session_state:
+        link.arrived()
+        st.session_state.link_run_to = link.requested_iteration()
     for page in PAGES:
         st.session_state.setdefault(f"{page}_running", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
     if "game" not in st.session_state:
-        game = rmcore.preset(DEFAULT_PRESET)
+        game, _ = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game
         st.session_state.draft = Draft.from_game(game)
         st.session_state.editor_error = None
@@ -60,6 +68,9 @@ def sync_live(page: str, key: Hashable, build: Callable[[], rmcore.Race], descri
     if current is not None and current.key == key:
         return current
     fresh = LiveRun(build(), key)
+    if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
+        fresh.step(st.session_state.link_run_to)
+        st.session_state.link_run_to = 0
     if current is not None and current.iteration > 0:
         st.session_state[f"{page}_notice"] = (
             f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
@@ -87,8 +98,9 @@ def notice(page: str) -> None:
 # -- the matrix page's game -------------------------------------------------------------------
 
 
-def load_game(game: rmcore.MatrixGame) -> None:
-    """Make ``game`` the one being solved and show it in the editor (when it fits there)."""
+def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
+    """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
+    link.game_changed(game, from_preset)
     st.session_state.game = game
     st.session_state.editor_error = None
     st.session_state.game_error = None

@@ -34,8 +34,8 @@ def settings() -> RunSettings:
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
     chosen = c1.multiselect("Variants (the first is traced and tabled; several race each other)", list(labels), default=[ALL_VARIANTS[0].label],
-                            key="kuhn_variants", help=VARIANT_HELP + " " + " ".join(f"{k}: {v}" for k, v in rmcore.CFR_UPDATES.items()))  # fmt: skip
-    seed = int(c2.number_input("Seed", 0, 2**31 - 1, 0, key="kuhn_seed", help="For chance sampling: same seed, same run."))
+                            key="kuhn_variants", bind="query-params", help=VARIANT_HELP + " " + " ".join(f"{k}: {v}" for k, v in rmcore.CFR_UPDATES.items()))  # fmt: skip
+    seed = int(c2.number_input("Seed", 0, 2**31 - 1, 0, key="kuhn_seed", help="For chance sampling: same seed, same run.", bind="query-params"))
     if not chosen:
         st.error("Choose at least one variant; the last choice stays in use.")
         current = state.live("kuhn")
@@ -43,7 +43,7 @@ def settings() -> RunSettings:
     variants = tuple(labels[label] for label in chosen)
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
-        seeds = int(c3.number_input("Seeds", 1, 20, 5, key="kuhn_seeds", help="Runs per sampled variant: the race draws the median and the min-max band."))
+        seeds = int(c3.number_input("Seeds", 1, 20, 5, key="kuhn_seeds", help="Runs per sampled variant: the race draws the median and the min-max band.", bind="query-params"))
     return RunSettings(variants, seed, seeds)
 
 

@@ -48,7 +48,7 @@ def _load_preset() -> None:
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
     try:
-        load_game(rmcore.preset(entry.name, **params))
+        load_game(rmcore.preset(entry.name, **params), from_preset=True)
     except ValueError as error:
         st.session_state.game_error = str(error)
 
@@ -57,14 +57,15 @@ def game_section() -> None:
     """Preset, its parameters, a CSV upload and the in-place editor with Apply."""
     st.subheader("Game")
     names = list(rmcore.PRESETS)
-    st.selectbox("Preset", names, index=names.index(DEFAULT_PRESET), key="preset", on_change=_load_preset,
+    st.session_state.setdefault("preset", DEFAULT_PRESET)  # set here, not as the widget's default: the link may set it too
+    st.selectbox("Preset", names, key="preset", on_change=_load_preset, bind="query-params",
                  format_func=lambda name: rmcore.PRESETS[name].title, help="Pick a game to start from; then edit it below.")  # fmt: skip
     entry = rmcore.PRESETS[st.session_state.preset]
     st.caption(entry.description)
     for p in entry.parameters:
         kind = int if p.integer else float
         st.slider(p.name.replace("_", " "), kind(p.low), kind(p.high), kind(p.default), step=1 if p.integer else 0.1,
-                  key=_parameter_key(entry.name, p.name), on_change=_load_preset, help=p.help)  # fmt: skip
+                  key=_parameter_key(entry.name, p.name), on_change=_load_preset, help=p.help, bind="query-params")  # fmt: skip
     if st.session_state.game_error:
         st.error(st.session_state.game_error)
     game = st.session_state.game
@@ -95,7 +96,7 @@ def _editor() -> None:
         st.rerun()
     if st.button("Apply edits", key="apply", type="primary", help="Edits take effect only when applied, so a half-typed matrix never restarts a run."):
         try:
-            load_game(draft.to_game(row_cells, col_cells, row_names, col_names, name="Edited game"))
+            load_game(draft.to_game(row_cells, col_cells, row_names, col_names, name="Edited game"), from_preset=False)
         except ValueError as error:
             st.session_state.editor_error = str(error)
     if st.session_state.editor_error:
@@ -116,7 +117,7 @@ def _upload() -> None:
             st.session_state.upload_error = str(error)
         else:
             st.session_state.upload_error = None
-            load_game(game)
+            load_game(game, from_preset=False)
             st.rerun()
     if st.session_state.upload_error:
         st.error(f"Not loaded: {st.session_state.upload_error}")
@@ -130,7 +131,7 @@ def _upload() -> None:
 def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     """Self-play (None) or a fixed column strategy from one slider per column action."""
     st.subheader("Opponent")
-    mode = st.radio("Column player", ["Self-play", "Fixed mixed strategy"], key="opponent_mode", horizontal=True,
+    mode = st.radio("Column player", ["Self-play", "Fixed mixed strategy"], key="opponent_mode", horizontal=True, bind="query-params",
                     help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average approaches a best response.")  # fmt: skip
     if mode == "Self-play":
         return None
@@ -138,7 +139,7 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     if n > EDITOR_LIMIT:
         st.warning(f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play.")
         return None
-    weights = [st.slider(f"weight of {label}", 0, 100, 50, key=f"opponent_{n}_{k}") for k, label in enumerate(game.col_actions)]
+    weights = [st.slider(f"weight of {label}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params") for k, label in enumerate(game.col_actions)]
     total = sum(weights)
     last = st.session_state.opponent
     if total == 0:
@@ -153,12 +154,12 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
 def algorithm_section() -> rmcore.MatrixVariant:
     """The variant the page draws in detail."""
     st.subheader("Algorithm")
-    algorithm = st.selectbox("Variant", list(rmcore.ALGORITHMS), format_func=ALGORITHM_NAMES.get, key="algorithm",
+    algorithm = st.selectbox("Variant", list(rmcore.ALGORITHMS), format_func=ALGORITHM_NAMES.get, key="algorithm", bind="query-params",
                              help=" ".join(rmcore.ALGORITHMS.values()))  # fmt: skip
     st.caption(rmcore.ALGORITHMS[algorithm])
-    sampling = st.radio("Sampling", list(rmcore.SAMPLINGS), key="sampling", horizontal=True, help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()))
-    updates = st.radio("Updates", list(rmcore.UPDATES), key="updates", horizontal=True, help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()))
-    averaging = st.radio("Averaging", list(rmcore.AVERAGINGS), key="averaging", horizontal=True,
+    sampling = st.radio("Sampling", list(rmcore.SAMPLINGS), key="sampling", horizontal=True, bind="query-params", help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()))
+    updates = st.radio("Updates", list(rmcore.UPDATES), key="updates", horizontal=True, bind="query-params", help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()))
+    averaging = st.radio("Averaging", list(rmcore.AVERAGINGS), key="averaging", horizontal=True, bind="query-params",
                          help=" ".join(f"{k}: {v}" for k, v in rmcore.AVERAGINGS.items()))  # fmt: skip
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
 
@@ -167,7 +168,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     """Other variants to run beside the primary one on the same game, and the seeds."""
     others = [v for v in ALL_VARIANTS if v != primary]
     labels = {v.label: v for v in others}
-    chosen = st.multiselect(f"Race: compare with other variants (up to {MAX_RACE - 1})", list(labels), key="race_variants",
+    chosen = st.multiselect(f"Race: compare with other variants (up to {MAX_RACE - 1})", list(labels), key="race_variants", bind="query-params",
                             max_selections=MAX_RACE - 1, placeholder="none: one variant, drawn in detail",
                             help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each converges.")  # fmt: skip
     variants = (primary, *(labels[label] for label in chosen))
@@ -175,9 +176,9 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     seed, seeds = 0, 1
     if sampled:
         c1, c2 = st.columns(2)
-        seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run."))
+        seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run.", bind="query-params"))
         if len(variants) > 1:
-            seeds = int(c2.number_input("Seeds per sampled variant", 1, 20, 5, key="race_seeds",
+            seeds = int(c2.number_input("Seeds per sampled variant", 1, 20, 5, key="race_seeds", bind="query-params",
                                         help="A sampled variant runs once per seed; the race draws the median and the min-max band."))  # fmt: skip
     return RunSettings(variants, opponent, seed, seeds)
 
@@ -202,6 +203,6 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
 
 def display_options() -> tuple[bool, bool]:
     d1, d2 = st.columns(2)
-    log_x = d1.toggle("Log iteration axis", value=True, key="log_x")
-    show_current = d2.toggle("Show current strategies on the simplex", value=False, key="show_current")
+    log_x = d1.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
+    show_current = d2.toggle("Show current strategies on the simplex", value=False, key="show_current", bind="query-params")
     return log_x, show_current

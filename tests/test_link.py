@@ -1,0 +1,102 @@
+"""The setup in the URL: a link restores the game and the settings, and bad links get a notice, never an error."""
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import rmcore
+from ui import link
+
+
+def opened(params: dict, page: str | None = None) -> AppTest:
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.query_params.update(params)
+    if page:
+        app.switch_page(page)
+    app.run()
+    assert not app.exception
+    return app
+
+
+def warnings(app) -> str:
+    return " | ".join(w.value for w in app.warning)
+
+
+def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
+    app = opened({
+        "preset": "Weighted RPS", "param_weighted-rps_rock_scissors": "2.0", "algorithm": "RM+", "sampling": "sampled",
+        "updates": "alternating", "averaging": "linear", "seed": "7", "race_variants": ["prm+ · expected · alternating · linear"],
+        "opponent_mode": "Self-play", "matrix_speed": "10 per update", "log_x": "false", "run_to": "300",
+    })  # fmt: skip
+    assert app.session_state.game.equilibria[0].row == pytest.approx((0.25, 0.5, 0.25))
+    live = app.session_state.matrix_live
+    assert [v.label for v in live.race.variants] == ["rm+ · sampled · alternating · linear", "prm+ · expected · alternating · linear"]
+    assert live.race.seed == 7 and live.iteration == 300
+    assert app.select_slider(key="matrix_speed").value == "10 per update" and app.toggle(key="log_x").value is False
+    assert not app.warning
+
+
+def test_a_link_carries_an_edited_matrix_with_its_names():
+    game = rmcore.MatrixGame([[1, -1], [-2, 3]], [[0, 1], [2, -1]], ("Up", "Down"), ("Left", "Right"), name="Ours")
+    app = opened({"matrix": link.matrix_param(game)})
+    loaded = app.session_state.game
+    assert (loaded.name, loaded.row_actions, loaded.col_actions, loaded.is_zero_sum) == ("Ours", ("Up", "Down"), ("Left", "Right"), False)
+    assert loaded.row_payoffs.tolist() == [[1, -1], [-2, 3]] and loaded.col_payoffs.tolist() == [[0, 1], [2, -1]]
+
+
+def test_applying_an_edit_puts_the_matrix_in_the_link_and_a_preset_takes_it_out():
+    app = opened({})
+    draft = app.session_state.draft
+    cells = draft.row_cells.copy()
+    cells.iat[0, 1] = "-3"
+    import dataclasses
+
+    app.session_state.draft = dataclasses.replace(draft, row_cells=cells)
+    app.run()
+    app.button(key="apply").click().run()
+    spec = json.loads(app.query_params["matrix"])
+    assert spec["A"][0][1] == -3 and spec["rows"] == ["Rock", "Paper", "Scissors"] and "B" not in spec
+    app.selectbox(key="preset").set_value("matching-pennies").run()
+    assert "matrix" not in app.query_params
+
+
+def test_a_link_restores_the_kuhn_pages_variants():
+    chosen = ["cfr+ · alternating", "chance-sampling · simultaneous"]
+    app = opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, page="app_pages/kuhn_poker.py")
+    live = app.session_state.kuhn_live
+    assert [v.label for v in live.race.variants] == chosen and live.race.runs == 1 + 3 and live.iteration == 20
+
+
+@pytest.mark.parametrize(
+    "params,message",
+    [
+        ({"preset": "Nonexistent"}, "preset='Nonexistent': not a valid value"),
+        ({"param_weighted-rps_rock_scissors": "1e308", "preset": "Weighted RPS"}, "not a valid value"),
+        ({"algorithm": "<script>alert(1)</script>"}, "algorithm="),
+        ({"race_variants": ["rm · bogus"]}, "race_variants="),
+        ({"whatever": "1"}, "whatever: not a setting of this page"),
+        ({"run_to": "-5"}, "run_to='-5'"),
+        ({"run_to": "1" * 50}, "run_to="),
+        ({"matrix": "{not json"}, "matrix: it is not JSON"),
+        ({"matrix": json.dumps({"A": [[1] * 11]})}, "at most 10x10"),
+        ({"matrix": json.dumps({"A": [[1, "x"]]})}, "numbers only"),
+        ({"matrix": json.dumps({"A": [[1e400]]})}, "row 1, column 1 is infinite"),  # json writes and reads Infinity
+        ({"matrix": json.dumps({"A": [[1, 2], [3]]})}, "every row needs the same length"),
+        ({"matrix": "x" * 20_000}, "at most 8,000"),
+    ],
+)  # fmt: skip
+def test_a_bad_link_falls_back_to_defaults_with_a_notice(params, message):
+    app = opened(params)
+    assert message in warnings(app), warnings(app)
+    assert app.session_state.game.name in ("RPS with crash", "Weighted RPS (1, 1, 1)")
+    app.run()
+    assert not app.warning, "the notice shows once"
+
+
+def test_the_share_control_shows_a_link_with_the_setup():
+    app = opened({"algorithm": "RM+"})
+    app.button(key="matrix_step_10").click().run()
+    app.checkbox(key="matrix_share_run_to").check().run()
+    shown = " ".join(c.value for c in app.code)
+    assert "algorithm=RM%2B" in shown and "run_to=10" in shown

@@ -1,0 +1,214 @@
+"""The setup in the URL: what a shared link restores, what it could not, and the Share control.
+
+Every setting widget is bound to a query parameter of its own key (``bind="query-params"``), so
+the URL always holds the page's setup and opening it in a fresh browser restores it. Two more
+parameters are ours:
+
+* ``matrix``: an edited or uploaded game of up to 10x10, as JSON (payoffs, action names, name);
+  without it the game is the preset with its parameters, as the preset widgets say.
+* ``run_to``: an iteration to run to when the link opens (at most ``MAX_RUN_TO``).
+
+Streamlit drops a bound value it cannot use (an unknown preset, a number out of range) and shows
+the default. To say so on the page, the parameters a session arrived with are remembered and
+compared, at the end of its first run, with what survived; the rejected, the unknown and our own
+malformed ones are listed in one notice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import urllib.parse
+
+import streamlit as st
+
+import rmcore
+
+#: Largest game a link carries (the editor's size).
+MAX_LINK_ACTIONS = 10
+#: Longest value a link parameter may have before it is refused unread.
+MAX_PARAM_CHARS = 8_000
+#: Highest iteration a link may ask to run to when it opens.
+MAX_RUN_TO = 1_000_000
+_OURS = ("matrix", "run_to")
+_STREAMLITS = ("embed", "embed_options")
+
+
+def arrived() -> None:
+    """On a session's first run: remember the link's parameters."""
+    st.session_state.link_given = {key: st.query_params.get_all(key) for key in st.query_params}
+    st.session_state.link_problems = []
+    st.session_state.link_checked = False
+
+
+def _problem(text: str) -> None:
+    st.session_state.link_problems.append(text)
+
+
+def _shown(values: list[str]) -> str:
+    text = ", ".join(values)
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# -- the game -----------------------------------------------------------------------------------
+
+
+def matrix_param(game: rmcore.MatrixGame) -> str | None:
+    """``game`` as the ``matrix`` parameter, or None when it is larger than a link carries."""
+    if max(game.shape) > MAX_LINK_ACTIONS:
+        return None
+    spec = {"name": game.name, "rows": list(game.row_actions), "cols": list(game.col_actions), "A": game.row_payoffs.tolist()}
+    if not game.is_zero_sum:
+        spec["B"] = game.col_payoffs.tolist()
+    return json.dumps(spec, separators=(",", ":"))
+
+
+def game_from_param(text: str) -> rmcore.MatrixGame:
+    """The game a ``matrix`` parameter describes; ``ValueError`` says what is wrong with it."""
+    if len(text) > MAX_PARAM_CHARS:
+        raise ValueError(f"it is {len(text):,} characters long (at most {MAX_PARAM_CHARS:,})")
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError:
+        raise ValueError("it is not JSON") from None
+    if not isinstance(spec, dict) or "A" not in spec:
+        raise ValueError("it needs the row player's payoffs 'A'")
+    unknown = set(spec) - {"name", "rows", "cols", "A", "B"}
+    if unknown:
+        raise ValueError(f"it has unknown fields {sorted(unknown)}")
+    for field in ("A", "B"):
+        table = spec.get(field)
+        if table is None:
+            continue
+        if not isinstance(table, list) or not all(isinstance(row, list) for row in table):
+            raise ValueError(f"'{field}' must be a list of rows")
+        if len(table) > MAX_LINK_ACTIONS or any(len(row) > MAX_LINK_ACTIONS for row in table):
+            raise ValueError(f"a link carries games of at most {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}")
+        if any(isinstance(cell, bool) or not isinstance(cell, (int, float)) for row in table for cell in row):
+            raise ValueError(f"'{field}' must hold numbers only")
+    name = spec.get("name", "Shared game")
+    if not isinstance(name, str) or len(name) > 100:
+        raise ValueError("its name must be text of at most 100 characters")
+    return rmcore.MatrixGame(spec["A"], spec.get("B"), spec.get("rows"), spec.get("cols"), name=name or "Shared game")
+
+
+def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
+    """The game a session starts with, and where it came from: the link's matrix, its preset, or ``default``."""
+    text = st.query_params.get("matrix")
+    if text is not None:
+        try:
+            return game_from_param(text), ("matrix",)
+        except ValueError as error:
+            _problem(f"matrix: {error}; showing the preset instead")
+            del st.query_params["matrix"]
+    titles = {entry.title: name for name, entry in rmcore.PRESETS.items()}
+    name = titles.get(st.query_params.get("preset", ""), default)
+    entry = rmcore.PRESETS[name]
+    params = {}
+    for p in entry.parameters:
+        text = st.query_params.get(f"param_{name}_{p.name}")
+        try:
+            value = float(text) if text is not None else p.default
+        except ValueError:
+            value = p.default  # the bound slider drops it too, and the check names it
+        params[p.name] = value if math.isfinite(value) and p.low <= value <= p.high else p.default
+    params = {k: int(v) if p.integer else float(v) for (k, v), p in zip(params.items(), entry.parameters)}
+    return rmcore.preset(name, **params), ("preset", name)
+
+
+def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> None:
+    """Keep the link's ``matrix`` parameter in step with the game: set for an edited or uploaded game, gone for a preset."""
+    text = None if from_preset else matrix_param(game)
+    if text is None:
+        st.query_params.pop("matrix", None)
+    else:
+        st.query_params["matrix"] = text
+
+
+# -- running to an iteration --------------------------------------------------------------------
+
+
+def requested_iteration() -> int:
+    """The link's ``run_to`` (0 when there is none or it is unusable)."""
+    text = st.session_state.link_given.get("run_to", [None])[-1]
+    if text is None:
+        return 0
+    if not text.isdigit() or not 1 <= int(text) <= MAX_RUN_TO:
+        _problem(f"run_to={_shown([text])}: a whole number from 1 to {MAX_RUN_TO:,} runs the link to that iteration")
+        return 0
+    return int(text)
+
+
+# -- the notice and the Share control -------------------------------------------------------------
+
+
+def check() -> None:
+    """At the end of a session's first run: note what the link asked for but did not get, then say so once.
+
+    Bound widgets drop values they cannot use, so a parameter that is gone or changed was rejected;
+    one that no widget on this page knows was ignored.
+    """
+    if st.session_state.link_checked:
+        return
+    st.session_state.link_checked = True
+    for key, values in st.session_state.link_given.items():
+        if key in _OURS or key in _STREAMLITS:
+            continue
+        if len(key) > 100 or key not in st.session_state:
+            _problem(f"{key[:40]}: not a setting of this page; ignored")
+        elif st.query_params.get_all(key) != values and not _shows(values, st.session_state[key]):
+            # Gone from the URL and not what the widget shows: rejected. (A value equal to the
+            # widget's default is dropped from the URL too, to keep links short.)
+            _problem(f"{key}={_shown(values)}: not a valid value")
+    if st.session_state.link_problems:
+        st.rerun()  # so that the notice shows at the top of the page
+
+
+def _shows(given: list[str], value) -> bool:
+    """Whether a widget whose value is ``value`` shows what a link ``given`` (as Streamlit writes it)."""
+    from .matrix.settings import ALGORITHM_NAMES  # here, not at the top: that module imports this one's importer
+
+    if isinstance(value, (list, tuple)):
+        return [str(v) for v in value] == given
+    if len(given) != 1:
+        return False
+    text = given[0]
+    if isinstance(value, bool):
+        return text.lower() == str(value).lower()
+    if isinstance(value, (int, float)):
+        try:
+            return float(text) == float(value)
+        except ValueError:
+            return False
+    labels = {str(value), ALGORITHM_NAMES.get(value, ""), getattr(rmcore.PRESETS.get(value), "title", "")}
+    return text in labels
+
+
+def notice() -> None:
+    """Show, once, what the link asked for but could not get."""
+    problems = st.session_state.get("link_problems") or []
+    if problems and st.session_state.get("link_checked"):
+        st.warning("Some of the link's settings could not be used, so their defaults are shown: " + "; ".join(problems) + ".",
+                   icon=":material/link_off:")  # fmt: skip
+        st.session_state.link_problems = []
+
+
+def link(iteration: int | None = None) -> str:
+    """This page's URL with its whole setup (and, if given, the iteration to run to)."""
+    pairs = [(key, value) for key in st.query_params if key != "run_to" for value in st.query_params.get_all(key)]
+    if iteration:
+        pairs.append(("run_to", str(min(iteration, MAX_RUN_TO))))
+    base = st.context.url or ""
+    return base + ("?" + urllib.parse.urlencode(pairs) if pairs else "")
+
+
+def share(page: str, iteration: int) -> None:
+    """A Share control: the link to this setup, ready to copy."""
+    with st.popover("Share this setup", icon=":material/link:"):
+        st.caption("The link opens this page with the same game and settings in any browser.")
+        run_to = st.checkbox(f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})", key=f"{page}_share_run_to",
+                             disabled=iteration == 0)  # fmt: skip
+        st.code(link(iteration if run_to else None), language=None, wrap_lines=True)
+        game = st.session_state.get("game")
+        if page == "matrix" and game is not None and max(game.shape) > MAX_LINK_ACTIONS:
+            st.caption(f"This game is larger than {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}, so the link carries the preset instead.")
