@@ -34,13 +34,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0, cpus: str | None = None):
-    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it afterwards."""
+def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = ()):
+    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it afterwards.
+
+    ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``.
+    """
     port = _free_port()
     pin = ["taskset", "-c", cpus] if cpus else []
     server = subprocess.Popen(
         [*pin, sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false"],
+         "--server.port", str(port), "--browser.gatherUsageStats", "false", *options],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     url = f"http://127.0.0.1:{port}"

@@ -103,3 +103,51 @@ def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
         assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
         assert fresh.locator("[data-testid=stMetricValue]").first.inner_text() == "100"
         assert fresh.locator("[data-testid=stException]").count() == 0
+
+
+_CHART_COLOURS_JS = """() => {
+    const chart = document.querySelector('.js-plotly-plot');
+    if (!chart || !chart._fullLayout) return null;
+    const lines = (chart._fullData || []).map(t => t.line && t.line.color).filter(Boolean);
+    return {paper: chart._fullLayout.paper_bgcolor, font: chart._fullLayout.font.color, lines: lines};
+}"""
+
+
+def _brightness(colour: str) -> float:
+    """0 (black) to 1 (white) for '#rrggbb' or 'rgb(r, g, b)'."""
+    if colour.startswith("#"):
+        channels = [int(colour[k : k + 2], 16) for k in (1, 3, 5)]
+    else:
+        channels = [float(v) for v in colour[colour.index("(") + 1 : -1].split(",")[:3]]
+    return min(channels) / 255
+
+
+@pytest.mark.slow
+def test_in_the_dark_theme_charts_sit_on_the_page_and_use_light_ink():
+    with running_app(options=("--theme.base", "dark")) as url, chromium_page(width=1280, height=2400) as page:
+        page.goto(url)
+        step = page.get_by_role("button", name="Step +100", exact=True)
+        step.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        colours = []
+        for _ in range(3):  # a click sent while the first script run is still going can be lost: check, and again
+            step.click()
+            deadline = time.time() + 20
+            while time.time() < deadline and len(colours) < 4:
+                colours = [c for c in (_safe(f) for f in page.frames[1:]) if c]
+                time.sleep(0.3)
+            if len(colours) >= 4:
+                break
+        assert len(colours) >= 4, "the four live charts"
+        for chart in colours:
+            assert chart["paper"].replace(" ", "") == "rgba(0,0,0,0)", chart  # transparent: the page's dark background shows
+            assert _brightness(chart["font"]) > 0.8, chart  # light text on the dark page
+            assert not any(c in ("black", "#000000") or c.replace(" ", "") == "rgb(0,0,0)" for c in chart["lines"]), chart
+        page.screenshot(path=str(ROOT / "docs" / "matrix_dark.png"), full_page=False)
+
+
+def _safe(frame):
+    try:
+        return frame.evaluate(_CHART_COLOURS_JS)
+    except Exception:  # a frame still loading
+        return None

@@ -44,7 +44,7 @@ def game_tree(policy: rmcore.Policy, reach: np.ndarray) -> dict:
     trace = dict(type="scatter", x=xs, y=ys, mode="markers+text", text=list(INFOSETS), textposition="middle center",
                  marker=dict(size=38, color=bets, cmin=0, cmax=1, colorscale="RdBu", line=dict(color="black", width=1),
                              colorbar=dict(title=dict(text="P(bet)"), thickness=12)),
-                 hovertext=hover, hoverinfo="text", textfont=dict(color="black"), showlegend=False)  # fmt: skip
+                 hovertext=hover, hoverinfo="text", textfont=dict(color="#000000"), showlegend=False)  # fmt: skip  (black on every marker colour, in both themes)
     return figure(
         [trace], "The 12 information sets (colour: probability of betting now)", 380,
         xaxis=dict(visible=False, range=[-3.6, 3.6]), yaxis=dict(visible=False, range=[0.4, 3.6]),
