@@ -67,3 +67,9 @@ def test_reset(page):
     page.button(key="kuhn_step_1").click().run()
     page.button(key="kuhn_reset").click().run()
     assert metric(page, 0) == "0" and page.session_state.kuhn_live.trace is None
+
+
+def test_the_training_charts_say_what_they_show(page):
+    page.button(key="kuhn_step_10").click().run()
+    captions = " ".join(c.value for c in page.caption)
+    assert "CFR's guarantee is for the average" in captions and "equilibrium family" in captions

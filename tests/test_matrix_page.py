@@ -213,3 +213,33 @@ def test_one_variant_shows_no_race():
     app.button(key="matrix_step_100").click().run()
     assert not app.session_state.matrix_live.is_race
     assert not any("variant" in d.value.columns for d in app.dataframe)
+
+
+def test_apply_without_a_change_keeps_the_run_and_the_name(app):
+    app.button(key="matrix_step_100").click().run()
+    app.button(key="apply").click().run()
+    assert iteration(app) == 100 and app.session_state.game.name == "RPS with crash"
+    assert any("Nothing was changed" in i.value for i in app.info) and not app.error
+
+
+def test_an_applied_edit_is_named_at_once(app):
+    _type_into_cell(app, 0, 1, "-3")
+    app.button(key="apply").click().run()
+    assert "Now solving: **RPS with crash (edited)**" in " ".join(m.value for m in app.markdown)
+
+
+@pytest.mark.parametrize("typed", [2.5, 0, 11, -1])
+def test_a_bad_action_count_gets_a_message_and_changes_nothing(app, typed):
+    version = app.session_state.draft.version
+    app.number_input(key=f"rows_{version}").set_value(typed).run()
+    assert not app.exception
+    assert f"Row actions must be a whole number from 1 to 10; {typed:g} is not" in errors(app)
+    assert app.session_state.draft.shape == (3, 3) and app.session_state.game.shape == (3, 3)
+
+
+def test_every_live_chart_says_what_it_shows(app):
+    app.button(key="matrix_step_100").click().run()
+    captions = " ".join(c.value for c in app.caption)
+    for phrase in ("it is the average, not the current play", "spiralling in towards the equilibrium",
+                   "a worst-case guarantee rather than a prediction", "regret matching plays each positive"):
+        assert phrase in captions.replace("\n", " ").lower() or phrase in captions, phrase

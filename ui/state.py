@@ -41,6 +41,7 @@ def init() -> None:
         st.session_state.game = game
         st.session_state.draft = Draft.from_game(game)
         st.session_state.editor_error = None
+        st.session_state.editor_note = None
         st.session_state.game_error = None
         st.session_state.upload_error = None
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple

@@ -15,7 +15,7 @@ from rmcore.kuhn import INFOSETS
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from .. import race_view
+from .. import explain, race_view
 from ..charts import race_figure
 from . import figures
 
@@ -111,9 +111,11 @@ def draw(run: LiveRun, show_current: bool) -> None:
     left, right = st.columns(2)
     with left:
         live_chart(race_figure(frame.race, extra), key="kuhn_exploitability", config=config)
+        st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
     with right:
         shown = frame.history.rows(chart_rows(frame.history.iterations))
         live_chart(figures.infoset_trajectories(shown), key="kuhn_trajectories", config=config)
+        st.caption(explain.KUHN_TRAJECTORIES)
     if run.is_race:
         race_view.table(frame.race)
     average, current = frame.history.policy("average"), frame.history.policy("current")
@@ -126,4 +128,5 @@ def draw(run: LiveRun, show_current: bool) -> None:
     st.table(table.style.format(precision=4))
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", config=config)
+    st.caption(explain.KUHN_CHECK)
     st.markdown(f"Estimated α = P(bet | J) = **{alpha:.4f}**; game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")

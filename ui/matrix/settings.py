@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
+import numpy as np
 import streamlit as st
 
 import rmcore
@@ -76,31 +77,62 @@ def game_section() -> None:
         _upload()
 
 
+def _action_count(column, label: str, current: int, key: str) -> int | None:
+    """A number of actions as typed; a message under it (and None) unless it is a whole number from 1 to EDITOR_LIMIT.
+
+    A float input without bounds, because Streamlit's own integer input silently truncates 2.5 to 2
+    and shows an out-of-range count only as a red border, never telling the server.
+    """
+    typed = column.number_input(label, value=float(current), step=1.0, format="%g", key=key)
+    if typed.is_integer() and 1 <= typed <= EDITOR_LIMIT:
+        return int(typed)
+    column.error(f"{label} must be a whole number from 1 to {EDITOR_LIMIT}; {typed:g} is not. Nothing changed.")
+    return None
+
+
+def _same_game(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
+    return (a.shape == b.shape and np.array_equal(a.row_payoffs, b.row_payoffs) and np.array_equal(a.col_payoffs, b.col_payoffs)
+            and a.row_actions == b.row_actions and a.col_actions == b.col_actions)  # fmt: skip
+
+
 def _editor() -> None:
     draft: Draft = st.session_state.draft
     v = draft.version
     c1, c2, c3 = st.columns(3)
     zero_sum = c1.toggle("Zero-sum", value=draft.zero_sum, key=f"zero_sum_{v}", help="On: the column player gets minus the row player's payoff. Off: edit both payoff matrices.")
-    rows = c2.number_input("Row actions", 1, EDITOR_LIMIT, draft.shape[0], key=f"rows_{v}")
-    cols = c3.number_input("Column actions", 1, EDITOR_LIMIT, draft.shape[1], key=f"cols_{v}")
+    rows = _action_count(c2, "Row actions", draft.shape[0], f"rows_{v}")
+    cols = _action_count(c3, "Column actions", draft.shape[1], f"cols_{v}")
     row_names = st.text_input("Row action names (comma-separated)", ", ".join(draft.row_names), key=f"row_names_{v}")
     col_names = st.text_input("Column action names (comma-separated)", ", ".join(draft.col_names), key=f"col_names_{v}")
     row_cells = edit_cells(draft, "row", "Row player's payoffs A (rows: row actions, columns: column actions)")
     col_cells = None if draft.col_cells is None else edit_cells(draft, "col", "Column player's payoffs B")
-    if zero_sum != draft.zero_sum or (rows, cols) != draft.shape:
+    shape = (rows or draft.shape[0], cols or draft.shape[1])
+    if zero_sum != draft.zero_sum or shape != draft.shape:
         typed = Draft(row_cells, col_cells, _split(row_names), _split(col_names), v)
         try:
-            st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(int(rows), int(cols))
+            st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(*shape)
         except ValueError as error:
             st.session_state.editor_error = str(error)
         st.rerun()
     if st.button("Apply edits", key="apply", type="primary", help="Edits take effect only when applied, so a half-typed matrix never restarts a run."):
+        current = st.session_state.game
         try:
-            load_game(draft.to_game(row_cells, col_cells, row_names, col_names, name="Edited game"), from_preset=False)
+            name = current.name if current.name.endswith("(edited)") or current.name == "Edited game" else f"{current.name} (edited)"
+            edited = draft.to_game(row_cells, col_cells, row_names, col_names, name=name)
         except ValueError as error:
             st.session_state.editor_error = str(error)
+        else:
+            st.session_state.editor_error = None
+            if _same_game(edited, current):
+                st.session_state.editor_note = "Nothing was changed, so the run goes on."
+            else:
+                load_game(edited, from_preset=False)
+                st.rerun()  # so that everything above (the game's name) shows the new game at once
     if st.session_state.editor_error:
         st.error(f"Not applied: {st.session_state.editor_error}. The last valid game keeps running.")
+    if st.session_state.editor_note:
+        st.info(st.session_state.editor_note)
+        st.session_state.editor_note = None
 
 
 def _split(text: str) -> tuple[str, ...]:

@@ -12,7 +12,7 @@ from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from ..charts import race_figure
-from .. import race_view
+from .. import explain, race_view
 from . import figures
 
 
@@ -41,6 +41,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
     live_chart(figures.strategy_trajectories(shown, game, log_x=log_x, players=players), key="chart_strategies", config=config)
+    st.caption(explain.STRATEGIES)
     left, right = st.columns(2)
     with left:
         equilibrium = game.equilibria[0] if game.equilibria else None
@@ -51,15 +52,19 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
             st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
         else:
             live_chart(path, key="chart_simplex", config=config)
+            st.caption(explain.SIMPLEX)
     with right:
         if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
             live_chart(race_figure(frame.race), key="chart_race", config=config)
+            st.caption(explain.RACE)
         else:
             live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", config=config)
+            st.caption(explain.CONVERGENCE_FIXED if fixed else explain.CONVERGENCE)
     if run.is_race:
         race_view.table(frame.race)
     regrets = solver.cumulative_regrets()
     live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
+    st.caption(explain.REGRETS)
     policy = history.policy("average")
     _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
 

@@ -1,0 +1,41 @@
+"""One or two lines under each chart on what it shows, for students. Text only: no Streamlit, no math code."""
+
+STRATEGIES = (
+    "Thin lines are the strategy regret matching plays at each iteration: it keeps chasing the last best reply, so it "
+    "cycles. Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
+    "average, not the current play, that converges to an equilibrium."
+)
+SIMPLEX = (
+    "Each corner is one action played for sure; a point inside mixes them. The line is the average strategy over time, "
+    "spiralling in towards the equilibrium (the star)."
+)
+CONVERGENCE = (
+    "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
+    "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T), a worst-case guarantee rather "
+    "than a prediction (real runs sit well below it); the dotted line shows the 1/√T rate for comparison."
+)
+CONVERGENCE_FIXED = (
+    "Against a fixed opponent only the row player learns: the black line is how much it could still gain by switching "
+    "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response."
+)
+REGRETS = (
+    "An action's cumulative regret is how much better it would have done, summed over all iterations, than what was "
+    "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not played."
+)
+RACE = (
+    "One line per variant, lower is better; a sampled variant shows the median of its seeds with a band from the best to "
+    "the worst seed. The guides show the 1/√T rate that plain regret matching guarantees and the faster 1/T that the "
+    "best variants often reach in practice."
+)
+KUHN_EXPLOITABILITY = (
+    "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
+    "equilibrium. Dotted lines are the current policy, which keeps moving; CFR's guarantee is for the average."
+)
+KUHN_TRAJECTORIES = (
+    "Each line is one information set's average probability of betting. Player 1 settles on one member of the "
+    "equilibrium family (which α depends on the start and the variant); player 2's strategy is the same in all of them."
+)
+KUHN_CHECK = (
+    "Bars are the average probability of betting; the dashed marks are where the equilibrium family with the bars' own α "
+    "= P(bet | J) puts every other information set. Bars on their marks mean the average is an equilibrium."
+)
