@@ -151,3 +151,36 @@ def _safe(frame):
         return frame.evaluate(_CHART_COLOURS_JS)
     except Exception:  # a frame still loading
         return None
+
+
+def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser(app_url, tmp_path):
+    import csv
+
+    with chromium_page(height=3000) as page:
+        page.goto(f"{app_url}/?algorithm=RM%2B")
+        step = page.get_by_role("button", name="Step +100", exact=True)
+        step.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        step.click()
+        page.get_by_role("button", name="History (CSV)").wait_for(timeout=60_000)
+        wait_until_idle(page)
+        with page.expect_download() as download:
+            page.get_by_role("button", name="History (CSV)").click()
+        rows = list(csv.reader(open(download.value.path(), encoding="utf-8")))
+        assert rows[0][:4] == ["variant", "seed", "iteration", "nash_conv"] and "row_average[Rock]" in rows[0]
+        assert rows[1][0] == "rm+ · expected · simultaneous · uniform" and rows[-1][2] == "100"
+        with page.expect_download() as download:
+            page.get_by_role("button", name="Setup (JSON)").click()
+        saved = tmp_path / "setup.json"
+        download.value.save_as(saved)
+    with chromium_page(height=1600) as fresh:
+        fresh.goto(app_url)
+        fresh.get_by_role("button", name="Share this setup").wait_for(timeout=90_000)
+        wait_until_idle(fresh)
+        fresh.get_by_role("button", name="Share this setup").click()
+        fresh.locator("[data-testid=stPopoverBody] input[type=file]").set_input_files(str(saved))
+        fresh.wait_for_url("**run_to=100**", timeout=60_000)
+        fresh.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(fresh)
+        assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
+        assert fresh.locator("[data-testid=stMetricValue]").first.inner_text() == "100"

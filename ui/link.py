@@ -31,6 +31,11 @@ MAX_PARAM_CHARS = 8_000
 #: Highest iteration a link may ask to run to when it opens.
 MAX_RUN_TO = 1_000_000
 _OURS = ("matrix", "run_to")
+# Opening a loaded setup is a page load: a few lines of JavaScript in the page (st.components.v2 runs
+# inline code; Streamlit has no Python command that sends the browser to another URL).
+_navigate = st.components.v2.component(
+    "rm_navigate", js="export default function (component) { const url = component.data && component.data.url; if (url) window.location.assign(url); }"
+)
 _STREAMLITS = ("embed", "embed_options")
 
 
@@ -212,3 +217,14 @@ def share(page: str, iteration: int) -> None:
         game = st.session_state.get("game")
         if page == "matrix" and game is not None and max(game.shape) > MAX_LINK_ACTIONS:
             st.caption(f"This game is larger than {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}, so the link carries the preset instead.")
+        loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
+        if loaded is not None:
+            from .export import link_from_setup  # here: export imports this module
+
+            try:
+                target = link_from_setup(loaded.getvalue(), st.context.url or "")
+            except ValueError as error:
+                st.error(f"Not loaded: {error}.")
+            else:
+                st.caption(f"Opening {target}")
+                _navigate(data={"url": target}, key=f"{page}_navigate")

@@ -15,7 +15,7 @@ from rmcore.kuhn import INFOSETS
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from .. import explain, race_view
+from .. import explain, export, race_view
 from ..charts import race_figure
 from . import figures
 
@@ -130,3 +130,5 @@ def draw(run: LiveRun, show_current: bool) -> None:
     live_chart(spec, key="kuhn_equilibrium", config=config)
     st.caption(explain.KUHN_CHECK)
     st.markdown(f"Estimated α = P(bet | J) = **{alpha:.4f}**; game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
+    st.subheader("Export")
+    export.section("kuhn", run, frame)

@@ -12,7 +12,7 @@ from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from ..charts import race_figure
-from .. import explain, race_view
+from .. import explain, export, race_view
 from . import figures
 
 
@@ -67,6 +67,9 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     st.caption(explain.REGRETS)
     policy = history.policy("average")
     _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
+    st.subheader("Export")
+    weights = None if solver.is_self_play else [st.session_state[f"opponent_{game.shape[1]}_{k}"] for k in range(game.shape[1])]
+    export.section("matrix", run, frame, weights)
 
 
 def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool) -> None:

@@ -1,0 +1,77 @@
+"""Export: the history CSV, the setup file and the bundle whose command reproduces the numbers to the last digit."""
+
+import io
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+import rmcore
+from ui import export
+from ui.live import LiveRun
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _live(game, variants, steps=(7, 300, 2_000), **race):
+    run = LiveRun(rmcore.Race(game, variants, **race))
+    for n in steps:  # the page's chunks: any split gives the same numbers
+        run.step(n)
+    return run, run.frame()
+
+
+def test_the_history_csv_has_every_run_with_its_variant_and_seed():
+    run, frame = _live(rmcore.preset("rps-crash"), ["rm", "rm+/sampled"], seeds=3, seed=4)
+    table = export.history_frame(run, frame)
+    assert list(table.columns[:4]) == ["variant", "seed", "iteration", "nash_conv"]
+    assert "row_average[Rock]" in table.columns and "col_current[Scissors]" in table.columns
+    assert set(table["seed"]) == {"", 4, 5, 6} and table["iteration"].max() == run.iteration
+    assert table.groupby(["variant", "seed"]).size().shape[0] == 1 + 3
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "game,variants,race,weights",
+    [
+        (rmcore.preset("battle-of-sexes"), ["prm+/alternating/linear", "rm/sampled"], dict(seeds=2, seed=3), None),
+        (rmcore.preset("rps"), ["rm+"], dict(opponent=(30 / 110, 50 / 110, 30 / 110)), [30, 50, 30]),
+        (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1), None),
+    ],
+    ids=["general-sum race", "fixed opponent", "kuhn"],
+)
+def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race, weights):
+    run, frame = _live(game, variants, **race)
+    data = export.bundle({"format": "rmcore-setup/1", "page": "x", "parameters": [], "iteration": run.iteration}, run, frame, weights)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(tmp_path)
+        names = set(archive.namelist())
+    assert {"README.txt", "setup.json", "versions.json", "numbers.json", "history.csv"} <= names
+    numbers = json.loads((tmp_path / "numbers.json").read_text())
+    command = next(line.strip() for line in (tmp_path / "README.txt").read_text().splitlines() if line.strip().startswith("python -m rmcore"))
+    args = command.split()[3:]  # after "python -m rmcore"
+    out = subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    again = {row["variant"]: row[result["measure"]] for row in result["variants"]}
+    assert again == numbers["variants"] and result["measure"] == numbers["measure"]
+    assert json.loads((tmp_path / "versions.json").read_text())["numpy"]
+
+
+def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
+    setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": [["kuhn_variants", "cfr · alternating"]], "iteration": 50}
+    target = export.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
+    assert target == "http://host:8501/kuhn_poker?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
+    matrix = {**setup, "page": "matrix", "parameters": [["algorithm", "RM+"]], "iteration": 0}
+    assert export.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker") == "http://host:8501/?algorithm=RM%2B"
+    for data, message in [
+        (b"\xff\xfe", "not JSON text"), (b"[1, 2]", "no 'format'"), (b"x" * 30_000, "at most 20,000"),
+        (json.dumps({**setup, "page": "other"}).encode(), "'matrix' or 'kuhn'"),
+        (json.dumps({**setup, "parameters": [["a", 1]]}).encode(), "pairs of text"),
+        (json.dumps({**setup, "iteration": -3}).encode(), "whole number >= 0"),
+    ]:  # fmt: skip
+        with pytest.raises(ValueError, match=message):
+            export.link_from_setup(data, "http://host/")

@@ -1,0 +1,144 @@
+"""Export, the same on both pages: the history as CSV, the setup as JSON, and a reproducibility bundle.
+
+Everything is built from the frame the live panel has just drawn, and only when a button is
+clicked (``st.download_button`` with a callable), so exporting neither slows the updates nor
+pauses a run. The setup is the link's parameters; uploading it again opens that link.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import platform
+import zipfile
+from importlib import metadata
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+import rmcore
+
+from . import link
+from .live import Frame, LiveRun
+
+#: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
+MAX_SETUP_BYTES = 20_000
+_PACKAGES = ("rmcore", "numpy", "numba", "scipy", "pandas", "streamlit", "plotly")
+
+
+def history_frame(run: LiveRun, frame: Frame) -> pd.DataFrame:
+    """Every run's checkpoints in one table: ``variant`` and ``seed`` columns, then ``History.to_frame()``'s."""
+    tables = []
+    for variant, histories in zip(run.race.variants, frame.histories):
+        seeds = range(run.race.seed, run.race.seed + len(histories))
+        for seed, history in zip(seeds, histories):
+            table = history.to_frame()
+            table.insert(0, "seed", seed if variant.is_sampled else "")
+            table.insert(0, "variant", variant.label)
+            tables.append(table)
+    return pd.concat(tables, ignore_index=True)
+
+
+def setup(page: str, iteration: int) -> dict:
+    """The setup as data: the page, the link's parameters (pairs, in order) and the iteration reached."""
+    pairs = [[key, value] for key in st.query_params if key != "run_to" for value in st.query_params.get_all(key)]
+    return {"format": "rmcore-setup/1", "page": page, "parameters": pairs, "iteration": iteration}
+
+
+def link_from_setup(data: bytes, base: str) -> str:
+    """The link a setup file stands for (``base`` is the app's URL); ``ValueError`` says what is wrong with the file."""
+    if len(data) > MAX_SETUP_BYTES:
+        raise ValueError(f"the file is {len(data):,} bytes; a setup is at most {MAX_SETUP_BYTES:,}")
+    try:
+        spec = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("the file is not a setup saved by this app (not JSON text)") from None
+    if not isinstance(spec, dict) or spec.get("format") != "rmcore-setup/1":
+        raise ValueError("the file is not a setup saved by this app (no 'format': 'rmcore-setup/1')")
+    page, pairs, iteration = spec.get("page"), spec.get("parameters"), spec.get("iteration", 0)
+    if page not in ("matrix", "kuhn"):
+        raise ValueError(f"the setup's page must be 'matrix' or 'kuhn', not {page!r}")
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs):
+        raise ValueError("the setup's parameters must be a list of [name, value] pairs of text")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
+        raise ValueError("the setup's iteration must be a whole number >= 0")
+    pairs = [tuple(pair) for pair in pairs]
+    if iteration:
+        pairs.append(("run_to", str(min(iteration, link.MAX_RUN_TO))))
+    root = base.rstrip("/").removesuffix("/kuhn_poker")
+    return f"{root}/{'kuhn_poker' if page == 'kuhn' else ''}" + (f"?{urlencode(pairs)}" if pairs else "")
+
+
+def _csv(game: rmcore.MatrixGame, payoffs) -> str:
+    """A labelled CSV the CLI reads back exactly (Python's repr of each float round-trips)."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["", *game.col_actions])
+    for label, row in zip(game.row_actions, payoffs):
+        writer.writerow([label, *(repr(float(v)) for v in row)])
+    return out.getvalue()
+
+
+def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) -> tuple[str, dict[str, str]]:
+    """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it reads."""
+    race, files = run.race, {}
+    variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
+    if isinstance(race.game, rmcore.TreeGame):
+        source = "--game kuhn"
+    else:
+        files["A.csv"] = _csv(race.game, race.game.row_payoffs)
+        source = "--matrix A.csv"
+        if not race.game.is_zero_sum:
+            files["B.csv"] = _csv(race.game, race.game.col_payoffs)
+            source += " --col-matrix B.csv"
+    parts = [f"python -m rmcore race {source} --variants {variants} --iterations {iteration}", f"--seeds {race.seeds} --seed {race.seed}"]
+    if opponent_weights is not None:
+        parts.append("--opponent " + ",".join(repr(float(w)) for w in opponent_weights))
+    return " ".join(parts) + " --json", files
+
+
+def bundle(the_setup: dict, run: LiveRun, frame: Frame, opponent_weights: list[float] | None) -> bytes:
+    """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces them."""
+    cmd, files = command(run, frame.iteration, opponent_weights)
+    versions = {"python": platform.python_version()}
+    for name in _PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = rmcore.__version__ if name == "rmcore" else "not installed"
+    numbers = {
+        "iteration": frame.iteration,
+        "seeds": list(range(run.race.seed, run.race.seed + run.race.seeds)),
+        "measure": frame.race.gap_name,
+        "variants": {s.label: s.gap for s in frame.race.standings},
+    }
+    readme = (
+        f"Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in its repository):\n\n"
+        f"    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average after {frame.iteration:,} iterations: the same "
+        f"values, to the last digit, because a run gives identical results however it is split into chunks.\n"
+    )
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("README.txt", readme)
+        archive.writestr("setup.json", json.dumps(the_setup, indent=2))
+        archive.writestr("versions.json", json.dumps(versions, indent=2))
+        archive.writestr("numbers.json", json.dumps(numbers, indent=2))
+        archive.writestr("history.csv", history_frame(run, frame).to_csv(index=False))
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return out.getvalue()
+
+
+def section(page: str, run: LiveRun, frame: Frame, opponent_weights: list[float] | None = None) -> None:
+    """Three download buttons; each file is made only when its button is clicked, from this update's frame."""
+    the_setup = setup(page, frame.iteration)  # now: the files are made on another thread, which cannot read the URL
+    stem = f"{page}-{frame.iteration}"
+    c1, c2, c3 = st.columns(3)
+    c1.download_button("History (CSV)", lambda: history_frame(run, frame).to_csv(index=False), f"{stem}-history.csv", "text/csv",
+                       key=f"{page}_export_csv", on_click="ignore", icon=":material/table:")  # fmt: skip
+    c2.download_button("Setup (JSON)", json.dumps(the_setup, indent=2), f"{stem}-setup.json", "application/json",
+                       key=f"{page}_export_setup", on_click="ignore", icon=":material/settings:")  # fmt: skip
+    c3.download_button("Reproducibility bundle (zip)", lambda: bundle(the_setup, run, frame, opponent_weights), f"{stem}-bundle.zip",
+                       "application/zip", key=f"{page}_export_bundle", on_click="ignore", icon=":material/folder_zip:")  # fmt: skip
