@@ -166,3 +166,30 @@ def test_csv_games_are_limited_to_the_upload_size():
         game_from_csv(too_big, None, "big.csv")
     with pytest.raises(ValueError, match="not a UTF-8 text file"):
         game_from_csv(b"\xff\xfe1,2", None, "bad.csv")
+
+
+def test_slow_steps_show_each_regret_increment_on_the_bars():
+    game = rmcore.preset("rps-crash")
+    run = LiveRun(rmcore.Race(game, ["rm"]))
+    run.step(5)
+    before = run.primary.cumulative_regrets()
+    run.tick(1)
+    iterations, change = run.last_step
+    after = run.primary.cumulative_regrets()
+    assert iterations == 1
+    np.testing.assert_allclose(change[0], after.row - before.row)
+    np.testing.assert_allclose(change[1], after.col - before.col)
+    spec = _checked(figures.regret_bars(game, after.row, after.col, change))
+    increments = [t for t in spec.data if t.name == "change in the last step"]
+    assert len(increments) == 2 and spec.layout.barmode == "overlay"
+    np.testing.assert_allclose(np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.row)
+    fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent=(0.5, 0.25, 0.25)))
+    fixed.tick(1)
+    assert fixed.last_step[1][1] is None  # a fixed opponent has no regrets
+
+
+def test_speeds_go_down_to_one_iteration_a_second():
+    from ui.live import SPEEDS
+
+    slowest = next(iter(SPEEDS.values()))
+    assert slowest.iterations == 1 and slowest.interval == 1.0 and list(SPEEDS.values())[-1].iterations is None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from . import state
-from .live import SPEEDS, UPDATE_INTERVAL
+from .live import SPEEDS, Speed
 
 STEPS = (1, 10, 100)
 
@@ -29,8 +29,8 @@ def _step(page: str, iterations: int) -> None:
     state.live(page).step(iterations)
 
 
-def run_controls(page: str, step_help: str = "") -> int | None:
-    """Run / Pause, Step +1 / +10 / +100, Reset and the speed; returns the speed (iterations per update, None: full)."""
+def run_controls(page: str, step_help: str = "") -> Speed:
+    """Run / Pause, Step +1 / +10 / +100, Reset and the speed; returns the speed."""
     c = st.columns([1.6, 1, 1, 1, 1])
     with c[0]:
         _run_pause(page)
@@ -38,23 +38,23 @@ def run_controls(page: str, step_help: str = "") -> int | None:
         column.button(f"Step +{n}", key=f"{page}_step_{n}", on_click=_step, args=(page, n), help=step_help if n == 1 else None)
     c[4].button("Reset", key=f"{page}_reset", on_click=state.restart, args=(page,), icon=":material/restart_alt:")
     options = list(SPEEDS)
-    speed = st.select_slider("Speed: iterations per screen update", options, value=options[-1], key=f"{page}_speed", bind="query-params",
-                             help="1 per update to follow the learning by hand; 'as fast as possible' fills a time budget per update.")  # fmt: skip
+    speed = st.select_slider("Speed", options, value=options[-1], key=f"{page}_speed", bind="query-params",
+                             help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.")  # fmt: skip
     return SPEEDS[speed]
 
 
-def live_fragment(page: str, speed: int | None, draw) -> None:
-    """Advance the page's run and redraw in a fragment that reruns every UPDATE_INTERVAL seconds while running.
+def live_fragment(page: str, speed: Speed, draw) -> None:
+    """Advance the page's run and redraw in a fragment that reruns every ``speed.interval`` seconds while running.
 
     ``draw(live)`` draws the page's live panel from the run.
     """
     running = state.running(page)
 
-    @st.fragment(run_every=UPDATE_INTERVAL if running else None)
+    @st.fragment(run_every=speed.interval if running else None)
     def panel():
         run = state.live(page)
         if state.running(page):
-            run.tick(speed)
+            run.tick(speed.iterations)
         draw(run)
 
     panel()

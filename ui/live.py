@@ -15,19 +15,29 @@ import numpy as np
 
 import rmcore
 
-#: Speed choices: iterations per screen update, or None for "as many as fit in the time budget".
-SPEEDS: dict[str, int | None] = {
-    "1 per update": 1,
-    "10 per update": 10,
-    "100 per update": 100,
-    "1,000 per update": 1_000,
-    "as fast as possible": None,
+class Speed(NamedTuple):
+    """How a running page advances: ``iterations`` per screen update (None: what fits in the time
+    budget), one update every ``interval`` seconds."""
+
+    iterations: int | None
+    interval: float
+
+
+#: Seconds between screen updates while running at the normal speeds.
+UPDATE_INTERVAL = 0.1
+#: Speed choices, slowest first. The slowest let a lecturer talk through every single iteration.
+SPEEDS: dict[str, Speed] = {
+    "1 iteration a second": Speed(1, 1.0),
+    "1 iteration every half second": Speed(1, 0.5),
+    "1 per update": Speed(1, UPDATE_INTERVAL),
+    "10 per update": Speed(10, UPDATE_INTERVAL),
+    "100 per update": Speed(100, UPDATE_INTERVAL),
+    "1,000 per update": Speed(1_000, UPDATE_INTERVAL),
+    "as fast as possible": Speed(None, UPDATE_INTERVAL),
 }
 #: Seconds of solver time per screen update at full speed, shared by all the runs of a race: leaves
 #: room to draw 4+ updates a second.
 TIME_BUDGET = 0.025
-#: Seconds between screen updates while running.
-UPDATE_INTERVAL = 0.1
 #: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
 #: time on each update.
 CHART_POINTS = 250
@@ -57,6 +67,13 @@ def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_P
     return np.unique(np.append(np.clip(rows, 0, len(iterations) - 1), len(iterations) - 1))
 
 
+def _change(after, before):
+    """``after - before`` for cumulative regrets: one array per player for a matrix game (None for a fixed opponent)."""
+    if isinstance(after, tuple):
+        return tuple(None if a is None else a - b for a, b in zip(after, before))
+    return after - before
+
+
 class LiveRun:
     """A :class:`rmcore.Race` that advances chunk by chunk within a time budget and knows how fast it goes.
 
@@ -67,6 +84,7 @@ class LiveRun:
         self.race = race
         self.key = key
         self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only)
+        self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self._rate = 1e5  # race iterations per second of solver time; refined after every chunk
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
@@ -104,9 +122,12 @@ class LiveRun:
             self._advance(iterations)
 
     def _advance(self, iterations: int) -> None:
+        before = self.primary.cumulative_regrets()
         started = time.perf_counter()
         self.race.run(iterations)
         elapsed = time.perf_counter() - started
+        after = self.primary.cumulative_regrets()
+        self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
         if iterations >= 100 and elapsed > 0:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed

@@ -143,16 +143,27 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
     )  # fmt: skip
 
 
-def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None) -> dict:
-    """The cumulative regret of every action now: regret matching plays the positive ones in proportion."""
+def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None) -> dict:
+    """The cumulative regret of every action now: regret matching plays the positive ones in proportion.
+
+    ``change`` (per player, as the regrets) is what the last step added; it is drawn as a thin orange bar from the old
+    value to the new, so a lecturer can point at each iteration's regret increment.
+    """
     panels = [("row", regrets_row)] + ([("col", regrets_col)] if regrets_col is not None else [])
     traces = []
     for panel, (player, regrets) in enumerate(panels):
         suffix = "" if panel == 0 else str(panel + 1)
+        regrets = np.asarray(regrets, dtype=float)
         colours = [COLOURS[0] if r > 0 else "#bbbbbb" for r in regrets]
-        traces.append(dict(type="bar", x=list(_labels(game, player)), y=np.asarray(regrets, dtype=float), marker=dict(color=colours),
-                           showlegend=False, xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
+        labels = list(_labels(game, player))
+        traces.append(dict(type="bar", x=labels, y=regrets, marker=dict(color=colours), showlegend=False, name="cumulative regret",
+                           xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
+        if change is not None and change[panel] is not None:
+            step = np.asarray(change[panel], dtype=float)
+            traces.append(dict(type="bar", x=labels, y=step, base=regrets - step, width=0.25, marker=dict(color=COLOURS[4]),
+                               name="change in the last step", showlegend=panel == 0, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
+                               hovertemplate="%{x}: %{y:+.4g} in the last step<extra></extra>"))  # fmt: skip
     layout = _panels(len(panels), [PLAYER_NAMES[p] for p, _ in panels])
     if len(panels) == 2:  # regrets of the two players need not share a scale
         layout["yaxis2"] = dict(anchor="x2")
-    return _figure(traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, **layout)
+    return _figure(traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, barmode="overlay", **layout)

@@ -16,6 +16,10 @@ from .. import explain, export, race_view
 from . import figures
 
 
+#: Up to this many iterations per update, the regret bars also show what the last update added.
+SLOW_STEP = 10
+
+
 def _fixed(value: float, digits: int) -> str:
     """``value`` to ``digits`` decimals, without the "-0.000" that rounding a tiny negative gives."""
     return f"{round(value, digits) + 0.0:.{digits}f}"
@@ -63,7 +67,8 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     if run.is_race:
         race_view.table(frame.race)
     regrets = solver.cumulative_regrets()
-    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", config=config)
+    slow = run.last_step is not None and run.last_step[0] <= SLOW_STEP
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col, run.last_step[1] if slow else None), key="chart_regrets", config=config)
     st.caption(explain.REGRETS)
     policy = history.policy("average")
     _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
