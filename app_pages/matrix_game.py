@@ -16,7 +16,8 @@ with game_column:
 with settings_column:
     opponent = settings.opponent_section(st.session_state.game)
     primary = settings.algorithm_section()
-    chosen = settings.race_section(primary, opponent)
+    start = settings.start_section(st.session_state.game)
+    chosen = settings.race_section(primary, opponent, start)
 
 st.divider()
 run = settings.live_run(st.session_state.game, chosen)

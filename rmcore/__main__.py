@@ -56,6 +56,16 @@ def _parse_opponent(text: str | None):
         raise UsageError(f"--opponent must be comma-separated numbers like 0.4,0.3,0.3; got {text!r}") from None
 
 
+def _parse_start(text: str | None):
+    if text is None:
+        return None
+    try:
+        row, col = text.split(";")
+        return [float(p) for p in row.split(",")], [float(p) for p in col.split(",")]
+    except ValueError:
+        raise UsageError(f"--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got {text!r}") from None
+
+
 def _solve(args) -> int:
     game = _load_game(args)
     solver = MatrixSolver(
@@ -66,6 +76,7 @@ def _solve(args) -> int:
         averaging=args.averaging,
         opponent=_parse_opponent(args.opponent),
         seed=args.seed,
+        start=_parse_start(args.start),
     )
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -143,7 +154,7 @@ def _race(args) -> int:
         game = _load_game(args)
         name = game.name or "custom"
     variants = [part for part in args.variants.split(",") if part.strip()]
-    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent))
+    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent), start=_parse_start(args.start))
     if args.iterations < 1:
         raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
     contest.run(args.iterations)
@@ -195,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--averaging", choices=list(AVERAGINGS), default="uniform")
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
+    solve.add_argument("--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights)")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
 
@@ -217,6 +229,7 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")
     race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
     race.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy (matrix games)")
+    race.add_argument("--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights; matrix games)")
     race.add_argument("--json", action="store_true", help="print one JSON object")
     race.set_defaults(handler=_race)
 

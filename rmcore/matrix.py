@@ -160,6 +160,13 @@ class MatrixSolver:
     opponent : array_like, optional
         A fixed column strategy: any non-negative weights with a positive sum (normalised).
         ``None`` (default) is self-play.
+    start : (array_like, array_like), optional
+        Where learning starts: a mixed strategy per player (non-negative weights, normalised), which
+        the first iteration plays. Realised as initial regrets ``R_0 = Delta * x_0`` (``Delta`` the
+        player's payoff range: one iteration's worth of regret), so regret matching's first strategy
+        ``RM(R_0)`` is exactly ``x_0``. ``None`` (default) starts from zero regrets, i.e. uniform play;
+        in a symmetric game such as Rock-Paper-Scissors that is the equilibrium, and nothing moves.
+        Against a fixed opponent only the row player's start is used.
     seed : int, optional
         Seed of the sampled variant's random numbers; ``None`` draws fresh entropy (see ``seed``
         afterwards to reproduce the run).
@@ -184,6 +191,7 @@ class MatrixSolver:
         opponent=None,
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
+        start=None,
     ):
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
@@ -214,6 +222,12 @@ class MatrixSolver:
             next_x=zeros(m), row_utilities=zeros(m), col_utilities=zeros(n),
             avg_x=zeros(m), avg_y=zeros(n), fixed_row_utilities=zeros(m),
         )  # fmt: skip
+        self.start = None if start is None else initial_strategies(game, start)
+        if self.start is not None:
+            delta_row, delta_col = game.payoff_range
+            self._state.regrets_row[:] = delta_row * self.start.row
+            if not fixed:
+                self._state.regrets_col[:] = delta_col * self.start.col
         self._iteration = 0
         self._record = _kernels.empty_matrix_record(0, m, n)
 
@@ -332,6 +346,16 @@ class MatrixSolver:
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
         return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
+
+
+def initial_strategies(game: MatrixGame, start) -> StrategyProfile:
+    """A validated start ``(row weights, column weights)``, each normalised to a mixed strategy."""
+    if isinstance(start, str) or not hasattr(start, "__len__") or len(start) != 2:
+        raise ValueError("start must be a pair: the row player's and the column player's initial strategies")
+    m, n = game.shape
+    return StrategyProfile(
+        as_strategy(start[0], m, "the row player's start", normalise=True), as_strategy(start[1], n, "the column player's start", normalise=True)
+    )
 
 
 def _number(value: float) -> float | None:

@@ -118,9 +118,11 @@ class Race:
         The first seed.
     opponent : array_like, optional
         A fixed column strategy (matrix games only).
+    start : pair of array_like, optional
+        Where learning starts (matrix games only; see :class:`~rmcore.MatrixSolver`).
     """
 
-    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None):
+    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None):
         if not isinstance(game, (MatrixGame, TreeGame)):
             raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
         if isinstance(variants, str) or not hasattr(variants, "__iter__"):
@@ -136,18 +138,19 @@ class Race:
         if seeds > 50:
             raise ValueError(f"seeds must be at most 50, got {seeds}")
         seed = whole_number(seed, "seed", 0)
-        if opponent is not None and not isinstance(game, MatrixGame):
-            raise ValueError("a fixed opponent is for matrix games")
+        if (opponent is not None or start is not None) and not isinstance(game, MatrixGame):
+            raise ValueError("a fixed opponent and a start are for matrix games")
         self.game = game
         self.variants = tuple(parsed)
         self.seeds = seeds
         self.seed = seed
         self.opponent = opponent
+        self.start = start
         self._entries = []
         for variant in parsed:
             if isinstance(game, MatrixGame):
                 def make(s, v=variant):
-                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s)
+                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s, start=start)
             else:
                 def make(s, v=variant):
                     return CFRSolver(game, v.name, v.updates, seed=s)
@@ -161,7 +164,7 @@ class Race:
 
     def fresh(self) -> "Race":
         """The same race from iteration 0."""
-        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent)
+        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent, start=self.start)
 
     @property
     def iteration(self) -> int:
@@ -248,7 +251,7 @@ class Race:
         return RaceResult(standings, curves, gap_name)
 
 
-def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, chunks: int = 1) -> RaceResult:
+def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None, chunks: int = 1) -> RaceResult:
     """Run a :class:`Race` for ``iterations`` (in ``chunks`` equal steps) and return its result.
 
     ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame` such as :data:`rmcore.KUHN`;
@@ -256,7 +259,7 @@ def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: i
     """
     iterations = whole_number(iterations, "iterations", 1)
     chunks = whole_number(chunks, "chunks", 1)
-    contest = Race(game, variants, seeds=seeds, seed=seed, opponent=opponent)
+    contest = Race(game, variants, seeds=seeds, seed=seed, opponent=opponent, start=start)
     done = 0
     for k in range(1, chunks + 1):
         target = iterations * k // chunks

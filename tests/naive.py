@@ -48,10 +48,13 @@ def sample(probabilities, u):
 
 
 def reference_run(A, B, iterations, algorithm="rm", sampling="expected", updates="simultaneous",
-                  averaging="uniform", opponent=None, rng_words=None):
-    """Run regret matching the obvious way; return (avg_x, avg_y, R1, R2, current_x, current_y)."""
+                  averaging="uniform", opponent=None, rng_words=None, initial_regrets=None):
+    """Run regret matching the obvious way; return (avg_x, avg_y, R1, R2, current_x, current_y).
+
+    ``initial_regrets`` is ``(R1, R2)`` before the first iteration (zeros by default).
+    """
     m, n = len(A), len(A[0])
-    R1, R2 = [0.0] * m, [0.0] * n
+    R1, R2 = ([0.0] * m, [0.0] * n) if initial_regrets is None else (list(initial_regrets[0]), list(initial_regrets[1]))
     last1, last2 = [0.0] * m, [0.0] * n
     S1, S2 = [0.0] * m, [0.0] * n
     weight_total = 0.0

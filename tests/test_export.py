@@ -2,6 +2,7 @@
 
 import io
 import json
+import shlex
 import subprocess
 import sys
 import zipfile
@@ -38,9 +39,10 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
     [
         (rmcore.preset("battle-of-sexes"), ["prm+/alternating/linear", "rm/sampled"], dict(seeds=2, seed=3), None),
         (rmcore.preset("rps"), ["rm+"], dict(opponent=(30 / 110, 50 / 110, 30 / 110)), [30, 50, 30]),
+        (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6))), None),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1), None),
     ],
-    ids=["general-sum race", "fixed opponent", "kuhn"],
+    ids=["general-sum race", "fixed opponent", "a start", "kuhn"],
 )
 def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race, weights):
     run, frame = _live(game, variants, **race)
@@ -51,7 +53,7 @@ def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, g
     assert {"README.txt", "setup.json", "versions.json", "numbers.json", "history.csv"} <= names
     numbers = json.loads((tmp_path / "numbers.json").read_text())
     command = next(line.strip() for line in (tmp_path / "README.txt").read_text().splitlines() if line.strip().startswith("python -m rmcore"))
-    args = command.split()[3:]  # after "python -m rmcore"
+    args = shlex.split(command)[3:]  # after "python -m rmcore", split as a shell does
     out = subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # fmt: skip
     assert out.returncode == 0, out.stderr

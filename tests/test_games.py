@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import rmcore
 from rmcore import PRESETS, MatrixGame, nash_conv, parse_matrix_csv, preset
 
 
@@ -125,3 +126,24 @@ def test_csv_plain_and_labelled():
 def test_bad_csv_is_explained(text, message):
     with pytest.raises(ValueError, match=message):
         parse_matrix_csv(text)
+
+
+@pytest.mark.parametrize("name", list(rmcore.PRESETS))
+def test_no_preset_starts_dead(name):
+    """A preset whose uniform start is already an equilibrium suggests a start elsewhere, and its run from there moves."""
+    game = rmcore.preset(name)
+    m, n = game.shape
+    uniform_is_equilibrium = rmcore.nash_conv(game, [1 / m] * m, [1 / n] * n) < 1e-12
+    assert (game.start is not None) == uniform_is_equilibrium, name
+    solver = rmcore.MatrixSolver(game, start=game.start)
+    solver.run(10)
+    assert np.ptp(solver.history().average, axis=0).max() > 0.01, "the average strategies move in the first iterations"
+
+
+def test_shapleys_game_does_what_its_description_says():
+    game = rmcore.preset("shapley")
+    assert "nash_conv stays near 0.28" in game.description and "CCE gap falls to 0" in game.description
+    solver = rmcore.MatrixSolver(game, start=game.start)
+    solver.run(100_000)
+    metrics = solver.metrics()
+    assert 0.25 < metrics.nash_conv < 0.31 and metrics.cce_gap < 1e-3

@@ -334,3 +334,38 @@ def test_bad_iteration_counts_are_explained(iterations):
 def test_solver_needs_a_game():
     with pytest.raises(ValueError, match="game must be a MatrixGame"):
         MatrixSolver([[1, 0], [0, 1]])
+
+
+@pytest.mark.parametrize("algorithm,sampling,updates", [("rm", "expected", "simultaneous"), ("rm+", "sampled", "alternating"), ("prm+", "expected", "alternating")])
+@pytest.mark.parametrize("game", [GENERAL, ZERO_SUM], ids=["general-sum", "zero-sum"])
+def test_a_start_is_initial_regrets_and_matches_the_reference(game, algorithm, sampling, updates):
+    m, n = game.shape
+    row, col = np.arange(1, m + 1, dtype=float), np.arange(n, 0, -1, dtype=float)
+    solver = MatrixSolver(game, algorithm, sampling, updates, seed=11, start=(row, col))
+    np.testing.assert_allclose(solver.current_strategies().row, row / row.sum())  # the first iteration plays the start
+    solver.run(120)
+    delta_row, delta_col = game.payoff_range
+    initial = ((delta_row * row / row.sum()).tolist(), (delta_col * col / col.sum()).tolist())
+    A, B = game.row_payoffs.tolist(), game.col_payoffs.tolist()
+    avg_x, avg_y, R1, R2, _, _ = naive.reference_run(A, B, 120, algorithm, sampling, updates, rng_words=_rng_words(11), initial_regrets=initial)
+    np.testing.assert_allclose(solver.average_strategies().row, avg_x, atol=1e-10)
+    np.testing.assert_allclose(solver.average_strategies().col, avg_y, atol=1e-10)
+    np.testing.assert_allclose(solver.cumulative_regrets().row, R1, atol=1e-9)
+
+
+def test_rps_started_off_its_equilibrium_learns_it():
+    solver = MatrixSolver(preset("rps"), start=([6, 3, 1], [2, 2, 6]))
+    solver.run(2_000)
+    early = solver.metrics().nash_conv
+    solver.run(18_000)
+    metrics = solver.metrics()
+    np.testing.assert_allclose(solver.average_strategies().row, [1 / 3] * 3, atol=5e-3)
+    assert 0 < metrics.nash_conv < early and metrics.nash_conv <= metrics.regret_bound.row + metrics.regret_bound.col
+
+
+@pytest.mark.parametrize("start,message", [((1, 2), "row player.s start has 1 entries"), ("ab", "must be a pair"), (([1, 0, 0],), "must be a pair"),
+                                           (([1, 0], [1, 0, 0]), "row player's start has 2 entries"), (([0, 0, 0], [1, 1, 1]), "all zeros"),
+                                           (([1, -1, 1], [1, 1, 1]), "negative")])  # fmt: skip
+def test_a_bad_start_is_explained(start, message):
+    with pytest.raises(ValueError, match=message):
+        MatrixSolver(preset("rps"), start=start)

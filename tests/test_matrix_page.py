@@ -243,3 +243,18 @@ def test_every_live_chart_says_what_it_shows(app):
     for phrase in ("it is the average, not the current play", "spiralling in towards the equilibrium",
                    "a worst-case guarantee rather than a prediction", "Regret matching plays each positive"):
         assert phrase in captions, phrase
+
+
+def test_learning_starts_where_the_preset_suggests_uniformly_or_where_the_user_says(app):
+    app.selectbox(key="preset").set_value("rps").run()
+    assert app.radio(key="start_mode").value == "suggested"
+    app.button(key="matrix_step_100").click().run()
+    assert float(app.metric[2].value) > 0.01  # RPS from its suggested start moves
+    app.radio(key="start_mode").set_value("uniform").run()
+    assert any("restarted" in i.value for i in app.info)
+    app.button(key="matrix_step_100").click().run()
+    assert float(app.metric[2].value) == 0  # from uniform it cannot move
+    app.radio(key="start_mode").set_value("custom").run()
+    app.slider(key="start_row_3_1").set_value(100).run()
+    assert app.session_state.matrix_live.race.start == ((50.0, 100.0, 50.0), (50.0, 50.0, 50.0))
+    assert app.session_state.matrix_live.primary.current_strategies().row[1] == pytest.approx(0.5)

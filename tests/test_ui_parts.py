@@ -193,3 +193,11 @@ def test_speeds_go_down_to_one_iteration_a_second():
 
     slowest = next(iter(SPEEDS.values()))
     assert slowest.iterations == 1 and slowest.interval == 1.0 and list(SPEEDS.values())[-1].iterations is None
+
+
+def test_log_axes_never_carry_more_than_eight_labels():
+    assert charts.log_ticks([1, 50]) == {}  # under two decades: Plotly's own ticks
+    assert charts.log_ticks([1, 1e4]) == {"dtick": 1}
+    for low in (1e-18, 1e-40, 1e-300):
+        step = charts.log_ticks([low, 1.0])["dtick"]
+        assert -np.log10(low) / step <= charts.MAX_LOG_LABELS

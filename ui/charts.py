@@ -36,15 +36,24 @@ def title(text: str) -> dict:
     return dict(text=text)
 
 
+#: Most labels on a log axis: more than this overlap on a chart a third of a screen wide.
+MAX_LOG_LABELS = 8
+
+
 def log_ticks(*series) -> dict:
-    """Tick only the powers of ten on a log axis that spans two decades or more.
+    """Ticks at powers of ten on a log axis that spans two decades or more, every k-th decade on a very wide one.
 
     Plotly's default also labels 2 and 5 within every decade: about three times the labels to
-    place and measure on every redraw, and a busier axis.
+    place and measure on every redraw, and a busier axis. Over many decades (a nash_conv that is
+    rounding noise spans 18) even one label per decade overlaps, so the step grows to keep at most
+    ``MAX_LOG_LABELS``.
     """
     values = np.concatenate([np.ravel(np.asarray(v, dtype=float)) for v in series]) if series else np.empty(0)
     values = values[np.isfinite(values) & (values > 0)]
-    return dict(dtick=1) if values.size and values.max() >= 100 * values.min() else {}
+    if not values.size or values.max() < 100 * values.min():
+        return {}
+    decades = np.log10(values.max()) - np.log10(values.min())
+    return dict(dtick=max(1, int(np.ceil(decades / MAX_LOG_LABELS))))
 
 
 def positive(values) -> np.ndarray:

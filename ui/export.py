@@ -96,6 +96,8 @@ def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) 
     parts = [f"python -m rmcore race {source} --variants {variants} --iterations {iteration}", f"--seeds {race.seeds} --seed {race.seed}"]
     if opponent_weights is not None:
         parts.append("--opponent " + ",".join(repr(float(w)) for w in opponent_weights))
+    if getattr(race, "start", None) is not None:  # the weights as the page gave them: normalised the same way again
+        parts.append('--start "' + ";".join(",".join(repr(float(w)) for w in side) for side in race.start) + '"')
     return " ".join(parts) + " --json", files
 
 

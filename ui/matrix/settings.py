@@ -35,6 +35,7 @@ class RunSettings(NamedTuple):
     opponent: tuple[float, ...] | None = None
     seed: int = 0
     seeds: int = 1
+    start: tuple[tuple[float, ...], tuple[float, ...]] | None = None
 
 
 # -- game ----------------------------------------------------------------------------------
@@ -196,7 +197,46 @@ def algorithm_section() -> rmcore.MatrixVariant:
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
 
 
-def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None) -> RunSettings:
+START_CHOICES = {
+    "suggested": "the preset's suggestion",
+    "uniform": "uniform (zero regrets)",
+    "custom": "my own, with sliders",
+}
+
+
+def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
+    """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's ``start``)."""
+    with st.expander("Where learning starts", expanded=False):
+        choice = st.radio("Start", list(START_CHOICES), format_func=START_CHOICES.get, key="start_mode", horizontal=True, bind="query-params",
+                          help="Regret matching's first strategy. From uniform play a symmetric game such as RPS is already at its "
+                               "equilibrium and nothing moves; starting elsewhere shows the dynamics. Realised as initial regrets "
+                               "R₀ = Δ·x₀ (one iteration's worth), so the first iteration plays exactly x₀.")  # fmt: skip
+        if choice == "suggested":
+            if game.start is None:
+                st.caption("This game's uniform start is not its equilibrium, so it suggests none: learning starts uniform.")
+                return None
+            st.caption("Row player " + _mix(game.row_actions, game.start.row) + "; column player " + _mix(game.col_actions, game.start.col) + ".")
+            return game.start
+        if choice == "uniform" or max(game.shape) > EDITOR_LIMIT:
+            return None
+        sides = []
+        for who, labels in (("row", game.row_actions), ("col", game.col_actions)):
+            columns = st.columns(len(labels))
+            weights = [column.slider(label, 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params")
+                       for k, (column, label) in enumerate(zip(columns, labels))]  # fmt: skip
+            if sum(weights) == 0:
+                st.error(f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting uniform instead.")
+                return None
+            sides.append(tuple(float(w) for w in weights))
+        return tuple(sides)
+
+
+def _mix(labels, probabilities) -> str:
+    total = sum(probabilities)
+    return " / ".join(f"{label} {p / total:.0%}" for label, p in zip(labels, probabilities))
+
+
+def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None, start=None) -> RunSettings:
     """Other variants to run beside the primary one on the same game, and the seeds."""
     others = [v for v in ALL_VARIANTS if v != primary]
     labels = {v.label: v for v in others}
@@ -212,7 +252,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
         if len(variants) > 1:
             seeds = int(c2.number_input("Seeds per sampled variant", 1, 20, 5, key="race_seeds", bind="query-params",
                                         help="A sampled variant runs once per seed; the race draws the median and the min-max band."))  # fmt: skip
-    return RunSettings(variants, opponent, seed, seeds)
+    return RunSettings(variants, opponent, seed, seeds, start)
 
 
 def describe_change(old, new) -> str:
@@ -228,7 +268,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     """The page's live run for this game and these settings (a new one, with a notice, when they changed)."""
     return state.sync_live(
         "matrix", (game, settings),
-        lambda: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed, opponent=settings.opponent),
+        lambda: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed, opponent=settings.opponent, start=settings.start),
         describe_change,
     )  # fmt: skip
 
