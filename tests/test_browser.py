@@ -184,3 +184,4 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
         wait_until_idle(fresh)
         assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
         assert fresh.locator("[data-testid=stMetricValue]").first.inner_text() == "100"
+

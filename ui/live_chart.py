@@ -56,10 +56,18 @@ def _component():
     return components.declare_component("live_chart", path=str(_served_directory()))
 
 
-def live_chart(figure: dict | go.Figure, key: str, config: dict | None = None) -> None:
-    """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``.
+#: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
+#: download beside Plotly's PNG one).
+CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+#: While a run is live, charts are static: no hover or zoom layers to rebuild on every update. With
+#: them the pages drew 3.0-3.5 updates a second instead of 4.2-7 (measured, pinned: README).
+RUNNING_CONFIG = {"staticPlot": True}
+
+
+def live_chart(figure: dict | go.Figure, key: str, running: bool = False) -> None:
+    """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``.
 
     Later calls with the same key update the same plot in place.
     """
     spec = figure.to_json() if isinstance(figure, go.Figure) else plotly.io.to_json(figure, validate=False)
-    _component()(figure=spec, config=config or {}, key=key, default=None)
+    _component()(figure=spec, config=RUNNING_CONFIG if running else CHART_CONFIG, key=key, default=None)

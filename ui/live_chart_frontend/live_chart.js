@@ -51,10 +51,18 @@ function themed(figure, theme) {
   return { data: data, layout: layout };
 }
 
+// Plotly's modebar downloads a PNG; this adds the same chart as SVG (a click handler cannot travel
+// from Python as JSON, so the button is made here).
+const SVG_BUTTON = {
+  name: "Download plot as SVG",
+  icon: Plotly.Icons.disk,
+  click: (gd) => Plotly.downloadImage(gd, { format: "svg", filename: ((gd.layout.title || {}).text || "chart").replace(/[^\w]+/g, "_") }),
+};
+
 window.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "streamlit:render") return;
   const figure = themed(JSON.parse(event.data.args.figure), event.data.theme);
-  const config = event.data.args.config || {};
+  const config = Object.assign({ modeBarButtonsToAdd: [SVG_BUTTON] }, event.data.args.config || {});
   const height = (figure.layout && figure.layout.height) || 450;
   chart.style.height = height + "px";
   Plotly.react(chart, figure.data, figure.layout, Object.assign({ responsive: true }, config));

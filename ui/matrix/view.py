@@ -29,7 +29,6 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     """The live panel: read every run once, then draw from that one frame."""
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
-    config = {"staticPlot": True} if running else {"displaylogo": False}
     exact = state.exact_answer(game)
     if run.iteration == 0:
         metrics = solver.metrics()
@@ -44,7 +43,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
     shown = history.rows(chart_rows(history.iterations, log_x))
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
-    live_chart(figures.strategy_trajectories(shown, game, log_x=log_x, players=players), key="chart_strategies", config=config)
+    live_chart(figures.strategy_trajectories(shown, game, log_x=log_x, players=players), key="chart_strategies", running=running)
     st.caption(explain.STRATEGIES)
     left, right = st.columns(2)
     with left:
@@ -55,20 +54,20 @@ def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
         if path is None:
             st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
         else:
-            live_chart(path, key="chart_simplex", config=config)
+            live_chart(path, key="chart_simplex", running=running)
             st.caption(explain.SIMPLEX)
     with right:
         if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
-            live_chart(race_figure(frame.race), key="chart_race", config=config)
+            live_chart(race_figure(frame.race), key="chart_race", running=running)
             st.caption(explain.RACE)
         else:
-            live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", config=config)
+            live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", running=running)
             st.caption(explain.CONVERGENCE_FIXED if fixed else explain.CONVERGENCE)
     if run.is_race:
         race_view.table(frame.race)
     regrets = solver.cumulative_regrets()
     slow = run.last_step is not None and run.last_step[0] <= SLOW_STEP
-    live_chart(figures.regret_bars(game, regrets.row, regrets.col, run.last_step[1] if slow else None), key="chart_regrets", config=config)
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col, run.last_step[1] if slow else None), key="chart_regrets", running=running)
     st.caption(explain.REGRETS)
     policy = history.policy("average")
     _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
