@@ -31,6 +31,11 @@ def test_the_server_config_skips_streamlits_full_collection_after_every_rerun():
     assert config["runner"]["postScriptGC"] is False
 
 
+def test_viewers_see_no_developer_menu():
+    config = tomllib.loads((Path(__file__).parents[1] / ".streamlit" / "config.toml").read_text())
+    assert config["client"]["toolbarMode"] == "viewer"
+
+
 def test_a_first_visit_straight_to_the_kuhn_page_runs_the_app_first():
     # Until st.navigation has run once, Streamlit treats a folder named pages/ beside app.py as its
     # old multipage layout and runs a linked page without app.py (so without the session state).
