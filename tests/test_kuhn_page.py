@@ -73,3 +73,11 @@ def test_the_training_charts_say_what_they_show(page):
     page.button(key="kuhn_step_10").click().run()
     captions = " ".join(c.value for c in page.caption)
     assert "CFR's guarantee is for the average" in captions and "equilibrium family" in captions
+
+
+def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
+    from ui.kuhn.view import alpha_sentence
+
+    assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
+    outside = alpha_sentence(0.47, 1 / 3)
+    assert "**0.4700**" in outside and "outside the equilibrium family's range [0, 1/3]" in outside and "α = 0.3333" in outside

@@ -258,3 +258,12 @@ def test_learning_starts_where_the_preset_suggests_uniformly_or_where_the_user_s
     app.slider(key="start_row_3_1").set_value(100).run()
     assert app.session_state.matrix_live.race.start == ((50.0, 100.0, 50.0), (50.0, 50.0, 50.0))
     assert app.session_state.matrix_live.primary.current_strategies().row[1] == pytest.approx(0.5)
+
+
+def test_a_large_game_shows_a_compact_answer(app):
+    app.selectbox(key="preset").set_value("random-zero-sum").run()
+    app.slider(key="param_random-zero-sum_rows").set_value(60).run()
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception and app.session_state.game.shape == (60, 3)
+    table = app.table[-1].value
+    assert len(table) == 10 + 3 and "The 10 actions per player with the most weight" in " ".join(c.value for c in app.caption)

@@ -201,3 +201,16 @@ def test_log_axes_never_carry_more_than_eight_labels():
     for low in (1e-18, 1e-40, 1e-300):
         step = charts.log_ticks([low, 1.0])["dtick"]
         assert -np.log10(low) / step <= charts.MAX_LOG_LABELS
+
+
+def test_a_large_game_draws_its_most_played_actions_with_a_readable_legend():
+    game = rmcore.preset("random-zero-sum", rows=40, cols=30, seed=2)
+    _, history = _history(game, iterations=300)
+    spec = _checked(figures.strategy_trajectories(history, game))
+    assert len(spec.data) == 2 * figures.MAX_SHOWN_ACTIONS and "8 most played" in spec.layout.title.text
+    row_final = history.strategy("average", "row")[-1]
+    shown = figures.shown_actions(history, "row")
+    assert min(row_final[shown]) >= np.sort(row_final)[-figures.MAX_SHOWN_ACTIONS]
+    small = rmcore.preset("rps-crash")
+    _, history = _history(small)
+    assert figures.shown_actions(history, "row") == [0, 1, 2]

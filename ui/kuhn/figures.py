@@ -77,7 +77,11 @@ def infoset_trajectories(history: rmcore.History) -> dict:
 
 
 def equilibrium_check(average: rmcore.Policy) -> tuple[dict, float]:
-    """Bars of the average P(bet) with dashed targets from the equilibrium family at alpha = P(bet | J)."""
+    """Bars of the average P(bet) with dashed targets from the equilibrium family at alpha = P(bet | J).
+
+    Returns the figure and the alpha of the targets: P(bet | J) itself, or the nearest end of the family's range
+    [0, 1/3] when it lies outside (the page says so).
+    """
     alpha = float(np.clip(average["J"][1], 0.0, 1.0 / 3.0))
     target = equilibrium_policy(alpha)
     names = list(INFOSETS)

@@ -90,6 +90,15 @@ def walkthrough(run: LiveRun) -> None:
     st.dataframe(pd.DataFrame(rows).style.format(precision=4), hide_index=True, key="kuhn_trace")
 
 
+def alpha_sentence(estimate: float, target: float) -> str:
+    """The α estimate as it is, and, when it lies outside the family's range, which member the targets use instead."""
+    sentence = f"Estimated α = P(bet | J) = **{estimate:.4f}**."
+    if estimate != target:
+        sentence += (f" That lies outside the equilibrium family's range [0, 1/3] (the average is not an equilibrium yet), "
+                     f"so the dashed targets use its nearest member, α = {target:.4f}.")  # fmt: skip
+    return sentence
+
+
 def draw(run: LiveRun, show_current: bool) -> None:
     """The live panel: read every run once, then draw from that one frame."""
     running = state.running("kuhn")
@@ -129,6 +138,6 @@ def draw(run: LiveRun, show_current: bool) -> None:
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", running=running)
     st.caption(explain.KUHN_CHECK)
-    st.markdown(f"Estimated α = P(bet | J) = **{alpha:.4f}**; game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
+    st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
     st.subheader("Export")
     export.section("kuhn", run, frame)

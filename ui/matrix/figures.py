@@ -39,26 +39,49 @@ def _panels(count: int, titles) -> dict:
     return layout
 
 
+#: Most actions per player drawn on the strategy chart: a larger game shows its most played ones.
+MAX_SHOWN_ACTIONS = 8
+
+
+def shown_actions(history: History, player: str, limit: int = MAX_SHOWN_ACTIONS) -> list[int]:
+    """The actions to draw: all of them, or the ``limit`` with the largest average probability now (in action order)."""
+    final = history.strategy("average", player)[-1]
+    if len(final) <= limit:
+        return list(range(len(final)))
+    return sorted(np.argsort(-final, kind="stable")[:limit].tolist())
+
+
 def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
-    """Each action's current (thin) and average (thick) probability over iterations, one panel per player."""
+    """Each action's current (thin) and average (thick) probability over iterations, one panel per player.
+
+    A player with more than ``MAX_SHOWN_ACTIONS`` actions shows only its most played averages, so the legend stays readable.
+    """
     players = tuple(players)
     iterations = history.iterations
+    large = any(len(_labels(game, p)) > MAX_SHOWN_ACTIONS for p in players)
     traces = []
     for panel, player in enumerate(players):
         axes = dict(xaxis="x" if panel == 0 else f"x{panel + 1}", yaxis="y" if panel == 0 else f"y{panel + 1}")
-        for k, label in enumerate(_labels(game, player)):
-            colour = COLOURS[k % len(COLOURS)]
+        labels = _labels(game, player)
+        for n, k in enumerate(shown_actions(history, player)):
+            colour = COLOURS[n % len(COLOURS)]
+            if large:  # one legend entry per drawn action and player, averages only
+                traces.append(dict(type="scatter", x=iterations, y=history.strategy("average", player)[:, k], line=dict(color=colour, width=2),
+                                   name=f"{labels[k]} ({'row' if player == 'row' else 'column'})", legendgroup=player, **axes))  # fmt: skip
+                continue
             group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
-            traces.append(dict(x=iterations, y=history.strategy("average", player)[:, k], name=f"{label} (average)",
+            traces.append(dict(x=iterations, y=history.strategy("average", player)[:, k], name=f"{labels[k]} (average)",
                                line=dict(color=colour, width=3), **group))  # fmt: skip
-            traces.append(dict(x=iterations, y=history.strategy("current", player)[:, k], name=f"{label} (current)",
+            traces.append(dict(x=iterations, y=history.strategy("current", player)[:, k], name=f"{labels[k]} (current)",
                                line=dict(color=colour, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
     for key in [k for k in layout if k.startswith("xaxis")]:
         layout[key].update(title=_title("iteration"), **x_axis)
     layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
-    return _figure(traces, "Strategies: current (thin) and average (thick)", 380, **layout)
+    title = (f"Average strategies: the {MAX_SHOWN_ACTIONS} most played actions of each player" if large
+             else "Strategies: current (thin) and average (thick)")  # fmt: skip
+    return _figure(traces, title, 380, **layout)
 
 
 def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:

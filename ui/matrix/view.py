@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -18,6 +19,15 @@ from . import figures
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
+#: Most actions per player in the answer table: a 200x200 game would otherwise make it 15,000 pixels tall.
+ANSWER_ROWS = 10
+
+
+def _answer_rows(running: np.ndarray, exact: np.ndarray) -> list[int]:
+    """Every action, or the ``ANSWER_ROWS`` with the most weight in the running average or the LP's answer (in action order)."""
+    if len(running) <= ANSWER_ROWS:
+        return list(range(len(running)))
+    return sorted(np.argsort(-np.maximum(running, exact), kind="stable")[:ANSWER_ROWS].tolist())
 
 
 def _fixed(value: float, digits: int) -> str:
@@ -92,10 +102,15 @@ def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metric
     st.subheader("The answer")
     if exact is not None:
         st.markdown(f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = {_fixed(metrics.value, 6)}.")
-        rows = [("row", label, average.row[k], exact.row_strategy[k]) for k, label in enumerate(game.row_actions)]
-        rows += [("column", label, average.col[k], exact.col_strategy[k]) for k, label in enumerate(game.col_actions)]
+        rows = []
+        for who, labels, running, lp in (("row", game.row_actions, average.row, exact.row_strategy), ("column", game.col_actions, average.col, exact.col_strategy)):
+            shown = _answer_rows(np.asarray(running), np.asarray(lp))
+            rows += [(who, labels[k], running[k], lp[k]) for k in shown]
         table = pd.DataFrame(rows, columns=["player", "action", "running average", "an exact equilibrium (LP)"])
         st.table(table.set_index(["player", "action"]).style.format("{:.4f}"))
+        if max(game.shape) > ANSWER_ROWS:
+            st.caption(f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
+                       "The history export (CSV) has them all.")  # fmt: skip
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.equilibria:
