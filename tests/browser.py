@@ -199,6 +199,26 @@ def wait_until_idle(page, timeout: float = 90.0) -> None:
         time.sleep(0.2)
 
 
+def click_until(page, locator, done, attempts: int = 4, timeout: float = 30.0) -> None:
+    """Click ``locator`` until ``done()`` holds: a click sent while a script run is still going (a kernel compiling on a
+    cold cache, say) can be lost, so check that it took effect and click again if not."""
+    for _ in range(attempts):
+        wait_until_idle(page)
+        locator.click()
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if done():
+                return
+            time.sleep(0.2)
+    raise AssertionError(f"clicking {locator} never took effect")
+
+
+def iteration_shown(page) -> str:
+    """The iteration metric as the page shows it."""
+    values = page.locator("[data-testid=stMetricValue]")
+    return values.first.inner_text() if values.count() else ""
+
+
 def choose_in_multiselect(page, label: str, options: list[str]) -> None:
     """Pick ``options`` in the multiselect whose label starts with ``label`` (typing each, then Enter)."""
     box = page.locator("[data-testid=stMultiSelect]").filter(has_text=label)
@@ -231,11 +251,8 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
     if race > 1:
         label = "Race: compare" if which == "matrix" else "Variants"
         choose_in_multiselect(page, label, (MATRIX_RACE if which == "matrix" else KUHN_RACE)[: race - 1])
-    page.get_by_role("button", name="Step +10", exact=True).click()
     name = "nash_conv" if which == "matrix" and race == 1 else "guide: 1/T"
-    deadline = time.time() + 90
-    while last_x_of_trace(page, name) is None and time.time() < deadline:
-        time.sleep(0.2)
+    click_until(page, page.get_by_role("button", name="Step +10", exact=True), lambda: last_x_of_trace(page, name) is not None, timeout=60)
     wait_until_idle(page)
     page.get_by_role("radio", name="Run").click()
     return name

@@ -8,7 +8,7 @@ import pytest
 
 from .browser import (
     CHROMIUM, ROOT, chart_states_while_running, chromium_page, last_iteration_on_chart, last_x_of_trace,
-    open_matrix_page_and_run, open_page_and_run, race_curve_names, running_app, wait_until_idle,
+    click_until, iteration_shown, open_matrix_page_and_run, open_page_and_run, race_curve_names, running_app, wait_until_idle,
 )  # fmt: skip
 
 SCREENSHOT = ROOT / "docs" / "matrix_page.png"
@@ -47,9 +47,8 @@ def test_kuhn_page_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
         page.get_by_role("button", name="Step +1", exact=True).wait_for(timeout=90_000)
-        wait_until_idle(page)
-        page.get_by_role("button", name="Step +1", exact=True).click()
-        page.get_by_text("The last traced iteration, of cfr").wait_for(timeout=60_000)
+        traced = page.get_by_text("The last traced iteration, of cfr")
+        click_until(page, page.get_by_role("button", name="Step +1", exact=True), lambda: traced.count() > 0)
         page.get_by_role("radio", name="Run").click()
 
         deadline, seen = time.time() + 20, set()
@@ -89,12 +88,11 @@ def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
         page.locator("[data-testid=stSelectbox]").filter(has_text="Variant").click()
         page.get_by_role("option", name="RM+", exact=True).click()
         wait_until_idle(page)
-        page.get_by_role("button", name="Step +100", exact=True).click()
-        wait_until_idle(page)
+        click_until(page, page.get_by_role("button", name="Step +100", exact=True), lambda: iteration_shown(page) == "100")
         page.get_by_role("button", name="Share this setup").click()
-        page.get_by_text("Also run to the current iteration (100)").click()
-        wait_until_idle(page)
-        shared = page.locator("[data-testid=stPopoverBody] code").inner_text().strip()
+        code = page.locator("[data-testid=stPopoverBody] code")
+        click_until(page, page.get_by_text("Also run to the current iteration (100)"), lambda: "run_to=100" in code.inner_text(), attempts=2)
+        shared = code.inner_text().strip()
     assert "algorithm=RM%2B" in shared and "run_to=100" in shared, shared
     with chromium_page(height=1600) as fresh:  # a new browser: nothing but the link
         fresh.goto(shared)
@@ -160,8 +158,7 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
         page.goto(f"{app_url}/?algorithm=RM%2B")
         step = page.get_by_role("button", name="Step +100", exact=True)
         step.wait_for(timeout=90_000)
-        wait_until_idle(page)
-        step.click()
+        click_until(page, step, lambda: iteration_shown(page) == "100")
         page.get_by_role("button", name="History (CSV)").wait_for(timeout=60_000)
         wait_until_idle(page)
         with page.expect_download() as download:

@@ -204,6 +204,8 @@ def link(iteration: int | None = None) -> str:
     if iteration:
         pairs.append(("run_to", str(min(iteration, MAX_RUN_TO))))
     base = st.context.url or ""
+    if base and not urllib.parse.urlsplit(base).path:
+        base += "/"  # http://host:8501 -> http://host:8501/ before the query
     return base + ("?" + urllib.parse.urlencode(pairs) if pairs else "")
 
 
