@@ -63,16 +63,17 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     for panel, player in enumerate(players):
         axes = dict(xaxis="x" if panel == 0 else f"x{panel + 1}", yaxis="y" if panel == 0 else f"y{panel + 1}")
         labels = _labels(game, player)
+        average, current = history.strategy("average", player), history.strategy("current", player)  # one copy each, not one per action
         for n, k in enumerate(shown_actions(history, player)):
             colour = COLOURS[n % len(COLOURS)]
             if large:  # one legend entry per drawn action and player, averages only
-                traces.append(dict(type="scatter", x=iterations, y=history.strategy("average", player)[:, k], line=dict(color=colour, width=2),
+                traces.append(dict(type="scatter", x=iterations, y=average[:, k], line=dict(color=colour, width=2),
                                    name=f"{labels[k]} ({'row' if player == 'row' else 'column'})", legendgroup=player, **axes))  # fmt: skip
                 continue
             group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
-            traces.append(dict(x=iterations, y=history.strategy("average", player)[:, k], name=f"{labels[k]} (average)",
+            traces.append(dict(x=iterations, y=average[:, k], name=f"{labels[k]} (average)",
                                line=dict(color=colour, width=3), **group))  # fmt: skip
-            traces.append(dict(x=iterations, y=history.strategy("current", player)[:, k], name=f"{labels[k]} (current)",
+            traces.append(dict(x=iterations, y=current[:, k], name=f"{labels[k]} (current)",
                                line=dict(color=colour, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
