@@ -111,6 +111,9 @@ class MatrixState(NamedTuple):
     avg_x: np.ndarray
     avg_y: np.ndarray
     fixed_row_utilities: np.ndarray  # A y for a fixed opponent y, computed once per call
+    # What the last sampled iteration drew: the row player's action, the column player's, and the
+    # row player's fresh draw from x_{t+1} that the column player's alternating update met; -1 unsampled.
+    drawn: np.ndarray
 
 
 class MatrixFlags(NamedTuple):
@@ -135,6 +138,7 @@ class MatrixRecord(NamedTuple):
     iteration: np.ndarray  # [k] int64
     current: np.ndarray  # [k, 2, w] RM(R) per player (row, col), zero-padded to w = max(m, n)
     average: np.ndarray  # [k, 2, w]
+    regrets: np.ndarray  # [k, 2, w] cumulative regrets R per player (zero for a fixed opponent)
     br_gain_row: np.ndarray  # [k] best-response gains of the average profile
     br_gain_col: np.ndarray  # NaN against a fixed opponent
     average_regret_row: np.ndarray  # [k] max_a R(a)^+ / t
@@ -147,7 +151,7 @@ def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
     """Room for ``rows`` history rows of an m x n game."""
     w = max(m, n)
     return MatrixRecord(
-        np.zeros(rows, dtype=np.int64), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)),
+        np.zeros(rows, dtype=np.int64), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)),
         *(np.zeros(rows) for _ in range(6)),
     )  # fmt: skip
 
@@ -341,6 +345,10 @@ def record_checkpoint(row_payoffs, col_payoffs, variant, state, iteration, recor
         record.average[k, 0, i] = state.avg_x[i]
     for j in range(n):
         record.average[k, 1, j] = state.avg_y[j]
+    for i in range(m):
+        record.regrets[k, 0, i] = state.regrets_row[i]
+    for j in range(n):
+        record.regrets[k, 1, j] = state.regrets_col[j]
     elapsed = float(iteration) if iteration > 0 else 1.0  # R = 0 before the first iteration
     gain_row, gain_col, value = best_response_gains(
         row_payoffs, col_payoffs, variant.zero_sum, state.avg_x, state.avg_y, state.row_utilities, state.col_utilities
@@ -390,6 +398,7 @@ def _self_play_simultaneous(A, B, s, zero_sum, algorithm, sampled, power, track,
         if sampled:
             a = sample_index(s.x, next_uniform(s.rng))
             b = sample_index(s.y, next_uniform(s.rng))
+            s.drawn[0], s.drawn[1], s.drawn[2] = a, b, a
             _sampled_row_utilities(A, b, s.row_utilities)
             _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
             v1 = s.row_utilities[a]
@@ -421,6 +430,7 @@ def _self_play_alternating(A, B, s, zero_sum, algorithm, sampled, power, track, 
         if sampled:
             a = sample_index(s.x, next_uniform(s.rng))
             b = sample_index(s.y, next_uniform(s.rng))
+            s.drawn[0], s.drawn[1] = a, b
             _sampled_row_utilities(A, b, s.row_utilities)
             v1 = s.row_utilities[a]
         else:
@@ -439,7 +449,9 @@ def _self_play_alternating(A, B, s, zero_sum, algorithm, sampled, power, track, 
         # ... then the column player, against the row player's new strategy x_{t+1}.
         regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.next_x)
         if sampled:
-            _sampled_col_utilities(A, B, zero_sum, sample_index(s.next_x, next_uniform(s.rng)), s.col_utilities)
+            fresh = sample_index(s.next_x, next_uniform(s.rng))
+            s.drawn[2] = fresh
+            _sampled_col_utilities(A, B, zero_sum, fresh, s.col_utilities)
             v2 = s.col_utilities[b]
         else:
             col_utilities_against(A, B, zero_sum, s.next_x, s.col_utilities)
@@ -459,7 +471,9 @@ def _fixed_opponent(A, s, algorithm, sampled, power, first, last):
         regret_matching(s.regrets_row, s.last_regrets_row, algorithm, s.x)
         if sampled:
             a = sample_index(s.x, next_uniform(s.rng))
-            _sampled_row_utilities(A, sample_index(s.y, next_uniform(s.rng)), s.row_utilities)
+            b = sample_index(s.y, next_uniform(s.rng))
+            s.drawn[0], s.drawn[1], s.drawn[2] = a, b, a
+            _sampled_row_utilities(A, b, s.row_utilities)
             _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.row_utilities, s.row_utilities[a], algorithm)
         else:
             _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.fixed_row_utilities, _dot(s.x, s.fixed_row_utilities), algorithm)
@@ -586,6 +600,7 @@ class CFRRecord(NamedTuple):
     iteration: np.ndarray  # [k] int64
     current: np.ndarray  # [k, infoset, action] sigma, the policy the next iteration plays
     average: np.ndarray  # [k, infoset, action] S / sum S
+    regrets: np.ndarray  # [k, infoset, action] cumulative regrets R
     br_value_1: np.ndarray  # [k] what player 1 gets by best-responding to the average policy
     br_value_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff)
     game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
@@ -595,7 +610,7 @@ class CFRRecord(NamedTuple):
 def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
     """Room for ``rows`` history rows of a game with the given policy shape."""
     return CFRRecord(
-        np.zeros(rows, dtype=np.int64), np.zeros((rows, infosets, actions)), np.zeros((rows, infosets, actions)),
+        np.zeros(rows, dtype=np.int64), *(np.zeros((rows, infosets, actions)) for _ in range(3)),
         *(np.zeros(rows) for _ in range(4)),
     )  # fmt: skip
 
@@ -759,6 +774,7 @@ def record_cfr_checkpoint(tree, state, iteration, record, k):
         for a in range(state.policy.shape[1]):
             record.current[k, info, a] = state.policy[info, a]
             record.average[k, info, a] = state.average[info, a]
+            record.regrets[k, info, a] = state.regrets[info, a]
     record.br_value_1[k] = br_value_1
     record.br_value_2[k] = br_value_2
     record.game_value[k] = game_value

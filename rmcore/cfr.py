@@ -305,7 +305,7 @@ class CFRSolver:
             "game_value": record.game_value,
             "exploitability_current": record.nash_conv_current / 2.0,
         }
-        return History(record.iteration, record.average, record.current, metrics, self.game.infosets, self.game.actions, "exploitability")
+        return History(record.iteration, record.average, record.current, record.regrets, metrics, self.game.infosets, self.game.actions, "exploitability")
 
     def trace_iteration(self) -> list[CFRTrace]:
         """Run one iteration and return, per information set, what it computed (reach, counterfactual
@@ -332,6 +332,24 @@ class CFRSolver:
             )
             for k, name in enumerate(self.game.infosets)
         ]
+
+    def retrace(self, iteration: int) -> list[CFRTrace]:
+        """The trace of iteration ``iteration`` of this setup, re-derived: a fresh solver with the same game,
+        variant, updates and seed runs ``iteration - 1`` iterations, then traces one (:meth:`trace_iteration`).
+
+        Runs are deterministic given the seed, so this is exactly what this solver computed (or will compute)
+        at that iteration; this solver is left as it is.
+
+        >>> from rmcore import KUHN
+        >>> solver = CFRSolver(KUHN)
+        >>> solver.run(9)
+        >>> solver.trace_iteration() == solver.retrace(10)
+        True
+        """
+        iteration = whole_number(iteration, "iteration", 1)
+        replica = CFRSolver(self.game, self.variant.name, self.variant.updates, self.seed, max_points=2)
+        replica.run(iteration - 1)
+        return replica.trace_iteration()
 
     def __repr__(self) -> str:
         return f"<CFRSolver {self.game.name} {self.variant.label} at iteration {self._iteration}>"

@@ -220,7 +220,7 @@ class MatrixSolver:
             weight_sum=zeros(1), rng=rng,
             x=np.full(m, 1.0 / m), y=self.opponent.copy() if fixed else np.full(n, 1.0 / n),
             next_x=zeros(m), row_utilities=zeros(m), col_utilities=zeros(n),
-            avg_x=zeros(m), avg_y=zeros(n), fixed_row_utilities=zeros(m),
+            avg_x=zeros(m), avg_y=zeros(n), fixed_row_utilities=zeros(m), drawn=np.full(3, -1, dtype=np.int64),
         )  # fmt: skip
         self.start = None if start is None else initial_strategies(game, start)
         if self.start is not None:
@@ -299,6 +299,17 @@ class MatrixSolver:
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
+    def last_sampled_actions(self) -> tuple[int, int, int] | None:
+        """The actions the last sampled iteration drew, as indices: ``(a, b, a')``, or None in expected mode.
+
+        ``a ~ x_t`` and ``b ~ y_t`` are the row and the column player's draws; the row player's regrets
+        were updated against ``b``. With alternating updates the column player's regrets were updated
+        against ``a' ~ x_{t+1}``, a fresh draw from the row player's new strategy (otherwise ``a' = a``).
+        Against a fixed opponent ``b`` is the opponent's draw.
+        """
+        drawn = self._state.drawn
+        return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
+
     def metrics(self) -> MatrixMetrics:
         """Metrics of the average profile now (see :class:`MatrixMetrics`)."""
         return metrics_at(self.history_of(self._snapshot()), -1, self.game.is_zero_sum)
@@ -339,7 +350,7 @@ class MatrixSolver:
             "cce_gap": record.cce_gap,
         }
         return History(
-            iteration, record.average, record.current, metrics, ("row", "col"), (game.row_actions, game.col_actions),
+            iteration, record.average, record.current, record.regrets, metrics, ("row", "col"), (game.row_actions, game.col_actions),
             "nash_conv" if self.opponent is None else "br_gain_row",
         )  # fmt: skip
 

@@ -102,6 +102,9 @@ class History:
         Increasing; the last one is the solver's current iteration.
     average, current : ndarray, shape (k, infosets, actions)
         The average and the current policy at each checkpoint (layout of :class:`Policy`).
+    regrets : ndarray, shape (k, infosets, actions)
+        The cumulative regrets at each checkpoint (what the current policy is regret matching on),
+        so that a replay can show them as they were.
     metrics : mapping of str to ndarray of shape (k,)
         One array per metric (NaN where a metric does not apply).
     infosets, actions : tuple
@@ -114,6 +117,7 @@ class History:
     iterations: np.ndarray
     average: np.ndarray
     current: np.ndarray
+    regrets: np.ndarray
     metrics: Mapping[str, np.ndarray]
     infosets: tuple[str, ...]
     actions: tuple[tuple[str, ...], ...]
@@ -126,7 +130,10 @@ class History:
                 raise ValueError(f"metric {name!r} has shape {values.shape}; expected ({k},)")
         if self.gap_name not in self.metrics:
             raise ValueError(f"gap_name {self.gap_name!r} is not one of the metrics")
-        for array in (self.iterations, self.average, self.current, *self.metrics.values()):
+        for name in ("average", "current", "regrets"):
+            if getattr(self, name).shape[0] != k:
+                raise ValueError(f"{name} has {getattr(self, name).shape[0]} rows; expected {k}")
+        for array in (self.iterations, self.average, self.current, self.regrets, *self.metrics.values()):
             _read_only(array)
         object.__setattr__(self, "metrics", MappingProxyType(dict(self.metrics)))
 
@@ -146,6 +153,10 @@ class History:
         # Column-major, so that each action's series is one contiguous array (JSON encoders walk strided views slowly).
         return np.asfortranarray(getattr(self, kind)[:, k, : len(self.actions[k])])
 
+    def row_at(self, iteration: int) -> int:
+        """The index of the last checkpoint at or before ``iteration`` (0 if it precedes them all)."""
+        return max(int(np.searchsorted(self.iterations, iteration, side="right")) - 1, 0)
+
     def policy(self, kind: str = "average", row: int = -1) -> Policy:
         """The ``kind`` policy at checkpoint ``row`` (the last by default)."""
         if kind not in ("average", "current"):
@@ -155,21 +166,21 @@ class History:
     def rows(self, selection) -> "History":
         """A history with only the checkpoints ``selection`` (a mask or increasing indices)."""
         return History(
-            self.iterations[selection].copy(), self.average[selection].copy(), self.current[selection].copy(),
+            self.iterations[selection].copy(), self.average[selection].copy(), self.current[selection].copy(), self.regrets[selection].copy(),
             {name: values[selection].copy() for name, values in self.metrics.items()},
             self.infosets, self.actions, self.gap_name,
         )  # fmt: skip
 
     def to_frame(self) -> "pd.DataFrame":
-        """One row per checkpoint: ``iteration``, the metrics, then ``{infoset}_{average|current}[{action}]``.
+        """One row per checkpoint: ``iteration``, the metrics, then ``{infoset}_{current|average|regrets}[{action}]``.
 
-        For a matrix game that gives ``row_average[Rock]``, ``col_current[Paper]``; for Kuhn poker
-        ``Kb_average[bet]``.
+        For a matrix game that gives ``row_average[Rock]``, ``col_current[Paper]``, ``row_regrets[Rock]``;
+        for Kuhn poker ``Kb_average[bet]``.
         """
         import pandas as pd  # imported here: pandas costs 0.3 s at start-up
 
         columns = {"iteration": self.iterations, **self.metrics}
-        for kind in ("current", "average"):
+        for kind in ("current", "average", "regrets"):
             for k, infoset in enumerate(self.infosets):
                 for a, action in enumerate(self.actions[k]):
                     columns[f"{infoset}_{kind}[{action}]"] = getattr(self, kind)[:, k, a]

@@ -94,3 +94,4 @@ def test_metrics_agree_with_an_independent_computation(make):
         assert metrics.game_value == pytest.approx(value, abs=1e-12)
         assert metrics.br_gains == pytest.approx((brute[0] - value, brute[1] + value), abs=1e-12)
         assert metrics.exploitability == pytest.approx(rmcore.kuhn_nash_conv(policy) / 2, abs=1e-15)
+
