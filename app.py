@@ -1,11 +1,14 @@
-"""Entry point: page config, session state for every page, navigation over every page, and nothing else."""
+"""Entry point: page config, session state for every page, presentation mode, navigation over every page, and nothing else."""
 
 import streamlit as st
 
-from ui import state
+from ui import controls, state
 
-st.set_page_config(page_title="Watch regret matching find equilibria", page_icon=":material/target:", layout="wide")
 state.init()
+# Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.
+st.set_page_config(page_title="Watch regret matching find equilibria", page_icon=":material/target:", layout="wide",
+                   initial_sidebar_state="collapsed" if st.query_params.get("present") == "true" else "auto")  # fmt: skip
+controls.presentation_toggle()
 
 navigation = st.navigation(
     [

@@ -5,25 +5,28 @@ import streamlit as st
 from ui import controls, link, state
 from ui.matrix import settings, view
 
-st.title("Regret matching on a matrix game")
-st.caption("Each action is played in proportion to its positive cumulative regret. "
-           "In zero-sum self-play the *average* strategies approach a Nash equilibrium.")  # fmt: skip
+presenting = state.presenting()
+if not presenting:
+    st.title("Regret matching on a matrix game")
+    st.caption("Each action is played in proportion to its positive cumulative regret. "
+               "In zero-sum self-play the *average* strategies approach a Nash equilibrium.")  # fmt: skip
 link.notice()
 
-game_column, settings_column = st.columns([3, 2], gap="large")
-with game_column:
-    settings.game_section()
-with settings_column:
-    opponent = settings.opponent_section(st.session_state.game)
-    primary = settings.algorithm_section()
-    start = settings.start_section(st.session_state.game)
-    chosen = settings.race_section(primary, opponent, start)
+with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():
+    game_column, settings_column = st.columns([3, 2], gap="large")
+    with game_column:
+        settings.game_section()
+    with settings_column:
+        opponent = settings.opponent_section(st.session_state.game)
+        primary = settings.algorithm_section()
+        start = settings.start_section(st.session_state.game)
+        chosen = settings.race_section(primary, opponent, start)
+        log_x, show_current = settings.display_options()
 
-st.divider()
+if not presenting:
+    st.divider()
 run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
-speed = controls.run_controls("matrix")
-link.share("matrix", run.iteration)
-log_x, show_current = settings.display_options()
-controls.live_fragment("matrix", speed, lambda run: view.draw(run, log_x, show_current))
+speed = controls.run_controls("matrix", run.iteration)
+controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, log_x, show_current, timeline))
 link.check()

@@ -21,10 +21,46 @@ def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
     page.button(key="kuhn_step_1").click().run()
     assert not page.exception
     assert metric(page, 0) == "1" and metric(page, 1) == "4.583e-01"  # 11/24 after one iteration
-    trace = page.dataframe[0].value  # the walkthrough's table
-    assert len(trace) == 12 and list(trace["infoset"]) == ["J", "Q", "K", "Jpb", "Qpb", "Kpb", "Jp", "Jb", "Qp", "Qb", "Kp", "Kb"]
-    king = trace.set_index("infoset").loc["K"]
-    assert king["σ bet"] == 0.5 and king["r bet"] == pytest.approx(king["v(I,bet)"] - king["v(I)"])
+    values, update = walkthrough_tables(page)
+    assert len(values) == 12 and list(values["infoset"]) == ["J", "Q", "K", "Jpb", "Qpb", "Kpb", "Jp", "Jb", "Qp", "Qb", "Kp", "Kb"]
+    king, king_update = values.set_index("infoset").loc["K"], update.set_index("infoset").loc["K"]
+    assert king["σ(bet)"] == 0.5 and king_update["r(bet)"] == pytest.approx(king["v(bet)"] - king["v(I)"])
+    assert values["Σ π_i"].max() == 2.0  # a sum over the set's two deals, labelled as one
+
+
+def walkthrough_tables(app):
+    """The walkthrough's two tables: reach and values, then the update."""
+    values = next(d.value for d in app.dataframe if "Σ π_i" in d.value.columns)
+    update = next(d.value for d in app.dataframe if "σ'(bet)" in d.value.columns)
+    return values, update
+
+
+def test_show_iteration_t_rederives_that_iteration_from_the_seed(page):
+    import rmcore
+
+    page.number_input(key="kuhn_show_iteration").set_value(250).run()
+    assert not page.exception
+    values, update = walkthrough_tables(page)
+    solver = rmcore.CFRSolver(rmcore.KUHN)
+    solver.run(249)
+    expected = solver.trace_iteration()
+    assert list(update["R(bet)"]) == [r.cumulative_regrets[1] for r in expected]
+    assert list(values["v(I)"]) == [r.strategy_value for r in expected]
+    assert metric(page, 0) == "0"  # the run itself did not move
+
+
+def test_replay_shows_an_earlier_checkpoint_and_run_resumes_from_the_live_end(page):
+    page.button(key="kuhn_step_100").click().run()
+    live = page.session_state.kuhn_live
+    history = live.primary.history()
+    earlier = int(history.iterations[len(history) // 2])
+    page.select_slider(key="kuhn_replay_100").set_value(earlier).run()
+    assert not page.exception
+    assert metric(page, 0) == f"{earlier} (replay; live end 100)"
+    table = next(t.value for t in page.table if "current P(bet)" in t.value.columns)
+    assert list(table["R(bet)"]) == list(history.regrets[history.row_at(earlier), :, 1])
+    page.segmented_control(key="kuhn_running").set_value("Run").run()
+    assert int(metric(page, 0).replace(",", "")) > 100
 
 
 def test_run_trains_towards_the_game_value_and_pause_holds(page):

@@ -267,3 +267,43 @@ def test_a_large_game_shows_a_compact_answer(app):
     assert not app.exception and app.session_state.game.shape == (60, 3)
     table = app.table[-1].value
     assert len(table) == 10 + 3 and "The 10 actions per player with the most weight" in " ".join(c.value for c in app.caption)
+
+
+# -- replay, slow motion and presentation mode (issue 10) --------------------------------------------
+
+
+def test_a_paused_run_replays_any_checkpoint_and_run_resumes_from_the_live_end(app):
+    app.button(key="matrix_step_100").click().run()
+    history = app.session_state.matrix_live.primary.history()
+    earlier = int(history.iterations[len(history) // 3])
+    app.select_slider(key="matrix_replay_100").set_value(earlier).run()
+    assert not app.exception
+    assert app.metric[0].value == f"{earlier} (replay; live end 100)"
+    assert app.session_state.matrix_live.iteration == 100
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert iteration(app) > 100
+
+
+def test_slow_motion_in_sampled_mode_names_the_actions_drawn(app):
+    app.radio(key="sampling").set_value("sampled").run()
+    app.button(key="matrix_step_1").click().run()
+    solver = app.session_state.matrix_live.primary
+    a, b, _ = solver.last_sampled_actions()
+    game = solver.game
+    sentence = next(c.value for c in app.caption if c.value.startswith("This iteration drew"))
+    assert f"**{game.row_actions[a]}**" in sentence and f"**{game.col_actions[b]}**" in sentence
+    app.button(key="matrix_step_100").click().run()
+    assert not any(c.value.startswith("This iteration drew") for c in app.caption)  # only for single steps
+
+
+def test_presentation_mode_from_the_link_folds_the_settings_and_keeps_one_line_of_numbers():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.query_params["present"] = "true"
+    app.run()
+    assert not app.exception and app.toggle(key="present").value is True
+    assert not app.title and not app.metric  # no page title; the numbers are one line
+    assert app.expander[0].label.startswith("Game and settings")
+    app.button(key="matrix_step_10").click().run()
+    assert any(m.value.startswith("##### iteration 10 ·") for m in app.markdown)
+    app.toggle(key="present").set_value(False).run()
+    assert app.title[0].value == "Regret matching on a matrix game" and app.metric[0].value == "10"

@@ -1,5 +1,6 @@
 """The Streamlit-free parts of ui/: figure builders, the live-run controller, editor drafts."""
 
+import plotly.io
 import numpy as np
 import plotly.graph_objects as go
 import pytest
@@ -7,6 +8,7 @@ import pytest
 import rmcore
 from ui import charts
 from ui.kuhn import figures as kuhn_figures
+from ui.kuhn import view as kuhn_view
 from ui.live import LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
@@ -133,8 +135,22 @@ def test_kuhn_figures_are_valid_plotly():
     solver.run(300)
     history = solver.history()
     assert len(_checked(kuhn_figures.infoset_trajectories(history)).data) == 12
-    tree = _checked(kuhn_figures.game_tree(solver.current_policy(), solver.reach_probabilities()))
-    assert list(tree.data[0].text) == list(rmcore.kuhn.INFOSETS)
+    tree = _checked(kuhn_view.tree_figure(solver.current_policy().probabilities, 300))
+    decisions = next(t for t in tree.data if t.marker.colorscale is not None)
+    policy, game = solver.current_policy(), rmcore.KUHN
+    nodes = np.flatnonzero(game.tree.player >= 0)
+    assert len(decisions.x) == 24  # 6 deals x 4 decisions
+    assert list(decisions.marker.color) == [policy[game.infosets[game.tree.infoset[n]]][1] for n in nodes]
+    leaves = next(t for t in tree.data if t.marker.symbol == "square")
+    assert sorted(leaves.text) == sorted(f"{p:+g}" for p in game.tree.payoff[game.tree.player < 0]) and len(leaves.text) == 30
+    names = next(t for t in tree.data if t.mode == "text" and t.text and "Jpb" in t.text)
+    assert sorted(names.text) == sorted(rmcore.kuhn.INFOSETS * 2)  # every decision named by its information set
+    arcs = next(t for t in tree.data if t.line.dash == "dash")
+    ends = [(arcs.x[k], arcs.x[k + 2]) for k in range(0, len(arcs.x), 4)]
+    named = {x: name for x, name in zip(decisions.x, names.text)}  # each node's information set, by its x
+    assert len(ends) == 12 and all(named[a] == named[b] for a, b in ends)  # each arc joins the two nodes of one set
+    deals = next(t for t in tree.data if t.mode == "text" and t.text and "J·Q" in t.text)
+    assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
     spec, alpha = kuhn_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
     traces = kuhn_figures.current_exploitability_traces([history, history], ['a', 'b'])
@@ -214,3 +230,45 @@ def test_a_large_game_draws_its_most_played_actions_with_a_readable_legend():
     small = rmcore.preset("rps-crash")
     _, history = _history(small)
     assert figures.shown_actions(history, "row") == [0, 1, 2]
+
+
+def test_projector_style_makes_every_text_18px_and_lines_at_least_3px_without_changing_the_figure():
+    solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+    solver.run(200)
+    history = solver.history()
+    original = figures.strategy_trajectories(history, solver.game)
+    before = plotly.io.to_json(original, validate=False)
+    spec = _checked(charts.for_projector(original))
+    assert plotly.io.to_json(original, validate=False) == before
+    assert spec.layout.font.size >= 18 and spec.layout.legend.font.size >= 18 and spec.layout.title.font.size >= 18
+    widths = [t.line.width for t in spec.data]
+    averages = [t for t in spec.data if "average" in t.name]
+    currents = [t for t in spec.data if "current" in t.name]
+    assert all(t.line.width >= 3 for t in averages) and all(t.line.width >= 2.5 and t.opacity >= 0.9 for t in currents)
+    assert min(widths) >= 2.5
+    annotated = _checked(charts.for_projector(figures.regret_bars(solver.game, np.ones(3), np.ones(3))))
+    assert all(a.font.size >= 18 for a in annotated.layout.annotations)
+
+
+def test_a_replay_marks_its_iteration_on_every_time_panel():
+    solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+    solver.run(500)
+    spec = _checked(charts.mark_iteration(figures.strategy_trajectories(solver.history(), solver.game), 123))
+    lines = [s for s in spec.layout.shapes if s.type == "line"]
+    assert [(s.xref, s.x0) for s in lines] == [("x", 123), ("x2", 123)]
+    label = spec.layout.annotations[-1]
+    assert label.text == "t = 123" and label.x == pytest.approx(np.log10(123))  # annotations on a log axis take log10
+
+
+def test_the_simplex_and_the_bars_show_a_replayed_moment_and_a_sampled_draw():
+    game = rmcore.preset("rps-crash")
+    solver = rmcore.MatrixSolver(game, sampling="sampled", seed=1)
+    solver.run(50)
+    history = solver.history()
+    row = history.row_at(20)
+    policy = history.policy("average", row)
+    spec = _checked(figures.simplex_path(history, game, None, False, (20, policy["row"], policy["col"])))
+    ring = [t for t in spec.data if t.name == "at t = 20"]
+    assert len(ring) == 2 and list(ring[0].a) == [policy["row"][0]]
+    bars = _checked(figures.regret_bars(game, history.regrets[row, 0], history.regrets[row, 1], drawn=(2, 0, 2)))
+    assert list(bars.data[0].marker.line.width) == [0, 0, 3] and list(bars.data[1].marker.line.width) == [3, 0, 0]

@@ -63,6 +63,10 @@ def positive(values) -> np.ndarray:
     return array
 
 
+#: Pixels per row of a horizontal legend at the normal text size.
+LEGEND_ROW = 24
+
+
 def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -> dict:
     """Each variant's convergence measure on log-log axes: the median line, and the min-max band over seeds.
 
@@ -91,6 +95,10 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
         traces.append(dict(type="scatter", x=grid, y=scale / np.sqrt(grid), mode="lines", name="guide: 1/√T", line=dict(color="gray", dash="dot", width=1.5)))
         traces.append(dict(type="scatter", x=grid, y=scale / grid, mode="lines", name="guide: 1/T", line=dict(color="gray", dash="dash", width=1.5)))
     gaps = [trace["y"] for trace in traces]
+    # The legend sits under the plot, about two entries a row: the figure grows by the rows past two,
+    # so that many variants lengthen the chart instead of squashing its plot.
+    rows = -(-sum(trace.get("showlegend", True) for trace in traces) // 2)
+    height += LEGEND_ROW * max(0, rows - 2)
     return figure(
         traces, f"Race: {GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)", height,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t_all)),
@@ -115,3 +123,77 @@ def race_table(result: rmcore.RaceResult) -> list[dict]:
         row["iterations / s (solver)"] = "-" if rate is None else f"{rate:,.0f}"
         rows.append(row)
     return rows
+
+
+# -- presentation mode and replay ----------------------------------------------------------------
+
+#: Smallest text on a projected chart, in pixels: tick labels, legends and annotations alike.
+PROJECTOR_TEXT = 18
+#: Current (instantaneous) strategies on a projector: wide and nearly opaque, so they stay visible
+#: on the simplex's dark edges and on a washed-out screen.
+PROJECTOR_CURRENT = dict(width=2.5)
+PROJECTOR_CURRENT_OPACITY = 0.9
+
+
+def for_projector(spec: dict) -> dict:
+    """The same figure for a projector: text at least ``PROJECTOR_TEXT`` px, lines at least 3 px (current ones 2.5 px and
+    nearly opaque), markers a third larger, and margins that make room for the larger labels. ``spec`` is not changed."""
+    layout = dict(spec["layout"])
+    layout["font"] = {**layout.get("font", {}), "size": PROJECTOR_TEXT}
+    layout["title"] = {**layout.get("title", {}), "font": {"size": PROJECTOR_TEXT + 4}}
+    legend = layout.get("legend", {})
+    layout["legend"] = {**legend, "font": {"size": PROJECTOR_TEXT}}
+    if legend.get("orientation") == "h" and legend.get("y", 0) < 0:  # below the plot: clear of the larger axis titles
+        layout["legend"].update(y=legend["y"] - 0.12)
+        layout["height"] = layout.get("height", 450) + 50
+    if "margin" in layout:
+        margin = layout["margin"]
+        layout["margin"] = {**margin, "l": margin.get("l", 0) * 1.3, "b": margin.get("b", 0) * 1.3, "t": margin.get("t", 0) * 1.2}
+    if "annotations" in layout:
+        layout["annotations"] = [
+            {**a, "font": {**a.get("font", {}), "size": max(a.get("font", {}).get("size", 0), PROJECTOR_TEXT)}} for a in layout["annotations"]
+        ]
+    data = []
+    for trace in spec["data"]:
+        trace = dict(trace)
+        line = dict(trace.get("line", {}))
+        if trace.get("type", "scatter") in ("scatter", "scatterternary") and line.get("width", 2) > 0:
+            if line.get("width", 2) < 2:
+                line.update(PROJECTOR_CURRENT)
+                trace["opacity"] = max(trace.get("opacity", 1.0), PROJECTOR_CURRENT_OPACITY)
+            else:
+                line["width"] = max(line.get("width", 2), 3)
+            trace["line"] = line
+        if isinstance(trace.get("marker", {}).get("size"), (int, float)):
+            trace["marker"] = {**trace["marker"], "size": trace["marker"]["size"] * 4 / 3}
+        if "textfont" in trace:
+            trace["textfont"] = {**trace["textfont"], "size": PROJECTOR_TEXT}
+        data.append(trace)
+    return {"data": data, "layout": layout}
+
+
+def legend_right(spec: dict) -> dict:
+    """``spec`` with its legend in a column right of the plot (for a chart as wide as the page)."""
+    return {"data": spec["data"], "layout": {**spec["layout"], "legend": dict(orientation="v", x=1.02, y=1, yanchor="top")}}
+
+
+def mark_iteration(spec: dict, iteration: int) -> dict:
+    """``spec`` with a vertical line at ``iteration`` on every x axis (every panel) and a label on the first: a replay's "now"."""
+    layout = dict(spec["layout"])
+    axes = sorted(key for key in layout if key.startswith("xaxis")) or ["xaxis"]
+    shapes = list(layout.get("shapes", []))
+    for axis in axes:
+        x = "x" + axis[len("xaxis"):]
+        y = "y" + axis[len("xaxis"):]
+        shapes.append(dict(type="line", xref=x, yref=f"{y} domain", x0=iteration, x1=iteration, y0=0, y1=1,
+                           line=dict(color="black", width=2, dash="dot")))  # fmt: skip
+    label = dict(text=f"t = {iteration:,}", xref="x", yref="y domain", x=_axis_position(layout.get("xaxis", {}), iteration), y=1.0,
+                 showarrow=False, xanchor="left", yanchor="bottom", font=dict(color="black"))  # fmt: skip
+    layout["shapes"] = shapes
+    layout["annotations"] = [*layout.get("annotations", []), label]
+    return {"data": spec["data"], "layout": layout}
+
+
+def _axis_position(axis: dict, value: float) -> float:
+    """Where ``value`` sits on a Plotly axis: annotations on a log axis take log10 of the value."""
+    return float(np.log10(max(value, 1))) if axis.get("type") == "log" else value

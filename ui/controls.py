@@ -1,16 +1,50 @@
-"""Run controls both pages share: Run / Pause, Step, Reset and the speed.
+"""Run controls both pages share: Run / Pause, Step, Reset, the speed, the keyboard, replay and presentation mode.
 
 Widgets change state through callbacks, so the script run that follows sees the change.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
-from . import state
-from .live import SPEEDS, Speed
+from . import link, state
+from .live import SPEEDS, LiveRun, Speed
 
 STEPS = (1, 10, 100)
+KEYS_HINT = "Keys: **Space** run / pause · **→** step +1 · **R** reset"
+
+# Space and R as shortcuts, in the page itself (a v2 component's script runs in the app's document).
+# Streamlit's own `shortcut=` serves Step +1 (the right arrow, drawn on the button), but the Run /
+# Pause switch is a segmented control, which takes no shortcut, and Streamlit reserves R for itself.
+# The keys click the page's own widgets, so they take exactly the path a mouse click takes; typing
+# in a field is left alone.
+_keyboard = st.components.v2.component(
+    "rm_keyboard",
+    js="""
+export default function (component) {
+  window.rmKeysPage = component.data.page;
+  if (window.rmKeysInstalled) return;
+  window.rmKeysInstalled = true;
+  document.addEventListener("keydown", (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
+    const target = event.target;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], [data-testid=stDataFrame], [data-testid=stDataEditor]")) return;
+    const page = window.rmKeysPage;
+    let button = null;
+    if (event.key === " ") {
+      button = document.querySelector(`.st-key-${page}_running button[data-testid$="segmented_control"]`);
+    } else if (event.key === "r" || event.key === "R") {
+      button = document.querySelector(`.st-key-${page}_reset button`);
+    }
+    if (!button) return;
+    event.preventDefault();
+    event.stopPropagation();
+    button.click();
+  }, true);
+}
+""",
+)
 
 
 def _run_pause(page: str) -> None:
@@ -29,24 +63,30 @@ def _step(page: str, iterations: int) -> None:
     state.live(page).step(iterations)
 
 
-def run_controls(page: str, step_help: str = "") -> Speed:
-    """Run / Pause, Step +1 / +10 / +100, Reset and the speed; returns the speed."""
-    c = st.columns([1.6, 1, 1, 1, 1])
+def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
+    """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar; returns the speed."""
+    c = st.columns([2.0, 1.3, 1.3, 1.4, 1.2, 3.2], vertical_alignment="bottom")
     with c[0]:
         _run_pause(page)
     for column, n in zip(c[1:4], STEPS):
-        column.button(f"Step +{n}", key=f"{page}_step_{n}", on_click=_step, args=(page, n), help=step_help if n == 1 else None)
-    c[4].button("Reset", key=f"{page}_reset", on_click=state.restart, args=(page,), icon=":material/restart_alt:")
+        column.button(f"Step +{n}", key=f"{page}_step_{n}", on_click=_step, args=(page, n), shortcut="Right" if n == 1 else None,
+                      help=(f"Step {n} iteration{'s' if n > 1 else ''}. " + (step_help if n == 1 else "")).strip())  # fmt: skip
+    c[4].button("Reset", key=f"{page}_reset", on_click=state.restart, args=(page,), icon=":material/restart_alt:", help="Back to iteration 0, paused (key R).")
     options = list(SPEEDS)
-    speed = st.select_slider("Speed", options, value=options[-1], key=f"{page}_speed", bind="query-params",
-                             help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.")  # fmt: skip
+    speed = c[5].select_slider("Speed", options, value=options[-1], key=f"{page}_speed", bind="query-params",
+                               help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.")  # fmt: skip
+    with st.sidebar:
+        link.share(page, iteration)
+    st.caption(KEYS_HINT)
+    _keyboard(data={"page": page}, key=f"{page}_keyboard")
     return SPEEDS[speed]
 
 
 def live_fragment(page: str, speed: Speed, draw) -> None:
     """Advance the page's run and redraw in a fragment that reruns every ``speed.interval`` seconds while running.
 
-    ``draw(live)`` draws the page's live panel from the run.
+    ``draw(live, timeline)`` draws the page's live panel from the run. ``timeline()`` draws, where the page
+    calls it, the replay slider of a paused run, and returns the iteration to show (None: the live end).
     """
     running = state.running(page)
 
@@ -55,6 +95,44 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
         run = state.live(page)
         if state.running(page):
             run.tick(speed.iterations)
-        draw(run)
+        draw(run, lambda: None)
 
-    panel()
+    @st.fragment
+    def replay():
+        run = state.live(page)
+        draw(run, lambda: replay_slider(page, run))
+
+    (panel if running or state.live(page).iteration == 0 else replay)()
+
+
+def replay_slider(page: str, run: LiveRun) -> int | None:
+    """When paused: a timeline over the recorded checkpoints; the iteration it points at, or None at the live end.
+
+    The widget is keyed by the live iteration, so every pause starts at the live end, and Run resumes from there.
+    """
+    iterations = run.primary.history().iterations
+    if len(iterations) < 2:
+        return None
+    options = [int(t) for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]]
+    at = st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,
+                          value=options[-1], key=f"{page}_replay_{run.iteration}", format_func=lambda t: f"{t:,}")  # fmt: skip
+    return None if at == options[-1] else at
+
+
+# -- presentation mode -----------------------------------------------------------------------------
+
+# Less empty space above the page and between blocks, so that the run controls and the main chart fit
+# on a 1280x720 projector. Streamlit has no setting for its page padding; this is the one style rule we add.
+_PRESENTATION_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 4rem; padding-bottom: 2rem; }
+[data-testid="stMain"] [data-testid="stVerticalBlock"] { gap: 0.6rem; }
+</style>"""
+
+
+def presentation_toggle() -> None:
+    """The presentation-mode switch (in the sidebar, and in the link as ``present``) and its page style."""
+    st.sidebar.toggle("Presentation mode", key="present", bind="query-params",
+                      help="For a projector: settings folded away, the run controls and the main chart on the first screen, "
+                           "chart text at least 18 px and thicker lines.")  # fmt: skip
+    if state.presenting():
+        st.html(_PRESENTATION_CSS)

@@ -39,3 +39,8 @@ KUHN_CHECK = (
     "Bars are the average probability of betting; the dashed marks are where the equilibrium family with the bars' own α "
     "= P(bet | J) puts every other information set. Bars on their marks mean the average is an equilibrium."
 )
+KUHN_TREE = (
+    "Chance deals one card to each player (six deals), then each decision is a pass or a bet (after a bet: fold or call); "
+    "the numbers at the leaves are player 1's winnings. A player sees only their own card, so the two nodes joined by a "
+    "dashed arc look the same to them: that pair is one information set, and CFR keeps one strategy (one colour) for both."
+)

@@ -27,6 +27,8 @@ import plotly.graph_objects as go
 import plotly.io
 import streamlit.components.v1 as components
 
+from .charts import for_projector
+
 _FRONTEND = Path(__file__).with_name("live_chart_frontend")
 _PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
 
@@ -59,15 +61,21 @@ def _component():
 #: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
 #: download beside Plotly's PNG one).
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
-#: While a run is live, charts are static: no hover or zoom layers to rebuild on every update. With
-#: them the pages drew 3.0-3.5 updates a second instead of 4.2-7 (measured, pinned: README).
-RUNNING_CONFIG = {"staticPlot": True}
+#: While a run is live, charts are static except the one under the pointer (the component makes that
+#: one interactive): hover and zoom layers rebuilt on every update of every chart held the pages to
+#: 3.0-3.5 updates a second instead of 4.2-7 (measured, pinned: README).
+RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
-def live_chart(figure: dict | go.Figure, key: str, running: bool = False) -> None:
-    """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``.
+def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False) -> None:
+    """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``
+    (but for the chart under the pointer), restyled for a projector if ``projector``.
 
-    Later calls with the same key update the same plot in place.
+    Later calls with the same key update the same plot in place, keeping the user's zoom.
     """
-    spec = figure.to_json() if isinstance(figure, go.Figure) else plotly.io.to_json(figure, validate=False)
+    if isinstance(figure, go.Figure):
+        figure = figure.to_plotly_json()
+    if projector:
+        figure = for_projector(figure)
+    spec = plotly.io.to_json(figure, validate=False)
     _component()(figure=spec, config=RUNNING_CONFIG if running else CHART_CONFIG, key=key, default=None)

@@ -48,6 +48,11 @@ def init() -> None:
         st.session_state.exact = None  # (game, its LP solution): computed once per game
 
 
+def presenting() -> bool:
+    """Whether presentation mode is on (the sidebar switch, keyed ``present``)."""
+    return bool(st.session_state.get("present", False))
+
+
 def running(page: str) -> bool:
     return st.session_state[f"{page}_running"] == RUN
 

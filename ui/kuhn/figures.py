@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 import rmcore
@@ -9,46 +11,98 @@ from rmcore.kuhn import INFOSETS, equilibrium_policy
 
 from ..charts import COLOURS, figure, log_ticks, positive, title
 
-# Where each information set sits: x by card within its public history, y by depth.
-_GROUPS = {"": (0.0, 3.0), "p": (-2.2, 2.0), "b": (2.2, 2.0), "pb": (-2.2, 1.0)}
-_PLAIN = dict(margin=dict(l=10, r=10, t=50, b=10))
+_PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
 
-def _position(name: str) -> tuple[float, float]:
-    card, history = name[0], name[1:]
-    centre, level = _GROUPS[history]
-    return centre + 0.6 * ("JQK".index(card) - 1), level
+class TreeLayout(NamedTuple):
+    """Where every node of a game tree is drawn: x by its leaves (deal after deal), y by depth; the chance root on top."""
+
+    x: np.ndarray
+    y: np.ndarray
+    root: tuple[float, float]
 
 
-def game_tree(policy: rmcore.Policy, reach: np.ndarray) -> dict:
-    """The 12 information sets grouped by public history, coloured by the probability of betting.
+def tree_layout(game: rmcore.TreeGame) -> TreeLayout:
+    """Leaves one unit apart in depth-first order (a unit's gap between deals); a decision sits above the middle of its children."""
+    tree = game.tree
+    n = tree.player.shape[0]
+    x, y = np.zeros(n), -(tree.depth.astype(float) + 1)
+    next_leaf = 0.0
 
-    Hover shows each set's reach probability and current strategy. Arrows are the public actions.
+    def place(node: int) -> float:
+        nonlocal next_leaf
+        if tree.player[node] < 0:
+            x[node] = next_leaf
+            next_leaf += 1
+        else:
+            x[node] = np.mean([place(int(child)) for child in tree.children[node] if child >= 0])
+        return x[node]
+
+    for root in tree.deal_start:
+        place(int(root))
+        next_leaf += 1
+    roots = x[tree.deal_start]
+    return TreeLayout(x, y, (float(roots.mean()), 0.0))
+
+
+def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], title_text: str) -> dict:
+    """The whole game tree: chance deals, every decision coloured by its information set's probability of the last
+    action (bet / call), edges for each action, player 1's payoff at every leaf, and the two nodes of each
+    information set joined by a dashed arc labelled with its name.
+
+    ``policy`` is ``[infoset, action]`` (the current strategy, or the one a replay shows). Built from scatter traces
+    only (no annotations), so it is cheap enough to redraw on every live update.
     """
-    annotations, shapes = [], []
-    for start, end, label in [("", "p", "pass"), ("", "b", "bet"), ("p", "pb", "bet")]:
-        (x0, y0), (x1, y1) = _GROUPS[start], _GROUPS[end]
-        annotations.append(dict(x=x1, y=y1 + 0.35, ax=x0, ay=y0 - 0.35, xref="x", yref="y", axref="x", ayref="y",
-                                showarrow=True, arrowhead=2, arrowcolor="#888", text=""))  # fmt: skip
-        annotations.append(dict(x=(x0 + x1) / 2 + (0.3 if x0 == x1 else 0), y=(y0 + y1) / 2 + 0.08, text=label, showarrow=False,
-                                font=dict(color="#666")))  # fmt: skip
-    for history, (x, y) in _GROUPS.items():
-        who = "player 1" if len(history) % 2 == 0 else "player 2"
-        shapes.append(dict(type="rect", x0=x - 1.0, x1=x + 1.0, y0=y - 0.3, y1=y + 0.3, line=dict(color="#bbb", dash="dot")))
-        annotations.append(dict(x=x, y=y + 0.42, text=f"{who} after '{history or 'start'}'", showarrow=False, font=dict(size=11)))
-    annotations.append(dict(x=2.2, y=1.0, text="terminal histories:<br>pp showdown ±1<br>bp, pbp fold ±1<br>bb, pbb showdown ±2",
-                            showarrow=False, align="left", font=dict(size=11, color="#666")))  # fmt: skip
-    xs, ys = zip(*(_position(n) for n in INFOSETS))
-    bets = [float(policy[n][1]) for n in INFOSETS]
-    hover = [f"<b>{n}</b><br>reach probability {reach[k]:.4f}<br>pass {1 - bets[k]:.3f} · bet {bets[k]:.3f}" for k, n in enumerate(INFOSETS)]
-    trace = dict(type="scatter", x=xs, y=ys, mode="markers+text", text=list(INFOSETS), textposition="middle center",
-                 marker=dict(size=38, color=bets, cmin=0, cmax=1, colorscale="RdBu", line=dict(color="black", width=1),
-                             colorbar=dict(title=dict(text="P(bet)"), thickness=12)),
-                 hovertext=hover, hoverinfo="text", textfont=dict(color="#000000"), showlegend=False)  # fmt: skip  (black on every marker colour, in both themes)
+    tree, layout = game.tree, tree_layout(game)
+    x, y = layout.x, layout.y
+    decisions = np.flatnonzero(tree.player >= 0)
+    leaves = np.flatnonzero(tree.player < 0)
+    traces = []
+    for action, (name, colour, width) in enumerate([("pass / check / fold", "#9aa0a6", 1.5), ("bet / call", "#555555", 2.5)]):
+        xs, ys = [], []
+        for node in decisions:
+            child = tree.children[node, action]
+            if child >= 0:
+                xs += [x[node], x[child], None]
+                ys += [y[node], y[child], None]
+        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", line=dict(color=colour, width=width), name=name, hoverinfo="skip"))
+    chance_x, chance_y = [], []
+    for root in tree.deal_start:
+        chance_x += [layout.root[0], x[root], None]
+        chance_y += [layout.root[1], y[root], None]
+    traces.append(dict(type="scatter", x=chance_x, y=chance_y, mode="lines", line=dict(color="#bbbbbb", width=1, dash="dot"),
+                       name="chance deals a card to each", hoverinfo="skip"))  # fmt: skip
+    traces.append(dict(type="scatter", x=[layout.root[0]], y=[layout.root[1]], mode="markers+text", text=["chance"], textposition="top center",
+                       marker=dict(size=14, color="#bbbbbb", symbol="diamond"), showlegend=False, hoverinfo="skip"))  # fmt: skip
+    traces.append(dict(type="scatter", x=x[tree.deal_start], y=y[tree.deal_start] + 0.42, mode="text", text=deal_names, showlegend=False,
+                       hoverinfo="skip", textfont=dict(size=12)))  # fmt: skip
+    # The nodes of one information set, joined by a dashed arc below them (deeper for wider spans, so nested arcs
+    # stay apart); every decision is named by its information set just under it.
+    arc_x, arc_y = [], []
+    for k in range(len(game.infosets)):
+        order = sorted(decisions[tree.infoset[decisions] == k], key=lambda node: x[node])
+        for a, b in zip(order[:-1], order[1:]):
+            low = y[a] - 0.16 - 0.025 * abs(x[b] - x[a])
+            arc_x += [x[a], (x[a] + x[b]) / 2, x[b], None]
+            arc_y += [y[a], low, y[b], None]
+    traces.append(dict(type="scatter", x=arc_x, y=arc_y, mode="lines", line=dict(color="#1f77b4", width=1.2, dash="dash", shape="spline"),
+                       name="one information set: nodes its player cannot tell apart", hoverinfo="skip"))  # fmt: skip
+    traces.append(dict(type="scatter", x=x[decisions] + 0.32, y=y[decisions] + 0.16, mode="text", text=[game.infosets[tree.infoset[n]] for n in decisions],
+                       textposition="middle right", showlegend=False, hoverinfo="skip", textfont=dict(size=11, color="#1f77b4")))  # fmt: skip
+    last = [float(policy[tree.infoset[node], len(game.actions[tree.infoset[node]]) - 1]) for node in decisions]
+    hover = [f"<b>{game.infosets[tree.infoset[node]]}</b> (player {tree.player[node] + 1})<br>P(bet or call) {p:.3f}" for node, p in zip(decisions, last)]
+    digits = ["#ffffff" if abs(p - 0.5) > 0.3 else "#000000" for p in last]  # readable on every colour of the scale
+    traces.append(dict(type="scatter", x=x[decisions], y=y[decisions], mode="markers+text", text=[str(p + 1) for p in tree.player[decisions]],
+                       textposition="middle center", textfont=dict(color=digits, size=11), showlegend=False, hovertext=hover, hoverinfo="text",
+                       marker=dict(size=20, color=last, cmin=0, cmax=1, colorscale="RdBu", line=dict(color="black", width=1),
+                                   colorbar=dict(title=dict(text="P(bet / call)"), thickness=12, len=0.8))))  # fmt: skip
+    payoffs = [f"{tree.payoff[node]:+g}" for node in leaves]
+    traces.append(dict(type="scatter", x=x[leaves], y=y[leaves], mode="markers+text", text=payoffs, textposition="bottom center",
+                       marker=dict(size=6, color="black", symbol="square"), showlegend=False, hoverinfo="skip", textfont=dict(size=11)))  # fmt: skip
     return figure(
-        [trace], "The 12 information sets (colour: probability of betting now)", 380,
-        xaxis=dict(visible=False, range=[-3.6, 3.6]), yaxis=dict(visible=False, range=[0.4, 3.6]),
-        annotations=annotations, shapes=shapes, **_PLAIN,
+        traces, title_text, 460,
+        xaxis=dict(visible=False, range=[x.min() - 0.8, x.max() + 0.8]), yaxis=dict(visible=False, range=[y.min() - 0.75, 0.45]),
+        legend=dict(orientation="h", y=-0.02, yanchor="top"), **_PLAIN,
     )  # fmt: skip
 
 

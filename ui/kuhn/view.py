@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from typing import NamedTuple
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -16,7 +17,7 @@ from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from .. import explain, export, race_view
-from ..charts import race_figure
+from ..charts import legend_right, mark_iteration, race_figure
 from . import figures
 
 #: Every variant a race can include: the five CFR variants, each alternating or simultaneous.
@@ -56,11 +57,13 @@ def live_run(chosen: RunSettings) -> LiveRun:
     return state.sync_live("kuhn", chosen, lambda: rmcore.Race(rmcore.KUHN, chosen.variants, seeds=chosen.seeds, seed=chosen.seed), _describe)
 
 
-def tree(run: LiveRun) -> None:
-    """The information sets coloured by the current policy. Drawn on full reruns only: redrawn on every live update
-    (its annotations are costly to lay out) it held the page to 4.4 updates a second instead of 6.4-7.1."""
-    solver = run.primary
-    live_chart(figures.game_tree(solver.current_policy(), solver.reach_probabilities()), key="kuhn_tree", running=state.running("kuhn"))
+#: "Show iteration t" re-derives any iteration's trace up to this one (about 0.2 s at 100,000 on a laptop core).
+MAX_RETRACE = 100_000
+_DEALS = [f"{rmcore.kuhn.CARDS[c1]}·{rmcore.kuhn.CARDS[c2]}" for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_start)]
+
+
+def tree_figure(policy: np.ndarray, iteration: int) -> dict:
+    return figures.game_tree(rmcore.KUHN, policy, _DEALS, f"The game tree at iteration {iteration:,}: colour is the current P(bet or call)")
 
 
 def walkthrough(run: LiveRun) -> None:
@@ -74,20 +77,54 @@ def walkthrough(run: LiveRun) -> None:
 4. **regret matching:** $\sigma'(I, a) = R^+(I, a) / \sum_b R^+(I, b)$, uniform if no regret is positive;
 5. **average:** $S(I, a) \mathrel{+}= w_t\, \pi_i(h)\, \sigma(I, a)$, and the average strategy is $S / \sum S$."""
     )
-    if run.trace is None:
-        st.info("Press **Step +1** to see one iteration's numbers here, information set by information set.")
-        return
-    rows = []
-    for r in run.trace:
-        rows.append({
-            "infoset": r.infoset, "player": r.player + 1, "σ bet": r.strategy[1], "π_i": r.own_reach, "π_-i": r.opponent_reach,
-            "v(I,pass)": r.action_values[0], "v(I,bet)": r.action_values[1], "v(I)": r.strategy_value,
-            "r pass": r.regret_increment[0], "r bet": r.regret_increment[1],
-            "R pass": r.cumulative_regrets[0], "R bet": r.cumulative_regrets[1], "σ' bet": r.new_strategy[1], "average bet": r.average_strategy[1],
-        })  # fmt: skip
+    wanted = st.number_input(f"Show iteration t (any t up to {MAX_RETRACE:,}, re-derived from the seed; empty: the last Step +1)",
+                             min_value=1, max_value=MAX_RETRACE, value=None, step=1, key="kuhn_show_iteration")  # fmt: skip
     variant = run.race.variants[0]
-    st.caption(f"The last traced iteration, of {variant.name} ({variant.updates} updates):")
-    st.dataframe(pd.DataFrame(rows).style.format(precision=4), hide_index=True, key="kuhn_trace")
+    if wanted is not None:
+        iteration, trace = int(wanted), _retrace(run, int(wanted))
+    elif run.trace is not None:
+        iteration, trace = run.iteration, run.trace
+    else:
+        st.info("Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above.")
+        return
+    st.caption(f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information set. "
+               "Reach and values are sums over the two deals in the set, so a reach can exceed 1.")  # fmt: skip
+    reach, update = st.columns(2)
+    with reach:
+        st.markdown("**Reach and counterfactual values**")
+        st.dataframe(pd.DataFrame([{
+            "infoset": r.infoset, "player": r.player + 1, "σ(bet)": r.strategy[1], "Σ π_i": r.own_reach, "Σ π_-i": r.opponent_reach,
+            "v(pass)": r.action_values[0], "v(bet)": r.action_values[1], "v(I)": r.strategy_value,
+        } for r in trace]).style.format(precision=4), hide_index=True, key="kuhn_trace_values", column_config={
+            "σ(bet)": st.column_config.NumberColumn(help="The strategy this iteration played: probability of bet (call)."),
+            "Σ π_i": st.column_config.NumberColumn(help="Own reach, summed over the set's two deals: up to 2, not a probability."),
+            "Σ π_-i": st.column_config.NumberColumn(help="Opponent's and chance's reach, summed over the set's two deals."),
+            "v(pass)": st.column_config.NumberColumn(help="Counterfactual value of passing (folding): Σ_h π_-i(h) u_i(h·pass)."),
+            "v(bet)": st.column_config.NumberColumn(help="Counterfactual value of betting (calling)."),
+            "v(I)": st.column_config.NumberColumn(help="Counterfactual value of the set under σ: Σ_a σ(a) v(a)."),
+        })  # fmt: skip
+    with update:
+        st.markdown("**Regrets, regret matching and the average**")
+        st.dataframe(pd.DataFrame([{
+            "infoset": r.infoset, "r(pass)": r.regret_increment[0], "r(bet)": r.regret_increment[1],
+            "R(pass)": r.cumulative_regrets[0], "R(bet)": r.cumulative_regrets[1], "σ'(bet)": r.new_strategy[1], "avg(bet)": r.average_strategy[1],
+        } for r in trace]).style.format(precision=4), hide_index=True, key="kuhn_trace_update", column_config={
+            "r(pass)": st.column_config.NumberColumn(help="This iteration's regret of passing: v(pass) − v(I)."),
+            "r(bet)": st.column_config.NumberColumn(help="This iteration's regret of betting: v(bet) − v(I)."),
+            "R(pass)": st.column_config.NumberColumn(help="Cumulative regret of passing after the update."),
+            "R(bet)": st.column_config.NumberColumn(help="Cumulative regret of betting after the update."),
+            "σ'(bet)": st.column_config.NumberColumn(help="Regret matching's next strategy: R⁺(bet) / (R⁺(pass) + R⁺(bet))."),
+            "avg(bet)": st.column_config.NumberColumn(help="The average strategy after this iteration: S(bet) / ΣS."),
+        })  # fmt: skip
+
+
+def _retrace(run: LiveRun, iteration: int) -> list[rmcore.CFRTrace]:
+    """Iteration ``iteration`` of the first run, re-derived (kept for the run, so a rerun does not redo it)."""
+    known = st.session_state.get("kuhn_retrace")
+    if known is None or known[0] is not run or known[1] != iteration:
+        known = (run, iteration, run.primary.retrace(iteration))
+        st.session_state.kuhn_retrace = known
+    return known[2]
 
 
 def alpha_sentence(estimate: float, target: float) -> str:
@@ -99,45 +136,65 @@ def alpha_sentence(estimate: float, target: float) -> str:
     return sentence
 
 
-def draw(run: LiveRun, show_current: bool) -> None:
-    """The live panel: read every run once, then draw from that one frame."""
-    running = state.running("kuhn")
-    c1, c2, c3 = st.columns(3)
-    c1.metric("iteration", f"{run.iteration:,}")
+def draw(run: LiveRun, show_current: bool, timeline) -> None:
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
+    look = dict(running=state.running("kuhn"), projector=state.presenting())
     if run.iteration == 0:
-        metrics = run.primary.metrics()
-        c2.metric(f"exploitability ({run.race.variants[0].name})", f"{metrics.exploitability:.3e}")
-        c3.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")
+        _numbers(run, run.primary.metrics(), None)
         st.info("Press **Run** or **Step +1** to start.")
+        live_chart(tree_figure(run.primary.current_policy().probabilities, 0), key="kuhn_tree", **look)
+        st.caption(explain.KUHN_TREE)
         return
     frame = run.frame()
-    metrics = metrics_at(frame.history, -1)
-    c2.metric(f"exploitability ({run.race.variants[0].name})", f"{metrics.exploitability:.3e}")
-    c3.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")
+    history = frame.history
+    numbers, main = st.container(), st.container()
+    at = timeline()
+    row = len(history) - 1 if at is None else history.row_at(at)
+    shown_at = None if at is None else int(history.iterations[row])
+    metrics = metrics_at(history, row)
+    with numbers:
+        _numbers(run, metrics, shown_at)
+    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
     labels = [v.label for v in run.race.variants]
     extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current else []
-    left, right = st.columns(2)
-    with left:
-        live_chart(race_figure(frame.race, extra), key="kuhn_exploitability", running=running)
-        st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
-    with right:
-        shown = frame.history.rows(chart_rows(frame.history.iterations))
-        live_chart(figures.infoset_trajectories(shown), key="kuhn_trajectories", running=running)
-        st.caption(explain.KUHN_TRAJECTORIES)
+    with main:  # on a projector each chart takes the full width, the exploitability first
+        left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
+        with left:
+            exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
+            live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability", **look)
+            st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
+        with right:
+            shown = history.rows(chart_rows(history.iterations))
+            live_chart(mark(figures.infoset_trajectories(shown)), key="kuhn_trajectories", **look)
+            st.caption(explain.KUHN_TRAJECTORIES)
     if run.is_race:
         race_view.table(frame.race)
-    average, current = frame.history.policy("average"), frame.history.policy("current")
-    regrets = run.primary.cumulative_regrets()
+    live_chart(tree_figure(history.current[row], int(history.iterations[row])), key="kuhn_tree", **look)
+    st.caption(explain.KUHN_TREE)
+    average, current = history.policy("average", row), history.policy("current", row)
     table = pd.DataFrame({
         "player": [1] * 6 + [2] * 6,
         "current P(bet)": current.probabilities[:, 1], "average P(bet)": average.probabilities[:, 1],
-        "R(pass)": regrets[:, 0], "R(bet)": regrets[:, 1],
+        "R(pass)": history.regrets[row, :, 0], "R(bet)": history.regrets[row, :, 1],
     }, index=pd.Index(INFOSETS, name="infoset"))  # fmt: skip
     st.table(table.style.format(precision=4))
     spec, alpha = figures.equilibrium_check(average)
-    live_chart(spec, key="kuhn_equilibrium", running=running)
+    live_chart(spec, key="kuhn_equilibrium", **look)
     st.caption(explain.KUHN_CHECK)
     st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
     st.subheader("Export")
     export.section("kuhn", run, frame)
+
+
+def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
+    """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
+    iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
+    name = run.race.variants[0].name
+    if state.presenting():
+        st.markdown(f"##### iteration {iteration} · exploitability ({name}) {metrics.exploitability:.3e} · game value {metrics.game_value:.5f}")
+        return
+    c1, c2, c3 = st.columns(3)
+    c1.metric("iteration", iteration)
+    c2.metric(f"exploitability ({name})", f"{metrics.exploitability:.3e}")
+    c3.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")

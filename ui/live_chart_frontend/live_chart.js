@@ -59,13 +59,73 @@ const SVG_BUTTON = {
   click: (gd) => Plotly.downloadImage(gd, { format: "svg", filename: ((gd.layout.title || {}).text || "chart").replace(/[^\w]+/g, "_") }),
 };
 
+// While a run is live the server sends a static config: a chart without hover and zoom layers is
+// redrawn several times a second at no extra cost. Hover and zoom are what a user reaches for with
+// the pointer, so the chart under the pointer is drawn interactive (at once, and on every update
+// until the pointer leaves): one chart pays for interactivity, and only while it is being used.
+let lastFigure = null;
+let lastConfig = {};
+let pointerInside = false;
+
+// The user's zoom, as the relayout keys Plotly reported ("xaxis.range[0]", "ternary.aaxis.min"...).
+// Plotly keeps a zoom across react() by itself (uirevision), but switching between the static and
+// the interactive config makes a new plot; re-applying the zoom keeps it through that too.
+const userView = {};
+const VIEW_KEY = /^((x|y)axis\d*\.(range\[[01]\]|autorange)|ternary\.[abc]axis\.min)$/;
+
+function rememberView(update) {
+  for (const [key, value] of Object.entries(update || {})) {
+    if (!VIEW_KEY.test(key)) continue;
+    const axis = key.split(".")[0];
+    if (key.endsWith("autorange")) {
+      for (const k of Object.keys(userView)) if (k.startsWith(axis + ".")) delete userView[k];
+    } else {
+      userView[key] = value;
+    }
+  }
+}
+
+function withUserView(layout) {
+  for (const [key, value] of Object.entries(userView)) {
+    const match = key.match(/^((x|y)axis\d*)\.range\[([01])\]$/);
+    if (match) {
+      const axis = (layout[match[1]] = Object.assign({}, layout[match[1]]));
+      axis.range = (axis.range || [null, null]).slice();
+      axis.range[Number(match[3])] = value;
+      axis.autorange = false;
+    } else if (layout.ternary) {
+      const [, name] = key.split(".");
+      layout.ternary[name] = Object.assign({}, layout.ternary[name], { min: value });
+    }
+  }
+  return layout;
+}
+
+function draw() {
+  const interactive = pointerInside || !lastConfig.staticPlot;
+  const config = Object.assign({ modeBarButtonsToAdd: [SVG_BUTTON], responsive: true }, lastConfig, interactive ? { staticPlot: false } : {});
+  Plotly.react(chart, lastFigure.data, withUserView(lastFigure.layout), config);
+  if (!chart._rmListening && chart.on) {
+    chart.on("plotly_relayout", rememberView);
+    chart._rmListening = true;
+  }
+}
+
+chart.addEventListener("pointerenter", () => {
+  pointerInside = true;
+  if (lastFigure && lastConfig.staticPlot) draw();
+});
+chart.addEventListener("pointerleave", () => {
+  pointerInside = false;
+});
+
 window.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "streamlit:render") return;
-  const figure = themed(JSON.parse(event.data.args.figure), event.data.theme);
-  const config = Object.assign({ modeBarButtonsToAdd: [SVG_BUTTON] }, event.data.args.config || {});
-  const height = (figure.layout && figure.layout.height) || 450;
+  lastFigure = themed(JSON.parse(event.data.args.figure), event.data.theme);
+  lastConfig = event.data.args.config || {};
+  const height = (lastFigure.layout && lastFigure.layout.height) || 450;
   chart.style.height = height + "px";
-  Plotly.react(chart, figure.data, figure.layout, Object.assign({ responsive: true }, config));
+  draw();
   if (height !== frameHeight) {
     frameHeight = height;
     tellStreamlit("streamlit:setFrameHeight", { height: height });

@@ -85,14 +85,15 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     return _figure(traces, title, 380, **layout)
 
 
-def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False) -> dict | None:
+def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False, moment=None) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
+    ``moment`` is ``(iteration, row average, column average)`` of a replay: drawn as a ringed point.
     Returns ``None`` when neither picture applies.
     """
     m, n = game.shape
     if (m, n) == (2, 2):
-        return _unit_square(history, game, equilibrium, show_current)
+        return _unit_square(history, game, equilibrium, show_current, moment)
     three = [p for p, size in (("row", m), ("col", n)) if size == 3]
     if not three:
         return None
@@ -108,6 +109,10 @@ def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_curr
         end = [float(p) for p in history.strategy("average", player)[-1]]
         traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
                            name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
+        if moment is not None:
+            then = [float(p) for p in moment[1 if player == "row" else 2]]
+            traces.append(dict(type="scatterternary", a=[then[0]], b=[then[1]], c=[then[2]], mode="markers", name=f"at t = {moment[0]:,}",
+                               marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color=COLOURS[k], width=3)), showlegend=k == 0))  # fmt: skip
         if equilibrium is not None:
             point = [float(p) for p in (equilibrium.row if player == "row" else equilibrium.col)]
             traces.append(dict(type="scatterternary", a=[point[0]], b=[point[1]], c=[point[2]], mode="markers",
@@ -118,7 +123,7 @@ def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_curr
     return _figure(traces, "Average strategy path on the simplex", 420, ternary=ternary)
 
 
-def _unit_square(history, game, equilibrium, show_current) -> dict:
+def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
     x_label, y_label = game.row_actions[0], game.col_actions[0]
     kinds = ("average", "current") if show_current else ("average",)
     traces = []
@@ -128,6 +133,9 @@ def _unit_square(history, game, equilibrium, show_current) -> dict:
                            opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
     traces.append(dict(type="scatter", x=[float(history.strategy("average", "row")[-1, 0])], y=[float(history.strategy("average", "col")[-1, 0])],
                        mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
+    if moment is not None:
+        traces.append(dict(type="scatter", x=[float(moment[1][0])], y=[float(moment[2][0])], mode="markers", name=f"at t = {moment[0]:,}",
+                           marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color="black", width=3))))  # fmt: skip
     for k, eq in enumerate(game.equilibria if equilibrium is None else [equilibrium]):
         traces.append(dict(type="scatter", x=[float(eq.row[0])], y=[float(eq.col[0])], mode="markers", name="equilibrium", showlegend=k == 0,
                            marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1))))  # fmt: skip
@@ -167,11 +175,12 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
     )  # fmt: skip
 
 
-def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None) -> dict:
+def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None, drawn=None) -> dict:
     """The cumulative regret of every action now: regret matching plays the positive ones in proportion.
 
     ``change`` (per player, as the regrets) is what the last step added; it is drawn as a thin orange bar from the old
-    value to the new, so a lecturer can point at each iteration's regret increment.
+    value to the new, so a lecturer can point at each iteration's regret increment. ``drawn`` is a sampled iteration's
+    ``(row action, column action, ...)``: those bars are outlined.
     """
     panels = [("row", regrets_row)] + ([("col", regrets_col)] if regrets_col is not None else [])
     traces = []
@@ -180,7 +189,11 @@ def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarr
         regrets = np.asarray(regrets, dtype=float)
         colours = [COLOURS[0] if r > 0 else "#bbbbbb" for r in regrets]
         labels = list(_labels(game, player))
-        traces.append(dict(type="bar", x=labels, y=regrets, marker=dict(color=colours), showlegend=False, name="cumulative regret",
+        outline = [0] * len(labels)
+        if drawn is not None:
+            outline[drawn[panel]] = 3
+        traces.append(dict(type="bar", x=labels, y=regrets, marker=dict(color=colours, line=dict(color="black", width=outline)),
+                           showlegend=False, name="cumulative regret",
                            xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
         if change is not None and change[panel] is not None:
             step = np.asarray(change[panel], dtype=float)

@@ -12,7 +12,7 @@ from rmcore.matrix import metrics_at
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from ..charts import race_figure
+from ..charts import mark_iteration, race_figure
 from .. import explain, export, race_view
 from . import figures
 
@@ -35,64 +35,96 @@ def _fixed(value: float, digits: int) -> str:
     return f"{round(value, digits) + 0.0:.{digits}f}"
 
 
-def draw(run: LiveRun, log_x: bool, show_current: bool) -> None:
-    """The live panel: read every run once, then draw from that one frame."""
+def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
+    look = dict(running=running, projector=state.presenting())
     exact = state.exact_answer(game)
     if run.iteration == 0:
         metrics = solver.metrics()
-        _numbers(run, metrics, running)
+        _numbers(run, metrics, running, None)
         st.info("Press **Run** or a **Step** button to start learning.")
         _answer(solver.average_strategies(), solver, metrics, exact)
         return
     frame = run.frame()
     history = frame.history
-    metrics = metrics_at(history, -1, game.is_zero_sum)
-    _numbers(run, metrics, running)
+    numbers, main = st.container(), st.container()
+    at = timeline()  # under the main chart: a timeline under a time axis
+    row = len(history) - 1 if at is None else history.row_at(at)
+    shown_at = None if at is None else int(history.iterations[row])
+    metrics = metrics_at(history, row, game.is_zero_sum)
+    with numbers:
+        _numbers(run, metrics, running, shown_at)
+    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     shown = history.rows(chart_rows(history.iterations, log_x))
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
-    live_chart(figures.strategy_trajectories(shown, game, log_x=log_x, players=players), key="chart_strategies", running=running)
-    st.caption(explain.STRATEGIES)
+    with main:
+        live_chart(mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)), key="chart_strategies", **look)
+        st.caption(explain.STRATEGIES)
+    average_then = history.policy("average", row)
     left, right = st.columns(2)
     with left:
         equilibrium = game.equilibria[0] if game.equilibria else None
         if equilibrium is None and exact is not None:
             equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
-        path = figures.simplex_path(shown, game, equilibrium, show_current)
+        moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
+        path = figures.simplex_path(shown, game, equilibrium, show_current, moment)
         if path is None:
             st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
         else:
-            live_chart(path, key="chart_simplex", running=running)
+            live_chart(path, key="chart_simplex", **look)
             st.caption(explain.SIMPLEX)
     with right:
         if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
-            live_chart(race_figure(frame.race), key="chart_race", running=running)
+            live_chart(mark(race_figure(frame.race)), key="chart_race", **look)
             st.caption(explain.RACE)
         else:
-            live_chart(figures.convergence(shown, fixed_opponent=fixed), key="chart_convergence", running=running)
+            live_chart(mark(figures.convergence(shown, fixed_opponent=fixed)), key="chart_convergence", **look)
             st.caption(explain.CONVERGENCE_FIXED if fixed else explain.CONVERGENCE)
     if run.is_race:
         race_view.table(frame.race)
-    regrets = solver.cumulative_regrets()
-    slow = run.last_step is not None and run.last_step[0] <= SLOW_STEP
-    live_chart(figures.regret_bars(game, regrets.row, regrets.col, run.last_step[1] if slow else None), key="chart_regrets", running=running)
+    m, n = game.shape
+    regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
+    slow = shown_at is None and run.last_step is not None and run.last_step[0] <= SLOW_STEP
+    drawn = solver.last_sampled_actions() if slow and run.last_step[0] == 1 else None
+    live_chart(figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn), key="chart_regrets", **look)
     st.caption(explain.REGRETS)
-    policy = history.policy("average")
-    _answer(rmcore.StrategyProfile(policy["row"], policy["col"]), solver, metrics, exact)
+    if drawn is not None:
+        st.caption(_drawn_sentence(game, drawn, solver))
+    _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
     st.subheader("Export")
     weights = None if solver.is_self_play else [st.session_state[f"opponent_{game.shape[1]}_{k}"] for k in range(game.shape[1])]
     export.section("matrix", run, frame, weights)
 
 
-def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool) -> None:
+def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
+    """What a sampled iteration drew, and which draw each player's regret update used."""
+    a, b, fresh = drawn
+    row, col = game.row_actions, game.col_actions
+    opponent = "the fixed opponent" if not solver.is_self_play else "the column player"
+    text = (f"This iteration drew: the row player played **{row[a]}** (outlined), {opponent} **{col[b]}**. "
+            f"The row player's regret for each action is what it would have got against {col[b]}, minus what it got.")  # fmt: skip
+    if solver.is_self_play and solver.variant.updates == "alternating":
+        text += f" The column player's update then met a fresh draw from the row player's new strategy: **{row[fresh]}**."
+    return text
+
+
+def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_at: int | None) -> None:
+    """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode."""
     rate = run.iterations_per_second()
     gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
+    iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
+    speed = "-" if rate is None or not running else f"{rate:,.0f}"
+    gap = f"{metrics.gap:.3e}" if run.iteration else "-"
+    if state.presenting():
+        st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {_fixed(metrics.value, 5)} · {speed} iterations / s")
+        return
     c1, c2, c3, c4 = st.columns(4)
-    c1.metric("iteration", f"{run.iteration:,}")
-    c2.metric("iterations / second", "-" if rate is None or not running else f"{rate:,.0f}")
-    c3.metric(gap_name, f"{metrics.gap:.3e}" if run.iteration else "-")
+    c1.metric("iteration", iteration)
+    c2.metric("iterations / second", speed)
+    c3.metric(gap_name, gap)
     c4.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
 
 
