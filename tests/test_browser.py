@@ -47,7 +47,7 @@ def test_kuhn_page_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
         page.get_by_role("button", name="Step +1", exact=True).wait_for(timeout=90_000)
-        traced = page.get_by_text("The last traced iteration, of cfr")
+        traced = page.get_by_text("Iteration 1 of cfr (alternating updates)")
         click_until(page, page.get_by_role("button", name="Step +1", exact=True), lambda: traced.count() > 0)
         page.get_by_role("radio", name="Run").click()
 
@@ -182,3 +182,112 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
         assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
         assert fresh.locator("[data-testid=stMetricValue]").first.inner_text() == "100"
 
+
+
+# -- presentation mode, the keyboard, and interaction while live (issue 10) ------------------------------
+
+_MAIN_CHART_JS = """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+    if (!chart) return null;
+    const xaxis = chart._fullLayout.xaxis;
+    return {font: chart._fullLayout.font.size, range: xaxis.range.slice(), autorange: xaxis.autorange, redraws: window.__afterplots || 0,
+            widths: chart._fullData.filter(t => (t.name || '').includes('(average)')).map(t => t.line.width)};
+}"""
+_COUNT_REDRAWS_JS = """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+    if (!chart) return false;
+    window.__afterplots = 0;
+    chart.on('plotly_afterplot', () => { window.__afterplots += 1; });
+    return true;
+}"""
+
+
+def _chart_frame(page, name_part: str):
+    """The component frame whose chart has a trace named with ``name_part``."""
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        for frame in page.frames[1:]:
+            try:
+                if frame.evaluate(_MAIN_CHART_JS, name_part):
+                    return frame
+            except Exception:  # still loading
+                pass
+        time.sleep(0.3)
+    raise AssertionError(f"no chart with a trace named {name_part!r}")
+
+
+def test_presentation_mode_puts_the_controls_and_the_main_chart_on_a_1280x720_screen(app_url):
+    with chromium_page(width=1280, height=720) as page:
+        page.goto(f"{app_url}/?present=true")
+        step = page.get_by_role("button", name="Step +10", exact=True)
+        step.wait_for(timeout=90_000)
+        click_until(page, step, lambda: page.get_by_text("iteration 10 ·").count() > 0)
+        page.get_by_role("radio", name="Run").click()
+        frame = _chart_frame(page, "(average)")
+        time.sleep(2.0)
+        viewport = page.viewport_size
+        boxes = {"Run": page.get_by_role("radio", name="Run").bounding_box(), "Speed": page.locator("[data-testid=stSlider]").first.bounding_box(),
+                 "main chart": frame.frame_element().bounding_box()}  # fmt: skip
+        for name, box in boxes.items():
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] and box["x"] + box["width"] <= viewport["width"], (name, box)
+        chart = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        assert chart["font"] >= 18 and min(chart["widths"]) >= 3, chart
+        assert page.get_by_text("Space").count() and page.locator("[data-testid=stException]").count() == 0
+        page.screenshot(path=str(ROOT / "docs" / "presentation.png"))
+
+
+def test_keys_run_pause_step_and_reset(app_url):
+    with chromium_page(height=1600) as page:
+        page.goto(app_url)
+        page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        page.locator("h1").first.click()  # focus the page, not a field
+        for _ in range(4):  # a key pressed while the first script run is still going can be lost, like a click
+            page.keyboard.press("ArrowRight")
+            time.sleep(1.5)
+            if iteration_shown(page) not in ("", "0"):
+                break
+        assert iteration_shown(page) == "1"
+        page.keyboard.press("Space")
+        deadline = time.time() + 20
+        while time.time() < deadline and int(iteration_shown(page).replace(",", "") or 0) < 1000:
+            time.sleep(0.2)
+        assert int(iteration_shown(page).replace(",", "")) >= 1000, "Space runs"
+        page.keyboard.press("Space")
+        wait_until_idle(page)
+        time.sleep(1.0)
+        held = iteration_shown(page)
+        time.sleep(1.0)
+        assert iteration_shown(page) == held, "Space again pauses"
+        page.keyboard.press("r")
+        deadline = time.time() + 10
+        while time.time() < deadline and iteration_shown(page) != "0":
+            time.sleep(0.2)
+        assert iteration_shown(page) == "0", "R resets"
+
+
+def test_a_zoom_made_while_running_survives_later_updates(app_url):
+    with chromium_page(width=1400, height=1600) as page:
+        open_matrix_page_and_run(page, app_url)
+        frame = _chart_frame(page, "(average)")
+        box = frame.frame_element().bounding_box()
+        plot = frame.locator(".nsewdrag").first  # the first panel's plot area (present once the chart is interactive)
+        page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.45)  # the pointer enters: interactive
+        plot.wait_for(timeout=10_000)
+        area = plot.bounding_box()
+        x0, y0 = area["x"] + area["width"] * 0.3, area["y"] + area["height"] * 0.2  # page coordinates
+        page.mouse.move(x0, y0)
+        page.mouse.down()
+        page.mouse.move(x0 + area["width"] * 0.3, y0 + area["height"] * 0.6, steps=8)
+        page.mouse.up()
+        time.sleep(0.3)
+        zoomed = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        assert zoomed["autorange"] is False, zoomed
+        page.mouse.move(5, box["y"] - 40)  # the pointer leaves: the chart goes back to the cheap static drawing
+        assert frame.evaluate(_COUNT_REDRAWS_JS, "(average)")
+        deadline = time.time() + 20
+        while time.time() < deadline and (frame.evaluate(_MAIN_CHART_JS, "(average)") or {}).get("redraws", 0) < 3:
+            time.sleep(0.1)
+        later = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        assert later["redraws"] >= 3, "the chart kept updating"
+        assert later["range"] == pytest.approx(zoomed["range"]) and later["autorange"] is False, (zoomed, later)

@@ -33,7 +33,7 @@ export default function (component) {
     const page = window.rmKeysPage;
     let button = null;
     if (event.key === " ") {
-      button = document.querySelector(`.st-key-${page}_running button[data-testid$="segmented_control"]`);
+      button = document.querySelector(`.st-key-${page}_running button[aria-checked="false"]`);
     } else if (event.key === "r" || event.key === "R") {
       button = document.querySelector(`.st-key-${page}_reset button`);
     }
@@ -90,19 +90,29 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
     """
     running = state.running(page)
 
+    # One fragment, running or paused: a different fragment would make the page mount every chart afresh
+    # (reloading plotly.js and losing the user's zoom) at each Run and Pause.
     @st.fragment(run_every=speed.interval if running else None)
     def panel():
         run = state.live(page)
         if state.running(page):
             run.tick(speed.iterations)
-        draw(run, lambda: None)
+            draw(run, _timeline(lambda: None))
+        else:
+            draw(run, _timeline(lambda: replay_slider(page, run)))
 
-    @st.fragment
-    def replay():
-        run = state.live(page)
-        draw(run, lambda: replay_slider(page, run))
+    panel()
 
-    (panel if running or state.live(page).iteration == 0 else replay)()
+
+def _timeline(slider):
+    """The replay slot: always one container at the same place, so that the charts after it keep their place (and
+    their plots) whether or not a slider is in it."""
+
+    def timeline():
+        with st.container():
+            return slider()
+
+    return timeline
 
 
 def replay_slider(page: str, run: LiveRun) -> int | None:

@@ -67,15 +67,16 @@ CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", 
 RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
-def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False) -> None:
+def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False, every: float = 0.0) -> None:
     """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``
     (but for the chart under the pointer), restyled for a projector if ``projector``.
 
-    Later calls with the same key update the same plot in place, keeping the user's zoom.
+    Later calls with the same key update the same plot in place, keeping the user's zoom; ``every`` > 0 redraws
+    it at most once every ``every`` seconds (the latest figure wins).
     """
     if isinstance(figure, go.Figure):
         figure = figure.to_plotly_json()
     if projector:
         figure = for_projector(figure)
     spec = plotly.io.to_json(figure, validate=False)
-    _component()(figure=spec, config=RUNNING_CONFIG if running else CHART_CONFIG, key=key, default=None)
+    _component()(figure=spec, config=RUNNING_CONFIG if running else CHART_CONFIG, every=every if running else 0.0, key=key, default=None)

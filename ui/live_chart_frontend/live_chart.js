@@ -111,6 +111,34 @@ function draw() {
   }
 }
 
+// A redraw in the middle of a drag ends the drag, and a live chart redraws several times a second:
+// while a button is held on the chart, updates wait, and the last one is drawn on release.
+let dragging = false;
+chart.addEventListener("pointerdown", () => { dragging = true; }, true);
+function dragEnded() {
+  if (!dragging) return;
+  dragging = false;
+  if (lastFigure) setTimeout(draw, 0); // after Plotly has handled the release (and reported the zoom)
+}
+window.addEventListener("pointerup", dragEnded, true);
+// A release outside this frame never reaches it: the next move without a button held, or leaving, ends the drag.
+document.addEventListener("pointermove", (event) => { if (event.buttons === 0) dragEnded(); }, true);
+document.documentElement.addEventListener("pointerleave", dragEnded);
+
+// A chart may ask to be redrawn at most once every `every` seconds (a large figure whose changes are slow):
+// updates in between are held, and the latest one is drawn when the time comes.
+let lastDrawn = 0;
+let pending = null;
+function throttled(every) {
+  const wait = lastDrawn + every * 1000 - Date.now();
+  if (wait <= 0) {
+    lastDrawn = Date.now();
+    draw();
+  } else if (pending === null) {
+    pending = setTimeout(() => { pending = null; lastDrawn = Date.now(); draw(); }, wait);
+  }
+}
+
 chart.addEventListener("pointerenter", () => {
   pointerInside = true;
   if (lastFigure && lastConfig.staticPlot) draw();
@@ -123,9 +151,10 @@ window.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "streamlit:render") return;
   lastFigure = themed(JSON.parse(event.data.args.figure), event.data.theme);
   lastConfig = event.data.args.config || {};
+  if (dragging) return;
   const height = (lastFigure.layout && lastFigure.layout.height) || 450;
   chart.style.height = height + "px";
-  draw();
+  throttled(event.data.args.every || 0);
   if (height !== frameHeight) {
     frameHeight = height;
     tellStreamlit("streamlit:setFrameHeight", { height: height });
