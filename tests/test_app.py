@@ -19,6 +19,9 @@ def test_about_page_runs_its_demo():
     app.switch_page("app_pages/home.py").run()
     assert not app.exception
     assert "Watch no-regret learning" in app.title[0].value
+    tour = " ".join(m.value for m in app.markdown)
+    assert all(part in tour for part in ("Matrix game.", "Kuhn poker (CFR).", "Presentation mode", "Replay", "Step +1"))
+    assert "coming" not in tour.lower()  # current: nothing promised as "coming next"
     app.select_slider(key="home_iterations").set_value(10_000).run()
     assert not app.exception
     table = app.dataframe[0].value

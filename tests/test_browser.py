@@ -283,6 +283,9 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         time.sleep(0.3)
         zoomed = frame.evaluate(_MAIN_CHART_JS, "(average)")
         assert zoomed["autorange"] is False, zoomed
+        # While running, the chart under the pointer also offers its image downloads.
+        buttons = frame.evaluate("() => [...document.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))")
+        assert {"Download plot as a PNG", "Download plot as SVG"} <= set(buttons) and "Share chart..." not in buttons, buttons
         page.mouse.move(5, box["y"] - 40)  # the pointer leaves: the chart goes back to the cheap static drawing
         assert frame.evaluate(_COUNT_REDRAWS_JS, "(average)")
         deadline = time.time() + 20
@@ -291,3 +294,17 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         later = frame.evaluate(_MAIN_CHART_JS, "(average)")
         assert later["redraws"] >= 3, "the chart kept updating"
         assert later["range"] == pytest.approx(zoomed["range"]) and later["autorange"] is False, (zoomed, later)
+
+
+@pytest.mark.parametrize("which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")])
+def test_a_control_pressed_as_soon_as_the_page_shows_it_takes_effect(app_url, which, control):
+    """One click, sent as soon as the control is on screen (the page's first script run may still be going): no retry."""
+    with chromium_page(height=1600) as page:
+        page.goto(f"{app_url}/{'' if which == 'matrix' else which}")
+        target = page.get_by_role("radio", name="Run") if control == "Run" else page.get_by_role("button", name=control, exact=True)
+        target.wait_for(timeout=90_000)
+        target.click()
+        deadline = time.time() + 30
+        while time.time() < deadline and iteration_shown(page) in ("", "0"):
+            time.sleep(0.2)
+        assert iteration_shown(page) not in ("", "0"), f"{control} on {which} was lost"

@@ -59,8 +59,9 @@ def _component():
 
 
 #: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
-#: download beside Plotly's PNG one).
-CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+#: download beside Plotly's PNG one). plotly.js 3 also offers to upload the chart to Plotly Cloud:
+#: not from a classroom's page.
+CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}, "modeBarButtonsToRemove": ["sendChartToCloud"]}
 #: While a run is live, charts are static except the one under the pointer (the component makes that
 #: one interactive): hover and zoom layers rebuilt on every update of every chart held the pages to
 #: 3.0-3.5 updates a second instead of 4.2-7 (measured, pinned: README).
