@@ -46,9 +46,9 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
 def test_kuhn_page_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
-        page.get_by_role("button", name="Step +1", exact=True).wait_for(timeout=90_000)
+        page.get_by_role("button", name="Step +1 Shortcut").wait_for(timeout=90_000)
         traced = page.get_by_text("Iteration 1 of cfr (alternating updates)")
-        click_until(page, page.get_by_role("button", name="Step +1", exact=True), lambda: traced.count() > 0)
+        click_until(page, page.get_by_role("button", name="Step +1 Shortcut"), lambda: traced.count() > 0)
         page.get_by_role("radio", name="Run").click()
 
         deadline, seen = time.time() + 20, set()
@@ -294,6 +294,13 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         later = frame.evaluate(_MAIN_CHART_JS, "(average)")
         assert later["redraws"] >= 3, "the chart kept updating"
         assert later["range"] == pytest.approx(zoomed["range"]) and later["autorange"] is False, (zoomed, later)
+        # ... and through Pause and Run (one fragment draws both, so the plot is never mounted afresh).
+        for control in ("Pause", "Run"):
+            page.get_by_role("radio", name=control).click()
+            wait_until_idle(page)
+            time.sleep(1.0)
+            now = frame.evaluate(_MAIN_CHART_JS, "(average)")
+            assert now["range"] == pytest.approx(zoomed["range"]) and now["autorange"] is False, (control, now)
 
 
 @pytest.mark.parametrize("which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")])

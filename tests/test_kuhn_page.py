@@ -26,6 +26,8 @@ def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
     king, king_update = values.set_index("infoset").loc["K"], update.set_index("infoset").loc["K"]
     assert king["σ(bet)"] == 0.5 and king_update["r(bet)"] == pytest.approx(king["v(bet)"] - king["v(I)"])
     assert values["Σ π_i"].max() == 2.0  # a sum over the set's two deals, labelled as one
+    page.button(key="kuhn_step_10").click().run()
+    assert any(c.value.startswith("Iteration 1 of cfr") for c in page.caption)  # still the traced iteration, not the live one
 
 
 def walkthrough_tables(app):

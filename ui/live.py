@@ -83,7 +83,8 @@ class LiveRun:
     def __init__(self, race: rmcore.Race, key: Hashable = None):
         self.race = race
         self.key = key
-        self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only)
+        self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only) ...
+        self.traced_at = 0  # ... and which iteration that was
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self._rate = 1e5  # race iterations per second of solver time; refined after every chunk
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
@@ -117,6 +118,7 @@ class LiveRun:
         """Advance exactly ``iterations`` (a Step button). One step of a CFR race is traced for the walkthrough."""
         if iterations == 1 and isinstance(self.primary, rmcore.CFRSolver):
             self.trace = self.race.trace_step()
+            self.traced_at = self.iteration
             self._progress.append((time.perf_counter(), self.iteration))
         else:
             self._advance(iterations)

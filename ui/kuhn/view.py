@@ -86,7 +86,7 @@ def walkthrough(run: LiveRun) -> None:
     if wanted is not None:
         iteration, trace = int(wanted), _retrace(run, int(wanted))
     elif run.trace is not None:
-        iteration, trace = run.iteration, run.trace
+        iteration, trace = run.traced_at, run.trace
     else:
         st.info("Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above.")
         return

@@ -274,7 +274,6 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
 
 
 def display_options() -> tuple[bool, bool]:
-    d1, d2 = st.columns(2)
-    log_x = d1.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
-    show_current = d2.toggle("Show current strategies on the simplex", value=False, key="show_current", bind="query-params")
+    log_x = st.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
+    show_current = st.toggle("Show current strategies on the simplex", value=False, key="show_current", bind="query-params")
     return log_x, show_current
