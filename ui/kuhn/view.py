@@ -95,30 +95,36 @@ def walkthrough(run: LiveRun) -> None:
     reach, update = st.columns(2)
     with reach:
         st.markdown("**Reach and counterfactual values**")
-        st.dataframe(pd.DataFrame([{
-            "infoset": r.infoset, "player": r.player + 1, "σ(bet)": r.strategy[1], "Σ π_i": r.own_reach, "Σ π_-i": r.opponent_reach,
-            "v(pass)": r.action_values[0], "v(bet)": r.action_values[1], "v(I)": r.strategy_value,
-        } for r in trace]).style.format(precision=4), hide_index=True, key="kuhn_trace_values", column_config={
-            "σ(bet)": st.column_config.NumberColumn(help="The strategy this iteration played: probability of bet (call)."),
-            "Σ π_i": st.column_config.NumberColumn(help="Own reach, summed over the set's two deals: up to 2, not a probability."),
-            "Σ π_-i": st.column_config.NumberColumn(help="Opponent's and chance's reach, summed over the set's two deals."),
-            "v(pass)": st.column_config.NumberColumn(help="Counterfactual value of passing (folding): Σ_h π_-i(h) u_i(h·pass)."),
-            "v(bet)": st.column_config.NumberColumn(help="Counterfactual value of betting (calling)."),
-            "v(I)": st.column_config.NumberColumn(help="Counterfactual value of the set under σ: Σ_a σ(a) v(a)."),
-        })  # fmt: skip
+        _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
     with update:
         st.markdown("**Regrets, regret matching and the average**")
-        st.dataframe(pd.DataFrame([{
-            "infoset": r.infoset, "r(pass)": r.regret_increment[0], "r(bet)": r.regret_increment[1],
-            "R(pass)": r.cumulative_regrets[0], "R(bet)": r.cumulative_regrets[1], "σ'(bet)": r.new_strategy[1], "avg(bet)": r.average_strategy[1],
-        } for r in trace]).style.format(precision=4), hide_index=True, key="kuhn_trace_update", column_config={
-            "r(pass)": st.column_config.NumberColumn(help="This iteration's regret of passing: v(pass) − v(I)."),
-            "r(bet)": st.column_config.NumberColumn(help="This iteration's regret of betting: v(bet) − v(I)."),
-            "R(pass)": st.column_config.NumberColumn(help="Cumulative regret of passing after the update."),
-            "R(bet)": st.column_config.NumberColumn(help="Cumulative regret of betting after the update."),
-            "σ'(bet)": st.column_config.NumberColumn(help="Regret matching's next strategy: R⁺(bet) / (R⁺(pass) + R⁺(bet))."),
-            "avg(bet)": st.column_config.NumberColumn(help="The average strategy after this iteration: S(bet) / ΣS."),
-        })  # fmt: skip
+        _trace_table(trace, THE_UPDATE, "kuhn_trace_update")
+
+
+#: The walkthrough's columns: name -> (its help text, how to read it from a trace row).
+REACH_AND_VALUES = {
+    "player": ("Who acts at this information set.", lambda r: r.player + 1),
+    "σ(bet)": ("The strategy this iteration played: probability of bet (call).", lambda r: r.strategy[1]),
+    "Σ π_i": ("Own reach, summed over the set's two deals: up to 2, not a probability.", lambda r: r.own_reach),
+    "Σ π_-i": ("Opponent's and chance's reach, summed over the set's two deals.", lambda r: r.opponent_reach),
+    "v(pass)": ("Counterfactual value of passing (folding): Σ_h π_-i(h) u_i(h·pass).", lambda r: r.action_values[0]),
+    "v(bet)": ("Counterfactual value of betting (calling).", lambda r: r.action_values[1]),
+    "v(I)": ("Counterfactual value of the set under σ: Σ_a σ(a) v(a).", lambda r: r.strategy_value),
+}
+THE_UPDATE = {
+    "r(pass)": ("This iteration's regret of passing: v(pass) − v(I).", lambda r: r.regret_increment[0]),
+    "r(bet)": ("This iteration's regret of betting: v(bet) − v(I).", lambda r: r.regret_increment[1]),
+    "R(pass)": ("Cumulative regret of passing after the update.", lambda r: r.cumulative_regrets[0]),
+    "R(bet)": ("Cumulative regret of betting after the update.", lambda r: r.cumulative_regrets[1]),
+    "σ'(bet)": ("Regret matching's next strategy: R⁺(bet) / (R⁺(pass) + R⁺(bet)).", lambda r: r.new_strategy[1]),
+    "avg(bet)": ("The average strategy after this iteration: S(bet) / ΣS.", lambda r: r.average_strategy[1]),
+}
+
+
+def _trace_table(trace: list[rmcore.CFRTrace], columns: dict, key: str) -> None:
+    frame = pd.DataFrame([{"infoset": r.infoset, **{name: read(r) for name, (_, read) in columns.items()}} for r in trace])
+    st.dataframe(frame.style.format(precision=4), hide_index=True, key=key,
+                 column_config={name: st.column_config.NumberColumn(help=text) for name, (text, _) in columns.items()})  # fmt: skip
 
 
 def _retrace(run: LiveRun, iteration: int) -> list[rmcore.CFRTrace]:
