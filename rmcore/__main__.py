@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 
+from . import config
 from .cfr import CFR_UPDATES, CFR_VARIANTS
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
 from .kuhn import KUHN
@@ -27,12 +29,21 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _read_csv(path: str, what: str):
+    """The matrix in a CSV file (refused unread when larger than the reader takes); what was assumed goes to stderr."""
     try:
-        with open(path, encoding="utf-8") as handle:
+        size = os.path.getsize(path)
+        if size > 4 * config.MAX_CSV_CHARS:  # bytes: a UTF-8 character is at most 4
+            raise UsageError(f"{what} {path!r} is {size:,} bytes; at most {config.MAX_CSV_CHARS:,} characters are read")
+        with open(path, encoding="utf-8-sig") as handle:
             text = handle.read()
     except OSError as error:
         raise UsageError(f"cannot read {what} {path!r}: {error.strerror}") from None
-    return parse_matrix_csv(text, what=f"{what} {path}")
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {path!r} is not a UTF-8 text file") from None
+    parsed = parse_matrix_csv(text, what=f"{what} {path}")
+    for note in parsed.notes:
+        print(f"note: {what} {path}: {note}", file=sys.stderr)
+    return parsed
 
 
 def _load_game(args) -> MatrixGame:
@@ -40,10 +51,10 @@ def _load_game(args) -> MatrixGame:
         if args.col_matrix:
             raise UsageError("--col-matrix goes with --matrix, not with --game")
         return preset(args.game)
-    row, row_labels, col_labels = _read_csv(args.matrix, "matrix")
+    row, row_labels, col_labels, _ = _read_csv(args.matrix, "matrix")
     col = None
     if args.col_matrix:
-        col, _, _ = _read_csv(args.col_matrix, "column matrix")
+        col = _read_csv(args.col_matrix, "column matrix").matrix
     return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
 
 

@@ -7,6 +7,14 @@ notebook user can change a value here and see it take effect without recompiling
 #: Largest number of actions a player may have in a :class:`~rmcore.MatrixGame`.
 MAX_ACTIONS = 5000
 
+#: Largest payoff magnitude a game may have. Far beyond it, regret sums over long runs lose their
+#: last digits and the exact LP's tolerances stop meaning anything (HiGHS refuses coefficients of
+#: 1e15 and more); rescaling a game changes nothing that regret matching does.
+MAX_PAYOFF = 1e12
+
+#: Longest CSV text read, in characters (a 200x200 game of long numbers is well under 1 MB).
+MAX_CSV_CHARS = 2_000_000
+
 #: How far from 1 a user-supplied probability vector may sum before it is rejected.
 SIMPLEX_TOLERANCE = 1e-9
 

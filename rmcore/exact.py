@@ -34,6 +34,10 @@ def _maximin(payoffs: np.ndarray) -> tuple[float, np.ndarray]:
     """Maximise v subject to payoffs^T p >= v, p on the simplex. Returns (v, p)."""
     from scipy.optimize import linprog  # imported here: scipy.optimize costs 0.6 s at start-up
 
+    # Solved on the matrix scaled to |a| <= 1: HiGHS's tolerances are absolute, so a game in units of
+    # 1e9 would otherwise be solved to a different relative accuracy than the same game in units of 1.
+    scale = float(np.abs(payoffs).max()) or 1.0
+    payoffs = payoffs / scale
     m, n = payoffs.shape
     cost = np.zeros(m + 1)
     cost[-1] = -1.0  # linprog minimises, so minimise -v
@@ -44,7 +48,7 @@ def _maximin(payoffs: np.ndarray) -> tuple[float, np.ndarray]:
     if result.status != 0:  # pragma: no cover - a bounded feasible LP always solves
         raise RuntimeError(f"the linear program failed: {result.message}")
     p = np.clip(result.x[:m], 0.0, None)
-    return float(result.x[-1]), p / p.sum()
+    return float(result.x[-1]) * scale, p / p.sum()
 
 
 def solve_zero_sum(game: MatrixGame) -> ZeroSumSolution:

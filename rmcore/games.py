@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
@@ -31,6 +32,7 @@ __all__ = [
     "PRESETS",
     "preset",
     "parse_matrix_csv",
+    "ParsedMatrix",
 ]
 
 
@@ -82,6 +84,15 @@ def _as_payoff_matrix(values, what: str) -> np.ndarray:
         kind = "NaN" if np.isnan(array[i, j]) else "infinite"
         raise ValueError(f"{what}: {_cell_name(i, j)} is {kind}; every payoff must be a finite number")
     return np.ascontiguousarray(array)
+
+
+def _check_magnitude(matrix: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...], what: str) -> None:
+    """Payoffs beyond ``config.MAX_PAYOFF`` are refused, naming the first such cell by its actions."""
+    big = np.argwhere(np.abs(matrix) > config.MAX_PAYOFF)
+    if big.size:
+        i, j = big[0]
+        raise ValueError(f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; payoffs must lie within "
+                         f"±{config.MAX_PAYOFF:.0e} (rescale the game: regret matching does not depend on the payoffs' unit)")  # fmt: skip
 
 
 def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, ...]:
@@ -181,6 +192,9 @@ class MatrixGame:
         set_(self, "col_payoffs", b)
         set_(self, "row_actions", _as_labels(self.row_actions, a.shape[0], "R", "row"))
         set_(self, "col_actions", _as_labels(self.col_actions, a.shape[1], "C", "column"))
+        _check_magnitude(a, self.row_actions, self.col_actions, "row payoff matrix")
+        if not zero_sum:
+            _check_magnitude(b, self.row_actions, self.col_actions, "column payoff matrix")
         set_(self, "name", str(self.name))
         set_(self, "description", str(self.description))
         set_(self, "equilibria", _as_equilibria(self.equilibria, a.shape))
@@ -210,50 +224,91 @@ class MatrixGame:
         return f"<MatrixGame{label} {self.shape[0]}x{self.shape[1]} {kind}>"
 
 
-def parse_matrix_csv(text: str, what: str = "matrix") -> tuple[np.ndarray, tuple[str, ...] | None, tuple[str, ...] | None]:
+class ParsedMatrix(NamedTuple):
+    """A payoff matrix read from CSV text, its labels (None when the file names none), and what the reader assumed."""
+
+    matrix: np.ndarray
+    row_labels: tuple[str, ...] | None
+    col_labels: tuple[str, ...] | None
+    notes: tuple[str, ...] = ()
+
+
+_SEPARATORS = {",": "commas", ";": "semicolons", "\t": "tabs"}
+_DECIMAL_COMMA = re.compile(r"^\s*[-+]?\d+,\d+\s*$")
+
+
+def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
     """Read a payoff matrix from CSV text.
 
-    Either plain numbers, one line per row action, or a labelled table whose first line
-    names the columns and whose first column names the rows (the top-left cell is empty
-    or a title, never a number).
-
-    Returns
-    -------
-    matrix, row_labels, col_labels
-        Labels are ``None`` for a plain table.
+    Either plain numbers, one line per row action, or a table whose first line names the columns and whose
+    first column names the rows (the top-left cell empty or a title). Cells may be separated by commas,
+    semicolons or tabs (the first line decides); with semicolons, decimal commas (``1,5``) are read as points.
+    A first line of names over rows that all start with a number is read as column names only, and
+    ``notes`` says so; so does every other assumption the reader made.
 
     Raises
     ------
     ValueError
-        For an empty file, ragged rows or a cell that is not a number, naming the cell.
+        For text over ``config.MAX_CSV_CHARS`` (refused before parsing), an empty file, ragged rows, a cell
+        that is not a number or a payoff out of range, naming the cell.
 
-    >>> parse_matrix_csv("1,2\\n3,4\\n")[0].tolist()
+    >>> parse_matrix_csv("1,2\\n3,4\\n").matrix.tolist()
     [[1.0, 2.0], [3.0, 4.0]]
-    >>> parse_matrix_csv(",L,R\\nU,1,0\\nD,0,1\\n")[1:]
+    >>> parse_matrix_csv(",L,R\\nU,1,0\\nD,0,1\\n")[1:3]
     (('U', 'D'), ('L', 'R'))
+    >>> parse_matrix_csv("L;R\\n1,5;0\\n0;1\\n").matrix.tolist()
+    [[1.5, 0.0], [0.0, 1.0]]
     """
-    rows = [row for row in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in row)]
+    if not isinstance(text, str):
+        raise ValueError(f"{what}: expected the file's text, got {type(text).__name__}")
+    if len(text) > config.MAX_CSV_CHARS:
+        raise ValueError(f"{what}: the file is {len(text):,} characters long; at most {config.MAX_CSV_CHARS:,} are read")
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        raise ValueError(f"{what}: the CSV is empty")
+    # The first line's most frequent separator; on a tie, tab before semicolon before comma (a semicolon file
+    # often has decimal commas too: "1,5;2").
+    separator = max(_SEPARATORS, key=lambda s: (lines[0].count(s), "\t;,".index(s) * -1))
+    if lines[0].count(separator) == 0:
+        separator = ","
+    notes = [] if separator == "," else [f"cells are separated by {_SEPARATORS[separator]}"]
+    try:
+        rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=separator) if any(cell.strip() for cell in row)]
+    except csv.Error as error:  # a stray quote or carriage return, say
+        raise ValueError(f"{what}: not readable as CSV ({error})") from None
     if not rows:
         raise ValueError(f"{what}: the CSV is empty")
-    corner = rows[0][0].strip()
-    labelled = corner == "" or not _is_number(corner)
-    if labelled:
-        col_labels = tuple(cell.strip() for cell in rows[0][1:])
-        body = rows[1:]
-        if not body or not col_labels:
-            raise ValueError(f"{what}: a labelled CSV needs a header line of column names and at least one row below it")
-        row_labels = tuple(row[0].strip() for row in body)
-        cells = [row[1:] for row in body]
-        width = len(col_labels)
-    else:
-        row_labels = col_labels = None
+    if separator == ";" and any(_DECIMAL_COMMA.match(cell) for row in rows for cell in row):
+        rows = [[cell.replace(",", ".") if _DECIMAL_COMMA.match(cell) else cell for cell in row] for row in rows]
+        notes.append("decimal commas are read as points (1,5 = 1.5)")
+    header = [cell.strip() for cell in rows[0]]
+    row_labels = col_labels = None
+    if all(_is_number(cell) for cell in header if cell):  # plain numbers
         cells = rows
-        width = len(rows[0])
+    else:
+        body = rows[1:]
+        if not body:
+            raise ValueError(f"{what}: a labelled CSV needs a header line of column names and at least one row below it")
+        named_rows = header[0] == "" or not all(_is_number(row[0].strip()) for row in body) or len(header) == len(body[0]) - 1
+        if named_rows:
+            if header[0] != "" and len(header) == len(body[0]) - 1:
+                header = ["", *header]  # the header names the payoff columns only
+                notes.append("the first line names the columns and the first column names the rows")
+            col_labels, row_labels = tuple(header[1:]), tuple(row[0].strip() for row in body)
+            cells = [row[1:] for row in body]
+        else:
+            col_labels = tuple(header)
+            cells = body
+            notes.append("the first line was read as column names and every row as payoffs (each starts with a number); "
+                         "to name the rows, put the names in the first column under an empty top-left cell")  # fmt: skip
+        if not col_labels:
+            raise ValueError(f"{what}: a labelled CSV needs a header line of column names and at least one row below it")
+    width = len(col_labels) if col_labels is not None else len(cells[0])
     for i, row in enumerate(cells):
         if len(row) != width:
             raise ValueError(f"{what}: row {i + 1} has {len(row)} numbers but {width} were expected")
     matrix = _as_payoff_matrix([[cell.strip() for cell in row] for row in cells], what)
-    return matrix, row_labels, col_labels
+    return ParsedMatrix(matrix, row_labels, col_labels, tuple(notes))
 
 
 def _is_number(text: str) -> bool:

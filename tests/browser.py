@@ -279,3 +279,23 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def server_pid(url: str) -> int:
+    """The process id of the ``streamlit run`` serving ``url`` (found by its port in /proc)."""
+    port = url.rsplit(":", 1)[1]
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if b"streamlit" in b" ".join(command) and port.encode() in command:
+                return int(entry.name)
+    raise LookupError(f"no streamlit process serves {url}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process (all its threads) has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

@@ -315,3 +315,34 @@ def test_a_control_pressed_as_soon_as_the_page_shows_it_takes_effect(app_url, wh
         while time.time() < deadline and iteration_shown(page) in ("", "0"):
             time.sleep(0.2)
         assert iteration_shown(page) not in ("", "0"), f"{control} on {which} was lost"
+
+
+def test_a_tab_closed_mid_run_leaves_no_work_running(app_url):
+    from .browser import cpu_seconds, server_pid
+
+    pid = server_pid(app_url)
+    with chromium_page(height=1600) as page:
+        open_matrix_page_and_run(page, app_url)
+        time.sleep(1.0)
+        before = cpu_seconds(pid)
+        time.sleep(2.0)
+        running = (cpu_seconds(pid) - before) / 2.0
+    time.sleep(2.0)  # the browser is gone: the session's fragment must stop rerunning
+    before = cpu_seconds(pid)
+    time.sleep(3.0)
+    idle = (cpu_seconds(pid) - before) / 3.0
+    print(f"\nserver CPU: {running:.2f} of a core while running, {idle:.3f} after the tab closed")
+    assert running > 0.05 and idle < min(0.05, running / 4), (running, idle)
+
+
+def test_after_a_server_restart_a_shared_link_restores_the_setup():
+    query = "?preset=Matching+pennies&algorithm=RM%2B&sampling=sampled&seed=5&present=true&run_to=300"
+    for _ in range(2):  # two servers one after the other: nothing survives between them but the link
+        with running_app() as url, chromium_page(height=1600) as page:
+            page.goto(url + "/" + query)
+            page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+            wait_until_idle(page)
+            assert page.get_by_text("iteration 300 ·").count() == 1  # presentation mode's one line, at the link's iteration
+            page.get_by_text("Game and settings: Matching pennies").click()
+            assert page.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
+            assert page.locator("[data-testid=stException]").count() == 0

@@ -107,9 +107,9 @@ def test_bad_preset_requests_are_explained(name, params, message):
 
 
 def test_csv_plain_and_labelled():
-    matrix, rows, cols = parse_matrix_csv("1, 2\n3,4\n\n")
+    matrix, rows, cols, _ = parse_matrix_csv("1, 2\n3,4\n\n")
     assert matrix.tolist() == [[1, 2], [3, 4]] and rows is None and cols is None
-    matrix, rows, cols = parse_matrix_csv("game,Rock,Paper\nRock,0,-1\nPaper,1,0\n")
+    matrix, rows, cols, _ = parse_matrix_csv("game,Rock,Paper\nRock,0,-1\nPaper,1,0\n")
     assert rows == ("Rock", "Paper") and cols == ("Rock", "Paper") and matrix.tolist() == [[0, -1], [1, 0]]
 
 
@@ -147,3 +147,39 @@ def test_shapleys_game_does_what_its_description_says():
     solver.run(100_000)
     metrics = solver.metrics()
     assert 0.25 < metrics.nash_conv < 0.31 and metrics.cce_gap < 1e-3
+
+
+# -- the CSV reader: header lines, separators, size (issue 11) ---------------------------------------
+
+
+def test_a_header_line_without_row_names_loads_every_payoff_column_and_says_what_was_assumed():
+    parsed = rmcore.parse_matrix_csv("Rock,Paper\n0,-1\n1,0\n-1,1\n")
+    assert parsed.matrix.tolist() == [[0, -1], [1, 0], [-1, 1]] and parsed.col_labels == ("Rock", "Paper") and parsed.row_labels is None
+    assert "read as column names" in parsed.notes[0]
+    labelled = rmcore.parse_matrix_csv(",Rock,Paper\nRock,0,-1\nPaper,1,0\n")
+    assert labelled.row_labels == ("Rock", "Paper") and labelled.notes == ()
+
+
+@pytest.mark.parametrize("text, notes", [
+    ("1;2\n3;4\n", ["semicolons"]), ("1\t2\n3\t4\n", ["tabs"]), ("1,5;2\n3;4\n", ["semicolons", "decimal commas"]),
+])  # fmt: skip
+def test_semicolon_and_tab_separated_files_load_and_say_so(text, notes):
+    parsed = rmcore.parse_matrix_csv(text)
+    assert parsed.matrix.shape == (2, 2) and parsed.matrix[1].tolist() == [3, 4]
+    assert all(any(word in note for note in parsed.notes) for word in notes)
+
+
+def test_an_oversized_csv_is_refused_before_it_is_read():
+    text = "1," * (rmcore.config.MAX_CSV_CHARS // 2 + 1)
+    with pytest.raises(ValueError, match="characters long; at most"):
+        rmcore.parse_matrix_csv(text)
+
+
+def test_payoffs_beyond_the_bound_are_refused_by_name_and_the_lp_is_scale_safe():
+    with pytest.raises(ValueError, match=r"\(U, R\) is -2e\+12"):
+        rmcore.MatrixGame([[1, -2e12], [0, 1]], row_actions=["U", "D"], col_actions=["L", "R"])
+    base = rmcore.MatrixGame([[3, -1], [-2, 1]])
+    for scale in (1e-9, 1e6, 1e12 / 3):
+        scaled = rmcore.solve_zero_sum(rmcore.MatrixGame(base.row_payoffs * scale))
+        assert scaled.value / scale == pytest.approx(rmcore.solve_zero_sum(base).value, rel=1e-9)
+        assert scaled.row_strategy == pytest.approx(rmcore.solve_zero_sum(base).row_strategy, abs=1e-9)

@@ -307,3 +307,34 @@ def test_presentation_mode_from_the_link_folds_the_settings_and_keeps_one_line_o
     assert any(m.value.startswith("##### iteration 10 ·") for m in app.markdown)
     app.toggle(key="present").set_value(False).run()
     assert app.title[0].value == "Regret matching on a matrix game" and app.metric[0].value == "10"
+
+
+def test_a_failure_inside_the_live_panel_pauses_the_run_with_a_short_message(app, monkeypatch):
+    from ui.matrix import figures
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the figure could not be built")
+
+    monkeypatch.setattr(figures, "strategy_trajectories", broken)
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception  # no traceback on the page
+    assert app.segmented_control(key="matrix_running").value == "Pause"
+    message = " ".join(e.value for e in app.error)
+    assert "The live panel stopped (RuntimeError: the figure could not be built)" in message and "paused at iteration" in message
+    monkeypatch.undo()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception and not app.error and iteration(app) > 0  # Run carries on once the fault is gone
+
+
+def test_a_payoff_beyond_the_bound_is_refused_naming_the_cell_and_a_failed_lp_keeps_the_run(app, monkeypatch):
+    with pytest.raises(ValueError, match=r"payoff at \(Paper, Rock\) is 1e\+15"):
+        rmcore.MatrixGame([[0, -1, 2], [1e15, 0, -1], [-2, 1, 0]], None, ["Rock", "Paper", "Scissors"], ["Rock", "Paper", "Scissors"])
+
+    def failing(game):
+        raise RuntimeError("the linear program failed: (HiGHS Status 2: Model error)")
+
+    monkeypatch.setattr(rmcore, "solve_zero_sum", failing)
+    app.session_state.exact = None
+    app.button(key="matrix_step_10").click().run()
+    assert not app.exception and iteration(app) == 10
+    assert any("The exact answer could not be computed" in w.value for w in app.warning)

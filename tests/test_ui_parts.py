@@ -175,8 +175,8 @@ def test_draft_round_trip_resize_and_zero_sum_switch():
 
 
 def test_csv_games_are_limited_to_the_upload_size():
-    assert game_from_csv(b"1,2\n3,4\n", None, "x.csv").shape == (2, 2)
-    assert not game_from_csv(b"1,2\n3,4\n", b"1,0\n0,1\n", "x.csv").is_zero_sum
+    assert game_from_csv(b"1,2\n3,4\n", None, "x.csv")[0].shape == (2, 2)
+    assert not game_from_csv(b"1,2\n3,4\n", b"1,0\n0,1\n", "x.csv")[0].is_zero_sum
     too_big = ("\n".join([",".join(["0"] * (UPLOAD_LIMIT + 1))])).encode()
     with pytest.raises(ValueError, match="at most 200"):
         game_from_csv(too_big, None, "big.csv")

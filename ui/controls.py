@@ -5,6 +5,8 @@ Widgets change state through callbacks, so the script run that follows sees the 
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 import streamlit as st
 
@@ -12,6 +14,7 @@ from . import link, state
 from .live import SPEEDS, LiveRun, Speed
 
 STEPS = (1, 10, 100)
+_LOG = logging.getLogger(__name__)
 KEYS_HINT = "Keys: **Space** run / pause · **→** step +1 · **R** reset"
 
 # Space and R as shortcuts, in the page itself (a v2 component's script runs in the app's document).
@@ -95,11 +98,15 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
     @st.fragment(run_every=speed.interval if running else None)
     def panel():
         run = state.live(page)
-        if state.running(page):
-            run.tick(speed.iterations)
-            draw(run, _timeline(lambda: None))
-        else:
-            draw(run, _timeline(lambda: replay_slider(page, run)))
+        try:
+            if state.running(page):
+                run.tick(speed.iterations)
+                draw(run, _timeline(lambda: None))
+            else:
+                draw(run, _timeline(lambda: replay_slider(page, run)))
+        except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
+            _LOG.exception("the %s page's live panel failed", page)
+            state.fault(page, f"{type(error).__name__}: {error}", run.iteration)
 
     panel()
 

@@ -36,6 +36,7 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_running", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
+    settle_faults()
     if "game" not in st.session_state:
         game, _ = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game
@@ -44,8 +45,29 @@ def init() -> None:
         st.session_state.editor_note = None
         st.session_state.game_error = None
         st.session_state.upload_error = None
+        st.session_state.upload_note = None  # what the CSV reader assumed about the last uploaded file
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
         st.session_state.exact = None  # (game, its LP solution): computed once per game
+        st.session_state.exact_error = None  # why the LP failed, if it did
+
+
+def fault(page: str, message: str, iteration: int) -> None:
+    """Something in the live panel failed: pause the page and say so, from a full rerun (a widget's value, such as the
+    run flag, may only change before the widget is drawn)."""
+    text = f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: press Run to carry on, or Reset."
+    if not running(page):  # already paused: say it here, and do not rerun into the same failure
+        st.error(text, icon=":material/error:")
+        return
+    st.session_state[f"{page}_notice"] = text
+    st.session_state[f"{page}_fault"] = True
+    st.rerun(scope="app")
+
+
+def settle_faults() -> None:
+    """Pause every page whose live panel failed in the last run (called before any widget is drawn)."""
+    for page in PAGES:
+        if st.session_state.pop(f"{page}_fault", False):
+            pause(page)
 
 
 def presenting() -> bool:
@@ -94,10 +116,13 @@ def restart(page: str) -> None:
 
 
 def notice(page: str) -> None:
-    """Say once why a run restarted."""
+    """Say once why a run restarted (or stopped)."""
     message = st.session_state[f"{page}_notice"]
     if message:
-        st.info(message, icon=":material/restart_alt:")
+        if message.startswith("The live panel stopped"):
+            st.error(message, icon=":material/error:")
+        else:
+            st.info(message, icon=":material/restart_alt:")
         st.session_state[f"{page}_notice"] = None
 
 
@@ -110,6 +135,7 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     st.session_state.game = game
     st.session_state.editor_error = None
     st.session_state.game_error = None
+    st.session_state.upload_note = None
     version = st.session_state.draft.version + 1
     if max(game.shape) <= 10:
         st.session_state.draft = Draft.from_game(game, version)
@@ -121,6 +147,12 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
         return None
     known = st.session_state.exact
     if known is None or known[0] is not game:
-        known = (game, rmcore.solve_zero_sum(game))
+        try:
+            known = (game, rmcore.solve_zero_sum(game))
+        except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
+            known = (game, None)
+            st.session_state.exact_error = str(error)
+        else:
+            st.session_state.exact_error = None
         st.session_state.exact = known
     return known[1]

@@ -122,15 +122,25 @@ def _cells(cells: pd.DataFrame, what: str) -> list[list]:
     return [["" if pd.isna(cell) else str(cell).strip() for cell in row] for row in cells.itertuples(index=False)]
 
 
-def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> rmcore.MatrixGame:
-    """A game from uploaded CSV bytes (and an optional column-player CSV), at most UPLOAD_LIMIT per side."""
-    row, row_labels, col_labels = rmcore.parse_matrix_csv(_decode(row_file, "the CSV"), what="uploaded CSV")
+#: Largest uploaded file, in megabytes: Streamlit refuses a larger one in the browser, before it is sent.
+UPLOAD_MEGABYTES = 2
+
+
+def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[rmcore.MatrixGame, tuple[str, ...]]:
+    """A game from uploaded CSV bytes (and an optional column-player CSV), at most UPLOAD_LIMIT per side, and the
+    notes on what the reader assumed."""
+    for data, what in ((row_file, "the CSV"), (col_file, "the column player's CSV")):
+        if data is not None and len(data) > UPLOAD_MEGABYTES * 2**20:
+            raise ValueError(f"{what} is {len(data) / 2**20:.1f} MB; at most {UPLOAD_MEGABYTES} MB is read")
+    row = rmcore.parse_matrix_csv(_decode(row_file, "the CSV"), what="uploaded CSV")
+    notes = row.notes
     col = None
     if col_file is not None:
-        col, _, _ = rmcore.parse_matrix_csv(_decode(col_file, "the column player's CSV"), what="column player's CSV")
-    if max(row.shape) > UPLOAD_LIMIT:
-        raise ValueError(f"the uploaded matrix is {row.shape[0]}x{row.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player")
-    return rmcore.MatrixGame(row, col, row_labels, col_labels, name=name)
+        parsed = rmcore.parse_matrix_csv(_decode(col_file, "the column player's CSV"), what="column player's CSV")
+        col, notes = parsed.matrix, notes + tuple(f"column player's CSV: {note}" for note in parsed.notes)
+    if max(row.matrix.shape) > UPLOAD_LIMIT:
+        raise ValueError(f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player")
+    return rmcore.MatrixGame(row.matrix, col, row.row_labels, row.col_labels, name=name), notes
 
 
 def _decode(data: bytes, what: str) -> str:

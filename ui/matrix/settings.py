@@ -18,7 +18,7 @@ import rmcore
 from .. import state
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
-from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, Draft, edit_cells, game_from_csv
+from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, UPLOAD_MEGABYTES, Draft, edit_cells, game_from_csv
 
 ALGORITHM_NAMES = {"rm": "RM (regret matching)", "rm+": "RM+", "prm+": "Predictive RM+"}
 #: Every variant a race can include, in catalogue order.
@@ -141,19 +141,24 @@ def _split(text: str) -> tuple[str, ...]:
 
 
 def _upload() -> None:
-    row_file = st.file_uploader("Row player's payoffs (CSV: numbers, optionally with a header line and a first column of names)", type="csv", key="upload_row")
-    col_file = st.file_uploader("Column player's payoffs (optional; leave empty for zero-sum)", type="csv", key="upload_col")
+    row_file = st.file_uploader("Row player's payoffs (CSV: numbers, optionally with a header line and a first column of names; "
+                                "commas, semicolons or tabs)", type=["csv", "txt", "tsv"], key="upload_row", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
+    col_file = st.file_uploader("Column player's payoffs (optional; leave empty for zero-sum)", type=["csv", "txt", "tsv"], key="upload_col",
+                                max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
     if st.button("Load CSV", key="load_csv", disabled=row_file is None):
         try:
-            game = game_from_csv(row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name)
+            game, notes = game_from_csv(row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name)
         except ValueError as error:
             st.session_state.upload_error = str(error)
         else:
             st.session_state.upload_error = None
             load_game(game, from_preset=False)
+            st.session_state.upload_note = "; ".join(notes) or None
             st.rerun()
     if st.session_state.upload_error:
         st.error(f"Not loaded: {st.session_state.upload_error}")
+    elif st.session_state.upload_note:
+        st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small game.")
 

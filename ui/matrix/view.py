@@ -145,6 +145,8 @@ def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metric
                        "The history export (CSV) has them all.")  # fmt: skip
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
+    elif game.is_zero_sum:
+        st.warning(f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it.")
     elif game.equilibria:
         st.markdown("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
                     f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
