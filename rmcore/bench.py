@@ -211,11 +211,36 @@ def _matrix_rows(quick: bool) -> None:
     overhead = times["history"] / times["none"] - 1.0
     _row(f"history of 2000 points over {iterations:,} its", f"{times['history'] * 1e3:.1f} ms", f"{times['none'] * 1e3:.1f} ms (none)", f"{overhead * 100:+.1f}%", "< 10%")
 
+    _parallel_row(small, quick, repeats)
+
     with tempfile.TemporaryDirectory() as cache_dir:
         cold = _startup_seconds(cache_dir)
         warm = min(_startup_seconds(cache_dir) for _ in range(2 if quick else 3))
     _row("import + first run, empty numba cache", f"{cold:.2f} s", "", "", "(compile)")
     _row("import + first run, warm numba cache", f"{warm:.2f} s", "", "", "< 1 s")
+
+
+def _parallel_row(game, quick: bool, repeats: int) -> None:
+    """Two solvers (two sessions, say) in two threads against the same two one after the other: the kernels release
+    the GIL, so on a machine with two free cores the threads should take about half the time."""
+    import threading
+
+    iterations = 2_000_000 if quick else 20_000_000
+    solvers = [MatrixSolver(game, max_points=0) for _ in range(2)]
+    for solver in solvers:
+        solver.run(10)
+
+    def threaded():
+        threads = [threading.Thread(target=solver.run, args=(iterations,)) for solver in solvers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    times = _best_of({"threads": threaded, "sequential": lambda: [solver.run(iterations) for solver in solvers]}, repeats)
+    cores = len(os.sched_getaffinity(0))
+    _row(f"two 3x3 runs in two threads ({cores} cores free)", f"{times['threads'] * 1e3:.0f} ms", f"{times['sequential'] * 1e3:.0f} ms (in turn)",
+         f"{times['sequential'] / times['threads']:.2f}x", "~2x (nogil)")  # fmt: skip
 
 
 def main(quick: bool = False) -> None:
