@@ -92,13 +92,11 @@ def walkthrough(run: LiveRun) -> None:
         return
     st.caption(f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information set. "
                "Reach and values are sums over the two deals in the set, so a reach can exceed 1.")  # fmt: skip
-    reach, update = st.columns(2)
-    with reach:
-        st.markdown("**Reach and counterfactual values**")
-        _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
-    with update:
-        st.markdown("**Regrets, regret matching and the average**")
-        _trace_table(trace, THE_UPDATE, "kuhn_trace_update")
+    # One above the other: side by side, each table was cut off at 1280 px beside the sidebar.
+    st.markdown("**Reach and counterfactual values**")
+    _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
+    st.markdown("**Regrets, regret matching and the average**")
+    _trace_table(trace, THE_UPDATE, "kuhn_trace_update")
 
 
 #: The walkthrough's columns: name -> (its help text, how to read it from a trace row).
@@ -123,7 +121,7 @@ THE_UPDATE = {
 
 def _trace_table(trace: list[rmcore.CFRTrace], columns: dict, key: str) -> None:
     frame = pd.DataFrame([{"infoset": r.infoset, **{name: read(r) for name, (_, read) in columns.items()}} for r in trace])
-    st.dataframe(frame.style.format(precision=4), hide_index=True, key=key,
+    st.dataframe(frame.style.format(precision=4), hide_index=True, key=key, height=(len(frame) + 1) * 35 + 3,  # every row, no scrolling
                  column_config={name: st.column_config.NumberColumn(help=text) for name, (text, _) in columns.items()})  # fmt: skip
 
 
