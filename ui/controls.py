@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from . import link, state
-from .live import SPEEDS, LiveRun, Speed
+from .live import SPEEDS, Speed
 
 STEPS = (1, 10, 100)
 _LOG = logging.getLogger(__name__)
@@ -88,8 +88,9 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
 def live_fragment(page: str, speed: Speed, draw) -> None:
     """Advance the page's run and redraw in a fragment that reruns every ``speed.interval`` seconds while running.
 
-    ``draw(live, timeline)`` draws the page's live panel from the run. ``timeline()`` draws, where the page
-    calls it, the replay slider of a paused run, and returns the iteration to show (None: the live end).
+    ``draw(live, timeline)`` draws the page's live panel from the run. ``timeline(history)`` draws, where the page
+    calls it, the replay slider of a paused run over ``history``'s checkpoints, and returns the iteration to show
+    (None: the live end).
     """
     running = state.running(page)
 
@@ -101,9 +102,9 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
         try:
             if state.running(page):
                 run.tick(speed.iterations)
-                draw(run, _timeline(lambda: None))
+                draw(run, _timeline(lambda history: None))
             else:
-                draw(run, _timeline(lambda: replay_slider(page, run)))
+                draw(run, _timeline(lambda history: replay_slider(page, run.iteration, history)))
         except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
             _LOG.exception("the %s page's live panel failed", page)
             state.fault(page, f"{type(error).__name__}: {error}", run.iteration)
@@ -115,24 +116,24 @@ def _timeline(slider):
     """The replay slot: always one container at the same place, so that the charts after it keep their place (and
     their plots) whether or not a slider is in it."""
 
-    def timeline():
+    def timeline(history):
         with st.container():
-            return slider()
+            return slider(history)
 
     return timeline
 
 
-def replay_slider(page: str, run: LiveRun) -> int | None:
-    """When paused: a timeline over the recorded checkpoints; the iteration it points at, or None at the live end.
+def replay_slider(page: str, live_iteration: int, history) -> int | None:
+    """When paused: a timeline over ``history``'s checkpoints; the iteration it points at, or None at the live end.
 
     The widget is keyed by the live iteration, so every pause starts at the live end, and Run resumes from there.
     """
-    iterations = run.primary.history().iterations
+    iterations = history.iterations
     if len(iterations) < 2:
         return None
     options = [int(t) for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]]
     at = st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,
-                          value=options[-1], key=f"{page}_replay_{run.iteration}", format_func=lambda t: f"{t:,}")  # fmt: skip
+                          value=options[-1], key=f"{page}_replay_{live_iteration}", format_func=lambda t: f"{t:,}")  # fmt: skip
     return None if at == options[-1] else at
 
 

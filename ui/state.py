@@ -8,7 +8,7 @@ last message of each input.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable
+from typing import Callable, Hashable, NamedTuple
 
 import streamlit as st
 
@@ -19,6 +19,13 @@ from .live import LiveRun
 from .matrix.editor import Draft
 
 PAGES = ("matrix", "kuhn")
+
+
+class Notice(NamedTuple):
+    """A one-shot message at the top of a page: why a run restarted, or (an error) why it stopped."""
+
+    text: str
+    is_error: bool = False
 RUN, PAUSE = "Run", "Pause"
 DEFAULT_PRESET = "rps-crash"
 
@@ -58,7 +65,7 @@ def fault(page: str, message: str, iteration: int) -> None:
     if not running(page):  # already paused: say it here, and do not rerun into the same failure
         st.error(text, icon=":material/error:")
         return
-    st.session_state[f"{page}_notice"] = text
+    st.session_state[f"{page}_notice"] = Notice(text, is_error=True)
     st.session_state[f"{page}_fault"] = True
     st.rerun(scope="app")
 
@@ -100,7 +107,7 @@ def sync_live(page: str, key: Hashable, build: Callable[[], rmcore.Race], descri
         fresh.step(st.session_state.link_run_to)
         st.session_state.link_run_to = 0
     if current is not None and current.iteration > 0:
-        st.session_state[f"{page}_notice"] = (
+        st.session_state[f"{page}_notice"] = Notice(
             f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
             f"(it had reached {current.iteration:,})."
         )
@@ -117,12 +124,12 @@ def restart(page: str) -> None:
 
 def notice(page: str) -> None:
     """Say once why a run restarted (or stopped)."""
-    message = st.session_state[f"{page}_notice"]
-    if message:
-        if message.startswith("The live panel stopped"):
-            st.error(message, icon=":material/error:")
+    notice: Notice | None = st.session_state[f"{page}_notice"]
+    if notice is not None:
+        if notice.is_error:
+            st.error(notice.text, icon=":material/error:")
         else:
-            st.info(message, icon=":material/restart_alt:")
+            st.info(notice.text, icon=":material/restart_alt:")
         st.session_state[f"{page}_notice"] = None
 
 

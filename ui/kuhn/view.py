@@ -155,7 +155,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     frame = run.frame()
     history = frame.history
     numbers, main = st.container(), st.container()
-    at = timeline()
+    at = timeline(history)
     row = len(history) - 1 if at is None else history.row_at(at)
     shown_at = None if at is None else int(history.iterations[row])
     metrics = metrics_at(history, row)

@@ -50,7 +50,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     frame = run.frame()
     history = frame.history
     numbers, main = st.container(), st.container()
-    at = timeline()  # under the main chart: a timeline under a time axis
+    at = timeline(history)  # under the main chart: a timeline under a time axis
     row = len(history) - 1 if at is None else history.row_at(at)
     shown_at = None if at is None else int(history.iterations[row])
     metrics = metrics_at(history, row, game.is_zero_sum)
