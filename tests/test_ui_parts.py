@@ -272,3 +272,12 @@ def test_the_simplex_and_the_bars_show_a_replayed_moment_and_a_sampled_draw():
     assert len(ring) == 2 and list(ring[0].a) == [policy["row"][0]]
     bars = _checked(figures.regret_bars(game, history.regrets[row, 0], history.regrets[row, 1], drawn=(2, 0, 2)))
     assert list(bars.data[0].marker.line.width) == [0, 0, 3] and list(bars.data[1].marker.line.width) == [3, 0, 0]
+
+
+def test_in_a_symmetric_game_both_players_paths_stay_visible_on_the_simplex():
+    solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+    solver.run(100)
+    spec = _checked(figures.simplex_path(solver.history(), solver.game))
+    row, col = (next(t for t in spec.data if t.name == f"{who}, average") for who in ("Row player", "Column player"))
+    assert list(row.a) == list(col.a)  # the same path ...
+    assert row.line.width > col.line.width and spec.data.index(row) < spec.data.index(col)  # ... drawn wider, underneath

@@ -85,6 +85,11 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     return _figure(traces, title, 380, **layout)
 
 
+#: The row player's average path is drawn wider, under the column player's: in a symmetric game the two coincide,
+#: and the row player's would otherwise be hidden.
+_PATH_WIDTHS = (6, 3)
+
+
 def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False, moment=None) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
@@ -104,7 +109,7 @@ def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_curr
         for kind in kinds:
             a, b, c = history.strategy(kind, player).T
             traces.append(dict(type="scatterternary", a=a, b=b, c=c, mode="lines", name=f"{PLAYER_NAMES[player]}, {kind}",
-                               line=dict(color=COLOURS[k], width=3) if kind == "average" else dict(color=COLOURS[k], **CURRENT_LINE),
+                               line=dict(color=COLOURS[k], width=_PATH_WIDTHS[k]) if kind == "average" else dict(color=COLOURS[k], **CURRENT_LINE),
                                opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
         end = [float(p) for p in history.strategy("average", player)[-1]]
         traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
