@@ -1,40 +1,36 @@
-"""A class on one server: N real sessions press Run on the matrix page at once; print what each of them gets.
+"""A class on one server: N sessions press Run on the matrix page at once; print what each of them gets.
 
-    python -m tests.load --sessions 10              # starts `streamlit run`, server on core 0, clients on core 1
-    python -m tests.load --sessions 30 --seconds 20
-    python -m tests.load --sessions 10 --url http://127.0.0.1:8080   # an already running server (or a load balancer)
+    python -m tests.load --sessions 30              # starts `streamlit run` pinned to core 0; the clients on core 1
+    python -m tests.load --sessions 30 --seconds 20 --url http://127.0.0.1:8080   # a running server (or a balancer)
 
-The clients are tabs of one headless Chromium with the chart frames blocked, so that drawing charts does not eat the
-core the clients share; every session still runs the whole page on the server (solver, figures, Streamlit's
-rerun and the messages). Printed: per-session screen updates per second (counted in each tab from changes of the
-iteration shown), the Pause latency (from the click until the last update that still arrived, p50 / p95, Pause
-pressed in one session after another while the others keep running), the server's CPU per screen update and its
-memory. A measurement, not a test: nothing is asserted.
+Each session is a light client that speaks Streamlit's own websocket protocol, as a browser tab does: it asks for
+the page, receives every element the page draws (four live charts included, which it does not draw), presses Run
+by sending the switch's new value, and asks for a rerun of the live fragment each time the fragment's timer says,
+exactly as the browser's ``setInterval`` does. So the server does all its real work for every session (solver,
+figures, Streamlit's rerun, the messages), while 30 clients together need a small part of the other core: 30
+Chromium tabs saturated it at 2 sessions.
+
+Printed: each session's screen updates per second (counted from changes of the iteration metric), the Pause
+latency (from sending Pause until the server's paused page has arrived and no update with a new iteration comes
+after it; p50 / p95 over all sessions, each pressing Pause while the others keep running), the server's CPU per screen update, and its memory: after
+warm-up, at the end of the run, and once every session has closed (its tab gone) and the server has let go of it.
+A measurement, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import os
 import statistics
+import tempfile
 import time
 from pathlib import Path
 
-from .browser import CHROMIUM, CHROMIUM_ARGS, cpu_seconds, running_app, server_pid
-
-# Count every change of the iteration shown, with its time, inside the tab.
-_WATCH_JS = """() => {
-    const value = document.querySelector('[data-testid=stMetricValue]');
-    window.__changes = [];
-    let last = value.innerText;
-    const observer = new MutationObserver(() => {
-        const now = value.innerText;  // a rerun may redraw the same number: only a new iteration counts
-        if (now !== last) { window.__changes.push([performance.now(), now]); last = now; }
-    });
-    observer.observe(value, {subtree: true, childList: true, characterData: true});
-    return true;
-}"""
+#: The matrix page's Run / Pause switch as the browser sends it: the formatted option.
+RUN, PAUSE = ":material/play_arrow: Run", ":material/pause: Pause"
+RUN_KEY_SUFFIX = "-matrix_running"
 
 
 def _memory_mb(pid: int) -> float:
@@ -44,86 +40,218 @@ def _memory_mb(pid: int) -> float:
     return float("nan")
 
 
-def _open_and_run(page, url: str) -> None:
-    page.goto(url)
-    run = page.get_by_role("radio", name="Run")
-    run.wait_for(timeout=120_000)
-    for _ in range(5):  # a click during the first script run of a loaded server can come late: check, and again
-        run.click()
-        deadline = time.time() + 20
-        while time.time() < deadline:
-            shown = page.locator("[data-testid=stMetricValue]").first.inner_text()
-            if shown not in ("", "0"):
-                return
-            time.sleep(0.3)
-    raise RuntimeError("a session never started running")
+class Session:
+    """One browser tab's conversation with the server, without the drawing."""
+
+    def __init__(self, url: str, query: str = ""):
+        self.url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/_stcore/stream"
+        self.query = query
+        self.changes: list[tuple[float, str]] = []  # (time, iteration shown) at every new iteration
+        self.page_runs: list[float] = []  # when each full run of the page finished (the answer to a click)
+        self.errors: list[str] = []
+        self.updates_requested = 0
+        self._run_switch: str | None = None  # the switch's widget id, learnt from the page
+        self._widgets: dict[str, str] = {}
+        self._timers: dict[str, asyncio.Task] = {}
+        self._shown = ""
+        self._socket = None
+        self._reader: asyncio.Task | None = None
+        self._ready = asyncio.Event()
+
+    async def open(self) -> None:
+        import websockets
+
+        self._socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
+        self._reader = asyncio.create_task(self._read())
+        await self._rerun()
+        await asyncio.wait_for(self._ready.wait(), 300)
+
+    async def press(self, option: str) -> None:
+        self._widgets[self._run_switch] = option
+        await self._rerun()
+
+    async def close(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        await self._socket.close()
+        self._reader.cancel()
+
+    async def _rerun(self, fragment_id: str = "") -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        message = BackMsg()
+        request = message.rerun_script
+        request.query_string = self.query
+        for widget_id, value in self._widgets.items():
+            state = request.widget_states.widgets.add()
+            state.id = widget_id
+            state.string_array_value.data.append(value)
+        if fragment_id:
+            request.fragment_id = fragment_id
+            request.is_auto_rerun = True
+        await self._socket.send(message.SerializeToString())
+
+    async def _every(self, fragment_id: str, interval: float) -> None:
+        """The browser's timer for a running fragment: a rerun request every ``interval``, whether or not the last is done."""
+        while True:
+            await asyncio.sleep(interval)
+            self.updates_requested += 1
+            await self._rerun(fragment_id)
+
+    async def _read(self) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        async for data in self._socket:
+            message = ForwardMsg()
+            message.ParseFromString(data)
+            kind = message.WhichOneof("type")
+            if kind == "delta" and message.delta.WhichOneof("type") == "new_element":
+                element = message.delta.new_element
+                what = element.WhichOneof("type")
+                if what == "metric" and element.metric.label == "iteration" and element.metric.body != self._shown:
+                    self._shown = element.metric.body
+                    self.changes.append((time.perf_counter(), self._shown))
+                elif what == "button_group" and element.button_group.id.endswith(RUN_KEY_SUFFIX):
+                    self._run_switch = element.button_group.id
+                    self._ready.set()
+                elif what == "exception":
+                    self.errors.append(element.exception.message)
+            elif kind == "script_finished" and message.script_finished == ForwardMsg.FINISHED_SUCCESSFULLY:
+                self.page_runs.append(time.perf_counter())
+            elif kind == "new_session" and not message.metadata.run.fragment_ids:
+                for timer in self._timers.values():  # a full run of the page: the browser drops every fragment timer
+                    timer.cancel()
+                self._timers.clear()
+            elif kind == "auto_rerun":
+                fragment_id, interval = message.auto_rerun.fragment_id, message.auto_rerun.interval
+                if fragment_id in self._timers:
+                    self._timers.pop(fragment_id).cancel()
+                self._timers[fragment_id] = asyncio.create_task(self._every(fragment_id, interval))
+            elif kind == "stop_auto_rerun":
+                for fragment_id in message.stop_auto_rerun.fragment_ids:
+                    if fragment_id in self._timers:
+                        self._timers.pop(fragment_id).cancel()
 
 
-def measure(url: str, sessions: int, seconds: float, pid: int | None) -> None:
-    from playwright.sync_api import sync_playwright
+def _iterations_in(changes: list[tuple[float, str]], start: float, stop: float) -> int:
+    """Iterations a session advanced between ``start`` and ``stop``, read from the iterations it was shown."""
+    shown = [int(text.replace(",", "")) for t, text in changes if start <= t < stop and text.replace(",", "").isdigit()]
+    before = [int(text.replace(",", "")) for t, text in changes if t < start and text.replace(",", "").isdigit()]
+    return shown[-1] - (before[-1] if before else shown[0]) if shown else 0
 
-    with sync_playwright() as playwright:
-        # Streamlit's browser side schedules a running fragment's reruns: a tab in the background must not be slowed.
-        unthrottled = ["--disable-background-timer-throttling", "--disable-backgrounding-occluded-windows", "--disable-renderer-backgrounding"]
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS + unthrottled)
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        context.route("**/component/ui.live_chart*/**", lambda route: route.abort())  # no chart frames: no drawing
-        pages = [context.new_page() for _ in range(sessions)]
-        started = time.time()
-        for page in pages:
-            _open_and_run(page, url)
-        print(f"{sessions} sessions running after {time.time() - started:.0f} s")
-        time.sleep(2.0)
-        for page in pages:
-            page.evaluate(_WATCH_JS)
-        cpu_before = cpu_seconds(pid) if pid else None
-        time.sleep(seconds)
-        cpu_used = cpu_seconds(pid) - cpu_before if pid else None
-        counts = [len(page.evaluate("() => window.__changes")) for page in pages]
-        rates = [count / seconds for count in counts]
 
-        latencies = []
-        for page in pages:
-            clicked = page.evaluate("() => performance.now()")
-            page.get_by_role("radio", name="Pause").click()
-            time.sleep(0.5)
-            latencies.append((page, clicked))
-        time.sleep(3.0)
-        delays = []
-        for page, clicked in latencies:
-            after = [t for t, _ in page.evaluate("() => window.__changes") if t > clicked]
-            delays.append((max(after) - clicked) / 1000 if after else 0.0)
-        errors = sum(page.locator("[data-testid=stException]").count() for page in pages)
-        browser.close()
+def governor_stats(path: Path | None) -> tuple[int, float] | None:
+    """The server's own counters (``ui/governor.py``, written when ``RM_GOVERNOR_STATS`` names a file): turns taken and
+    solver CPU seconds so far."""
+    if path is None or not path.exists():
+        return None
+    turns, seconds = path.read_text().split()
+    return int(turns), float(seconds)
 
-    delays.sort()
-    p95 = delays[min(len(delays) - 1, int(round(0.95 * (len(delays) - 1))))]
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process (all its threads) has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+
+
+async def measure(url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None) -> dict:
+    """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return the numbers."""
+    clients = [Session(url) for _ in range(sessions)]
+    started = time.perf_counter()
+    for number, client in enumerate(clients, 1):  # one after another, as students arrive
+        await client.open()
+        print(f"\r{number} sessions open", end="", flush=True)
+    print()
+    opened = time.perf_counter() - started
+    memory_idle = _memory_mb(pid) if pid else None
+    await asyncio.gather(*(client.press(RUN) for client in clients))
+    await asyncio.sleep(3.0)  # every session's first chunk and charts
+    memory_warm = _memory_mb(pid) if pid else None
+    counted_from = time.perf_counter()
+    cpu_before, stats_before = (cpu_seconds(pid) if pid else None), governor_stats(stats)
+    await asyncio.sleep(seconds)
+    cpu_used, stats_after = (cpu_seconds(pid) - cpu_before if pid else None), governor_stats(stats)
+    counted_to = time.perf_counter()
+    counts = [sum(counted_from <= t < counted_to for t, _ in client.changes) for client in clients]
+    advanced = sum(_iterations_in(client.changes, counted_from, counted_to) for client in clients)
+    rates = [count / seconds for count in counts]
+    memory_running = _memory_mb(pid) if pid else None
+
+    # Pause one session at a time, a quarter of a second apart, while the others keep running; a session's latency is
+    # the time from its message until the last new iteration that still arrived.
+    pressed = []
+    for client in clients:
+        pressed.append(time.perf_counter())
+        await client.press(PAUSE)
+        await asyncio.sleep(0.25)
+    await asyncio.sleep(min(10.0, max(2.0, 3.0 / max(statistics.median(rates), 0.1))))  # three updates' time: a late one shows
+    delays, answers = [], []
+    for client, at in zip(clients, pressed):
+        late = [t for t, _ in client.changes if t > at]
+        answered = [t for t in client.page_runs if t > at]
+        answers.append(min(answered) - at if answered else float("inf"))
+        delays.append(max([t - at for t in late] + [answers[-1]]))
+    errors = [error for client in clients for error in client.errors]
+    for client in clients:
+        await client.close()
+    memory_closed = None
+    if pid and linger:
+        await asyncio.sleep(linger)
+        memory_closed = _memory_mb(pid)
+
+    print(f"{sessions} sessions open after {opened:.1f} s")
     print(f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
           f"max {max(rates):.2f} (over {seconds:.0f} s)")  # fmt: skip
-    print(f"Pause latency: p50 {statistics.median(delays):.2f} s, p95 {p95:.2f} s, max {max(delays):.2f} s")
+    print(f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
+          f"p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still arrived after a Pause: "
+          f"{sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}")  # fmt: skip
+    result = dict(sessions=sessions, rates=rates, delays=delays, errors=errors)
     if pid:
         updates = sum(counts)
-        print(f"server CPU: {cpu_used / seconds:.2f} cores; {1000 * cpu_used / max(updates, 1):.1f} ms per screen update; "
-              f"memory {_memory_mb(pid):.0f} MB")  # fmt: skip
-    print(f"errors shown: {errors}")
+        per_update = 1000 * cpu_used / max(updates, 1)
+        print(f"server CPU: {cpu_used / seconds:.2f} cores; {per_update:.1f} ms per screen update ({updates} updates, "
+              f"{advanced / max(updates, 1):,.0f} iterations each)")  # fmt: skip
+        solver = float("nan")
+        if stats_before and stats_after:  # the solver's CPU time as the server counted it (the files are written once a second)
+            solver = 1000 * (stats_after[1] - stats_before[1]) / max(stats_after[0] - stats_before[0], 1)
+            print(f"  of which the solver {solver:.1f} ms and everything else (figures, Streamlit's rerun, the messages) "
+                  f"{per_update - solver:.1f} ms, per update the server counted")  # fmt: skip
+        print(f"server memory: {memory_idle:.0f} MB with the sessions open, {memory_warm:.0f} MB after 3 s running, "
+              f"{memory_running:.0f} MB after {seconds:.0f} s more" + (f", {memory_closed:.0f} MB {linger:.0f} s after they closed" if memory_closed else ""))  # fmt: skip
+        result.update(cpu_per_update_ms=per_update, outside_solver_ms=per_update - solver, memory=(memory_idle, memory_warm, memory_running, memory_closed))
+    print(f"errors shown: {len(errors)}" + (f" (first: {errors[0][:200]})" if errors else ""))
+    return result
 
 
 def main() -> None:
+    from .browser import running_app, server_pid
+
     parser = argparse.ArgumentParser(description="N sessions running at once against one server: updates/s, Pause latency, CPU, memory.")
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--url", help="an already running server (default: start one, pinned to core 0)")
+    parser.add_argument("--linger", type=float, default=0.0, help="after closing every session, wait this long and read the memory again")
+    parser.add_argument("--option", action="append", default=[], help="a `streamlit run` option for the started server, e.g. --option=--server.disconnectedSessionTTL=5")
     args = parser.parse_args()
     cores = sorted(os.sched_getaffinity(0))
+    stats = None
     if args.url:
         server = contextlib.nullcontext(args.url)
     else:
-        server = running_app(cpus=str(cores[0]), timeout=120)
+        stats = Path(tempfile.mkdtemp(prefix="rm-load-")) / "governor.txt"
+        os.environ["RM_GOVERNOR_STATS"] = str(stats)  # the server started below inherits it
+        server = running_app(cpus=str(cores[0]), timeout=120, options=tuple(args.option))
     with server as url:
         if len(cores) > 1:
-            os.sched_setaffinity(0, {cores[-1]})  # the browser started below inherits it
+            os.sched_setaffinity(0, {cores[-1]})
         pid = None if args.url else server_pid(url)
-        measure(url, args.sessions, args.seconds, pid)
+        asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats))
 
 
 if __name__ == "__main__":
