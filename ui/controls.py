@@ -11,6 +11,7 @@ import numpy as np
 import streamlit as st
 
 from . import link, state
+from .governor import GOVERNOR
 from .live import SPEEDS, Speed
 
 STEPS = (1, 10, 100)
@@ -93,23 +94,79 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
     (None: the live end).
     """
     running = state.running(page)
+    if not running:
+        GOVERNOR.leave(state.session_id())
+    calls = []  # the first call is this full script run's; the later ones are the fragment's timed reruns
 
     # One fragment, running or paused: a different fragment would make the page mount every chart afresh
     # (reloading plotly.js and losing the user's zoom) at each Run and Pause.
     @st.fragment(run_every=speed.interval if running else None)
     def panel():
+        timed = bool(calls)
+        calls.append(True)
         run = state.live(page)
         try:
-            if state.running(page):
+            if not state.running(page):
+                draw(run, _timeline(lambda history: replay_slider(page, run.iteration, history)))
+            elif not timed:  # a click or a setting: answered at once, never queued behind the other sessions
+                _kernel_notice(run)
                 run.tick(speed.iterations)
                 draw(run, _timeline(lambda history: None))
             else:
-                draw(run, _timeline(lambda history: replay_slider(page, run.iteration, history)))
+                with GOVERNOR.turn(state.session_id(), _user_asked) as turn:
+                    if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
+                        _kernel_notice(run)
+                        before = run.solver_seconds
+                        run.tick(speed.iterations, turn.budget)
+                        GOVERNOR.solver_used(run.solver_seconds - before)
+                    draw(run, _timeline(lambda history: None))
         except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
             _LOG.exception("the %s page's live panel failed", page)
             state.fault(page, f"{type(error).__name__}: {error}", run.iteration)
 
     panel()
+
+
+def _kernel_notice(run) -> None:
+    """Say so when the solver must first be compiled, or runs on the general kernel while its own one compiles.
+
+    A toast: it takes no place among the panel's elements, so the charts after it keep theirs. Said once per
+    setting; "general" only from the second update on (on a warm numba cache the own kernel loads in a moment).
+    """
+    status = run.kernel_status()
+    said = st.session_state.setdefault("kernel_notices", set())
+    if status == "ready" or (status, run.key) in said or (status == "general" and run.iteration == 0):
+        return  # (the first update on the general kernel gives the own one time to load from numba's cache)
+    said.add((status, run.key))
+    if status == "load":
+        st.toast("Preparing the solver for these settings. On a server started from a fresh install it is compiled first: "
+                 "about 10 seconds, once per server.", icon=":material/hourglass_top:")  # fmt: skip
+    else:
+        st.toast("The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "
+                 "general kernel runs them, a few times slower, with identical results.", icon=":material/hourglass_top:")  # fmt: skip
+
+
+def _user_asked() -> bool:
+    """Whether this session has a click, a new setting or a closed tab waiting behind its fragment's rerun.
+
+    Streamlit answers such a request when the script next draws something; a fragment waiting for its turn draws
+    nothing, so the governor asks this while it waits. No public API says whether a rerun is pending: this reads the
+    session's request queue (``ScriptRequests``) as Streamlit's own script runner does (``tests/test_governor.py``
+    checks it against the installed Streamlit); if that ever changes, it answers False and a click waits for the turn.
+    """
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    requests = getattr(get_script_run_ctx(suppress_warning=True), "script_requests", None)
+    return pending_interaction(requests)
+
+
+def pending_interaction(requests) -> bool:
+    """Whether a ``ScriptRequests`` holds a stop or a full-page rerun (not only fragment reruns)."""
+    kind = getattr(getattr(requests, "_state", None), "name", "")
+    if kind == "STOP":
+        return True
+    rerun = getattr(requests, "_rerun_data", None)
+    return kind == "RERUN" and rerun is not None and not getattr(rerun, "fragment_id_queue", [None])
 
 
 def _timeline(slider):

@@ -8,6 +8,7 @@ last message of each input.
 
 from __future__ import annotations
 
+import uuid
 from typing import Callable, Hashable, NamedTuple
 
 import streamlit as st
@@ -36,6 +37,7 @@ def init() -> None:
     The first run also reads the link the session arrived with (``ui/link.py``): its game and its
     iteration to run to.
     """
+    st.session_state.setdefault("session_id", uuid.uuid4().hex)  # this tab, for the server-wide governor
     if "link_given" not in st.session_state:
         link.arrived()
         st.session_state.link_run_to = link.requested_iteration()
@@ -75,6 +77,11 @@ def settle_faults() -> None:
     for page in PAGES:
         if st.session_state.pop(f"{page}_fault", False):
             pause(page)
+
+
+def session_id() -> str:
+    """This browser tab's own name, for the server-wide governor (``ui/governor.py``)."""
+    return st.session_state.session_id
 
 
 def presenting() -> bool:

@@ -1,0 +1,152 @@
+"""The server-wide governor (``ui/governor.py``): fair turns, budgets that shrink and recover, a click never queued."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from ui.governor import MIN_BUDGET, Governor
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def _take_turns(governor, session, seconds_per_turn, stop, log):
+    while not stop.is_set():
+        with governor.turn(session) as turn:
+            log.append((session, turn.budget))
+            time.sleep(seconds_per_turn)
+
+
+def test_sessions_of_different_cost_share_the_time_not_the_turns():
+    governor = Governor(slots=1)
+    stop, log = threading.Event(), []
+    costs = {"light": 0.002, "heavy": 0.008, "medium": 0.004}
+    threads = [threading.Thread(target=_take_turns, args=(governor, s, c, stop, log)) for s, c in costs.items()]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.5)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    turns = {s: sum(1 for who, _ in log if who == s) for s in costs}
+    seconds = {s: turns[s] * costs[s] for s in costs}
+    assert max(seconds.values()) / min(seconds.values()) < 1.4, seconds  # equal time, within the sleeps' jitter
+    assert turns["light"] > 2.5 * turns["heavy"], turns  # so the light session gets about 4x the turns
+
+
+def test_no_more_turns_at_once_than_slots():
+    governor = Governor(slots=2)
+    inside, most, lock, stop = [0], [0], threading.Lock(), threading.Event()
+
+    def work(session):
+        while not stop.is_set():
+            with governor.turn(session):
+                with lock:
+                    inside[0] += 1
+                    most[0] = max(most[0], inside[0])
+                time.sleep(0.003)
+                with lock:
+                    inside[0] -= 1
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(5)]
+    for thread in threads:
+        thread.start()
+    time.sleep(0.5)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 2
+
+
+def test_the_budget_shrinks_as_sessions_join_and_recovers_as_they_leave():
+    clock = FakeClock()
+    governor = Governor(slots=1, time_budget=0.025, solver_share=0.5, update_interval=0.1, idle_after=2.0, clock=clock)
+    budgets = []
+    for session in range(30):
+        with governor.turn(session) as turn:
+            budgets.append(turn.budget)
+    assert budgets[0] == 0.025 and budgets[1] == 0.025  # 0.5 * 1 * 0.1 / 2 = 0.025
+    assert budgets[4] == pytest.approx(0.01)  # five sessions
+    assert budgets == sorted(budgets, reverse=True) and budgets[-1] == MIN_BUDGET
+    assert governor.running() == 30
+    for session in range(20):  # twenty pause
+        governor.leave(session)
+    assert governor.running() == 10 and governor.budget() == pytest.approx(0.005)
+    clock.now += 2.5  # the rest go quiet (tabs closed): they stop counting
+    assert governor.running() == 0 and governor.budget() == 0.025
+
+
+def test_a_waiting_session_whose_user_clicks_is_let_go_at_once_while_another_holds_the_turn():
+    governor = Governor(slots=1)
+    holding, release = threading.Event(), threading.Event()
+
+    def hold():
+        with governor.turn("busy"):
+            holding.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(5)
+    clicked = threading.Event()
+    result = {}
+
+    def wait():
+        started = time.perf_counter()
+        with governor.turn("paused", clicked.is_set) as turn:
+            result["turn"], result["waited"] = turn, time.perf_counter() - started
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    time.sleep(0.2)
+    assert waiter.is_alive()  # still waiting: the turn is taken
+    clicked.set()
+    waiter.join(1.0)
+    assert not waiter.is_alive() and result["turn"] is None and result["waited"] < 0.2 + 0.1
+    release.set()
+    holder.join()
+    with governor.turn("paused") as turn:  # and the queue still works
+        assert turn is not None
+
+
+def test_a_newcomer_does_not_jump_ahead_of_sessions_that_have_used_less():
+    clock = FakeClock()
+    governor = Governor(slots=1, clock=clock)
+    with governor.turn("old"):
+        clock.now += 1.0  # "old" has used 1 s
+    with governor.turn("new"):  # joins level with the least-served other session: 1 s, not 0
+        pass
+    assert governor._used["new"] == pytest.approx(1.0)
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="slots"):
+        Governor(slots=0)
+    with pytest.raises(ValueError, match="min_budget"):
+        Governor(min_budget=0.1, time_budget=0.01)
+
+
+def test_a_pending_click_is_read_from_streamlits_own_request_queue():
+    """``controls.pending_interaction`` reads Streamlit's private request queue: this fails if Streamlit changes it."""
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData, ScriptRequests
+
+    from ui.controls import pending_interaction
+
+    requests = ScriptRequests()
+    assert not pending_interaction(requests)
+    requests.request_rerun(RerunData(fragment_id="timer"))  # the fragment's own timer: not a user
+    assert not pending_interaction(requests)
+    requests.request_rerun(RerunData(query_string=""))  # a click: a full-page rerun
+    assert pending_interaction(requests)
+    stopped = ScriptRequests()
+    stopped.request_stop()  # the tab closed
+    assert pending_interaction(stopped)
+    assert not pending_interaction(None)
