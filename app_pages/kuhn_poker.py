@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, link, state
+from ui import controls, export, link, state
 from ui.kuhn import view
 
 RULES = (
@@ -25,6 +25,7 @@ run = view.live_run(chosen)
 state.notice("kuhn")
 speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
+export.section("kuhn", run)
 with st.expander("One iteration, step by step", expanded=not presenting):
     view.walkthrough(run)
 link.check()

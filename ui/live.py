@@ -7,6 +7,7 @@ times a second while the page's run flag is on. One variant is a race of one.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from typing import Hashable, NamedTuple
@@ -44,12 +45,16 @@ CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
 
 
-class Frame(NamedTuple):
-    """What one screen update draws, read from the solvers once."""
+class Frame:
+    """What one screen update draws, read from the solvers once: every run's history, variant by variant, and (made
+    when first asked for: a page of one variant never draws it) the race's table and curves."""
 
-    iteration: int
-    histories: list[list[rmcore.History]]  # every run's, variant by variant
-    race: rmcore.RaceResult
+    def __init__(self, iteration: int, histories: list[list[rmcore.History]], race: rmcore.Race):
+        self.iteration, self.histories, self._race = iteration, histories, race
+
+    @functools.cached_property
+    def race(self) -> rmcore.RaceResult:
+        return self._race.result(self.histories)
 
     @property
     def history(self) -> rmcore.History:
@@ -85,8 +90,10 @@ class LiveRun:
         self.key = key
         self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only) ...
         self.traced_at = 0  # ... and which iteration that was
+        self.last_frame: Frame | None = None  # what the page drew last: what an export exports
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
-        self._rate = 1e5  # race iterations per second of solver time; refined after every chunk
+        self.solver_seconds = 0.0  # CPU time spent in the solvers so far
+        self._rate = 1e5  # race iterations per second of solver (CPU) time; refined after every chunk
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
     @property
@@ -98,19 +105,25 @@ class LiveRun:
         """The first variant's first run: the one the page draws in detail."""
         return self.race.solvers[0]
 
+    def kernel_status(self) -> str:
+        """``"load"`` if the next chunk first loads or compiles a kernel, else ``"general"`` if some variant runs on
+        the general kernel while its own compiles, else ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
+        statuses = {solver.kernel_status for solver in self.race.solvers}
+        return next((s for s in ("load", "general") if s in statuses), "ready")
+
     @property
     def is_race(self) -> bool:
         return len(self.race.variants) > 1
 
-    def chunk_size(self, speed: int | None) -> int:
-        """Iterations for the next update: the chosen count, or what fits in ``TIME_BUDGET``."""
+    def chunk_size(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
+        """Iterations for the next update: the chosen count, or what fits in ``budget`` seconds of solver time."""
         if speed is not None:
             return speed
-        return int(min(max(self._rate * TIME_BUDGET, 1), _MAX_CHUNK))
+        return int(min(max(self._rate * budget, 1), _MAX_CHUNK))
 
-    def tick(self, speed: int | None) -> int:
-        """One screen update's worth of iterations for every run; returns how many ran."""
-        size = self.chunk_size(speed)
+    def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
+        """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran."""
+        size = self.chunk_size(speed, budget)
         self._advance(size)
         return size
 
@@ -125,9 +138,10 @@ class LiveRun:
 
     def _advance(self, iterations: int) -> None:
         before = self.primary.cumulative_regrets()
-        started = time.perf_counter()
+        started = time.thread_time()  # this thread's CPU (the kernels run in it): other sessions' work does not count
         self.race.run(iterations)
-        elapsed = time.perf_counter() - started
+        elapsed = time.thread_time() - started
+        self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
         if iterations >= 100 and elapsed > 0:
@@ -145,4 +159,5 @@ class LiveRun:
     def frame(self) -> Frame:
         """Everything a screen update draws: each run's history read once."""
         histories = self.race.histories()
-        return Frame(self.iteration, histories, self.race.result(histories))
+        self.last_frame = Frame(self.iteration, histories, self.race)
+        return self.last_frame

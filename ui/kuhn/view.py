@@ -16,7 +16,7 @@ from rmcore.kuhn import INFOSETS
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from .. import explain, export, race_view
+from .. import explain, race_view
 from ..charts import legend_right, mark_iteration, race_figure
 from . import figures
 
@@ -190,8 +190,6 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     live_chart(spec, key="kuhn_equilibrium", **look)
     st.caption(explain.KUHN_CHECK)
     st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
-    st.subheader("Export")
-    export.section("kuhn", run, frame)
 
 
 def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
@@ -201,7 +199,7 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     if state.presenting():
         st.markdown(f"##### iteration {iteration} · exploitability ({name}) {metrics.exploitability:.3e} · game value {metrics.game_value:.5f}")
         return
-    c1, c2, c3 = st.columns(3)
-    c1.metric("iteration", iteration)
-    c2.metric(f"exploitability ({name})", f"{metrics.exploitability:.3e}")
-    c3.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")
+    with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
+        st.metric("iteration", iteration)
+        st.metric(f"exploitability ({name})", f"{metrics.exploitability:.3e}")
+        st.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")

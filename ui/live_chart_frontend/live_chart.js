@@ -149,12 +149,13 @@ chart.addEventListener("pointerleave", () => {
 
 window.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "streamlit:render") return;
-  lastFigure = themed(JSON.parse(event.data.args.figure), event.data.theme);
-  lastConfig = event.data.args.config || {};
+  const given = JSON.parse(event.data.args.chart);  // one argument: Streamlit inspects every argument on the server
+  lastFigure = themed(given.figure, event.data.theme);
+  lastConfig = given.config || {};
   if (dragging) return;
   const height = (lastFigure.layout && lastFigure.layout.height) || 450;
   chart.style.height = height + "px";
-  throttled(event.data.args.every || 0);
+  throttled(given.every || 0);
   if (height !== frameHeight) {
     frameHeight = height;
     tellStreamlit("streamlit:setFrameHeight", { height: height });

@@ -14,11 +14,13 @@ from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from ..charts import mark_iteration, race_figure
 from .. import explain, export, race_view
+from ..tables import markdown_table
 from . import figures
 
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
+ANSWER_COLUMNS = ("player", "action", "running average", "an exact equilibrium (LP)")
 #: Most actions per player in the answer table: a 200x200 game would otherwise make it 15,000 pixels tall.
 ANSWER_ROWS = 10
 
@@ -94,9 +96,14 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
-    st.subheader("Export")
-    weights = None if solver.is_self_play else [st.session_state[f"opponent_{game.shape[1]}_{k}"] for k in range(game.shape[1])]
-    export.section("matrix", run, frame, weights)
+
+
+def export_section(run: LiveRun) -> None:
+    """Export (outside the live panel): the fixed opponent's weights as the sliders give them, for the command."""
+    solver = run.primary
+    n = solver.game.shape[1]
+    weights = None if solver.is_self_play else [st.session_state[f"opponent_{n}_{k}"] for k in range(n)]
+    export.section("matrix", run, weights)
 
 
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
@@ -121,11 +128,11 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
     if state.presenting():
         st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {_fixed(metrics.value, 5)} · {speed} iterations / s")
         return
-    c1, c2, c3, c4 = st.columns(4)
-    c1.metric("iteration", iteration)
-    c2.metric("iterations / second", speed)
-    c3.metric(gap_name, gap)
-    c4.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
+    with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
+        st.metric("iteration", iteration)
+        st.metric("iterations / second", speed)
+        st.metric(gap_name, gap)
+        st.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
 
 
 def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
@@ -137,9 +144,8 @@ def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metric
         rows = []
         for who, labels, running, lp in (("row", game.row_actions, average.row, exact.row_strategy), ("column", game.col_actions, average.col, exact.col_strategy)):
             shown = _answer_rows(np.asarray(running), np.asarray(lp))
-            rows += [(who, labels[k], running[k], lp[k]) for k in shown]
-        table = pd.DataFrame(rows, columns=["player", "action", "running average", "an exact equilibrium (LP)"])
-        st.table(table.set_index(["player", "action"]).style.format("{:.4f}"))
+            rows += [(who, labels[k], f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
+        st.markdown(markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))
         if max(game.shape) > ANSWER_ROWS:
             st.caption(f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
                        "The history export (CSV) has them all.")  # fmt: skip
