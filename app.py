@@ -2,8 +2,11 @@
 
 import streamlit as st
 
+import rmcore
 from ui import controls, state
 
+# No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_kernels.py).
+rmcore.compile_in_background()
 state.init()
 # Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.
 st.set_page_config(page_title="Watch regret matching find equilibria", page_icon=":material/target:", layout="wide",

@@ -8,6 +8,8 @@ does not notice edits to jitted callees in other modules. The public wrappers in
 from __future__ import annotations
 
 import functools
+import logging
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -491,8 +493,7 @@ def make_matrix_kernel(variant: MatrixFlags):
     """Compile (once per variant, then from numba's disk cache) the kernel of one variant.
 
     Returns ``run(A, B, variant, state, first_iteration, last_iteration, checkpoints, record)``
-    (see :func:`run_matrix`), which advances in segments between checkpoints so the hot loop
-    carries no bookkeeping, and returns the number of history rows written.
+    (see :func:`run_matrix`), which returns the number of history rows written.
 
     The variant's values are constants of the closure, and the loops above are inlined into it,
     so numba folds every variant test away. With the flags as runtime arguments the same 3x3
@@ -528,6 +529,121 @@ def make_matrix_kernel(variant: MatrixFlags):
     return run
 
 
+@njit(**_MATRIX_PASS)
+def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, checkpoints, record):
+    """Every variant in one kernel, the flags read at run time: a few times slower than a variant's own kernel, with
+    bit-identical results, and compiled once for all 144 variants. It serves a variant while that variant's own
+    kernel compiles in the background (:func:`compile_in_background`).
+
+    Its body is the one of :func:`make_matrix_kernel`'s ``run`` line for line, the flags read from ``variant``
+    instead of captured. (One body inlined into both, with numba's ``inline="always"``, took 30 s to compile per
+    kernel instead of 4-9 s.) ``tests/test_kernel_fallback.py`` checks that every variant gives bit-identical
+    results on both.
+    """
+    algorithm, sampled, alternating, power = variant.algorithm, variant.sampled, variant.alternating, variant.averaging_power
+    fixed, zero_sum, track = variant.fixed_opponent, variant.zero_sum, variant.track_external
+    s = state
+    if fixed and not sampled:
+        row_utilities_against(A, s.y, s.fixed_row_utilities)
+    written = 0
+    first = first_iteration
+    while first <= last_iteration:
+        last = checkpoints[written] if written < checkpoints.shape[0] else last_iteration
+        if fixed:
+            added = _fixed_opponent(A, s, algorithm, sampled, power, first, last)
+        elif alternating:
+            added = _self_play_alternating(A, B, s, zero_sum, algorithm, sampled, power, track, first, last)
+        else:
+            added = _self_play_simultaneous(A, B, s, zero_sum, algorithm, sampled, power, track, first, last)
+        s.weight_sum[0] += added
+        if written < checkpoints.shape[0] and checkpoints[written] == last:
+            record_checkpoint(A, B, variant, s, last, record, written)
+            written += 1
+        first = last + 1
+    return written
+
+
+# Which kernels this process has ready (compiled, or loaded from numba's disk cache), and which are being prepared.
+_kernel_lock = threading.Lock()
+_ready: set = set()
+_preparing: set = set()
+_background = False
+_GENERAL = "general"
+_log = logging.getLogger(__name__)
+
+
+def compile_in_background(enabled: bool = True) -> None:
+    """Never make a caller wait for a variant's own kernel to compile (a few seconds each, on an empty numba cache).
+
+    Once the general kernel is ready, :func:`run_matrix` runs a variant whose own kernel is not ready yet on the
+    general kernel and compiles its own kernel in a background thread; later calls use it. The general kernel itself,
+    and then the CFR kernels, compile in the background after the first matrix kernel. Results are
+    bit-identical either way. Off by default: a library call then compiles what it needs before it returns. The
+    dashboard turns it on, so that no setting change freezes its page.
+    """
+    global _background
+    _background = bool(enabled)
+
+
+def matrix_kernel_ready(variant: MatrixFlags) -> bool:
+    """Whether ``variant`` runs on its own (fastest) kernel now."""
+    return variant in _ready
+
+
+def matrix_kernel_status(variant: MatrixFlags) -> str:
+    """``"ready"``, ``"general"`` or ``"load"``: see :attr:`rmcore.MatrixSolver.kernel_status`."""
+    if variant in _ready:
+        return "ready"
+    return "general" if _background and _GENERAL in _ready else "load"
+
+
+def cfr_kernel_status() -> str:
+    """``"ready"`` once the CFR kernel (one for every variant) is compiled or loaded in this process, else ``"load"``."""
+    return "ready" if run_cfr.signatures else "load"
+
+
+def general_kernel_ready() -> bool:
+    """Whether the general kernel is ready, so that any variant can run at once."""
+    return _GENERAL in _ready
+
+
+def _prepare(key, compile_it) -> None:
+    """Compile ``key``'s kernel in a background thread (once), then mark it ready."""
+    with _kernel_lock:
+        if key in _ready or key in _preparing:
+            return
+        _preparing.add(key)
+
+    def work():
+        try:
+            compile_it()
+        except Exception:  # the caller keeps using the general kernel
+            _log.exception("compiling the kernel for %s failed", key)
+        else:
+            with _kernel_lock:
+                _ready.add(key)
+            if key == _GENERAL:  # then the CFR kernels, so that a first visit to a sequential game does not wait either
+                _prepare("cfr", _warm_cfr)
+        finally:
+            with _kernel_lock:
+                _preparing.discard(key)
+
+    threading.Thread(target=work, name=f"compile {key}", daemon=True).start()
+
+
+def _warm_cfr() -> None:
+    from .kuhn import KuhnCFR  # (imported here: the game builders import this module)
+
+    solver = KuhnCFR("cfr")
+    solver.run(2)
+    solver.metrics()
+    solver.trace_iteration()
+
+
+def _copies(state):
+    return type(state)(*[a.copy() for a in state])
+
+
 def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record):
     """Run iterations ``first_iteration .. last_iteration`` (inclusive) of regret matching.
 
@@ -542,11 +658,20 @@ def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_i
     4. ``S1 += w_t x_t``, ``S2 += w_t y_t`` with ``w_t = t ** averaging_power``.
 
     A fixed opponent keeps ``y`` (in ``state.y``) constant, and only the row player learns.
-    ``checkpoints`` lists, in order, the iterations after which row ``k`` of ``record`` is
+    The variant's own kernel runs it (or, with :func:`compile_in_background` while that compiles, the general kernel,
+    with the same results). ``checkpoints`` lists, in order, the iterations after which row ``k`` of ``record`` is
     written (all within the range); returns how many rows were written.
     """
-    run = make_matrix_kernel(variant)
-    return run(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record)
+    arguments = (row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record)
+    if _background and variant not in _ready and _GENERAL in _ready:
+        # The variant's own kernel compiles meanwhile; the general one answers now, with the same results.
+        _prepare(variant, lambda: make_matrix_kernel(variant)(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
+        return run_matrix_general(*arguments)
+    written = make_matrix_kernel(variant)(*arguments)  # (with nothing compiled yet, the fastest kernel is worth the wait)
+    _ready.add(variant)
+    if _background:  # then the general kernel, in the background, so that any other variant can start at once
+        _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
+    return written
 
 
 # ---------------------------------------------------------------------------------------

@@ -221,6 +221,11 @@ class CFRSolver:
         """Iterations run so far."""
         return self._iteration
 
+    @property
+    def kernel_status(self) -> str:
+        """``"ready"``, or ``"load"`` while the CFR kernel (one for every variant) is yet to be compiled or loaded."""
+        return _kernels.cfr_kernel_status()
+
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations; any split of the same total gives identical results."""
         iterations = whole_number(iterations, "iterations", 0)

@@ -247,6 +247,13 @@ class MatrixSolver:
     def is_self_play(self) -> bool:
         return self.opponent is None
 
+    @property
+    def kernel_status(self) -> str:
+        """What the next :meth:`run` runs on: ``"ready"`` (this variant's own compiled kernel), ``"general"`` (with
+        :func:`rmcore.compile_in_background`, the general kernel stands in while the own one compiles: the same
+        results, a few times slower) or ``"load"`` (it first loads the kernel from numba's cache, or compiles it)."""
+        return _kernels.matrix_kernel_status(self._flags)
+
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations (a whole number >= 0)."""
         iterations = whole_number(iterations, "iterations", 0)

@@ -1,0 +1,95 @@
+"""The general kernel stands in for a variant's own kernel while that compiles: at once, and with bit-identical results."""
+
+from __future__ import annotations
+
+import itertools
+import time
+
+import numpy as np
+import pytest
+
+import rmcore
+from rmcore import _kernels, checkpoints
+
+#: What a run carries from one iteration to the next (the rest of the state is scratch).
+CARRIED = ("regrets_row", "regrets_col", "last_regrets_row", "last_regrets_col", "strategy_sums_row", "strategy_sums_col",
+           "external_row", "external_col", "weight_sum", "rng")  # fmt: skip
+GAMES = {
+    "zero-sum 3x3": rmcore.preset("rps-crash"),
+    "general-sum 3x4": rmcore.preset("random-general-sum", rows=3, cols=4, seed=2),
+}
+# Every value of every flag, in a dozen variants (compiling all 144 own kernels would take minutes on a cold cache).
+VARIANTS = [
+    dict(algorithm=a, sampling=s, updates=u, averaging=w)
+    for a, s, u, w in [
+        ("rm", "expected", "simultaneous", "uniform"), ("rm+", "expected", "alternating", "linear"),
+        ("prm+", "expected", "alternating", "quadratic"), ("rm", "sampled", "alternating", "linear"),
+        ("rm+", "sampled", "simultaneous", "quadratic"), ("prm+", "sampled", "simultaneous", "uniform"),
+    ]
+]  # fmt: skip
+
+
+def _run_on(kernel, solver, first, last):
+    m, n = solver.game.shape
+    points = checkpoints.checkpoints_between(first - 1, last, solver.max_points)
+    record = _kernels.empty_matrix_record(points.shape[0], m, n)
+    game = solver.game
+    written = kernel(game.row_payoffs, game.col_payoffs, solver._flags, solver._state, first, last, points, record)
+    return record, written
+
+
+@pytest.mark.parametrize("game_name, opponent, variant", [
+    (g, o, v) for g, o, v in itertools.product(GAMES, (None, "fixed"), VARIANTS) if not (o and GAMES[g].shape[1] != 3)
+])  # fmt: skip
+def test_the_general_kernel_gives_bit_identical_results(game_name, opponent, variant):
+    game = GAMES[game_name]
+    fixed = [0.5, 0.3, 0.2] if opponent else None
+    own, general = (rmcore.MatrixSolver(game, opponent=fixed, seed=11, **variant) for _ in range(2))
+    own_kernel = _kernels.make_matrix_kernel(own._flags)
+    for first, last in ((1, 37), (38, 400)):  # two calls: the state carried between them must agree as well
+        own_record, own_rows = _run_on(own_kernel, own, first, last)
+        general_record, general_rows = _run_on(_kernels.run_matrix_general, general, first, last)
+        assert own_rows == general_rows
+        for name in own_record._fields:
+            assert np.array_equal(getattr(own_record, name), getattr(general_record, name), equal_nan=True), name
+        for name in CARRIED:
+            assert np.array_equal(getattr(own._state, name), getattr(general._state, name)), name
+
+
+def test_a_variant_not_compiled_yet_answers_at_once_then_switches_to_its_own_kernel(monkeypatch):
+    game = GAMES["zero-sum 3x3"]
+    settings = dict(algorithm="prm+", sampling="sampled", updates="alternating", averaging="linear")
+    warm = rmcore.MatrixSolver(game, seed=3, **settings)
+    warm.run(10)  # this process has both kernels
+    _run_on(_kernels.run_matrix_general, rmcore.MatrixSolver(game, seed=3, **settings), 1, 1)
+    monkeypatch.setattr(_kernels, "_ready", {_kernels._GENERAL})  # as on a fresh server: only the general kernel
+    monkeypatch.setattr(_kernels, "_background", True)
+    calls = []
+    real_general = _kernels.run_matrix_general
+    monkeypatch.setattr(_kernels, "run_matrix_general", lambda *a: calls.append(a[4]) or real_general(*a))
+
+    solver = rmcore.MatrixSolver(game, seed=3, **settings)
+    assert solver.kernel_status == "general"
+    solver.run(500)  # answered by the general kernel; the own one is prepared in the background
+    assert calls == [1] and solver.iteration == 500
+    deadline = time.time() + 120
+    while solver.kernel_status != "ready" and time.time() < deadline:
+        time.sleep(0.05)
+    assert solver.kernel_status == "ready"
+    solver.run(1_500)  # now on its own kernel
+    assert calls == [1]
+
+    reference = rmcore.MatrixSolver(game, seed=3, **settings)
+    monkeypatch.setattr(_kernels, "_background", False)
+    reference.run(500)
+    reference.run(1_500)
+    for name in CARRIED:
+        assert np.array_equal(getattr(solver._state, name), getattr(reference._state, name)), name
+    assert np.array_equal(solver.history().gap, reference.history().gap)
+
+
+def test_off_by_default_a_library_call_compiles_what_it_needs():
+    assert not _kernels._background
+    solver = rmcore.MatrixSolver(GAMES["zero-sum 3x3"], algorithm="rm+")
+    solver.run(10)
+    assert solver.kernel_status == "ready" and rmcore.KuhnCFR("cfr").kernel_status in ("ready", "load")
