@@ -9,7 +9,11 @@ from __future__ import annotations
 
 import functools
 import logging
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -576,8 +580,9 @@ def compile_in_background(enabled: bool = True) -> None:
     """Never make a caller wait for a variant's own kernel to compile (a few seconds each, on an empty numba cache).
 
     Once the general kernel is ready, :func:`run_matrix` runs a variant whose own kernel is not ready yet on the
-    general kernel and compiles its own kernel in a background thread; later calls use it. The general kernel itself,
-    and then the CFR kernels, compile in the background after the first matrix kernel. Results are
+    general kernel and compiles its own kernel in a background thread; later calls use it. The general kernel itself
+    (and then the CFR kernels) compiles in the background when asked (:meth:`rmcore.MatrixSolver.prepare_in_background`):
+    the dashboard asks once its first screen update is drawn, so the first chart does not wait for it. Results are
     bit-identical either way. Off by default: a library call then compiles what it needs before it returns. The
     dashboard turns it on, so that no setting change freezes its page.
     """
@@ -607,8 +612,19 @@ def general_kernel_ready() -> bool:
     return _GENERAL in _ready
 
 
+def _compile_elsewhere(key) -> None:
+    """Compile ``key``'s kernel into numba's disk cache in a process of its own (``rmcore/_compile.py``): numba's
+    type inference is Python that holds the GIL for seconds, which in this process would slow every other session."""
+    argument = key if isinstance(key, str) else ",".join(str(int(v)) for v in key)
+    root = str(Path(__file__).resolve().parent.parent)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    subprocess.run([sys.executable, "-m", "rmcore._compile", argument], env=env, cwd=root, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)  # fmt: skip
+
+
 def _prepare(key, compile_it) -> None:
-    """Compile ``key``'s kernel in a background thread (once), then mark it ready."""
+    """Make ``key``'s kernel ready in a background thread (once): compiled in a process of its own, then loaded here
+    from numba's cache by ``compile_it`` (which compiles here instead, should that process fail)."""
     with _kernel_lock:
         if key in _ready or key in _preparing:
             return
@@ -616,6 +632,10 @@ def _prepare(key, compile_it) -> None:
 
     def work():
         try:
+            try:
+                _compile_elsewhere(key)
+            except (OSError, subprocess.SubprocessError) as error:
+                _log.warning("compiling %s in a process of its own failed (%s); compiling it here", key, error)
             compile_it()
         except Exception:  # the caller keeps using the general kernel
             _log.exception("compiling the kernel for %s failed", key)
@@ -669,9 +689,16 @@ def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_i
         return run_matrix_general(*arguments)
     written = make_matrix_kernel(variant)(*arguments)  # (with nothing compiled yet, the fastest kernel is worth the wait)
     _ready.add(variant)
-    if _background:  # then the general kernel, in the background, so that any other variant can start at once
-        _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
     return written
+
+
+def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints, record) -> None:
+    """Compile the general kernel (then the CFR kernels) in a background thread, for arguments of these types.
+
+    Called by :meth:`rmcore.MatrixSolver.prepare_in_background` once the caller has compiled what it needs first:
+    numba compiles one function at a time, so a background compile holds up any compile in the foreground.
+    """
+    _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
 
 
 # ---------------------------------------------------------------------------------------

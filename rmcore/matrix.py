@@ -247,6 +247,13 @@ class MatrixSolver:
     def is_self_play(self) -> bool:
         return self.opponent is None
 
+    def prepare_in_background(self) -> None:
+        """With :func:`rmcore.compile_in_background`: compile the general kernel (then the CFR kernels) in a background
+        thread, once per process, so that from then on every variant starts at once."""
+        m, n = self.game.shape
+        _kernels.prepare_general_kernel(self.game.row_payoffs, self.game.col_payoffs, self._flags, self._state,
+                                        np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))  # fmt: skip
+
     @property
     def kernel_status(self) -> str:
         """What the next :meth:`run` runs on: ``"ready"`` (this variant's own compiled kernel), ``"general"`` (with

@@ -120,6 +120,8 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         run.tick(speed.iterations, turn.budget)
                         GOVERNOR.solver_used(run.solver_seconds - before)
                     draw(run, _timeline(lambda history: None))
+            if run.iteration and hasattr(run.primary, "prepare_in_background"):
+                run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
         except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
             _LOG.exception("the %s page's live panel failed", page)
             state.fault(page, f"{type(error).__name__}: {error}", run.iteration)

@@ -1,0 +1,46 @@
+"""Compile kernels into numba's disk cache in a process of its own: ``python -m rmcore._compile general|cfr|FLAGS``.
+
+:func:`rmcore._kernels.compile_in_background` runs this so that a compile (several seconds of numba's type
+inference, in Python, holding that process's GIL) never slows a server's other sessions: the server then loads the
+finished kernel from the cache in a fraction of a second. ``FLAGS`` are a :class:`~rmcore._kernels.MatrixFlags`'
+seven values as integers, e.g. ``1,0,1,1,0,1,0``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+
+def compile_matrix(flags, general: bool) -> None:
+    from . import MatrixSolver, _kernels, preset
+
+    variant = _kernels.MatrixFlags(*flags)
+    solver = MatrixSolver(preset("rps"), opponent=[0.5, 0.25, 0.25] if variant.fixed_opponent else None)
+    kernel = _kernels.run_matrix_general if general else _kernels.make_matrix_kernel(variant)
+    m, n = solver.game.shape
+    game = solver.game
+    kernel(game.row_payoffs, game.col_payoffs, variant, solver._state, 1, 0, np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))
+
+
+def main(argv: list[str]) -> int:
+    what = argv[0] if argv else ""
+    if what == "cfr":
+        from ._kernels import _warm_cfr
+
+        _warm_cfr()
+    elif what == "general":
+        compile_matrix((0, False, False, 0, False, True, False), general=True)
+    else:
+        values = [int(v) for v in what.split(",")]
+        if len(values) != 7:
+            print("usage: python -m rmcore._compile general|cfr|a,s,u,p,f,z,t", file=sys.stderr)
+            return 2
+        algorithm, sampled, alternating, power, fixed, zero_sum, track = values
+        compile_matrix((algorithm, bool(sampled), bool(alternating), power, bool(fixed), bool(zero_sum), bool(track)), general=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,99 @@
+"""A server started from a fresh install (an empty numba cache): how long until the first chart, and does any setting
+change freeze the page? A measurement, printed; ``tests/test_browser.py`` checks the same with a limit (slow).
+
+    python -m tests.cold_start          # streamlit run with an empty NUMBA_CACHE_DIR, headless Chromium
+
+Printed: seconds from `streamlit run` to the first chart (Run pressed as soon as it shows), then, while running, for
+each switch of a setting that needs another compiled kernel (updates, sampling, averaging, algorithm, and two Kuhn
+variants), the seconds from the click to the first screen update of the new run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import time
+
+from .browser import chromium_page, plotly_chart_count, running_app, wait_until_idle
+
+#: Matrix settings to switch to in turn while running: each needs a kernel of its own.
+SWITCHES = [("radio", "alternating"), ("radio", "sampled"), ("radio", "linear"), ("option", "Predictive RM+")]
+
+
+def iteration_number(page) -> int | None:
+    values = page.locator("[data-testid=stMetricValue]")
+    text = values.first.inner_text() if values.count() else ""
+    digits = text.split(" ")[0].replace(",", "")
+    return int(digits) if digits.isdigit() else None
+
+
+def first_update_after(page, click, timeout: float = 60.0) -> float:
+    """Seconds from ``click()`` until the page shows a new run's first iterations (the run restarts at 0)."""
+    before = iteration_number(page) or 0
+    started = time.perf_counter()
+    click()
+    while time.perf_counter() - started < timeout:
+        now = iteration_number(page)
+        if now is not None and 0 < now < before:
+            return time.perf_counter() - started
+        time.sleep(0.02)
+    return float("inf")
+
+
+def press_run(page, timeout: float = 120.0) -> None:
+    run = page.get_by_role("radio", name="Run")
+    run.wait_for(timeout=timeout * 1000)
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        run.click()
+        for _ in range(50):
+            if (iteration_number(page) or 0) > 0:
+                return
+            time.sleep(0.2)
+    raise RuntimeError("Run never took effect")
+
+
+def switch(page, kind: str, name: str):
+    if kind == "radio":
+        return lambda: page.get_by_role("radio", name=name, exact=True).evaluate("e => e.click()")  # (under the page header)
+
+    def choose():
+        page.get_by_role("combobox", name="Variant", exact=True).click()
+        page.get_by_role("option", name=name, exact=True).click()
+
+    return choose
+
+
+def measure(cache: str | None = None) -> dict:
+    cache = cache or tempfile.mkdtemp(prefix="rm-cold-numba-")
+    os.environ["NUMBA_CACHE_DIR"] = cache  # the server started below inherits it: nothing compiled yet
+    started = time.perf_counter()
+    results = {}
+    with running_app(timeout=120) as url, chromium_page(width=1280, height=1600) as page:
+        page.goto(url)
+        press_run(page)
+        deadline = time.time() + 120
+        while plotly_chart_count(page) < 3 and time.time() < deadline:
+            time.sleep(0.1)
+        results["first chart"] = time.perf_counter() - started
+        print(f"from `streamlit run` (empty numba cache) to the first chart: {results['first chart']:.1f} s", flush=True)
+        time.sleep(1.0)
+        for kind, name in SWITCHES:
+            seconds = first_update_after(page, switch(page, kind, name))
+            results[name] = seconds
+            print(f"switched to {name} while running: first update after {seconds:.2f} s", flush=True)
+            time.sleep(1.5)
+        page.get_by_role("radio", name="Pause").click()
+        wait_until_idle(page)
+        page.goto(f"{url}/kuhn_poker")
+        clicked = time.perf_counter()
+        press_run(page)
+        results["kuhn"] = time.perf_counter() - clicked
+        print(f"Kuhn page opened and Run pressed: first update after {results['kuhn']:.2f} s (page load included)", flush=True)
+    return results
+
+
+if __name__ == "__main__":
+    with contextlib.suppress(KeyboardInterrupt):
+        measure()
