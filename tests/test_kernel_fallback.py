@@ -88,8 +88,15 @@ def test_a_variant_not_compiled_yet_answers_at_once_then_switches_to_its_own_ker
     assert np.array_equal(solver.history().gap, reference.history().gap)
 
 
-def test_off_by_default_a_library_call_compiles_what_it_needs():
-    assert not _kernels._background
+def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
+    import subprocess
+    import sys
+
+    fresh = subprocess.run([sys.executable, "-c", "import rmcore._kernels as k; print(k._background)"], capture_output=True, text=True, check=True)
+    assert fresh.stdout.strip() == "False"  # (the app's tests turn it on in this process)
+    monkeypatch.setattr(_kernels, "_background", False)
+    monkeypatch.setattr(_kernels, "_ready", set())
     solver = rmcore.MatrixSolver(GAMES["zero-sum 3x3"], algorithm="rm+")
+    assert solver.kernel_status == "load"
     solver.run(10)
     assert solver.kernel_status == "ready" and rmcore.KuhnCFR("cfr").kernel_status in ("ready", "load")
