@@ -57,11 +57,18 @@ class Session:
         self._socket = None
         self._reader: asyncio.Task | None = None
         self._ready = asyncio.Event()
+        self.cookie = ""  # a load balancer's routing cookie, if it sets one (deploy/nginx.conf)
+        self.replica = ""  # which replica the websocket reached, if the balancer says (X-Replica)
+        self.http_url = url.rstrip("/")
 
     async def open(self) -> None:
         import websockets
 
-        self._socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120)
+        self.cookie, _ = await asyncio.to_thread(_get, self.http_url + "/", "")  # as a tab first loads the page
+        headers = {"Cookie": self.cookie} if self.cookie else None
+        self._socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120,
+                                                additional_headers=headers)  # fmt: skip
+        self.replica = self._socket.response.headers.get("X-Replica", "")
         self._reader = asyncio.create_task(self._read())
         await self._rerun()
         await asyncio.wait_for(self._ready.wait(), 300)
@@ -131,6 +138,16 @@ class Session:
                 for fragment_id in message.stop_auto_rerun.fragment_ids:
                     if fragment_id in self._timers:
                         self._timers.pop(fragment_id).cancel()
+
+
+def _get(url: str, cookie: str) -> tuple[str, str]:
+    """GET ``url`` with ``cookie``; the routing cookie it sets (else the one given) and the replica that answered."""
+    import urllib.request
+
+    request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        set_cookie = response.headers.get("Set-Cookie", "")
+        return (set_cookie.split(";")[0] if set_cookie else cookie), response.headers.get("X-Replica", "")
 
 
 def _iterations_in(changes: list[tuple[float, str]], start: float, stop: float) -> int:
@@ -206,6 +223,12 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
         memory_closed = _memory_mb(pid)
 
     print(f"{sessions} sessions open after {opened:.1f} s")
+    replicas = [client.replica for client in clients if client.replica]
+    if replicas:  # behind a balancer that names its replica: how the sessions spread, and whether they stay put
+        spread = {replica: replicas.count(replica) for replica in sorted(set(replicas))}
+        again = [(await asyncio.to_thread(_get, client.http_url + "/_stcore/health", client.cookie))[1] for client in clients]
+        stayed = sum(a == c.replica for a, c in zip(again, clients))
+        print(f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for {stayed} of {sessions}")
     print(f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
           f"max {max(rates):.2f} (over {seconds:.0f} s)")  # fmt: skip
     print(f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
