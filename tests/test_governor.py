@@ -25,17 +25,20 @@ def _take_turns(governor, session, seconds_per_turn, stop, log):
             time.sleep(seconds_per_turn)
 
 
+def _run_for(seconds, stop, threads):
+    for thread in threads:
+        thread.start()
+    time.sleep(seconds)
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+
 def test_sessions_of_different_cost_share_the_time_not_the_turns():
     governor = Governor(slots=1)
     stop, log = threading.Event(), []
     costs = {"light": 0.002, "heavy": 0.008, "medium": 0.004}
-    threads = [threading.Thread(target=_take_turns, args=(governor, s, c, stop, log)) for s, c in costs.items()]
-    for thread in threads:
-        thread.start()
-    time.sleep(1.5)
-    stop.set()
-    for thread in threads:
-        thread.join()
+    _run_for(1.5, stop, [threading.Thread(target=_take_turns, args=(governor, s, c, stop, log)) for s, c in costs.items()])
     turns = {s: sum(1 for who, _ in log if who == s) for s in costs}
     seconds = {s: turns[s] * costs[s] for s in costs}
     assert max(seconds.values()) / min(seconds.values()) < 1.4, seconds  # equal time, within the sleeps' jitter
@@ -56,13 +59,7 @@ def test_no_more_turns_at_once_than_slots():
                 with lock:
                     inside[0] -= 1
 
-    threads = [threading.Thread(target=work, args=(k,)) for k in range(5)]
-    for thread in threads:
-        thread.start()
-    time.sleep(0.5)
-    stop.set()
-    for thread in threads:
-        thread.join()
+    _run_for(0.5, stop, [threading.Thread(target=work, args=(k,)) for k in range(5)])
     assert most[0] == 2
 
 
