@@ -1,0 +1,15 @@
+"""Shared test set-up."""
+
+import pytest
+
+from rmcore import _kernels
+
+
+@pytest.fixture(autouse=True)
+def _library_default_compiles():
+    """The app turns background compiles on (``rmcore.compile_in_background``); an AppTest runs the app in this process.
+    Put the library's default back after every test, so that later tests neither run on the general kernel nor start
+    compile processes of their own."""
+    before = _kernels._background
+    yield
+    _kernels._background = before
