@@ -590,11 +590,6 @@ def compile_in_background(enabled: bool = True) -> None:
     _background = bool(enabled)
 
 
-def matrix_kernel_ready(variant: MatrixFlags) -> bool:
-    """Whether ``variant`` runs on its own (fastest) kernel now."""
-    return variant in _ready
-
-
 def matrix_kernel_status(variant: MatrixFlags) -> str:
     """``"ready"``, ``"general"`` or ``"load"``: see :attr:`rmcore.MatrixSolver.kernel_status`."""
     if variant in _ready:
@@ -605,11 +600,6 @@ def matrix_kernel_status(variant: MatrixFlags) -> str:
 def cfr_kernel_status() -> str:
     """``"ready"`` once the CFR kernel (one for every variant) is compiled or loaded in this process, else ``"load"``."""
     return "ready" if run_cfr.signatures else "load"
-
-
-def general_kernel_ready() -> bool:
-    """Whether the general kernel is ready, so that any variant can run at once."""
-    return _GENERAL in _ready
 
 
 def _compile_elsewhere(key) -> None:
