@@ -8,6 +8,7 @@ does not notice edits to jitted callees in other modules. The public wrappers in
 from __future__ import annotations
 
 import functools
+import importlib.util
 import logging
 import os
 import subprocess
@@ -17,7 +18,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+import numba
+
+from . import config
+
+if __name__.endswith(_TWIN_SUFFIX := "_python_twin"):  # this file loaded again by python_twin(): plain Python
+
+    def njit(*function, **options):
+        return function[0] if function else (lambda kernel: kernel)
+
+else:
+    njit = numba.njit
 
 # Small per-iteration helpers are inlined at numba's IR level: with the variant flags as runtime
 # values their bodies grow past LLVM's inlining threshold, and a call per helper doubled the cost
@@ -567,39 +578,100 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
     return written
 
 
-# Which kernels this process has ready (compiled, or loaded from numba's disk cache), and which are being prepared.
+# Which kernels this process has ready (compiled, or loaded from numba's disk cache), which are being prepared, and
+# what each variant not ready yet ran on last ("python" or "general").
 _kernel_lock = threading.Lock()
+_compile_slot = threading.Lock()  # one background compile at a time: the other core keeps serving the pages
 _ready: set = set()
 _preparing: set = set()
+_standing_in: dict = {}
 _background = False
 _GENERAL = "general"
 _log = logging.getLogger(__name__)
 
 
 def compile_in_background(enabled: bool = True) -> None:
-    """Never make a caller wait for a variant's own kernel to compile (a few seconds each, on an empty numba cache).
+    """Never make a caller wait for a kernel to compile (several seconds each, on an empty numba cache).
 
-    Once the general kernel is ready, :func:`run_matrix` runs a variant whose own kernel is not ready yet on the
-    general kernel and compiles its own kernel in a background thread; later calls use it. The general kernel itself
-    (and then the CFR kernels) compiles in the background when asked (:meth:`rmcore.MatrixSolver.prepare_in_background`):
-    the dashboard asks once its first screen update is drawn, so the first chart does not wait for it. Results are
-    bit-identical either way. Off by default: a library call then compiles what it needs before it returns. The
-    dashboard turns it on, so that no setting change freezes its page.
+    A variant whose own kernel is neither loaded nor in numba's disk cache then runs at once, on the general kernel
+    once that is ready, else (for a call small enough, ``config.PYTHON_TWIN_WORK``) on the kernels run as plain
+    Python (:func:`python_twin`), while its own kernel compiles in a process of its own; later calls use it. Iterations
+    run as plain Python are provisional: the solver runs them again on the first compiled kernel ready (milliseconds)
+    and keeps that, so every result is the compiled kernels' to the last bit. The general kernel itself (then the CFR
+    kernels) compiles in the background when asked (:meth:`rmcore.MatrixSolver.prepare_in_background`). Off by
+    default: a library call then compiles what it needs before it returns. The dashboard turns it on, so that no
+    setting change freezes its page.
     """
     global _background
     _background = bool(enabled)
 
 
 def matrix_kernel_status(variant: MatrixFlags) -> str:
-    """``"ready"``, ``"general"`` or ``"load"``: see :attr:`rmcore.MatrixSolver.kernel_status`."""
+    """``"ready"``, ``"general"``, ``"python"`` or ``"load"``: see :attr:`rmcore.MatrixSolver.kernel_status`."""
     if variant in _ready:
         return "ready"
-    return "general" if _background and _GENERAL in _ready else "load"
+    if _background and _GENERAL in _ready:
+        return "general"
+    return _standing_in.get(variant, "load") if _background else "load"
 
 
 def cfr_kernel_status() -> str:
-    """``"ready"`` once the CFR kernel (one for every variant) is compiled or loaded in this process, else ``"load"``."""
+    """``"ready"`` once the CFR kernels (one for every variant) are compiled or loaded in this process, ``"python"``
+    while they run as plain Python (:func:`compile_in_background`), else ``"load"``."""
+    if "cfr" in _ready:
+        return "ready"
+    if _background and "cfr" in _standing_in:
+        return _standing_in["cfr"]
     return "ready" if run_cfr.signatures else "load"
+
+
+def call_cfr(name: str, *arguments, work: int = 0):
+    """Call the CFR kernel ``name``, compiled when it is loaded or in numba's disk cache; else, with
+    :func:`compile_in_background` and for a call of at most ``config.PYTHON_TWIN_CFR_WORK`` (``work``: iterations
+    times tree nodes), as plain Python while the CFR kernels compile in the background. The CFR kernels use no
+    ``fastmath``, so both give the same results to the last bit (``tests/test_kernel_fallback.py``)."""
+    kernel = globals()[name]
+    if _background and "cfr" not in _ready and not _on_disk(kernel, arguments):
+        _prepare("cfr", _warm_cfr)
+        if work <= config.PYTHON_TWIN_CFR_WORK:
+            _standing_in["cfr"] = "python"
+            with np.errstate(over="ignore"):  # (chance sampling's uint64 generator wraps around by design)
+                return getattr(python_twin(), name)(*arguments)
+    _standing_in.pop("cfr", None)
+    return kernel(*arguments)  # (a call too large for plain Python waits for the compile)
+
+
+@functools.lru_cache(maxsize=None)
+def python_twin():
+    """This module loaded a second time with every ``@njit`` left out: the same kernels as plain Python functions.
+
+    A 3x3 iteration takes 15-35 us this way instead of 30 ns, but it needs no compile, so a server started on an
+    empty numba cache can draw its first chart while the compiled kernels are still being prepared. With
+    ``fastmath`` the compiled kernels may reorder sums, so the two agree to rounding (about 1e-14), not to the last
+    bit; the solvers therefore treat plain-Python iterations as provisional (:func:`compile_in_background`).
+    Integer overflow in the random number generator is intended (uint64 arithmetic): call it under
+    ``np.errstate(over="ignore")``.
+    """
+    spec = importlib.util.spec_from_file_location(__name__ + _TWIN_SUFFIX, __file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _on_disk(kernel, arguments) -> bool:
+    """Whether ``kernel(*arguments)`` would load from numba's disk cache (or has loaded) rather than compile.
+
+    numba has no public way to ask this; this computes the cache's own index key as ``Dispatcher.compile`` does, and
+    answers False (a compile in the background, while plain Python stands in) should those internals ever change.
+    """
+    try:
+        signature = tuple(kernel.typeof_pyval(a) for a in arguments)
+        if signature in kernel.overloads:
+            return True
+        cache = kernel._cache
+        return cache._index_key(signature, kernel.targetctx.codegen()) in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001 - any change in numba's internals means "not known to be on disk"
+        return False
 
 
 def _compile_elsewhere(key) -> None:
@@ -608,8 +680,9 @@ def _compile_elsewhere(key) -> None:
     argument = key if isinstance(key, str) else ",".join(str(int(v)) for v in key)
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-    subprocess.run([sys.executable, "-m", "rmcore._compile", argument], env=env, cwd=root, check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)  # fmt: skip
+    with _compile_slot:
+        subprocess.run([sys.executable, "-m", "rmcore._compile", argument], env=env, cwd=root, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)  # fmt: skip
 
 
 def _prepare(key, compile_it) -> None:
@@ -627,11 +700,12 @@ def _prepare(key, compile_it) -> None:
             except (OSError, subprocess.SubprocessError) as error:
                 _log.warning("compiling %s in a process of its own failed (%s); compiling it here", key, error)
             compile_it()
-        except Exception:  # the caller keeps using the general kernel
+        except Exception:  # the caller keeps using what stands in
             _log.exception("compiling the kernel for %s failed", key)
         else:
             with _kernel_lock:
                 _ready.add(key)
+                _standing_in.pop(key, None)
             if key == _GENERAL:  # then the CFR kernels, so that a first visit to a sequential game does not wait either
                 _prepare("cfr", _warm_cfr)
         finally:
@@ -650,8 +724,14 @@ def _warm_cfr() -> None:
     solver.trace_iteration()
 
 
-def _copies(state):
+def copies(state):
+    """A copy of a state record, array by array."""
     return type(state)(*[a.copy() for a in state])
+
+
+def compiled_matrix_kernel_ready(variant: MatrixFlags) -> bool:
+    """Whether a compiled kernel (the variant's own, or the general one) can run ``variant`` now, without a compile."""
+    return variant in _ready or _GENERAL in _ready
 
 
 def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record):
@@ -669,17 +749,37 @@ def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_i
 
     A fixed opponent keeps ``y`` (in ``state.y``) constant, and only the row player learns.
     The variant's own kernel runs it (or, with :func:`compile_in_background` while that compiles, the general kernel,
-    with the same results). ``checkpoints`` lists, in order, the iterations after which row ``k`` of ``record`` is
-    written (all within the range); returns how many rows were written.
+    with the same results, or for a small call plain Python, with results equal to rounding). ``checkpoints`` lists,
+    in order, the iterations after which row ``k`` of ``record`` is written (all within the range). Returns how many
+    rows were written, and whether the iterations ran as plain Python (provisional: run them again once
+    :func:`compiled_matrix_kernel_ready`).
     """
     arguments = (row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record)
-    if _background and variant not in _ready and _GENERAL in _ready:
-        # The variant's own kernel compiles meanwhile; the general one answers now, with the same results.
-        _prepare(variant, lambda: make_matrix_kernel(variant)(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
-        return run_matrix_general(*arguments)
-    written = make_matrix_kernel(variant)(*arguments)  # (with nothing compiled yet, the fastest kernel is worth the wait)
+    own = make_matrix_kernel(variant)
+    if _background and variant not in _ready and not _on_disk(own, arguments):
+        # Its own kernel compiles meanwhile; something that needs no compile answers now.
+        _prepare(variant, lambda: own(row_payoffs, col_payoffs, variant, copies(state), 1, 0, checkpoints[:0], record))
+        if _GENERAL in _ready:
+            return run_matrix_general(*arguments), False
+        m, n = row_payoffs.shape
+        if (last_iteration - first_iteration + 1) * (m * n + m + n) <= config.PYTHON_TWIN_WORK:
+            _standing_in[variant] = "python"
+            with np.errstate(over="ignore"):
+                return python_twin().run_matrix_general(*arguments), True
+    written = own(*arguments)  # (a call too large for plain Python waits for the fastest kernel)
     _ready.add(variant)
-    return written
+    return written, False
+
+
+def record_checkpoint_now(row_payoffs, col_payoffs, variant, state, iteration, record, k) -> None:
+    """:func:`record_checkpoint`, for reading a solver's state: in plain Python while it would have to be compiled
+    first (with :func:`compile_in_background`), since a read is recomputed every time it is asked for."""
+    arguments = (row_payoffs, col_payoffs, variant, state, iteration, record, k)
+    if _background and not _on_disk(record_checkpoint, arguments):
+        with np.errstate(over="ignore"):
+            python_twin().record_checkpoint(*arguments)
+    else:
+        record_checkpoint(*arguments)
 
 
 def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints, record) -> None:
@@ -688,7 +788,7 @@ def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints
     Called by :meth:`rmcore.MatrixSolver.prepare_in_background` once the caller has compiled what it needs first:
     numba compiles one function at a time, so a background compile holds up any compile in the foreground.
     """
-    _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, _copies(state), 1, 0, checkpoints[:0], record))
+    _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, copies(state), 1, 0, checkpoints[:0], record))
 
 
 # ---------------------------------------------------------------------------------------

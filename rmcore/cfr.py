@@ -168,7 +168,7 @@ def as_policy_array(game: TreeGame, policy) -> np.ndarray:
 
 def tree_nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
-    return float(_kernels.nash_conv_of(game.tree, as_policy_array(game, policy), *_scratch(game)))
+    return float(_kernels.call_cfr("nash_conv_of", game.tree, as_policy_array(game, policy), *_scratch(game)))
 
 
 class CFRSolver:
@@ -223,7 +223,8 @@ class CFRSolver:
 
     @property
     def kernel_status(self) -> str:
-        """``"ready"``, or ``"load"`` while the CFR kernel (one for every variant) is yet to be compiled or loaded."""
+        """``"ready"``; ``"python"`` while, with :func:`rmcore.compile_in_background`, the CFR kernels run as plain Python
+        (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or loaded."""
         return _kernels.cfr_kernel_status()
 
     def run(self, iterations: int) -> None:
@@ -235,7 +236,8 @@ class CFRSolver:
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         infosets, actions = self._state.policy.shape
         rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
-        written = _kernels.run_cfr(self.game.tree, self._state, self._flags, start + 1, stop, new_points, rows)
+        written = _kernels.call_cfr("run_cfr", self.game.tree, self._state, self._flags, start + 1, stop, new_points, rows,
+                                   work=iterations * self.game.tree.player.shape[0])  # fmt: skip
         assert written == new_points.shape[0]
         old = self._record
         self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
@@ -246,7 +248,7 @@ class CFRSolver:
     def _snapshot(self) -> _kernels.CFRRecord:
         infosets, actions = self._state.policy.shape
         row = _kernels.empty_cfr_record(1, infosets, actions)
-        _kernels.record_cfr_checkpoint(self.game.tree, self._state, self._iteration, row, 0)
+        _kernels.call_cfr("record_cfr_checkpoint", self.game.tree, self._state, self._iteration, row, 0)
         return row
 
     def _policy(self, probabilities: np.ndarray) -> Policy:
@@ -255,7 +257,7 @@ class CFRSolver:
     def average_policy(self) -> Policy:
         """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
         average = np.empty_like(self._state.strategy_sums)
-        _kernels.average_policy(self._state.strategy_sums, average)
+        _kernels.call_cfr("average_policy", self._state.strategy_sums, average)
         return self._policy(average)
 
     def current_policy(self) -> Policy:
@@ -268,7 +270,7 @@ class CFRSolver:
 
     def metrics(self) -> CFRMetrics:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
-        br_value_1, br_value_2, game_value = _kernels.average_policy_values(self.game.tree, self._state)
+        br_value_1, br_value_2, game_value = _kernels.call_cfr("average_policy_values", self.game.tree, self._state)
         nash_conv = br_value_1 + br_value_2
         return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, (br_value_1 - game_value, br_value_2 + game_value))
 
@@ -281,7 +283,7 @@ class CFRSolver:
         chosen = self._state.policy if policy is None else as_policy_array(self.game, policy)
         tree = self.game.tree
         reach = np.empty((tree.player.shape[0], 3))
-        _kernels.forward_reach(tree, chosen, reach)
+        _kernels.call_cfr("forward_reach", tree, chosen, reach)
         totals = np.zeros(len(self.game.infosets))
         decisions = tree.player >= 0
         np.add.at(totals, tree.infoset[decisions], reach[decisions].prod(axis=1))

@@ -230,6 +230,8 @@ class MatrixSolver:
                 self._state.regrets_col[:] = delta_col * self.start.col
         self._iteration = 0
         self._record = _kernels.empty_matrix_record(0, m, n)
+        self._initial_state = _kernels.copies(self._state)  # to run provisional iterations again (_settle)
+        self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
 
     algorithm = property(lambda self: self.variant.algorithm)
     sampling = property(lambda self: self.variant.sampling)
@@ -258,21 +260,39 @@ class MatrixSolver:
     def kernel_status(self) -> str:
         """What the next :meth:`run` runs on: ``"ready"`` (this variant's own compiled kernel), ``"general"`` (with
         :func:`rmcore.compile_in_background`, the general kernel stands in while the own one compiles: the same
-        results, a few times slower) or ``"load"`` (it first loads the kernel from numba's cache, or compiles it)."""
+        results, a few times slower), ``"python"`` (before anything is compiled, the kernels run as plain Python,
+        about a thousand times slower; :meth:`run` later runs those iterations again on the compiled kernel) or
+        ``"load"`` (it first loads the kernel from numba's cache, or compiles it)."""
         return _kernels.matrix_kernel_status(self._flags)
+
+    def _settle(self) -> None:
+        """Once a compiled kernel is ready, run the iterations that ran as plain Python again on it, so that every
+        result is the compiled kernels' to the last bit (plain Python agrees to rounding only: ``fastmath``)."""
+        if not (self._provisional and _kernels.compiled_matrix_kernel_ready(self._flags)):
+            return
+        m, n = self.game.shape
+        state = _kernels.copies(self._initial_state)
+        points = checkpoints.checkpoints_between(0, self._iteration, self.max_points)
+        record = _kernels.empty_matrix_record(points.shape[0], m, n)
+        game = self.game
+        _, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration, points, record)
+        assert not provisional
+        self._state, self._record, self._provisional = state, record, False
 
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations (a whole number >= 0)."""
         iterations = whole_number(iterations, "iterations", 0)
         if iterations == 0:
             return
+        self._settle()
         start, stop = self._iteration, self._iteration + iterations
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         m, n = self.game.shape
         rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
         game = self.game
-        written = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows)
+        written, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows)
         assert written == new_points.shape[0]
+        self._provisional |= provisional
         old = self._record
         self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
         self._iteration = stop
@@ -284,7 +304,7 @@ class MatrixSolver:
         m, n = self.game.shape
         row = _kernels.empty_matrix_record(1, m, n)
         game = self.game
-        _kernels.record_checkpoint(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0)
+        _kernels.record_checkpoint_now(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0)
         return row
 
     def _policy(self, strategies: np.ndarray) -> Policy:

@@ -1,4 +1,6 @@
-"""The general kernel stands in for a variant's own kernel while that compiles: at once, and with bit-identical results."""
+"""While a variant's own kernel compiles, something that needs no compile answers at once: the general kernel (bit-identical
+results), or before that the kernels run as plain Python (CFR: bit-identical; matrix games: provisional iterations that
+are run again on the compiled kernel, so that the results are bit-identical in the end)."""
 
 from __future__ import annotations
 
@@ -62,7 +64,8 @@ def test_a_variant_not_compiled_yet_answers_at_once_then_switches_to_its_own_ker
     warm = rmcore.MatrixSolver(game, seed=3, **settings)
     warm.run(10)  # this process has both kernels
     _run_on(_kernels.run_matrix_general, rmcore.MatrixSolver(game, seed=3, **settings), 1, 1)
-    monkeypatch.setattr(_kernels, "_ready", {_kernels._GENERAL})  # as on a fresh server: only the general kernel
+    monkeypatch.setattr(_kernels, "_ready", {_kernels._GENERAL})  # as on a fresh server: only the general kernel ...
+    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)  # ... and nothing in numba's cache
     monkeypatch.setattr(_kernels, "_background", True)
     calls = []
     real_general = _kernels.run_matrix_general
@@ -100,3 +103,65 @@ def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
     assert solver.kernel_status == "load"
     solver.run(10)
     assert solver.kernel_status == "ready" and rmcore.KuhnCFR("cfr").kernel_status in ("ready", "load")
+
+
+def _nothing_compiled(monkeypatch, prepared: list) -> None:
+    """As on a server started on an empty numba cache: nothing loaded, nothing on disk, compiles asked for but not done."""
+    monkeypatch.setattr(_kernels, "_ready", set())
+    monkeypatch.setattr(_kernels, "_standing_in", {})
+    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)
+    monkeypatch.setattr(_kernels, "_prepare", lambda key, compile_it: prepared.append(key))
+    monkeypatch.setattr(_kernels, "_background", True)
+
+
+@pytest.mark.parametrize("variant", VARIANTS[:2] + VARIANTS[3:4])
+def test_before_anything_is_compiled_a_run_goes_as_plain_python_then_settles_on_the_compiled_kernel(monkeypatch, variant):
+    game = GAMES["general-sum 3x4"]
+    reference = rmcore.MatrixSolver(game, seed=5, **variant)
+    reference.run(300)
+    reference.run(700)  # (compiled here, before the server is made cold)
+    prepared = []
+    _nothing_compiled(monkeypatch, prepared)
+    solver = rmcore.MatrixSolver(game, seed=5, **variant)
+    assert solver.metrics().iteration == 0  # read as plain Python too: nothing to wait for
+    solver.run(300)
+    assert solver.kernel_status == "python" and solver._provisional and prepared == [solver._flags]
+    assert solver.history().gap[-1] == pytest.approx(reference.history().gap[list(reference.history().iterations).index(300)], rel=1e-9)
+    _kernels._ready.add(solver._flags)  # its own kernel is ready: the next run first runs the 300 again on it
+    solver.run(700)
+    assert solver.kernel_status == "ready" and not solver._provisional
+    for name in CARRIED:
+        assert np.array_equal(getattr(solver._state, name), getattr(reference._state, name)), name
+    for name in solver._record._fields:
+        assert np.array_equal(getattr(solver._record, name), getattr(reference._record, name), equal_nan=True), name
+
+
+def test_a_call_too_large_for_plain_python_waits_for_the_compiled_kernel(monkeypatch):
+    game = GAMES["zero-sum 3x3"]
+    rmcore.MatrixSolver(game).run(1)
+    _nothing_compiled(monkeypatch, [])
+    solver = rmcore.MatrixSolver(game)
+    solver.run(rmcore.config.PYTHON_TWIN_WORK)  # 15 numbers per iteration: far past the limit
+    assert solver.kernel_status == "ready" and not solver._provisional
+
+
+@pytest.mark.parametrize("variant, updates", [("cfr", "alternating"), ("cfr+", "simultaneous"), ("linear", "alternating"),
+                                              ("discounted", "alternating"), ("chance-sampling", "simultaneous")])  # fmt: skip
+def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch, variant, updates):
+    reference = rmcore.KuhnCFR(variant, updates, seed=9)
+    reference.run(40)
+    expected = (reference.history(), reference.metrics(), reference.average_policy().probabilities)
+    prepared = []
+    _nothing_compiled(monkeypatch, prepared)
+    solver = rmcore.KuhnCFR(variant, updates, seed=9)
+    solver.run(15)
+    solver.run(25)
+    assert solver.kernel_status == "python" and prepared and set(prepared) == {"cfr"}
+    history, metrics, average = solver.history(), solver.metrics(), solver.average_policy().probabilities
+    assert metrics == expected[1] and np.array_equal(average, expected[2])
+    for name in ("iterations", "average", "current", "regrets"):
+        assert np.array_equal(getattr(history, name), getattr(expected[0], name)), name
+    for name, values in history.metrics.items():
+        assert np.array_equal(values, expected[0].metrics[name], equal_nan=True), name
+    solver.run(1_000)  # 54,000 node-iterations: too large for plain Python, so it is compiled (here: loaded) first
+    assert solver.iteration == 1_040

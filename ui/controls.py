@@ -109,16 +109,16 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
             if not state.running(page):
                 draw(run, _timeline(lambda history: replay_slider(page, run.iteration, history)))
             elif not timed:  # a click or a setting: answered at once, never queued behind the other sessions
-                _kernel_notice(run)
                 run.tick(speed.iterations)
+                _kernel_notice(run)
                 draw(run, _timeline(lambda history: None))
             else:
                 with GOVERNOR.turn(state.session_id(), _user_asked) as turn:
                     if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
-                        _kernel_notice(run)
                         before = run.solver_seconds
                         run.tick(speed.iterations, turn.budget)
                         GOVERNOR.solver_used(run.solver_seconds - before)
+                        _kernel_notice(run)
                     draw(run, _timeline(lambda history: None))
             if run.iteration and hasattr(run.primary, "prepare_in_background"):
                 run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
@@ -130,19 +130,20 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
 
 
 def _kernel_notice(run) -> None:
-    """Say so when the solver must first be compiled, or runs on the general kernel while its own one compiles.
+    """Say so, once per setting, when the last update did not run on the settings' own compiled kernel.
 
-    A toast: it takes no place among the panel's elements, so the charts after it keep theirs. Said once per
-    setting; "general" only from the second update on (on a warm numba cache the own kernel loads in a moment).
+    A toast: it takes no place among the panel's elements, so the charts after it keep theirs. Asked after the update,
+    so it says what the update ran on (whether a kernel would load from numba's cache is only known by then).
     """
     status = run.kernel_status()
     said = st.session_state.setdefault("kernel_notices", set())
-    if status == "ready" or (status, run.key) in said or (status == "general" and run.iteration == 0):
-        return  # (the first update on the general kernel gives the own one time to load from numba's cache)
+    if status in ("ready", "load") or (status, run.key) in said:
+        return
     said.add((status, run.key))
-    if status == "load":
-        st.toast("Preparing the solver for these settings. On a server started from a fresh install it is compiled first: "
-                 "about 10 seconds, once per server.", icon=":material/hourglass_top:")  # fmt: skip
+    if status == "python":
+        st.toast("This server is compiling the solver for these settings (once, about 10 seconds). Meanwhile it runs as "
+                 "plain Python, far slower; those iterations are then run again on the compiled solver.",
+                 icon=":material/hourglass_top:")  # fmt: skip
     else:
         st.toast("The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "
                  "general kernel runs them, a few times slower, with identical results.", icon=":material/hourglass_top:")  # fmt: skip

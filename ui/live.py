@@ -43,6 +43,8 @@ TIME_BUDGET = 0.025
 #: time on each update.
 CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
+#: A chunk shorter than this (seconds of CPU time) is too quick to time reliably.
+_TIMED = 0.001
 
 
 class Frame:
@@ -93,7 +95,9 @@ class LiveRun:
         self.last_frame: Frame | None = None  # what the page drew last: what an export exports
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self.solver_seconds = 0.0  # CPU time spent in the solvers so far
-        self._rate = 1e5  # race iterations per second of solver (CPU) time; refined after every chunk
+        # Race iterations per second of solver (CPU) time, refined after every chunk. It starts low: before anything is
+        # compiled a kernel may run as plain Python, a thousand times slower (rmcore.compile_in_background).
+        self._rate = 1e4
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
     @property
@@ -106,10 +110,11 @@ class LiveRun:
         return self.race.solvers[0]
 
     def kernel_status(self) -> str:
-        """``"load"`` if the next chunk first loads or compiles a kernel, else ``"general"`` if some variant runs on
-        the general kernel while its own compiles, else ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
+        """The slowest of the runs' kernel statuses: ``"load"`` (the next chunk first loads or compiles a kernel),
+        ``"python"`` (a run goes as plain Python while its kernel compiles), ``"general"`` (a variant runs on the
+        general kernel while its own compiles) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
         statuses = {solver.kernel_status for solver in self.race.solvers}
-        return next((s for s in ("load", "general") if s in statuses), "ready")
+        return next((s for s in ("load", "python", "general") if s in statuses), "ready")
 
     @property
     def is_race(self) -> bool:
@@ -144,9 +149,11 @@ class LiveRun:
         self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
-        if iterations >= 100 and elapsed > 0:
+        if elapsed >= _TIMED:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
+        else:  # too quick to time: the solver is faster than thought (a compiled kernel took over)
+            self._rate *= 4.0
         self._progress.append((time.perf_counter(), self.iteration))
 
     def iterations_per_second(self) -> float | None:
