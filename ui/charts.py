@@ -32,6 +32,18 @@ def figure(traces: list, text: str, height: int, **layout) -> dict:
     return {"data": traces, "layout": {**LAYOUT, "title": dict(text=text), "height": height, **layout}}
 
 
+def waiting(text: str, height: int) -> dict:
+    """A live chart's place before the first iteration: its title and height, and what to press.
+
+    Drawn so that the page mounts its charts (and the browser loads plotly.js, seconds on a slow machine) before Run
+    is pressed: the first update then only redraws them.
+    """
+    hidden = dict(visible=False)
+    note = dict(text="Press <b>Run</b> or a <b>Step</b> button to start", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5,
+                font=dict(size=15, color="gray"))  # fmt: skip
+    return figure([], text, height, xaxis=hidden, yaxis=hidden, annotations=[note])
+
+
 def title(text: str) -> dict:
     return dict(text=text)
 

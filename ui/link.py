@@ -190,12 +190,13 @@ def _shows(given: list[str], value) -> bool:
 
 
 def notice() -> None:
-    """Show, once, what the link asked for but could not get."""
+    """Show, once, what the link asked for but could not get (in a container of its own, as ``state.notice`` says why)."""
     problems = st.session_state.get("link_problems") or []
-    if problems and st.session_state.get("link_checked"):
-        st.warning("Some of the link's settings could not be used, so their defaults are shown: " + "; ".join(problems) + ".",
-                   icon=":material/link_off:")  # fmt: skip
-        st.session_state.link_problems = []
+    with st.container():
+        if problems and st.session_state.get("link_checked"):
+            st.warning("Some of the link's settings could not be used, so their defaults are shown: " + "; ".join(problems) + ".",
+                       icon=":material/link_off:")  # fmt: skip
+            st.session_state.link_problems = []
 
 
 def link(iteration: int | None = None) -> str:

@@ -130,14 +130,20 @@ def restart(page: str) -> None:
 
 
 def notice(page: str) -> None:
-    """Say once why a run restarted (or stopped)."""
+    """Say once why a run restarted (or stopped).
+
+    In a container of its own, there with or without a message: a message that came and went in the page's own list
+    of elements would move every element after it, and the browser would mount the live charts afresh (measured: all
+    four chart frames reloaded plotly.js on every setting change, blank for seconds).
+    """
     notice: Notice | None = st.session_state[f"{page}_notice"]
-    if notice is not None:
-        if notice.is_error:
-            st.error(notice.text, icon=":material/error:")
-        else:
-            st.info(notice.text, icon=":material/restart_alt:")
-        st.session_state[f"{page}_notice"] = None
+    with st.container():
+        if notice is not None:
+            if notice.is_error:
+                st.error(notice.text, icon=":material/error:")
+            else:
+                st.info(notice.text, icon=":material/restart_alt:")
+            st.session_state[f"{page}_notice"] = None
 
 
 # -- the matrix page's game -------------------------------------------------------------------

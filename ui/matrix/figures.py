@@ -90,18 +90,23 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
 _PATH_WIDTHS = (6, 3)
 
 
+def has_simplex(game: MatrixGame) -> bool:
+    """Whether :func:`simplex_path` has a picture for ``game``: a player with 3 actions, or a 2x2 game."""
+    return game.shape == (2, 2) or 3 in game.shape
+
+
 def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False, moment=None) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
     ``moment`` is ``(iteration, row average, column average)`` of a replay: drawn as a ringed point.
     Returns ``None`` when neither picture applies.
     """
+    if not has_simplex(game):
+        return None
     m, n = game.shape
     if (m, n) == (2, 2):
         return _unit_square(history, game, equilibrium, show_current, moment)
     three = [p for p, size in (("row", m), ("col", n)) if size == 3]
-    if not three:
-        return None
     traces = []
     for k, player in enumerate(three):
         labels = _labels(game, player)

@@ -12,7 +12,7 @@ from rmcore.matrix import metrics_at
 from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from ..charts import mark_iteration, race_figure
+from ..charts import mark_iteration, race_figure, waiting
 from .. import explain, export, race_view
 from ..tables import markdown_table
 from . import figures
@@ -44,10 +44,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     look = dict(running=running, projector=state.presenting())
     exact = state.exact_answer(game)
     if run.iteration == 0:
-        metrics = solver.metrics()
-        _numbers(run, metrics, running, None)
-        st.info("Press **Run** or a **Step** button to start learning.")
-        _answer(solver.average_strategies(), solver, metrics, exact)
+        _before_the_start(run, exact, timeline, look)
         return
     frame = run.frame()
     history = frame.history
@@ -85,8 +82,9 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         else:
             live_chart(mark(figures.convergence(shown, fixed_opponent=fixed)), key="chart_convergence", **look)
             st.caption(explain.CONVERGENCE_FIXED if fixed else explain.CONVERGENCE)
-    if run.is_race:
-        race_view.table(frame.race)
+    with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
+        if run.is_race:
+            race_view.table(frame.race)
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
     slow = shown_at is None and run.last_step is not None and run.last_step[0] <= SLOW_STEP
@@ -96,6 +94,36 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
+
+
+def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
+    """Iteration 0: the live panel's places, each chart waiting for the first update (its starting regrets drawn), in
+    the order :func:`draw` draws them, so that Run only redraws the charts the page has already mounted."""
+    solver, game = run.primary, run.primary.game
+    metrics = solver.metrics()
+    with st.container():
+        _numbers(run, metrics, state.running("matrix"), None)
+        st.info("Press **Run** or a **Step** button to start learning.")
+    with st.container():
+        live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
+        st.caption(explain.STRATEGIES)
+    timeline(solver.history())
+    left, right = st.columns(2)
+    with left:
+        if not figures.has_simplex(game):
+            st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
+        else:
+            live_chart(waiting("Average strategy path", 420), key="chart_simplex", **look)
+            st.caption(explain.SIMPLEX)
+    with right:
+        key, text = ("chart_race", explain.RACE) if run.is_race else ("chart_convergence", explain.CONVERGENCE_FIXED if not solver.is_self_play else explain.CONVERGENCE)
+        live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, **look)
+        st.caption(text)
+    st.container()  # (the race table's place)
+    regrets = solver.cumulative_regrets()
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", **look)
+    st.caption(explain.REGRETS)
+    _answer(solver.average_strategies(), solver, metrics, exact)
 
 
 def export_section(run: LiveRun) -> None:
