@@ -33,25 +33,25 @@ _CLOCK_JS = """
 window.__rmClicks = [];
 document.addEventListener('click', () => window.__rmClicks.push(performance.now()), true);
 """
-_ARM_JS = """(before) => {
+_ARM_JS = """([before, started]) => {
   window.__rmShown = null;
   const read = () => { const v = document.querySelector('[data-testid=stMetricValue]');
                        return v ? Number(v.innerText.split(' ')[0].replaceAll(',', '')) : NaN; };
   const observer = new MutationObserver(() => {
-    if (read() < before) { window.__rmShown = performance.now(); observer.disconnect(); } });
+    if (started ? read() > 0 : read() < before) { window.__rmShown = performance.now(); observer.disconnect(); } });
   observer.observe(document.body, {subtree: true, childList: true, characterData: true});
 }"""
 
 
-def first_update_after(page, click, timeout: float = 60.0) -> float:
-    """Seconds from the click reaching the page until the page shows a new run's first iterations (the run restarts
-    at 0), both read from the page's own clock: Playwright's time to find and click an element in a busy page is
-    not the user's."""
+def first_update_after(page, click, timeout: float = 60.0, started: bool = False) -> float:
+    """Seconds from the (last) click reaching the page until the page shows a new run's first iterations (the run
+    restarts at 0; with ``started``, a run starts from 0), both read from the page's own clock: Playwright's time to
+    find and click an element in a busy page is not the user's. The page must have ``_CLOCK_JS`` installed."""
     before = iteration_number(page) or 0
-    page.evaluate(_ARM_JS, before)
-    started = time.perf_counter()
+    page.evaluate(_ARM_JS, [before, started])
+    begun = time.perf_counter()
     click()
-    while time.perf_counter() - started < timeout:
+    while time.perf_counter() - begun < timeout:
         shown = page.evaluate("window.__rmShown")
         if shown is not None:
             clicks = [t for t in page.evaluate("window.__rmClicks") if t <= shown]

@@ -157,13 +157,17 @@ def _iterations_in(changes: list[tuple[float, str]], start: float, stop: float) 
     return shown[-1] - (before[-1] if before else shown[0]) if shown else 0
 
 
-def governor_stats(path: Path | None) -> tuple[int, float] | None:
-    """The server's own counters (``ui/governor.py``, written when ``RM_GOVERNOR_STATS`` names a file): turns taken and
-    solver CPU seconds so far."""
+def governor_stats(path: Path | None) -> tuple[int, float, int] | None:
+    """The server's own counters (``ui/governor.py``, written when ``RM_GOVERNOR_STATS`` names a file): turns taken,
+    solver CPU seconds so far, and the live runs the server's sessions hold."""
     if path is None or not path.exists():
         return None
-    turns, seconds = path.read_text().split()
-    return int(turns), float(seconds)
+    fields = path.read_text().split()
+    if len(fields) != 3:  # (caught while the server rewrites it)
+        time.sleep(0.05)
+        fields = path.read_text().split()
+    turns, seconds, runs = fields
+    return int(turns), float(seconds), int(runs)
 
 
 def cpu_seconds(pid: int) -> float:
@@ -217,10 +221,12 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
     errors = [error for client in clients for error in client.errors]
     for client in clients:
         await client.close()
-    memory_closed = None
+    memory_closed = runs_closed = None
     if pid and linger:
         await asyncio.sleep(linger)
         memory_closed = _memory_mb(pid)
+        runs_closed = (governor_stats(stats) or (0, 0.0, None))[2]
+    reached = [int(client.changes[-1][1].replace(",", "")) if client.changes else 0 for client in clients]
 
     print(f"{sessions} sessions open after {opened:.1f} s")
     replicas = [client.replica for client in clients if client.replica]
@@ -248,6 +254,10 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
         print(f"server memory: {memory_idle:.0f} MB with the sessions open, {memory_warm:.0f} MB after 3 s running, "
               f"{memory_running:.0f} MB after {seconds:.0f} s more" + (f", {memory_closed:.0f} MB {linger:.0f} s after they closed" if memory_closed else ""))  # fmt: skip
         result.update(cpu_per_update_ms=per_update, outside_solver_ms=per_update - solver, memory=(memory_idle, memory_warm, memory_running, memory_closed))
+    print(f"iterations reached per session: min {min(reached):,}, median {statistics.median(reached):,.0f}")
+    if runs_closed is not None:
+        print(f"live runs the server still holds {linger:.0f} s after every session closed: {runs_closed}")
+    result.update(reached=reached, runs_closed=runs_closed)
     print(f"errors shown: {len(errors)}" + (f" (first: {errors[0][:200]})" if errors else ""))
     return result
 

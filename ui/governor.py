@@ -19,23 +19,27 @@ setting; or a closed tab) is let go at once (``interrupted``), so a Pause never 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import threading
 import time
 from typing import Callable, Hashable, Iterator, NamedTuple
 
-from .live import TIME_BUDGET, UPDATE_INTERVAL
+from .live import LIVE_RUNS, TIME_BUDGET, UPDATE_INTERVAL
 
-#: Share of the server's cores the solvers may use together; the rest draws and sends the charts.
-SOLVER_SHARE = 0.5
+#: Share of the server's cores the solvers may use together; the rest draws and sends the charts. ``RM_SOLVER_SHARE``
+#: overrides it, for a measurement that must get many sessions far quickly (``tests/load.py``: memory past 1e8
+#: iterations).
+SOLVER_SHARE = float(os.environ.get("RM_SOLVER_SHARE", 0.5))
 #: The least solver time of an update, however many sessions run: a few hundred thousand 3x3 iterations.
 MIN_BUDGET = 0.002
 #: A session that has not taken a turn for this long no longer counts as running (paused, closed, or gone).
 IDLE_AFTER = 2.0
 #: How often a waiting session checks whether its user asked for something else.
 POLL = 0.05
-#: If set, the governor writes its counters (turns taken, solver CPU seconds) to this file about once a second,
-#: for ``tests/load.py`` to tell the solver's share of the server's time from the rest.
+#: If set, the governor writes its counters (turns taken, solver CPU seconds, live runs held by sessions) to this file
+#: twice a second, for ``tests/load.py`` to tell the solver's share of the server's time from the rest, and to see that
+#: a closed session's run is let go.
 STATS_FILE = os.environ.get("RM_GOVERNOR_STATS")
 
 
@@ -83,7 +87,6 @@ class Governor:
         self._waiting: dict[Hashable, tuple[float, threading.Event]] = {}  # session -> (its virtual time, its wake-up)
         self.turns = 0  # turns taken since the server started
         self.solver_seconds = 0.0  # solver CPU time used in them
-        self._written = 0.0
 
     # -- what the sessions see ---------------------------------------------------------------------
 
@@ -167,11 +170,28 @@ class Governor:
                 self._last_seen[first] = self._clock()
                 self._busy += 1
                 ticket.set()
-            if STATS_FILE and self._clock() - self._written > 1.0:
-                self._written = self._clock()
-                with open(STATS_FILE, "w") as out:
-                    out.write(f"{self.turns} {self.solver_seconds!r}\n")
+
+    def report(self, path: str, every: float = 0.5) -> None:
+        """Write ``turns solver_seconds live_runs`` to ``path`` every ``every`` seconds, in a thread of its own (also
+        while no session runs: a measurement reads the live runs after every session has closed).
+
+        While no session runs it first collects cyclic garbage, so that ``live_runs`` counts the runs still reachable:
+        an expired session is a cycle of objects, which a quiet server would otherwise leave to Python's next automatic
+        collection (a full collection holds the GIL for tens of milliseconds: never while a measurement counts).
+        """
+
+        def write():
+            while True:
+                if not self.running():
+                    gc.collect()
+                with open(path, "w") as out:
+                    out.write(f"{self.turns} {self.solver_seconds!r} {len(LIVE_RUNS)}\n")
+                time.sleep(every)
+
+        threading.Thread(target=write, name="governor stats", daemon=True).start()
 
 
 #: The one governor of this server process, shared by every session.
 GOVERNOR = Governor()
+if STATS_FILE:
+    GOVERNOR.report(STATS_FILE)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import time
+import weakref
 from collections import deque
 from typing import Hashable, NamedTuple
 
@@ -81,6 +82,10 @@ def _change(after, before):
     return after - before
 
 
+#: Every LiveRun alive in this process, held weakly: a session that closed must let go of its runs (tests/load.py).
+LIVE_RUNS: weakref.WeakSet = weakref.WeakSet()
+
+
 class LiveRun:
     """A :class:`rmcore.Race` that advances chunk by chunk within a time budget and knows how fast it goes.
 
@@ -90,6 +95,7 @@ class LiveRun:
     def __init__(self, race: rmcore.Race, key: Hashable = None):
         self.race = race
         self.key = key
+        LIVE_RUNS.add(self)
         self.trace: list[rmcore.CFRTrace] | None = None  # the last traced iteration (CFR only) ...
         self.traced_at = 0  # ... and which iteration that was
         self.last_frame: Frame | None = None  # what the page drew last: what an export exports

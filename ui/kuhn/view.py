@@ -17,7 +17,7 @@ from .. import state
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from .. import explain, race_view
-from ..charts import legend_right, mark_iteration, race_figure
+from ..charts import legend_right, mark_iteration, race_figure, waiting
 from . import figures
 
 #: Every variant a race can include: the five CFR variants, each alternating or simultaneous.
@@ -147,10 +147,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
     look = dict(running=state.running("kuhn"), projector=state.presenting())
     if run.iteration == 0:
-        _numbers(run, run.primary.metrics(), None)
-        st.info("Press **Run** or **Step +1** to start.")
-        live_chart(tree_figure(run.primary.current_policy().probabilities, 0), key="kuhn_tree", **look)
-        st.caption(explain.KUHN_TREE)
+        _before_the_start(run, timeline, look)
         return
     frame = run.frame()
     history = frame.history
@@ -175,21 +172,48 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             shown = history.rows(chart_rows(history.iterations))
             live_chart(mark(figures.infoset_trajectories(shown)), key="kuhn_trajectories", **look)
             st.caption(explain.KUHN_TRAJECTORIES)
-    if run.is_race:
-        race_view.table(frame.race)
-    live_chart(tree_figure(history.current[row], int(history.iterations[row])), key="kuhn_tree", every=TREE_EVERY, **look)
+    with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
+        if run.is_race:
+            race_view.table(frame.race)
+    _policies(history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
+              metrics.game_value, look)  # fmt: skip
+
+
+def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
+    """Iteration 0: the live panel's places in the order :func:`draw` draws them, the charts over time waiting for the
+    first update, so that Run only redraws the charts the page has already mounted (see the matrix page's)."""
+    solver = run.primary
+    metrics = solver.metrics()
+    with st.container():
+        _numbers(run, metrics, None)
+        st.info("Press **Run** or **Step +1** to start.")
+    with st.container():
+        left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
+        with left:
+            live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability", **look)
+            st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
+        with right:
+            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", **look)
+            st.caption(explain.KUHN_TRAJECTORIES)
+    timeline(solver.history())
+    st.container()  # (the race table's place)
+    _policies(solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
+
+
+def _policies(average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int, game_value: float, look: dict) -> None:
+    """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check."""
+    live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, **look)
     st.caption(explain.KUHN_TREE)
-    average, current = history.policy("average", row), history.policy("current", row)
     table = pd.DataFrame({
         "player": [1] * 6 + [2] * 6,
         "current P(bet)": current.probabilities[:, 1], "average P(bet)": average.probabilities[:, 1],
-        "R(pass)": history.regrets[row, :, 0], "R(bet)": history.regrets[row, :, 1],
+        "R(pass)": regrets[:, 0], "R(bet)": regrets[:, 1],
     }, index=pd.Index(INFOSETS, name="infoset"))  # fmt: skip
     st.table(table.style.format(precision=4))
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", **look)
     st.caption(explain.KUHN_CHECK)
-    st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{metrics.game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
+    st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
 
 
 def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:

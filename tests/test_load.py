@@ -1,0 +1,52 @@
+"""The load script's light client against a real server: a tab that closes lets go of its run.
+
+Streamlit keeps a closed tab's session for ``server.disconnectedSessionTTL`` seconds, and removes an expired one at its
+next write to the session store (another tab closing, say), so a closed tab's memory is released then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from .browser import running_app
+from .load import RUN, Session, governor_stats
+
+
+async def _wait_for(condition, timeout: float) -> bool:
+    deadline = time.time() + timeout
+    while not condition():
+        if time.time() > deadline:
+            return False
+        await asyncio.sleep(0.1)
+    return True
+
+
+@pytest.mark.slow
+def test_a_closed_tab_leaves_no_live_run_in_the_server(tmp_path, monkeypatch):
+    stats = tmp_path / "governor.txt"
+    monkeypatch.setenv("RM_GOVERNOR_STATS", str(stats))  # the server started below inherits it
+
+    async def three_tabs_run_then_close(url: str) -> tuple[int, int | None]:
+        clients = [Session(url) for _ in range(3)]
+        for client in clients:
+            await client.open()
+        await asyncio.gather(*(client.press(RUN) for client in clients))
+        assert await _wait_for(lambda: all(len(client.changes) >= 2 for client in clients), 60), "the runs never advanced"
+        assert await _wait_for(lambda: (governor_stats(stats) or (0, 0, 0))[2] >= 3, 10)
+        held = governor_stats(stats)[2]
+        for client in clients:
+            await client.close()
+        await asyncio.sleep(2.0)  # past the sessions' time to live: expired, and dropped at Streamlit's next write ...
+        later = Session(url)  # ... such as a later tab closing
+        await later.open()
+        await later.close()
+        await _wait_for(lambda: governor_stats(stats)[2] <= 1, 30)
+        return held, governor_stats(stats)[2]
+
+    with running_app(timeout=120, options=("--server.disconnectedSessionTTL", "1")) as url:
+        held, after = asyncio.run(three_tabs_run_then_close(url))
+    assert held >= 3  # every tab's matrix run was alive while it ran ...
+    assert after <= 1  # ... and none of the three is held once their sessions expired (at most the later tab's is)
