@@ -196,7 +196,12 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
     memory_warm = _memory_mb(pid) if pid else None
     counted_from = time.perf_counter()
     cpu_before, stats_before = (cpu_seconds(pid) if pid else None), governor_stats(stats)
-    await asyncio.sleep(seconds)
+    memory_trace = []  # (seconds into the count, MB, the least iterations any session has reached), every 30 s
+    while (elapsed := time.perf_counter() - counted_from) < seconds:
+        await asyncio.sleep(min(30.0, seconds - elapsed))
+        if pid:
+            least = min(int(c.changes[-1][1].replace(",", "")) if c.changes else 0 for c in clients)
+            memory_trace.append((time.perf_counter() - counted_from, _memory_mb(pid), least))
     cpu_used, stats_after = (cpu_seconds(pid) - cpu_before if pid else None), governor_stats(stats)
     counted_to = time.perf_counter()
     counts = [sum(counted_from <= t < counted_to for t, _ in client.changes) for client in clients]
@@ -255,6 +260,8 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
               f"{memory_running:.0f} MB after {seconds:.0f} s more" + (f", {memory_closed:.0f} MB {linger:.0f} s after they closed" if memory_closed else ""))  # fmt: skip
         result.update(cpu_per_update_ms=per_update, outside_solver_ms=per_update - solver, memory=(memory_idle, memory_warm, memory_running, memory_closed))
     print(f"iterations reached per session: min {min(reached):,}, median {statistics.median(reached):,.0f}")
+    if len(memory_trace) > 1:
+        print("server memory while running: " + ", ".join(f"{mb:.0f} MB at {t:.0f} s (every session past {least:.1e})" for t, mb, least in memory_trace))
     if runs_closed is not None:
         print(f"live runs the server still holds {linger:.0f} s after every session closed: {runs_closed}")
     result.update(reached=reached, runs_closed=runs_closed)

@@ -44,8 +44,6 @@ TIME_BUDGET = 0.025
 #: time on each update.
 CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
-#: A chunk shorter than this (seconds of CPU time) is too quick to time reliably.
-_TIMED = 0.001
 
 
 class Frame:
@@ -102,8 +100,9 @@ class LiveRun:
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self.solver_seconds = 0.0  # CPU time spent in the solvers so far
         # Race iterations per second of solver (CPU) time, refined after every chunk. It starts low: before anything is
-        # compiled a kernel may run as plain Python, a thousand times slower (rmcore.compile_in_background).
-        self._rate = 1e4
+        # compiled a kernel may run as plain Python, a thousand times slower (rmcore.compile_in_background), and a
+        # race iteration advances every run of the race (a race of 6 runs on Kuhn took 2 s for its first chunk).
+        self._rate = 1e4 / len(race.solvers)
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
     @property
@@ -155,10 +154,10 @@ class LiveRun:
         self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
-        if elapsed >= _TIMED:
+        if iterations >= 100 and elapsed > 0:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
-        else:  # too quick to time: the solver is faster than thought (a compiled kernel took over)
+        else:  # too few iterations to time: grow, so that a low first estimate (plain Python) does not stick
             self._rate *= 4.0
         self._progress.append((time.perf_counter(), self.iteration))
 
