@@ -5,6 +5,7 @@ STRATEGIES = (
     "cycles. Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
     "average, not the current play, that converges to an equilibrium."
 )
+NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
 SIMPLEX = (
     "Each corner is one action played for sure; a point inside mixes them. The line is the average strategy over time, "
     "spiralling in towards the equilibrium (the star)."

@@ -71,17 +71,14 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
         path = figures.simplex_path(shown, game, equilibrium, show_current, moment)
         if path is None:
-            st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
+            st.caption(explain.NO_SIMPLEX)
         else:
             live_chart(path, key="chart_simplex", **look)
             st.caption(explain.SIMPLEX)
-    with right:
-        if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
-            live_chart(mark(race_figure(frame.race)), key="chart_race", **look)
-            st.caption(explain.RACE)
-        else:
-            live_chart(mark(figures.convergence(shown, fixed_opponent=fixed)), key="chart_convergence", **look)
-            st.caption(explain.CONVERGENCE_FIXED if fixed else explain.CONVERGENCE)
+    with right:  # the race chart holds the first variant's curve too: one chart fewer to redraw
+        key, text = _convergence_place(run)
+        live_chart(mark(race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)), key=key, **look)
+        st.caption(text)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
             race_view.table(frame.race)
@@ -94,6 +91,14 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
+
+
+def _convergence_place(run: LiveRun) -> tuple[str, str]:
+    """The key and the explanation of the convergence chart's place: the race chart in a race, else nash_conv (or the
+    learner's best-response gain against a fixed opponent)."""
+    if run.is_race:
+        return "chart_race", explain.RACE
+    return "chart_convergence", explain.CONVERGENCE if run.primary.is_self_play else explain.CONVERGENCE_FIXED
 
 
 def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
@@ -111,12 +116,12 @@ def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
     left, right = st.columns(2)
     with left:
         if not figures.has_simplex(game):
-            st.caption("The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games.")
+            st.caption(explain.NO_SIMPLEX)
         else:
             live_chart(waiting("Average strategy path", 420), key="chart_simplex", **look)
             st.caption(explain.SIMPLEX)
     with right:
-        key, text = ("chart_race", explain.RACE) if run.is_race else ("chart_convergence", explain.CONVERGENCE_FIXED if not solver.is_self_play else explain.CONVERGENCE)
+        key, text = _convergence_place(run)
         live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, **look)
         st.caption(text)
     st.container()  # (the race table's place)
