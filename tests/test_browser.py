@@ -265,7 +265,9 @@ def test_keys_run_pause_step_and_reset(app_url):
         page.locator("h1").first.click()  # focus the page, not a field
         for _ in range(4):  # a key pressed while the first script run is still going can be lost, like a click
             page.keyboard.press("ArrowRight")
-            time.sleep(1.5)
+            deadline = time.time() + 10  # a slow machine answers late: press again only when nothing came of the key
+            while time.time() < deadline and iteration_shown(page) in ("", "0"):
+                time.sleep(0.2)
             if iteration_shown(page) not in ("", "0"):
                 break
         assert iteration_shown(page) == "1"
@@ -374,9 +376,10 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
 
 @pytest.mark.slow
 def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypatch):
-    """A server started from a fresh install: the first Run, and then a switch to a variant never compiled, answer at
-    once (plain Python stands in while the kernels compile in the background; one compile takes 5-13 s here), and the
-    page says why it is slower meanwhile."""
+    """A server started from a fresh install: the first Run, and then a switch to a variant never compiled, answer
+    without waiting for a compile (plain Python stands in while the kernels compile in the background; one compile
+    takes 5-13 s here), and the page says so. Behaviour is checked (the update ran on a stand-in: the page's notice);
+    the seconds are printed, not asserted (``tests/cold_start.py`` measures them)."""
     from .cold_start import _CLOCK_JS, first_update_after, switch
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the server below compiles everything afresh
@@ -386,11 +389,11 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         run = page.get_by_role("radio", name="Run")
         run.wait_for(timeout=120_000)
         wait_until_idle(page)
+        notice = page.get_by_text("Meanwhile", exact=False)  # either notice: plain Python, or the general kernel
         first = first_update_after(page, lambda: click_until(page, run, lambda: page.evaluate("window.__rmShown") is not None), started=True)
         print(f"first Run on an empty cache: first update after {first:.2f} s (the page's clock, from the click)")
-        assert first < 3.0  # a compile first would take 5-13 s
-        page.get_by_text("compiling the solver", exact=False).first.wait_for(timeout=10_000)
-        time.sleep(1.0)
+        notice.first.wait_for(timeout=10_000)  # said with the first update: it ran on a stand-in, not after a compile
+        notice.first.wait_for(state="detached", timeout=30_000)  # (a toast goes by itself)
         seconds = first_update_after(page, switch(page, "radio", "sampled"))
         print(f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)")
-        assert seconds < 3.0
+        notice.first.wait_for(timeout=10_000)  # said again for the new setting: it did not wait for its compile either
