@@ -1,4 +1,4 @@
-"""Kuhn poker: the game, training live (or a race of variants) on the game tree, one CFR iteration step by step, and the equilibrium check."""
+"""Kuhn poker (or Kuhn on sliders, or Leduc hold'em): the game, training live (or a race of variants) on the game tree, one CFR iteration step by step, and the equilibrium check."""
 
 import streamlit as st
 
@@ -17,15 +17,23 @@ presenting = state.presenting()
 if not presenting:
     st.title("CFR on Kuhn poker")
 link.notice()
+OTHER_GAMES = (
+    "**Kuhn on sliders:** the same betting with more cards and another bet size; the exact value and equilibrium come "
+    "from the sequence-form linear program and follow the sliders. **Leduc hold'em:** six cards (J, Q, K in two suits), "
+    "a betting round, a public card, a second round (bets of 2, then 4; at most two a round); a pair with the public card "
+    "wins. Its 936 information sets are too many to table: a heat map and an explorer show them."
+)
+
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
-    st.markdown(RULES)
     chosen = view.settings()
+    st.markdown(RULES if chosen.game == "kuhn" else OTHER_GAMES)
     show_current = st.toggle("Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params")
 run = view.live_run(chosen)
 state.notice("kuhn")
 speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
 export.section("kuhn", run)
-with st.expander("One iteration, step by step", expanded=not presenting):
-    view.walkthrough(run)
+if chosen.game == "kuhn":
+    with st.expander("One iteration, step by step", expanded=not presenting):
+        view.walkthrough(run)
 link.check()

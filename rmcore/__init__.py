@@ -15,6 +15,9 @@ from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFR
 from .exact import ZeroSumSolution, solve_zero_sum
 from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, parse_matrix_csv, preset
 from .kuhn import KUHN, KuhnCFR, equilibrium_policy, kuhn_nash_conv
+from . import poker
+from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
+from .sequence_form import TreeSolution, solve_tree_game
 from .matrix import (
     ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixMetrics, MatrixSolver, MatrixVariant, PlayerValues, StrategyProfile,
 )  # fmt: skip
@@ -22,13 +25,13 @@ from .metrics import BestResponseGains, best_response_gains, exploitability, nas
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
 from .records import History, Policy
 
-#: The sequential games by name (the CLI's ``--game kuhn``).
-TREE_GAMES = {"kuhn": KUHN}
+#: The sequential games by name, each a function that builds it (once): ``TREE_GAMES["kuhn"](cards=5, bet=2.0)``.
+TREE_GAMES = {"kuhn": kuhn_poker, "leduc": leduc_poker}
 
 __all__ = [
     "ALGORITHMS", "AVERAGINGS", "SAMPLINGS", "UPDATES", "CFR_UPDATES", "CFR_VARIANTS", "PRESETS", "TREE_GAMES", "THRESHOLDS",
     "MatrixGame", "MatrixSolver", "MatrixVariant", "MatrixMetrics", "PlayerValues", "StrategyProfile",
-    "TreeGame", "KUHN", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
+    "TreeGame", "KUHN", "KuhnRules", "LeducRules", "kuhn_poker", "leduc_poker", "poker_tree", "TreeSolution", "solve_tree_game", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
     "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",
     "BestResponseGains", "Equilibrium", "Preset", "PresetParameter", "ZeroSumSolution",
     "best_response_gains", "equilibrium_policy", "exploitability", "kuhn_nash_conv", "nash_conv", "parse_matrix_csv",

@@ -15,6 +15,7 @@ from . import config
 from .cfr import CFR_UPDATES, CFR_VARIANTS
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
 from .kuhn import KUHN
+from .poker import kuhn_poker, leduc_poker
 from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
 from .race import THRESHOLDS, Race
 
@@ -159,8 +160,13 @@ def _threshold_name(threshold: float) -> str:
 
 
 def _race(args) -> int:
-    if args.game == "kuhn":
-        game, name = KUHN, "Kuhn poker"
+    if args.game in ("kuhn", "leduc"):
+        try:
+            game = KUHN if args.game == "kuhn" and (args.cards, args.bet) == (3, 1.0) else (
+                leduc_poker() if args.game == "leduc" else kuhn_poker(args.cards, args.bet))
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        name = game.name
     else:
         game = _load_game(args)
         name = game.name or "custom"
@@ -231,9 +237,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
     race_source = race.add_mutually_exclusive_group(required=True)
-    race_source.add_argument("--game", choices=[*PRESETS, "kuhn"], metavar="NAME", help=f"a preset or kuhn: {', '.join([*PRESETS, 'kuhn'])}")
+    race_source.add_argument("--game", choices=[*PRESETS, "kuhn", "leduc"], metavar="NAME",
+                             help=f"a preset, kuhn or leduc: {', '.join([*PRESETS, 'kuhn', 'leduc'])}")  # fmt: skip
     race_source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
+    race.add_argument("--cards", type=int, default=3, metavar="N", help="kuhn: how many cards (3 to 13)")
+    race.add_argument("--bet", type=float, default=1.0, metavar="B", help="kuhn: the bet in antes (0.5 to 4)")
     race.add_argument("--variants", required=True, metavar="V1,V2,..",
                       help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
     race.add_argument("--iterations", type=int, required=True, metavar="N")

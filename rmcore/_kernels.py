@@ -802,9 +802,9 @@ def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints
 class GameTree(NamedTuple):
     """A two-player zero-sum game tree as flat arrays (built once by the Python wrapper)."""
 
-    player: np.ndarray  # [node] 0 or 1 at decisions, -1 at terminals
-    infoset: np.ndarray  # [node] information-set index at decisions, -1 at terminals
-    children: np.ndarray  # [node, action] child node index
+    player: np.ndarray  # [node] 0 or 1 at decisions, -1 at terminals, CHANCE_NODE where chance deals a card mid-game
+    infoset: np.ndarray  # [node] information-set index at decisions, -1 elsewhere
+    children: np.ndarray  # [node, action or outcome] child node index (-1 past the last)
     payoff: np.ndarray  # [node] first player's payoff at terminals
     deal_start: np.ndarray  # [deal] first node of each deal's subtree (its root)
     deal_end: np.ndarray  # [deal] one past its last node
@@ -812,6 +812,12 @@ class GameTree(NamedTuple):
     by_depth: np.ndarray  # node indices sorted by decreasing depth (for best responses)
     depth: np.ndarray  # [node] depth in the public tree
     infoset_player: np.ndarray  # [infoset] who acts there
+    num_actions: np.ndarray  # [infoset] its legal actions: columns 0..n-1 of a policy (the rest stay 0)
+    chance: np.ndarray  # [node, outcome] at a chance node, each child's probability (0 elsewhere)
+
+
+#: ``GameTree.player`` at a chance node inside a deal (Leduc's public card); a deal's own cards are dealt at its root.
+CHANCE_NODE = -2
 
 
 class CFRState(NamedTuple):
@@ -860,6 +866,30 @@ def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
     )  # fmt: skip
 
 
+@njit(**_INLINE)
+def _chance_reach(tree, reach, node):
+    """Reach of a chance node's children: chance's own reach times each outcome's probability."""
+    for k in range(tree.children.shape[1]):
+        child = tree.children[node, k]
+        if child < 0:
+            break
+        reach[child, 0] = reach[node, 0]
+        reach[child, 1] = reach[node, 1]
+        reach[child, 2] = reach[node, 2] * tree.chance[node, k]
+
+
+@njit(**_INLINE)
+def _chance_value(tree, value, node):
+    """A chance node's value: its outcomes' values weighted by their probabilities (summed in outcome order)."""
+    total = 0.0
+    for k in range(tree.children.shape[1]):
+        child = tree.children[node, k]
+        if child < 0:
+            break
+        total += tree.chance[node, k] * value[child]
+    return total
+
+
 @njit(**_ENTRY)
 def _forward_reach(tree, policy, reach, first_deal, last_deal, chance_weight):
     """Reach probabilities of every node of deals first..last under ``policy``."""
@@ -870,10 +900,12 @@ def _forward_reach(tree, policy, reach, first_deal, last_deal, chance_weight):
         reach[root, 2] = tree.deal_probability[deal] * chance_weight
         for node in range(root, tree.deal_end[deal]):
             actor = tree.player[node]
+            if actor == CHANCE_NODE:
+                _chance_reach(tree, reach, node)
             if actor < 0:
                 continue
             info = tree.infoset[node]
-            for a in range(tree.children.shape[1]):
+            for a in range(tree.num_actions[info]):
                 child = tree.children[node, a]
                 reach[child, 0] = reach[node, 0]
                 reach[child, 1] = reach[node, 1]
@@ -886,12 +918,15 @@ def _backward_values(tree, policy, value, first_deal, last_deal):
     """The first player's expected payoff at every node of deals first..last under ``policy``."""
     for deal in range(first_deal, last_deal + 1):
         for node in range(tree.deal_end[deal] - 1, tree.deal_start[deal] - 1, -1):
+            if tree.player[node] == CHANCE_NODE:
+                value[node] = _chance_value(tree, value, node)
+                continue
             if tree.player[node] < 0:
                 value[node] = tree.payoff[node]
                 continue
             info = tree.infoset[node]
             total = 0.0
-            for a in range(tree.children.shape[1]):
+            for a in range(tree.num_actions[info]):
                 total += policy[info, a] * value[tree.children[node, a]]
             value[node] = total
 
@@ -901,7 +936,12 @@ def _accumulate_cfr(tree, state, updating, first_deal, last_deal, strategy_weigh
     """Counterfactual regrets and reach-weighted strategy sums for ``updating`` (0, 1, or 2 for both).
 
     For history h at an information set I of player i, with counterfactual reach pi_-i(h) (the
-    opponent's and chance's):  r(I, a) += pi_-i(h) (v_i(h a) - v_i(h)),  S(I, a) += w_t pi_i(h) sigma(I, a).
+    opponent's and chance's):  R(I, a) += pi_-i(h) (v_i(h a) - v_i(h)),  S(I, a) += w_t pi_i(h) sigma(I, a).
+    Added to R history by history, deal by deal, as OpenSpiel's CFR adds them: with the same chance
+    probabilities (``GameTree.chance``, ``deal_probability``) the results are OpenSpiel's bit for bit
+    (``tests/test_openspiel.py``); summing an information set's increments first differs in the last bits,
+    and CFR+'s clipping at zero grows such differences to 1e-5 on Leduc by iteration 150.
+    The iteration's increments are also kept, summed, for the step-by-step walkthrough.
     """
     for info in range(tree.infoset_player.shape[0]):
         if updating == 2 or tree.infoset_player[info] == updating:
@@ -924,22 +964,25 @@ def _accumulate_cfr(tree, state, updating, first_deal, last_deal, strategy_weigh
             state.own_reach[info] += own
             state.opponent_reach[info] += counterfactual_reach
             state.strategy_value[info] += counterfactual_reach * node_value
-            for a in range(tree.children.shape[1]):
+            for a in range(tree.num_actions[info]):
                 child_value = sign * state.value[tree.children[node, a]]
                 state.action_values[info, a] += counterfactual_reach * child_value
-                state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
+                increment = counterfactual_reach * (child_value - node_value)
+                state.regret_increment[info, a] += increment
+                state.regrets[info, a] += increment  # history by history, as OpenSpiel adds them (to the last bit)
                 state.strategy_sums[info, a] += strategy_weight * own * state.policy[info, a]
 
 
 @njit(**_ENTRY)
 def _apply_regrets(tree, state, updating, variant, t):
-    """Add the increments, then clip (CFR+) or discount (linear / discounted CFR), and re-run regret matching."""
+    """Clip (CFR+) or discount (linear / discounted CFR) the regrets just accumulated, and re-run regret matching."""
     for info in range(tree.infoset_player.shape[0]):
         if updating != 2 and tree.infoset_player[info] != updating:
             continue
+        n = tree.num_actions[info]
         total = 0.0
-        for a in range(state.regrets.shape[1]):
-            r = state.regrets[info, a] + state.regret_increment[info, a]
+        for a in range(n):
+            r = state.regrets[info, a]  # (the increments are in: _accumulate_cfr)
             if variant == CFR_PLUS:
                 r = r if r > 0.0 else 0.0
             elif variant == LINEAR_CFR:
@@ -952,7 +995,6 @@ def _apply_regrets(tree, state, updating, variant, t):
                     r *= 0.5  # t^0 / (t^0 + 1) with beta = 0
             state.regrets[info, a] = r
             total += r if r > 0.0 else 0.0
-        n = state.regrets.shape[1]
         for a in range(n):
             r = state.regrets[info, a]
             state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
@@ -1029,7 +1071,7 @@ def record_cfr_checkpoint(tree, state, iteration, record, k):
 @njit(**_ENTRY)
 def average_policy_values(tree, state):
     """``(br_value_1, br_value_2, game_value)`` of the average policy (left in ``state.average``)."""
-    average_policy(state.strategy_sums, state.average)
+    average_policy(state.strategy_sums, tree.num_actions, state.average)
     br_value_1 = best_response_value(tree, state.average, 0, state.reach, state.value, state.scores)
     br_value_2 = best_response_value(tree, state.average, 1, state.reach, state.value, state.scores)
     return br_value_1, br_value_2, expected_value(tree, state.average, state.value)
@@ -1055,31 +1097,33 @@ def best_response_value(tree, policy, player, reach, value, scores):
         for j in range(k, end):  # terminals and the opponent's nodes are plain expectations
             node = order[j]
             actor = tree.player[node]
-            if actor < 0:
+            if actor == CHANCE_NODE:
+                value[node] = _chance_value(tree, value, node)  # (its outcomes sit one level deeper: done)
+            elif actor < 0:
                 value[node] = sign * tree.payoff[node]
             elif actor != player:
                 info = tree.infoset[node]
                 total = 0.0
-                for a in range(tree.children.shape[1]):
+                for a in range(tree.num_actions[info]):
                     total += policy[info, a] * value[tree.children[node, a]]
                 value[node] = total
             else:
                 info = tree.infoset[node]
-                for a in range(tree.children.shape[1]):
+                for a in range(tree.num_actions[info]):
                     scores[info, a] = 0.0
         for j in range(k, end):
             node = order[j]
             if tree.player[node] == player:
                 info = tree.infoset[node]
                 weight = reach[node, 1 - player] * reach[node, 2]
-                for a in range(tree.children.shape[1]):
+                for a in range(tree.num_actions[info]):
                     scores[info, a] += weight * value[tree.children[node, a]]
         for j in range(k, end):
             node = order[j]
             if tree.player[node] == player:
                 info = tree.infoset[node]
                 best = 0
-                for a in range(1, tree.children.shape[1]):
+                for a in range(1, tree.num_actions[info]):
                     if scores[info, a] > scores[info, best]:
                         best = a
                 value[node] = value[tree.children[node, best]]
@@ -1102,14 +1146,17 @@ def expected_value(tree, policy, value):
 
 
 @njit(**_ENTRY)
-def average_policy(strategy_sums, out):
-    """``out = S(I) / sum S(I)`` per information set, uniform where nothing was accumulated."""
+def average_policy(strategy_sums, num_actions, out):
+    """``out = S(I) / sum S(I)`` per information set, uniform over its legal actions where nothing was accumulated."""
     for info in range(strategy_sums.shape[0]):
+        n = num_actions[info]
         total = 0.0
-        for a in range(strategy_sums.shape[1]):
+        for a in range(n):
             total += strategy_sums[info, a]
-        for a in range(strategy_sums.shape[1]):
-            out[info, a] = strategy_sums[info, a] / total if total > 0.0 else 1.0 / strategy_sums.shape[1]
+        for a in range(n):
+            out[info, a] = strategy_sums[info, a] / total if total > 0.0 else 1.0 / n
+        for a in range(n, strategy_sums.shape[1]):
+            out[info, a] = 0.0
 
 
 @njit(**_ENTRY)

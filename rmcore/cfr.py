@@ -64,6 +64,7 @@ class TreeGame(NamedTuple):
     infosets: tuple[str, ...]  # information-set names, in the policy's row order
     actions: tuple[tuple[str, ...], ...]  # each information set's action names
     node_labels: tuple  # what each node of the tree is (game-specific)
+    rules: object = None  # the rules it was built from (``poker.py``), if any
 
 
 @dataclass(frozen=True)
@@ -136,9 +137,21 @@ class CFRTrace(NamedTuple):
     average_strategy: tuple[float, ...]
 
 
+def policy_width(game: TreeGame) -> int:
+    """The columns of a policy array: the most legal actions at any information set."""
+    return int(game.tree.num_actions.max())
+
+
+def uniform_policy(game: TreeGame) -> np.ndarray:
+    """Every information set's legal actions equally likely (zero beyond them)."""
+    widths = game.tree.num_actions
+    columns = np.arange(policy_width(game))
+    return np.where(columns[None, :] < widths[:, None], 1.0 / widths[:, None], 0.0)
+
+
 def _scratch(game: TreeGame):
     nodes = game.tree.player.shape[0]
-    shape = (len(game.infosets), game.tree.children.shape[1])
+    shape = (len(game.infosets), policy_width(game))
     return np.empty((nodes, 3)), np.empty(nodes), np.empty(shape)
 
 
@@ -146,20 +159,34 @@ def as_policy_array(game: TreeGame, policy) -> np.ndarray:
     """A validated ``[infoset, action]`` array from a :class:`Policy`, a dict ``{infoset: probs}`` or an array."""
     if isinstance(policy, Policy):
         policy = policy.probabilities
+    shape = (len(game.infosets), policy_width(game))
     if isinstance(policy, dict):
         missing = [name for name in game.infosets if name not in policy]
         if missing:
             raise ValueError(f"the policy has no entry for information set {missing[0]!r}")
-        policy = [policy[name] for name in game.infosets]
+        rows = []
+        for name, actions in zip(game.infosets, game.actions):
+            row = policy[name]
+            try:
+                row = [float(p) for p in row]
+            except (TypeError, ValueError):
+                raise ValueError(f"the probabilities at {name!r} must be numbers") from None
+            if len(row) != len(actions):
+                raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); got {len(row)} probabilities")
+            rows.append(row + [0.0] * (shape[1] - len(row)))
+        policy = rows
     try:
         array = np.asarray(policy, dtype=np.float64)
     except (TypeError, ValueError):
         raise ValueError("a policy must be numbers: one row of action probabilities per information set") from None
-    shape = (len(game.infosets), game.tree.children.shape[1])
     if array.shape != shape:
         raise ValueError(f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; got shape {array.shape}")
     if not np.isfinite(array).all() or (array < 0).any():
         raise ValueError("policy probabilities must be finite and >= 0")
+    illegal = (array > 0) & (np.arange(shape[1])[None, :] >= game.tree.num_actions[:, None])
+    if illegal.any():
+        k = int(np.argmax(illegal.any(axis=1)))
+        raise ValueError(f"information set {game.infosets[k]!r} has only {game.tree.num_actions[k]} actions; the rest must be 0")
     bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
     if bad.any():
         raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
@@ -192,7 +219,8 @@ class CFRSolver:
     Notes
     -----
     ``run(n)`` may be called any number of times: any split of the same total gives identical
-    results. With the defaults, ``cfr`` and ``cfr+`` follow OpenSpiel's CFRSolver and CFRPlusSolver exactly.
+    results. With the defaults, ``cfr`` and ``cfr+`` are OpenSpiel's CFRSolver and CFRPlusSolver bit for bit
+    (Kuhn and Leduc poker: ``tests/test_openspiel.py``).
     """
 
     def __init__(self, game: TreeGame, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
@@ -204,11 +232,11 @@ class CFRSolver:
         self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating")
         self.max_points = whole_number(max_points, "max_points", 0)
         rng, self.seed = seed_words(seed)
-        nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), game.tree.children.shape[1]
+        nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), policy_width(game)
         zeros = np.zeros
         self._state = _kernels.CFRState(
             regrets=zeros((infosets, actions)), strategy_sums=zeros((infosets, actions)),
-            policy=np.full((infosets, actions), 1.0 / actions),
+            policy=uniform_policy(game),
             reach=zeros((nodes, 3)), value=zeros(nodes), regret_increment=zeros((infosets, actions)),
             action_values=zeros((infosets, actions)), strategy_value=zeros(infosets), own_reach=zeros(infosets),
             opponent_reach=zeros(infosets), rng=rng, average=zeros((infosets, actions)), scores=zeros((infosets, actions)),
@@ -257,7 +285,7 @@ class CFRSolver:
     def average_policy(self) -> Policy:
         """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
         average = np.empty_like(self._state.strategy_sums)
-        _kernels.call_cfr("average_policy", self._state.strategy_sums, average)
+        _kernels.call_cfr("average_policy", self._state.strategy_sums, self.game.tree.num_actions, average)
         return self._policy(average)
 
     def current_policy(self) -> Policy:

@@ -100,3 +100,17 @@ def test_race_prints_a_table_and_json():
 def test_race_bad_input_is_one_line(args, message):
     out = cli("race", "--game", "rps", "--iterations", "10", *args)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
+    import rmcore
+
+    out = cli("race", "--game", "leduc", "--variants", "cfr+", "--iterations", "20", "--json")
+    assert out.returncode == 0, out.stderr
+    solver = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr+")
+    solver.run(20)
+    assert json.loads(out.stdout)["variants"][0]["exploitability"] == solver.metrics().exploitability
+    out = cli("race", "--game", "kuhn", "--cards", "5", "--bet", "2.5", "--variants", "cfr", "--iterations", "50", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Kuhn poker, 5 cards, bet 2.5"
+    out = cli("race", "--game", "kuhn", "--cards", "20", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "3 to 13 cards" in out.stderr and "Traceback" not in out.stderr

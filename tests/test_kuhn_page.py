@@ -119,3 +119,46 @@ def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained(
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)
     assert "**0.4700**" in outside and "outside the equilibrium family's range [0, 1/3]" in outside and "α = 0.3333" in outside
+
+
+# -- more games (issue 12) --------------------------------------------------------------------------
+
+
+def test_kuhn_on_sliders_shows_the_exact_answer_for_the_sliders_and_learns_toward_it(page):
+    import rmcore
+
+    page.button_group(key="kuhn_game").set_value("sliders").run()
+    page.slider(key="kuhn_cards").set_value(5).run()
+    page.slider(key="kuhn_bet").set_value(2.0).run()
+    assert not page.exception
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception and metric(page, 0) == "100"
+    live = page.session_state.kuhn_live
+    assert live.race.game is rmcore.kuhn_poker(5, 2.0)
+    value = rmcore.solve_tree_game(rmcore.kuhn_poker(5, 2.0)).value
+    assert any(f"**{value:.6f}**" in m.value for m in page.markdown), "the LP value for the sliders' game"
+    assert not any("One iteration, step by step" in e.label for e in page.expander)  # the walkthrough is classic Kuhn's
+    page.selectbox(key="kuhn_explore_cards").set_value("K").run()
+    table = page.table[-1].value
+    assert list(table.index) == ["pass", "bet"] and table.index.name == "K"
+    assert table["exact (LP)"].sum() == pytest.approx(1.0)
+
+
+def test_leduc_trains_and_its_explorer_reads_any_information_set(page):
+    import rmcore
+
+    page.button_group(key="kuhn_game").set_value("leduc").run()
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception and metric(page, 0) == "10"
+    solver = rmcore.CFRSolver(rmcore.leduc_poker())
+    solver.run(10)
+    assert metric(page, 1) == f"{solver.metrics().exploitability:.3e}"
+    page.radio(key="kuhn_explore_player").set_value(2).run()
+    page.radio(key="kuhn_explore_round").set_value(2).run()
+    page.selectbox(key="kuhn_explore_cards").set_value("Q♠ K♥").run()
+    page.selectbox(key="kuhn_explore_history").set_value("rc/r").run()
+    assert not page.exception
+    table = page.table[-1].value
+    assert table.index.name == "Q♠ K♥ rc/r" and list(table.index) == ["fold", "call", "raise"]
+    expected = solver.average_policy()["Q♠ K♥ rc/r"]
+    assert list(table["average"]) == pytest.approx(list(expected), abs=1e-12)

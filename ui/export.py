@@ -85,7 +85,10 @@ def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) 
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
-        source = "--game kuhn"
+        rules = race.game.rules
+        source = "--game leduc" if isinstance(rules, rmcore.LeducRules) else "--game kuhn"
+        if isinstance(rules, rmcore.KuhnRules) and (rules.cards, rules.bet) != (3, 1.0):
+            source += f" --cards {rules.cards} --bet {float(rules.bet)!r}"
     else:
         files["A.csv"] = _csv(race.game, race.game.row_payoffs)
         source = "--matrix A.csv"

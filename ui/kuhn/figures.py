@@ -150,3 +150,36 @@ def equilibrium_check(average: rmcore.Policy) -> tuple[dict, float]:
         yaxis=dict(range=[0, 1.05], title=title("P(bet)")), shapes=shapes, legend=dict(orientation="h", y=-0.2),
     )  # fmt: skip
     return spec, alpha
+
+
+def opening_trajectories(history: rmcore.History, rules) -> dict:
+    """A bigger game's average P(bet) over iterations at player 1's first decision, one line per card."""
+    t = history.iterations.astype(float)
+    opening = [k for k, name in enumerate(history.infosets) if rules.split(name)[1] == ""]
+    traces = [dict(type="scatter", x=t, y=history.average[:, k, len(history.actions[k]) - 1], name=history.infosets[k], mode="lines",
+                   line=dict(color=COLOURS[n % len(COLOURS)])) for n, k in enumerate(opening)]  # fmt: skip
+    return figure(
+        traces, "Average P(bet) at player 1's first decision, by card", 420,
+        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)), yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
+        legend=dict(orientation="v"),
+    )  # fmt: skip
+
+
+def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: list[str], title_text: str) -> dict:
+    """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history (blank where
+    betting is not allowed or the set does not exist)."""
+    rules = game.rules
+    rows, cols, cells = [], [], {}
+    for name in names:
+        k = game.infosets.index(name)
+        seen, bets = rules.split(name)
+        bets = bets or "(first)"
+        rows += [seen] * (seen not in rows)
+        cols += [bets] * (bets not in cols)
+        if game.actions[k][-1] in ("bet", "raise"):
+            cells[seen, bets] = float(probabilities[k, len(game.actions[k]) - 1])
+    z = [[cells.get((r, c)) for c in cols] for r in rows]
+    trace = dict(type="heatmap", x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, colorscale="Blues", xgap=1, ygap=1,
+                 colorbar=dict(title=dict(text="P(bet)")), hovertemplate="%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>")  # fmt: skip
+    return figure([trace], title_text, max(260, 28 * len(rows) + 140), xaxis=dict(title=title("betting so far"), type="category"),
+                  yaxis=dict(title=title("cards seen"), type="category", autorange="reversed"))  # fmt: skip

@@ -25,13 +25,39 @@ ALL_VARIANTS = tuple(rmcore.CFRVariant(name, updates) for name, updates in itert
 VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_VARIANTS.items())
 
 
+#: The games the page offers: classic Kuhn (with its tree, walkthrough and equilibrium family), Kuhn poker with more
+#: cards and another bet, and Leduc hold'em.
+GAMES = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
+GAME_HELP = ("Kuhn poker: 3 cards, the classic (value −1/18), taught step by step. Kuhn on sliders: 3 to 13 cards and a bet "
+             "of 0.5 to 4 antes; the exact value and equilibrium follow the sliders. Leduc hold'em: 6 cards, two betting rounds "
+             "and a public card (OpenSpiel's leduc_poker, 936 information sets).")  # fmt: skip
+
+
 class RunSettings(NamedTuple):
     variants: tuple[rmcore.CFRVariant, ...]
     seed: int = 0
     seeds: int = 1
+    game: str = "kuhn"
+    cards: int = 3
+    bet: float = 1.0
+
+    @property
+    def tree_game(self) -> rmcore.TreeGame:
+        if self.game == "leduc":
+            return rmcore.leduc_poker()
+        return rmcore.kuhn_poker(self.cards, self.bet) if self.game == "sliders" else rmcore.KUHN
 
 
 def settings() -> RunSettings:
+    game = st.segmented_control("Game", list(GAMES), format_func=GAMES.get, default="kuhn", key="kuhn_game", bind="query-params", help=GAME_HELP)
+    game = game or "kuhn"  # (a segmented control can be clicked off: that keeps the classic)
+    cards, bet = 3, 1.0
+    if game == "sliders":
+        left, right = st.columns(2)
+        cards = int(left.slider("Cards", *rmcore.poker.KUHN_CARDS, 4, key="kuhn_cards", bind="query-params",
+                                help="How many cards (each player gets one; the higher wins a showdown)."))  # fmt: skip
+        bet = float(right.slider("Bet, in antes", *rmcore.poker.KUHN_BETS, 1.0, 0.25, key="kuhn_bet", bind="query-params",
+                                 help="The size of a bet or call; each player antes 1."))  # fmt: skip
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
     chosen = c1.multiselect("Variants (the first is traced and tabled; several race each other)", list(labels), default=[ALL_VARIANTS[0].label],
@@ -40,21 +66,22 @@ def settings() -> RunSettings:
     if not chosen:
         st.error("Choose at least one variant; the last choice stays in use.")
         current = state.live("kuhn")
-        return current.key if current is not None else RunSettings((ALL_VARIANTS[0],), seed)
+        return current.key if current is not None else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet)
     variants = tuple(labels[label] for label in chosen)
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
         seeds = int(c3.number_input("Seeds", 1, 20, 5, key="kuhn_seeds", help="Runs per sampled variant: the race draws the median and the min-max band.", bind="query-params"))
-    return RunSettings(variants, seed, seeds)
+    return RunSettings(variants, seed, seeds, game, cards, bet)
 
 
 def _describe(old: RunSettings, new: RunSettings) -> str:
     names = [name for name in RunSettings._fields if getattr(old, name) != getattr(new, name)]
-    return " and ".join(name.replace("variants", "the variants") for name in names) or "the settings"
+    names = ["the game" if name in ("game", "cards", "bet") else name for name in names]
+    return " and ".join(dict.fromkeys(name.replace("variants", "the variants") for name in names)) or "the settings"
 
 
 def live_run(chosen: RunSettings) -> LiveRun:
-    return state.sync_live("kuhn", chosen, lambda: rmcore.Race(rmcore.KUHN, chosen.variants, seeds=chosen.seeds, seed=chosen.seed), _describe)
+    return state.sync_live("kuhn", chosen, lambda: rmcore.Race(chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed), _describe)
 
 
 #: While training, the tree's colours are redrawn once a second: its 80 labels made every screen update about a third
@@ -170,12 +197,14 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
         with right:
             shown = history.rows(chart_rows(history.iterations))
-            live_chart(mark(figures.infoset_trajectories(shown)), key="kuhn_trajectories", **look)
+            game = run.race.game
+            trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
+            live_chart(mark(trajectories), key="kuhn_trajectories", **look)
             st.caption(explain.KUHN_TRAJECTORIES)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
             race_view.table(frame.race)
-    _policies(history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
+    _policies(run, history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
               metrics.game_value, look)  # fmt: skip
 
 
@@ -197,11 +226,16 @@ def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
             st.caption(explain.KUHN_TRAJECTORIES)
     timeline(solver.history())
     st.container()  # (the race table's place)
-    _policies(solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
+    _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
 
 
-def _policies(average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int, game_value: float, look: dict) -> None:
-    """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check."""
+def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int, game_value: float,
+              look: dict) -> None:  # fmt: skip
+    """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check (classic Kuhn);
+    for the other games the exact answer, the heat map and the strategy explorer."""
+    if run.race.game is not rmcore.KUHN:
+        _bigger_game(run, average, current, regrets, game_value, look)
+        return
     live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, **look)
     st.caption(explain.KUHN_TREE)
     table = pd.DataFrame({
@@ -216,6 +250,59 @@ def _policies(average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarra
     st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def exact_answer(game_key: tuple) -> rmcore.TreeSolution:
+    """The sequence-form LP's value and equilibrium, once per game on this server (Leduc: about 0.2 s)."""
+    name, cards, bet = game_key
+    return rmcore.solve_tree_game(RunSettings((), game=name, cards=cards, bet=bet).tree_game)
+
+
+def _game_key(run: LiveRun) -> tuple:
+    chosen = run.key
+    return (chosen.game, chosen.cards, chosen.bet)
+
+
+def _bigger_game(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float, look: dict) -> None:
+    """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an explorer."""
+    game = run.race.game
+    answer = exact_answer(_game_key(run))
+    st.markdown(f"**The exact answer** (sequence-form linear program, HiGHS): game value for player 1 **{answer.value:.6f}**; "
+                f"the learner's average policy gets **{game_value:.6f}** (gap {game_value - answer.value:+.2e}).")  # fmt: skip
+    leduc = isinstance(game.rules, rmcore.LeducRules)
+    c1, c2, c3 = st.columns(3)
+    player = c1.radio("Player", [1, 2], horizontal=True, key="kuhn_explore_player")
+    round_ = c2.radio("Round", [1, 2], horizontal=True, key="kuhn_explore_round") if leduc else 1
+    kind = c3.radio("Strategy", ["average", "current", "exact (LP)"], horizontal=True, key="kuhn_explore_kind")
+    names = [name for k, name in enumerate(game.infosets)
+             if game.tree.infoset_player[k] == player - 1 and ("/" in name) == (round_ == 2)]  # fmt: skip
+    shown = {"average": average, "current": current, "exact (LP)": answer.policy}[kind].probabilities
+    live_chart(figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"), key="kuhn_heatmap", **look)
+    st.caption("Each cell is one information set: the cards its player sees (rows) and the betting so far (columns); "
+               "blank where betting is not allowed.")
+    _explorer(run, game, names, average, current, regrets, answer)
+
+
+def _explorer(run: LiveRun, game, names: list[str], average, current, regrets, answer) -> None:
+    """One information set: its current and average strategy, cumulative regrets, the LP's, and how often it is reached."""
+    rules = game.rules
+    seen = list(dict.fromkeys(rules.split(name)[0] for name in names))
+    c1, c2 = st.columns(2)
+    cards = c1.selectbox("Cards seen", seen, key="kuhn_explore_cards")
+    histories = [rules.split(name)[1] for name in names if rules.split(name)[0] == cards]
+    bets = c2.selectbox("Betting so far", histories, format_func=lambda h: h or "(first to act)", key="kuhn_explore_history")
+    if bets is None or cards is None:
+        return
+    name = next(n for n in names if rules.split(n) == (cards, bets))
+    k = game.infosets.index(name)
+    reach = run.primary.reach_probabilities(current)[k]
+    actions = game.actions[k]
+    table = pd.DataFrame({"current": current.probabilities[k, : len(actions)], "average": average.probabilities[k, : len(actions)],
+                          "cumulative regret": regrets[k, : len(actions)], "exact (LP)": answer.policy.probabilities[k, : len(actions)]},
+                         index=pd.Index(actions, name=name))  # fmt: skip
+    st.table(table.style.format(precision=4))
+    st.caption(f"**{name}**: reached with probability {reach:.4f} under the current policy (chance and both players).")
+
+
 def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
     """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
@@ -226,4 +313,5 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         st.metric("iteration", iteration)
         st.metric(f"exploitability ({name})", f"{metrics.exploitability:.3e}")
-        st.metric("game value for player 1", f"{metrics.game_value:.5f}", help="The equilibrium value is -1/18 = -0.05556.")
+        exact = "The equilibrium value is -1/18 = -0.05556." if run.race.game is rmcore.KUHN else "The exact value is under the charts."
+        st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)
