@@ -181,20 +181,15 @@ def _leduc_rows(quick: bool) -> None:
         theirs.evaluate_and_update_policy()
         contenders["openspiel"] = lambda: [theirs.evaluate_and_update_policy() for _ in range(theirs_n)]
         exploitability_contenders["openspiel"] = lambda: [pyspiel.exploitability(game, theirs.average_policy()) for _ in range(their_calls)]
-    times = _best_of(contenders, repeats)
-    ours = times["rmcore"] / ours_n
-    if pyspiel is None:
-        _row("Leduc CFR: per iteration", f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
-    else:
-        base = times["openspiel"] / theirs_n
-        _row("Leduc CFR: per iteration", f"{ours * 1e3:.3f} ms", f"{base * 1e3:.2f} ms (OpenSpiel C++)", f"{base / ours:.0f}x", ">= 10x")
-    times = _best_of(exploitability_contenders, repeats)
-    ours = times["rmcore"] / calls
-    if pyspiel is None:
-        _row("Leduc exploitability of the average: per call", f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
-    else:
-        base = times["openspiel"] / their_calls
-        _row("Leduc exploitability of the average: per call", f"{ours * 1e3:.3f} ms", f"{base * 1e3:.1f} ms (OpenSpiel C++)", f"{base / ours:.0f}x", ">= 10x")
+    for name, these, ours_count, their_count in (("Leduc CFR: per iteration", contenders, ours_n, theirs_n),
+                                                 ("Leduc exploitability of the average: per call", exploitability_contenders, calls, their_calls)):  # fmt: skip
+        times = _best_of(these, repeats)
+        ours = times["rmcore"] / ours_count
+        if pyspiel is None:
+            _row(name, f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
+        else:
+            base = times["openspiel"] / their_count
+            _row(name, f"{ours * 1e3:.3f} ms", f"{base * 1e3:.2f} ms (OpenSpiel C++)", f"{base / ours:.0f}x", ">= 10x")
     solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
     times = _best_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
     _row("Leduc sequence-form LP (value and equilibrium)", f"{times['lp']:.2f} s", "", "", "< 5 s")

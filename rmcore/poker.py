@@ -81,6 +81,9 @@ class KuhnRules:
     def actions(self, history: str) -> tuple[str, ...]:
         return ("p", "b")
 
+    def after(self, history: str, action: str) -> str:
+        return history + action
+
     def action_names(self, history: str) -> tuple[str, ...]:
         return ("pass", "bet")
 
@@ -217,10 +220,6 @@ class LeducRules:
         return " ".join(parts[:-1]), parts[-1]
 
 
-def _after(rules, history: str, action: str) -> str:
-    return rules.after(history, action) if hasattr(rules, "after") else history + action
-
-
 def _branches(rules, history: str, deal) -> tuple[str, ...]:
     """What can follow ``history``: the legal actions, chance's outcomes, or nothing at the end."""
     actor = rules.player(history)
@@ -257,7 +256,7 @@ def poker_tree(rules) -> TreeGame:
         frontier = [""]
         while frontier:  # breadth first: parents before children, and every depth together
             labels.extend((deal, history) for history in frontier)
-            frontier = [_after(rules, h, a) for h in frontier for a in _branches(rules, h, deal)]
+            frontier = [rules.after(h, a) for h in frontier for a in _branches(rules, h, deal)]
         deal_end.append(len(labels))
     index = {label: k for k, label in enumerate(labels)}
     names: dict[str, int] = {}
@@ -293,7 +292,7 @@ def poker_tree(rules) -> TreeGame:
                 chance = np.pad(chance, ((0, 0), (0, extra)))
             player[k] = actor
             for o, (outcome, probability) in enumerate(outcomes):
-                children[k, o] = index[(deal, _after(rules, history, outcome))]
+                children[k, o] = index[(deal, rules.after(history, outcome))]
                 chance[k, o] = probability
             continue
         if actor < 0:
@@ -305,7 +304,7 @@ def poker_tree(rules) -> TreeGame:
         player[k] = actor
         infoset[k] = number[name]
         for a, action in enumerate(rules.actions(history)):
-            children[k, a] = index[(deal, _after(rules, history, action))]
+            children[k, a] = index[(deal, rules.after(history, action))]
     ordered = [first_met[k] for k in order]
     tree = _kernels.GameTree(
         player=player,

@@ -33,6 +33,17 @@ def regret_matching(regrets):
     return [p / total for p in positive] if total > 0 else [0.5, 0.5]
 
 
+def updated_regret(variant, r, t):
+    """A cumulative regret after iteration t's increment is added: clipped (CFR+) or discounted (linear, discounted)."""
+    if variant == "cfr+":
+        return max(r, 0.0)
+    if variant == "linear":
+        return r * t / (t + 1)
+    if variant == "discounted":
+        return r * (t**1.5 / (t**1.5 + 1) if r >= 0 else 0.5)
+    return r
+
+
 class NaiveCFR:
     def __init__(self, variant="cfr", alternating=True):
         self.variant, self.alternating = variant, alternating
@@ -74,15 +85,7 @@ class NaiveCFR:
                 self.walk("", cards, [1.0, 1.0, 1 / 6], updating, increments, weight)
             for infoset, inc in increments.items():  # policies change only after the whole pass
                 regrets = self.regrets.setdefault(infoset, [0.0, 0.0])
-                for a in range(2):
-                    r = regrets[a] + inc[a]
-                    if self.variant == "cfr+":
-                        r = max(r, 0.0)
-                    elif self.variant == "linear":
-                        r *= t / (t + 1)
-                    elif self.variant == "discounted":
-                        r *= t**1.5 / (t**1.5 + 1) if r >= 0 else 0.5
-                    regrets[a] = r
+                regrets[:] = [updated_regret(self.variant, r + i, t) for r, i in zip(regrets, inc)]
 
     def average(self):
         out = {}

@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import itertools
 
+from .naive_cfr import updated_regret
+
 CHANCE = -2  # rules.player() at a chance node inside a deal
-
-
-def _after(rules, history, action):
-    return rules.after(history, action) if hasattr(rules, "after") else history + action
 
 
 def _regret_matching(regrets):
@@ -42,7 +40,7 @@ class RulesCFR:
         rules = self.rules
         player = rules.player(history)
         if player == CHANCE:
-            return sum(p * self.walk(_after(rules, history, outcome), deal, reach[:2] + [reach[2] * p], updating, increments, weight)
+            return sum(p * self.walk(rules.after(history, outcome), deal, reach[:2] + [reach[2] * p], updating, increments, weight)
                        for outcome, p in rules.chance(history, deal))  # fmt: skip
         if player < 0:
             return rules.payoff(history, deal)
@@ -53,7 +51,7 @@ class RulesCFR:
         for a, action in enumerate(actions):
             child_reach = list(reach)
             child_reach[player] *= sigma[a]
-            values.append(self.walk(_after(rules, history, action), deal, child_reach, updating, increments, weight))
+            values.append(self.walk(rules.after(history, action), deal, child_reach, updating, increments, weight))
         value = sum(s * v for s, v in zip(sigma, values))
         if (updating is None or player == updating) and infoset not in self.locked:
             sign = 1 if player == 0 else -1
@@ -75,15 +73,7 @@ class RulesCFR:
                 self.walk("", deal, [1.0, 1.0, 1 / len(self.deals)], updating, increments, weight)
             for infoset, inc in increments.items():  # policies change only after the whole pass
                 regrets = self.regrets.setdefault(infoset, [0.0] * len(inc))
-                for a in range(len(inc)):
-                    r = regrets[a] + inc[a]
-                    if self.variant == "cfr+":
-                        r = max(r, 0.0)
-                    elif self.variant == "linear":
-                        r *= t / (t + 1)
-                    elif self.variant == "discounted":
-                        r *= t**1.5 / (t**1.5 + 1) if r >= 0 else 0.5
-                    regrets[a] = r
+                regrets[:] = [updated_regret(self.variant, r + i, t) for r, i in zip(regrets, inc)]
 
     def average(self):
         out = {}
@@ -101,12 +91,12 @@ def information_sets(rules):
         player = rules.player(history)
         if player == CHANCE:
             for outcome, _ in rules.chance(history, deal):
-                visit(_after(rules, history, outcome), deal)
+                visit(rules.after(history, outcome), deal)
         if player < 0:
             return
         found[rules.infoset(history, deal)] = (player, len(rules.actions(history)))
         for action in rules.actions(history):
-            visit(_after(rules, history, action), deal)
+            visit(rules.after(history, action), deal)
 
     for deal in rules.deals():
         visit("", deal)
@@ -119,11 +109,11 @@ def expected(rules, policy, history="", deal=None):
         deals = rules.deals()
         return sum(expected(rules, policy, "", d) for d in deals) / len(deals)
     if rules.player(history) == CHANCE:
-        return sum(p * expected(rules, policy, _after(rules, history, outcome), deal) for outcome, p in rules.chance(history, deal))
+        return sum(p * expected(rules, policy, rules.after(history, outcome), deal) for outcome, p in rules.chance(history, deal))
     if rules.player(history) < 0:
         return rules.payoff(history, deal)
     sigma = policy[rules.infoset(history, deal)]
-    return sum(p * expected(rules, policy, _after(rules, history, action), deal) for p, action in zip(sigma, rules.actions(history)))
+    return sum(p * expected(rules, policy, rules.after(history, action), deal) for p, action in zip(sigma, rules.actions(history)))
 
 
 def best_response_value(rules, policy, player):

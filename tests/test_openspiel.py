@@ -34,7 +34,6 @@ def test_exploitability_equals_openspiel_after_every_iteration(variant, solver_c
 def openspiel_names(game, rules) -> dict:
     """OpenSpiel's information-state string -> our information set's name, by walking both games together."""
     letters = "fcr" if isinstance(rules, rmcore.LeducRules) else "pb"
-    after = getattr(rules, "after", lambda history, action: history + action)
     names = {}
 
     def walk(state, history, deal):
@@ -43,11 +42,11 @@ def openspiel_names(game, rules) -> dict:
         if state.is_chance_node():
             for card, _ in state.chance_outcomes():
                 dealing = len(deal) < 2  # the private cards, then (Leduc) the public one
-                walk(state.child(card), history if dealing else after(history, str(card)), deal + (card,) * dealing)
+                walk(state.child(card), history if dealing else rules.after(history, str(card)), deal + (card,) * dealing)
             return
         names[state.information_state_string()] = rules.infoset(history, deal)
         for action in state.legal_actions():
-            walk(state.child(action), after(history, letters[action]), deal)
+            walk(state.child(action), rules.after(history, letters[action]), deal)
 
     walk(game.new_initial_state(), "", ())
     return names
