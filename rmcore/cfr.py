@@ -109,11 +109,12 @@ class CFRMetrics(NamedTuple):
     exploitability: float
     game_value: float
     br_gains: tuple[float, float]
+    learner: int | None = None  # 0 or 1 against a fixed opponent (see CFRSolver's ``opponent``)
 
     @property
     def gap(self) -> float:
-        """The convergence measure to plot: exploitability."""
-        return self.exploitability
+        """The convergence measure to plot: exploitability, or against a fixed opponent the learner's best-response gain."""
+        return self.exploitability if self.learner is None else self.br_gains[self.learner]
 
 
 class CFRTrace(NamedTuple):
@@ -215,6 +216,10 @@ class CFRSolver:
         Seed for chance sampling; ``None`` draws fresh entropy (see ``seed`` afterwards).
     max_points : int
         Most rows ``history()`` keeps.
+    opponent : dict, optional
+        A fixed opponent: a strategy for every information set of one player (``rmcore.fixed_strategy``
+        builds one). Then only the other player, the learner, runs CFR; its average converges to a best
+        response (``rmcore.best_response``), and ``metrics().br_gains`` of the learner falls to 0.
 
     Notes
     -----
@@ -224,19 +229,27 @@ class CFRSolver:
     """
 
     def __init__(self, game: TreeGame, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
-                 max_points: int = config.DEFAULT_MAX_POINTS):  # fmt: skip
+                 max_points: int = config.DEFAULT_MAX_POINTS, opponent: dict | None = None):  # fmt: skip
+        from .exploit import opponent_rows  # (exploit builds on this module)
+
         if not isinstance(game, TreeGame):
             raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
         self.game = game
         self.variant = CFRVariant(variant, updates)
-        self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating")
+        fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
+        #: The learning player's index (0 or 1) against a fixed opponent; ``None`` in self-play.
+        self.learner = None if fixed_player is None else 1 - fixed_player
+        self.opponent = None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
+        learner = _kernels.BOTH_LEARN if self.learner is None else self.learner
+        self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating", learner)
         self.max_points = whole_number(max_points, "max_points", 0)
         rng, self.seed = seed_words(seed)
         nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), policy_width(game)
         zeros = np.zeros
         self._state = _kernels.CFRState(
-            regrets=zeros((infosets, actions)), strategy_sums=zeros((infosets, actions)),
-            policy=uniform_policy(game),
+            # A fixed opponent's rows: its policy, and strategy sums equal to it (never updated), so its average is it.
+            regrets=zeros((infosets, actions)), strategy_sums=np.where((game.tree.infoset_player == fixed_player)[:, None], start, 0.0),
+            policy=start,
             reach=zeros((nodes, 3)), value=zeros(nodes), regret_increment=zeros((infosets, actions)),
             action_values=zeros((infosets, actions)), strategy_value=zeros(infosets), own_reach=zeros(infosets),
             opponent_reach=zeros(infosets), rng=rng, average=zeros((infosets, actions)), scores=zeros((infosets, actions)),
@@ -300,7 +313,8 @@ class CFRSolver:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
         br_value_1, br_value_2, game_value = _kernels.call_cfr("average_policy_values", self.game.tree, self._state)
         nash_conv = br_value_1 + br_value_2
-        return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, (br_value_1 - game_value, br_value_2 + game_value))
+        gains = (br_value_1 - game_value, br_value_2 + game_value)
+        return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, gains, self.learner)
 
     def reach_probabilities(self, policy=None) -> np.ndarray:
         """How likely each information set is to be reached (chance and both players) under ``policy``.
@@ -340,7 +354,8 @@ class CFRSolver:
             "game_value": record.game_value,
             "exploitability_current": record.nash_conv_current / 2.0,
         }
-        return History(record.iteration, record.average, record.current, record.regrets, metrics, self.game.infosets, self.game.actions, "exploitability")
+        return History(record.iteration, record.average, record.current, record.regrets, metrics, self.game.infosets, self.game.actions,
+                       "exploitability" if self.learner is None else f"br_gain_{self.learner + 1}")  # fmt: skip
 
     def trace_iteration(self) -> list[CFRTrace]:
         """Run one iteration and return, per information set, what it computed (reach, counterfactual
@@ -399,4 +414,5 @@ def metrics_at(history: History, row: int) -> CFRMetrics:
         exploitability=get["exploitability"],
         game_value=get["game_value"],
         br_gains=(get["br_gain_1"], get["br_gain_2"]),
+        learner=None if history.gap_name == "exploitability" else int(history.gap_name[-1]) - 1,
     )

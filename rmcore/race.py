@@ -116,8 +116,9 @@ class Race:
         Runs per sampled variant (1 to 50).
     seed : int
         The first seed.
-    opponent : array_like, optional
-        A fixed column strategy (matrix games only).
+    opponent : array_like or dict, optional
+        A fixed opponent: a column strategy (matrix games) or one player's whole strategy (game trees, as
+        :func:`rmcore.fixed_strategy` builds it); then only the other player learns.
     start : pair of array_like, optional
         Where learning starts (matrix games only; see :class:`~rmcore.MatrixSolver`).
     """
@@ -138,8 +139,8 @@ class Race:
         if seeds > 50:
             raise ValueError(f"seeds must be at most 50, got {seeds}")
         seed = whole_number(seed, "seed", 0)
-        if (opponent is not None or start is not None) and not isinstance(game, MatrixGame):
-            raise ValueError("a fixed opponent and a start are for matrix games")
+        if start is not None and not isinstance(game, MatrixGame):
+            raise ValueError("a start is for matrix games")
         self.game = game
         self.variants = tuple(parsed)
         self.seeds = seeds
@@ -153,7 +154,7 @@ class Race:
                     return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s, start=start)
             else:
                 def make(s, v=variant):
-                    return CFRSolver(game, v.name, v.updates, seed=s)
+                    return CFRSolver(game, v.name, v.updates, seed=s, opponent=opponent)
             # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
             warm = make(seed)
             warm.run(1)

@@ -85,7 +85,7 @@ def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
         (GAME, "rm", {}, "must be a list"),
         (GAME, [3], {}, "MatrixVariant or a string"),
         (rmcore.KUHN, ["cfr/rm"], {}, "unknown part 'rm'"),
-        (rmcore.KUHN, ["cfr"], {"opponent": [1, 0]}, "for matrix games"),
+        (rmcore.KUHN, ["cfr"], {"opponent": [1, 0]}, "dict from each of its information sets"),
         (GAME, ["rm"], {"seeds": 0}, "seeds must be a whole number >= 1"),
         (GAME, ["rm"], {"seeds": 51}, "at most 50"),
         ("rps", ["rm"], {}, "MatrixGame or a TreeGame"),
