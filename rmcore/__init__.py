@@ -18,6 +18,7 @@ from .kuhn import KUHN, KuhnCFR, equilibrium_policy, kuhn_nash_conv
 from . import poker
 from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 from .sequence_form import TreeSolution, solve_tree_game
+from .play import Hand, running_mean
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
 from .matrix import (
     ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixMetrics, MatrixSolver, MatrixVariant, PlayerValues, StrategyProfile,
@@ -33,7 +34,7 @@ __all__ = [
     "ALGORITHMS", "AVERAGINGS", "SAMPLINGS", "UPDATES", "CFR_UPDATES", "CFR_VARIANTS", "PRESETS", "TREE_GAMES", "THRESHOLDS",
     "MatrixGame", "MatrixSolver", "MatrixVariant", "MatrixMetrics", "PlayerValues", "StrategyProfile",
     "TreeGame", "KUHN", "KuhnRules", "LeducRules", "kuhn_poker", "leduc_poker", "poker_tree", "TreeSolution", "solve_tree_game",
-    "BestResponse", "Deviation", "best_response", "exploiting_deviations", "fixed_strategy", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
+    "BestResponse", "Deviation", "best_response", "exploiting_deviations", "fixed_strategy", "Hand", "running_mean", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
     "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",
     "BestResponseGains", "Equilibrium", "Preset", "PresetParameter", "ZeroSumSolution",
     "best_response_gains", "equilibrium_policy", "exploitability", "kuhn_nash_conv", "nash_conv", "parse_matrix_csv",

@@ -1,0 +1,93 @@
+"""Hands against the bot: reproducible deals, the bot plays its policy, winnings add up to the exact expectation."""
+
+import math
+
+import numpy as np
+import pytest
+
+import rmcore
+from rmcore import poker
+from rmcore.play import Hand, running_mean
+
+from . import naive_rules_cfr
+
+EXACT = rmcore.solve_tree_game(rmcore.KUHN)
+
+
+def _play_out(hand: Hand, choose) -> Hand:
+    while not hand.is_over:
+        hand.play(choose(hand))
+    return hand
+
+
+def test_the_same_seed_deals_the_same_hands_and_the_bot_draws_the_same():
+    first = [_play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1]) for n in range(30)]
+    again = [_play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1]) for n in range(30)]
+    assert [(h.deal, h.history) for h in first] == [(h.deal, h.history) for h in again]
+    other = [Hand(rmcore.KUHN, EXACT.policy, 2, seed=12, number=n).deal for n in range(30)]
+    assert other != [h.deal for h in first]
+
+
+def test_deals_are_uniform_and_the_bot_acts_with_its_policys_probability():
+    counts = {}
+    for n in range(3000):
+        hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 1, seed=5, number=n), lambda h: "bet")
+        counts[hand.deal] = counts.get(hand.deal, 0) + 1
+        for move in hand.bot_moves:
+            k = rmcore.KUHN.infosets.index(move.infoset)
+            a = rmcore.KUHN.actions[k].index(move.action)
+            assert move.probability == EXACT.policy.probabilities[k, a] > 0
+    assert len(counts) == 6 and all(abs(c - 500) < 5 * math.sqrt(500) for c in counts.values())
+
+
+@pytest.mark.parametrize("seat", [1, 2])
+def test_mean_winnings_agree_with_the_exact_expectation(seat):
+    """The student always bets or calls; over 4000 hands the mean lies within 4 standard errors of the exact value of
+    that strategy against the bot (the expectation by brute force over the rules)."""
+    rules = poker.KuhnRules()
+    always = {name: [0.0, 1.0] for k, name in enumerate(rmcore.KUHN.infosets) if rmcore.KUHN.tree.infoset_player[k] == seat - 1}
+    policy = {name: list(EXACT.policy[name]) for name in rmcore.KUHN.infosets} | always
+    exact = naive_rules_cfr.expected(rules, policy) * (1 if seat == 1 else -1)
+    winnings = [_play_out(Hand(rmcore.KUHN, EXACT.policy, seat, seed=1, number=n), lambda h: "bet").winnings for n in range(4000)]
+    summary = running_mean(winnings)
+    assert abs(summary.mean - exact) < 4 * summary.half_width / 1.96
+
+
+def test_a_leduc_hand_deals_the_public_card_between_the_rounds():
+    game = poker.leduc_poker()
+    bot = rmcore.CFRSolver(game, "cfr+")
+    bot.run(5)
+    hand = Hand(game, bot.average_policy(), 1, seed=2, number=0)
+    assert len(hand.your_cards.split()) == 1 and hand.legal_actions == ("check", "bet")
+    _play_out(hand, lambda h: "call" if "call" in h.legal_actions else "check")
+    assert hand.is_over and ("dealer" in [who for who, _ in hand.steps]) == ("/" in hand.history)
+    if "/" in hand.history:
+        assert len(hand.your_cards.split()) == 2
+    assert hand.winnings == pytest.approx(game.rules.payoff(hand.history, hand.deal))
+
+
+def test_bad_moves_and_settings_are_refused_with_a_clear_message():
+    hand = Hand(rmcore.KUHN, EXACT.policy, 1, seed=0, number=0)
+    with pytest.raises(ValueError, match="not a legal action now; choose one of pass, bet"):
+        hand.play("raise")
+    with pytest.raises(ValueError, match="not over yet"):
+        hand.winnings
+    _play_out(hand, lambda h: "pass")
+    with pytest.raises(ValueError, match="the hand is over"):
+        hand.play("pass")
+    with pytest.raises(ValueError, match="player 1 or 2"):
+        Hand(rmcore.KUHN, EXACT.policy, 0, seed=0, number=0)
+    with pytest.raises(ValueError, match="seed"):
+        Hand(rmcore.KUHN, EXACT.policy, 1, seed=-1, number=0)
+    with pytest.raises(ValueError, match="poker game built from rules"):
+        Hand(rmcore.KUHN._replace(rules=None), EXACT.policy, 1, seed=0, number=0)
+
+
+def test_running_mean_and_its_band():
+    values = np.random.default_rng(0).normal(0.3, 2.0, 500)
+    summary = running_mean(values)
+    assert summary.hands == 500 and summary.mean == pytest.approx(values.mean())
+    assert summary.half_width == pytest.approx(1.96 * values.std(ddof=1) / math.sqrt(500))
+    assert running_mean([]).hands == 0 and math.isnan(running_mean([1.0]).half_width)
+    with pytest.raises(ValueError, match="finite numbers"):
+        running_mean([1.0, float("nan")])
