@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, export, link, state
-from ui.kuhn import view
+from ui.kuhn import play, view
 
 RULES = (
     "Three cards, J < Q < K. Each player antes 1 and gets one card. Player 1 **passes** (checks) or **bets** 1. "
@@ -33,6 +33,8 @@ state.notice("kuhn")
 speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
 export.section("kuhn", run)
+with st.expander("Play against the bot", expanded=False):
+    play.section(run, view.exact_answer(run.key.game_key).value)
 if chosen.game == "kuhn":
     with st.expander("One iteration, step by step", expanded=not presenting):
         view.walkthrough(run)

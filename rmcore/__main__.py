@@ -12,7 +12,7 @@ import sys
 import time
 
 from . import config
-from .cfr import CFR_UPDATES, CFR_VARIANTS
+from .cfr import CFR_UPDATES, CFR_VARIANTS, TreeGame
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
 from .kuhn import KUHN
 from .poker import kuhn_poker, leduc_poker
@@ -59,9 +59,19 @@ def _load_game(args) -> MatrixGame:
     return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
 
 
-def _parse_opponent(text: str | None):
+def _parse_opponent(text: str | None, tree_game: bool = False):
     if text is None:
         return None
+    if tree_game:  # a whole strategy of one player: a JSON file {information set: [probabilities]}
+        try:
+            with open(text, encoding="utf-8") as handle:
+                opponent = json.load(handle)
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            raise UsageError(f"--opponent for a poker game is a JSON file of one player's strategy "
+                             f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}') from None  # fmt: skip
+        if not isinstance(opponent, dict):
+            raise UsageError(f"--opponent {text!r}: the JSON must be an object from information sets to probabilities")
+        return opponent
     try:
         return [float(part) for part in text.split(",")]
     except ValueError:
@@ -171,7 +181,7 @@ def _race(args) -> int:
         game = _load_game(args)
         name = game.name or "custom"
     variants = [part for part in args.variants.split(",") if part.strip()]
-    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent), start=_parse_start(args.start))
+    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent, isinstance(game, TreeGame)), start=_parse_start(args.start))
     if args.iterations < 1:
         raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
     contest.run(args.iterations)
@@ -248,7 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--iterations", type=int, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")
     race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
-    race.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy (matrix games)")
+    race.add_argument("--opponent", metavar="p1,p2,.. or FILE.json",
+                      help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
+                           "(poker games; only the other player learns)")  # fmt: skip
     race.add_argument("--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights; matrix games)")
     race.add_argument("--json", action="store_true", help="print one JSON object")
     race.set_defaults(handler=_race)

@@ -162,3 +162,63 @@ def test_leduc_trains_and_its_explorer_reads_any_information_set(page):
     assert table.index.name == "Q♠ K♥ rc/r" and list(table.index) == ["fold", "call", "raise"]
     expected = solver.average_policy()["Q♠ K♥ rc/r"]
     assert list(table["average"]) == pytest.approx(list(expected), abs=1e-12)
+
+
+def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
+    """Player 2 fixed, never bluffing with J (the default lock): player 1 learns alone; the page shows the exact
+    best-response value, the gain the lock gives away and the exploiting deviations, in the matrix page's words."""
+    import rmcore
+
+    page.radio(key="kuhn_opponent").set_value("2").run()
+    assert not page.exception
+    assert page.multiselect(key="kuhn_locks_2_kuhn_3_1.0").value == ["Jp"]
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception and metric(page, 0) == "100"
+    live = page.session_state.kuhn_live
+    assert live.primary.learner == 0 and live.primary.opponent["Jp"] == (1.0, 0.0)
+    exact = rmcore.solve_tree_game(rmcore.KUHN)
+    opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
+    response = rmcore.best_response(rmcore.KUHN, opponent, 1)
+    solver = rmcore.CFRSolver(rmcore.KUHN, opponent=opponent)
+    solver.run(100)
+    assert page.metric[1].label == "learner's best-response gain (cfr)" and metric(page, 1) == f"{solver.metrics().br_gains[0]:.3e}"
+    text = " ".join(m.value for m in page.markdown)
+    assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.value:.6f}**" in text
+    deviations = next(d.value for d in page.dataframe if "best response" in d.value.columns)
+    assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == ["always pass", "always bet"]
+    assert any("Against a fixed opponent only player 1 learns" in c.value for c in page.caption)
+    # move the lock: J bluffs half the time; the run restarts with a notice
+    page.slider(key="kuhn_lock_kuhn_3_1.0_6_1").set_value(100).run()
+    assert not page.exception and page.session_state.kuhn_live.primary.opponent["Jp"] == (0.5, 0.5)
+    # all weights zero: a message next to the sliders, the set plays the equilibrium
+    page.slider(key="kuhn_lock_kuhn_3_1.0_6_0").set_value(0).run()
+    page.slider(key="kuhn_lock_kuhn_3_1.0_6_1").set_value(0).run()
+    assert any("All weights at Jp are zero" in e.value for e in page.error)
+    assert page.session_state.kuhn_live.primary.opponent["Jp"] == tuple(exact.policy["Jp"])
+
+
+def test_playing_hands_against_the_bot_reveals_its_cards_and_tallies(page):
+    import rmcore
+
+    page.button(key="kuhn_step_100").click().run()
+    for _ in range(3):
+        while True:
+            actions = [b for b in page.button if b.key and b.key.startswith("kuhn_play_") and b.key != "kuhn_play_next"]
+            if not actions:
+                break
+            actions[-1].click().run()  # always bet / call
+            assert not page.exception
+        assert any("The bot held" in m.value for m in page.markdown)
+        page.button(key="kuhn_play_next").click().run()
+    table = page.session_state.kuhn_play
+    assert len(table.winnings) == 3 and table.hand.number == 3
+    # the same hands again from the seed: a fresh table replays them exactly
+    bot = page.session_state.kuhn_live.primary.average_policy()
+    again = []
+    for number in range(3):
+        hand = rmcore.Hand(rmcore.KUHN, bot, 1, 0, number)
+        while not hand.is_over:
+            hand.play(hand.legal_actions[-1])
+        again.append(hand.winnings)
+    assert table.winnings == again
+    assert any(m.value.startswith("After **3** hands you average") for m in page.markdown)

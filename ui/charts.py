@@ -23,6 +23,8 @@ CURRENT_OPACITY = 0.55
 GAP_TITLES = {
     "nash_conv": "nash_conv of the average",
     "br_gain_row": "learner's best-response gain",
+    "br_gain_1": "learner's best-response gain",
+    "br_gain_2": "learner's best-response gain",
     "exploitability": "exploitability of the average",
 }
 

@@ -19,6 +19,18 @@ CONVERGENCE_FIXED = (
     "Against a fixed opponent only the row player learns: the black line is how much it could still gain by switching "
     "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response."
 )
+CFR_FIXED_VALUE = (
+    "The learner's average strategy's winnings per hand against the fixed player (thick), climbing to what a best response "
+    "earns (dashed, exact); the dotted line is the equilibrium value. The gap between the two lines is what the locks give away."
+)
+
+
+def cfr_fixed(learner: int) -> str:
+    """The convergence chart's caption against a fixed player: the matrix page's words, for a game tree."""
+    return (f"Against a fixed opponent only player {learner} learns: the line is how much it could still gain by switching "
+            "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response.")
+
+
 REGRETS = (
     "An action's cumulative regret is how much better it would have done, summed over all iterations, than what was "
     "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not played."

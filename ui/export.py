@@ -89,6 +89,9 @@ def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) 
         source = "--game leduc" if isinstance(rules, rmcore.LeducRules) else "--game kuhn"
         if isinstance(rules, rmcore.KuhnRules) and (rules.cards, rules.bet) != (3, 1.0):
             source += f" --cards {rules.cards} --bet {float(rules.bet)!r}"
+        if race.opponent is not None:  # the fixed opponent's whole strategy, every probability as Python wrote it
+            files["opponent.json"] = json.dumps(race.opponent, indent=1, ensure_ascii=False)
+            source += " --opponent opponent.json"
     else:
         files["A.csv"] = _csv(race.game, race.game.row_payoffs)
         source = "--matrix A.csv"

@@ -45,6 +45,7 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_running", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
+    st.session_state.setdefault("kuhn_play", None)  # the CFR page's hands against the bot (ui/kuhn/play.py)
     settle_faults()
     if "game" not in st.session_state:
         game, _ = link.initial_game(DEFAULT_PRESET)

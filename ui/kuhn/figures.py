@@ -166,20 +166,50 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
 
 
 def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: list[str], title_text: str) -> dict:
-    """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history (blank where
-    betting is not allowed or the set does not exist)."""
+    """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history where betting
+    is allowed (blank where that set does not exist); light is 0, dark blue 1 (plotly's "Blues" runs the other way)."""
     rules = game.rules
     rows, cols, cells = [], [], {}
     for name in names:
         k = game.infosets.index(name)
         seen, bets = rules.split(name)
         bets = bets or "(first)"
+        if game.actions[k][-1] not in ("bet", "raise"):
+            continue  # (no column where betting is not allowed: player 1 facing a re-raise, say)
         rows += [seen] * (seen not in rows)
         cols += [bets] * (bets not in cols)
-        if game.actions[k][-1] in ("bet", "raise"):
-            cells[seen, bets] = float(probabilities[k, len(game.actions[k]) - 1])
+        cells[seen, bets] = float(probabilities[k, len(game.actions[k]) - 1])
     z = [[cells.get((r, c)) for c in cols] for r in rows]
-    trace = dict(type="heatmap", x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, colorscale="Blues", xgap=1, ygap=1,
+    trace = dict(type="heatmap", x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, colorscale="Blues", reversescale=True, xgap=1, ygap=1,
                  colorbar=dict(title=dict(text="P(bet)")), hovertemplate="%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>")  # fmt: skip
     return figure([trace], title_text, max(260, 28 * len(rows) + 140), xaxis=dict(title=title("betting so far"), type="category"),
                   yaxis=dict(title=title("cards seen"), type="category", autorange="reversed"))  # fmt: skip
+
+
+def value_against_fixed(iterations: np.ndarray, values: np.ndarray, best_response: float, equilibrium: float, learner: int) -> dict:
+    """The learner's average winnings per hand against a fixed player over iterations (log x), beside the exact
+    best-response value and the equilibrium value."""
+    t = np.asarray(iterations, dtype=float)
+    span = [float(t.min()), float(t.max())] if t.size else [1.0, 1.0]
+    traces = [
+        dict(type="scatter", x=t, y=values, mode="lines", name=f"player {learner}'s average (learner)", line=dict(width=3, color=COLOURS[0])),
+        dict(type="scatter", x=span, y=[best_response] * 2, mode="lines", name="best response (exact)", line=dict(color="black", dash="dash")),
+        dict(type="scatter", x=span, y=[equilibrium] * 2, mode="lines", name="equilibrium value", line=dict(color="gray", dash="dot")),
+    ]
+    return figure(traces, f"Player {learner}'s winnings per hand against the fixed player", 380,
+                  xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)), yaxis=dict(title=title("per hand")))  # fmt: skip
+
+
+def winnings(hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float) -> dict:
+    """Hands against the bot: the running mean of the student's winnings with its 95% band, what a best response would
+    have averaged against the same bots (exact expectations), and the game value for the student's seat."""
+    band = dict(mode="lines", line=dict(width=0, color=COLOURS[0]), showlegend=False, hoverinfo="skip")
+    traces = [
+        dict(type="scatter", x=hands, y=mean + half_width, **band),
+        dict(type="scatter", x=hands, y=mean - half_width, fill="tonexty", fillcolor="rgba(31,119,180,0.18)", **band),
+        dict(type="scatter", x=hands, y=mean, mode="lines+markers", name="your mean per hand (95% band)", line=dict(width=3, color=COLOURS[0])),
+        dict(type="scatter", x=hands, y=best_response, mode="lines", name="a best response (expected)", line=dict(color="black", dash="dash")),
+        dict(type="scatter", x=[hands[0], hands[-1]] if len(hands) else [], y=[game_value] * 2 if len(hands) else [], mode="lines",
+             name="game value for your seat", line=dict(color="gray", dash="dot")),
+    ]  # fmt: skip
+    return figure(traces, "Your winnings against the bot", 360, xaxis=dict(title=title("hands played")), yaxis=dict(title=title("per hand")))

@@ -40,12 +40,30 @@ class RunSettings(NamedTuple):
     game: str = "kuhn"
     cards: int = 3
     bet: float = 1.0
+    opponent: tuple | None = None  # (the fixed player 1 or 2, ((locked information set, probabilities), ...))
 
     @property
     def tree_game(self) -> rmcore.TreeGame:
         if self.game == "leduc":
             return rmcore.leduc_poker()
         return rmcore.kuhn_poker(self.cards, self.bet) if self.game == "sliders" else rmcore.KUHN
+
+    @property
+    def game_key(self) -> tuple:
+        return (self.game, self.cards, self.bet)
+
+    def fixed_opponent(self) -> dict | None:
+        """The fixed player's whole strategy: the locks, and the exact equilibrium everywhere else."""
+        if self.opponent is None:
+            return None
+        player, locks = self.opponent
+        return rmcore.fixed_strategy(self.tree_game, player, exact_answer(self.game_key).policy, dict(locks))
+
+
+#: Who learns: both players, or one against the other held fixed (the matrix page's "fixed opponent").
+OPPONENTS = {"self-play": "Self-play", "2": "Player 2 fixed", "1": "Player 1 fixed"}
+OPPONENT_HELP = ("Self-play: both players learn. A fixed player plays the exact equilibrium except at the information sets "
+                 "you lock; the other player, the learner, runs CFR alone and learns to exploit the locks.")  # fmt: skip
 
 
 def settings() -> RunSettings:
@@ -58,6 +76,7 @@ def settings() -> RunSettings:
                                 help="How many cards (each player gets one; the higher wins a showdown)."))  # fmt: skip
         bet = float(right.slider("Bet, in antes", *rmcore.poker.KUHN_BETS, 1.0, 0.25, key="kuhn_bet", bind="query-params",
                                  help="The size of a bet or call; each player antes 1."))  # fmt: skip
+    opponent = _opponent_settings(RunSettings((), game=game, cards=cards, bet=bet))
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
     chosen = c1.multiselect("Variants (the first is traced and tabled; several race each other)", list(labels), default=[ALL_VARIANTS[0].label],
@@ -66,22 +85,54 @@ def settings() -> RunSettings:
     if not chosen:
         st.error("Choose at least one variant; the last choice stays in use.")
         current = state.live("kuhn")
-        return current.key if current is not None else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet)
+        return current.key if current is not None else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent)
     variants = tuple(labels[label] for label in chosen)
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
         seeds = int(c3.number_input("Seeds", 1, 20, 5, key="kuhn_seeds", help="Runs per sampled variant: the race draws the median and the min-max band.", bind="query-params"))
-    return RunSettings(variants, seed, seeds, game, cards, bet)
+    return RunSettings(variants, seed, seeds, game, cards, bet, opponent)
+
+
+def _opponent_settings(chosen: RunSettings) -> tuple | None:
+    """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as the
+    matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
+    mode = st.radio("Opponent", list(OPPONENTS), format_func=OPPONENTS.get, horizontal=True, key="kuhn_opponent", bind="query-params",
+                    help=OPPONENT_HELP)  # fmt: skip
+    if mode in (None, "self-play"):
+        return None
+    player = int(mode)
+    game = chosen.tree_game
+    names = [name for k, name in enumerate(game.infosets) if game.tree.infoset_player[k] == player - 1]
+    default = ["Jp"] if game is rmcore.KUHN and player == 2 else names[:1]  # "player 2 never bluffs with J"
+    suffix = "_".join(str(part) for part in chosen.game_key)
+    locked = st.multiselect(f"Player {player}'s locked information sets (it plays the exact equilibrium at the others)", names,
+                            default=default, key=f"kuhn_locks_{player}_{suffix}", bind="query-params",
+                            help="An information set is the player's cards and the betting so far, e.g. Jp: holding J after a pass.")  # fmt: skip
+    locks = []
+    for name in locked:
+        k = game.infosets.index(name)
+        actions = game.actions[k]
+        columns = st.columns(len(actions))
+        weights = [column.slider(f"{name}: weight of {action}", 0, 100, 100 if a == 0 else 0, key=f"kuhn_lock_{suffix}_{k}_{a}",
+                                 bind="query-params") for a, (column, action) in enumerate(zip(columns, actions))]  # fmt: skip
+        total = sum(weights)
+        if total == 0:
+            st.error(f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays the equilibrium.")
+            continue
+        locks.append((name, tuple(w / total for w in weights)))
+        st.caption(f"At {name} player {player} plays " + " / ".join(f"{action} {w / total:.0%}" for action, w in zip(actions, weights)))
+    return (player, tuple(locks))
 
 
 def _describe(old: RunSettings, new: RunSettings) -> str:
     names = [name for name in RunSettings._fields if getattr(old, name) != getattr(new, name)]
-    names = ["the game" if name in ("game", "cards", "bet") else name for name in names]
+    names = ["the game" if name in ("game", "cards", "bet") else "the fixed opponent" if name == "opponent" else name for name in names]
     return " and ".join(dict.fromkeys(name.replace("variants", "the variants") for name in names)) or "the settings"
 
 
 def live_run(chosen: RunSettings) -> LiveRun:
-    return state.sync_live("kuhn", chosen, lambda: rmcore.Race(chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed), _describe)
+    return state.sync_live("kuhn", chosen, lambda: rmcore.Race(chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed,
+                                                               opponent=chosen.fixed_opponent()), _describe)  # fmt: skip
 
 
 #: While training, the tree's colours are redrawn once a second: its 80 labels made every screen update about a third
@@ -188,13 +239,14 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
     labels = [v.label for v in run.race.variants]
-    extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current else []
+    fixed = run.primary.learner is not None
+    extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current and not fixed else []
     with main:  # on a projector each chart takes the full width, the exploitability first
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
             live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability", **look)
-            st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
+            st.caption(_convergence_caption(run))
         with right:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
@@ -204,8 +256,61 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
             race_view.table(frame.race)
+    if fixed:
+        _against_the_fixed_opponent(run, history, row, look)
     _policies(run, history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
               metrics.game_value, look)  # fmt: skip
+
+
+def _convergence_caption(run: LiveRun) -> str:
+    if run.is_race:
+        return explain.RACE
+    learner = run.primary.learner
+    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner + 1)
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _exact_response(game_key: tuple, opponent: tuple) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
+    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per setup)."""
+    chosen = RunSettings((), game=game_key[0], cards=game_key[1], bet=game_key[2], opponent=opponent)
+    game, answer = chosen.tree_game, exact_answer(game_key)
+    response = rmcore.best_response(game, chosen.fixed_opponent(), learner=3 - opponent[0])
+    return response, rmcore.exploiting_deviations(game, response, answer.policy)
+
+
+#: Most exploiting deviations tabled (Leduc can have hundreds; the largest gains first).
+DEVIATIONS_SHOWN = 12
+
+
+def _against_the_fixed_opponent(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None:
+    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the deviations."""
+    chosen = run.key
+    fixed, locks = chosen.opponent
+    learner = 3 - fixed
+    sign = 1.0 if learner == 1 else -1.0
+    answer = exact_answer(chosen.game_key)
+    response, deviations = _exact_response(chosen.game_key, chosen.opponent)
+    equilibrium = sign * answer.value
+    values = sign * history.metrics["game_value"][: row + 1]
+    st.subheader(f"Against the fixed player {fixed}")
+    locked = "; ".join(f"{name}: " + " / ".join(f"{a} {p:.0%}" for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs))
+                       for name, probs in locks) or "nothing locked: it plays the equilibrium"  # fmt: skip
+    st.markdown(f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
+                f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the locks give "
+                f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
+                f"({response.value - values[-1]:.2e} short).")  # fmt: skip
+    live_chart(figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
+               key="kuhn_fixed_value", **look)  # fmt: skip
+    st.caption(explain.CFR_FIXED_VALUE)
+    if deviations:
+        rows = [{"information set": d.infoset, "best response": f"always {d.action}", "equilibrium plays it": f"{d.equilibrium_probability:.0%}",
+                 "gain there": d.gain} for d in deviations[:DEVIATIONS_SHOWN]]  # fmt: skip
+        st.markdown(f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest gain first.")
+        st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
+        if len(deviations) > DEVIATIONS_SHOWN:
+            st.caption(f"The {DEVIATIONS_SHOWN} largest of {len(deviations)}.")
+    else:
+        st.markdown(f"No deviation from the equilibrium pays: these locks give player {learner} nothing to exploit.")
 
 
 def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
@@ -220,7 +325,7 @@ def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability", **look)
-            st.caption(explain.RACE if run.is_race else explain.KUHN_EXPLOITABILITY)
+            st.caption(_convergence_caption(run))
         with right:
             live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", **look)
             st.caption(explain.KUHN_TRAJECTORIES)
@@ -244,6 +349,8 @@ def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regr
         "R(pass)": regrets[:, 0], "R(bet)": regrets[:, 1],
     }, index=pd.Index(INFOSETS, name="infoset"))  # fmt: skip
     st.table(table.style.format(precision=4))
+    if run.primary.learner is not None:
+        return  # (the equilibrium family is self-play's answer: against a fixed player the learner heads for a best response)
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", **look)
     st.caption(explain.KUHN_CHECK)
@@ -258,8 +365,7 @@ def exact_answer(game_key: tuple) -> rmcore.TreeSolution:
 
 
 def _game_key(run: LiveRun) -> tuple:
-    chosen = run.key
-    return (chosen.game, chosen.cards, chosen.bet)
+    return run.key.game_key
 
 
 def _bigger_game(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float, look: dict) -> None:
@@ -277,8 +383,8 @@ def _bigger_game(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, r
              if game.tree.infoset_player[k] == player - 1 and ("/" in name) == (round_ == 2)]  # fmt: skip
     shown = {"average": average, "current": current, "exact (LP)": answer.policy}[kind].probabilities
     live_chart(figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"), key="kuhn_heatmap", **look)
-    st.caption("Each cell is one information set: the cards its player sees (rows) and the betting so far (columns); "
-               "blank where betting is not allowed.")
+    st.caption("Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only "
+               "where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.")
     _explorer(run, game, names, average, current, regrets, answer)
 
 
@@ -307,11 +413,12 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     name = run.race.variants[0].name
+    gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
     if state.presenting():
-        st.markdown(f"##### iteration {iteration} · exploitability ({name}) {metrics.exploitability:.3e} · game value {metrics.game_value:.5f}")
+        st.markdown(f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}")
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         st.metric("iteration", iteration)
-        st.metric(f"exploitability ({name})", f"{metrics.exploitability:.3e}")
+        st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
         exact = "The equilibrium value is -1/18 = -0.05556." if run.race.game is rmcore.KUHN else "The exact value is under the charts."
         st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)
