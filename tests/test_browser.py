@@ -73,6 +73,43 @@ def test_kuhn_page_steps_and_trains(app_url):
         page.screenshot(path=str(ROOT / "docs" / "kuhn_page.png"), full_page=True)
 
 
+@pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
+def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, height):
+    """Kuhn on sliders with player 2 fixed (the default lock), 100 iterations, the exact answer against it; then two
+    hands against the bot, each revealed and tallied. The screenshots go in the README (docs/play_bot.png)."""
+    with chromium_page(width, height) as page:
+        page.goto(f"{app_url}/kuhn_poker")
+        step = page.get_by_role("button", name="Step +100", exact=True)
+        step.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        cards = page.get_by_text("Cards", exact=True)
+        click_until(page, page.get_by_role("radio", name="Kuhn on sliders"), lambda: cards.count() > 0)
+        against = page.get_by_text("Against the fixed player 2")
+        click_until(page, page.get_by_text("Player 2 fixed"), lambda: page.get_by_text("Player 2's locked information sets").count() > 0)
+        click_until(page, step, lambda: against.count() > 0, timeout=60)
+        page.get_by_text("The exploiting deviations").wait_for(timeout=30_000)  # (the page streams in: wait, then it is there)
+        page.get_by_text("learner's best-response gain (cfr)").wait_for(timeout=30_000)
+        page.get_by_text("Play against the bot").click()
+        held = page.get_by_text("The bot held")
+        for hand in range(2):
+            for _ in range(6):  # at most a few decisions a hand in Kuhn: always bet, or call
+                if held.count() > 0:
+                    break
+                bet = page.get_by_role("button", name="bet", exact=True)
+                click_until(page, bet, lambda: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0, timeout=20)
+            assert held.count() > 0
+            if hand == 0:
+                click_until(page, page.get_by_role("button", name="Next hand"), lambda: held.count() == 0)
+        page.get_by_text("After 2 hands you average").wait_for(timeout=30_000)
+        assert page.locator("[data-testid=stException]").count() == 0
+        against.scroll_into_view_if_needed()
+        page.screenshot(path=str(ROOT / "docs" / f"fixed_opponent_{width}x{height}.png"))  # (to look at; not in the README)
+        if width == 1280:  # the README's picture: the whole section (Streamlit scrolls inside the page: a tall window shows it)
+            page.set_viewport_size({"width": width, "height": 2400})
+            wait_until_idle(page)
+            page.locator("[data-testid=stExpander]").filter(has_text="Play against the bot").screenshot(path=str(ROOT / "docs" / "play_bot.png"))
+
+
 @pytest.mark.parametrize("which", ["matrix", "kuhn"])
 def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, which):
     with chromium_page(height=3400) as page:

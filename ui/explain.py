@@ -31,6 +31,14 @@ def cfr_fixed(learner: int) -> str:
             "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response.")
 
 
+def trajectories(classic: bool, fixed: bool) -> str:
+    """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed player)."""
+    lines = ("Each line is one information set's average probability of betting." if classic
+             else "Each line is one of player 1's opening decisions (one per card): its average probability of betting.")  # fmt: skip
+    return lines + (" The fixed player's lines stay where they are locked (or at the equilibrium); the learner's head for a best "
+                    "response." if fixed else " They settle on an equilibrium strategy; the exact one is under the charts.")
+
+
 REGRETS = (
     "An action's cumulative regret is how much better it would have done, summed over all iterations, than what was "
     "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not played."

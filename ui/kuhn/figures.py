@@ -212,4 +212,6 @@ def winnings(hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_r
         dict(type="scatter", x=[hands[0], hands[-1]] if len(hands) else [], y=[game_value] * 2 if len(hands) else [], mode="lines",
              name="game value for your seat", line=dict(color="gray", dash="dot")),
     ]  # fmt: skip
-    return figure(traces, "Your winnings against the bot", 360, xaxis=dict(title=title("hands played")), yaxis=dict(title=title("per hand")))
+    step = max(1, int(np.ceil(len(hands) / 10)))  # whole hands on the axis, never 1.2
+    return figure(traces, "Your winnings against the bot", 360, xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
+                  yaxis=dict(title=title("per hand")))  # fmt: skip

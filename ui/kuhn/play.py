@@ -54,8 +54,8 @@ def section(run: LiveRun, game_value: float) -> None:
     if untouched and not np.array_equal(table.hand.policy, bot.probabilities):
         table.hand = rmcore.Hand(game, bot, seat, seed, table.hand.number)  # (a hand not yet begun meets the bot as it is now)
     hand = table.hand
-    who = "the average strategy now" if at is None else "the average strategy"
-    st.markdown(f"Hand **{hand.number + 1}** against {who} at iteration {bot_iteration:,}. You are player {seat}; "
+    when = f"now (iteration {bot_iteration:,})" if at is None else f"at iteration {bot_iteration:,}"
+    st.markdown(f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; "
                 f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**.")  # fmt: skip
     if hand.steps:
         st.markdown("Betting: " + " · ".join(f"{who} {what}" for who, what in hand.steps))

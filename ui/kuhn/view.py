@@ -252,7 +252,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             game = run.race.game
             trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
             live_chart(mark(trajectories), key="kuhn_trajectories", **look)
-            st.caption(explain.KUHN_TRAJECTORIES)
+            st.caption(explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed))
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
             race_view.table(frame.race)
