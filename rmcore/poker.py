@@ -319,6 +319,7 @@ def poker_tree(rules) -> TreeGame:
         infoset_player=np.array([actor for actor, *_ in ordered], dtype=np.int64),
         num_actions=np.array([len(actions) for _, _, actions, _ in ordered], dtype=np.int64),
         chance=chance,
+        chance_nodes=np.flatnonzero(player == _kernels.CHANCE_NODE).astype(np.int64),
     )
     node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
     return TreeGame(rules.name, tree, tuple(name for _, name, _, _ in ordered), tuple(names_ for *_, names_ in ordered),
