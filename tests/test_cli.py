@@ -114,3 +114,21 @@ def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
     assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Kuhn poker, 5 cards, bet 2.5"
     out = cli("race", "--game", "kuhn", "--cards", "20", "--variants", "cfr", "--iterations", "5")
     assert out.returncode == 2 and "3 to 13 cards" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_race_against_a_fixed_poker_player_reads_its_strategy_from_json(tmp_path):
+    import rmcore
+
+    exact = rmcore.solve_tree_game(rmcore.KUHN)
+    opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
+    (tmp_path / "p2.json").write_text(json.dumps(opponent))
+    out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--iterations", "100", "--opponent", str(tmp_path / "p2.json"), "--json")
+    assert out.returncode == 0, out.stderr
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr+", opponent=opponent)
+    solver.run(100)
+    result = json.loads(out.stdout)
+    assert result["measure"] == "br_gain_1" and result["variants"][0]["br_gain_1"] == solver.metrics().br_gains[0]
+    (tmp_path / "bad.json").write_text(json.dumps({"Jp": [1, 0]}))
+    for path, message in ((tmp_path / "bad.json", "every one of its information sets"), (tmp_path / "none.json", "could not read")):
+        out = cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "5", "--opponent", str(path))
+        assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

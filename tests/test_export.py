@@ -41,8 +41,10 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         (rmcore.preset("rps"), ["rm+"], dict(opponent=(30 / 110, 50 / 110, 30 / 110)), [30, 50, 30]),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6))), None),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1), None),
+        (rmcore.kuhn_poker(4, 1.5), ["linear"], dict(opponent=rmcore.fixed_strategy(
+            rmcore.kuhn_poker(4, 1.5), 1, rmcore.solve_tree_game(rmcore.kuhn_poker(4, 1.5)).policy, {"K": (0.3, 0.7)})), None),
     ],
-    ids=["general-sum race", "fixed opponent", "a start", "kuhn"],
+    ids=["general-sum race", "fixed opponent", "a start", "kuhn", "kuhn-4, player 1 fixed"],
 )
 def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race, weights):
     run, frame = _live(game, variants, **race)
