@@ -39,19 +39,39 @@ def _log_points(step: int, stop: int) -> list[int]:
         k += 1
 
 
+@functools.lru_cache(maxsize=1)
+def _log_exponent_values() -> np.ndarray:
+    """``round(10 ** (j / 32))`` for every ``j`` whose value fits in an int64 (non-decreasing; computed once).
+
+    The grid of step ``s`` is the values at ``j = 0, s, 2s, ...``: ``(k * s) / 32`` is the very float that
+    :func:`_log_points` raises 10 to, so slicing this array gives its points exactly.
+    """
+    values, j = [], 0
+    while (value := int(round(10.0 ** (j / config.LOG_POINTS_PER_DECADE)))) < 2**63:
+        values.append(value)
+        j += 1
+    return np.array(values, dtype=np.int64)
+
+
 def _log_grid(stop: int, max_points: int) -> np.ndarray:
+    """The log-spaced checkpoints up to ``stop`` (read-only; cached: a live page asks on every update)."""
     budget, _ = _budgets(max_points)
     if budget == 0 or stop < 1:
         return np.empty(0, dtype=np.int64)
+    # Budget the raw count (before merging rounded duplicates) so the rule never depends on rounding.
+    reached = int(np.searchsorted(_log_exponent_values(), stop, side="right"))  # exponents j with a value <= stop
     step = 1
-    while True:
-        # Budget the raw count (before merging rounded duplicates) so the rule never depends on rounding.
-        raw = 0
-        while int(round(10.0 ** (raw * step / config.LOG_POINTS_PER_DECADE))) <= stop:
-            raw += 1
-        if raw <= budget:
-            return np.array(_log_points(step, stop), dtype=np.int64)
+    while -(-reached // step) > budget:
         step *= 2
+    return _log_grid_of(reached, step)
+
+
+@functools.lru_cache(maxsize=256)
+def _log_grid_of(reached: int, step: int) -> np.ndarray:
+    values = _log_exponent_values()[:reached:step]
+    grid = values[np.concatenate(([True], values[1:] != values[:-1]))]
+    grid.flags.writeable = False
+    return grid
 
 
 def _even_stride(stop: int, max_points: int) -> int:
@@ -80,7 +100,15 @@ def kept(iterations: np.ndarray, stop: int, max_points: int) -> np.ndarray:
     if max_points <= 0:
         return np.zeros(iterations.shape, dtype=bool)
     stride = _even_stride(stop, max_points)
-    return (iterations % stride == 0) | np.isin(iterations, _log_grid(stop, max_points))
+    return (iterations % stride == 0) | _members(iterations, _log_grid(stop, max_points))
+
+
+def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
+    """``np.isin(values, sorted_grid)`` for a sorted grid, by binary search (``isin`` sorts both again)."""
+    if sorted_grid.size == 0:
+        return np.zeros(values.shape, dtype=bool)
+    at = np.minimum(np.searchsorted(sorted_grid, values), sorted_grid.size - 1)
+    return sorted_grid[at] == values
 
 
 def on_log_grid(iterations: np.ndarray) -> np.ndarray:
