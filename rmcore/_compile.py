@@ -8,6 +8,7 @@ seven values as integers, e.g. ``1,0,1,1,0,1,0``.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import numpy as np
@@ -24,8 +25,15 @@ def compile_matrix(flags, general: bool) -> None:
     kernel(game.row_payoffs, game.col_payoffs, variant, solver._state, 1, 0, np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))
 
 
+#: Niceness of a compile: it is work ahead of need, so the server's sessions (and, on a teacher's laptop, the browser)
+#: come first whenever they want the core it runs on.
+NICENESS = 10
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
+    if hasattr(os, "nice"):
+        os.nice(NICENESS)
     if what == "cfr":
         from ._kernels import _warm_cfr
 

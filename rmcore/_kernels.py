@@ -7,8 +7,10 @@ does not notice edits to jitted callees in other modules. The public wrappers in
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
+import itertools
 import logging
 import os
 import subprocess
@@ -581,7 +583,50 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
 # Which kernels this process has ready (compiled, or loaded from numba's disk cache), which are being prepared, and
 # what each variant not ready yet ran on last ("python" or "general").
 _kernel_lock = threading.Lock()
-_compile_slot = threading.Lock()  # one background compile at a time: the other core keeps serving the pages
+
+
+class _CompileQueue:
+    """One background compile at a time (the other core keeps serving the pages), the most wanted first: a kernel that
+    a page is waiting for (running as plain Python or on the general kernel meanwhile) before one prepared ahead of
+    need. A compile takes 5-13 s, so order matters: a lock lets its waiters in in any order."""
+
+    URGENT, AHEAD = 0, 1
+
+    def __init__(self):
+        self._changed = threading.Condition()
+        self._busy = False
+        self._waiting: dict = {}  # key -> (urgency, arrival)
+        self._arrivals = itertools.count()
+
+    def promote(self, key) -> None:
+        """A page now waits for ``key``: if it is queued, it goes ahead of everything prepared ahead of need."""
+        with self._changed:
+            if key in self._waiting:
+                self._waiting[key] = (self.URGENT, self._waiting[key][1])
+                self._changed.notify_all()
+
+    def waiting(self) -> list:
+        """The keys waiting for the slot, the next first."""
+        with self._changed:
+            return sorted(self._waiting, key=self._waiting.get)
+
+    @contextlib.contextmanager
+    def slot(self, key, urgency: int):
+        with self._changed:
+            self._waiting[key] = (urgency, next(self._arrivals))
+            while self._busy or min(self._waiting, key=self._waiting.get) != key:
+                self._changed.wait()
+            del self._waiting[key]
+            self._busy = True
+        try:
+            yield
+        finally:
+            with self._changed:
+                self._busy = False
+                self._changed.notify_all()
+
+
+_compiles = _CompileQueue()
 _ready: set = set()
 _preparing: set = set()
 _standing_in: dict = {}
@@ -604,6 +649,11 @@ def compile_in_background(enabled: bool = True) -> None:
     """
     global _background
     _background = bool(enabled)
+
+
+def compiles_in_background() -> bool:
+    """Whether :func:`compile_in_background` is on: a kernel not compiled yet may then run as plain Python (slowly)."""
+    return _background
 
 
 def matrix_kernel_status(variant: MatrixFlags) -> str:
@@ -674,29 +724,35 @@ def _on_disk(kernel, arguments) -> bool:
         return False
 
 
-def _compile_elsewhere(key) -> None:
+def _compile_elsewhere(key, urgency: int = _CompileQueue.URGENT) -> None:
     """Compile ``key``'s kernel into numba's disk cache in a process of its own (``rmcore/_compile.py``): numba's
     type inference is Python that holds the GIL for seconds, which in this process would slow every other session."""
     argument = key if isinstance(key, str) else ",".join(str(int(v)) for v in key)
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-    with _compile_slot:
+    with _compiles.slot(key, urgency):
         subprocess.run([sys.executable, "-m", "rmcore._compile", argument], env=env, cwd=root, check=True,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)  # fmt: skip
 
 
-def _prepare(key, compile_it) -> None:
+def _prepare(key, compile_it, ahead: bool = False) -> None:
     """Make ``key``'s kernel ready in a background thread (once): compiled in a process of its own, then loaded here
-    from numba's cache by ``compile_it`` (which compiles here instead, should that process fail)."""
+    from numba's cache by ``compile_it`` (which compiles here instead, should that process fail). ``ahead``: no page
+    waits for it yet, so a kernel a page waits for compiles first (a later call without ``ahead`` promotes it)."""
     with _kernel_lock:
-        if key in _ready or key in _preparing:
+        if key in _ready:
+            return
+        if key in _preparing:
+            if not ahead:
+                _compiles.promote(key)
             return
         _preparing.add(key)
+    urgency = _CompileQueue.AHEAD if ahead else _CompileQueue.URGENT
 
     def work():
         try:
             try:
-                _compile_elsewhere(key)
+                _compile_elsewhere(key, urgency)
             except (OSError, subprocess.SubprocessError) as error:
                 _log.warning("compiling %s in a process of its own failed (%s); compiling it here", key, error)
             compile_it()
@@ -707,7 +763,7 @@ def _prepare(key, compile_it) -> None:
                 _ready.add(key)
                 _standing_in.pop(key, None)
             if key == _GENERAL:  # then the CFR kernels, so that a first visit to a sequential game does not wait either
-                _prepare("cfr", _warm_cfr)
+                _prepare("cfr", _warm_cfr, ahead=True)
         finally:
             with _kernel_lock:
                 _preparing.discard(key)
@@ -775,11 +831,14 @@ def record_checkpoint_now(row_payoffs, col_payoffs, variant, state, iteration, r
     """:func:`record_checkpoint`, for reading a solver's state: in plain Python while it would have to be compiled
     first (with :func:`compile_in_background`), since a read is recomputed every time it is asked for."""
     arguments = (row_payoffs, col_payoffs, variant, state, iteration, record, k)
-    if _background and not _on_disk(record_checkpoint, arguments):
+    # (Asking numba whether it has the kernel types every argument: a live page reads several times a second, and the
+    # arguments' types never change, so once it has run compiled that is remembered.)
+    if _background and "record" not in _ready and not _on_disk(record_checkpoint, arguments):
         with np.errstate(over="ignore"):
             python_twin().record_checkpoint(*arguments)
     else:
         record_checkpoint(*arguments)
+        _ready.add("record")
 
 
 def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints, record) -> None:
@@ -788,7 +847,7 @@ def prepare_general_kernel(row_payoffs, col_payoffs, variant, state, checkpoints
     Called by :meth:`rmcore.MatrixSolver.prepare_in_background` once the caller has compiled what it needs first:
     numba compiles one function at a time, so a background compile holds up any compile in the foreground.
     """
-    _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, copies(state), 1, 0, checkpoints[:0], record))
+    _prepare(_GENERAL, lambda: run_matrix_general(row_payoffs, col_payoffs, variant, copies(state), 1, 0, checkpoints[:0], record))  # (not ahead of need: every variant runs on it)
 
 
 # ---------------------------------------------------------------------------------------

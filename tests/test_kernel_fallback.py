@@ -165,3 +165,48 @@ def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch,
         assert np.array_equal(values, expected[0].metrics[name], equal_nan=True), name
     solver.run(1_000)  # 54,000 node-iterations: too large for plain Python, so it is compiled (here: loaded) first
     assert solver.iteration == 1_040
+
+
+def test_a_compile_a_page_waits_for_goes_before_one_prepared_ahead_of_need():
+    queue, order = _kernels._CompileQueue(), []
+    holding, release = __import__("threading").Event(), __import__("threading").Event()
+
+    def compile_(key, urgency, hold=False):
+        with queue.slot(key, urgency):
+            order.append(key)
+            if hold:
+                holding.set()
+                release.wait(10)
+
+    import threading
+
+    first = threading.Thread(target=compile_, args=("variant", queue.URGENT, True))
+    first.start()
+    assert holding.wait(10)
+    later = [threading.Thread(target=compile_, args=args) for args in (("cfr", queue.AHEAD), ("general", queue.URGENT), ("other", queue.AHEAD))]
+    for thread in later:
+        thread.start()
+    deadline = time.time() + 10
+    while len(queue.waiting()) < 3 and time.time() < deadline:
+        time.sleep(0.01)
+    assert queue.waiting() == ["general", "cfr", "other"]  # urgent first, then in order of arrival
+    queue.promote("other")  # a page now waits for it
+    assert queue.waiting() == ["general", "other", "cfr"]
+    release.set()
+    for thread in [first, *later]:
+        thread.join(10)
+    assert order == ["variant", "general", "other", "cfr"]
+
+
+def test_a_live_run_starts_with_a_small_chunk_while_its_kernels_run_as_plain_python(monkeypatch):
+    from ui.live import LiveRun
+
+    ready = LiveRun(rmcore.Race(rmcore.KUHN, ["cfr", "cfr+"]))
+    _nothing_compiled(monkeypatch, [])
+    cold = LiveRun(rmcore.Race(rmcore.KUHN, ["cfr", "cfr+"]))
+    cold.tick(None)  # (a Kuhn iteration and its checkpoint take milliseconds as plain Python)
+    assert cold.iteration <= 2 < ready.chunk_size(None)
+    assert cold.race.solvers[0].kernel_status == "python"
+    for _ in range(3):
+        cold.tick(None)  # timed now: the chunks follow what fits in the budget
+    assert cold.iteration < 40

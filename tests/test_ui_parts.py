@@ -281,3 +281,26 @@ def test_in_a_symmetric_game_both_players_paths_stay_visible_on_the_simplex():
     row, col = (next(t for t in spec.data if t.name == f"{who}, average") for who in ("Row player", "Column player"))
     assert list(row.a) == list(col.a)  # the same path ...
     assert row.line.width > col.line.width and spec.data.index(row) < spec.data.index(col)  # ... drawn wider, underneath
+
+
+def test_a_live_chart_is_sent_as_the_json_plotly_itself_would_write():
+    import json
+
+    from ui.live_chart import RUNNING_CONFIG, figure_json
+
+    game = rmcore.preset("rps-crash")
+    solver, history = _history(game, 3_000)
+    shown = history.rows(chart_rows(history.iterations))
+    race = rmcore.Race(game, ["rm", "rm+"])
+    race.run(200)
+    equilibrium = game.equilibria[0] if game.equilibria else None
+    specs = [figures.strategy_trajectories(shown, game), figures.convergence(shown),
+             figures.simplex_path(shown, game, equilibrium, True), charts.race_figure(race.result(race.histories())),
+             figures.regret_bars(game, history.regrets[-1, 0, :3], history.regrets[-1, 1, :3])]  # fmt: skip
+    strided = {"data": [{"type": "scatter", "x": np.arange(10)[::2], "y": np.linspace(0, 1, 10)[::3], "text": np.array(["a", "b"])}],
+               "layout": {"height": np.int64(300), "title": {"text": "NaN gap"}}, "extra": [np.nan, np.float32(0.5)]}  # fmt: skip
+    for spec in [s for s in specs if s is not None] + [strided]:
+        payload = {"figure": spec, "config": RUNNING_CONFIG, "every": 0.0}
+        assert json.loads(figure_json(payload)) == json.loads(plotly.io.to_json(payload, validate=False, engine="orjson"))
+    with pytest.raises(TypeError, match="not JSON serializable"):
+        figure_json({"figure": object()})

@@ -44,6 +44,12 @@ TIME_BUDGET = 0.025
 #: time on each update.
 CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
+#: Iterations per second of solver time a new run assumes for each of its runs while its kernels may run as plain
+#: Python (a Kuhn iteration with its checkpoint takes about 10 ms so): a first chunk of one iteration or so.
+PLAIN_PYTHON_RATE = 100.0
+#: A chunk shorter than this (seconds of solver time) is not timed: the call's overhead would dominate. Well under
+#: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.
+TIMED_CHUNK = 0.0005
 
 
 class Frame:
@@ -64,13 +70,29 @@ class Frame:
 
 
 def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_POINTS) -> np.ndarray:
-    """Indices of about ``points`` rows spread evenly along a log (or linear) iteration axis, the last included."""
-    if len(iterations) <= points:
-        return np.arange(len(iterations))
+    """Indices of about ``points`` rows spread evenly along a log (or linear) iteration axis, the last included.
+
+    ``iterations`` is increasing, so the rows found are too: duplicates are dropped without a sort (every update asks).
+    """
+    count = len(iterations)
+    if count <= points:
+        return np.arange(count)
     last = float(iterations[-1])
-    targets = np.geomspace(1.0, last, points) if log_x else np.linspace(1.0, last, points)
-    rows = np.searchsorted(iterations, targets)
-    return np.unique(np.append(np.clip(rows, 0, len(iterations) - 1), len(iterations) - 1))
+    steps = _unit_steps(points)
+    targets = np.power(last, steps) if log_x else 1.0 + (last - 1.0) * steps
+    rows = np.minimum(np.searchsorted(iterations, targets), count - 1)
+    rows[-1] = count - 1
+    fresh = np.empty(rows.shape, dtype=bool)
+    fresh[0] = True
+    np.not_equal(rows[1:], rows[:-1], out=fresh[1:])
+    return rows[fresh]
+
+
+@functools.lru_cache(maxsize=8)
+def _unit_steps(points: int) -> np.ndarray:
+    steps = np.linspace(0.0, 1.0, points)
+    steps.flags.writeable = False
+    return steps
 
 
 def _change(after, before):
@@ -99,10 +121,12 @@ class LiveRun:
         self.last_frame: Frame | None = None  # what the page drew last: what an export exports
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self.solver_seconds = 0.0  # CPU time spent in the solvers so far
-        # Race iterations per second of solver (CPU) time, refined after every chunk. It starts low: before anything is
-        # compiled a kernel may run as plain Python, a thousand times slower (rmcore.compile_in_background), and a
-        # race iteration advances every run of the race (a race of 6 runs on Kuhn took 2 s for its first chunk).
-        self._rate = 1e4 / len(race.solvers)
+        # Race iterations per second of solver (CPU) time, refined after every chunk. A race iteration advances every
+        # run of the race. It starts lower still while a kernel may run as plain Python (rmcore.compile_in_background),
+        # a thousand times slower: a race of 2 on Kuhn took 2.6 s for a first chunk of 125 iterations there, most of
+        # it recording the checkpoints (every iteration is one at first).
+        uncertain = self.kernel_status() == "python" or (self.kernel_status() == "load" and rmcore.compiles_in_background())
+        self._rate = (PLAIN_PYTHON_RATE if uncertain else 1e4) / len(race.solvers)
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
     @property
@@ -154,11 +178,11 @@ class LiveRun:
         self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
-        if iterations >= 100 and elapsed > 0:
+        if elapsed >= TIMED_CHUNK:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
-        else:  # too few iterations to time: grow, so that a low first estimate (plain Python) does not stick
-            self._rate *= 4.0
+        else:  # too short to time (the call's own overhead would dominate): grow, so that a low first estimate does not stick
+            self._rate *= 8.0
         self._progress.append((time.perf_counter(), self.iteration))
 
     def iterations_per_second(self) -> float | None:

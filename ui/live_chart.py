@@ -22,9 +22,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
+import orjson
 import plotly
 import plotly.graph_objects as go
-import plotly.io
 import streamlit.components.v1 as components
 
 from .charts import for_projector
@@ -80,6 +81,26 @@ def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projec
     if projector:
         figure = for_projector(figure)
     payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0}
-    # One JSON argument: Streamlit checks every argument of a component (is it a DataFrame?) on every update, about
-    # 0.2 ms an argument on the server; plotly's encoder (with orjson) turns the figure's numpy arrays into JSON.
-    _component()(chart=plotly.io.to_json(payload, validate=False, engine="orjson"), key=key, default=None)
+    # One argument, and bytes: Streamlit checks every argument of a component (is it a DataFrame?), about 0.2 ms an
+    # argument on the server, and passes bytes through as they are, where a JSON string is encoded again by the
+    # standard library (0.2 ms more a chart, and its quotes escaped).
+    _component()(chart=figure_json(payload), key=key, default=None)
+
+
+def figure_json(payload: dict) -> bytes:
+    """``payload`` (figure dicts with numpy arrays) as JSON bytes, NaN as null.
+
+    orjson directly: plotly's ``to_json(engine="orjson")`` first walks the whole figure to clean it, which took
+    longer than the encoding itself (0.16 vs 0.09 ms for the strategy chart) and is needed only for types our
+    figure builders never produce; those few go through ``default``.
+    """
+    return orjson.dumps(payload, default=_plain, option=orjson.OPT_SERIALIZE_NUMPY)
+
+
+def _plain(value):
+    """What orjson leaves to us: arrays it does not write natively (not C-contiguous, other dtypes) and numpy scalars."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    raise TypeError(f"cannot write {type(value).__name__} into a chart")
