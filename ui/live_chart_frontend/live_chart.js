@@ -159,11 +159,9 @@ chart.addEventListener("pointerleave", () => {
   pointerInside = false;
 });
 
-const utf8 = new TextDecoder();
 window.addEventListener("message", (event) => {
   if (!event.data || event.data.type !== "streamlit:render") return;
-  // One argument, sent as bytes (a Uint8Array here): the server then encodes nothing a second time.
-  const given = JSON.parse(utf8.decode(event.data.args.chart));
+  const given = JSON.parse(event.data.args.chart);  // one argument: Streamlit inspects every argument on the server
   lastFigure = themed(given.figure, event.data.theme);
   lastConfig = given.config || {};
   if (dragging) return;
