@@ -25,8 +25,8 @@ def compile_matrix(flags, general: bool) -> None:
     kernel(game.row_payoffs, game.col_payoffs, variant, solver._state, 1, 0, np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))
 
 
-#: Niceness of a compile: it is work ahead of need, so the server's sessions (and, on a teacher's laptop, the browser)
-#: come first whenever they want the core it runs on.
+#: Niceness of a compile: a page that waits for it is served meanwhile (plain Python or the general kernel), so the
+#: server's sessions (and, on a lecturer's laptop, the browser) come first whenever they want the core it runs on.
 NICENESS = 10
 
 

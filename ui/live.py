@@ -125,7 +125,8 @@ class LiveRun:
         # run of the race. It starts lower still while a kernel may run as plain Python (rmcore.compile_in_background),
         # a thousand times slower: a race of 2 on Kuhn took 2.6 s for a first chunk of 125 iterations there, most of
         # it recording the checkpoints (every iteration is one at first).
-        uncertain = self.kernel_status() == "python" or (self.kernel_status() == "load" and rmcore.compiles_in_background())
+        status = self.kernel_status()
+        uncertain = status == "python" or (status == "load" and rmcore.compiles_in_background())
         self._rate = (PLAIN_PYTHON_RATE if uncertain else 1e4) / len(race.solvers)
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
