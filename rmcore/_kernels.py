@@ -1162,6 +1162,16 @@ def average_policy_values(tree, state):
 
 
 @njit(**_ENTRY)
+def average_policy_values_of(tree_fields, state_fields):
+    """:func:`average_policy_values` for a call from Python, the two records given as plain tuples.
+
+    numba types a NamedTuple argument in Python, array by array (about 3 us for each 13-array record: a third of a
+    Kuhn ``metrics()`` call), but a plain tuple of arrays in C (about 1.4 us); the records are named again here.
+    """
+    return average_policy_values(GameTree(*tree_fields), CFRState(*state_fields))
+
+
+@njit(**_ENTRY)
 def best_response_value(tree, policy, player, reach, value, scores):
     """The expected payoff ``player`` gets by best-responding to ``policy`` (the opponent's part of it).
 

@@ -311,7 +311,9 @@ class CFRSolver:
 
     def metrics(self) -> CFRMetrics:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
-        br_value_1, br_value_2, game_value = _kernels.call_cfr("average_policy_values", self.game.tree, self._state)
+        br_value_1, br_value_2, game_value = _kernels.call_cfr(
+            "average_policy_values_of", tuple(self.game.tree), tuple(self._state)
+        )
         nash_conv = br_value_1 + br_value_2
         gains = (br_value_1 - game_value, br_value_2 + game_value)
         return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, gains, self.learner)
