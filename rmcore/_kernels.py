@@ -583,6 +583,7 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
 # Which kernels this process has ready (compiled, or loaded from numba's disk cache), which are being prepared, and
 # what each variant not ready yet ran on last ("python" or "general").
 _kernel_lock = threading.Lock()
+_kernel_prepared = threading.Condition(_kernel_lock)  # notified whenever a background preparation ends
 
 
 class _CompileQueue:
@@ -678,7 +679,8 @@ def cfr_kernel_status() -> str:
 def call_cfr(name: str, *arguments, work: int = 0):
     """Call the CFR kernel ``name``, compiled when it is loaded or in numba's disk cache; else, with
     :func:`compile_in_background` and for a call of at most ``config.PYTHON_TWIN_CFR_WORK`` (``work``: iterations
-    times tree nodes), as plain Python while the CFR kernels compile in the background. The CFR kernels use no
+    times tree nodes), as plain Python while the CFR kernels compile in the background (a larger call waits for that
+    compile to finish, as it would for its own). The CFR kernels use no
     ``fastmath``, so both give the same results to the last bit (``tests/test_kernel_fallback.py``)."""
     kernel = globals()[name]
     if _background and "cfr" not in _ready and not _on_disk(kernel, arguments):
@@ -687,8 +689,12 @@ def call_cfr(name: str, *arguments, work: int = 0):
             _standing_in["cfr"] = "python"
             with np.errstate(over="ignore"):  # (chance sampling's uint64 generator wraps around by design)
                 return getattr(python_twin(), name)(*arguments)
+        # Too large for plain Python: wait for the background compile and load what it wrote, rather than compile
+        # the same kernels here beside it (twice the work, on a server whose cores serve the other sessions).
+        with _kernel_prepared:
+            _kernel_prepared.wait_for(lambda: "cfr" not in _preparing)
     _standing_in.pop("cfr", None)
-    return kernel(*arguments)  # (a call too large for plain Python waits for the compile)
+    return kernel(*arguments)
 
 
 @functools.lru_cache(maxsize=None)
@@ -767,6 +773,7 @@ def _prepare(key, compile_it, ahead: bool = False) -> None:
         finally:
             with _kernel_lock:
                 _preparing.discard(key)
+                _kernel_prepared.notify_all()
 
     threading.Thread(target=work, name=f"compile {key}", daemon=True).start()
 

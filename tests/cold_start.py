@@ -1,7 +1,8 @@
 """A server started from a fresh install (an empty numba cache): how long until the first chart, and does any setting
 change freeze the page? A measurement, printed; ``tests/test_browser.py`` checks the same with a limit (slow).
 
-    python -m tests.cold_start          # streamlit run with an empty NUMBA_CACHE_DIR, headless Chromium
+    python -m tests.cold_start                # streamlit run with an empty NUMBA_CACHE_DIR, headless Chromium
+    python -m tests.cold_start --game leduc   # the same, but the first page opened is the CFR page on Leduc
 
 Printed: seconds from `streamlit run` to the first chart drawn with data (Run pressed as soon as it shows), then, while running, for
 each switch of a setting that needs another compiled kernel (updates, sampling, averaging, algorithm, and two Kuhn
@@ -10,10 +11,12 @@ variants), the seconds from the click (the page's own clock) to the first screen
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import os
 import tempfile
 import time
+import urllib.parse
 
 from .browser import chromium_page, last_iteration_on_chart, running_app, wait_until_idle
 
@@ -130,6 +133,27 @@ def measure(cache: str | None = None) -> dict:
     return results
 
 
+#: The CFR page's games beyond classic Kuhn, by the label its shared link carries.
+POKER_GAMES = {"sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
+
+
+def measure_poker_first(game: str, cache: str | None = None) -> float:
+    """Seconds from `streamlit run` (empty numba cache) until the CFR page, opened first on ``game`` (``sliders`` or
+    ``leduc``, by its shared link) with Run pressed at once, shows its first update."""
+    os.environ["NUMBA_CACHE_DIR"] = cache or tempfile.mkdtemp(prefix="rm-cold-numba-")
+    started = time.perf_counter()
+    with running_app(timeout=120) as url, chromium_page(width=1280, height=1600) as page:
+        page.goto(f"{url}/kuhn_poker?" + urllib.parse.urlencode({"kuhn_game": POKER_GAMES[game]}))
+        press_run(page, timeout=180)
+        seconds = time.perf_counter() - started
+        print(f"from `streamlit run` (empty numba cache) to the first {game} update on the CFR page: {seconds:.1f} s", flush=True)
+        page.screenshot(path=os.path.join(tempfile.gettempdir(), f"cold_{game}.png"), full_page=False)
+    return seconds
+
+
 if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["sliders", "leduc"], help="open the CFR page on this game first instead")
+    arguments = parser.parse_args()
     with contextlib.suppress(KeyboardInterrupt):
-        measure()
+        measure_poker_first(arguments.game) if arguments.game else measure()

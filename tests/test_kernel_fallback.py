@@ -5,6 +5,7 @@ are run again on the compiled kernel, so that the results are bit-identical in t
 from __future__ import annotations
 
 import itertools
+import threading
 import time
 
 import numpy as np
@@ -167,6 +168,26 @@ def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch,
     assert solver.iteration == 1_040
 
 
+def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_instead_of_compiling_beside_it(monkeypatch):
+    rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
+    events = []
+    _nothing_compiled(monkeypatch, [])
+    monkeypatch.setattr(_kernels, "_preparing", {"cfr"})  # its compile is under way in the background
+
+    def compile_finishes():
+        time.sleep(0.3)
+        with _kernels._kernel_prepared:
+            events.append("compiled")
+            _kernels._preparing.discard("cfr")
+            _kernels._kernel_prepared.notify_all()
+
+    threading.Thread(target=compile_finishes).start()
+    solver = rmcore.KuhnCFR("cfr")
+    solver.run(1_000)  # 54,000 node-iterations: past the plain-Python limit
+    events.append("ran")
+    assert events == ["compiled", "ran"] and solver.iteration == 1_000 and solver.kernel_status == "ready"
+
+
 def test_a_compile_a_page_waits_for_goes_before_one_prepared_ahead_of_need():
     queue, order = _kernels._CompileQueue(), []
     holding, release = __import__("threading").Event(), __import__("threading").Event()
@@ -210,3 +231,6 @@ def test_a_live_run_starts_with_a_small_chunk_while_its_kernels_run_as_plain_pyt
     for _ in range(3):
         cold.tick(None)  # timed now: the chunks follow what fits in the budget
     assert cold.iteration < 40
+    leduc = LiveRun(rmcore.Race(rmcore.poker_tree(rmcore.LeducRules()), ["cfr"]))
+    leduc.tick(None)  # one Leduc iteration (9,450 nodes) as plain Python; two would wait for the compile
+    assert leduc.iteration == 1 and leduc.race.solvers[0].kernel_status == "python"

@@ -45,8 +45,10 @@ TIME_BUDGET = 0.025
 CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
 #: Iterations per second of solver time a new run assumes for each of its runs while its kernels may run as plain
-#: Python (a Kuhn iteration with its checkpoint takes about 10 ms so): a first chunk of one iteration or so.
-PLAIN_PYTHON_RATE = 100.0
+#: Python: a first chunk of one iteration at the full budget. A Kuhn iteration with its checkpoint takes about 10 ms
+#: so, a Leduc one 0.3 s; two Leduc iterations are more than rmcore runs as plain Python in one call (it would wait
+#: for the compile instead: 10-20 s on a cold server).
+PLAIN_PYTHON_RATE = 1.0 / TIME_BUDGET
 #: A chunk shorter than this (seconds of solver time) is not timed: the call's overhead would dominate. Well under
 #: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.
 TIMED_CHUNK = 0.0005
