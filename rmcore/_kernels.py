@@ -584,6 +584,7 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
 # what each variant not ready yet ran on last ("python" or "general").
 _kernel_lock = threading.Lock()
 _kernel_prepared = threading.Condition(_kernel_lock)  # notified whenever a background preparation ends
+_this_thread = threading.local()  # .prepares: this thread prepares kernels, so what it calls must compile, not stand in
 
 
 class _CompileQueue:
@@ -683,7 +684,8 @@ def call_cfr(name: str, *arguments, work: int = 0):
     compile to finish, as it would for its own). The CFR kernels use no
     ``fastmath``, so both give the same results to the last bit (``tests/test_kernel_fallback.py``)."""
     kernel = globals()[name]
-    if _background and "cfr" not in _ready and not _on_disk(kernel, arguments):
+    preparing_here = getattr(_this_thread, "prepares", False)
+    if _background and not preparing_here and "cfr" not in _ready and not _on_disk(kernel, arguments):
         _prepare("cfr", _warm_cfr)
         if work <= config.PYTHON_TWIN_CFR_WORK:
             _standing_in["cfr"] = "python"
@@ -761,6 +763,7 @@ def _prepare(key, compile_it, ahead: bool = False) -> None:
                 _compile_elsewhere(key, urgency)
             except (OSError, subprocess.SubprocessError) as error:
                 _log.warning("compiling %s in a process of its own failed (%s); compiling it here", key, error)
+            _this_thread.prepares = True  # (else, should that process have failed, the CFR warm-up would run as plain Python)
             compile_it()
         except Exception:  # the caller keeps using what stands in
             _log.exception("compiling the kernel for %s failed", key)

@@ -188,6 +188,28 @@ def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_
     assert events == ["compiled", "ran"] and solver.iteration == 1_000 and solver.kernel_status == "ready"
 
 
+def test_should_the_compile_process_fail_the_cfr_kernels_are_compiled_in_the_server_not_run_as_plain_python(monkeypatch):
+    rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
+    monkeypatch.setattr(_kernels, "_ready", set())
+    monkeypatch.setattr(_kernels, "_preparing", set())
+    monkeypatch.setattr(_kernels, "_standing_in", {})
+    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)
+    monkeypatch.setattr(_kernels, "_background", True)
+
+    def no_process(key, urgency=None):
+        raise OSError("no subprocess here")
+
+    def no_twin():
+        raise AssertionError("the warm-up ran as plain Python")
+
+    monkeypatch.setattr(_kernels, "_compile_elsewhere", no_process)
+    monkeypatch.setattr(_kernels, "python_twin", no_twin)
+    _kernels._prepare("cfr", _kernels._warm_cfr)
+    with _kernels._kernel_prepared:
+        assert _kernels._kernel_prepared.wait_for(lambda: "cfr" not in _kernels._preparing, timeout=60)
+    assert "cfr" in _kernels._ready  # (a failed warm-up would have been logged and left it out)
+
+
 def test_a_compile_a_page_waits_for_goes_before_one_prepared_ahead_of_need():
     queue, order = _kernels._CompileQueue(), []
     holding, release = __import__("threading").Event(), __import__("threading").Event()
