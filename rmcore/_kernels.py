@@ -684,8 +684,8 @@ def call_cfr(name: str, *arguments, work: int = 0):
     compile to finish, as it would for its own). The CFR kernels use no
     ``fastmath``, so both give the same results to the last bit (``tests/test_kernel_fallback.py``)."""
     kernel = globals()[name]
-    preparing_here = getattr(_this_thread, "prepares", False)
-    if _background and not preparing_here and "cfr" not in _ready and not _on_disk(kernel, arguments):
+    standing_in_allowed = _background and not getattr(_this_thread, "prepares", False)
+    if standing_in_allowed and "cfr" not in _ready and not _on_disk(kernel, arguments):
         _prepare("cfr", _warm_cfr)
         if work <= config.PYTHON_TWIN_CFR_WORK:
             _standing_in["cfr"] = "python"

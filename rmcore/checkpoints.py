@@ -28,23 +28,12 @@ def _budgets(max_points: int) -> tuple[int, int]:
     return log_budget, max_points - log_budget
 
 
-def _log_points(step: int, stop: int) -> list[int]:
-    points, k = [], 0
-    while True:
-        point = int(round(10.0 ** (k * step / config.LOG_POINTS_PER_DECADE)))
-        if point > stop:
-            return points
-        if not points or point != points[-1]:
-            points.append(point)
-        k += 1
-
-
 @functools.lru_cache(maxsize=1)
 def _log_exponent_values() -> np.ndarray:
     """``round(10 ** (j / 32))`` for every ``j`` whose value fits in an int64 (non-decreasing; computed once).
 
-    The grid of step ``s`` is the values at ``j = 0, s, 2s, ...``: ``(k * s) / 32`` is the very float that
-    :func:`_log_points` raises 10 to, so slicing this array gives its points exactly.
+    The grid of step ``s`` is the values at ``j = 0, s, 2s, ...`` (rounded duplicates merged): slicing this array
+    gives every log grid, the finest (``s = 1``) included.
     """
     values, j = [], 0
     while (value := int(round(10.0 ** (j / config.LOG_POINTS_PER_DECADE)))) < 2**63:
@@ -53,13 +42,18 @@ def _log_exponent_values() -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
+def _exponents_up_to(stop) -> int:
+    """How many exponents ``j`` have ``round(10 ** (j / 32)) <= stop``."""
+    return int(np.searchsorted(_log_exponent_values(), stop, side="right"))
+
+
 def _log_grid(stop: int, max_points: int) -> np.ndarray:
     """The log-spaced checkpoints up to ``stop`` (read-only; cached: a live page asks on every update)."""
     budget, _ = _budgets(max_points)
     if budget == 0 or stop < 1:
         return np.empty(0, dtype=np.int64)
     # Budget the raw count (before merging rounded duplicates) so the rule never depends on rounding.
-    reached = int(np.searchsorted(_log_exponent_values(), stop, side="right"))  # exponents j with a value <= stop
+    reached = _exponents_up_to(stop)
     step = 1
     while -(-reached // step) > budget:
         step *= 2
@@ -69,7 +63,9 @@ def _log_grid(stop: int, max_points: int) -> np.ndarray:
 @functools.lru_cache(maxsize=256)
 def _log_grid_of(reached: int, step: int) -> np.ndarray:
     values = _log_exponent_values()[:reached:step]
-    grid = values[np.concatenate(([True], values[1:] != values[:-1]))]
+    fresh = np.ones(values.shape, dtype=bool)
+    fresh[1:] = values[1:] != values[:-1]
+    grid = values[fresh]
     grid.flags.writeable = False
     return grid
 
@@ -123,10 +119,4 @@ def on_log_grid(iterations: np.ndarray) -> np.ndarray:
     iterations = np.asarray(iterations, dtype=np.int64)
     if iterations.size == 0:
         return np.zeros(0, dtype=bool)
-    return np.isin(iterations, _fine_log_grid(int(iterations.max()).bit_length()))
-
-
-@functools.lru_cache(maxsize=64)
-def _fine_log_grid(bits: int) -> np.ndarray:
-    """The finest log grid up to ``2 ** bits`` (cached: pages ask several times a second)."""
-    return np.array(_log_points(1, 2**bits), dtype=np.int64)
+    return _members(iterations, _log_grid_of(_exponents_up_to(iterations.max()), 1))
