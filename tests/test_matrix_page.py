@@ -265,7 +265,8 @@ def test_a_large_game_shows_a_compact_answer(app):
     app.slider(key="param_random-zero-sum_rows").set_value(60).run()
     app.button(key="matrix_step_100").click().run()
     assert not app.exception and app.session_state.game.shape == (60, 3)
-    table = next(m.value for m in app.markdown if m.value.startswith("| player | action |"))
+    answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
+    table = answer[answer.index("| player | action |"):]
     assert len(table.splitlines()) == 2 + 10 + 3 and "The 10 actions per player with the most weight" in " ".join(c.value for c in app.caption)
 
 

@@ -89,9 +89,8 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
 def live_fragment(page: str, speed: Speed, draw) -> None:
     """Advance the page's run and redraw in a fragment that reruns every ``speed.interval`` seconds while running.
 
-    ``draw(live, timeline)`` draws the page's live panel from the run. ``timeline(history)`` draws, where the page
-    calls it, the replay slider of a paused run over ``history``'s checkpoints, and returns the iteration to show
-    (None: the live end).
+    ``draw(live, timeline)`` draws the page's live panel from the run; ``timeline`` (a :class:`Timeline`) says which
+    iteration a paused run's replay shows and draws its slider where the page asks.
     """
     running = state.running(page)
     if not running:
@@ -107,11 +106,11 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
         run = state.live(page)
         try:
             if not state.running(page):
-                draw(run, _timeline(lambda history: replay_slider(page, run.iteration, history)))
+                draw(run, Timeline(page, run.iteration, paused=True))
             elif not timed:  # a click or a setting: answered at once, never queued behind the other sessions
                 run.tick(speed.iterations)
                 _kernel_notice(run)
-                draw(run, _timeline(lambda history: None))
+                draw(run, Timeline(page, run.iteration, paused=False))
             else:
                 with GOVERNOR.turn(state.session_id(), _user_asked) as turn:
                     if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
@@ -119,7 +118,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         run.tick(speed.iterations, turn.budget)
                         GOVERNOR.solver_used(run.solver_seconds - before)
                         _kernel_notice(run)
-                    draw(run, _timeline(lambda history: None))
+                    draw(run, Timeline(page, run.iteration, paused=False))
             if run.iteration and hasattr(run.primary, "prepare_in_background"):
                 run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
         except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
@@ -172,29 +171,39 @@ def pending_interaction(requests) -> bool:
     return kind == "RERUN" and rerun is not None and not getattr(rerun, "fragment_id_queue", [None])
 
 
-def _timeline(slider):
-    """The replay slot: always one container at the same place, so that the charts after it keep their place (and
-    their plots) whether or not a slider is in it."""
+class Timeline:
+    """The replay of a paused run: the iteration it points at, read before anything is drawn (the numbers above the
+    charts show that iteration too), and its slider, drawn where the page calls :meth:`slider`.
 
-    def timeline(history):
-        with st.container():
-            return slider(history)
-
-    return timeline
-
-
-def replay_slider(page: str, live_iteration: int, history) -> int | None:
-    """When paused: a timeline over ``history``'s checkpoints; the iteration it points at, or None at the live end.
-
-    The widget is keyed by the live iteration, so every pause starts at the live end, and Run resumes from there.
+    Read first and drawn later, the slider needs no place of its own held open in the page: every element is one more
+    message on each screen update of a running page, and a place held empty costs as much as a filled one.
     """
+
+    def __init__(self, page: str, live_iteration: int, paused: bool):
+        self._key, self._paused = f"{page}_replay_{live_iteration}", paused  # a new key per pause: it starts at the live end
+
+    def at(self, history) -> int | None:
+        """The iteration the slider points at, or None at the live end (and always while running)."""
+        if not self._paused:
+            return None
+        options = _replay_options(history)
+        chosen = st.session_state.get(self._key)
+        return chosen if options and chosen in options and chosen != options[-1] else None
+
+    def slider(self, history) -> None:
+        """When paused, a timeline over ``history``'s checkpoints (none while running: nothing to replay yet)."""
+        options = _replay_options(history) if self._paused else []
+        if options:
+            st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,
+                             value=options[-1], key=self._key, format_func=lambda t: f"{t:,}")  # fmt: skip
+
+
+def _replay_options(history) -> list[int]:
+    """Up to 400 of ``history``'s checkpoints, the last included (none for fewer than two)."""
     iterations = history.iterations
     if len(iterations) < 2:
-        return None
-    options = [int(t) for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]]
-    at = st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,
-                          value=options[-1], key=f"{page}_replay_{live_iteration}", format_func=lambda t: f"{t:,}")  # fmt: skip
-    return None if at == options[-1] else at
+        return []
+    return [int(t) for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]]
 
 
 # -- presentation mode -----------------------------------------------------------------------------

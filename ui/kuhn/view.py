@@ -229,19 +229,17 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         return
     frame = run.frame()
     history = frame.history
-    numbers, main = st.container(), st.container()
-    at = timeline(history)
+    at = timeline.at(history)
     row = len(history) - 1 if at is None else history.row_at(at)
     shown_at = None if at is None else int(history.iterations[row])
     metrics = metrics_at(history, row)
-    with numbers:
-        _numbers(run, metrics, shown_at)
+    _numbers(run, metrics, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
     labels = [v.label for v in run.race.variants]
     fixed = run.primary.learner is not None
     extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current and not fixed else []
-    with main:  # on a projector each chart takes the full width, the exploitability first
+    with st.container():  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
@@ -253,6 +251,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
             live_chart(mark(trajectories), key="kuhn_trajectories", **look)
             st.caption(explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed))
+        timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
             race_view.table(frame.race)
@@ -329,7 +328,6 @@ def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
         with right:
             live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", **look)
             st.caption(explain.KUHN_TRAJECTORIES)
-    timeline(solver.history())
     st.container()  # (the race table's place)
     _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
 

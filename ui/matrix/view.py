@@ -38,7 +38,11 @@ def _fixed(value: float, digits: int) -> str:
 
 
 def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
-    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one).
+
+    Every element here is sent again on each screen update of a running page, and with a class on one server each one
+    costs the server about 0.25 ms per update (tests/load.py): the panel draws no container it does not need.
+    """
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
     look = dict(running=running, projector=state.presenting())
@@ -48,19 +52,18 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         return
     frame = run.frame()
     history = frame.history
-    numbers, main = st.container(), st.container()
-    at = timeline(history)  # under the main chart: a timeline under a time axis
+    at = timeline.at(history)
     row = len(history) - 1 if at is None else history.row_at(at)
     shown_at = None if at is None else int(history.iterations[row])
     metrics = metrics_at(history, row, game.is_zero_sum)
-    with numbers:
-        _numbers(run, metrics, running, shown_at)
+    _numbers(run, metrics, running, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     shown = history.rows(chart_rows(history.iterations, log_x))
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
-    with main:
+    with st.container():  # the main chart, the replay slider under its time axis when paused, and its caption
         live_chart(mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)), key="chart_strategies", **look)
+        timeline.slider(history)
         st.caption(explain.STRATEGIES)
     average_then = history.policy("average", row)
     left, right = st.columns(2)
@@ -79,17 +82,17 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         key, text = _convergence_place(run)
         live_chart(mark(race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)), key=key, **look)
         st.caption(text)
-    with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
-        if run.is_race:
-            race_view.table(frame.race)
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
     slow = shown_at is None and run.last_step is not None and run.last_step[0] <= SLOW_STEP
     drawn = solver.last_sampled_actions() if slow and run.last_step[0] == 1 else None
     live_chart(figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn), key="chart_regrets", **look)
     st.caption(explain.REGRETS)
+    # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
+    if run.is_race:
+        race_view.table(frame.race)
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
 
 
@@ -112,7 +115,6 @@ def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.STRATEGIES)
-    timeline(solver.history())
     left, right = st.columns(2)
     with left:
         if not figures.has_simplex(game):
@@ -124,7 +126,6 @@ def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
         key, text = _convergence_place(run)
         live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, **look)
         st.caption(text)
-    st.container()  # (the race table's place)
     regrets = solver.cumulative_regrets()
     live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", **look)
     st.caption(explain.REGRETS)
@@ -171,25 +172,26 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
 def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
             exact: rmcore.ZeroSumSolution | None) -> None:  # fmt: skip
     game = solver.game
-    st.subheader("The answer")
+    heading = "### The answer\n\n"  # in the markdown under it: one element, not two, on every screen update
     if exact is not None:
-        st.markdown(f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = {_fixed(metrics.value, 6)}.")
         rows = []
         for who, labels, running, lp in (("row", game.row_actions, average.row, exact.row_strategy), ("column", game.col_actions, average.col, exact.col_strategy)):
             shown = _answer_rows(np.asarray(running), np.asarray(lp))
             rows += [(who, labels[k], f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
-        st.markdown(markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))
+        st.markdown(heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
+                    f"{_fixed(metrics.value, 6)}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))  # fmt: skip
         if max(game.shape) > ANSWER_ROWS:
             st.caption(f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
                        "The history export (CSV) has them all.")  # fmt: skip
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
+        st.markdown(heading)
         st.warning(f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it.")
     elif game.equilibria:
-        st.markdown("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
-                    f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
-                    if metrics.cce_gap is not None else "Known equilibria:")  # fmt: skip
+        st.markdown(heading + ("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
+                               f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
+                               if metrics.cce_gap is not None else "Known equilibria:"))  # fmt: skip
         st.dataframe(pd.DataFrame([{"row": eq.row, "column": eq.col} for eq in game.equilibria]), hide_index=True)
     else:
-        st.markdown("General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")
+        st.markdown(heading + "General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")
