@@ -1,8 +1,10 @@
 """The Streamlit-free parts of ui/: figure builders, the live-run controller, editor drafts."""
 
-import plotly.io
+import time
+
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io
 import pytest
 
 import rmcore
@@ -97,6 +99,25 @@ def test_live_run_steps_exactly_and_sizes_chunks_to_its_budget():
     assert run.chunk_size(None) > 1_000  # learned that the solver is fast
     frame = run.frame()
     assert frame.iteration == run.iteration == frame.history.iterations[-1]
+
+
+def test_full_speed_chunks_grow_to_fill_their_budget_when_each_call_has_a_large_fixed_cost():
+    # On a server busy with a class, one call costs about 1.5 ms however few its iterations; the budget per update is
+    # 2 ms. Sized by iterations / elapsed alone, a chunk of 1 iteration measured a rate that sized the next at 1 again.
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
+    run_race = run.race.run
+
+    def with_fixed_cost(iterations):
+        started = time.thread_time()
+        while time.thread_time() - started < 0.003:  # CPU time, as LiveRun counts it
+            pass
+        run_race(iterations)
+
+    run.race.run = with_fixed_cost
+    run._rate = 100.0  # an estimate taken from such calls: 1 iteration per 5 ms budget
+    budget = 0.005
+    sizes = [run.tick(None, budget) for _ in range(40)]
+    assert sizes[0] == 1 and min(sizes[-10:]) > 1_000  # rm on 3x3 runs millions a second: 2 ms of it is thousands
 
 
 def test_a_live_race_advances_every_run_together_and_one_cfr_step_is_traced():

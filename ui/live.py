@@ -44,6 +44,8 @@ TIME_BUDGET = 0.025
 #: time on each update.
 CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
+#: A full-speed chunk that used less than this share of its time budget grows the next (LiveRun._advance).
+FILLED = 0.8
 #: Iterations per second of solver time a new run assumes for each of its runs while its kernels may run as plain
 #: Python: a first chunk of one iteration at the full budget. A Kuhn iteration with its checkpoint takes about 10 ms
 #: so, a Leduc one 0.3 s; two Leduc iterations are more than rmcore runs as plain Python in one call (it would wait
@@ -161,7 +163,7 @@ class LiveRun:
     def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
         """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran."""
         size = self.chunk_size(speed, budget)
-        self._advance(size)
+        self._advance(size, budget if speed is None else None)
         return size
 
     def step(self, iterations: int) -> None:
@@ -173,7 +175,8 @@ class LiveRun:
         else:
             self._advance(iterations)
 
-    def _advance(self, iterations: int) -> None:
+    def _advance(self, iterations: int, budget: float | None = None) -> None:
+        """Run ``iterations``; a chunk sized to ``budget`` seconds (full speed) also refines the speed estimate."""
         before = self.primary.cumulative_regrets()
         started = time.thread_time()  # this thread's CPU (the kernels run in it): other sessions' work does not count
         self.race.run(iterations)
@@ -181,7 +184,13 @@ class LiveRun:
         self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
-        if elapsed >= TIMED_CHUNK:
+        if budget is not None and TIMED_CHUNK <= elapsed < FILLED * budget:
+            # A chunk that left its budget unused was sized too small. iterations / elapsed cannot be trusted to say by how
+            # much: a call's fixed cost (0.2 ms alone, 1.5 ms on a server busy with 30 sessions) dominates a small chunk,
+            # and an estimate taken from it sized every later chunk just as small (measured: 30 sessions stuck at 1
+            # iteration per update, 50 iterations in 20 s, for budgets of 2 ms that 30,000 iterations would have filled).
+            self._rate = max(self._rate, iterations / elapsed) * 2.0
+        elif elapsed >= TIMED_CHUNK:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
         else:  # too short to time (the call's own overhead would dominate): grow, so that a low first estimate does not stick
