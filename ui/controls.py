@@ -191,7 +191,7 @@ class Timeline:
         return chosen if options and chosen in options and chosen != options[-1] else None
 
     def slider(self, history) -> None:
-        """When paused, a timeline over ``history``'s checkpoints (none while running: nothing to replay yet)."""
+        """When paused on two checkpoints or more, a timeline over ``history``'s checkpoints; nothing while running."""
         options = _replay_options(history) if self._paused else []
         if options:
             st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,

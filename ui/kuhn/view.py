@@ -225,7 +225,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
     look = dict(running=state.running("kuhn"), projector=state.presenting())
     if run.iteration == 0:
-        _before_the_start(run, timeline, look)
+        _before_the_start(run, look)
         return
     frame = run.frame()
     history = frame.history
@@ -312,7 +312,7 @@ def _against_the_fixed_opponent(run: LiveRun, history: rmcore.History, row: int,
         st.markdown(f"No deviation from the equilibrium pays: these locks give player {learner} nothing to exploit.")
 
 
-def _before_the_start(run: LiveRun, timeline, look: dict) -> None:
+def _before_the_start(run: LiveRun, look: dict) -> None:
     """Iteration 0: the live panel's places in the order :func:`draw` draws them, the charts over time waiting for the
     first update, so that Run only redraws the charts the page has already mounted (see the matrix page's)."""
     solver = run.primary

@@ -48,7 +48,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     look = dict(running=running, projector=state.presenting())
     exact = state.exact_answer(game)
     if run.iteration == 0:
-        _before_the_start(run, exact, timeline, look)
+        _before_the_start(run, exact, look)
         return
     frame = run.frame()
     history = frame.history
@@ -104,7 +104,7 @@ def _convergence_place(run: LiveRun) -> tuple[str, str]:
     return "chart_convergence", explain.CONVERGENCE if run.primary.is_self_play else explain.CONVERGENCE_FIXED
 
 
-def _before_the_start(run: LiveRun, exact, timeline, look: dict) -> None:
+def _before_the_start(run: LiveRun, exact, look: dict) -> None:
     """Iteration 0: the live panel's places, each chart waiting for the first update (its starting regrets drawn), in
     the order :func:`draw` draws them, so that Run only redraws the charts the page has already mounted."""
     solver, game = run.primary, run.primary.game
