@@ -252,7 +252,7 @@ def test_a_live_run_starts_with_a_small_chunk_while_its_kernels_run_as_plain_pyt
     assert cold.race.solvers[0].kernel_status == "python"
     for _ in range(3):
         cold.tick(None)  # timed now: the chunks follow what fits in the budget
-    assert cold.iteration < 40
+    assert cold.chunk_size(None) < ready.chunk_size(None)  # sized by plain Python's speed, not a compiled kernel's guess
     leduc = LiveRun(rmcore.Race(rmcore.poker_tree(rmcore.LeducRules()), ["cfr"]))
     leduc.tick(None)  # one Leduc iteration (9,450 nodes) as plain Python; two would wait for the compile
     assert leduc.iteration == 1 and leduc.race.solvers[0].kernel_status == "python"

@@ -11,7 +11,7 @@ import rmcore
 from ui import charts
 from ui.kuhn import figures as kuhn_figures
 from ui.kuhn import view as kuhn_view
-from ui.live import LiveRun, chart_rows
+from ui.live import FILLED, LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
 
@@ -118,6 +118,34 @@ def test_full_speed_chunks_grow_to_fill_their_budget_when_each_call_has_a_large_
     budget = 0.005
     sizes = [run.tick(None, budget) for _ in range(40)]
     assert sizes[0] == 1 and min(sizes[-10:]) > 1_000  # rm on 3x3 runs millions a second: 2 ms of it is thousands
+
+
+@pytest.mark.parametrize("fixed_cost, per_iteration, budget", [(0.0, 10e-6, 0.025), (3e-3, 1e-6, 0.005), (1.5e-3, 0.1e-6, 0.002)])
+def test_full_speed_chunks_fill_their_budget_and_never_overshoot_it(monkeypatch, fixed_cost, per_iteration, budget):
+    """On a clock of our own, each call costs ``fixed_cost`` plus ``per_iteration`` an iteration: the chunks grow to
+    fill their budget (80% or more of it at the end), and none takes more than the budget and a quarter."""
+    import types
+
+    import ui.live
+
+    clock = [0.0]
+    monkeypatch.setattr(ui.live, "time", types.SimpleNamespace(thread_time=lambda: clock[0], perf_counter=lambda: clock[0]))
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
+    run_race = run.race.run
+
+    def costed(iterations):
+        clock[0] += fixed_cost + per_iteration * iterations
+        run_race(iterations)
+
+    run.race.run = costed
+    run._rate = 100.0
+    times = []
+    for _ in range(60):
+        before = clock[0]
+        run.tick(None, budget)
+        times.append(clock[0] - before)
+    assert max(times) <= 1.25 * budget, max(times) / budget
+    assert min(times[-10:]) >= FILLED * budget, [t / budget for t in times[-10:]]
 
 
 def test_a_live_race_advances_every_run_together_and_one_cfr_step_is_traced():

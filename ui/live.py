@@ -189,7 +189,9 @@ class LiveRun:
             # much: a call's fixed cost (0.2 ms alone, 1.5 ms on a server busy with 30 sessions) dominates a small chunk,
             # and an estimate taken from it sized every later chunk just as small (measured: 30 sessions stuck at 1
             # iteration per update, 50 iterations in 20 s, for budgets of 2 ms that 30,000 iterations would have filled).
-            self._rate = max(self._rate, iterations / elapsed) * 2.0
+            # So the next chunk is at least twice this one; and no more than the budget at this chunk's own rate, which
+            # a chunk without a fixed cost would fill exactly (doubling that rate overshot the budget twofold).
+            self._rate = max(self._rate, iterations / elapsed, 2.0 * iterations / budget)
         elif elapsed >= TIMED_CHUNK:
             # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
             self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
