@@ -85,25 +85,14 @@ _LAST_X_JS = """(namePart) => {
 }"""
 
 
-def plotly_frames(page) -> list:
-    """The page and its component frames: live charts are drawn inside their own iframes."""
-    return [page.main_frame] + [frame for frame in page.frames if frame != page.main_frame]
-
-
 def plotly_chart_count(page) -> int:
-    total = 0
-    for frame in plotly_frames(page):
-        total += _safe_evaluate(frame, "() => document.querySelectorAll('.js-plotly-plot').length", None) or 0
-    return total
+    """Plotly charts drawn on the page (the live charts are drawn in the page itself, no frames)."""
+    return _safe_evaluate(page, "() => document.querySelectorAll('.js-plotly-plot').length", None) or 0
 
 
 def last_x_of_trace(page, name_part: str) -> float | None:
     """The last x drawn by the first Plotly trace whose name contains ``name_part`` (Plotly's decoded data)."""
-    for frame in plotly_frames(page):
-        value = _safe_evaluate(frame, _LAST_X_JS, name_part)
-        if value is not None:
-            return value
-    return None
+    return _safe_evaluate(page, _LAST_X_JS, name_part)
 
 
 def last_iteration_on_chart(page) -> float | None:
@@ -138,11 +127,10 @@ def chart_states_while_running(page, seconds: float, name_part: str = "nash_conv
     A listener on the chart's own ``plotly_afterplot`` event records every redraw inside the
     browser, so the count does not depend on how often we could poll from outside.
     """
-    frames = [f for f in plotly_frames(page) if _safe_evaluate(f, _RECORD_REDRAWS_JS, name_part)]
-    if not frames:
+    if not _safe_evaluate(page, _RECORD_REDRAWS_JS, name_part):
         return []
     time.sleep(seconds)
-    drawn = _safe_evaluate(frames[0], "() => window.__redraws", None) or []
+    drawn = _safe_evaluate(page, "() => window.__redraws", None) or []
     seen = []
     for value in drawn:
         if not seen or value != seen[-1]:
@@ -162,17 +150,13 @@ _RACE_CURVES_JS = """() => {
 
 def race_curve_names(page) -> list[str]:
     """Names of the variant curves drawn on the race chart (median lines, with data)."""
-    for frame in plotly_frames(page):
-        names = _safe_evaluate(frame, _RACE_CURVES_JS, None)
-        if names is not None:
-            return names
-    return []
+    return _safe_evaluate(page, _RACE_CURVES_JS, None) or []
 
 
-def _safe_evaluate(frame, script: str, argument):
+def _safe_evaluate(page, script: str, argument):
     try:
-        return frame.evaluate(script, argument)
-    except Exception:  # a frame navigating or gone between listing and asking
+        return page.evaluate(script, argument)
+    except Exception:  # the page navigating between asking and answering
         return None
 
 

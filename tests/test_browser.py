@@ -31,10 +31,12 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
         # On a cold numba cache the first seconds run as plain Python (a few thousand iterations a second) while the
         # kernel compiles; the measurement below is of the compiled run, which passes a million within seconds.
         wait_for_compiled_speed(page)
+        page.evaluate(_MARK_CHARTS_JS)
         seen = chart_states_while_running(page, 3.0)
         print(f"\nchart updates seen in 3 s: {len(seen) - 1}; last iteration drawn {seen[-1]:,.0f}")
         assert len(seen) >= 3, "the charts should redraw several times while running"
         assert seen == sorted(seen) and seen[-1] > 10_000
+        assert page.evaluate(_MARKS_JS) == [0, 1, 2, 3], "every update redraws the charts in place (none is mounted afresh)"
 
         page.get_by_role("radio", name="Pause").click()
         time.sleep(1.0)
@@ -44,6 +46,11 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
         assert page.locator("[data-testid=stException]").count() == 0
         SCREENSHOT.parent.mkdir(exist_ok=True)
         page.screenshot(path=str(SCREENSHOT), full_page=True)
+
+
+#: A mark on each live chart's element: a chart mounted afresh (a new element) has none.
+_MARK_CHARTS_JS = "() => document.querySelectorAll('.rm-live-chart').forEach((chart, k) => { chart.__rmMark = k; })"
+_MARKS_JS = "() => [...document.querySelectorAll('.rm-live-chart')].map(chart => chart.__rmMark ?? null)"
 
 
 def wait_for_compiled_speed(page, iterations: int = 1_000_000, timeout: float = 120.0) -> None:
@@ -161,12 +168,10 @@ def _shows_iteration(page, expected: str, timeout: float = 30.0) -> bool:
     return False
 
 
-_CHART_COLOURS_JS = """() => {
-    const chart = document.querySelector('.js-plotly-plot');
-    if (!chart || !chart._fullLayout) return null;
+_CHART_COLOURS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(chart => chart._fullLayout).map(chart => {
     const lines = (chart._fullData || []).map(t => t.line && t.line.color).filter(Boolean);
     return {paper: chart._fullLayout.paper_bgcolor, font: chart._fullLayout.font.color, lines: lines};
-}"""
+})"""
 
 
 def _brightness(colour: str) -> float:
@@ -190,7 +195,7 @@ def test_in_the_dark_theme_charts_sit_on_the_page_and_use_light_ink():
             step.click()
             deadline = time.time() + 20
             while time.time() < deadline and len(colours) < 4:
-                colours = [c for c in (_safe(f) for f in page.frames[1:]) if c]
+                colours = page.evaluate(_CHART_COLOURS_JS)
                 time.sleep(0.3)
             if len(colours) >= 4:
                 break
@@ -200,13 +205,6 @@ def test_in_the_dark_theme_charts_sit_on_the_page_and_use_light_ink():
             assert _brightness(chart["font"]) > 0.8, chart  # light text on the dark page
             assert not any(c in ("black", "#000000") or c.replace(" ", "") == "rgb(0,0,0)" for c in chart["lines"]), chart
         page.screenshot(path=str(ROOT / "docs" / "matrix_dark.png"), full_page=False)
-
-
-def _safe(frame):
-    try:
-        return frame.evaluate(_CHART_COLOURS_JS)
-    except Exception:  # a frame still loading
-        return None
 
 
 def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser(app_url, tmp_path):
@@ -260,16 +258,17 @@ _COUNT_REDRAWS_JS = """(namePart) => {
 }"""
 
 
-def _chart_frame(page, name_part: str):
-    """The component frame whose chart has a trace named with ``name_part``."""
+_HAS_TRACE_JS = """(chart, namePart) => (chart._fullData || []).some(t => (t.name || '').includes(namePart))"""
+
+
+def _chart(page, name_part: str):
+    """The live chart (a locator) with a trace named with ``name_part``."""
     deadline = time.time() + 60
     while time.time() < deadline:
-        for frame in page.frames[1:]:
-            try:
-                if frame.evaluate(_MAIN_CHART_JS, name_part):
-                    return frame
-            except Exception:  # still loading
-                pass
+        charts = page.locator(".rm-live-chart")
+        for k in range(charts.count()):
+            if charts.nth(k).evaluate(_HAS_TRACE_JS, name_part):
+                return charts.nth(k)
         time.sleep(0.3)
     raise AssertionError(f"no chart with a trace named {name_part!r}")
 
@@ -281,14 +280,14 @@ def test_presentation_mode_puts_the_controls_and_the_main_chart_on_a_1280x720_sc
         step.wait_for(timeout=90_000)
         click_until(page, step, lambda: page.get_by_text("iteration 10 ·").count() > 0)
         page.get_by_role("radio", name="Run").click()
-        frame = _chart_frame(page, "(average)")
+        main_chart = _chart(page, "(average)")
         time.sleep(2.0)
         viewport = page.viewport_size
         boxes = {"Run": page.get_by_role("radio", name="Run").bounding_box(), "Speed": page.locator("[data-testid=stSlider]").first.bounding_box(),
-                 "main chart": frame.frame_element().bounding_box()}  # fmt: skip
+                 "main chart": main_chart.bounding_box()}  # fmt: skip
         for name, box in boxes.items():
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] and box["x"] + box["width"] <= viewport["width"], (name, box)
-        chart = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        chart = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert chart["font"] >= 18 and min(chart["widths"]) >= 3, chart
         assert page.get_by_text("Space").count() and page.locator("[data-testid=stException]").count() == 0
         page.screenshot(path=str(ROOT / "docs" / "presentation.png"))
@@ -329,9 +328,9 @@ def test_keys_run_pause_step_and_reset(app_url):
 def test_a_zoom_made_while_running_survives_later_updates(app_url):
     with chromium_page(width=1400, height=1600) as page:
         open_matrix_page_and_run(page, app_url)
-        frame = _chart_frame(page, "(average)")
-        box = frame.frame_element().bounding_box()
-        plot = frame.locator(".nsewdrag").first  # the first panel's plot area (present once the chart is interactive)
+        chart = _chart(page, "(average)")
+        box = chart.bounding_box()
+        plot = chart.locator(".nsewdrag").first  # the first panel's plot area (present once the chart is interactive)
         page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.45)  # the pointer enters: interactive
         plot.wait_for(timeout=10_000)
         area = plot.bounding_box()
@@ -341,17 +340,17 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         page.mouse.move(x0 + area["width"] * 0.3, y0 + area["height"] * 0.6, steps=8)
         page.mouse.up()
         time.sleep(0.3)
-        zoomed = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        zoomed = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert zoomed["autorange"] is False, zoomed
         # While running, the chart under the pointer also offers its image downloads.
-        buttons = frame.evaluate("() => [...document.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))")
+        buttons = chart.evaluate("chart => [...chart.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))")
         assert {"Download plot as a PNG", "Download plot as SVG"} <= set(buttons) and "Share chart..." not in buttons, buttons
         page.mouse.move(5, box["y"] - 40)  # the pointer leaves: the chart goes back to the cheap static drawing
-        assert frame.evaluate(_COUNT_REDRAWS_JS, "(average)")
+        assert page.evaluate(_COUNT_REDRAWS_JS, "(average)")
         deadline = time.time() + 20
-        while time.time() < deadline and (frame.evaluate(_MAIN_CHART_JS, "(average)") or {}).get("redraws", 0) < 3:
+        while time.time() < deadline and (page.evaluate(_MAIN_CHART_JS, "(average)") or {}).get("redraws", 0) < 3:
             time.sleep(0.1)
-        later = frame.evaluate(_MAIN_CHART_JS, "(average)")
+        later = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert later["redraws"] >= 3, "the chart kept updating"
         assert later["range"] == pytest.approx(zoomed["range"]) and later["autorange"] is False, (zoomed, later)
         # ... and through Pause and Run (one fragment draws both, so the plot is never mounted afresh).
@@ -359,7 +358,7 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
             page.get_by_role("radio", name=control).click()
             wait_until_idle(page)
             time.sleep(1.0)
-            now = frame.evaluate(_MAIN_CHART_JS, "(average)")
+            now = page.evaluate(_MAIN_CHART_JS, "(average)")
             assert now["range"] == pytest.approx(zoomed["range"]) and now["autorange"] is False, (control, now)
 
 

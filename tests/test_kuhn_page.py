@@ -3,6 +3,8 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.live_charts import captions
+
 
 @pytest.fixture
 def page():
@@ -109,8 +111,8 @@ def test_reset(page):
 
 def test_the_training_charts_say_what_they_show(page):
     page.button(key="kuhn_step_10").click().run()
-    captions = " ".join(c.value for c in page.caption)
-    assert "CFR's guarantee is for the average" in captions and "equilibrium family" in captions
+    said = captions(page)
+    assert "CFR's guarantee is for the average" in said and "equilibrium family" in said
 
 
 def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
@@ -186,7 +188,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.value:.6f}**" in text
     deviations = next(d.value for d in page.dataframe if "best response" in d.value.columns)
     assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == ["always pass", "always bet"]
-    assert any("Against a fixed opponent only player 1 learns" in c.value for c in page.caption)
+    assert "Against a fixed opponent only player 1 learns" in captions(page)
     # move the lock: J bluffs half the time; the run restarts with a notice
     page.slider(key="kuhn_lock_kuhn_3_1.0_6_1").set_value(100).run()
     assert not page.exception and page.session_state.kuhn_live.primary.opponent["Jp"] == (0.5, 0.5)

@@ -6,6 +6,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import rmcore
+from tests.live_charts import captions, live_charts
 
 
 @pytest.fixture
@@ -239,10 +240,13 @@ def test_a_bad_action_count_gets_a_message_and_changes_nothing(app, typed):
 
 def test_every_live_chart_says_what_it_shows(app):
     app.button(key="matrix_step_100").click().run()
-    captions = " ".join(c.value for c in app.caption)
+    said = captions(app)
     for phrase in ("it is the average, not the current play", "spiralling in towards the equilibrium",
                    "a worst-case guarantee rather than a prediction", "Regret matching plays each positive"):
-        assert phrase in captions, phrase
+        assert phrase in said, phrase
+    charts = live_charts(app)
+    assert [bool(chart["caption"]) for chart in charts] == [False, True, True, True]  # the main chart's caption is under its replay
+    assert all(chart["figure"]["data"] for chart in charts)
 
 
 def test_learning_starts_where_the_preset_suggests_uniformly_or_where_the_user_says(app):

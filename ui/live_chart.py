@@ -1,23 +1,22 @@
 """``live_chart``: a Plotly chart that is updated in place, for charts redrawn several times a second.
 
 ``st.plotly_chart`` creates the browser's plot afresh on every rerun, about 100 ms per chart on a
-modest laptop, so four live charts managed two updates a second. This Streamlit component keeps
-one plot per chart and hands each new figure to ``Plotly.react``, which redraws only what changed.
+modest laptop, so four live charts managed two updates a second. This Streamlit component
+(``st.components.v2``: drawn in the app's own page, no iframe) keeps one plot per chart and hands
+each new figure to ``Plotly.react``, which redraws only what changed.
 
-The component's page loads the plotly.js that ships inside the installed ``plotly`` package (so
-the app works offline and the two always match); it is copied once, on the first chart drawn, next
-to our two small files in a temporary directory that Streamlit serves.
-
-Why not ``st.components.v2``: a v2 component can reference asset files only from an installed
-package's declared ``asset_dir``; the app is run from a checkout (only ``rmcore`` is packaged), and
-inlining the 4.6 MB plotly.js as a string would send it with the component. Version 1's
-``declare_component(path=...)`` serves a directory, which is what this needs.
+plotly.js is the copy inside the installed ``plotly`` package (so the app works offline and the two
+always match), served by Streamlit's static file serving (``server.enableStaticServing``) and loaded
+once per page for all its charts. A v2 component can name asset files only from an installed
+package's declared ``asset_dir``, and the app runs from a checkout; so the file is copied, once, into
+the app's ``static/`` folder under a name that carries its version.
 """
 
 from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -26,37 +25,50 @@ import numpy as np
 import orjson
 import plotly
 import plotly.graph_objects as go
-import streamlit.components.v1 as components
+import streamlit as st
 
 from .charts import for_projector
 
-_FRONTEND = Path(__file__).with_name("live_chart_frontend")
+_FRONTEND = Path(__file__).with_name("live_chart_frontend") / "live_chart.js"
 _PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
+#: Streamlit serves the folder ``static`` beside the main script at ``app/static/``.
+_STATIC = Path(__file__).resolve().parents[1] / "static"
+
+#: What Streamlit sends with every update of every chart is this loader, not the component's code (10 kB): it imports
+#: the code once from the static folder (the browser keeps the module), under a name that changes with its contents.
+_LOADER = """
+const bundle = document.querySelector('script[src*="static/js/index."]');
+const root = bundle ? bundle.src.replace(/static\\/js\\/[^/]*$/, "") : document.baseURI;
+export default async function (component) {
+  const chart = await import(new URL("%s", root).href);
+  return chart.default(component, root);
+}
+"""
 
 
-def _served_directory() -> Path:
-    """Our frontend files plus plotly.min.js, in a directory named after their contents."""
-    files = sorted(_FRONTEND.iterdir())
-    digest = hashlib.sha256(plotly.__version__.encode())
-    for path in files:
-        digest.update(path.read_bytes())
-    directory = Path(tempfile.gettempdir()) / f"rm-live-chart-{digest.hexdigest()[:16]}"
-    if not (directory / "plotly.min.js").exists():
-        staging = Path(tempfile.mkdtemp(prefix="rm-live-chart-"))
-        for path in files:
-            shutil.copy(path, staging / path.name)
-        shutil.copy(_PLOTLY_JS, staging / "plotly.min.js")
-        try:
-            staging.rename(directory)
-        except OSError:  # another process got there first with the same contents
-            shutil.rmtree(staging, ignore_errors=True)
-    return directory
+def _served(source: Path, name: str) -> str:
+    """Copy ``source`` into the static folder as ``name`` if it is not there yet; its URL path from the app's root."""
+    target = _STATIC / name
+    if not target.exists():
+        _STATIC.mkdir(exist_ok=True)
+        handle, staging = tempfile.mkstemp(dir=_STATIC, prefix=".staging-")
+        os.close(handle)
+        shutil.copyfile(source, staging)
+        os.replace(staging, target)  # atomic: another process copying at the same time writes the same bytes
+    return f"app/static/{name}"
 
 
 @functools.lru_cache(maxsize=None)
 def _component():
-    """Declared on first use: nothing touches the file system when the module is imported."""
-    return components.declare_component("live_chart", path=str(_served_directory()))
+    """Registered on first use: nothing touches the file system when the module is imported.
+
+    ``isolate_styles=False``: plotly.js puts its style sheet (modebar, hover labels) in the page's head, which a
+    shadow root would keep out.
+    """
+    plotly_path = _served(_PLOTLY_JS, f"plotly-{plotly.__version__}.min.js")
+    digest = hashlib.sha256(_FRONTEND.read_bytes()).hexdigest()[:12]
+    module_path = _served(_FRONTEND, f"live_chart-{digest}.js")
+    return plotly_path, st.components.v2.component("live_chart", js=_LOADER % module_path, isolate_styles=False)
 
 
 #: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
@@ -69,22 +81,25 @@ CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", 
 RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
-def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False, every: float = 0.0) -> None:
+def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False, every: float = 0.0,
+               caption: str = "") -> None:
     """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``
-    (but for the chart under the pointer), restyled for a projector if ``projector``.
+    (but for the chart under the pointer), restyled for a projector if ``projector``, with ``caption`` (plain text)
+    under it as ``st.caption`` would draw it.
 
     Later calls with the same key update the same plot in place, keeping the user's zoom; ``every`` > 0 redraws
-    it at most once every ``every`` seconds (the latest figure wins).
+    it at most once every ``every`` seconds (the latest figure wins). The caption is drawn by the chart itself
+    because every element of a live panel is sent again on each update, about 0.25 ms of a class's server each.
     """
     if isinstance(figure, go.Figure):
         figure = figure.to_plotly_json()
     if projector:
         figure = for_projector(figure)
-    payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0}
-    # One argument: Streamlit checks every argument of a component (is it a DataFrame?), about 0.2 ms an argument on
-    # the server. A string, although Streamlit encodes it as JSON once more (0.2 ms a chart): bytes would skip that,
-    # but the browser redraws a component only when its JSON arguments change, so a chart sent as bytes never updates.
-    _component()(chart=figure_json(payload).decode(), key=key, default=None)
+    plotly_url, component = _component()
+    payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0, "plotly": plotly_url,
+               "caption": caption}
+    # Bytes, passed through as they are: a dict would be encoded and hashed once more by Streamlit (as JSON, sorted).
+    component(data=figure_json(payload), key=key)
 
 
 def figure_json(payload: dict) -> bytes:

@@ -243,14 +243,14 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
-            live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability", **look)
-            st.caption(_convergence_caption(run))
+            live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability",
+                       caption=_convergence_caption(run), **look)  # fmt: skip
         with right:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
             trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
-            live_chart(mark(trajectories), key="kuhn_trajectories", **look)
-            st.caption(explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed))
+            words = explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed)
+            live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
@@ -299,8 +299,7 @@ def _against_the_fixed_opponent(run: LiveRun, history: rmcore.History, row: int,
                 f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
                 f"({response.value - values[-1]:.2e} short).")  # fmt: skip
     live_chart(figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
-               key="kuhn_fixed_value", **look)  # fmt: skip
-    st.caption(explain.CFR_FIXED_VALUE)
+               key="kuhn_fixed_value", caption=explain.CFR_FIXED_VALUE, **look)  # fmt: skip
     if deviations:
         rows = [{"information set": d.infoset, "best response": f"always {d.action}", "equilibrium plays it": f"{d.equilibrium_probability:.0%}",
                  "gain there": d.gain} for d in deviations[:DEVIATIONS_SHOWN]]  # fmt: skip
@@ -323,11 +322,11 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability", **look)
-            st.caption(_convergence_caption(run))
+            live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability",
+                       caption=_convergence_caption(run), **look)  # fmt: skip
         with right:
-            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", **look)
-            st.caption(explain.KUHN_TRAJECTORIES)
+            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=explain.KUHN_TRAJECTORIES,
+                       **look)  # fmt: skip
     st.container()  # (the race table's place)
     _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
 
@@ -339,8 +338,7 @@ def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regr
     if run.race.game is not rmcore.KUHN:
         _bigger_game(run, average, current, regrets, game_value, look)
         return
-    live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, **look)
-    st.caption(explain.KUHN_TREE)
+    live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, caption=explain.KUHN_TREE, **look)
     table = pd.DataFrame({
         "player": [1] * 6 + [2] * 6,
         "current P(bet)": current.probabilities[:, 1], "average P(bet)": average.probabilities[:, 1],
@@ -350,8 +348,7 @@ def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regr
     if run.primary.learner is not None:
         return  # (the equilibrium family is self-play's answer: against a fixed player the learner heads for a best response)
     spec, alpha = figures.equilibrium_check(average)
-    live_chart(spec, key="kuhn_equilibrium", **look)
-    st.caption(explain.KUHN_CHECK)
+    live_chart(spec, key="kuhn_equilibrium", caption=explain.KUHN_CHECK, **look)
     st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
 
 
@@ -380,9 +377,9 @@ def _bigger_game(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, r
     names = [name for k, name in enumerate(game.infosets)
              if game.tree.infoset_player[k] == player - 1 and ("/" in name) == (round_ == 2)]  # fmt: skip
     shown = {"average": average, "current": current, "exact (LP)": answer.policy}[kind].probabilities
-    live_chart(figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"), key="kuhn_heatmap", **look)
-    st.caption("Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only "
-               "where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.")
+    live_chart(figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"), key="kuhn_heatmap",
+               caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only "
+                       "where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.", **look)  # fmt: skip
     _explorer(run, game, names, average, current, regrets, answer)
 
 

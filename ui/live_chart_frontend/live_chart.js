@@ -1,13 +1,29 @@
-// One Plotly chart that Streamlit redraws in place. st.plotly_chart builds a new plot on every
-// update; Plotly.react here changes only what changed, which is what makes several updates a
-// second possible while a run is live. Streamlit's component protocol (version 1) is three
-// messages: we say we are ready and how tall we are, Streamlit sends a render with our arguments
-// and the app's theme.
-const chart = document.getElementById("chart");
-let frameHeight = 0;
+// One Plotly chart that Streamlit redraws in place (a components.v2 module: no iframe, drawn in the
+// app's own page). st.plotly_chart builds a new plot on every update; Plotly.react here changes only
+// what changed, which is what makes several updates a second possible while a run is live.
+//
+// Streamlit calls the default export on every update of an instance, with the same parentElement:
+// the chart's state lives in a map keyed by that element. plotly.js is loaded once per page (one <script>, shared by every
+// chart). The server sends a small loader that imports this module from the app's static folder.
 
-function tellStreamlit(type, fields) {
-  window.parent.postMessage(Object.assign({ isStreamlitMessage: true, type: type }, fields), "*");
+const charts = new WeakMap();
+let plotlyLoading = null;
+
+function loadPlotly(url) {
+  if (window.Plotly) return Promise.resolve();
+  if (!plotlyLoading) {
+    plotlyLoading = new Promise((resolve, reject) => {
+      const script = document.createElement("script");
+      script.src = url;
+      script.onload = resolve;
+      script.onerror = () => {
+        plotlyLoading = null; // let a later update try again
+        reject(new Error(`could not load plotly.js from ${url}`));
+      };
+      document.head.appendChild(script);
+    });
+  }
+  return plotlyLoading;
 }
 
 // The figures are built without knowing the theme: "black" marks the foreground (lines, outlines,
@@ -31,62 +47,65 @@ function recolour(value, foreground, muted) {
   return value;
 }
 
+// Streamlit hands a v2 component its theme as CSS custom properties on an ancestor (--st-text-color,
+// --st-background-color...); there is no "base", so a dark theme is one whose background is dark.
+function luminance(colour) {
+  const hex = colour.match(/^#([0-9a-f]{3}|[0-9a-f]{6})$/i);
+  let rgb;
+  if (hex) {
+    const h = hex[1].length === 3 ? hex[1].replace(/./g, "$&$&") : hex[1];
+    rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+  } else {
+    rgb = (colour.match(/[\d.]+/g) || [255, 255, 255]).slice(0, 3).map(Number);
+  }
+  return (0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]) / 255;
+}
+
+function pageTheme(element) {
+  const style = getComputedStyle(element);
+  const background = style.getPropertyValue("--st-background-color").trim() || "#ffffff";
+  const dark = luminance(background) < 0.5;
+  return { dark: dark, text: style.getPropertyValue("--st-text-color").trim() || (dark ? "#fafafa" : "#31333f") };
+}
+
 function themed(figure, theme) {
-  const dark = theme && theme.base === "dark";
-  const text = (theme && theme.textColor) || (dark ? "#fafafa" : "#31333f");
-  const muted = dark ? "#a3a8b8" : "#666666";
-  const grid = dark ? "rgba(250, 250, 250, 0.16)" : "rgba(49, 51, 63, 0.12)";
-  const data = recolour(figure.data, text, muted);
-  const layout = recolour(figure.layout, text, muted);
+  const muted = theme.dark ? "#a3a8b8" : "#666666";
+  const grid = theme.dark ? "rgba(250, 250, 250, 0.16)" : "rgba(49, 51, 63, 0.12)";
+  const data = recolour(figure.data, theme.text, muted);
+  const layout = recolour(figure.layout, theme.text, muted);
   layout.paper_bgcolor = "rgba(0,0,0,0)";
   layout.plot_bgcolor = "rgba(0,0,0,0)";
-  layout.font = Object.assign({}, layout.font, { color: text });
+  layout.font = Object.assign({}, layout.font, { color: theme.text });
   for (const key of Object.keys(layout)) {
     if (/^[xy]axis\d*$/.test(key)) layout[key] = Object.assign({ gridcolor: grid, zerolinecolor: grid, linecolor: grid }, layout[key]);
   }
   if (layout.ternary) {
     layout.ternary.bgcolor = "rgba(0,0,0,0)";
-    for (const axis of ["aaxis", "baxis", "caxis"]) layout.ternary[axis] = Object.assign({ gridcolor: grid, linecolor: text }, layout.ternary[axis]);
+    for (const axis of ["aaxis", "baxis", "caxis"]) layout.ternary[axis] = Object.assign({ gridcolor: grid, linecolor: theme.text }, layout.ternary[axis]);
   }
   return { data: data, layout: layout };
 }
 
 // Plotly's modebar downloads a PNG; this adds the same chart as SVG (a click handler cannot travel
-// from Python as JSON, so the button is made here).
-const SVG_BUTTON = {
-  name: "Download plot as SVG",
-  icon: Plotly.Icons.disk,
-  click: (gd) => Plotly.downloadImage(gd, { format: "svg", filename: ((gd.layout.title || {}).text || "chart").replace(/[^\w]+/g, "_") }),
-};
-
-// While a run is live the server sends a static config: a chart without hover and zoom layers is
-// redrawn several times a second at no extra cost. Hover and zoom are what a user reaches for with
-// the pointer, so the chart under the pointer is drawn interactive (at once, and on every update
-// until the pointer leaves): one chart pays for interactivity, and only while it is being used.
-let lastFigure = null;
-let lastConfig = {};
-let pointerInside = false;
+// from Python as JSON, so the button is made here). One button for every redraw: Plotly.react makes
+// a new plot when the config differs, and a new button would differ.
+let svgButton = null;
+function theSvgButton() {
+  svgButton = svgButton || {
+    name: "Download plot as SVG",
+    icon: window.Plotly.Icons.disk,
+    click: (gd) => window.Plotly.downloadImage(gd, { format: "svg", filename: ((gd.layout.title || {}).text || "chart").replace(/[^\w]+/g, "_") }),
+  };
+  return svgButton;
+}
 
 // The user's zoom, as the relayout keys Plotly reported ("xaxis.range[0]", "ternary.aaxis.min"...).
 // Plotly keeps a zoom across react() by itself (uirevision), but switching between the static and
 // the interactive config makes a new plot; re-applying the zoom keeps it through that too.
-const userView = {};
 const VIEW_KEY = /^((x|y)axis\d*\.(range\[[01]\]|autorange)|ternary\.[abc]axis\.min)$/;
 
-function rememberView(update) {
-  for (const [key, value] of Object.entries(update || {})) {
-    if (!VIEW_KEY.test(key)) continue;
-    const axis = key.split(".")[0];
-    if (key.endsWith("autorange")) {
-      for (const k of Object.keys(userView)) if (k.startsWith(axis + ".")) delete userView[k];
-    } else {
-      userView[key] = value;
-    }
-  }
-}
-
-function withUserView(layout) {
-  for (const [key, value] of Object.entries(userView)) {
+function withView(layout, view) {
+  for (const [key, value] of Object.entries(view)) {
     const match = key.match(/^((x|y)axis\d*)\.range\[([01])\]$/);
     if (match) {
       const axis = (layout[match[1]] = Object.assign({}, layout[match[1]]));
@@ -101,77 +120,137 @@ function withUserView(layout) {
   return layout;
 }
 
-function draw() {
-  const interactive = pointerInside || !lastConfig.staticPlot;
-  const config = Object.assign({ modeBarButtonsToAdd: [SVG_BUTTON], responsive: true }, lastConfig, interactive ? { staticPlot: false } : {});
-  Plotly.react(chart, lastFigure.data, withUserView(lastFigure.layout), config);
-  if (!chart._rmListening && chart.on) {
-    chart.on("plotly_relayout", rememberView);
-    chart._rmListening = true;
+class LiveChart {
+  constructor(parent) {
+    this.element = document.createElement("div");
+    this.element.className = "rm-live-chart";
+    this.element.style.width = "100%";
+    parent.appendChild(this.element);
+    // What the chart shows, in the words and the look of st.caption, drawn here: one element to send instead of two.
+    this.caption = document.createElement("p");
+    this.caption.className = "rm-live-caption";
+    Object.assign(this.caption.style, {
+      margin: "0.25rem 0 0", fontFamily: "var(--st-font)", fontSize: "0.875rem", lineHeight: "1.6",
+      color: "color-mix(in srgb, var(--st-text-color) 60%, transparent)", overflowWrap: "break-word",
+    });
+    parent.appendChild(this.caption);
+    this.figure = null; // the latest figure, already themed
+    this.config = {};
+    this.view = {};
+    this.pointerInside = false;
+    this.dragging = false;
+    this.lastDrawn = 0;
+    this.pending = null;
+    this.frameAsked = false;
+    this.listening = false;
+
+    // While a run is live the server sends a static config: a chart without hover and zoom layers is
+    // redrawn several times a second at no extra cost. Hover and zoom are what a user reaches for with
+    // the pointer, so the chart under the pointer is drawn interactive (at once, and on every update
+    // until the pointer leaves): one chart pays for interactivity, and only while it is being used.
+    this.element.addEventListener("pointerenter", () => {
+      this.pointerInside = true;
+      if (this.figure && this.config.staticPlot) this.draw();
+    });
+    this.element.addEventListener("pointerleave", () => { this.pointerInside = false; });
+
+    // A redraw in the middle of a drag ends the drag, and a live chart redraws several times a second:
+    // while a button is held on the chart, updates wait, and the last one is drawn on release.
+    this.element.addEventListener("pointerdown", () => { this.dragging = true; }, true);
+    this.dragEnded = () => {
+      if (!this.dragging) return;
+      this.dragging = false;
+      if (this.figure) setTimeout(() => this.draw(), 0); // after Plotly has handled the release (and reported the zoom)
+    };
+    // A release outside the browser window never arrives: the next move with no button held ends the drag too.
+    this.movedWithoutButton = (event) => { if (event.buttons === 0) this.dragEnded(); };
+    window.addEventListener("pointerup", this.dragEnded, true);
+    window.addEventListener("pointermove", this.movedWithoutButton, true);
+  }
+
+  rememberView(update) {
+    for (const [key, value] of Object.entries(update || {})) {
+      if (!VIEW_KEY.test(key)) continue;
+      const axis = key.split(".")[0];
+      if (key.endsWith("autorange")) {
+        for (const k of Object.keys(this.view)) if (k.startsWith(axis + ".")) delete this.view[k];
+      } else {
+        this.view[key] = value;
+      }
+    }
+  }
+
+  draw() {
+    if (!this.figure || !window.Plotly) return;
+    const interactive = this.pointerInside || !this.config.staticPlot;
+    const config = Object.assign({ modeBarButtonsToAdd: [theSvgButton()], responsive: true }, this.config, interactive ? { staticPlot: false } : {});
+    window.Plotly.react(this.element, this.figure.data, withView(this.figure.layout, this.view), config);
+    if (!this.listening && this.element.on) {
+      this.element.on("plotly_relayout", (update) => this.rememberView(update));
+      this.listening = true;
+    }
+  }
+
+  // Updates are drawn at the next animation frame, the latest one only. A running page can send updates faster than a
+  // slow machine draws them; drawn one by one, they queued up ahead of everything else, and a click's answer showed
+  // seconds late (measured: 2.3-2.9 s after a setting change while running, 0.4-0.7 s while paused). A chart may also
+  // ask to be redrawn at most once every `every` seconds (a large figure whose changes are slow): updates in between
+  // are held, and the latest one is drawn when the time comes.
+  drawSoon() {
+    if (this.frameAsked) return;
+    this.frameAsked = true;
+    requestAnimationFrame(() => {
+      this.frameAsked = false;
+      this.lastDrawn = Date.now();
+      if (!this.dragging) this.draw();
+    });
+  }
+
+  receive(given, theme) {
+    this.figure = themed(given.figure, theme);
+    this.config = given.config || {};
+    this.caption.textContent = given.caption || "";
+    this.caption.hidden = !given.caption;
+    // The chart's height is known before plotly.js is: the page keeps its place while plotly.js loads.
+    this.element.style.height = ((this.figure.layout && this.figure.layout.height) || 450) + "px";
+    if (this.dragging) return;
+    const wait = this.lastDrawn + (given.every || 0) * 1000 - Date.now();
+    if (wait <= 0) {
+      this.drawSoon();
+    } else if (this.pending === null) {
+      this.pending = setTimeout(() => { this.pending = null; this.drawSoon(); }, wait);
+    }
+  }
+
+  destroy() {
+    window.removeEventListener("pointerup", this.dragEnded, true);
+    window.removeEventListener("pointermove", this.movedWithoutButton, true);
+    if (this.pending !== null) clearTimeout(this.pending);
+    if (window.Plotly) window.Plotly.purge(this.element);
+    this.element.remove();
+    this.caption.remove();
   }
 }
 
-// A redraw in the middle of a drag ends the drag, and a live chart redraws several times a second:
-// while a button is held on the chart, updates wait, and the last one is drawn on release.
-let dragging = false;
-chart.addEventListener("pointerdown", () => { dragging = true; }, true);
-function dragEnded() {
-  if (!dragging) return;
-  dragging = false;
-  if (lastFigure) setTimeout(draw, 0); // after Plotly has handled the release (and reported the zoom)
-}
-window.addEventListener("pointerup", dragEnded, true);
-// A release outside this frame never reaches it: the next move without a button held, or leaving, ends the drag.
-document.addEventListener("pointermove", (event) => { if (event.buttons === 0) dragEnded(); }, true);
-document.documentElement.addEventListener("pointerleave", dragEnded);
-
-// Updates are drawn at the next animation frame, the latest one only. A running page can send updates faster than a
-// slow machine draws them; drawn one by one, they queued up in this thread ahead of everything else, and a click's
-// answer showed seconds late (measured: 2.3-2.9 s after a setting change while running, 0.4-0.7 s while paused).
-// A chart may also ask to be redrawn at most once every `every` seconds (a large figure whose changes are slow):
-// updates in between are held, and the latest one is drawn when the time comes.
-let lastDrawn = 0;
-let pending = null;
-let frameAsked = false;
-function drawSoon() {
-  if (frameAsked) return;
-  frameAsked = true;
-  requestAnimationFrame(() => {
-    frameAsked = false;
-    lastDrawn = Date.now();
-    if (!dragging) draw();
-  });
-}
-function throttled(every) {
-  const wait = lastDrawn + every * 1000 - Date.now();
-  if (wait <= 0) {
-    drawSoon();
-  } else if (pending === null) {
-    pending = setTimeout(() => { pending = null; drawSoon(); }, wait);
+// `root` is the app's root URL (the loader Streamlit runs finds it): the server names plotly.js by its path from there.
+export default function (component, root) {
+  const { data, parentElement } = component;
+  let chart = charts.get(parentElement);
+  if (!chart) {
+    chart = new LiveChart(parentElement);
+    charts.set(parentElement, chart);
   }
+  // The figure arrives as JSON bytes: Streamlit would otherwise encode it again and hash it canonically on the server.
+  const given = JSON.parse(new TextDecoder().decode(data));
+  chart.receive(given, pageTheme(parentElement));
+  if (!window.Plotly) loadPlotly(new URL(given.plotly, root).href).then(() => chart.drawSoon(), (error) => console.error(error));
+  // Streamlit also calls the cleanup of a call that an update overtook while it was still loading (the calls are
+  // asynchronous), with the element still on the page: only an element that has left the page loses its chart.
+  return () => {
+    setTimeout(() => {
+      if (parentElement.isConnected || charts.get(parentElement) !== chart) return;
+      charts.delete(parentElement);
+      chart.destroy();
+    }, 0);
+  };
 }
-
-chart.addEventListener("pointerenter", () => {
-  pointerInside = true;
-  if (lastFigure && lastConfig.staticPlot) draw();
-});
-chart.addEventListener("pointerleave", () => {
-  pointerInside = false;
-});
-
-window.addEventListener("message", (event) => {
-  if (!event.data || event.data.type !== "streamlit:render") return;
-  const given = JSON.parse(event.data.args.chart);  // one argument: Streamlit inspects every argument on the server
-  lastFigure = themed(given.figure, event.data.theme);
-  lastConfig = given.config || {};
-  if (dragging) return;
-  const height = (lastFigure.layout && lastFigure.layout.height) || 450;
-  chart.style.height = height + "px";
-  throttled(given.every || 0);
-  if (height !== frameHeight) {
-    frameHeight = height;
-    tellStreamlit("streamlit:setFrameHeight", { height: height });
-  }
-});
-
-tellStreamlit("streamlit:componentReady", { apiVersion: 1 });

@@ -76,18 +76,17 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         if path is None:
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(path, key="chart_simplex", **look)
-            st.caption(explain.SIMPLEX)
+            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX, **look)
     with right:  # the race chart holds the first variant's curve too: one chart fewer to redraw
         key, text = _convergence_place(run)
-        live_chart(mark(race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)), key=key, **look)
-        st.caption(text)
+        convergence = race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)
+        live_chart(mark(convergence), key=key, caption=text, **look)
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
     slow = shown_at is None and run.last_step is not None and run.last_step[0] <= SLOW_STEP
     drawn = solver.last_sampled_actions() if slow and run.last_step[0] == 1 else None
-    live_chart(figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn), key="chart_regrets", **look)
-    st.caption(explain.REGRETS)
+    bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
+    live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
@@ -120,15 +119,12 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(waiting("Average strategy path", 420), key="chart_simplex", **look)
-            st.caption(explain.SIMPLEX)
+            live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=explain.SIMPLEX, **look)
     with right:
         key, text = _convergence_place(run)
-        live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, **look)
-        st.caption(text)
+        live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, caption=text, **look)
     regrets = solver.cumulative_regrets()
-    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", **look)
-    st.caption(explain.REGRETS)
+    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", caption=explain.REGRETS, **look)
     _answer(solver.average_strategies(), solver, metrics, exact)
 
 
