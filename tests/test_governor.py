@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from ui.governor import MIN_BUDGET, Governor
+from ui.governor import MIN_BUDGET, Governor, collector_seconds
 
 
 class FakeClock:
@@ -43,6 +43,47 @@ def test_sessions_of_different_cost_share_the_time_not_the_turns():
     seconds = {s: turns[s] * costs[s] for s in costs}
     assert max(seconds.values()) / min(seconds.values()) < 1.4, seconds  # equal time, within the sleeps' jitter
     assert turns["light"] > 2.5 * turns["heavy"], turns  # so the light session gets about 4x the turns
+
+
+@pytest.mark.parametrize("credited", [True, False])
+def test_a_garbage_collection_inside_a_turn_does_not_put_its_session_behind(credited):
+    """A 0.2 s pause that is the process's housekeeping (a full garbage collection) is not charged to the session whose
+    turn it fell in: it goes on taking its turns as often as the others. Charged (``credited=False``, a session that
+    really used 0.2 s), it waits while the others catch up."""
+    housekeeping = [0.0]
+    governor = Governor(slots=1, housekeeping=lambda: housekeeping[0])
+    stop, log = threading.Event(), []
+
+    def work(session):
+        while not stop.is_set():
+            with governor.turn(session):
+                log.append((session, time.perf_counter()))
+                if session == "a" and sum(1 for who, _ in log if who == "a") == 5:
+                    time.sleep(0.2)
+                    housekeeping[0] += 0.2 if credited else 0.0
+                else:
+                    time.sleep(0.002)
+
+    _run_for(0.6, stop, [threading.Thread(target=work, args=(s,)) for s in "abc"])
+    spike = [t for who, t in log if who == "a"][4] + 0.2
+    after = {s: sum(1 for who, t in log if who == s and spike < t < spike + 0.2) for s in "abc"}
+    if credited:
+        assert after["a"] >= 0.7 * min(after["b"], after["c"]), after
+    else:
+        assert after["a"] == 0 and min(after["b"], after["c"]) > 10, after
+
+
+def test_the_collector_clock_counts_real_collections():
+    import gc
+
+    cycles = []
+    for _ in range(200_000):
+        node = []
+        node.append(node)  # a cycle only the collector frees
+        cycles.append(node)
+    before = collector_seconds()
+    gc.collect()
+    assert collector_seconds() > before
 
 
 def test_no_more_turns_at_once_than_slots():
