@@ -14,6 +14,8 @@ Printed: each session's screen updates per second (counted from changes of the i
 latency (from sending Pause until the server's paused page has arrived and no update with a new iteration comes
 after it; p50 / p95 over all sessions, each pressing Pause while the others keep running), the server's CPU per screen update, and its memory: after
 warm-up, at the end of the run, and once every session has closed (its tab gone) and the server has let go of it.
+First of all it prints how long a fixed Python loop takes on the server's core, so that runs made in different
+hours (this machine's speed drifts by up to twofold) can be compared.
 A measurement, not a test: nothing is asserted.
 """
 
@@ -176,6 +178,21 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def machine_speed() -> float:
+    """Milliseconds a fixed pure-Python workload takes on this core now, the best of five.
+
+    This machine's speed drifts by up to twofold within an hour (a shared host), so a number from one run means
+    little beside a number from another unless each says how fast the machine was when it ran."""
+    best = float("inf")
+    for _ in range(5):
+        started = time.thread_time()
+        total = 0
+        for i in range(1_000_000):
+            total += i % 7
+        best = min(best, time.thread_time() - started)
+    return 1000 * best
+
+
 def _p95(values: list[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
@@ -280,6 +297,9 @@ def main() -> None:
     parser.add_argument("--option", action="append", default=[], help="a `streamlit run` option for the started server, e.g. --option=--server.disconnectedSessionTTL=5")
     args = parser.parse_args()
     cores = sorted(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {cores[0]})
+    print(f"machine speed: a fixed Python loop takes {machine_speed():.0f} ms on the server's core now (lower is faster)")
+    os.sched_setaffinity(0, set(cores))
     stats = None
     if args.url:
         server = contextlib.nullcontext(args.url)
