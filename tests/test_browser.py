@@ -273,6 +273,23 @@ def _chart(page, name_part: str):
     raise AssertionError(f"no chart with a trace named {name_part!r}")
 
 
+#: Controls in the page's main area whose content is wider than their box: Streamlit then clips them or scrolls them
+#: sideways (Run | Pause did at 1280 wide with the sidebar open: "Pau", its play icon scrolled away).
+_CLIPPED_CONTROLS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup], [data-testid=stMain] [data-testid=stButtonGroup] *, [data-testid=stMain] button')]
+  .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
+  .map(e => [e.getAttribute('data-testid') || e.tagName, e.innerText.replace(/\\s+/g, ' ').slice(0, 40), e.scrollWidth, e.clientWidth])"""
+
+
+@pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
+@pytest.mark.parametrize("path", ["/", "/kuhn_poker"])
+def test_no_control_is_clipped_on_a_projector_or_a_large_screen(app_url, path, width, height):
+    with chromium_page(width, height) as page:
+        page.goto(app_url + path)
+        page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        assert page.evaluate(_CLIPPED_CONTROLS_JS) == []
+
+
 def test_presentation_mode_puts_the_controls_and_the_main_chart_on_a_1280x720_screen(app_url):
     with chromium_page(width=1280, height=720) as page:
         page.goto(f"{app_url}/?present=true")
