@@ -353,3 +353,18 @@ def test_a_live_chart_is_sent_as_the_json_plotly_itself_would_write():
         assert json.loads(figure_json(payload)) == json.loads(plotly.io.to_json(payload, validate=False, engine="orjson"))
     with pytest.raises(TypeError, match="not JSON serializable"):
         figure_json({"figure": object()})
+
+
+def test_the_chart_files_are_copied_once_into_the_served_folder_and_a_folder_that_cannot_be_written_is_named(monkeypatch, tmp_path):
+    from ui import live_chart
+
+    source = tmp_path / "module.js"
+    source.write_text("export default 1;")
+    monkeypatch.setattr(live_chart, "_STATIC", tmp_path / "static")
+    assert live_chart._served(source, "module-1.js") == "app/static/module-1.js"
+    assert (tmp_path / "static" / "module-1.js").read_text() == "export default 1;"
+    assert [p.name for p in (tmp_path / "static").iterdir()] == ["module-1.js"]  # no staging file left behind
+    (tmp_path / "blocker").write_text("a file where the folder should be")
+    monkeypatch.setattr(live_chart, "_STATIC", tmp_path / "blocker" / "static")
+    with pytest.raises(RuntimeError, match=r"charts need module-1\.js in .*blocker.*make that folder writable"):
+        live_chart._served(source, "module-1.js")

@@ -50,11 +50,15 @@ def _served(source: Path, name: str) -> str:
     """Copy ``source`` into the static folder as ``name`` if it is not there yet; its URL path from the app's root."""
     target = _STATIC / name
     if not target.exists():
-        _STATIC.mkdir(exist_ok=True)
-        handle, staging = tempfile.mkstemp(dir=_STATIC, prefix=".staging-")
-        os.close(handle)
-        shutil.copyfile(source, staging)
-        os.replace(staging, target)  # atomic: another process copying at the same time writes the same bytes
+        try:
+            _STATIC.mkdir(exist_ok=True)
+            handle, staging = tempfile.mkstemp(dir=_STATIC, prefix=".staging-")
+            os.close(handle)
+            shutil.copyfile(source, staging)
+            os.replace(staging, target)  # atomic: another process copying at the same time writes the same bytes
+        except OSError as error:
+            raise RuntimeError(f"the charts need {name} in {_STATIC}, the folder Streamlit serves as static files, and it "
+                               f"cannot be written there ({error.strerror}); make that folder writable") from None  # fmt: skip
     return f"app/static/{name}"
 
 
