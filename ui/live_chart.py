@@ -35,13 +35,14 @@ _PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
 _STATIC = Path(__file__).resolve().parents[1] / "static"
 
 #: What Streamlit sends with every update of every chart is this loader, not the component's code (10 kB): it imports
-#: the code once from the static folder (the browser keeps the module), under a name that changes with its contents.
+#: the code once from the static folder (the browser keeps the module), under a name that changes with its contents,
+#: and tells it where plotly.js is. Both paths are from the app's root, found from Streamlit's own bundle script.
 _LOADER = """
 const bundle = document.querySelector('script[src*="static/js/index."]');
 const root = bundle ? bundle.src.replace(/static\\/js\\/[^/]*$/, "") : document.baseURI;
 export default async function (component) {
-  const chart = await import(new URL("%s", root).href);
-  return chart.default(component, root);
+  const chart = await import(new URL("%(module)s", root).href);
+  return chart.default(component, new URL("%(plotly)s", root).href);
 }
 """
 
@@ -69,10 +70,9 @@ def _component():
     ``isolate_styles=False``: plotly.js puts its style sheet (modebar, hover labels) in the page's head, which a
     shadow root would keep out.
     """
-    plotly_path = _served(_PLOTLY_JS, f"plotly-{plotly.__version__}.min.js")
     digest = hashlib.sha256(_FRONTEND.read_bytes()).hexdigest()[:12]
-    module_path = _served(_FRONTEND, f"live_chart-{digest}.js")
-    return plotly_path, st.components.v2.component("live_chart", js=_LOADER % module_path, isolate_styles=False)
+    paths = {"module": _served(_FRONTEND, f"live_chart-{digest}.js"), "plotly": _served(_PLOTLY_JS, f"plotly-{plotly.__version__}.min.js")}
+    return st.components.v2.component("live_chart", js=_LOADER % paths, isolate_styles=False)
 
 
 #: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
@@ -99,11 +99,9 @@ def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projec
         figure = figure.to_plotly_json()
     if projector:
         figure = for_projector(figure)
-    plotly_url, component = _component()
-    payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0, "plotly": plotly_url,
-               "caption": caption}
+    payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0, "caption": caption}
     # Bytes, passed through as they are: a dict would be encoded and hashed once more by Streamlit (as JSON, sorted).
-    component(data=figure_json(payload), key=key)
+    _component()(data=figure_json(payload), key=key)
 
 
 def figure_json(payload: dict) -> bytes:

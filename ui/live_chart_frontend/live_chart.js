@@ -232,8 +232,8 @@ class LiveChart {
   }
 }
 
-// `root` is the app's root URL (the loader Streamlit runs finds it): the server names plotly.js by its path from there.
-export default function (component, root) {
+// `plotlyUrl` is where the app serves plotly.js (the loader Streamlit runs works it out).
+export default function (component, plotlyUrl) {
   const { data, parentElement } = component;
   let chart = charts.get(parentElement);
   if (!chart) {
@@ -243,7 +243,7 @@ export default function (component, root) {
   // The figure arrives as JSON bytes: Streamlit would otherwise encode it again and hash it canonically on the server.
   const given = JSON.parse(new TextDecoder().decode(data));
   chart.receive(given, pageTheme(parentElement));
-  if (!window.Plotly) loadPlotly(new URL(given.plotly, root).href).then(() => chart.drawSoon(), (error) => console.error(error));
+  if (!window.Plotly) loadPlotly(plotlyUrl).then(() => chart.drawSoon(), (error) => console.error(error));
   // Streamlit also calls the cleanup of a call that an update overtook while it was still loading (the calls are
   // asynchronous), with the element still on the page: only an element that has left the page loses its chart.
   return () => {
