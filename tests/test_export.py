@@ -63,19 +63,3 @@ def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, g
     again = {row["variant"]: row[result["measure"]] for row in result["variants"]}
     assert again == numbers["variants"] and result["measure"] == numbers["measure"]
     assert json.loads((tmp_path / "versions.json").read_text())["numpy"]
-
-
-def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
-    setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": [["kuhn_variants", "cfr · alternating"]], "iteration": 50}
-    target = export.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
-    assert target == "http://host:8501/kuhn_poker?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
-    matrix = {**setup, "page": "matrix", "parameters": [["algorithm", "RM+"]], "iteration": 0}
-    assert export.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker") == "http://host:8501/?algorithm=RM%2B"
-    for data, message in [
-        (b"\xff\xfe", "not JSON text"), (b"[1, 2]", "no 'format'"), (b"x" * 30_000, "at most 20,000"),
-        (json.dumps({**setup, "page": "other"}).encode(), "'matrix' or 'kuhn'"),
-        (json.dumps({**setup, "parameters": [["a", 1]]}).encode(), "pairs of text"),
-        (json.dumps({**setup, "iteration": -3}).encode(), "whole number >= 0"),
-    ]:  # fmt: skip
-        with pytest.raises(ValueError, match=message):
-            export.link_from_setup(data, "http://host/")

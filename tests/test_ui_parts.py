@@ -1,6 +1,8 @@
 """The Streamlit-free parts of ui/: figure builders, the live-run controller, editor drafts."""
 
+import ast
 import time
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -368,3 +370,43 @@ def test_the_chart_files_are_copied_once_into_the_served_folder_and_a_folder_tha
     monkeypatch.setattr(live_chart, "_STATIC", tmp_path / "blocker" / "static")
     with pytest.raises(RuntimeError, match=r"charts need module-1\.js in .*blocker.*make that folder writable"):
         live_chart._served(source, "module-1.js")
+
+
+def _ui_imports() -> dict[str, set[str]]:
+    """Each ui module -> the ui modules it imports anywhere in its body (relative imports resolved)."""
+    root = Path(__file__).resolve().parents[1]
+    files = {}
+    for path in (root / "ui").rglob("*.py"):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = (path, parts[-1] == "__init__")
+    graph = {}
+    for name, (path, is_package) in files.items():
+        package = name.split(".") if is_package else name.split(".")[:-1]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                edges |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join((package[: len(package) - node.level + 1] if node.level else []) + [node.module or ""])
+                base = base.rstrip(".")
+                edges |= {f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names}
+        graph[name] = {target for target in edges if target in files and target != name}
+    return graph
+
+
+def test_ui_has_no_import_circle():
+    """No circle among ui's modules, counting imports inside functions too (a late import must not hide one)."""
+    graph = _ui_imports()
+    assert graph["ui.export"] >= {"ui.link"} and "ui.export" not in graph["ui.link"]
+
+    def circle_from(start, path):
+        for target in sorted(graph[start]):
+            if target in path:
+                return path[path.index(target):] + [target]
+            found = circle_from(target, path + [target])
+            if found:
+                return found
+        return None
+
+    for module in sorted(graph):
+        assert circle_from(module, [module]) is None, " -> ".join(circle_from(module, [module]))

@@ -1,4 +1,9 @@
-"""One or two lines under each chart on what it shows, for students. Text only: no Streamlit, no math code."""
+"""Every on-screen word about an algorithm or a chart: the algorithms' names, and one or two lines under each chart on
+what it shows, for students. Text only: no Streamlit, no math code."""
+
+#: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
+#: shared link carries them.
+ALGORITHM_NAMES = {"rm": "RM (regret matching)", "rm+": "RM+", "prm+": "Predictive RM+"}
 
 STRATEGIES = (
     "Thin lines are the strategy regret matching plays at each iteration: it keeps chasing the last best reply, so it "

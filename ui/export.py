@@ -1,7 +1,8 @@
 """Export, the same on both pages: the history as CSV, the setup as JSON, and a reproducibility bundle.
 
 Everything is built from the frame the live panel drew last, and only when a button is clicked
-(``st.download_button`` with a callable), so exporting neither slows the updates nor pauses a run. The setup is the link's parameters; uploading it again opens that link.
+(``st.download_button`` with a callable), so exporting neither slows the updates nor pauses a run. The setup file's
+format, and the link it opens when uploaded again, live in ``ui/link.py``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 import platform
 import zipfile
 from importlib import metadata
-from urllib.parse import urlencode
 
 import pandas as pd
 import streamlit as st
@@ -22,8 +22,6 @@ import rmcore
 from . import link
 from .live import Frame, LiveRun
 
-#: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
-MAX_SETUP_BYTES = 20_000
 _PACKAGES = ("rmcore", "numpy", "numba", "scipy", "pandas", "streamlit", "plotly")
 
 
@@ -38,36 +36,6 @@ def history_frame(run: LiveRun, frame: Frame) -> pd.DataFrame:
             table.insert(0, "variant", variant.label)
             tables.append(table)
     return pd.concat(tables, ignore_index=True)
-
-
-def setup(page: str, iteration: int) -> dict:
-    """The setup as data: the page, the link's parameters (pairs, in order) and the iteration reached."""
-    pairs = [[key, value] for key in st.query_params if key != "run_to" for value in st.query_params.get_all(key)]
-    return {"format": "rmcore-setup/1", "page": page, "parameters": pairs, "iteration": iteration}
-
-
-def link_from_setup(data: bytes, base: str) -> str:
-    """The link a setup file stands for (``base`` is the app's URL); ``ValueError`` says what is wrong with the file."""
-    if len(data) > MAX_SETUP_BYTES:
-        raise ValueError(f"the file is {len(data):,} bytes; a setup is at most {MAX_SETUP_BYTES:,}")
-    try:
-        spec = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        raise ValueError("the file is not a setup saved by this app (not JSON text)") from None
-    if not isinstance(spec, dict) or spec.get("format") != "rmcore-setup/1":
-        raise ValueError("the file is not a setup saved by this app (no 'format': 'rmcore-setup/1')")
-    page, pairs, iteration = spec.get("page"), spec.get("parameters"), spec.get("iteration", 0)
-    if page not in ("matrix", "kuhn"):
-        raise ValueError(f"the setup's page must be 'matrix' or 'kuhn', not {page!r}")
-    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs):
-        raise ValueError("the setup's parameters must be a list of [name, value] pairs of text")
-    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
-        raise ValueError("the setup's iteration must be a whole number >= 0")
-    pairs = [tuple(pair) for pair in pairs]
-    if iteration:
-        pairs.append(("run_to", str(min(iteration, link.MAX_RUN_TO))))
-    root = base.rstrip("/").removesuffix("/kuhn_poker")
-    return f"{root}/{'kuhn_poker' if page == 'kuhn' else ''}" + (f"?{urlencode(pairs)}" if pairs else "")
 
 
 def _csv(game: rmcore.MatrixGame, payoffs) -> str:
@@ -145,7 +113,7 @@ def section(page: str, run: LiveRun, opponent_weights: list[float] | None = None
     class on one server that was a fifth of each update's cost). A file is made only when its button is clicked,
     from the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
     """
-    the_setup = setup(page, 0)  # now: the files are made on another thread, which cannot read the URL
+    the_setup = link.setup(page, 0)  # now: the files are made on another thread, which cannot read the URL
 
     def shown() -> Frame:
         return run.last_frame if run.last_frame is not None else run.frame()

@@ -8,6 +8,10 @@ parameters are ours:
   without it the game is the preset with its parameters, as the preset widgets say.
 * ``run_to``: an iteration to run to when the link opens (at most ``MAX_RUN_TO``).
 
+The setup file (*Setup (JSON)*, format ``rmcore-setup/1``) is the same setup as data: the page (``"matrix"`` or
+``"kuhn"``, the poker page's id), the link's parameters as ``[name, value]`` pairs, and the iteration reached.
+:func:`setup` writes it from the URL and :func:`link_from_setup` turns it back into a link.
+
 Streamlit drops a bound value it cannot use (an unknown preset, a number out of range) and shows
 the default. To say so on the page, the parameters a session arrived with are remembered and
 compared, at the end of its first run, with what survived; the rejected, the unknown and our own
@@ -24,12 +28,16 @@ import streamlit as st
 
 import rmcore
 
+from .explain import ALGORITHM_NAMES
+
 #: Largest game a link carries (the editor's size).
 MAX_LINK_ACTIONS = 10
 #: Longest value a link parameter may have before it is refused unread.
 MAX_PARAM_CHARS = 8_000
 #: Highest iteration a link may ask to run to when it opens.
 MAX_RUN_TO = 1_000_000
+#: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
+MAX_SETUP_BYTES = 20_000
 _OURS = ("matrix", "run_to")
 # Opening a loaded setup is a page load: a few lines of JavaScript in the page (st.components.v2 runs
 # inline code; Streamlit has no Python command that sends the browser to another URL).
@@ -144,6 +152,42 @@ def requested_iteration() -> int:
     return int(text)
 
 
+# -- the setup file -----------------------------------------------------------------------------
+
+
+def setup(page: str, iteration: int) -> dict:
+    """The setup as data: the page, the link's parameters (pairs, in order) and the iteration reached."""
+    pairs = [[key, value] for key in st.query_params if key != "run_to" for value in st.query_params.get_all(key)]
+    return {"format": "rmcore-setup/1", "page": page, "parameters": pairs, "iteration": iteration}
+
+
+def link_from_setup(data: bytes, base: str) -> str:
+    """The link a setup file stands for (``base`` is the app's URL); ``ValueError`` says what is wrong with the file."""
+    if len(data) > MAX_SETUP_BYTES:
+        raise ValueError(f"the file is {len(data):,} bytes; a setup is at most {MAX_SETUP_BYTES:,}")
+    try:
+        spec = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        raise ValueError("the file is not a setup saved by this app (not JSON text)") from None
+    if not isinstance(spec, dict) or spec.get("format") != "rmcore-setup/1":
+        raise ValueError("the file is not a setup saved by this app (no 'format': 'rmcore-setup/1')")
+    page, pairs, iteration = spec.get("page"), spec.get("parameters"), spec.get("iteration", 0)
+    if page not in ("matrix", "kuhn"):
+        raise ValueError(f"the setup's page must be 'matrix' or 'kuhn', not {page!r}")
+    if not isinstance(pairs, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(v, str) for v in p) for p in pairs
+    ):
+        raise ValueError("the setup's parameters must be a list of [name, value] pairs of text")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
+        raise ValueError("the setup's iteration must be a whole number >= 0")
+    pairs = [tuple(pair) for pair in pairs]
+    if iteration:
+        pairs.append(("run_to", str(min(iteration, MAX_RUN_TO))))
+    root = base.rstrip("/").removesuffix("/kuhn_poker")
+    query = f"?{urllib.parse.urlencode(pairs)}" if pairs else ""
+    return f"{root}/{'kuhn_poker' if page == 'kuhn' else ''}" + query
+
+
 # -- the notice and the Share control -------------------------------------------------------------
 
 
@@ -171,8 +215,6 @@ def check() -> None:
 
 def _shows(given: list[str], value) -> bool:
     """Whether a widget whose value is ``value`` shows what a link ``given`` (as Streamlit writes it)."""
-    from .matrix.settings import ALGORITHM_NAMES  # here, not at the top: that module imports this one's importer
-
     if isinstance(value, (list, tuple)):
         return [str(v) for v in value] == given
     if len(given) != 1:
@@ -222,8 +264,6 @@ def share(page: str, iteration: int) -> None:
             st.caption(f"This game is larger than {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}, so the link carries the preset instead.")
         loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
         if loaded is not None:
-            from .export import link_from_setup  # here: export imports this module
-
             try:
                 target = link_from_setup(loaded.getvalue(), st.context.url or "")
             except ValueError as error:

@@ -16,11 +16,11 @@ import streamlit as st
 import rmcore
 
 from .. import state
+from ..explain import ALGORITHM_NAMES
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
 from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, UPLOAD_MEGABYTES, Draft, edit_cells, game_from_csv
 
-ALGORITHM_NAMES = {"rm": "RM (regret matching)", "rm+": "RM+", "prm+": "Predictive RM+"}
 #: Every variant a race can include, in catalogue order.
 ALL_VARIANTS = tuple(
     rmcore.MatrixVariant(*names) for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
