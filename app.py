@@ -16,7 +16,8 @@ controls.presentation_toggle()
 navigation = st.navigation(
     [
         st.Page("app_pages/matrix_game.py", title="Matrix game", icon=":material/grid_on:", default=True),
-        st.Page("app_pages/kuhn_poker.py", title="Kuhn poker (CFR)", icon=":material/playing_cards:"),
+        # The URL path stays /kuhn_poker: links handed out open this page.
+        st.Page("app_pages/poker.py", title="Poker (CFR)", icon=":material/playing_cards:", url_path="kuhn_poker"),
         st.Page("app_pages/home.py", title="About", icon=":material/info:"),
     ]
 )

@@ -4,7 +4,7 @@ Run as ``python -m tests.browser`` to measure how often a page's live charts upd
 (a measurement, printed; speed targets are not asserted in tests):
 
     python -m tests.browser                      # matrix page, one variant
-    python -m tests.browser --page kuhn          # Kuhn page, one variant
+    python -m tests.browser --page kuhn          # poker page (its id is kuhn), Kuhn poker, one variant
     python -m tests.browser --race 8             # matrix page, a race of 8 variants (3x3)
     python -m tests.browser --page kuhn --race 10
     python -m tests.browser --pin                # server on core 0, browser on core 1

@@ -5,6 +5,8 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
+from tests.visits import opened
+
 
 def test_app_starts_on_the_matrix_page():
     app = AppTest.from_file("../app.py", default_timeout=120)
@@ -20,7 +22,7 @@ def test_about_page_runs_its_demo():
     assert not app.exception
     assert "Watch no-regret learning" in app.title[0].value
     tour = " ".join(m.value for m in app.markdown)
-    assert all(part in tour for part in ("Matrix game.", "Kuhn poker (CFR).", "Presentation mode", "Replay", "Step +1"))
+    assert all(part in tour for part in ("Matrix game.", "Poker (CFR).", "Presentation mode", "Replay", "Step +1"))
     assert "coming" not in tour.lower()  # current: nothing promised as "coming next"
     app.select_slider(key="home_iterations").set_value(10_000).run()
     assert not app.exception
@@ -39,11 +41,9 @@ def test_viewers_see_no_developer_menu():
     assert config["client"]["toolbarMode"] == "viewer"
 
 
-def test_a_first_visit_straight_to_the_kuhn_page_runs_the_app_first():
+def test_a_first_visit_straight_to_the_poker_page_runs_the_app_first():
     # Until st.navigation has run once, Streamlit treats a folder named pages/ beside app.py as its
     # old multipage layout and runs a linked page without app.py (so without the session state).
-    app = AppTest.from_file("../app.py", default_timeout=120)
-    app.switch_page("app_pages/kuhn_poker.py")
-    app.run()
-    assert not app.exception and app.title[0].value == "CFR on Kuhn poker"
+    app = opened(url_path="kuhn_poker")  # the poker page's URL path
+    assert app.title[0].value == "CFR on small poker games" and app.session_state.kuhn_live is not None
     assert not (Path(__file__).parents[1] / "pages").exists()

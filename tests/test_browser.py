@@ -59,10 +59,12 @@ def wait_for_compiled_speed(page, iterations: int = 1_000_000, timeout: float = 
         time.sleep(0.5)
 
 
-def test_kuhn_page_steps_and_trains(app_url):
+def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
         page.get_by_role("button", name="Step +1 Shortcut").wait_for(timeout=90_000)
+        page.get_by_role("heading", name="CFR on small poker games").wait_for(timeout=10_000)
+        page.get_by_role("link", name="Poker (CFR)").first.wait_for(timeout=10_000)  # the sidebar's navigation
         traced = page.get_by_text("Iteration 1 of cfr (alternating updates)")
         click_until(page, page.get_by_role("button", name="Step +1 Shortcut"), lambda: traced.count() > 0)
         page.get_by_role("radio", name="Run").click()
@@ -240,7 +242,7 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
 
 
 
-# -- presentation mode, the keyboard, and interaction while live (issue 10) ------------------------------
+# -- presentation mode, the keyboard, and interaction while live -----------------------------------------
 
 _MAIN_CHART_JS = """(namePart) => {
     const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
@@ -424,7 +426,7 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
             assert page.locator("[data-testid=stException]").count() == 0
 
 
-# -- a class on one server (issue 11) -----------------------------------------------------------------
+# -- a class on one server -----------------------------------------------------------------------------
 
 
 @pytest.mark.slow

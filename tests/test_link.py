@@ -3,20 +3,10 @@
 import json
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import rmcore
+from tests.visits import opened
 from ui import link
-
-
-def opened(params: dict, page: str | None = None) -> AppTest:
-    app = AppTest.from_file("../app.py", default_timeout=120)
-    app.query_params.update(params)
-    if page:
-        app.switch_page(page)
-    app.run()
-    assert not app.exception
-    return app
 
 
 def warnings(app) -> str:
@@ -61,9 +51,9 @@ def test_applying_an_edit_puts_the_matrix_in_the_link_and_a_preset_takes_it_out(
     assert "matrix" not in app.query_params
 
 
-def test_a_link_restores_the_kuhn_pages_variants():
+def test_a_link_restores_the_poker_pages_variants():
     chosen = ["cfr+ · alternating", "chance-sampling · simultaneous"]
-    app = opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, page="app_pages/kuhn_poker.py")
+    app = opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, url_path="kuhn_poker")
     live = app.session_state.kuhn_live
     assert [v.label for v in live.race.variants] == chosen and live.race.runs == 1 + 3 and live.iteration == 20
 

@@ -11,8 +11,8 @@ import pytest
 
 import rmcore
 from ui import charts
-from ui.kuhn import figures as kuhn_figures
-from ui.kuhn import view as kuhn_view
+from ui.poker import figures as poker_figures
+from ui.poker import walkthrough
 from ui.live import FILLED, LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
@@ -181,12 +181,12 @@ def test_race_figure_draws_median_and_band_with_both_guides():
     assert rows[0]["variant"].startswith("rm") and set(rows[0]) >= {"to 1e-02", "to 1e-06", "nash_conv"}
 
 
-def test_kuhn_figures_are_valid_plotly():
+def test_poker_figures_are_valid_plotly():
     solver = rmcore.KuhnCFR("cfr")
     solver.run(300)
     history = solver.history()
-    assert len(_checked(kuhn_figures.infoset_trajectories(history)).data) == 12
-    tree = _checked(kuhn_view.tree_figure(solver.current_policy().probabilities, 300))
+    assert len(_checked(poker_figures.infoset_trajectories(history)).data) == 12
+    tree = _checked(walkthrough.tree_figure(solver.current_policy().probabilities, 300))
     decisions = next(t for t in tree.data if t.marker.colorscale is not None)
     policy, game = solver.current_policy(), rmcore.KUHN
     nodes = np.flatnonzero(game.tree.player >= 0)
@@ -202,9 +202,9 @@ def test_kuhn_figures_are_valid_plotly():
     assert len(ends) == 12 and all(named[a] == named[b] for a, b in ends)  # each arc joins the two nodes of one set
     deals = next(t for t in tree.data if t.mode == "text" and t.text and "J·Q" in t.text)
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
-    spec, alpha = kuhn_figures.equilibrium_check(solver.average_policy())
+    spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
-    traces = kuhn_figures.current_exploitability_traces([history, history], ['a', 'b'])
+    traces = poker_figures.current_exploitability_traces([history, history], ['a', 'b'])
     assert [t['name'] for t in traces] == ['current policy, a', 'current policy, b']
 
 

@@ -1,6 +1,6 @@
 """Session state in one place, for every page. Each browser tab is its own session, with its own runs.
 
-Per page (``"matrix"``, ``"kuhn"``): the run flag ``{page}_running`` (the Run/Pause switch's own
+Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_running`` (the Run/Pause switch's own
 value: the only record of whether the page is running), the live run ``{page}_live`` and a
 one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the
 last message of each input.
@@ -45,7 +45,7 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_running", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
-    st.session_state.setdefault("kuhn_play", None)  # the CFR page's hands against the bot (ui/kuhn/play.py)
+    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/poker/play.py)
     settle_faults()
     if "game" not in st.session_state:
         game, _ = link.initial_game(DEFAULT_PRESET)

@@ -1,17 +1,23 @@
-"""The Kuhn poker page in streamlit's AppTest: step with its trace, run, variants, reset."""
+"""The poker page in streamlit's AppTest: step with its trace, run, variants, reset; the bigger games, a fixed player,
+hands against the bot; links and setup files naming the page by its path ``/kuhn_poker`` and its id ``kuhn``."""
+
+import json
+import urllib.parse
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.live_charts import captions
+from tests.visits import opened
+from ui import link
 
 
 @pytest.fixture
 def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/kuhn_poker.py").run()
-    assert not app.exception and app.title[0].value == "CFR on Kuhn poker"
+    app.switch_page("app_pages/poker.py").run()
+    assert not app.exception and app.title[0].value == "CFR on small poker games"
     return app
 
 
@@ -116,14 +122,14 @@ def test_the_training_charts_say_what_they_show(page):
 
 
 def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
-    from ui.kuhn.view import alpha_sentence
+    from ui.poker.walkthrough import alpha_sentence
 
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)
     assert "**0.4700**" in outside and "outside the equilibrium family's range [0, 1/3]" in outside and "α = 0.3333" in outside
 
 
-# -- more games (issue 12) --------------------------------------------------------------------------
+# -- the bigger games, a fixed player, hands against the bot ------------------------------------------
 
 
 def test_kuhn_on_sliders_shows_the_exact_answer_for_the_sliders_and_learns_toward_it(page):
@@ -224,3 +230,43 @@ def test_playing_hands_against_the_bot_reveals_its_cards_and_tallies(page):
         again.append(hand.winnings)
     assert table.winnings == again
     assert any(m.value.startswith("After **3** hands you average") for m in page.markdown)
+
+
+# -- links handed out keep opening: the URL path /kuhn_poker, the page id kuhn, every kuhn_* key ----------------------
+
+
+def _opened_at(url: str):
+    """The app opened at ``url``'s path with its query, as a browser's first request opens a link."""
+    parts = urllib.parse.urlsplit(url)
+    params = {}
+    for key, value in urllib.parse.parse_qsl(parts.query):
+        params.setdefault(key, []).append(value)
+    params = {key: values if len(values) > 1 else values[0] for key, values in params.items()}
+    return opened(params, parts.path.strip("/"))
+
+
+def _shows_leduc(app, seed: int, variant: str, iteration: int) -> None:
+    assert not app.exception and app.title[0].value == "CFR on small poker games" and not app.warning
+    assert app.button_group(key="kuhn_game").value == "leduc"
+    live = app.session_state.kuhn_live
+    assert live.key.game == "leduc" and len(live.race.game.infosets) == 936  # Leduc's, not classic Kuhn's 12
+    assert live.key.seed == seed and [v.label for v in live.race.variants] == [variant] and live.iteration == iteration
+    assert "**Leduc hold'em:**" in " ".join(m.value for m in app.markdown)
+    assert app.radio(key="kuhn_explore_round").value == 1  # the explorer's betting rounds: Leduc has two
+    assert not any("One iteration, step by step" in e.label for e in app.expander)  # classic Kuhn's walkthrough
+
+
+def test_an_old_leduc_link_opens_leduc_with_its_variant_and_seed():
+    """The link as the page writes it: the game by its label (as the bound control writes it), every key ``kuhn_*``."""
+    app = _opened_at("/kuhn_poker?" + urllib.parse.urlencode(
+        {"kuhn_game": "Leduc hold'em", "kuhn_variants": "cfr+ · simultaneous", "kuhn_seed": "7", "run_to": "3"}))
+    _shows_leduc(app, seed=7, variant="cfr+ · simultaneous", iteration=3)
+
+
+def test_an_old_setup_file_of_page_kuhn_opens_the_poker_page_with_its_game():
+    parameters = [["kuhn_game", "Leduc hold'em"], ["kuhn_variants", "cfr · alternating"], ["kuhn_seed", "9"]]
+    setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": parameters, "iteration": 2}
+    target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
+    assert urllib.parse.urlsplit(target).path == "/kuhn_poker"
+    _shows_leduc(_opened_at(target), seed=9, variant="cfr · alternating", iteration=2)
+

@@ -1,4 +1,5 @@
-"""The Kuhn poker page's figures: policies and histories -> Plotly figure dicts. No Streamlit here."""
+"""The poker page's figures: policies and histories -> Plotly figure dicts (classic Kuhn's tree, trajectories and
+equilibrium check; the bigger games' heat map; the value against a fixed player). No Streamlit here."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
-"""Kuhn poker (or Kuhn on sliders, or Leduc hold'em): the game, training live (or a race of variants) on the game tree, one CFR iteration step by step, and the equilibrium check."""
+"""Poker (CFR): counterfactual regret minimisation on small poker games (Kuhn poker, Kuhn on sliders, Leduc hold'em).
+The game and the settings; training live, or a race of variants; export; hands against the bot; and, on Kuhn poker,
+one iteration step by step."""
 
 import streamlit as st
 
 from ui import controls, export, link, state
-from ui.kuhn import play, view
+from ui.poker import play, settings, view, walkthrough
 
 RULES = (
     "Three cards, J < Q < K. Each player antes 1 and gets one card. Player 1 **passes** (checks) or **bets** 1. "
@@ -13,10 +15,6 @@ RULES = (
     "where player 1's game value is −1/18."
 )
 
-presenting = state.presenting()
-if not presenting:
-    st.title("CFR on Kuhn poker")
-link.notice()
 OTHER_GAMES = (
     "**Kuhn on sliders:** the same betting with more cards and another bet size; the exact value and equilibrium come "
     "from the sequence-form linear program and follow the sliders. **Leduc hold'em:** six cards (J, Q, K in two suits), "
@@ -24,18 +22,25 @@ OTHER_GAMES = (
     "wins. Its 936 information sets are too many to table: a heat map and an explorer show them."
 )
 
+presenting = state.presenting()
+if not presenting:
+    st.title("CFR on small poker games")
+link.notice()
+
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
-    chosen = view.settings()
+    chosen = settings.widgets()
     st.markdown(RULES if chosen.game == "kuhn" else OTHER_GAMES)
     show_current = st.toggle("Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params")
-run = view.live_run(chosen)
+
+run = settings.live_run(chosen)
 state.notice("kuhn")
 speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
+
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
-    play.section(run, view.exact_answer(run.key.game_key).value)
+    play.section(run, settings.exact_answer(run.key.game_key).value)
 if chosen.game == "kuhn":
     with st.expander("One iteration, step by step", expanded=not presenting):
-        view.walkthrough(run)
+        walkthrough.section(run)
 link.check()

@@ -1,0 +1,23 @@
+"""Open the app in AppTest as a browser's first request does: at a URL path, with a link's query parameters.
+
+``st.Page`` names a page by its URL path (the poker page's is ``kuhn_poker``, so that links handed out keep opening
+it). ``AppTest.switch_page`` finds a page by its file, and only after a first run has registered the pages; a link
+opens the page on the session's first run, so these tests ask for the page the way the browser does: by the hash of
+its URL path.
+"""
+
+from __future__ import annotations
+
+from streamlit.testing.v1 import AppTest
+from streamlit.util import calc_hash
+
+
+def opened(params: dict | None = None, url_path: str | None = None) -> AppTest:
+    """The app after its first run at ``url_path`` (None: the default page) with ``params`` in the URL."""
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.query_params.update(params or {})
+    if url_path is not None:
+        app._page_hash = calc_hash(url_path)  # what the browser requests for /<url_path>
+    app.run()
+    assert not app.exception
+    return app

@@ -1,0 +1,111 @@
+"""The poker page's live panel, in the order it is drawn: the numbers (iteration, exploitability, game value), the
+exploitability and trajectory charts with the replay slider, the race table, then the sections for the setup at hand:
+against a locked player (``fixed.py``), and the policies, which classic Kuhn shows as its tree, table and equilibrium
+check (``walkthrough.py``) and the bigger games as their exact answer, heat map and explorer (``explorer.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import rmcore
+from rmcore.cfr import metrics_at
+
+from .. import explain, race_view, state
+from ..charts import legend_right, mark_iteration, race_figure, waiting
+from ..live import LiveRun, chart_rows
+from ..live_chart import live_chart
+from . import explorer, figures, walkthrough
+from . import fixed as locked  # (``fixed`` names whether the run has a fixed player)
+
+
+def draw(run: LiveRun, show_current: bool, timeline) -> None:
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
+    look = dict(running=state.running("kuhn"), projector=state.presenting())
+    if run.iteration == 0:
+        _before_the_start(run, look)
+        return
+    frame = run.frame()
+    history = frame.history
+    at = timeline.at(history)
+    row = len(history) - 1 if at is None else history.row_at(at)
+    shown_at = None if at is None else int(history.iterations[row])
+    metrics = metrics_at(history, row)
+    _numbers(run, metrics, shown_at)
+    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
+    firsts = [runs[0] for runs in frame.histories]
+    labels = [v.label for v in run.race.variants]
+    fixed = run.primary.learner is not None
+    extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current and not fixed else []
+    with st.container():  # on a projector each chart takes the full width, the exploitability first; the replay under both
+        left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
+        with left:
+            exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
+            live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability",
+                       caption=_convergence_caption(run), **look)  # fmt: skip
+        with right:
+            shown = history.rows(chart_rows(history.iterations))
+            game = run.race.game
+            trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
+            words = explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed)
+            live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
+        timeline.slider(history)
+    with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
+        if run.is_race:
+            race_view.table(frame.race)
+    if fixed:
+        locked.section(run, history, row, look)
+    _policies(run, history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
+              metrics.game_value, look)  # fmt: skip
+
+
+def _convergence_caption(run: LiveRun) -> str:
+    if run.is_race:
+        return explain.RACE
+    learner = run.primary.learner
+    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner + 1)
+
+
+def _before_the_start(run: LiveRun, look: dict) -> None:
+    """Iteration 0: the live panel's places in the order :func:`draw` draws them, the charts over time waiting for the
+    first update, so that Run only redraws the charts the page has already mounted (see the matrix page's)."""
+    solver = run.primary
+    metrics = solver.metrics()
+    with st.container():
+        _numbers(run, metrics, None)
+        st.info("Press **Run** or **Step +1** to start.")
+    with st.container():
+        left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
+        with left:
+            live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability",
+                       caption=_convergence_caption(run), **look)  # fmt: skip
+        with right:
+            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=explain.KUHN_TRAJECTORIES,
+                       **look)  # fmt: skip
+    st.container()  # (the race table's place)
+    _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
+
+
+def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int, game_value: float,
+              look: dict) -> None:  # fmt: skip
+    """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check (classic Kuhn);
+    for the other games the exact answer, the heat map and the strategy explorer."""
+    if run.race.game is not rmcore.KUHN:
+        explorer.section(run, average, current, regrets, game_value, look)
+        return
+    walkthrough.policies(run, average, current, regrets, iteration, game_value, look)
+
+
+def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
+    """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
+    iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
+    name = run.race.variants[0].name
+    gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
+    if state.presenting():
+        st.markdown(f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}")
+        return
+    with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
+        st.metric("iteration", iteration)
+        st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
+        exact = "The equilibrium value is -1/18 = -0.05556." if run.race.game is rmcore.KUHN else "The exact value is under the charts."
+        st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)
