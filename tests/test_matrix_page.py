@@ -274,7 +274,7 @@ def test_a_large_game_shows_a_compact_answer(app):
     assert len(table.splitlines()) == 2 + 10 + 3 and "The 10 actions per player with the most weight" in " ".join(c.value for c in app.caption)
 
 
-# -- replay, slow motion and presentation mode (issue 10) --------------------------------------------
+# -- replay, slow motion and presentation mode ---------------------------------------------------------
 
 
 def test_a_paused_run_replays_any_checkpoint_and_run_resumes_from_the_live_end(app):

@@ -1,8 +1,8 @@
 """Figure pieces both pages share, and the race chart: pure data -> a Plotly figure as a plain dict.
 
 The figures are plain dicts in Plotly's JSON schema rather than ``go.Figure`` objects: pages redraw
-several of them several times a second, and building validated figure objects took most of the
-server's time per update (about 60 ms of 110). ``go.Figure(spec)`` turns one into a figure object,
+several of them several times a second, and building validated figure objects takes most of the
+server's time per update (measured: about 60 ms of 110). ``go.Figure(spec)`` turns one into a figure object,
 validating it on the way, for a notebook (the tests do exactly that). No Streamlit here.
 """
 

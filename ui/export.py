@@ -110,7 +110,7 @@ def section(page: str, run: LiveRun, opponent_weights: list[float] | None = None
     """The Export heading and three download buttons, drawn by the page after its live panel.
 
     Outside the panel, so that a running page does not send three more widgets with every screen update (with a
-    class on one server that was a fifth of each update's cost). A file is made only when its button is clicked,
+    class on one server, those three widgets cost a fifth of each update). A file is made only when its button is clicked,
     from the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
     """
     the_setup = link.setup(page, 0)  # now: the files are made on another thread, which cannot read the URL

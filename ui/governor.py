@@ -16,9 +16,9 @@ that arrive meanwhile into one. A session that asks for something else while it 
 setting; or a closed tab) is let go at once (``interrupted``), so a Pause never queues behind the class.
 
 A turn is charged its wall time less the time Python's garbage collector ran meanwhile. A full collection of a server
-holding 30 sessions takes about 90 ms of CPU (measured: one every 2-3 s); charged to the session whose turn it
-happened to fall in, it put that session 0.1 s behind the others, and fair queueing then kept it waiting 3.6 s while
-they caught up (one session at 1.4 screen updates/s when the others had 3.3).
+holding 30 sessions takes about 90 ms of CPU (measured: one every 2-3 s); charged to the session whose turn it falls
+in, it puts that session 0.1 s behind the others, and fair queueing then keeps it waiting 3.6 s while they catch up
+(measured: that session at 1.4 screen updates/s while the others had 3.3).
 """
 
 from __future__ import annotations

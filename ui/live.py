@@ -127,8 +127,8 @@ class LiveRun:
         self.solver_seconds = 0.0  # CPU time spent in the solvers so far
         # Race iterations per second of solver (CPU) time, refined after every chunk. A race iteration advances every
         # run of the race. It starts lower still while a kernel may run as plain Python (rmcore.compile_in_background),
-        # a thousand times slower: a race of 2 on Kuhn took 2.6 s for a first chunk of 125 iterations there, most of
-        # it recording the checkpoints (every iteration is one at first).
+        # a thousand times slower: a race of 2 on Kuhn takes 2.6 s for a first chunk of 125 iterations there (measured),
+        # most of it recording the checkpoints (every iteration is one at first).
         status = self.kernel_status()
         uncertain = status == "python" or (status == "load" and rmcore.compiles_in_background())
         self._rate = (PLAIN_PYTHON_RATE if uncertain else 1e4) / len(race.solvers)

@@ -80,8 +80,8 @@ def _component():
 #: not from a classroom's page.
 CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}, "modeBarButtonsToRemove": ["sendChartToCloud"]}
 #: While a run is live, charts are static except the one under the pointer (the component makes that
-#: one interactive): hover and zoom layers rebuilt on every update of every chart held the pages to
-#: 3.0-3.5 updates a second instead of 4.2-7 (measured, pinned: README).
+#: one interactive): hover and zoom layers rebuilt on every update of every chart hold the pages to
+#: 3.0-3.5 updates a second instead of 4.2-7 (measured, server and browser pinned to a core each).
 RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
@@ -107,8 +107,8 @@ def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projec
 def figure_json(payload: dict) -> bytes:
     """``payload`` (figure dicts with numpy arrays) as JSON bytes, NaN as null.
 
-    orjson directly: plotly's ``to_json(engine="orjson")`` first walks the whole figure to clean it, which took
-    longer than the encoding itself (0.16 vs 0.09 ms for the strategy chart) and is needed only for types our
+    orjson directly: plotly's ``to_json(engine="orjson")`` first walks the whole figure to clean it, which takes
+    longer than the encoding itself (measured: 0.16 vs 0.09 ms for the strategy chart) and is needed only for types our
     figure builders never produce; those few go through ``default``.
     """
     return orjson.dumps(payload, default=_plain, option=orjson.OPT_SERIALIZE_NUMPY)

@@ -192,7 +192,7 @@ class LiveChart {
   }
 
   // Updates are drawn at the next animation frame, the latest one only. A running page can send updates faster than a
-  // slow machine draws them; drawn one by one, they queued up ahead of everything else, and a click's answer showed
+  // slow machine draws them; drawn one by one, they queue up ahead of everything else, and a click's answer shows
   // seconds late (measured: 2.3-2.9 s after a setting change while running, 0.4-0.7 s while paused). A chart may also
   // ask to be redrawn at most once every `every` seconds (a large figure whose changes are slow): updates in between
   // are held, and the latest one is drawn when the time comes.
