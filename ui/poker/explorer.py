@@ -19,7 +19,8 @@ def _game_key(run: LiveRun) -> tuple:
     return run.key.game_key
 
 
-def section(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float, look: dict) -> None:
+def section(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float,
+            look: dict) -> None:
     """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an explorer."""
     game = run.race.game
     answer = exact_answer(_game_key(run))

@@ -24,7 +24,8 @@ VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_VARIANTS.
 
 
 #: The games the page offers: classic Kuhn (with its tree, walkthrough and equilibrium family), Kuhn poker with more
-#: cards and another bet, and Leduc hold'em.
+#: cards and another bet, and Leduc hold'em. A link carries the label, as the bound control writes it
+#: (``kuhn_game=Leduc hold'em``): changing a label breaks the links that carry it.
 GAMES = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
 GAME_HELP = ("Kuhn poker: 3 cards, the classic (value −1/18), taught step by step. Kuhn on sliders: 3 to 13 cards and a bet "
              "of 0.5 to 4 antes; the exact value and equilibrium follow the sliders. Leduc hold'em: 6 cards, two betting rounds "
@@ -32,6 +33,9 @@ GAME_HELP = ("Kuhn poker: 3 cards, the classic (value −1/18), taught step by s
 
 
 class RunSettings(NamedTuple):
+    """The page's setup: the game (``game``, with ``cards`` and ``bet`` for Kuhn on sliders), the variants, the seeds
+    and the fixed player; any change means a new run."""
+
     variants: tuple[rmcore.CFRVariant, ...]
     seed: int = 0
     seeds: int = 1
@@ -130,7 +134,8 @@ def _describe(old: RunSettings, new: RunSettings) -> str:
 
 
 def live_run(chosen: RunSettings) -> LiveRun:
-    """The page's live run for this setup: the same run while the setup stays, a fresh one (with a notice) when it changes."""
+    """The page's live run for this setup: the same run while the setup stays, a fresh one (with a notice) when it
+    changes."""
     return state.sync_live("kuhn", chosen, lambda: rmcore.Race(chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed,
                                                                opponent=chosen.fixed_opponent()), _describe)  # fmt: skip
 

@@ -29,7 +29,7 @@ def tree_figure(policy: np.ndarray, iteration: int) -> dict:
 
 
 def section(run: LiveRun) -> None:
-    """The steps of one iteration as formulas, then the numbers of the last Step +1 (or of iteration t) in two tables."""
+    """The steps of one iteration as formulas, then the last Step +1's numbers (or iteration t's) in two tables."""
     st.markdown(
         r"""For each information set $I$ of the player $i$ being updated, summing over the histories $h \in I$
 (the two deals that share $i$'s card):
