@@ -25,6 +25,10 @@ MAX_CSV_CHARS = 2_000_000
 #: How far from 1 a user-supplied probability vector may sum before it is rejected.
 SIMPLEX_TOLERANCE = 1e-9
 
+#: Most iterations a solver runs in all: well inside int64 and inside the float64 weights of quadratic averaging
+#: (t^3 / 3 at 1e15 is 3e44), and past what any machine runs (1e15 RM iterations on 3x3 take a core about 2 years).
+MAX_ITERATIONS = 10**15
+
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
 

@@ -68,3 +68,44 @@ def test_an_action_name_longer_than_a_table_holds_is_refused():
     with pytest.raises(ValueError, match="at most 60"):
         rmcore.MatrixGame([[1, 0], [0, 1]], row_actions=["x" * 10_000, "y"])
     assert config.MAX_LABEL_CHARS == 60
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=root, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("solve", "--matrix", "/dev/zero", "--iterations", "10"), "not a regular file"),
+        (("solve", "--game", "rps", "--iterations", "9223372036854775808"), "a whole number from 0 to"),
+        (("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", "/dev/zero"), "not a regular"),
+    ],
+)
+def test_the_command_line_refuses_unbounded_files_and_numbers_in_one_line(args, message):
+    out = _cli(*args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize(
+    "content, message", [("[" * 3000 + "]" * 3000, "nested 3000 levels"), ('{"Jp": [' + "1" * 400 + ", 1]}", "400 characters")]
+)
+def test_an_opponent_file_nested_deep_or_with_huge_numbers_gets_one_line(tmp_path, content, message):
+    path = tmp_path / "opponent.json"
+    path.write_text(content)
+    out = _cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", str(path))
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    import os
+
+    fifo = tmp_path / "matrix.csv"
+    os.mkfifo(fifo)
+    out = _cli("solve", "--matrix", str(fifo), "--iterations", "10")
+    assert out.returncode == 2 and "not a regular file" in out.stderr
