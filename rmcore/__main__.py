@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 
@@ -17,7 +16,12 @@ from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
 from .kuhn import KUHN
 from .poker import kuhn_poker, leduc_poker
 from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
+from .inputs import loads_json, read_text
 from .race import THRESHOLDS, Race
+
+
+#: Longest --opponent JSON file read, in characters (Leduc's 936 information sets of three numbers fit in 100 kB).
+MAX_OPPONENT_CHARS = 1_000_000
 
 
 class UsageError(Exception):
@@ -32,19 +36,24 @@ class _Parser(argparse.ArgumentParser):
 def _read_csv(path: str, what: str):
     """The matrix in a CSV file (refused unread when larger than the reader takes); what was assumed goes to stderr."""
     try:
-        size = os.path.getsize(path)
-        if size > 4 * config.MAX_CSV_CHARS:  # bytes: a UTF-8 character is at most 4
-            raise UsageError(f"{what} {path!r} is {size:,} bytes; at most {config.MAX_CSV_CHARS:,} characters are read")
-        with open(path, encoding="utf-8-sig") as handle:
-            text = handle.read()
-    except OSError as error:
-        raise UsageError(f"cannot read {what} {path!r}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{what} {path!r} is not a UTF-8 text file") from None
+        text = read_text(path, config.MAX_CSV_CHARS, what)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     parsed = parse_matrix_csv(text, what=f"{what} {path}")
     for note in parsed.notes:
         print(f"note: {what} {path}: {note}", file=sys.stderr)
     return parsed
+
+
+def _iterations(text: str) -> int:
+    """``--iterations``: a whole number from 0 to ``config.MAX_ITERATIONS``."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= config.MAX_ITERATIONS:
+        raise argparse.ArgumentTypeError(f"iterations must be a whole number from 0 to {config.MAX_ITERATIONS:,}; got {text}")
+    return value
 
 
 def _load_game(args) -> MatrixGame:
@@ -64,9 +73,8 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
         return None
     if tree_game:  # a whole strategy of one player: a JSON file {information set: [probabilities]}
         try:
-            with open(text, encoding="utf-8") as handle:
-                opponent = json.load(handle)
-        except (OSError, UnicodeDecodeError, ValueError) as error:
+            opponent = loads_json(read_text(text, MAX_OPPONENT_CHARS, "--opponent"), "--opponent")
+        except ValueError as error:
             raise UsageError(f"--opponent for a poker game is a JSON file of one player's strategy "
                              f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}') from None  # fmt: skip
         if not isinstance(opponent, dict):
@@ -226,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument("--game", choices=list(PRESETS), metavar="NAME", help=f"a preset: {', '.join(PRESETS)}")
     source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
-    solve.add_argument("--iterations", type=int, required=True, metavar="N")
+    solve.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
     solve.add_argument("--sampling", choices=list(SAMPLINGS), default="expected")
     solve.add_argument("--updates", choices=list(UPDATES), default="simultaneous")
@@ -240,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker")
     kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
     kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
-    kuhn.add_argument("--iterations", type=int, required=True, metavar="N")
+    kuhn.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     kuhn.add_argument("--seed", type=int, metavar="S", help="for chance-sampling")
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
@@ -255,7 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--bet", type=float, default=1.0, metavar="B", help="kuhn: the bet in antes (0.5 to 4)")
     race.add_argument("--variants", required=True, metavar="V1,V2,..",
                       help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
-    race.add_argument("--iterations", type=int, required=True, metavar="N")
+    race.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")
     race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
     race.add_argument("--opponent", metavar="p1,p2,.. or FILE.json",

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels, checkpoints, config
-from .records import History, Policy, concat_records, take_records
+from .records import History, Policy, RecordBuffer, concat_records
 from .validation import choice, named_parts, seed_words, whole_number
 
 __all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
@@ -255,7 +255,7 @@ class CFRSolver:
             opponent_reach=zeros(infosets), rng=rng, average=zeros((infosets, actions)), scores=zeros((infosets, actions)),
         )  # fmt: skip
         self._iteration = 0
-        self._record = _kernels.empty_cfr_record(0, infosets, actions)
+        self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
 
     @property
     def iteration(self) -> int:
@@ -280,9 +280,12 @@ class CFRSolver:
         written = _kernels.call_cfr("run_cfr", self.game.tree, self._state, self._flags, start + 1, stop, new_points, rows,
                                    work=iterations * self.game.tree.player.shape[0])  # fmt: skip
         assert written == new_points.shape[0]
-        old = self._record
-        self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
+        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
         self._iteration = stop
+
+    @property
+    def _record(self) -> _kernels.CFRRecord:
+        return self._records.rows
 
     # -- reading ------------------------------------------------------------------------------
 

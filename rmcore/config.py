@@ -12,11 +12,22 @@ MAX_ACTIONS = 5000
 #: 1e15 and more); rescaling a game changes nothing that regret matching does.
 MAX_PAYOFF = 1e12
 
+#: Smallest magnitude a non-zero payoff may have. Far below it (subnormal numbers start at 2.2e-308) regrets and
+#: their sums lose every digit: ``[[3e-320, 0], [0, 1e-320]]`` gave average strategies ``[inf, nan]``.
+MIN_PAYOFF = 1e-100
+
+#: Longest label (a game's or an action's name) accepted, in characters: a table column stays readable.
+MAX_LABEL_CHARS = 60
+
 #: Longest CSV text read, in characters (a 200x200 game of long numbers is well under 1 MB).
 MAX_CSV_CHARS = 2_000_000
 
 #: How far from 1 a user-supplied probability vector may sum before it is rejected.
 SIMPLEX_TOLERANCE = 1e-9
+
+#: Most iterations a solver runs in all: well inside int64 and inside the float64 weights of quadratic averaging
+#: (t^3 / 3 at 1e15 is 3e44), and past what any machine runs (1e15 RM iterations on 3x3 take a core about 2 years).
+MAX_ITERATIONS = 10**15
 
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000

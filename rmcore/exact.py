@@ -30,25 +30,32 @@ class ZeroSumSolution(NamedTuple):
     col_strategy: tuple[float, ...]
 
 
-def _maximin(payoffs: np.ndarray) -> tuple[float, np.ndarray]:
-    """Maximise v subject to payoffs^T p >= v, p on the simplex. Returns (v, p)."""
+def _maximin(payoffs: np.ndarray) -> np.ndarray:
+    """A maximin strategy ``p`` of ``payoffs``: maximise ``v`` subject to ``payoffs^T p >= v``, ``p`` on the simplex.
+
+    Solved on the matrix shifted by its midpoint and scaled by its half-range, so that every game reaches HiGHS with
+    payoffs spanning exactly [-1, 1]. HiGHS's tolerances are absolute (about 1e-7): scaled by the largest payoff
+    alone, ``[[1e6 + 0.001, 1e6], [1e6, 1e6 + 0.001]]`` has differences of 1e-9 and came back as ``(0, 1)``, not an
+    equilibrium. Shifting and scaling by positive numbers changes no strategy's standing.
+    """
     from scipy.optimize import linprog  # imported here: scipy.optimize costs 0.6 s at start-up
 
-    # Solved on the matrix scaled to |a| <= 1: HiGHS's tolerances are absolute, so a game in units of
-    # 1e9 would otherwise be solved to a different relative accuracy than the same game in units of 1.
-    scale = float(np.abs(payoffs).max()) or 1.0
-    payoffs = payoffs / scale
     m, n = payoffs.shape
+    low, high = float(payoffs.min()), float(payoffs.max())
+    if not high > low:  # a constant game: every strategy is optimal
+        return np.full(m, 1.0 / m)
+    middle, half_range = 0.5 * (high + low), 0.5 * (high - low)
+    normalised = (payoffs - middle) / half_range
     cost = np.zeros(m + 1)
     cost[-1] = -1.0  # linprog minimises, so minimise -v
-    upper = np.hstack([-payoffs.T, np.ones((n, 1))])  # v - (A^T p)_j <= 0
+    upper = np.hstack([-normalised.T, np.ones((n, 1))])  # v - (A^T p)_j <= 0
     equality = np.hstack([np.ones((1, m)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * m + [(None, None)]
     result = linprog(cost, A_ub=upper, b_ub=np.zeros(n), A_eq=equality, b_eq=[1.0], bounds=bounds, method="highs")
     if result.status != 0:  # pragma: no cover - a bounded feasible LP always solves
         raise RuntimeError(f"the linear program failed: {result.message}")
     p = np.clip(result.x[:m], 0.0, None)
-    return float(result.x[-1]) * scale, p / p.sum()
+    return p / p.sum()
 
 
 def solve_zero_sum(game: MatrixGame) -> ZeroSumSolution:
@@ -63,7 +70,10 @@ def solve_zero_sum(game: MatrixGame) -> ZeroSumSolution:
         raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
     if not game.is_zero_sum:
         raise ValueError("solve_zero_sum needs a zero-sum game (column payoffs = -row payoffs)")
-    value, x = _maximin(game.row_payoffs)
-    # The column player maximises -A: its maximin value is -value.
-    _, y = _maximin(-game.row_payoffs.T)
+    x = _maximin(game.row_payoffs)
+    y = _maximin(-game.row_payoffs.T)  # the column player maximises -A
+    # The value from the strategies returned, in the game's own units: x^T A y, which equals the LP's v at an exact
+    # equilibrium and carries no rescaling's rounding.
+    payoffs = game.row_payoffs
+    value = float(payoffs.flat[0]) if payoffs.min() == payoffs.max() else float(x @ payoffs @ y)
     return ZeroSumSolution(value, tuple(float(p) for p in x), tuple(float(p) for p in y))

@@ -87,12 +87,20 @@ def _as_payoff_matrix(values, what: str) -> np.ndarray:
 
 
 def _check_magnitude(matrix: np.ndarray, rows: tuple[str, ...], cols: tuple[str, ...], what: str) -> None:
-    """Payoffs beyond ``config.MAX_PAYOFF`` are refused, naming the first such cell by its actions."""
-    big = np.argwhere(np.abs(matrix) > config.MAX_PAYOFF)
+    """Payoffs beyond ``config.MAX_PAYOFF``, or non-zero and below ``config.MIN_PAYOFF``, are refused, naming the
+    first such cell by its actions."""
+    magnitude = np.abs(matrix)
+    rescale = "rescale the game: regret matching does not depend on the payoffs' unit"
+    big = np.argwhere(magnitude > config.MAX_PAYOFF)
     if big.size:
         i, j = big[0]
         raise ValueError(f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; payoffs must lie within "
-                         f"±{config.MAX_PAYOFF:.0e} (rescale the game: regret matching does not depend on the payoffs' unit)")  # fmt: skip
+                         f"±{config.MAX_PAYOFF:.0e} ({rescale})")
+    tiny = np.argwhere((magnitude < config.MIN_PAYOFF) & (magnitude > 0))
+    if tiny.size:
+        i, j = tiny[0]
+        raise ValueError(f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; a non-zero payoff must be at "
+                         f"least {config.MIN_PAYOFF:.0e} in size ({rescale})")
 
 
 def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, ...]:
@@ -106,6 +114,9 @@ def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, 
     for k, name in enumerate(names):
         if not name:
             raise ValueError(f"{who} action names: name {k + 1} is empty")
+        if len(name) > config.MAX_LABEL_CHARS:
+            raise ValueError(f"{who} action names: name {k + 1} is {len(name):,} characters long; "
+                             f"at most {config.MAX_LABEL_CHARS} fit a table")
     seen = set()
     for name in names:
         if name in seen:
@@ -263,15 +274,26 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
         raise ValueError(f"{what}: expected the file's text, got {type(text).__name__}")
     if len(text) > config.MAX_CSV_CHARS:
         raise ValueError(f"{what}: the file is {len(text):,} characters long; at most {config.MAX_CSV_CHARS:,} are read")
-    lines = [line for line in text.splitlines() if line.strip()]
+    # A Unicode minus or dash pasted from a PDF or a word processor means minus.
+    translated = text.translate(_MINUS_SIGNS)
+    minus_note = [] if translated == text else ["a Unicode minus or dash (−, –) was read as a minus sign"]
+    text = translated
+    all_lines = text.splitlines()
+    comments = [line for line in all_lines if line.lstrip().startswith("#")]
+    lines = [line for line in all_lines if line.strip() and not line.lstrip().startswith("#")]
     if not lines:
         raise ValueError(f"{what}: the CSV is empty")
+    if comments:
+        text = "\n".join(lines)
     # The first line's most frequent separator; on a tie, tab before semicolon before comma (a semicolon file
     # often has decimal commas too: "1,5;2").
     separator = max(_SEPARATORS, key=lambda s: (lines[0].count(s), "\t;,".index(s) * -1))
     if lines[0].count(separator) == 0:
         separator = ","
     notes = [] if separator == "," else [f"cells are separated by {_SEPARATORS[separator]}"]
+    notes += minus_note
+    if comments:
+        notes.append(f"{len(comments)} line(s) starting with # were read as comments")
     try:
         rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=separator) if any(cell.strip() for cell in row)]
     except csv.Error as error:  # a stray quote or carriage return, say
@@ -283,7 +305,9 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
         notes.append("decimal commas are read as points (1,5 = 1.5)")
     header = [cell.strip() for cell in rows[0]]
     row_labels = col_labels = None
-    if all(_is_number(cell) for cell in header if cell):  # plain numbers
+    # A first line with any cell that looks like a number is data, and then every cell must be one: "1,abc" is a row
+    # with a typo, not two column names. Only a line of names alone is a header.
+    if any(_looks_numeric(cell) for cell in header):  # plain numbers
         cells = rows
     else:
         body = rows[1:]
@@ -309,6 +333,15 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
             raise ValueError(f"{what}: row {i + 1} has {len(row)} numbers but {width} were expected")
     matrix = _as_payoff_matrix([[cell.strip() for cell in row] for row in cells], what)
     return ParsedMatrix(matrix, row_labels, col_labels, tuple(notes))
+
+
+_MINUS_SIGNS = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2012": "-", "\ufe63": "-", "\uff0d": "-"})
+#: What a reader takes for a number, valid or not: a sign, digits or a point and a digit; hexadecimal; a boolean.
+_NUMERIC_LOOK = re.compile(r"^\s*([-+]?(\d|\.\d)|0[xX]|(true|false|nan|[-+]?inf(inity)?)\s*$)", re.IGNORECASE)
+
+
+def _looks_numeric(text: str) -> bool:
+    return bool(_NUMERIC_LOOK.match(text))
 
 
 def _is_number(text: str) -> bool:

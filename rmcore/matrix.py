@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _kernels, checkpoints, config
 from .games import MatrixGame
-from .records import History, Policy, concat_records, take_records
+from .records import History, Policy, RecordBuffer, concat_records
 from .validation import as_strategy, choice, named_parts, seed_words, whole_number
 
 __all__ = [
@@ -229,7 +229,7 @@ class MatrixSolver:
             if not fixed:
                 self._state.regrets_col[:] = delta_col * self.start.col
         self._iteration = 0
-        self._record = _kernels.empty_matrix_record(0, m, n)
+        self._records = RecordBuffer(_kernels.empty_matrix_record(0, m, n), self.max_points)
         self._initial_state = _kernels.copies(self._state)  # to run provisional iterations again (_settle)
         self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
 
@@ -277,7 +277,7 @@ class MatrixSolver:
         game = self.game
         _, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration, points, record)
         assert not provisional
-        self._state, self._record, self._provisional = state, record, False
+        self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
 
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations (a whole number >= 0)."""
@@ -293,9 +293,12 @@ class MatrixSolver:
         written, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows)
         assert written == new_points.shape[0]
         self._provisional |= provisional
-        old = self._record
-        self._record = concat_records(take_records(old, checkpoints.kept(old.iteration, stop, self.max_points)), rows)
+        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
         self._iteration = stop
+
+    @property
+    def _record(self) -> _kernels.MatrixRecord:
+        return self._records.rows
 
     # -- reading -------------------------------------------------------------------------
 

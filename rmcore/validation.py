@@ -17,7 +17,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["choice", "whole_number", "seed_words", "as_strategy", "named_parts"]
+__all__ = ["choice", "whole_number", "seed_words", "as_strategy", "named_parts", "normalised"]
 
 
 def choice(value, allowed, what: str) -> str:
@@ -73,14 +73,32 @@ def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.n
         raise ValueError(f"{who}: entry {int(np.argmin(np.isfinite(p))) + 1} is not a finite number")
     if np.any(p < 0):
         raise ValueError(f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0")
-    total = float(p.sum())
     if normalise:
-        if total <= 0:
+        if not p.any():
             raise ValueError(f"{who} is all zeros; give at least one action a positive weight")
-        return p / total
+        return normalised(p)
+    total = float(p.sum())
     if abs(total - 1.0) > config.SIMPLEX_TOLERANCE:
         raise ValueError(f"{who} sums to {total:.12g}, not 1")
     return p
+
+
+def normalised(weights: np.ndarray) -> np.ndarray:
+    """Non-negative finite ``weights`` (not all zero) scaled to sum to one.
+
+    Where the sum overflows, the weights are divided by the largest first: ``[1e308, 1e308]`` is ``[0.5, 0.5]``, not
+    ``[0, 0]``. (Only there: every sum that fits is divided as it is, so the same weights give the same bits on every
+    route, the page, the command line and the library.)
+
+    >>> normalised(np.array([1e308, 1e308])).tolist()
+    [0.5, 0.5]
+    """
+    with np.errstate(over="ignore"):
+        total = weights.sum()
+    if np.isfinite(total):
+        return weights / total
+    scaled = weights / weights.max()
+    return scaled / scaled.sum()
 
 
 def named_parts(text, catalogues: dict, what: str, example: str) -> dict[str, str]:

@@ -132,6 +132,9 @@ class LiveRun:
         status = self.kernel_status()
         uncertain = status == "python" or (status == "load" and rmcore.compiles_in_background())
         self._rate = (PLAIN_PYTHON_RATE if uncertain else 1e4) / len(race.solvers)
+        self._fixed = 0.0  # estimated seconds of solver time a chunk costs besides its iterations (see _learn)
+        self._timed: deque = deque(maxlen=6)  # (iterations, seconds) of recent full-speed chunks ...
+        self._timed_status = status  # ... all run on kernels of this status
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
 
     @property
@@ -155,10 +158,17 @@ class LiveRun:
         return len(self.race.variants) > 1
 
     def chunk_size(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
-        """Iterations for the next update: the chosen count, or what fits in ``budget`` seconds of solver time."""
+        """Iterations for the next update: the chosen count, or what fits in ``budget`` seconds of solver time.
+
+        A chunk of ``n`` iterations costs about ``fixed + n / rate``: the marginal rate buys the iterations, and the
+        call's fixed cost (checkpoints, metrics, allocations) is paid once however many run. The chunk gets the budget
+        left after the fixed cost, and never less than 40% of the budget's worth of iterations, so that a fixed cost
+        near the budget cannot shrink the chunks to one iteration.
+        """
         if speed is not None:
             return speed
-        return int(min(max(self._rate * budget, 1), _MAX_CHUNK))
+        marginal_budget = max(budget - self._fixed, 0.4 * budget)
+        return round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
 
     def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
         """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran."""
@@ -184,20 +194,44 @@ class LiveRun:
         self.solver_seconds += elapsed
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
-        if budget is not None and TIMED_CHUNK <= elapsed < FILLED * budget:
-            # A chunk that left its budget unused was sized too small. iterations / elapsed cannot be trusted to say by how
-            # much: a call's fixed cost (0.2 ms alone, 1.5 ms on a server busy with 30 sessions) dominates a small chunk,
-            # and an estimate taken from it sized every later chunk just as small (measured: 30 sessions stuck at 1
-            # iteration per update, 50 iterations in 20 s, for budgets of 2 ms that 30,000 iterations would have filled).
-            # So the next chunk is at least twice this one; and no more than the budget at this chunk's own rate, which
-            # a chunk without a fixed cost would fill exactly (doubling that rate overshot the budget twofold).
-            self._rate = max(self._rate, iterations / elapsed, 2.0 * iterations / budget)
-        elif elapsed >= TIMED_CHUNK:
-            # Smooth the estimate so one slow chunk (a compile, a busy machine) does not starve the next.
-            self._rate = 0.5 * self._rate + 0.5 * iterations / elapsed
-        else:  # too short to time (the call's own overhead would dominate): grow, so that a low first estimate does not stick
-            self._rate *= 8.0
+        if budget is not None:
+            self._learn(iterations, elapsed, budget)
         self._progress.append((time.perf_counter(), self.iteration))
+
+    def _learn(self, iterations: int, elapsed: float, budget: float) -> None:
+        """Refine the cost model ``elapsed = fixed + iterations / rate`` from a full-speed chunk.
+
+        With chunks of at least two sizes among the last few, a least-squares line through (iterations, seconds) gives
+        both the marginal rate (its slope) and the fixed cost (its intercept). Sized by ``iterations / elapsed`` alone,
+        a Leduc run whose calls each cost 25 ms however few their iterations went 250 -> 3 -> 1 and stayed at one
+        iteration per update, a fifth of what its budget allows.
+        """
+        status = self.kernel_status()
+        if status != self._timed_status:  # plain Python, the general kernel and the compiled one cost differently
+            self._timed.clear()
+            self._timed_status = status
+        if elapsed < TIMED_CHUNK:  # too short to time (the clock's resolution): grow, so a low first guess does not stick
+            self._rate *= 8.0
+            return
+        self._timed.append((iterations, elapsed))
+        sizes = np.array([n for n, _ in self._timed], dtype=np.float64)
+        seconds = np.array([t for _, t in self._timed])
+        if sizes.max() >= 1.25 * sizes.min():  # sizes too close together leave the slope to the clock's noise
+            slope, intercept = np.polyfit(sizes, seconds, 1)
+            if slope > 0 and intercept >= 0:
+                self._rate = 1.0 / slope
+                self._fixed = min(intercept, float(seconds.min()))
+                return
+        marginal = elapsed - self._fixed
+        if marginal <= 0:  # the fixed cost was overestimated: it is at most this whole call
+            self._fixed, marginal = 0.5 * elapsed, 0.5 * elapsed
+        rate = iterations / marginal
+        if elapsed < FILLED * budget:
+            # A chunk that left its budget unused was sized too small: the next is at least twice as large, and no
+            # larger than the budget at this chunk's own rate, which a call without a fixed cost would fill exactly.
+            self._rate = max(self._rate, rate, 2.0 * iterations / budget)
+        else:  # smoothed, so that one slow chunk (a busy machine) does not starve the next
+            self._rate = 0.5 * self._rate + 0.5 * rate
 
     def iterations_per_second(self) -> float | None:
         """Progress over the last few updates in wall-clock time (None until there are two)."""

@@ -1,0 +1,111 @@
+"""Inputs that once gave a silent wrong answer get the right answer or a message that names the problem."""
+
+import numpy as np
+import pytest
+
+import rmcore
+from rmcore import config
+
+
+@pytest.mark.parametrize("payoffs", [[[3e-320, 0], [0, 1e-320]], [[1, 0], [0, 1e-320]], [[1e-101, 1], [1, 0]]])
+def test_subnormal_and_vanishing_payoffs_are_refused_naming_the_cell(payoffs):
+    with pytest.raises(ValueError, match=r"payoff at \(R\d, C\d\).*at least 1e-100"):
+        rmcore.MatrixGame(payoffs)
+    with pytest.raises(ValueError, match="at least 1e-100"):
+        rmcore.MatrixGame(parsed := rmcore.parse_matrix_csv("\n".join(",".join(map(repr, row)) for row in payoffs)).matrix)
+        del parsed
+
+
+def test_small_payoffs_above_the_floor_still_solve():
+    game = rmcore.MatrixGame([[2e-90, -1e-90], [-1e-90, 1e-90]])
+    solver = rmcore.MatrixSolver(game)
+    solver.run(2000)
+    profile = solver.average_strategies()
+    assert np.isfinite(profile.row).all() and abs(profile.row.sum() - 1) < 1e-12
+    assert solver.metrics().nash_conv is not None and solver.metrics().nash_conv < 1e-91
+
+
+@pytest.mark.parametrize(
+    "text, cell",
+    [("1,abc\n2,3\n", "'abc'"), ("0x10,2\n3,4\n", "'0x10'"), ("1,2 # c\n3,4\n", "'2 # c'"), ("True,False\n1,2\n", "'True'")],
+)
+def test_a_first_line_that_looks_numeric_is_data_and_its_bad_cell_is_named(text, cell):
+    with pytest.raises(ValueError, match=f"row 1, column \\d is {cell}"):
+        rmcore.parse_matrix_csv(text)
+
+
+def test_a_unicode_minus_is_a_minus_and_the_notes_say_so():
+    parsed = rmcore.parse_matrix_csv("\u22121,2\n3,\u20134\n")
+    assert parsed.matrix.tolist() == [[-1.0, 2.0], [3.0, -4.0]] and parsed.col_labels is None
+    assert any("minus" in note for note in parsed.notes)
+
+
+def test_comment_lines_are_skipped_and_do_not_change_the_shape():
+    parsed = rmcore.parse_matrix_csv("# a comment\n1,2\n# another\n3,4\n")
+    assert parsed.matrix.shape == (2, 2) and parsed.col_labels is None
+    assert any("comment" in note for note in parsed.notes)
+
+
+def test_a_header_of_names_alone_is_still_a_header():
+    parsed = rmcore.parse_matrix_csv("Left,Right\n1,0\n0,1\n")
+    assert parsed.col_labels == ("Left", "Right")
+
+
+def test_huge_opponent_weights_do_not_overflow_to_a_zero_opponent():
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent=[1e308, 1e308, 0.0])
+    assert solver.opponent.tolist() == [0.5, 0.5, 0.0]
+    policy = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.equilibrium_policy(0.2), {"Jp": (1e308, 1e308)})
+    assert policy["Jp"] == pytest.approx((0.5, 0.5))
+
+
+def test_ordinary_weights_normalise_to_the_same_bits_as_a_plain_division():
+    weights = np.array([7.0, 28.0, 7.0])
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent=weights)
+    assert solver.opponent.tolist() == (weights / weights.sum()).tolist()
+
+
+def test_an_action_name_longer_than_a_table_holds_is_refused():
+    with pytest.raises(ValueError, match="at most 60"):
+        rmcore.MatrixGame([[1, 0], [0, 1]], row_actions=["x" * 10_000, "y"])
+    assert config.MAX_LABEL_CHARS == 60
+
+
+def _cli(*args):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    return subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=root, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("solve", "--matrix", "/dev/zero", "--iterations", "10"), "not a regular file"),
+        (("solve", "--game", "rps", "--iterations", "9223372036854775808"), "a whole number from 0 to"),
+        (("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", "/dev/zero"), "not a regular"),
+    ],
+)
+def test_the_command_line_refuses_unbounded_files_and_numbers_in_one_line(args, message):
+    out = _cli(*args)
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+@pytest.mark.parametrize(
+    "content, message", [("[" * 3000 + "]" * 3000, "nested 3000 levels"), ('{"Jp": [' + "1" * 400 + ", 1]}", "400 characters")]
+)
+def test_an_opponent_file_nested_deep_or_with_huge_numbers_gets_one_line(tmp_path, content, message):
+    path = tmp_path / "opponent.json"
+    path.write_text(content)
+    out = _cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", str(path))
+    assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr, out.stderr
+
+
+def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
+    import os
+
+    fifo = tmp_path / "matrix.csv"
+    os.mkfifo(fifo)
+    out = _cli("solve", "--matrix", str(fifo), "--iterations", "10")
+    assert out.returncode == 2 and "not a regular file" in out.stderr

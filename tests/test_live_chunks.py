@@ -1,0 +1,45 @@
+"""LiveRun sizes full-speed chunks by an iteration's marginal cost, not by a call's fixed cost."""
+
+import types
+
+import rmcore
+import ui.live
+from ui.live import LiveRun
+
+
+def _on_a_clock_of_our_own(monkeypatch, cost: dict) -> LiveRun:
+    """A live run whose every call costs ``cost["fixed"]`` plus ``cost["per_iteration"]`` an iteration, on a fake clock."""
+    clock = [0.0]
+    monkeypatch.setattr(ui.live, "time", types.SimpleNamespace(thread_time=lambda: clock[0], perf_counter=lambda: clock[0]))
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
+    run_race = run.race.run
+
+    def costed(iterations):
+        clock[0] += cost["fixed"] + cost["per_iteration"] * iterations
+        run_race(iterations)
+
+    run.race.run = costed
+    return run
+
+
+def test_a_fixed_cost_near_the_budget_does_not_shrink_the_chunks_to_one_iteration(monkeypatch):
+    # Leduc's shape: each call costs 20 ms however few its iterations, and each iteration 0.5 ms; the budget is 25 ms.
+    # Sized by iterations / elapsed, chunks fell from 250 to 1 and stayed there.
+    budget, cost = 0.025, {"fixed": 0.020, "per_iteration": 0.0005}
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    run._rate = 250 / budget
+    sizes = [run.tick(None, budget) for _ in range(30)]
+    assert sizes[0] == 250
+    assert min(sizes[-10:]) >= round(0.4 * budget / cost["per_iteration"]), sizes  # 40% of the budget buys iterations
+
+
+def test_chunks_grow_again_when_iterations_become_cheaper(monkeypatch):
+    budget, cost = 0.025, {"fixed": 0.001, "per_iteration": 0.010}  # a slow phase: 10 ms an iteration
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    sizes = [run.tick(None, budget) for _ in range(10)]
+    assert max(sizes[-3:]) <= 3
+    cost["per_iteration"] = 0.0001  # a hundred times faster
+    sizes = [run.tick(None, budget) for _ in range(30)]
+    fill = (budget - cost["fixed"]) / cost["per_iteration"]
+    assert min(sizes[-10:]) >= 0.8 * fill, sizes[-10:]
+    assert max(sizes[-10:]) <= 1.25 * fill, sizes[-10:]
