@@ -452,3 +452,30 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         seconds = first_update_after(page, switch(page, "radio", "sampled"))
         print(f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)")
         notice.first.wait_for(timeout=10_000)  # said again for the new setting: it did not wait for its compile either
+
+
+def test_every_preset_chosen_opens_again_from_its_link_and_after_a_refresh(app_url):
+    """A bound select box leaves its first option out of the address: that option must be the app's default game."""
+    with chromium_page(height=1600) as page:
+        page.goto(app_url)
+        page.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        for title in ("Rock-Paper-Scissors", "RPS with crash", "Matching pennies"):
+            page.locator("[data-testid=stSelectbox]").filter(has_text="Preset").click()
+            page.get_by_role("option", name=title, exact=True).click()
+            wait_until_idle(page)
+            assert page.get_by_text(f"Now solving: {title}").count() == 1
+            shared = page.url
+            page.reload()
+            page.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+            wait_until_idle(page)
+            assert page.get_by_text(f"Now solving: {title}").count() == 1, f"a refresh of {shared} lost {title}"
+            context = page.context.browser.new_context(viewport={"width": 1400, "height": 1600})  # nothing but the link
+            try:
+                fresh = context.new_page()
+                fresh.goto(shared)
+                fresh.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
+                wait_until_idle(fresh)
+                assert fresh.get_by_text(f"Now solving: {title}").count() == 1, f"{shared} did not open {title}"
+            finally:
+                context.close()

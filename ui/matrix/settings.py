@@ -58,7 +58,9 @@ def _load_preset() -> None:
 def game_section() -> None:
     """Preset, its parameters, a CSV upload and the in-place editor with Apply."""
     st.subheader("Game")
-    names = list(rmcore.PRESETS)
+    # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
+    # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
+    names = [DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != DEFAULT_PRESET)]
     st.session_state.setdefault("preset", DEFAULT_PRESET)  # set here, not as the widget's default: the link may set it too
     st.selectbox("Preset", names, key="preset", on_change=_load_preset, bind="query-params",
                  format_func=lambda name: rmcore.PRESETS[name].title, help="Pick a game to start from; then edit it below.")  # fmt: skip
