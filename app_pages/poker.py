@@ -1,6 +1,6 @@
 """Poker (CFR): counterfactual regret minimisation on small poker games (Kuhn poker, Kuhn on sliders, Leduc hold'em).
-The game and the settings; training live, or a race of variants; export; hands against the bot; and, on Kuhn poker,
-one iteration step by step."""
+The game and the settings; the run controls and, on Kuhn poker, one iteration step by step right under them; training
+live, or a race of variants; export; hands against the bot."""
 
 import streamlit as st
 
@@ -34,13 +34,13 @@ with st.expander("The game and the settings", expanded=False) if presenting else
 
 run = settings.live_run(chosen)
 state.notice("kuhn")
-speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough below.")
+speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.")
+if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
+    with st.expander("One iteration, step by step", expanded=not presenting):
+        walkthrough.section(run)
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
 
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
     play.section(run, settings.exact_answer(run.key.game_key).value)
-if chosen.game == "kuhn":
-    with st.expander("One iteration, step by step", expanded=not presenting):
-        walkthrough.section(run)
 link.check()

@@ -479,3 +479,20 @@ def test_every_preset_chosen_opens_again_from_its_link_and_after_a_refresh(app_u
                 assert fresh.get_by_text(f"Now solving: {title}").count() == 1, f"{shared} did not open {title}"
             finally:
                 context.close()
+
+
+def test_on_a_projector_step_plus_one_shows_its_numbers_without_a_scroll(app_url):
+    """At 1280x720, with Step +1 at the top of the screen, the walkthrough's table of that step is on screen too."""
+    with chromium_page(1280, 720) as page:
+        page.goto(f"{app_url}/kuhn_poker")
+        step = page.get_by_role("button", name="Step +1 Shortcut")
+        step.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        step.evaluate("button => button.scrollIntoView({block: 'start'})")
+        caption = page.get_by_text("Iteration 1 of cfr", exact=False)
+        click_until(page, step, lambda: caption.count() > 0, timeout=60)
+        step.evaluate("button => button.scrollIntoView({block: 'start'})")
+        table = page.locator("[data-testid=stDataFrame]").first
+        box, viewport = table.bounding_box(), page.viewport_size
+        assert box is not None and box["y"] < viewport["height"], f"the step's table starts at y={box and box['y']:.0f}"
+        assert caption.first.bounding_box()["y"] < viewport["height"]

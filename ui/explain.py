@@ -70,3 +70,9 @@ KUHN_TREE = (
     "the numbers at the leaves are player 1's winnings. A player sees only their own card, so the two nodes joined by a "
     "dashed arc look the same to them: that pair is one information set, and CFR keeps one strategy (one colour) for both."
 )
+
+#: How a Kuhn information set is named: the card held, then the actions so far.
+KUHN_INFOSET_NAMES = (
+    "An information set is named by the card its player holds and the actions so far: **Jpb** is holding the Jack after "
+    "a pass (p) and a bet (b); **K** is holding the King with nothing played yet."
+)

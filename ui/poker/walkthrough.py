@@ -29,17 +29,10 @@ def tree_figure(policy: np.ndarray, iteration: int) -> dict:
 
 
 def section(run: LiveRun) -> None:
-    """The steps of one iteration as formulas, then the last Step +1's numbers (or iteration t's) in two tables."""
-    st.markdown(
-        r"""For each information set $I$ of the player $i$ being updated, summing over the histories $h \in I$
-(the two deals that share $i$'s card):
+    """The last Step +1's numbers (or iteration t's) in two tables, then the steps of one iteration as formulas.
 
-1. **reach:** $\pi_i(h)$ is $i$'s own probability of playing to $h$; $\pi_{-i}(h)$ is the opponent's times chance's (1/6 per deal);
-2. **counterfactual values:** $v(I, a) = \sum_h \pi_{-i}(h)\, u_i(h a)$ and $v(I) = \sum_h \pi_{-i}(h)\, u_i(h) = \sum_a \sigma(I, a)\, v(I, a)$;
-3. **regrets:** $r(I, a) = v(I, a) - v(I)$, added to the cumulative $R(I, a)$ (CFR+ clips at 0; linear and discounted CFR scale it);
-4. **regret matching:** $\sigma'(I, a) = R^+(I, a) / \sum_b R^+(I, b)$, uniform if no regret is positive;
-5. **average:** $S(I, a) \mathrel{+}= w_t\, \pi_i(h)\, \sigma(I, a)$, and the average strategy is $S / \sum S$."""
-    )
+    The numbers come first: the section sits right under Step +1, so that on a projector a step shows what it computed
+    without a scroll."""
     wanted = st.number_input(f"Show iteration t (any t up to {MAX_RETRACE:,}, re-derived from the seed; empty: the last Step +1)",
                              min_value=1, max_value=MAX_RETRACE, value=None, step=1, key="kuhn_show_iteration")  # fmt: skip
     variant = run.race.variants[0]
@@ -48,15 +41,27 @@ def section(run: LiveRun) -> None:
     elif run.trace is not None:
         iteration, trace = run.traced_at, run.trace
     else:
+        iteration = trace = None
         st.info("Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above.")
-        return
-    st.caption(f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information set. "
-               "Reach and values are sums over the two deals in the set, so a reach can exceed 1.")  # fmt: skip
-    # One above the other: side by side, each table is cut off at 1280 px beside the sidebar.
-    st.markdown("**Reach and counterfactual values**")
-    _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
-    st.markdown("**Regrets, regret matching and the average**")
-    _trace_table(trace, THE_UPDATE, "kuhn_trace_update")
+    if trace is not None:
+        st.caption(f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information "
+                   "set. Reach and values are sums over the two deals in the set, so a reach can exceed 1. "
+                   + explain.KUHN_INFOSET_NAMES)
+        # One above the other: side by side, each table is cut off at 1280 px beside the sidebar.
+        st.markdown("**Reach and counterfactual values**")
+        _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
+        st.markdown("**Regrets, regret matching and the average**")
+        _trace_table(trace, THE_UPDATE, "kuhn_trace_update")
+    st.markdown(
+        r"""**How each number is computed.** For each information set $I$ of the player $i$ being updated, summing over
+the histories $h \in I$ (the two deals that share $i$'s card):
+
+1. **reach:** $\pi_i(h)$ is $i$'s own probability of playing to $h$; $\pi_{-i}(h)$ is the opponent's times chance's (1/6 per deal);
+2. **counterfactual values:** $v(I, a) = \sum_h \pi_{-i}(h)\, u_i(h a)$ and $v(I) = \sum_h \pi_{-i}(h)\, u_i(h) = \sum_a \sigma(I, a)\, v(I, a)$;
+3. **regrets:** $r(I, a) = v(I, a) - v(I)$, added to the cumulative $R(I, a)$ (CFR+ clips at 0; linear and discounted CFR scale it);
+4. **regret matching:** $\sigma'(I, a) = R^+(I, a) / \sum_b R^+(I, b)$, uniform if no regret is positive;
+5. **average:** $S(I, a) \mathrel{+}= w_t\, \pi_i(h)\, \sigma(I, a)$, and the average strategy is $S / \sum S$."""
+    )
 
 
 #: The walkthrough's columns: name -> (its help text, how to read it from a trace row).
