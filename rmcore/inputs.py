@@ -8,12 +8,12 @@ hostile input costs a bounded amount of work and memory and fails with one sente
 * JSON is refused past ``MAX_JSON_DEPTH`` levels of nesting (Python's parser recurses: 3,000 levels in 6 kB raised
   RecursionError) and past ``MAX_NUMBER_CHARS`` digits in a number (a 400-digit integer overflowed ``float``).
 
->>> loads_json('{"A": [[1, 2], [3, 4]]}', "matrix")
-{'A': [[1.0, 2.0], [3.0, 4.0]]}
+>>> loads_json('{"A": [[1, 2.5], [3, 4]]}', "matrix")
+{'A': [[1, 2.5], [3, 4]]}
 >>> loads_json("[" * 100 + "]" * 100, "matrix")
 Traceback (most recent call last):
 ...
-ValueError: matrix: the JSON is nested 100 levels deep; at most 32 are read
+ValueError: matrix is nested 100 levels deep; at most 32 are read
 """
 
 from __future__ import annotations
@@ -78,12 +78,18 @@ def _depth(text: str) -> int:
     return deepest
 
 
+def _integer(text: str, what: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise ValueError(f"{what} holds a number of {len(text):,} characters; at most {MAX_NUMBER_CHARS} are read")
+    return int(text)
+
+
 def _number(text: str, what: str) -> float:
     if len(text) > MAX_NUMBER_CHARS:
-        raise ValueError(f"{what}: a number of {len(text):,} characters; at most {MAX_NUMBER_CHARS} are read")
+        raise ValueError(f"{what} holds a number of {len(text):,} characters; at most {MAX_NUMBER_CHARS} are read")
     value = float(text)
     if not math.isfinite(value):
-        raise ValueError(f"{what}: the number {text[:20]} is too large for a double")
+        raise ValueError(f"{what} holds the number {text[:20]}, too large for a double")
     return value
 
 
@@ -92,7 +98,7 @@ def _no_constant(name: str):
 
 
 def loads_json(text: str, what: str):
-    """JSON ``text`` with every number as a ``float``, refusing deep nesting, long numbers and NaN/Infinity.
+    """JSON ``text``, refusing deep nesting, long numbers, numbers beyond a double and NaN/Infinity.
 
     Raises
     ------
@@ -100,18 +106,18 @@ def loads_json(text: str, what: str):
         Naming ``what`` and the reason: not JSON, too deep, a number too long or too large.
     """
     if not isinstance(text, str):
-        raise ValueError(f"{what}: expected JSON text, got {type(text).__name__}")
+        raise ValueError(f"{what} must be JSON text, not {type(text).__name__}")
     if (deepest := _depth(text)) > MAX_JSON_DEPTH:
-        raise ValueError(f"{what}: the JSON is nested {deepest} levels deep; at most {MAX_JSON_DEPTH} are read")
+        raise ValueError(f"{what} is nested {deepest} levels deep; at most {MAX_JSON_DEPTH} are read")
     try:
         return json.loads(
             text,
-            parse_int=lambda s: _number(s, what),
+            parse_int=lambda s: _integer(s, what),
             parse_float=lambda s: _number(s, what),
             parse_constant=_no_constant,
         )
     except RecursionError:  # pragma: no cover - the depth check comes first
-        raise ValueError(f"{what}: the JSON is nested too deeply") from None
+        raise ValueError(f"{what} is nested too deeply") from None
     except ValueError as error:
         message = str(error)
-        raise ValueError(message if message.startswith(what) else f"{what}: not valid JSON ({message})") from None
+        raise ValueError(message if message.startswith(what) else f"{what} is not valid JSON ({message})") from None

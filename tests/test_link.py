@@ -68,10 +68,15 @@ def test_a_link_restores_the_poker_pages_variants():
         ({"whatever": "1"}, "whatever: not a setting of this page"),
         ({"run_to": "-5"}, "run_to='-5'"),
         ({"run_to": "1" * 50}, "run_to="),
-        ({"matrix": "{not json"}, "matrix: it is not JSON"),
+        ({"matrix": "{not json"}, "matrix: it is not valid JSON"),
         ({"matrix": json.dumps({"A": [[1] * 11]})}, "at most 10x10"),
         ({"matrix": json.dumps({"A": [[1, "x"]]})}, "numbers only"),
-        ({"matrix": json.dumps({"A": [[1e400]]})}, "row 1, column 1 is infinite"),  # json writes and reads Infinity
+        ({"matrix": json.dumps({"A": [[1e400]]})}, "Infinity is not a number JSON allows"),  # json writes Infinity
+        ({"matrix": '{"A": [[' + "1" * 400 + ", 2]]}"}, "a number of 400 characters"),
+        ({"matrix": "[" * 3000 + "]" * 3000}, "nested 3000 levels deep"),
+        ({"matrix": '{"A": [[1, 2]], "rows": 5}'}, "'rows' must be a list of action names"),
+        ({"matrix": '{"A": [[1, 2]], "start": [[1], "x"]}'}, "'start' must be two lists"),
+        ({"matrix": '{"A": [[1, 2]], "start": [[1], [1, 2, 3]]}'}, "equilibrium 1 does not match"),
         ({"matrix": json.dumps({"A": [[1, 2], [3]]})}, "every row needs the same length"),
         ({"matrix": "x" * 20_000}, "at most 8,000"),
     ],

@@ -27,6 +27,7 @@ import urllib.parse
 import streamlit as st
 
 import rmcore
+from rmcore.inputs import loads_json
 
 from .explain import ALGORITHM_NAMES
 
@@ -73,6 +74,8 @@ def matrix_param(game: rmcore.MatrixGame) -> str | None:
     spec = {"name": game.name, "rows": list(game.row_actions), "cols": list(game.col_actions), "A": game.row_payoffs.tolist()}
     if not game.is_zero_sum:
         spec["B"] = game.col_payoffs.tolist()
+    if game.start is not None:  # a preset with renamed actions keeps its start
+        spec["start"] = [list(game.start.row), list(game.start.col)]
     return json.dumps(spec, separators=(",", ":"))
 
 
@@ -80,13 +83,10 @@ def game_from_param(text: str) -> rmcore.MatrixGame:
     """The game a ``matrix`` parameter describes; ``ValueError`` says what is wrong with it."""
     if len(text) > MAX_PARAM_CHARS:
         raise ValueError(f"it is {len(text):,} characters long (at most {MAX_PARAM_CHARS:,})")
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError:
-        raise ValueError("it is not JSON") from None
+    spec = loads_json(text, "it")  # nesting and number length capped
     if not isinstance(spec, dict) or "A" not in spec:
         raise ValueError("it needs the row player's payoffs 'A'")
-    unknown = set(spec) - {"name", "rows", "cols", "A", "B"}
+    unknown = set(spec) - {"name", "rows", "cols", "A", "B", "start"}
     if unknown:
         raise ValueError(f"it has unknown fields {sorted(unknown)}")
     for field in ("A", "B"):
@@ -99,10 +99,18 @@ def game_from_param(text: str) -> rmcore.MatrixGame:
             raise ValueError(f"a link carries games of at most {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}")
         if any(isinstance(cell, bool) or not isinstance(cell, (int, float)) for row in table for cell in row):
             raise ValueError(f"'{field}' must hold numbers only")
+    for field in ("rows", "cols"):
+        names = spec.get(field)
+        if names is not None and not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            raise ValueError(f"'{field}' must be a list of action names")
+    start = spec.get("start")
+    if start is not None and not (isinstance(start, list) and len(start) == 2 and all(isinstance(s, list) for s in start)):
+        raise ValueError("'start' must be two lists of weights, the row player's and the column player's")
     name = spec.get("name", "Shared game")
     if not isinstance(name, str) or len(name) > 100:
         raise ValueError("its name must be text of at most 100 characters")
-    return rmcore.MatrixGame(spec["A"], spec.get("B"), spec.get("rows"), spec.get("cols"), name=name or "Shared game")
+    return rmcore.MatrixGame(spec["A"], spec.get("B"), spec.get("rows"), spec.get("cols"), name=name or "Shared game",
+                             start=None if start is None else tuple(start))
 
 
 def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
@@ -111,8 +119,9 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
     if text is not None:
         try:
             return game_from_param(text), ("matrix",)
-        except ValueError as error:
-            _problem(f"matrix: {error}; showing the preset instead")
+        except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
+            reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
+            _problem(f"matrix: {reason}; showing the preset instead")
             del st.query_params["matrix"]
     titles = {entry.title: name for name, entry in rmcore.PRESETS.items()}
     name = titles.get(st.query_params.get("preset", ""), default)
@@ -166,8 +175,8 @@ def link_from_setup(data: bytes, base: str) -> str:
     if len(data) > MAX_SETUP_BYTES:
         raise ValueError(f"the file is {len(data):,} bytes; a setup is at most {MAX_SETUP_BYTES:,}")
     try:
-        spec = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        spec = loads_json(data.decode("utf-8"), "the setup file")
+    except UnicodeDecodeError:
         raise ValueError("the file is not a setup saved by this app (not JSON text)") from None
     if not isinstance(spec, dict) or spec.get("format") != "rmcore-setup/1":
         raise ValueError("the file is not a setup saved by this app (no 'format': 'rmcore-setup/1')")
