@@ -343,3 +343,36 @@ def test_a_payoff_beyond_the_bound_is_refused_naming_the_cell_and_a_failed_lp_ke
     app.button(key="matrix_step_10").click().run()
     assert not app.exception and iteration(app) == 10
     assert any("The exact answer could not be computed" in w.value for w in app.warning)
+
+
+def test_an_edited_game_no_longer_shows_the_presets_description(app):
+    description = rmcore.preset("rps-crash").description
+    assert description in [c.value for c in app.caption]
+    _type_into_cell(app, 0, 1, "-3")
+    app.button(key="apply").click().run()
+    assert description not in [c.value for c in app.caption]
+
+
+def test_renaming_actions_keeps_the_game_its_description_and_its_start(app):
+    app.selectbox(key="preset").select("matching-pennies").run()
+    before = app.session_state.game
+    assert before.start is not None
+    version = app.session_state.draft.version
+    app.text_input(key=f"row_names_{version}").set_value("Heads up, Tails up").run()
+    app.button(key="apply").click().run()
+    game = app.session_state.game
+    assert game.row_actions == ("Heads up", "Tails up") and not app.exception
+    assert game.name == before.name and game.description == before.description and game.start == before.start
+    assert before.description in [c.value for c in app.caption]
+    app.button(key="matrix_step_100").click().run()
+    assert app.session_state.matrix_live.primary.metrics().nash_conv > 1e-3, "it starts off the equilibrium, as before"
+    shared = rmcore.MatrixGame(**{k: v for k, v in _link_game(app).items()})
+    assert shared.start == before.start and shared.row_actions == ("Heads up", "Tails up")
+
+
+def _link_game(app) -> dict:
+    """The game the address's ``matrix`` parameter carries, as MatrixGame's arguments."""
+    from ui import link
+
+    game = link.game_from_param(app.query_params["matrix"][0] if isinstance(app.query_params["matrix"], list) else app.query_params["matrix"])
+    return dict(row_payoffs=game.row_payoffs, row_actions=game.row_actions, col_actions=game.col_actions, start=game.start)

@@ -7,6 +7,7 @@ Choices and their help texts come from rmcore's catalogues.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from typing import NamedTuple
 
@@ -65,7 +66,8 @@ def game_section() -> None:
     st.selectbox("Preset", names, key="preset", on_change=_load_preset, bind="query-params",
                  format_func=lambda name: rmcore.PRESETS[name].title, help="Pick a game to start from; then edit it below.")  # fmt: skip
     entry = rmcore.PRESETS[st.session_state.preset]
-    st.caption(entry.description)
+    if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
+        st.caption(st.session_state.game.description)
     for p in entry.parameters:
         kind = int if p.integer else float
         st.slider(p.name.replace("_", " "), kind(p.low), kind(p.high), kind(p.default), step=1 if p.integer else 0.1,
@@ -91,6 +93,10 @@ def _action_count(column, label: str, current: int, key: str) -> int | None:
         return int(typed)
     column.error(f"{label} must be a whole number from 1 to {EDITOR_LIMIT}; {typed:g} is not. Nothing changed.")
     return None
+
+
+def _same_payoffs(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
+    return a.shape == b.shape and np.array_equal(a.row_payoffs, b.row_payoffs) and np.array_equal(a.col_payoffs, b.col_payoffs)
 
 
 def _same_game(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
@@ -122,6 +128,8 @@ def _editor() -> None:
         try:
             name = current.name if current.name.endswith("(edited)") or current.name == "Edited game" else f"{current.name} (edited)"
             edited = draft.to_game(row_cells, col_cells, row_names, col_names, name=name)
+            if _same_payoffs(edited, current):  # only names changed: the same game, its description and its start
+                edited = dataclasses.replace(current, row_actions=edited.row_actions, col_actions=edited.col_actions)
         except ValueError as error:
             st.session_state.editor_error = str(error)
         else:
