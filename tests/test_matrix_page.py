@@ -376,3 +376,42 @@ def _link_game(app) -> dict:
 
     game = link.game_from_param(app.query_params["matrix"][0] if isinstance(app.query_params["matrix"], list) else app.query_params["matrix"])
     return dict(row_payoffs=game.row_payoffs, row_actions=game.row_actions, col_actions=game.col_actions, start=game.start)
+
+
+def _layout_axes(chart: dict) -> dict:
+    layout = chart["figure"]["layout"] if "figure" in chart else chart["layout"]
+    return {key: value.get("title", {}).get("text") for key, value in layout.items()
+            if key.startswith(("xaxis", "yaxis")) and value.get("showticklabels", True)}  # (a panel sharing an axis shows none)
+
+
+def test_words_follow_the_mode_against_a_fixed_opponent(app):
+    app.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()
+    app.button(key="matrix_step_100").click().run()
+    words = captions(app)
+    assert "heads for a best response" in words and "spiralling in towards the equilibrium" not in words
+    assert "cycles" not in words.split("Thin lines")[1].split(".")[0]
+
+
+def test_at_iteration_zero_no_running_average_is_shown(app):
+    answer = " ".join(m.value for m in app.markdown if "The answer" in m.value)
+    assert "0.3333" not in answer and "no average before the first iteration" in answer
+    assert [m.value for m in app.metric][3] == "-"
+
+
+def test_a_general_sum_game_names_its_payoff_and_its_equilibria_by_action(app):
+    app.selectbox(key="preset").select("battle-of-sexes").run()
+    app.button(key="matrix_step_10").click().run()
+    assert [m.label for m in app.metric][3] == "row player's payoff x̄ᵀAȳ"
+    table = app.dataframe[-1].value
+    assert list(table.columns) == ["row player", "column player"] and "0.3333333333333333" not in table.to_string()
+    assert any(action in cell for cell in table["row player"] for action in app.session_state.game.row_actions)
+
+
+def test_every_chart_axis_has_a_title_and_a_unit(app):
+    app.button(key="matrix_step_100").click().run()
+    for chart in live_charts(app):
+        titles = _layout_axes(chart)
+        assert all(titles.values()), titles
+        assert "gap" not in titles.values()
+    regret_axes = _layout_axes(live_charts(app)[-1])
+    assert regret_axes["yaxis"] == "cumulative regret (payoff units)"

@@ -29,6 +29,16 @@ GAP_TITLES = {
 }
 
 
+#: Axis titles of the gaps, with their unit: payoffs are in the game's own unit; poker pays in antes per hand.
+GAP_AXIS = {
+    "nash_conv": "nash_conv (payoff units)",
+    "br_gain_row": "best-response gain (payoff units)",
+    "br_gain_1": "best-response gain (antes per hand)",
+    "br_gain_2": "best-response gain (antes per hand)",
+    "exploitability": "exploitability (antes per hand)",
+}
+
+
 def figure(traces: list, text: str, height: int, **layout) -> dict:
     """A figure dict with the shared layout (``layout`` entries take precedence)."""
     return {"data": traces, "layout": {**LAYOUT, "title": dict(text=text), "height": height, **layout}}
@@ -114,9 +124,9 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
     rows = -(-sum(trace.get("showlegend", True) for trace in traces) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
     return figure(
-        traces, f"Race: {GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)", height,
+        traces, f"{'Race: ' if len(result.curves) > 1 else ''}{GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)", height,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t_all)),
-        yaxis=dict(type="log", exponentformat="power", title=title(result.gap_name), **log_ticks(*gaps)),
+        yaxis=dict(type="log", exponentformat="power", title=title(GAP_AXIS.get(result.gap_name, result.gap_name)), **log_ticks(*gaps)),
         legend=dict(orientation="h", y=-0.25),
     )  # fmt: skip
 

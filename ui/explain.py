@@ -15,14 +15,21 @@ SIMPLEX = (
     "Each corner is one action played for sure; a point inside mixes them. The line is the average strategy over time, "
     "spiralling in towards the equilibrium (the star)."
 )
+SIMPLEX_FIXED = (
+    "Each corner is one action played for sure; a point inside mixes them. The line is the learner's average strategy "
+    "over time: against a fixed opponent it heads for a best response to that opponent (a corner or an edge), not for "
+    "the equilibrium (the star)."
+)
 CONVERGENCE = (
     "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
-    "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T), a worst-case guarantee rather "
-    "than a prediction (real runs sit well below it); the dotted line shows the 1/√T rate for comparison."
+    "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T) on each player's average regret "
+    "(Δ: the range of the player's payoffs, largest minus smallest; |A|: its number of actions; T: iterations), a "
+    "worst-case guarantee rather than a prediction (real runs sit well below it); the dotted line shows the 1/√T rate."
 )
 CONVERGENCE_FIXED = (
     "Against a fixed opponent only the row player learns: the black line is how much it could still gain by switching "
-    "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response."
+    "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response. The "
+    "dashed bound is Δ·√(|A|/T) (Δ: the range of the row player's payoffs; |A|: its number of actions; T: iterations)."
 )
 CFR_FIXED_VALUE = (
     "The learner's average strategy's winnings per hand against the fixed player (thick), climbing to what a best response "
@@ -57,6 +64,14 @@ KUHN_EXPLOITABILITY = (
     "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
     "equilibrium. Dotted lines are the current policy, which keeps moving; CFR's guarantee is for the average."
 )
+def strategies(fixed: bool) -> str:
+    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one learns."""
+    if not fixed:
+        return STRATEGIES
+    return ("Thin lines are the strategy the row player plays at each iteration, thick lines their running average. The "
+            "column player is fixed: the learner's average heads for a best response to it, not for the equilibrium.")
+
+
 KUHN_TRAJECTORIES = (
     "Each line is one information set's average probability of betting. Player 1 settles on one member of the "
     "equilibrium family (which α depends on the start and the variant); player 2's strategy is the same in all of them."

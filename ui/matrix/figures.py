@@ -11,7 +11,7 @@ import numpy as np
 
 from rmcore import History, MatrixGame
 
-from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY
+from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, GAP_AXIS
 from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
@@ -181,7 +181,7 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
     return _figure(
         traces, "Convergence of the average (log-log)", 420,
         xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
-        yaxis=dict(type="log", exponentformat="power", title=_title("gap"), **_log_ticks(*(trace["y"] for trace in traces))),
+        yaxis=dict(type="log", exponentformat="power", title=_title(GAP_AXIS["br_gain_row" if fixed_opponent else "nash_conv"]), **_log_ticks(*(trace["y"] for trace in traces))),
     )  # fmt: skip
 
 
@@ -211,6 +211,9 @@ def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarr
                                name="change in the last step", showlegend=panel == 0, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
                                hovertemplate="%{x}: %{y:+.4g} in the last step<extra></extra>"))  # fmt: skip
     layout = _panels(len(panels), [PLAYER_NAMES[p] for p, _ in panels])
+    layout["yaxis"]["title"] = _title("cumulative regret (payoff units)")
+    for k in range(len(panels)):
+        layout["xaxis" if k == 0 else f"xaxis{k + 1}"]["title"] = _title("action")
     if len(panels) == 2:  # regrets of the two players need not share a scale
-        layout["yaxis2"] = dict(anchor="x2")
+        layout["yaxis2"] = dict(anchor="x2", title=_title("cumulative regret (payoff units)"))
     return _figure(traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, barmode="overlay", **layout)

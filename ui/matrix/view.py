@@ -64,7 +64,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     with st.container():  # the main chart, the replay slider under its time axis when paused, and its caption
         live_chart(mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)), key="chart_strategies", **look)
         timeline.slider(history)
-        st.caption(explain.STRATEGIES)
+        st.caption(explain.strategies(fixed))
     average_then = history.policy("average", row)
     left, right = st.columns(2)
     with left:
@@ -76,7 +76,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         if path is None:
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX, **look)
+            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
     with right:  # the race chart holds the first variant's curve too: one chart fewer to redraw
         key, text = _convergence_place(run)
         convergence = race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)
@@ -113,19 +113,20 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         st.info("Press **Run** or a **Step** button to start learning.")
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
-        st.caption(explain.STRATEGIES)
+        st.caption(explain.strategies(not solver.is_self_play))
     left, right = st.columns(2)
     with left:
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=explain.SIMPLEX, **look)
+            caption = explain.SIMPLEX if solver.is_self_play else explain.SIMPLEX_FIXED
+            live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=caption, **look)
     with right:
         key, text = _convergence_place(run)
         live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, caption=text, **look)
     regrets = solver.cumulative_regrets()
     live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", caption=explain.REGRETS, **look)
-    _answer(solver.average_strategies(), solver, metrics, exact)
+    _answer(None, solver, metrics, exact)  # no average before the first iteration
 
 
 def export_section(run: LiveRun) -> None:
@@ -155,27 +156,47 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
+    value = _fixed(metrics.value, 5) if run.iteration else "-"  # no average before the first iteration
     if state.presenting():
-        st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {_fixed(metrics.value, 5)} · {speed} iterations / s")
+        st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {value} · {speed} iterations / s")
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
         st.metric("iteration", iteration)
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)
-        st.metric("value x̄ᵀAȳ", _fixed(metrics.value, 5))
+        st.metric(_value_label(run.primary.game), value, help=VALUE_HELP)
 
 
-def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
+#: What the value's symbols mean, shown beside it.
+VALUE_HELP = ("x̄ and ȳ are the row and the column player's average strategies; A is the row player's payoff matrix, so "
+              "x̄ᵀAȳ is the row player's expected payoff when both play their averages.")
+
+
+def _mixed(actions: tuple[str, ...], probabilities) -> str:
+    """A mixed strategy in words: the actions played, each with its probability (``Stag 1``, ``Opera 0.6667, Football 0.3333``)."""
+    return ", ".join(f"{action} {p:.4g}" for action, p in zip(actions, probabilities) if p > 0)
+
+
+def _value_label(game: rmcore.MatrixGame) -> str:
+    """In a zero-sum game x̄ᵀAȳ is the game's value to the row player; in a general-sum game only the row player's payoff."""
+    return "value x̄ᵀAȳ" if game.is_zero_sum else "row player's payoff x̄ᵀAȳ"
+
+
+def _answer(average: rmcore.StrategyProfile | None, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
             exact: rmcore.ZeroSumSolution | None) -> None:  # fmt: skip
+    """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
     game = solver.game
     heading = "### The answer\n\n"  # in the markdown under it: one element, not two, on every screen update
     if exact is not None:
         rows = []
-        for who, labels, running, lp in (("row", game.row_actions, average.row, exact.row_strategy), ("column", game.col_actions, average.col, exact.col_strategy)):
-            shown = _answer_rows(np.asarray(running), np.asarray(lp))
-            rows += [(who, labels[k], f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
+        for k_player, (who, labels, lp) in enumerate((("row", game.row_actions, exact.row_strategy), ("column", game.col_actions, exact.col_strategy))):
+            lp = np.asarray(lp)
+            running = None if average is None else np.asarray(average.row if k_player == 0 else average.col)
+            shown = _answer_rows(lp if running is None else running, lp)
+            rows += [(who, labels[k], "-" if running is None else f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
+        running_value = "- (no average before the first iteration)" if average is None else _fixed(metrics.value, 6)
         st.markdown(heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
-                    f"{_fixed(metrics.value, 6)}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))  # fmt: skip
+                    f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))  # fmt: skip
         if max(game.shape) > ANSWER_ROWS:
             st.caption(f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
                        "The history export (CSV) has them all.")  # fmt: skip
@@ -188,6 +209,7 @@ def _answer(average: rmcore.StrategyProfile, solver: rmcore.MatrixSolver, metric
         st.markdown(heading + ("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
                                f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
                                if metrics.cce_gap is not None else "Known equilibria:"))  # fmt: skip
-        st.dataframe(pd.DataFrame([{"row": eq.row, "column": eq.col} for eq in game.equilibria]), hide_index=True)
+        st.dataframe(pd.DataFrame([{"row player": _mixed(game.row_actions, eq.row), "column player": _mixed(game.col_actions, eq.col)}
+                                   for eq in game.equilibria]), hide_index=True)  # fmt: skip
     else:
         st.markdown(heading + "General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")
