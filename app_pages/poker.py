@@ -15,12 +15,18 @@ RULES = (
     "where player 1's game value is −1/18."
 )
 
-OTHER_GAMES = (
-    "**Kuhn on sliders:** the same betting with more cards and another bet size; the exact value and equilibrium come "
-    "from the sequence-form linear program and follow the sliders. **Leduc hold'em:** six cards (J, Q, K in two suits), "
-    "a betting round, a public card, a second round (bets of 2, then 4; at most two a round); a pair with the public card "
-    "wins. Its 936 information sets are too many to table: a heat map and an explorer show them."
-)
+GAME_RULES = {
+    "kuhn": RULES,
+    "sliders": (
+        "**Kuhn on sliders:** the same betting as Kuhn poker with more cards and another bet size; the exact value and "
+        "equilibrium come from the sequence-form linear program and follow the sliders."
+    ),
+    "leduc": (
+        "**Leduc hold'em:** six cards (J, Q, K in two suits), a betting round, a public card, a second round (bets of 2, "
+        "then 4; at most two a round); a pair with the public card wins. Its 936 information sets are too many to table: "
+        "a heat map and an explorer show them."
+    ),
+}
 
 presenting = state.presenting()
 if not presenting:
@@ -29,7 +35,7 @@ link.notice()
 
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
     chosen = settings.widgets()
-    st.markdown(RULES if chosen.game == "kuhn" else OTHER_GAMES)
+    st.markdown(GAME_RULES[chosen.game])
     show_current = st.toggle("Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params")
 
 run = settings.live_run(chosen)

@@ -36,11 +36,13 @@ __all__ = ["Hand", "BotMove", "running_mean", "RunningMean"]
 
 
 class BotMove(NamedTuple):
-    """One decision the bot made: where, what, and the probability its policy gave that action there."""
+    """One decision the bot made: where, what (as a player says it: fold, call, ...), and the probability its policy
+    gave that action there; ``index`` is the action's place in the information set's policy row."""
 
     infoset: str
     action: str
     probability: float
+    index: int
 
 
 class Hand:
@@ -105,7 +107,7 @@ class Hand:
     @property
     def legal_actions(self) -> tuple[str, ...]:
         """The student's choices now (empty when the hand is over)."""
-        return () if self.is_over else self.rules.action_names(self.history)
+        return () if self.is_over else self.rules.spoken_names(self.history)
 
     @property
     def winnings(self) -> float:
@@ -144,7 +146,7 @@ class Hand:
             actions = rules.actions(self.history)
             probabilities = self.policy[k, : len(actions)]
             pick = int(self._rng.choice(len(actions), p=probabilities / probabilities.sum()))
-            self.bot_moves.append(BotMove(infoset, rules.action_names(self.history)[pick], float(probabilities[pick])))
+            self.bot_moves.append(BotMove(infoset, rules.spoken_names(self.history)[pick], float(probabilities[pick]), pick))
             self.steps.append(("bot", self.bot_moves[-1].action))
             self.history = rules.after(self.history, actions[pick])
 

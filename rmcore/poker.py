@@ -85,7 +85,12 @@ class KuhnRules:
         return history + action
 
     def action_names(self, history: str) -> tuple[str, ...]:
+        """The actions' names in the tree and its policies: Kuhn's classic pass and bet at every decision."""
         return ("pass", "bet")
+
+    def spoken_names(self, history: str) -> tuple[str, ...]:
+        """The actions as a player at the table says them: facing a bet, pass is a fold and bet a call."""
+        return ("fold", "call") if history.endswith("b") else ("check", "bet")
 
     def payoff(self, history: str, deal: tuple[int, ...]) -> float:
         """Player 1's payoff at a finished ``history``."""
@@ -164,6 +169,8 @@ class LeducRules:
         facing_a_bet = self._bets(history).endswith("r")
         names = {"f": "fold", "c": "call" if facing_a_bet else "check", "r": "raise" if facing_a_bet else "bet"}
         return tuple(names[a] for a in self.actions(history))
+
+    spoken_names = action_names  # Leduc's names are already what a player says
 
     def after(self, history: str, action: str) -> str:
         """The history after ``action`` (or a chance outcome): a first round that ends without a fold opens the second."""

@@ -31,11 +31,12 @@ def test_the_same_seed_deals_the_same_hands_and_the_bot_draws_the_same():
 def test_deals_are_uniform_and_the_bot_acts_with_its_policys_probability():
     counts = {}
     for n in range(3000):
-        hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 1, seed=5, number=n), lambda h: "bet")
+        hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 1, seed=5, number=n), lambda h: h.legal_actions[1])  # bet, or call a bet
         counts[hand.deal] = counts.get(hand.deal, 0) + 1
         for move in hand.bot_moves:
             k = rmcore.KUHN.infosets.index(move.infoset)
-            a = rmcore.KUHN.actions[k].index(move.action)
+            a = move.index
+            assert move.action == ("call" if move.infoset.endswith("b") else "bet") if a == 1 else move.action in ("check", "fold")
             assert move.probability == EXACT.policy.probabilities[k, a] > 0
     assert len(counts) == 6 and all(abs(c - 500) < 5 * math.sqrt(500) for c in counts.values())
 
@@ -48,9 +49,21 @@ def test_mean_winnings_agree_with_the_exact_expectation(seat):
     always = {name: [0.0, 1.0] for k, name in enumerate(rmcore.KUHN.infosets) if rmcore.KUHN.tree.infoset_player[k] == seat - 1}
     policy = {name: list(EXACT.policy[name]) for name in rmcore.KUHN.infosets} | always
     exact = naive_rules_cfr.expected(rules, policy) * (1 if seat == 1 else -1)
-    winnings = [_play_out(Hand(rmcore.KUHN, EXACT.policy, seat, seed=1, number=n), lambda h: "bet").winnings for n in range(4000)]
+    winnings = [_play_out(Hand(rmcore.KUHN, EXACT.policy, seat, seed=1, number=n), lambda h: h.legal_actions[1]).winnings for n in range(4000)]
     summary = running_mean(winnings)
     assert abs(summary.mean - exact) < 4 * summary.half_width / 1.96
+
+
+def test_a_kuhn_hand_is_told_in_a_players_words_fold_and_call_after_a_bet():
+    hand = Hand(rmcore.KUHN, EXACT.policy, 2, seed=3, number=0)
+    for n in range(200):
+        hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=3, number=n), lambda h: h.legal_actions[1])
+        for (who, said), before in zip(hand.steps, [""] + [h for h in _prefixes(hand.history)]):
+            assert said in (("fold", "call") if before.endswith("b") else ("check", "bet")), (hand.history, hand.steps)
+
+
+def _prefixes(history: str) -> list[str]:
+    return [history[: k + 1] for k in range(len(history))]
 
 
 def test_a_leduc_hand_deals_the_public_card_between_the_rounds():
@@ -68,13 +81,13 @@ def test_a_leduc_hand_deals_the_public_card_between_the_rounds():
 
 def test_bad_moves_and_settings_are_refused_with_a_clear_message():
     hand = Hand(rmcore.KUHN, EXACT.policy, 1, seed=0, number=0)
-    with pytest.raises(ValueError, match="not a legal action now; choose one of pass, bet"):
+    with pytest.raises(ValueError, match="not a legal action now; choose one of check, bet"):
         hand.play("raise")
     with pytest.raises(ValueError, match="not over yet"):
         hand.winnings
-    _play_out(hand, lambda h: "pass")
+    _play_out(hand, lambda h: h.legal_actions[0])  # check, or fold to a bet
     with pytest.raises(ValueError, match="the hand is over"):
-        hand.play("pass")
+        hand.play("check")
     with pytest.raises(ValueError, match="player 1 or 2"):
         Hand(rmcore.KUHN, EXACT.policy, 0, seed=0, number=0)
     with pytest.raises(ValueError, match="seed"):

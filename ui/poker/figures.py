@@ -198,7 +198,7 @@ def value_against_fixed(iterations: np.ndarray, values: np.ndarray, best_respons
         dict(type="scatter", x=span, y=[equilibrium] * 2, mode="lines", name="equilibrium value", line=dict(color="gray", dash="dot")),
     ]
     return figure(traces, f"Player {learner}'s winnings per hand against the fixed player", 380,
-                  xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)), yaxis=dict(title=title("per hand")))  # fmt: skip
+                  xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)), yaxis=dict(title=title("winnings (antes per hand)")))  # fmt: skip
 
 
 def winnings(hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float) -> dict:
@@ -215,4 +215,4 @@ def winnings(hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_r
     ]  # fmt: skip
     step = max(1, int(np.ceil(len(hands) / 10)))  # whole hands on the axis, never 1.2
     return figure(traces, "Your winnings against the bot", 360, xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
-                  yaxis=dict(title=title("per hand")))  # fmt: skip
+                  yaxis=dict(title=title("winnings (antes per hand)")))  # fmt: skip

@@ -80,8 +80,9 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
             live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability",
                        caption=_convergence_caption(run), **look)  # fmt: skip
         with right:
-            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=explain.KUHN_TRAJECTORIES,
-                       **look)  # fmt: skip
+            fixed, classic = run.primary.learner is not None, run.race.game is rmcore.KUHN
+            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
+            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
     _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
 
