@@ -410,3 +410,23 @@ def test_ui_has_no_import_circle():
 
     for module in sorted(graph):
         assert circle_from(module, [module]) is None, " -> ".join(circle_from(module, [module]))
+
+
+def test_a_chart_of_many_lines_gives_each_its_own_colour():
+    from ui import charts
+
+    assert len({charts.colour(k) for k in range(20)}) == 20
+    history_game = rmcore.MatrixGame(np.random.default_rng(0).uniform(-1, 1, (20, 20)))
+    solver = rmcore.MatrixSolver(history_game)
+    solver.run(50)
+    spec = figures.strategy_trajectories(solver.history(), history_game)
+    colours = [trace["line"]["color"] for trace in spec["data"]]
+    assert len(colours) == 16 and len(set(colours)) == 16
+    assert spec["layout"]["legend"]["orientation"] == "v", "sixteen entries sit beside the plot, not over its axis title"
+    game = rmcore.kuhn_poker(13, 1.0)
+    cfr = rmcore.CFRSolver(game)
+    cfr.run(5)
+    from ui.poker import figures as poker_figures
+
+    lines = poker_figures.opening_trajectories(cfr.history(), game.rules)["data"]
+    assert len(lines) == 13 and len({line["line"]["color"] for line in lines}) == 13

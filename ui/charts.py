@@ -13,6 +13,14 @@ import numpy as np
 import rmcore
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: Ten lighter partners of the colours above (d3's category20): lines 11 to 20 of one chart get a colour of their own.
+LIGHT_COLOURS = ("#aec7e8", "#ff9896", "#98df8a", "#c5b0d5", "#ffbb78", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
+
+
+def colour(k: int) -> str:
+    """Line ``k``'s colour: twenty distinct ones (Kuhn on sliders draws up to 13 openings, a race up to 10 variants)."""
+    palette = COLOURS + LIGHT_COLOURS
+    return palette[k % len(palette)]
 # Fixed margins wide enough for tick labels and axis titles: automatic margins cost the browser a
 # second layout pass on every redraw. The legend below the plot still makes its own room.
 LAYOUT = dict(margin=dict(l=75, r=20, t=70, b=50), uirevision="keep", legend=dict(orientation="h", y=-0.3))
@@ -100,15 +108,15 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
     """
     traces = []
     for k, curve in enumerate(result.curves):
-        colour = COLOURS[k % len(COLOURS)]
+        ink = colour(k)
         t = curve.iterations.astype(float)
         if curve.runs > 1:
-            traces.append(dict(type="scatter", x=t, y=positive(curve.high), mode="lines", line=dict(width=0, color=colour),
+            traces.append(dict(type="scatter", x=t, y=positive(curve.high), mode="lines", line=dict(width=0, color=ink),
                                showlegend=False, hoverinfo="skip", legendgroup=curve.label))  # fmt: skip
-            traces.append(dict(type="scatter", x=t, y=positive(curve.low), mode="lines", line=dict(width=0, color=colour), fill="tonexty",
-                               fillcolor=_translucent(colour), showlegend=False, hoverinfo="skip", legendgroup=curve.label))  # fmt: skip
+            traces.append(dict(type="scatter", x=t, y=positive(curve.low), mode="lines", line=dict(width=0, color=ink), fill="tonexty",
+                               fillcolor=_translucent(ink), showlegend=False, hoverinfo="skip", legendgroup=curve.label))  # fmt: skip
         name = curve.label if curve.runs == 1 else f"{curve.label} (median of {curve.runs})"
-        traces.append(dict(type="scatter", x=t, y=positive(curve.median), mode="lines", name=name, line=dict(color=colour, width=3),
+        traces.append(dict(type="scatter", x=t, y=positive(curve.median), mode="lines", name=name, line=dict(color=ink, width=3),
                            legendgroup=curve.label))  # fmt: skip
     traces.extend(extra_traces)
     t_all = np.concatenate([c.iterations for c in result.curves]).astype(float) if result.curves else np.empty(0)

@@ -11,7 +11,7 @@ import numpy as np
 
 from rmcore import History, MatrixGame
 
-from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, GAP_AXIS
+from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, GAP_AXIS, colour
 from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
@@ -65,16 +65,16 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
         labels = _labels(game, player)
         average, current = history.strategy("average", player), history.strategy("current", player)  # one copy each, not one per action
         for n, k in enumerate(shown_actions(history, player)):
-            colour = COLOURS[n % len(COLOURS)]
+            ink = colour(n + MAX_SHOWN_ACTIONS * panel if large else n)  # a large game's one legend: no colour twice
             if large:  # one legend entry per drawn action and player, averages only
-                traces.append(dict(type="scatter", x=iterations, y=average[:, k], line=dict(color=colour, width=2),
+                traces.append(dict(type="scatter", x=iterations, y=average[:, k], line=dict(color=ink, width=2),
                                    name=f"{labels[k]} ({'row' if player == 'row' else 'column'})", legendgroup=player, **axes))  # fmt: skip
                 continue
             group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
             traces.append(dict(x=iterations, y=average[:, k], name=f"{labels[k]} (average)",
-                               line=dict(color=colour, width=3), **group))  # fmt: skip
+                               line=dict(color=ink, width=3), **group))  # fmt: skip
             traces.append(dict(x=iterations, y=current[:, k], name=f"{labels[k]} (current)",
-                               line=dict(color=colour, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
+                               line=dict(color=ink, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
     for key in [k for k in layout if k.startswith("xaxis")]:
@@ -82,6 +82,8 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
     title = (f"Average strategies: the {MAX_SHOWN_ACTIONS} most played actions of each player" if large
              else "Strategies: current (thin) and average (thick)")  # fmt: skip
+    if large:  # sixteen legend entries: beside the plot, where they cover no axis title
+        layout.update(legend=dict(orientation="v", x=1.02, y=1, yanchor="top"), margin=dict(l=75, r=170, t=70, b=50))
     return _figure(traces, title, 380, **layout)
 
 

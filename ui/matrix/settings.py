@@ -236,8 +236,11 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
             return None
         sides = []
         for who, labels in (("row", game.row_actions), ("col", game.col_actions)):
+            player = "row player" if who == "row" else "column player"
+            st.markdown(f"**{player.capitalize()}'s first strategy** (weights, normalised)")
             columns = st.columns(len(labels))
-            weights = [column.slider(label, 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params")
+            weights = [column.slider(label, 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params",
+                                     help=f"The {player}'s starting weight on {label}.")
                        for k, (column, label) in enumerate(zip(columns, labels))]  # fmt: skip
             if sum(weights) == 0:
                 st.error(f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting uniform instead.")

@@ -10,7 +10,7 @@ import numpy as np
 import rmcore
 from rmcore.kuhn import INFOSETS, equilibrium_policy
 
-from ..charts import COLOURS, figure, log_ticks, positive, title
+from ..charts import COLOURS, colour, figure, log_ticks, positive, title
 
 _PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
@@ -112,7 +112,7 @@ def current_exploitability_traces(histories: list[rmcore.History], labels: list[
     traces = []
     for k, (history, label) in enumerate(zip(histories, labels)):
         traces.append(dict(type="scatter", x=history.iterations.astype(float), y=positive(history.metrics["exploitability_current"]),
-                           mode="lines", name=f"current policy, {label}", line=dict(color=COLOURS[k % len(COLOURS)], width=1, dash="dot")))  # fmt: skip
+                           mode="lines", name=f"current policy, {label}", line=dict(color=colour(k), width=1, dash="dot")))  # fmt: skip
     return traces
 
 
@@ -121,7 +121,7 @@ def infoset_trajectories(history: rmcore.History) -> dict:
     t = history.iterations.astype(float)
     traces = [
         dict(type="scatter", x=t, y=history.average[:, k, 1], name=name, mode="lines",
-             line=dict(color=COLOURS[k % len(COLOURS)], dash="solid" if k < 6 else "dot"))
+             line=dict(color=colour(k), dash="solid" if k < 6 else "dot"))
         for k, name in enumerate(INFOSETS)
     ]  # fmt: skip
     return figure(
@@ -158,7 +158,7 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
     t = history.iterations.astype(float)
     opening = [k for k, name in enumerate(history.infosets) if rules.split(name)[1] == ""]
     traces = [dict(type="scatter", x=t, y=history.average[:, k, len(history.actions[k]) - 1], name=history.infosets[k], mode="lines",
-                   line=dict(color=COLOURS[n % len(COLOURS)])) for n, k in enumerate(opening)]  # fmt: skip
+                   line=dict(color=colour(n))) for n, k in enumerate(opening)]  # fmt: skip
     return figure(
         traces, "Average P(bet) at player 1's first decision, by card", 420,
         xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)), yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
