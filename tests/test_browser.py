@@ -497,3 +497,23 @@ def test_on_a_projector_step_plus_one_shows_its_numbers_without_a_scroll(app_url
         box, viewport = table.bounding_box(), page.viewport_size
         assert box is not None and box["y"] < viewport["height"], f"the step's table starts at y={box and box['y']:.0f}"
         assert caption.first.bounding_box()["y"] < viewport["height"]
+
+
+_SWITCH_JS = """() => [...document.querySelectorAll('.st-key-matrix_running button')].map(b => b.getAttribute('aria-checked'))"""
+
+
+def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):
+    with chromium_page(1280, 900) as page:
+        page.goto(app_url)
+        run = page.get_by_role("radio", name="Run")
+        run.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        click_until(page, run, lambda: page.evaluate(_SWITCH_JS) == ["true", "false"])
+        page.get_by_role("link", name="Poker (CFR)").first.click()
+        page.get_by_role("heading", name="CFR on small poker games").wait_for(timeout=60_000)
+        wait_until_idle(page)
+        page.get_by_role("link", name="Matrix game").first.click()
+        page.get_by_role("radio", name="Run").wait_for(timeout=60_000)
+        wait_until_idle(page)
+        time.sleep(1.0)
+        assert page.evaluate(_SWITCH_JS) == ["true", "false"], "Run stays lit: the page is still running"

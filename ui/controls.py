@@ -58,7 +58,8 @@ def _run_pause(page: str) -> None:
     button's one-shot click can be swallowed by the next fragment rerun (seen in a real browser),
     whereas a widget's value always arrives. Callbacks pause it with ``state.pause``.
     """
-    st.segmented_control("Run or pause", [state.RUN, state.PAUSE], required=True, key=f"{page}_running", label_visibility="collapsed",
+    st.segmented_control("Run or pause", [state.RUN, state.PAUSE], required=True, key=state.show_run_flag(page), label_visibility="collapsed",
+                         on_change=state.take_run_flag, args=(page,),
                          format_func=lambda o: f":material/{'play_arrow' if o == state.RUN else 'pause'}: {o}")  # fmt: skip
 
 

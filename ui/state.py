@@ -1,7 +1,7 @@
 """Session state in one place, for every page. Each browser tab is its own session, with its own runs.
 
-Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_running`` (the Run/Pause switch's own
-value: the only record of whether the page is running), the live run ``{page}_live`` and a
+Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
+page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and a
 one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the
 last message of each input.
 """
@@ -42,7 +42,7 @@ def init() -> None:
         link.arrived()
         st.session_state.link_run_to = link.requested_iteration()
     for page in PAGES:
-        st.session_state.setdefault(f"{page}_running", PAUSE)
+        st.session_state.setdefault(f"{page}_run", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
     st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/poker/play.py)
@@ -91,11 +91,27 @@ def presenting() -> bool:
 
 
 def running(page: str) -> bool:
-    return st.session_state[f"{page}_running"] == RUN
+    return st.session_state[f"{page}_run"] == RUN
 
 
 def pause(page: str) -> None:
-    st.session_state[f"{page}_running"] = PAUSE
+    st.session_state[f"{page}_run"] = PAUSE
+
+
+def show_run_flag(page: str) -> str:
+    """Give the Run/Pause switch the page's run flag before it is drawn; returns the switch's key.
+
+    The flag lives under a key of its own, not the switch's: Streamlit forgets a widget's value on a page that does not
+    draw it, and a page left while running came back with neither segment lit.
+    """
+    key = f"{page}_running"
+    st.session_state[key] = st.session_state[f"{page}_run"]
+    return key
+
+
+def take_run_flag(page: str) -> None:
+    """The switch's ``on_change``: the flag follows what was pressed."""
+    st.session_state[f"{page}_run"] = st.session_state[f"{page}_running"]
 
 
 def live(page: str) -> LiveRun:
