@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pytest
 
 import rmcore
@@ -111,3 +112,24 @@ def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
     ]:  # fmt: skip
         with pytest.raises(ValueError, match=message):
             link.link_from_setup(data, "http://host/")
+
+
+def test_a_game_larger_than_a_link_carries_is_said_and_its_link_offers_no_run_to():
+    app = opened()
+    app.button(key="matrix_step_10").click().run()
+    big = rmcore.MatrixGame(np.random.default_rng(0).uniform(-1, 1, (12, 12)), name="big upload")
+    assert link.matrix_param(big) is None
+    app.session_state["game"] = big
+    app.session_state["game_in_link"] = False
+    app.run()
+    assert "more than a link carries" in warnings(app)
+    assert app.checkbox(key="matrix_share_run_to").disabled
+    assert all("run_to" not in c.value for c in app.code)
+
+
+def test_a_game_whose_json_is_longer_than_a_link_may_be_is_not_put_in_the_link(monkeypatch):
+    game = rmcore.MatrixGame(np.arange(100.0).reshape(10, 10) / 7)
+    text = link.matrix_param(game)
+    assert text is not None and link.game_from_param(text).row_payoffs.tolist() == game.row_payoffs.tolist()
+    monkeypatch.setattr(link, "MAX_PARAM_CHARS", len(text) - 1)
+    assert link.matrix_param(game) is None

@@ -76,7 +76,8 @@ def matrix_param(game: rmcore.MatrixGame) -> str | None:
         spec["B"] = game.col_payoffs.tolist()
     if game.start is not None:  # a preset with renamed actions keeps its start
         spec["start"] = [list(game.start.row), list(game.start.col)]
-    return json.dumps(spec, separators=(",", ":"))
+    text = json.dumps(spec, separators=(",", ":"))
+    return text if len(text) <= MAX_PARAM_CHARS else None  # longer than a link may carry: a link would be refused
 
 
 def game_from_param(text: str) -> rmcore.MatrixGame:
@@ -141,6 +142,7 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
 def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> None:
     """Keep the link's ``matrix`` parameter in step with the game: set for an edited or uploaded game, gone for a preset."""
     text = None if from_preset else matrix_param(game)
+    st.session_state.game_in_link = from_preset or text is not None
     if text is None:
         st.query_params.pop("matrix", None)
     else:
@@ -264,13 +266,17 @@ def link(iteration: int | None = None) -> str:
 def share(page: str, iteration: int) -> None:
     """A Share control: the link to this setup, ready to copy."""
     with st.popover("Share this setup", icon=":material/link:"):
-        st.caption("The link opens this page with the same game and settings in any browser.")
+        carried = page != "matrix" or st.session_state.get("game_in_link", True)
+        if carried:
+            st.caption("The link opens this page with the same game and settings in any browser.")
+        else:  # the link opens the preset: running it to this run's iteration would show other numbers
+            game = st.session_state.game
+            st.warning(f"This game ({game.shape[0]}x{game.shape[1]}) is more than a link carries (at most "
+                       f"{MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS} and {MAX_PARAM_CHARS:,} characters), so the link opens the "
+                       "preset instead. Share the game itself with Export's bundle or its CSV.")
         run_to = st.checkbox(f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})", key=f"{page}_share_run_to",
-                             disabled=iteration == 0)  # fmt: skip
-        st.code(link(iteration if run_to else None), language=None, wrap_lines=True)
-        game = st.session_state.get("game")
-        if page == "matrix" and game is not None and max(game.shape) > MAX_LINK_ACTIONS:
-            st.caption(f"This game is larger than {MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS}, so the link carries the preset instead.")
+                             disabled=iteration == 0 or not carried)  # fmt: skip
+        st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
         loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
         if loaded is not None:
             try:
