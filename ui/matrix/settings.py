@@ -151,10 +151,12 @@ def _split(text: str) -> tuple[str, ...]:
 
 
 def _upload() -> None:
-    row_file = st.file_uploader("Row player's payoffs (CSV: numbers, optionally with a header line and a first column of names; "
-                                "commas, semicolons or tabs)", type=["csv", "txt", "tsv"], key="upload_row", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
-    col_file = st.file_uploader("Column player's payoffs (optional; leave empty for zero-sum)", type=["csv", "txt", "tsv"], key="upload_col",
-                                max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
+    # The size goes in the label: a larger file is refused by Streamlit's uploader itself, with a red chip and no words.
+    row_file = st.file_uploader(f"Row player's payoffs (CSV of at most {UPLOAD_MEGABYTES} MB: numbers, optionally with a header "
+                                "line and a first column of names; commas, semicolons or tabs)", type=["csv", "txt", "tsv"],
+                                key="upload_row", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
+    col_file = st.file_uploader(f"Column player's payoffs (optional, at most {UPLOAD_MEGABYTES} MB; leave empty for zero-sum)",
+                                type=["csv", "txt", "tsv"], key="upload_col", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
     if st.button("Load CSV", key="load_csv", disabled=row_file is None):
         try:
             game, notes = game_from_csv(row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name)
