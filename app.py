@@ -8,8 +8,9 @@ from ui import controls, state
 # No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_kernels.py).
 rmcore.compile_in_background()
 state.init()
-# Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.
-st.set_page_config(page_title="Watch regret matching find equilibria", page_icon=":material/target:", layout="wide",
+# The favicon is a file of the app's own: a Material icon name makes the browser fetch the icon from the internet, and
+# the app works offline. Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.
+st.set_page_config(page_title="Watch regret matching find equilibria", page_icon="ui/assets/favicon.png", layout="wide",
                    initial_sidebar_state="collapsed" if st.query_params.get("present") == "true" else "auto")  # fmt: skip
 controls.presentation_toggle()
 

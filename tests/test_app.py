@@ -47,3 +47,11 @@ def test_a_first_visit_straight_to_the_poker_page_runs_the_app_first():
     app = opened(url_path="kuhn_poker")  # the poker page's URL path
     assert app.title[0].value == "CFR on small poker games" and app.session_state.kuhn_live is not None
     assert not (Path(__file__).parents[1] / "pages").exists()
+
+
+def test_a_fresh_clone_has_the_static_folder_streamlit_serves():
+    """Streamlit warns at start when ``server.enableStaticServing`` finds no static/ folder: git keeps one."""
+    import subprocess
+
+    tracked = subprocess.run(["git", "ls-files", "static"], cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    assert "static/README.md" in tracked.stdout.split()

@@ -517,3 +517,18 @@ def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):
         wait_until_idle(page)
         time.sleep(1.0)
         assert page.evaluate(_SWITCH_JS) == ["true", "false"], "Run stays lit: the page is still running"
+
+
+def test_the_pages_ask_nothing_of_the_internet(app_url):
+    """The app works offline: every request a page makes goes to the app's own server (the favicon included)."""
+    with chromium_page(1280, 900) as page:
+        asked = []
+        page.on("request", lambda request: asked.append(request.url))
+        for path in ("", "/kuhn_poker"):
+            page.goto(app_url + path)
+            page.get_by_role("radio", name="Run").wait_for(timeout=90_000)
+            wait_until_idle(page)
+            time.sleep(1.0)
+    outside = [url for url in asked if not url.startswith((app_url, "data:", "blob:"))]
+    assert not outside, outside
+    assert any("favicon" in url or url.endswith(".png") for url in asked), "the page asked for its icon"
