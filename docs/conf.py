@@ -1,6 +1,7 @@
 """Sphinx configuration: MyST Markdown pages, the API from the numpy-style docstrings, the PyData theme; offline."""
 
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.abspath(".."))
@@ -21,9 +22,23 @@ myst_heading_anchors = 3
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
+autodoc_default_options = {"members": True}
 napoleon_google_docstring = False
 napoleon_numpy_docstring = True
+# Attributes sections as fields of their class, not as attribute entries that autodoc's members would repeat.
+napoleon_use_ivar = True
+# A docstring's type field such as "sequence of (row, col) pairs" names fields that several records have (row, col):
+# those words stay plain text rather than ambiguous links.
+suppress_warnings = ["ref.python"]
+
+
+def _plain_subscripts(app, what, name, obj, options, lines):
+    """Docstrings write formulas as plain text (``pi_-i(h)``); reStructuredText would read ``pi_`` as a link."""
+    lines[:] = [re.sub(r"(\w)_(?=[-+])", r"\1\\_", line) for line in lines]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _plain_subscripts)
 
 html_theme = "pydata_sphinx_theme"
 html_title = f"rmcore {release}"
