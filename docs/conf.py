@@ -6,7 +6,7 @@ import sys
 
 sys.path.insert(0, os.path.abspath(".."))
 
-import rmcore  # noqa: E402
+import rmcore
 
 project = "rmcore"
 author = "the rmcore developers"
@@ -32,14 +32,6 @@ napoleon_use_ivar = True
 suppress_warnings = ["ref.python"]
 
 
-def _plain_subscripts(app, what, name, obj, options, lines):
-    """Docstrings write formulas as plain text (``pi_-i(h)``); reStructuredText would read ``pi_`` as a link."""
-    lines[:] = [re.sub(r"(\w)_(?=[-+])", r"\1\\_", line) for line in lines]
-
-
-def setup(app):
-    app.connect("autodoc-process-docstring", _plain_subscripts)
-
 html_theme = "pydata_sphinx_theme"
 html_title = f"rmcore {release}"
 html_static_path = []
@@ -52,3 +44,12 @@ html_theme_options = {
     "footer_end": [],
 }
 html_show_sourcelink = False
+
+
+def _plain_subscripts(app, what, name, obj, options, lines):
+    """Docstrings write formulas as plain text (``pi_-i(h)``); reStructuredText would read ``pi_`` as a link."""
+    lines[:] = [re.sub(r"(\w)_(?=[-+])", r"\1\\_", line) for line in lines]
+
+
+def setup(app):
+    app.connect("autodoc-process-docstring", _plain_subscripts)

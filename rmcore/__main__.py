@@ -268,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")
     bench.add_argument("--markdown", action="store_true",
-                       help="print the table as Markdown, headed by the command, machine and date (docs/performance/)")  # fmt: skip
+                       help="print the table as Markdown, headed by its command, machine and date")  # fmt: skip
     bench.set_defaults(handler=_bench)
     return parser
 
