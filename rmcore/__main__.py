@@ -221,7 +221,7 @@ def _race(args) -> int:
 def _bench(args) -> int:
     from . import bench
 
-    bench.main(quick=args.quick)
+    bench.main(quick=args.quick, markdown=args.markdown)
     return 0
 
 
@@ -275,6 +275,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")
+    bench.add_argument("--markdown", action="store_true",
+                       help="print the table as Markdown, headed by its command, machine and date")  # fmt: skip
     bench.set_defaults(handler=_bench)
     return parser
 

@@ -12,7 +12,7 @@ from .browser import (
     click_until, iteration_shown, open_matrix_page_and_run, open_page_and_run, race_curve_names, running_app, wait_until_idle,
 )  # fmt: skip
 
-SCREENSHOT = ROOT / "docs" / "matrix_page.png"
+SCREENSHOT = ROOT / "docs" / "images" / "matrix_page.png"
 pytestmark = pytest.mark.browser
 
 
@@ -80,13 +80,13 @@ def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
         page.get_by_role("radio", name="Pause").click()
         time.sleep(1.0)
         assert page.locator("[data-testid=stException]").count() == 0
-        page.screenshot(path=str(ROOT / "docs" / "kuhn_page.png"), full_page=True)
+        page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_page.png"), full_page=True)
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
 def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, height):
     """Kuhn on sliders with player 2 fixed (the default lock), 100 iterations, the exact answer against it; then two
-    hands against the bot, each revealed and tallied. The screenshots go in the README (docs/play_bot.png)."""
+    hands against the bot, each revealed and tallied. The screenshots go in the README (docs/images/play_bot.png)."""
     with chromium_page(width, height) as page:
         page.goto(f"{app_url}/kuhn_poker")
         step = page.get_by_role("button", name="Step +100", exact=True)
@@ -113,11 +113,11 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
         page.get_by_text("After 2 hands you average").wait_for(timeout=30_000)
         assert page.locator("[data-testid=stException]").count() == 0
         against.scroll_into_view_if_needed()
-        page.screenshot(path=str(ROOT / "docs" / f"fixed_opponent_{width}x{height}.png"))  # (to look at; not in the README)
+        page.screenshot(path=str(ROOT / "docs" / "images" / f"fixed_opponent_{width}x{height}.png"))  # (to look at; not in the README)
         if width == 1280:  # the README's picture: the whole section (Streamlit scrolls inside the page: a tall window shows it)
             page.set_viewport_size({"width": width, "height": 2400})
             wait_until_idle(page)
-            page.locator("[data-testid=stExpander]").filter(has_text="Play against the bot").screenshot(path=str(ROOT / "docs" / "play_bot.png"))
+            page.locator("[data-testid=stExpander]").filter(has_text="Play against the bot").screenshot(path=str(ROOT / "docs" / "images" / "play_bot.png"))
 
 
 @pytest.mark.parametrize("which", ["matrix", "kuhn"])
@@ -133,7 +133,7 @@ def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, whic
         page.get_by_text("Iterations and solver seconds (per seed)").wait_for(timeout=30_000)
         assert page.locator("[data-testid=stException]").count() == 0
         if which == "kuhn":
-            page.screenshot(path=str(ROOT / "docs" / "kuhn_race.png"), full_page=True)
+            page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_race.png"), full_page=True)
 
 
 def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
@@ -207,7 +207,7 @@ def test_in_the_dark_theme_charts_sit_on_the_page_and_use_light_ink():
             assert chart["paper"].replace(" ", "") == "rgba(0,0,0,0)", chart  # transparent: the page's dark background shows
             assert _brightness(chart["font"]) > 0.8, chart  # light text on the dark page
             assert not any(c in ("black", "#000000") or c.replace(" ", "") == "rgb(0,0,0)" for c in chart["lines"]), chart
-        page.screenshot(path=str(ROOT / "docs" / "matrix_dark.png"), full_page=False)
+        page.screenshot(path=str(ROOT / "docs" / "images" / "matrix_dark.png"), full_page=False)
 
 
 def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser(app_url, tmp_path):
@@ -310,7 +310,7 @@ def test_presentation_mode_puts_the_controls_and_the_main_chart_on_a_1280x720_sc
         chart = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert chart["font"] >= 18 and min(chart["widths"]) >= 3, chart
         assert page.get_by_text("Space").count() and page.locator("[data-testid=stException]").count() == 0
-        page.screenshot(path=str(ROOT / "docs" / "presentation.png"))
+        page.screenshot(path=str(ROOT / "docs" / "images" / "presentation.png"))
 
 
 def test_keys_run_pause_step_and_reset(app_url):
