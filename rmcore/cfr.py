@@ -31,7 +31,7 @@ import numpy as np
 
 from . import _kernels, checkpoints, config
 from .records import History, Policy, RecordBuffer, concat_records
-from .validation import choice, named_parts, seed_words, whole_number
+from .validation import history_points, choice, named_parts, seed_words, whole_number
 
 __all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
 
@@ -242,7 +242,7 @@ class CFRSolver:
         self.opponent = None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
         learner = _kernels.BOTH_LEARN if self.learner is None else self.learner
         self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating", learner)
-        self.max_points = whole_number(max_points, "max_points", 0)
+        self.max_points = history_points(max_points)
         rng, self.seed = seed_words(seed)
         nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), policy_width(game)
         zeros = np.zeros

@@ -32,6 +32,13 @@ MAX_ITERATIONS = 10**15
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
 
+#: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
+MAX_POINTS = 100_000
+
+#: Checkpoint rows a race keeps for every run but its first (which a page draws in detail): the other runs draw one
+#: curve each, and a log-log chart of a few hundred points shows it whole.
+RACE_MEMBER_POINTS = 500
+
 #: Share of the history budget given to the log-spaced early checkpoints
 #: (the rest go to evenly spaced later ones).
 LOG_CHECKPOINT_SHARE = 0.25

@@ -41,7 +41,7 @@ import numpy as np
 from . import _kernels, checkpoints, config
 from .games import MatrixGame
 from .records import History, Policy, RecordBuffer, concat_records
-from .validation import as_strategy, choice, named_parts, seed_words, whole_number
+from .validation import history_points, as_strategy, choice, named_parts, seed_words, whole_number
 
 __all__ = [
     "MatrixSolver", "MatrixVariant", "MatrixMetrics", "StrategyProfile", "PlayerValues",
@@ -197,7 +197,7 @@ class MatrixSolver:
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
         self.game = game
         self.variant = MatrixVariant(algorithm, sampling, updates, averaging)
-        self.max_points = whole_number(max_points, "max_points", 0)
+        self.max_points = history_points(max_points)
         m, n = game.shape
         self.opponent = None if opponent is None else as_strategy(opponent, n, "opponent strategy", normalise=True)
         fixed = self.opponent is not None

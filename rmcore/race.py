@@ -28,11 +28,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import checkpoints
+from . import checkpoints, config
 from .cfr import CFRSolver, CFRVariant, TreeGame
 from .games import MatrixGame
 from .matrix import MatrixSolver, MatrixVariant
-from .validation import whole_number
+from .validation import history_points, whole_number
 
 __all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESHOLDS", "MAX_VARIANTS"]
 
@@ -104,6 +104,11 @@ def _parse_variant(game, variant):
     raise ValueError(f"a CFR variant is a CFRVariant or a string like 'cfr+/simultaneous'; got {type(variant).__name__}")
 
 
+def _row_bytes(solver) -> int:
+    """Bytes one checkpoint row of ``solver`` takes: its policies, regrets and metrics."""
+    return sum(field.itemsize * int(np.prod(field.shape[1:])) for field in solver._record)
+
+
 class Race:
     """Variants of one solver family on one game, advanced together by :meth:`run`.
 
@@ -121,9 +126,14 @@ class Race:
         :func:`rmcore.fixed_strategy` builds it); then only the other player learns.
     start : pair of array_like, optional
         Where learning starts (matrix games only; see :class:`~rmcore.MatrixSolver`).
+    max_points : int
+        Checkpoint rows the first run of the first variant keeps (the run a page draws in detail).
+    member_points : int
+        Checkpoint rows every other run keeps: it draws one curve (by default ``config.RACE_MEMBER_POINTS``).
     """
 
-    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None):
+    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None,
+                 max_points: int = config.DEFAULT_MAX_POINTS, member_points: int = config.RACE_MEMBER_POINTS):
         if not isinstance(game, (MatrixGame, TreeGame)):
             raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
         if isinstance(variants, str) or not hasattr(variants, "__iter__"):
@@ -147,25 +157,33 @@ class Race:
         self.seed = seed
         self.opponent = opponent
         self.start = start
+        self.max_points, self.member_points = history_points(max_points), history_points(member_points)
         self._entries = []
-        for variant in parsed:
+        for k, variant in enumerate(parsed):
             if isinstance(game, MatrixGame):
-                def make(s, v=variant):
-                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s, start=start)
+                def make(s, points, v=variant):
+                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s,
+                                        start=start, max_points=points)
             else:
-                def make(s, v=variant):
-                    return CFRSolver(game, v.name, v.updates, seed=s, opponent=opponent)
+                def make(s, points, v=variant):
+                    return CFRSolver(game, v.name, v.updates, seed=s, opponent=opponent, max_points=points)
             # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
-            warm = make(seed)
+            warm = make(seed, 2)
             warm.run(1)
             warm.history()
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
-            self._entries.append(_Entry(variant.label, [make(s) for s in runs]))
+            points = [self.max_points if k == 0 and j == 0 else self.member_points for j in range(len(runs))]
+            self._entries.append(_Entry(variant.label, [make(s, p) for s, p in zip(runs, points)]))
         self._iteration = 0
 
     def fresh(self) -> "Race":
         """The same race from iteration 0."""
-        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent, start=self.start)
+        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent, start=self.start,
+                    max_points=self.max_points, member_points=self.member_points)
+
+    def history_bytes(self) -> int:
+        """The most memory the runs' histories can take: every run's ``max_points`` rows of policies and metrics."""
+        return sum(solver.max_points * _row_bytes(solver) for entry in self._entries for solver in entry.solvers)
 
     @property
     def iteration(self) -> int:

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import config
 
-__all__ = ["choice", "whole_number", "seed_words", "as_strategy", "named_parts", "normalised"]
+__all__ = ["choice", "whole_number", "history_points", "seed_words", "as_strategy", "named_parts", "normalised"]
 
 
 def choice(value, allowed, what: str) -> str:
@@ -33,6 +33,14 @@ def whole_number(value, what: str, minimum: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum:
         raise ValueError(f"{what} must be a whole number >= {minimum}, got {value!r}")
     return int(value)
+
+
+def history_points(value) -> int:
+    """``max_points``: a whole number from 0 to ``config.MAX_POINTS`` (each row holds the policies: Leduc's are 67 kB)."""
+    points = whole_number(value, "max_points", 0)
+    if points > config.MAX_POINTS:
+        raise ValueError(f"max_points must be at most {config.MAX_POINTS:,}, got {points:,}")
+    return points
 
 
 def seed_words(seed) -> tuple[np.ndarray, int]:

@@ -133,3 +133,35 @@ def test_a_game_whose_json_is_longer_than_a_link_may_be_is_not_put_in_the_link(m
     assert text is not None and link.game_from_param(text).row_payoffs.tolist() == game.row_payoffs.tolist()
     monkeypatch.setattr(link, "MAX_PARAM_CHARS", len(text) - 1)
     assert link.matrix_param(game) is None
+
+
+def test_the_heaviest_link_opens_in_one_update_under_a_memory_cap_and_a_lowered_target():
+    """48 Leduc runs to a million iterations: about an hour of a core and 5 GB of history if run as asked. The page
+    opens after one time-bounded update, holds at most SESSION_HISTORY_BYTES, and says what it reduced."""
+    from ui.live import SESSION_HISTORY_BYTES
+
+    variants = [f"{n} · {u}" for n in ("cfr", "cfr+", "linear", "discounted", "chance-sampling") for u in ("alternating", "simultaneous")]
+    app = opened({"kuhn_game": "Leduc hold'em", "kuhn_variants": variants, "kuhn_seeds": "20", "run_to": "1000000"},
+                 url_path="kuhn_poker")
+    assert not app.exception
+    live = app.session_state.kuhn_live
+    assert live.race.runs == 48 and live.race.history_bytes() <= SESSION_HISTORY_BYTES
+    assert live.iteration < 1_000 and app.session_state.kuhn_run == "Run", "the rest goes in the fragment's governed turns"
+    notice = " ".join(i.value for i in app.info)
+    assert "fewer checkpoints" in notice and "run_to=1,000,000 on a race of 48 runs would take about" in notice
+    assert live.target < 1_000_000
+
+
+def test_a_run_to_reached_over_several_updates_stops_exactly_there_and_pauses():
+    app = opened({"preset": "Rock-Paper-Scissors", "run_to": "1000000"})
+    live = app.session_state.matrix_live
+    assert live.iteration < 1_000_000 and app.session_state.matrix_run == "Run"
+    for _ in range(200):
+        if app.session_state.matrix_run == "Pause":
+            break
+        app.run()
+    assert not app.exception
+    assert app.session_state.matrix_run == "Pause" and live.iteration == 1_000_000 and live.target is None
+    whole = rmcore.MatrixSolver(app.session_state.game, start=app.session_state.game.start)
+    whole.run(1_000_000)
+    assert whole.metrics().nash_conv == live.primary.metrics().nash_conv, "chunks give the single run's numbers"

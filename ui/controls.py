@@ -109,16 +109,19 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
             if not state.running(page):
                 draw(run, Timeline(page, run.iteration, paused=True))
             elif not timed:  # a click or a setting: answered at once, never queued behind the other sessions
+                heading = run.target is not None
                 run.tick(speed.iterations)
                 _kernel_notice(run)
+                _target_reached(page, run, heading)
                 draw(run, Timeline(page, run.iteration, paused=False))
             else:
                 with GOVERNOR.turn(state.session_id(), _user_asked) as turn:
                     if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
-                        before = run.solver_seconds
+                        before, heading = run.solver_seconds, run.target is not None
                         run.tick(speed.iterations, turn.budget)
                         GOVERNOR.solver_used(run.solver_seconds - before)
                         _kernel_notice(run)
+                        _target_reached(page, run, heading)
                     draw(run, Timeline(page, run.iteration, paused=False))
             if run.iteration and hasattr(run.primary, "prepare_in_background"):
                 run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
@@ -127,6 +130,16 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
             state.fault(page, f"{type(error).__name__}: {error}", run.iteration)
 
     panel()
+
+
+def _target_reached(page: str, run, heading: bool) -> None:
+    """A run that was heading for a link's ``run_to`` and got there pauses; a target lowered on the way says why."""
+    if run.target_note and not st.session_state.get(f"{page}_target_said"):
+        st.session_state[f"{page}_target_said"] = True
+        st.toast(run.target_note, icon=":material/speed:")
+    if heading and run.target is None:
+        state.pause(page)
+        st.rerun(scope="app")  # the whole page: the Run/Pause switch shows the pause
 
 
 def _kernel_notice(run) -> None:

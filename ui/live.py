@@ -40,6 +40,12 @@ SPEEDS: dict[str, Speed] = {
 #: Seconds of solver time per screen update at full speed, shared by all the runs of a race: leaves
 #: room to draw 4+ updates a second.
 TIME_BUDGET = 0.025
+#: Most seconds of solver time a link's ``run_to`` may ask for: a larger target is lowered to what fits, with a
+#: notice, and the user presses Run to go on (as with any run, under the governor's fair share).
+LINK_WORK_SECONDS = 60.0
+#: Most bytes the histories of one page's runs may hold: a race of many runs on a large game keeps fewer checkpoints
+#: per run (a Leduc row is 67 kB; 48 runs of 500 rows would be 1.6 GB).
+SESSION_HISTORY_BYTES = 150_000_000
 #: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
 #: time on each update.
 CHART_POINTS = 250
@@ -99,6 +105,15 @@ def _unit_steps(points: int) -> np.ndarray:
     return steps
 
 
+def _duration(seconds: float) -> str:
+    """``seconds`` in words a person reads at a glance: about 5 minutes, about 2 hours."""
+    if seconds < 90:
+        return f"about {seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} minutes"
+    return f"about {seconds / 3600:.0f} hours" if seconds >= 1.5 * 3600 else "about an hour"
+
+
 def _change(after, before):
     """``after - before`` for cumulative regrets: one array per player for a matrix game (None for a fixed opponent)."""
     if isinstance(after, tuple):
@@ -136,6 +151,8 @@ class LiveRun:
         self._timed: deque = deque(maxlen=6)  # (iterations, seconds) of recent full-speed chunks ...
         self._timed_status = status  # ... all run on kernels of this status
         self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
+        self.target: int | None = None  # an iteration to run to at full speed, then stop (a link's run_to)
+        self.target_note: str | None = None  # why the target was lowered, once it was
 
     @property
     def iteration(self) -> int:
@@ -171,10 +188,40 @@ class LiveRun:
         return round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
 
     def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
-        """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran."""
+        """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran.
+
+        Toward a :attr:`target` the run goes at full speed and stops there (then ``target`` is None again).
+        """
+        if self.target is not None:
+            speed = None
         size = self.chunk_size(speed, budget)
+        if self.target is not None:
+            size = max(min(size, self.target - self.iteration), 0)
         self._advance(size, budget if speed is None else None)
+        if self.target is not None:
+            self._limit_target()
+            if self.iteration >= self.target:
+                self.target = None
         return size
+
+    def run_to(self, target: int, budget: float = TIME_BUDGET) -> None:
+        """Head for iteration ``target`` in screen updates of ``budget`` seconds (the first one now)."""
+        self.target = target
+        self.tick(None, budget)
+
+    def _limit_target(self) -> None:
+        """Lower a target that would take more than ``LINK_WORK_SECONDS`` of solver time, once the rate is known (on
+        compiled kernels: plain Python's rate says nothing of it), and say why in :attr:`target_note`."""
+        if self.target_note is not None or self.kernel_status() != "ready" or not self._timed:
+            return
+        left = self.target - self.iteration
+        seconds = left / self._rate if self._rate > 0 else 0.0
+        if seconds <= LINK_WORK_SECONDS:
+            return
+        asked, self.target = self.target, self.iteration + max(int(self._rate * LINK_WORK_SECONDS), 1)
+        runs = self.race.runs
+        self.target_note = (f"run_to={asked:,} on {'a race of ' + str(runs) + ' runs' if runs > 1 else 'this run'} would take "
+                            f"{_duration(seconds)} of the server's time, so it runs to {self.target:,}; press Run to go on.")
 
     def step(self, iterations: int) -> None:
         """Advance exactly ``iterations`` (a Step button). One step of a CFR race is traced for the walkthrough."""

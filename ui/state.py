@@ -16,7 +16,7 @@ import streamlit as st
 import rmcore
 
 from . import link
-from .live import LiveRun
+from .live import SESSION_HISTORY_BYTES, LiveRun
 from .matrix.editor import Draft
 
 PAGES = ("matrix", "kuhn")
@@ -118,25 +118,51 @@ def live(page: str) -> LiveRun:
     return st.session_state[f"{page}_live"]
 
 
-def sync_live(page: str, key: Hashable, build: Callable[[], rmcore.Race], describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
+def sync_live(page: str, key: Hashable, build: Callable[[int, int], rmcore.Race], describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
     """The page's live run, started afresh (with a visible notice) when ``key`` (game and settings) changed.
 
-    ``describe(old_key, new_key)`` names what changed, for the notice.
+    ``build(max_points, member_points)`` makes the race; one that would hold more history than a session may
+    (``SESSION_HISTORY_BYTES``) is made again keeping fewer checkpoints per run, and the notice says so.
+    ``describe(old_key, new_key)`` names what changed, for the notice. A link's ``run_to`` (the session's first run of
+    any page) is run toward in time-bounded updates, as Run runs, and stops there.
     """
     current: LiveRun | None = st.session_state[f"{page}_live"]
     if current is not None and current.key == key:
         return current
-    fresh = LiveRun(build(), key)
-    if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
-        fresh.step(st.session_state.link_run_to)
-        st.session_state.link_run_to = 0
+    race, reduced = _within_memory(build)
+    fresh = LiveRun(race, key)
+    said = []
     if current is not None and current.iteration > 0:
-        st.session_state[f"{page}_notice"] = Notice(
-            f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
-            f"(it had reached {current.iteration:,})."
-        )
+        said.append(f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
+                    f"(it had reached {current.iteration:,}).")
+    if reduced:
+        said.append(reduced)
+    if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
+        fresh.run_to(st.session_state.link_run_to)
+        st.session_state.link_run_to = 0
+        if fresh.target is not None:  # on with the fragment's governed updates; it stops at the target
+            st.session_state[f"{page}_run"] = RUN
+        if fresh.target_note:
+            said.append(fresh.target_note)
+    if said:
+        st.session_state[f"{page}_notice"] = Notice(" ".join(said))
     st.session_state[f"{page}_live"] = fresh
     return fresh
+
+
+def _within_memory(build: Callable[[int, int], rmcore.Race]) -> tuple[rmcore.Race, str | None]:
+    """The race ``build`` makes, with fewer checkpoints per run if its histories could pass ``SESSION_HISTORY_BYTES``;
+    and what was reduced, in words (None if nothing)."""
+    points, members = rmcore.config.DEFAULT_MAX_POINTS, rmcore.config.RACE_MEMBER_POINTS
+    race = build(points, members)
+    needed = race.history_bytes()
+    if needed <= SESSION_HISTORY_BYTES:
+        return race, None
+    share = SESSION_HISTORY_BYTES / needed
+    race = build(max(int(points * share), 20), max(int(members * share), 20))
+    return race, (f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history, more than a session may "
+                  f"({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so each keeps fewer checkpoints: {race.max_points:,} for the "
+                  f"first run and {race.member_points:,} for the others (of {points:,} and {members:,}).")
 
 
 def restart(page: str) -> None:

@@ -288,7 +288,9 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     """The page's live run for this game and these settings (a new one, with a notice, when they changed)."""
     return state.sync_live(
         "matrix", (game, settings),
-        lambda: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed, opponent=settings.opponent, start=settings.start),
+        lambda points, members: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed,
+                                            opponent=settings.opponent, start=settings.start, max_points=points,
+                                            member_points=members),
         describe_change,
     )  # fmt: skip
 

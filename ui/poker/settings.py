@@ -136,8 +136,9 @@ def _describe(old: RunSettings, new: RunSettings) -> str:
 def live_run(chosen: RunSettings) -> LiveRun:
     """The page's live run for this setup: the same run while the setup stays, a fresh one (with a notice) when it
     changes."""
-    return state.sync_live("kuhn", chosen, lambda: rmcore.Race(chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed,
-                                                               opponent=chosen.fixed_opponent()), _describe)  # fmt: skip
+    return state.sync_live("kuhn", chosen, lambda points, members: rmcore.Race(
+        chosen.tree_game, chosen.variants, seeds=chosen.seeds, seed=chosen.seed, opponent=chosen.fixed_opponent(),
+        max_points=points, member_points=members), _describe)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
