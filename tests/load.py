@@ -2,6 +2,7 @@
 
     python -m tests.load --sessions 30              # starts `streamlit run` pinned to core 0; the clients on core 1
     python -m tests.load --sessions 30 --seconds 20 --url http://127.0.0.1:8080   # a running server (or a balancer)
+    python -m tests.load --sessions 1 --hostile 30  # one session beside 30 tabs opened from the heaviest link
 
 Each session is a light client that speaks Streamlit's own websocket protocol, as a browser tab does: it asks for
 the page, receives every element the page draws (four live charts included, which it does not draw), presses Run
@@ -33,6 +34,11 @@ from pathlib import Path
 #: The matrix page's Run / Pause switch as the browser sends it: the formatted option.
 RUN, PAUSE = ":material/play_arrow: Run", ":material/pause: Pause"
 RUN_KEY_SUFFIX = "-matrix_running"
+#: The heaviest link a page takes: Leduc, every CFR variant, 20 seeds of each sampled one, run to a million iterations
+#: (48 solvers; the page opens after one time-bounded update and runs the rest in the governor's turns).
+HEAVIEST_LINK = ("kuhn_poker", "kuhn_game=Leduc+hold%27em&" + "&".join(
+    f"kuhn_variants={name}+%C2%B7+{updates}" for name in ("cfr", "cfr%2B", "linear", "discounted", "chance-sampling")
+    for updates in ("alternating", "simultaneous")) + "&kuhn_seeds=20&run_to=1000000")
 
 
 def _memory_mb(pid: int) -> float:
@@ -45,9 +51,10 @@ def _memory_mb(pid: int) -> float:
 class Session:
     """One browser tab's conversation with the server, without the drawing."""
 
-    def __init__(self, url: str, query: str = ""):
+    def __init__(self, url: str, query: str = "", page: str = ""):
         self.url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/_stcore/stream"
-        self.query = query
+        self.query, self.page = query, page
+        self._switch_suffix = f"-{'kuhn' if page == 'kuhn_poker' else 'matrix'}_running"
         self.changes: list[tuple[float, str]] = []  # (time, iteration shown) at every new iteration
         self.page_runs: list[float] = []  # when each full run of the page finished (the answer to a click)
         self.errors: list[str] = []
@@ -91,6 +98,7 @@ class Session:
         message = BackMsg()
         request = message.rerun_script
         request.query_string = self.query
+        request.page_name = self.page
         for widget_id, value in self._widgets.items():
             state = request.widget_states.widgets.add()
             state.id = widget_id
@@ -120,7 +128,7 @@ class Session:
                 if what == "metric" and element.metric.label == "iteration" and element.metric.body != self._shown:
                     self._shown = element.metric.body
                     self.changes.append((time.perf_counter(), self._shown))
-                elif what == "button_group" and element.button_group.id.endswith(RUN_KEY_SUFFIX):
+                elif what == "button_group" and element.button_group.id.endswith(self._switch_suffix):
                     self._run_switch = element.button_group.id
                     self._ready.set()
                 elif what == "exception":
@@ -198,8 +206,19 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
-async def measure(url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None) -> dict:
-    """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return the numbers."""
+async def measure(url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None,
+                  hostile: int = 0) -> dict:
+    """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return the numbers.
+
+    With ``hostile``, that many more sessions are opened first from :data:`HEAVIEST_LINK` (they run on their own, from
+    the link) and left running throughout; only the ``sessions`` are counted.
+    """
+    heavy = [Session(url, HEAVIEST_LINK[1], HEAVIEST_LINK[0]) for _ in range(hostile)]
+    for number, client in enumerate(heavy, 1):
+        await client.open()
+        print(f"\r{number} sessions from the heaviest link open", end="", flush=True)
+    if heavy:
+        print()
     clients = [Session(url) for _ in range(sessions)]
     started = time.perf_counter()
     for number, client in enumerate(clients, 1):  # one after another, as students arrive
@@ -240,8 +259,8 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
         answered = [t for t in client.page_runs if t > at]
         answers.append(min(answered) - at if answered else float("inf"))
         delays.append(max([t - at for t in late] + [answers[-1]]))
-    errors = [error for client in clients for error in client.errors]
-    for client in clients:
+    errors = [error for client in clients + heavy for error in client.errors]
+    for client in clients + heavy:
         await client.close()
     memory_closed = runs_closed = None
     if pid and linger:
@@ -293,6 +312,7 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--url", help="an already running server (default: start one, pinned to core 0)")
+    parser.add_argument("--hostile", type=int, default=0, help="first open this many sessions from the heaviest link (not counted)")
     parser.add_argument("--linger", type=float, default=0.0, help="after closing every session, wait this long and read the memory again")
     parser.add_argument("--option", action="append", default=[], help="a `streamlit run` option for the started server, e.g. --option=--server.disconnectedSessionTTL=5")
     args = parser.parse_args()
@@ -311,7 +331,7 @@ def main() -> None:
         if len(cores) > 1:
             os.sched_setaffinity(0, {cores[-1]})
         pid = None if args.url else server_pid(url)
-        asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats))
+        asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile))
 
 
 if __name__ == "__main__":

@@ -165,3 +165,18 @@ def test_a_run_to_reached_over_several_updates_stops_exactly_there_and_pauses():
     whole = rmcore.MatrixSolver(app.session_state.game, start=app.session_state.game.start)
     whole.run(1_000_000)
     assert whole.metrics().nash_conv == live.primary.metrics().nash_conv, "chunks give the single run's numbers"
+
+
+def test_names_from_a_link_are_shown_as_typed_never_as_markdown():
+    hostile = "![](https://attacker.example/p.png)[Sign in](https://attacker.example) :material/lock: **bold**"
+    spec = {"name": hostile[:100], "rows": ["[Rock](https://x.example)", "P"], "cols": ["C1", "![i](https://x.example/i.png)"],
+            "A": [[1, 0], [0, 1]]}
+    app = opened({"matrix": json.dumps(spec)})
+    assert not app.exception and app.session_state.game.name == hostile[:100]
+    shown = [m.value for m in app.markdown] + [c.value for c in app.caption] + [s.label for s in app.slider]
+    app.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()
+    shown += [c.value for c in app.caption] + [s.label for s in app.slider]
+    for text in shown:
+        assert "](" not in text.replace("\\](", ""), text  # every link or image bracket is escaped
+        assert ":material/lock:" not in text
+    assert any("Now solving" in text and "\\!\\[\\]" in text for text in shown)

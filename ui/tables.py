@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$"})
+_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!:"})
 
 
 def escape(text: object) -> str:
-    """``text`` shown as typed in a Markdown table cell (no emphasis, links, maths or column breaks)."""
+    """``text`` shown as typed in Markdown, a table cell or a widget's label: no emphasis, links, images, maths, icons
+    (``:material/...:``) or column breaks. Every name a user gives (a game, an action, a file) goes through it."""
     return str(text).translate(_SPECIAL)
 
 

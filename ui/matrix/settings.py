@@ -19,6 +19,7 @@ import rmcore
 from .. import state
 from ..explain import ALGORITHM_NAMES
 from ..live import LiveRun
+from ..tables import escape
 from ..state import DEFAULT_PRESET, load_game
 from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, UPLOAD_MEGABYTES, Draft, edit_cells, game_from_csv
 
@@ -76,7 +77,7 @@ def game_section() -> None:
         st.error(st.session_state.game_error)
     game = st.session_state.game
     kind = "zero-sum" if game.is_zero_sum else "general-sum"
-    st.markdown(f"Now solving: **{game.name or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
+    st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
     _editor()
     with st.expander(f"Upload a CSV (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT})"):
         _upload()
@@ -189,14 +190,14 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     if n > EDITOR_LIMIT:
         st.warning(f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play.")
         return None
-    weights = [st.slider(f"weight of {label}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params") for k, label in enumerate(game.col_actions)]
+    weights = [st.slider(f"weight of {escape(label)}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params") for k, label in enumerate(game.col_actions)]
     total = sum(weights)
     last = st.session_state.opponent
     if total == 0:
         st.error("All weights are zero: give at least one action a positive weight. Keeping the last valid opponent.")
         return last if last is not None and len(last) == n else tuple([1.0 / n] * n)
     opponent = tuple(w / total for w in weights)
-    st.caption("Opponent plays " + " / ".join(f"{label} {p:.0%}" for label, p in zip(game.col_actions, opponent)))
+    st.caption("Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent)))
     st.session_state.opponent = opponent
     return opponent
 
@@ -241,7 +242,7 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
             player = "row player" if who == "row" else "column player"
             st.markdown(f"**{player.capitalize()}'s first strategy** (weights, normalised)")
             columns = st.columns(len(labels))
-            weights = [column.slider(label, 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params",
+            weights = [column.slider(escape(label), 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params",
                                      help=f"The {player}'s starting weight on {label}.")
                        for k, (column, label) in enumerate(zip(columns, labels))]  # fmt: skip
             if sum(weights) == 0:
@@ -253,7 +254,7 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
 
 def _mix(labels, probabilities) -> str:
     total = sum(probabilities)
-    return " / ".join(f"{label} {p / total:.0%}" for label, p in zip(labels, probabilities))
+    return " / ".join(f"{escape(label)} {p / total:.0%}" for label, p in zip(labels, probabilities))
 
 
 def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None, start=None) -> RunSettings:

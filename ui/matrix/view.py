@@ -14,7 +14,7 @@ from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
 from ..charts import mark_iteration, race_figure, waiting
 from .. import explain, export, race_view
-from ..tables import markdown_table
+from ..tables import markdown_table, escape
 from . import figures
 
 
@@ -140,7 +140,7 @@ def export_section(run: LiveRun) -> None:
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
     """What a sampled iteration drew, and which draw each player's regret update used."""
     a, b, fresh = drawn
-    row, col = game.row_actions, game.col_actions
+    row, col = [escape(a) for a in game.row_actions], [escape(a) for a in game.col_actions]
     opponent = "the fixed opponent" if not solver.is_self_play else "the column player"
     text = (f"This iteration drew: the row player played **{row[a]}** (outlined), {opponent} **{col[b]}**. "
             f"The row player's regret for each action is what it would have got against {col[b]}, minus what it got.")  # fmt: skip
