@@ -48,7 +48,7 @@ def _csv(game: rmcore.MatrixGame, payoffs) -> str:
     return out.getvalue()
 
 
-def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) -> tuple[str, dict[str, str]]:
+def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it reads."""
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
@@ -67,16 +67,17 @@ def command(run: LiveRun, iteration: int, opponent_weights: list[float] | None) 
             files["B.csv"] = _csv(race.game, race.game.col_payoffs)
             source += " --col-matrix B.csv"
     parts = [f"python -m rmcore race {source} --variants {variants} --iterations {iteration}", f"--seeds {race.seeds} --seed {race.seed}"]
-    if opponent_weights is not None:
-        parts.append("--opponent " + ",".join(repr(float(w)) for w in opponent_weights))
+    if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
+        # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
+        parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))
     if getattr(race, "start", None) is not None:  # the weights as the page gave them: normalised the same way again
         parts.append('--start "' + ";".join(",".join(repr(float(w)) for w in side) for side in race.start) + '"')
     return " ".join(parts) + " --json", files
 
 
-def bundle(the_setup: dict, run: LiveRun, frame: Frame, opponent_weights: list[float] | None) -> bytes:
+def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
     """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces them."""
-    cmd, files = command(run, frame.iteration, opponent_weights)
+    cmd, files = command(run, frame.iteration)
     versions = {"python": platform.python_version()}
     for name in _PACKAGES:
         try:
@@ -106,7 +107,7 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame, opponent_weights: list[f
     return out.getvalue()
 
 
-def section(page: str, run: LiveRun, opponent_weights: list[float] | None = None) -> None:
+def section(page: str, run: LiveRun) -> None:
     """The Export heading and three download buttons, drawn by the page after its live panel.
 
     Outside the panel, so that a running page does not send three more widgets with every screen update (with a
@@ -123,7 +124,7 @@ def section(page: str, run: LiveRun, opponent_weights: list[float] | None = None
 
     def bundle_file() -> bytes:
         frame = shown()
-        return bundle({**the_setup, "iteration": frame.iteration}, run, frame, opponent_weights)
+        return bundle({**the_setup, "iteration": frame.iteration}, run, frame)
 
     st.subheader("Export")
     c1, c2, c3 = st.columns(3)

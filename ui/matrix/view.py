@@ -130,11 +130,8 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
 
 
 def export_section(run: LiveRun) -> None:
-    """Export (outside the live panel): the fixed opponent's weights as the sliders give them, for the command."""
-    solver = run.primary
-    n = solver.game.shape[1]
-    weights = None if solver.is_self_play else [st.session_state[f"opponent_{n}_{k}"] for k in range(n)]
-    export.section("matrix", run, weights)
+    """Export (outside the live panel)."""
+    export.section("matrix", run)
 
 
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
