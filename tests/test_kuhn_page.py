@@ -177,7 +177,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     page.button(key="kuhn_step_100").click().run()
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
-    assert live.primary.learner == 0 and live.primary.opponent["Jp"] == (1.0, 0.0)
+    assert live.primary.learner == 1 and live.primary.opponent["Jp"] == (1.0, 0.0)
     exact = rmcore.solve_tree_game(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     response = rmcore.best_response(rmcore.KUHN, opponent, 1)

@@ -44,9 +44,9 @@ class RunSettings(NamedTuple):
 
     @property
     def tree_game(self) -> rmcore.TreeGame:
-        if self.game == "leduc":
-            return rmcore.leduc_poker()
-        return rmcore.kuhn_poker(self.cards, self.bet) if self.game == "sliders" else rmcore.KUHN
+        if self.game == "sliders":
+            return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
+        return rmcore.tree_game(self.game)
 
     @property
     def game_key(self) -> tuple:
@@ -103,7 +103,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
     player = int(mode)
     game = chosen.tree_game
     names = [name for k, name in enumerate(game.infosets) if game.tree.infoset_player[k] == player - 1]
-    default = ["Jp"] if game is rmcore.KUHN and player == 2 else names[:1]  # "player 2 never bluffs with J"
+    default = ["Jp"] if rmcore.is_classic_kuhn(game) and player == 2 else names[:1]  # "player 2 never bluffs with J"
     suffix = "_".join(str(part) for part in chosen.game_key)
     locked = st.multiselect(f"Player {player}'s locked information sets (it plays the exact equilibrium at the others)", names,
                             default=default, key=f"kuhn_locks_{player}_{suffix}", bind="query-params",
@@ -179,7 +179,7 @@ def walkthrough(run: LiveRun) -> None:
 
 #: The walkthrough's columns: name -> (its help text, how to read it from a trace row).
 REACH_AND_VALUES = {
-    "player": ("Who acts at this information set.", lambda r: r.player + 1),
+    "player": ("Who acts at this information set.", lambda r: r.player),
     "σ(bet)": ("The strategy this iteration played: probability of bet (call).", lambda r: r.strategy[1]),
     "Σ π_i": ("Own reach, summed over the set's two deals: up to 2, not a probability.", lambda r: r.own_reach),
     "Σ π_-i": ("Opponent's and chance's reach, summed over the set's two deals.", lambda r: r.opponent_reach),
@@ -248,8 +248,10 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         with right:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
-            trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
-            words = explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed)
+            classic = rmcore.is_classic_kuhn(game)
+            trajectories = figures.infoset_trajectories(shown) if classic else figures.opening_trajectories(
+                shown, game.rules)
+            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
@@ -265,7 +267,7 @@ def _convergence_caption(run: LiveRun) -> str:
     if run.is_race:
         return explain.RACE
     learner = run.primary.learner
-    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner + 1)
+    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner)
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
@@ -335,7 +337,7 @@ def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regr
               look: dict) -> None:  # fmt: skip
     """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check (classic Kuhn);
     for the other games the exact answer, the heat map and the strategy explorer."""
-    if run.race.game is not rmcore.KUHN:
+    if not rmcore.is_classic_kuhn(run.race.game):
         _bigger_game(run, average, current, regrets, game_value, look)
         return
     live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, caption=explain.KUHN_TREE, **look)
@@ -415,5 +417,6 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         st.metric("iteration", iteration)
         st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
-        exact = "The equilibrium value is -1/18 = -0.05556." if run.race.game is rmcore.KUHN else "The exact value is under the charts."
+        classic = rmcore.is_classic_kuhn(run.race.game)
+        exact = "The equilibrium value is -1/18 = -0.05556." if classic else "The exact value is under the charts."
         st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)
