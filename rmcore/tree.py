@@ -1,6 +1,6 @@
 """Game trees as the solvers see them: :class:`TreeGame`, its policies and the scratch arrays its kernels fill.
 
-Every source of a sequential game (the poker builder in ``poker.py`` and, later, file readers) produces one
+Every source of a sequential game (the poker builder in ``poker.py``; a file reader would do the same) produces one
 :class:`TreeGame`: the tree walked once into flat arrays (:class:`TreeArrays`, which the kernels in ``_kernels.py``
 walk), with the labels pages and tables need. A policy is a dense ``[infoset, action]`` array whose row ``k`` holds the
 probabilities of information set ``k``'s legal actions in its first ``num_actions[k]`` columns (the rest are 0).
