@@ -5,7 +5,7 @@ import streamlit as st
 import rmcore
 from ui import controls, state
 
-# No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_kernels.py).
+# No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_runtime.py).
 rmcore.compile_in_background()
 state.init()
 # Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.

@@ -166,6 +166,11 @@ def _kuhn(args) -> int:
     return 0
 
 
+#: The tree games' parameters by name (``--cards``, ``--bet``): the catalogue's, so that the command line offers
+#: what the catalogue takes.
+_TREE_PARAMETERS = {p.name: p for entry in TREE_GAMES.values() for p in entry.parameters}
+
+
 def _threshold_name(threshold: float) -> str:
     return f"{threshold:.0e}"
 
@@ -173,7 +178,8 @@ def _threshold_name(threshold: float) -> str:
 def _race(args) -> int:
     if args.game in TREE_GAMES:
         try:
-            game = tree_game(args.game, **{p.name: getattr(args, p.name) for p in TREE_GAMES[args.game].parameters})
+            given = {name: getattr(args, name) for name in _TREE_PARAMETERS if getattr(args, name) is not None}
+            game = tree_game(args.game, **given)
         except ValueError as error:
             raise UsageError(str(error)) from None
         name = game.name
@@ -254,12 +260,11 @@ def build_parser() -> argparse.ArgumentParser:
                              help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}")  # fmt: skip
     race_source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
-    for parameter in {p.name: p for entry in TREE_GAMES.values() for p in entry.parameters}.values():
+    for parameter in _TREE_PARAMETERS.values():
         games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
-        number = int if parameter.integer else float
-        race.add_argument(f"--{parameter.name}", type=number, default=number(parameter.default),
-                          metavar=parameter.name[0].upper(),
-                          help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g})")
+        race.add_argument(f"--{parameter.name}", type=int if parameter.integer else float, metavar=parameter.name[0].upper(),
+                          help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; "
+                               f"default {parameter.default:g})")  # fmt: skip
     race.add_argument("--variants", required=True, metavar="V1,V2,..",
                       help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
     race.add_argument("--iterations", type=int, required=True, metavar="N")
