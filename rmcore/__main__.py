@@ -262,7 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     for parameter in _TREE_PARAMETERS.values():
         games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
-        race.add_argument(f"--{parameter.name}", type=int if parameter.integer else float, metavar=parameter.name[0].upper(),
+        number = int if parameter.integer else float
+        race.add_argument(f"--{parameter.name}", type=number, metavar=parameter.name[0].upper(),
                           help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; "
                                f"default {parameter.default:g})")  # fmt: skip
     race.add_argument("--variants", required=True, metavar="V1,V2,..",

@@ -74,7 +74,7 @@ class KuhnRules:
         return list(itertools.permutations(range(self.cards), 2))
 
     def player(self, history: str) -> int:
-        """Who acts after ``history``: 0 or 1 (player 1 or 2, numbered as the arrays number them), or -1 if it is over."""
+        """Who acts after ``history``: 0 or 1 (player 1 or 2, as the arrays number them), or -1 if it is over."""
         return -1 if history in ("pp", "bp", "bb", "pbp", "pbb") else len(history) % 2
 
     def actions(self, history: str) -> tuple[str, ...]:

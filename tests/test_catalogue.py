@@ -24,7 +24,8 @@ def test_every_entry_builds_its_game_at_the_defaults_and_at_its_range_ends(name)
 def test_kuhn_takes_cards_and_bet_and_leduc_takes_nothing():
     kuhn, leduc = rmcore.TREE_GAMES["kuhn"], rmcore.TREE_GAMES["leduc"]
     assert (kuhn.title, leduc.title) == ("Kuhn poker", "Leduc hold'em")
-    assert [(p.name, p.low, p.high, p.default) for p in kuhn.parameters] == [("cards", 3, 13, 3), ("bet", 0.5, 4.0, 1.0)]
+    ranges = [(p.name, p.low, p.high, p.default) for p in kuhn.parameters]
+    assert ranges == [("cards", 3, 13, 3), ("bet", 0.5, 4.0, 1.0)]
     assert kuhn.parameters[0].integer and not kuhn.parameters[1].integer and leduc.parameters == ()
     assert rmcore.tree_game("kuhn") is rmcore.KUHN and rmcore.tree_game("leduc") is poker.leduc_poker()
     assert rmcore.tree_game("kuhn", cards=5, bet=2.5) is poker.kuhn_poker(5, 2.5)
