@@ -15,8 +15,6 @@ from typing import NamedTuple
 import numpy as np
 import numba
 
-from . import config
-
 #: The module name of this file loaded again as plain Python (``rmcore._runtime.python_twin``).
 TWIN_SUFFIX = "_python_twin"
 

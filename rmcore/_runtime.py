@@ -145,12 +145,13 @@ def register_cfr_warm_up(warm_up) -> None:
 
 
 def call_cfr(kernel, *arguments, work: int = 0):
-    """Call the CFR kernel ``kernel`` (a function of ``_kernels``), compiled when it is loaded or in numba's disk
-    cache; else, with
-    :func:`compile_in_background` and for a call of at most ``config.PYTHON_TWIN_CFR_WORK`` (``work``: iterations
-    times tree nodes), as plain Python while the CFR kernels compile in the background (a larger call waits for that
-    compile to finish, as it would for its own). The CFR kernels use no
-    ``fastmath``, so both give the same results to the last bit (``tests/test_kernel_fallback.py``)."""
+    """``kernel(*arguments)`` for a CFR kernel of ``_kernels`` (``call_cfr(_kernels.run_cfr, tree, ...)``).
+
+    It runs compiled when it is loaded or in numba's disk cache; else, with :func:`compile_in_background` and for a
+    call of at most ``config.PYTHON_TWIN_CFR_WORK`` (``work``: iterations times tree nodes), its namesake in
+    :func:`python_twin` runs as plain Python while the CFR kernels compile in the background (a larger call waits for
+    that compile to finish, as it would for its own). The CFR kernels use no ``fastmath``, so both give the same
+    results to the last bit (``tests/test_kernel_fallback.py``)."""
     standing_in_allowed = _background and _cfr_warm_up is not None and not getattr(_this_thread, "prepares", False)
     if standing_in_allowed and "cfr" not in _ready and not _on_disk(kernel, arguments):
         _prepare("cfr", _cfr_warm_up)
