@@ -5,7 +5,7 @@ import streamlit as st
 import rmcore
 from ui import controls, state
 
-# No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_kernels.py).
+# No setting change waits for a kernel to compile: the general kernel stands in meanwhile (rmcore/_runtime.py).
 rmcore.compile_in_background()
 state.init()
 # The favicon is a file of the app's own: a Material icon name makes the browser fetch the icon from the internet, and

@@ -10,11 +10,13 @@ Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, `
 True
 """
 
-from ._kernels import compile_in_background, compiles_in_background
-from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, TreeGame, tree_nash_conv
+from ._runtime import compile_in_background, compiles_in_background
+from .tree import TreeGame
+from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
+from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
 from .exact import ZeroSumSolution, solve_zero_sum
 from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, parse_matrix_csv, preset
-from .kuhn import KUHN, KuhnCFR, equilibrium_policy, kuhn_nash_conv
+from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
 from . import poker
 from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 from .sequence_form import TreeSolution, solve_tree_game
@@ -27,12 +29,10 @@ from .metrics import BestResponseGains, best_response_gains, exploitability, nas
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
 from .records import History, Policy
 
-#: The sequential games by name, each a function that builds it (once): ``TREE_GAMES["kuhn"](cards=5, bet=2.0)``.
-TREE_GAMES = {"kuhn": kuhn_poker, "leduc": leduc_poker}
-
 __all__ = [
     "ALGORITHMS", "AVERAGINGS", "SAMPLINGS", "UPDATES", "CFR_UPDATES", "CFR_VARIANTS", "PRESETS", "TREE_GAMES", "THRESHOLDS",
     "MatrixGame", "MatrixSolver", "MatrixVariant", "MatrixMetrics", "PlayerValues", "StrategyProfile",
+    "TreeGameEntry", "TreeGameParameter", "tree_game", "tree_game_setting", "is_classic_kuhn",
     "TreeGame", "KUHN", "KuhnRules", "LeducRules", "kuhn_poker", "leduc_poker", "poker_tree", "TreeSolution", "solve_tree_game",
     "BestResponse", "Deviation", "best_response", "exploiting_deviations", "fixed_strategy", "Hand", "running_mean", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
     "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",

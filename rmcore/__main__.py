@@ -11,10 +11,11 @@ import sys
 import time
 
 from . import config
-from .cfr import CFR_UPDATES, CFR_VARIANTS, TreeGame
+from .catalogue import TREE_GAMES, tree_game
+from .cfr import CFR_UPDATES, CFR_VARIANTS
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
-from .kuhn import KUHN
-from .poker import kuhn_poker, leduc_poker
+from .kuhn import is_classic_kuhn
+from .tree import TreeGame
 from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
 from .inputs import loads_json, read_text
 from .race import THRESHOLDS, Race
@@ -173,15 +174,20 @@ def _kuhn(args) -> int:
     return 0
 
 
+#: The tree games' parameters by name (``--cards``, ``--bet``): the catalogue's, so that the command line offers
+#: what the catalogue takes.
+_TREE_PARAMETERS = {p.name: p for entry in TREE_GAMES.values() for p in entry.parameters}
+
+
 def _threshold_name(threshold: float) -> str:
     return f"{threshold:.0e}"
 
 
 def _race(args) -> int:
-    if args.game in ("kuhn", "leduc"):
+    if args.game in TREE_GAMES:
         try:
-            game = KUHN if args.game == "kuhn" and (args.cards, args.bet) == (3, 1.0) else (
-                leduc_poker() if args.game == "leduc" else kuhn_poker(args.cards, args.bet))
+            given = {name: getattr(args, name) for name in _TREE_PARAMETERS if getattr(args, name) is not None}
+            game = tree_game(args.game, **given)
         except ValueError as error:
             raise UsageError(str(error)) from None
         name = game.name
@@ -215,6 +221,8 @@ def _race(args) -> int:
         reached = " ".join(f"{'not yet' if r is None else f'{r.iterations:,} ({r.seconds:.2g} s)':>16}" for r in s.reached.values())
         rate = "-" if s.iterations_per_second is None else f"{s.iterations_per_second:,.0f}"
         print(f"  {s.label:<42} {s.gap:>11.3e} {rate:>12} {reached}")
+    if is_classic_kuhn(game):
+        print("  (classic Kuhn poker: the game value for player 1 is -1/18)")
     return 0
 
 
@@ -255,12 +263,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
     race_source = race.add_mutually_exclusive_group(required=True)
-    race_source.add_argument("--game", choices=[*PRESETS, "kuhn", "leduc"], metavar="NAME",
-                             help=f"a preset, kuhn or leduc: {', '.join([*PRESETS, 'kuhn', 'leduc'])}")  # fmt: skip
+    trees = " or ".join(TREE_GAMES)
+    race_source.add_argument("--game", choices=[*PRESETS, *TREE_GAMES], metavar="NAME",
+                             help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}")  # fmt: skip
     race_source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
-    race.add_argument("--cards", type=int, default=3, metavar="N", help="kuhn: how many cards (3 to 13)")
-    race.add_argument("--bet", type=float, default=1.0, metavar="B", help="kuhn: the bet in antes (0.5 to 4)")
+    for parameter in _TREE_PARAMETERS.values():
+        games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
+        number = int if parameter.integer else float
+        race.add_argument(f"--{parameter.name}", type=number, metavar=parameter.name[0].upper(),
+                          help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; "
+                               f"default {parameter.default:g})")  # fmt: skip
     race.add_argument("--variants", required=True, metavar="V1,V2,..",
                       help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
     race.add_argument("--iterations", type=_iterations, required=True, metavar="N")

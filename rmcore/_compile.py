@@ -1,6 +1,6 @@
 """Compile kernels into numba's disk cache in a process of its own: ``python -m rmcore._compile general|cfr|FLAGS``.
 
-:func:`rmcore._kernels.compile_in_background` runs this so that a compile (several seconds of numba's type
+:func:`rmcore.compile_in_background` (``_runtime.py``) runs this so that a compile (several seconds of numba's type
 inference, in Python, holding that process's GIL) never slows a server's other sessions: the server then loads the
 finished kernel from the cache in a fraction of a second. ``FLAGS`` are a :class:`~rmcore._kernels.MatrixFlags`'
 seven values as integers, e.g. ``1,0,1,1,0,1,0``.
@@ -35,9 +35,9 @@ def main(argv: list[str]) -> int:
     if hasattr(os, "nice"):
         os.nice(NICENESS)
     if what == "cfr":
-        from ._kernels import _warm_cfr
+        from .cfr import warm_up
 
-        _warm_cfr()
+        warm_up()
     elif what == "general":
         compile_matrix((0, False, False, 0, False, True, False), general=True)
     else:

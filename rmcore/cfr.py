@@ -11,7 +11,7 @@ each player i (alternating, as OpenSpiel does, or both at once):
 4. ``sigma(I) = RM(R(I))``; CFR+ (Tammelin 2014) clips R at 0, and linear and discounted CFR
    (Brown & Sandholm 2019) scale it down; the average strategy is ``S / sum S``.
 
-The game is a :class:`TreeGame`: the tree walked once into flat arrays (see ``kuhn.py``), so the
+The game is a :class:`TreeGame`: the tree walked once into flat arrays (see ``tree.py``), so the
 kernel is a pair of loops over arrays, and a policy is a dense ``[infoset, action]`` array.
 
 >>> from rmcore import CFRSolver, KUHN
@@ -29,9 +29,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels, checkpoints, config
+from . import _kernels, _runtime, checkpoints, config, poker
 from .records import History, Policy, RecordBuffer, concat_records
-from .validation import history_points, choice, named_parts, seed_words, whole_number
+from .tree import TreeGame, as_policy_array, check_tree_game, opponent_rows, player_index, policy_width
+from .tree import scratch_arrays, uniform_policy
+from .validation import choice, history_points, named_parts, seed_words, whole_number
 
 __all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
 
@@ -54,17 +56,6 @@ _VARIANT_CODES = {
     "discounted": _kernels.DISCOUNTED_CFR,
     "chance-sampling": _kernels.CHANCE_SAMPLING,
 }
-
-
-class TreeGame(NamedTuple):
-    """A two-player zero-sum game as flat arrays, with the labels pages and tables need."""
-
-    name: str
-    tree: _kernels.GameTree
-    infosets: tuple[str, ...]  # information-set names, in the policy's row order
-    actions: tuple[tuple[str, ...], ...]  # each information set's action names
-    node_labels: tuple  # what each node of the tree is (game-specific)
-    rules: object = None  # the rules it was built from (``poker.py``), if any
 
 
 @dataclass(frozen=True)
@@ -109,12 +100,12 @@ class CFRMetrics(NamedTuple):
     exploitability: float
     game_value: float
     br_gains: tuple[float, float]
-    learner: int | None = None  # 0 or 1 against a fixed opponent (see CFRSolver's ``opponent``)
+    learner: int | None = None  # the learning player, 1 or 2, against a fixed opponent (CFRSolver's ``opponent``)
 
     @property
     def gap(self) -> float:
         """The convergence measure to plot: exploitability, or against a fixed opponent the learner's best-response gain."""
-        return self.exploitability if self.learner is None else self.br_gains[self.learner]
+        return self.exploitability if self.learner is None else self.br_gains[self.learner - 1]
 
 
 class CFRTrace(NamedTuple):
@@ -126,7 +117,7 @@ class CFRTrace(NamedTuple):
     """
 
     infoset: str
-    player: int
+    player: int  # who acts there: 1 or 2
     strategy: tuple[float, ...]
     own_reach: float
     opponent_reach: float
@@ -138,65 +129,10 @@ class CFRTrace(NamedTuple):
     average_strategy: tuple[float, ...]
 
 
-def policy_width(game: TreeGame) -> int:
-    """The columns of a policy array: the most legal actions at any information set."""
-    return int(game.tree.num_actions.max())
-
-
-def uniform_policy(game: TreeGame) -> np.ndarray:
-    """Every information set's legal actions equally likely (zero beyond them)."""
-    widths = game.tree.num_actions
-    columns = np.arange(policy_width(game))
-    return np.where(columns[None, :] < widths[:, None], 1.0 / widths[:, None], 0.0)
-
-
-def _scratch(game: TreeGame):
-    nodes = game.tree.player.shape[0]
-    shape = (len(game.infosets), policy_width(game))
-    return np.empty((nodes, 3)), np.empty(nodes), np.empty(shape)
-
-
-def as_policy_array(game: TreeGame, policy) -> np.ndarray:
-    """A validated ``[infoset, action]`` array from a :class:`Policy`, a dict ``{infoset: probs}`` or an array."""
-    if isinstance(policy, Policy):
-        policy = policy.probabilities
-    shape = (len(game.infosets), policy_width(game))
-    if isinstance(policy, dict):
-        missing = [name for name in game.infosets if name not in policy]
-        if missing:
-            raise ValueError(f"the policy has no entry for information set {missing[0]!r}")
-        rows = []
-        for name, actions in zip(game.infosets, game.actions):
-            row = policy[name]
-            try:
-                row = [float(p) for p in row]
-            except (TypeError, ValueError):
-                raise ValueError(f"the probabilities at {name!r} must be numbers") from None
-            if len(row) != len(actions):
-                raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); got {len(row)} probabilities")
-            rows.append(row + [0.0] * (shape[1] - len(row)))
-        policy = rows
-    try:
-        array = np.asarray(policy, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("a policy must be numbers: one row of action probabilities per information set") from None
-    if array.shape != shape:
-        raise ValueError(f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; got shape {array.shape}")
-    if not np.isfinite(array).all() or (array < 0).any():
-        raise ValueError("policy probabilities must be finite and >= 0")
-    illegal = (array > 0) & (np.arange(shape[1])[None, :] >= game.tree.num_actions[:, None])
-    if illegal.any():
-        k = int(np.argmax(illegal.any(axis=1)))
-        raise ValueError(f"information set {game.infosets[k]!r} has only {game.tree.num_actions[k]} actions; the rest must be 0")
-    bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
-    if bad.any():
-        raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
-    return np.ascontiguousarray(array)
-
-
 def tree_nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
-    return float(_kernels.call_cfr("nash_conv_of", game.tree, as_policy_array(game, policy), *_scratch(game)))
+    array = as_policy_array(game, policy)
+    return float(_runtime.call_cfr(_kernels.nash_conv_of, game.tree, array, *scratch_arrays(game)))
 
 
 class CFRSolver:
@@ -230,17 +166,14 @@ class CFRSolver:
 
     def __init__(self, game: TreeGame, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
                  max_points: int = config.DEFAULT_MAX_POINTS, opponent: dict | None = None):  # fmt: skip
-        from .exploit import opponent_rows  # (exploit builds on this module)
-
-        if not isinstance(game, TreeGame):
-            raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+        check_tree_game(game)
         self.game = game
         self.variant = CFRVariant(variant, updates)
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
-        #: The learning player's index (0 or 1) against a fixed opponent; ``None`` in self-play.
-        self.learner = None if fixed_player is None else 1 - fixed_player
+        #: The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
+        self.learner = None if fixed_player is None else 2 - fixed_player
         self.opponent = None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
-        learner = _kernels.BOTH_LEARN if self.learner is None else self.learner
+        learner = _kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
         self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating", learner)
         self.max_points = history_points(max_points)
         rng, self.seed = seed_words(seed)
@@ -266,7 +199,7 @@ class CFRSolver:
     def kernel_status(self) -> str:
         """``"ready"``; ``"python"`` while, with :func:`rmcore.compile_in_background`, the CFR kernels run as plain Python
         (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or loaded."""
-        return _kernels.cfr_kernel_status()
+        return _runtime.cfr_kernel_status()
 
     def run(self, iterations: int) -> None:
         """Advance ``iterations`` iterations; any split of the same total gives identical results."""
@@ -277,8 +210,8 @@ class CFRSolver:
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         infosets, actions = self._state.policy.shape
         rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
-        written = _kernels.call_cfr("run_cfr", self.game.tree, self._state, self._flags, start + 1, stop, new_points, rows,
-                                   work=iterations * self.game.tree.player.shape[0])  # fmt: skip
+        written = _runtime.call_cfr(_kernels.run_cfr, self.game.tree, self._state, self._flags, start + 1, stop,
+                                    new_points, rows, work=iterations * self.game.tree.player.shape[0])
         assert written == new_points.shape[0]
         self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
         self._iteration = stop
@@ -292,7 +225,7 @@ class CFRSolver:
     def _snapshot(self) -> _kernels.CFRRecord:
         infosets, actions = self._state.policy.shape
         row = _kernels.empty_cfr_record(1, infosets, actions)
-        _kernels.call_cfr("record_cfr_checkpoint", self.game.tree, self._state, self._iteration, row, 0)
+        _runtime.call_cfr(_kernels.record_cfr_checkpoint, self.game.tree, self._state, self._iteration, row, 0)
         return row
 
     def _policy(self, probabilities: np.ndarray) -> Policy:
@@ -301,7 +234,7 @@ class CFRSolver:
     def average_policy(self) -> Policy:
         """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
         average = np.empty_like(self._state.strategy_sums)
-        _kernels.call_cfr("average_policy", self._state.strategy_sums, self.game.tree.num_actions, average)
+        _runtime.call_cfr(_kernels.average_policy, self._state.strategy_sums, self.game.tree.num_actions, average)
         return self._policy(average)
 
     def current_policy(self) -> Policy:
@@ -314,8 +247,8 @@ class CFRSolver:
 
     def metrics(self) -> CFRMetrics:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
-        br_value_1, br_value_2, game_value = _kernels.call_cfr(
-            "average_policy_values_of", tuple(self.game.tree), tuple(self._state)
+        br_value_1, br_value_2, game_value = _runtime.call_cfr(
+            _kernels.average_policy_values_of, tuple(self.game.tree), tuple(self._state)
         )
         nash_conv = br_value_1 + br_value_2
         gains = (br_value_1 - game_value, br_value_2 + game_value)
@@ -330,7 +263,7 @@ class CFRSolver:
         chosen = self._state.policy if policy is None else as_policy_array(self.game, policy)
         tree = self.game.tree
         reach = np.empty((tree.player.shape[0], 3))
-        _kernels.call_cfr("forward_reach", tree, chosen, reach)
+        _runtime.call_cfr(_kernels.forward_reach, tree, chosen, reach)
         totals = np.zeros(len(self.game.infosets))
         decisions = tree.player >= 0
         np.add.at(totals, tree.infoset[decisions], reach[decisions].prod(axis=1))
@@ -360,7 +293,7 @@ class CFRSolver:
             "exploitability_current": record.nash_conv_current / 2.0,
         }
         return History(record.iteration, record.average, record.current, record.regrets, metrics, self.game.infosets, self.game.actions,
-                       "exploitability" if self.learner is None else f"br_gain_{self.learner + 1}")  # fmt: skip
+                       "exploitability" if self.learner is None else f"br_gain_{self.learner}")  # fmt: skip
 
     def trace_iteration(self) -> list[CFRTrace]:
         """Run one iteration and return, per information set, what it computed (reach, counterfactual
@@ -374,7 +307,7 @@ class CFRSolver:
         return [
             CFRTrace(
                 infoset=name,
-                player=int(self.game.tree.infoset_player[k]),
+                player=int(self.game.tree.infoset_player[k]) + 1,
                 strategy=values(before[k], k),
                 own_reach=float(state.own_reach[k]),
                 opponent_reach=float(state.opponent_reach[k]),
@@ -419,5 +352,18 @@ def metrics_at(history: History, row: int) -> CFRMetrics:
         exploitability=get["exploitability"],
         game_value=get["game_value"],
         br_gains=(get["br_gain_1"], get["br_gain_2"]),
-        learner=None if history.gap_name == "exploitability" else int(history.gap_name[-1]) - 1,
+        learner=None if history.gap_name == "exploitability" else int(history.gap_name[-1]),
     )
+
+
+def warm_up() -> None:
+    """Run the kernels a solver calls (run, metrics, trace) once, on classic Kuhn poker: this loads them from numba's
+    disk cache, or compiles them. ``python -m rmcore._compile cfr`` runs it to fill that cache in a process of its own,
+    then the runtime runs it again in the server (``_runtime.register_cfr_warm_up``)."""
+    solver = CFRSolver(poker.kuhn_poker(3, 1.0), "cfr")
+    solver.run(2)
+    solver.metrics()
+    solver.trace_iteration()
+
+
+_runtime.register_cfr_warm_up(warm_up)

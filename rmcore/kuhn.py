@@ -1,4 +1,4 @@
-"""Kuhn poker (Kuhn 1950) as a :class:`~rmcore.cfr.TreeGame`, and :class:`KuhnCFR` on it.
+"""Kuhn poker (Kuhn 1950) as a :class:`~rmcore.TreeGame`, and :class:`KuhnCFR` on it.
 
 Three cards J < Q < K, each player antes 1 and is dealt one card. Player 1 passes (checks) or
 bets 1; after a pass player 2 passes (showdown for 2) or bets, and player 1 then folds (pass) or
@@ -24,10 +24,12 @@ import math
 import numpy as np
 
 from . import config, poker
-from .cfr import CFRSolver, TreeGame, tree_nash_conv
+from .cfr import CFRSolver, tree_nash_conv
 from .records import Policy
+from .tree import TreeGame
 
-__all__ = ["KuhnCFR", "KUHN", "INFOSETS", "ACTIONS", "kuhn_tree", "kuhn_nash_conv", "equilibrium_policy"]
+__all__ = ["KuhnCFR", "KUHN", "INFOSETS", "ACTIONS", "kuhn_tree", "is_classic_kuhn", "kuhn_nash_conv",
+           "equilibrium_policy"]  # fmt: skip
 
 CARDS = "JQK"
 ACTIONS = ("pass", "bet")
@@ -42,6 +44,19 @@ def kuhn_tree() -> TreeGame:
 
 #: Kuhn poker as a tree game: 12 information sets, 2 actions each, 6 deals.
 KUHN = kuhn_tree()
+
+
+def is_classic_kuhn(game: TreeGame) -> bool:
+    """Whether ``game`` is classic Kuhn poker: built from Kuhn's rules with 3 cards and a bet of 1 ante.
+
+    Decided by the rules the game was built from, not by which object it is, so a game built again (after
+    ``kuhn_poker.cache_clear()``, or in another process) is still recognised.
+
+    >>> import rmcore
+    >>> [is_classic_kuhn(game) for game in (rmcore.kuhn_poker(), rmcore.kuhn_poker(4), rmcore.leduc_poker())]
+    [True, False, False]
+    """
+    return isinstance(game, TreeGame) and game.rules == poker.KuhnRules()
 
 
 class KuhnCFR(CFRSolver):

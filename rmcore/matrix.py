@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels, checkpoints, config
+from . import _kernels, _runtime, checkpoints, config
 from .games import MatrixGame
 from .records import History, Policy, RecordBuffer, concat_records
 from .validation import history_points, as_strategy, choice, named_parts, seed_words, whole_number
@@ -230,7 +230,7 @@ class MatrixSolver:
                 self._state.regrets_col[:] = delta_col * self.start.col
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_matrix_record(0, m, n), self.max_points)
-        self._initial_state = _kernels.copies(self._state)  # to run provisional iterations again (_settle)
+        self._initial_state = _runtime.copies(self._state)  # to run provisional iterations again (_settle)
         self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
 
     algorithm = property(lambda self: self.variant.algorithm)
@@ -253,7 +253,7 @@ class MatrixSolver:
         """With :func:`rmcore.compile_in_background`: compile the general kernel (then the CFR kernels) in a background
         thread, once per process, so that from then on every variant starts at once."""
         m, n = self.game.shape
-        _kernels.prepare_general_kernel(self.game.row_payoffs, self.game.col_payoffs, self._flags, self._state,
+        _runtime.prepare_general_kernel(self.game.row_payoffs, self.game.col_payoffs, self._flags, self._state,
                                         np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))  # fmt: skip
 
     @property
@@ -263,19 +263,20 @@ class MatrixSolver:
         results, a few times slower), ``"python"`` (before anything is compiled, the kernels run as plain Python,
         about a thousand times slower; :meth:`run` later runs those iterations again on the compiled kernel) or
         ``"load"`` (it first loads the kernel from numba's cache, or compiles it)."""
-        return _kernels.matrix_kernel_status(self._flags)
+        return _runtime.matrix_kernel_status(self._flags)
 
     def _settle(self) -> None:
         """Once a compiled kernel is ready, run the iterations that ran as plain Python again on it, so that every
         result is the compiled kernels' to the last bit (plain Python agrees to rounding only: ``fastmath``)."""
-        if not (self._provisional and _kernels.compiled_matrix_kernel_ready(self._flags)):
+        if not (self._provisional and _runtime.compiled_matrix_kernel_ready(self._flags)):
             return
         m, n = self.game.shape
-        state = _kernels.copies(self._initial_state)
+        state = _runtime.copies(self._initial_state)
         points = checkpoints.checkpoints_between(0, self._iteration, self.max_points)
         record = _kernels.empty_matrix_record(points.shape[0], m, n)
         game = self.game
-        _, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration, points, record)
+        _, provisional = _runtime.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration,
+                                             points, record)
         assert not provisional
         self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
 
@@ -290,7 +291,8 @@ class MatrixSolver:
         m, n = self.game.shape
         rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
         game = self.game
-        written, provisional = _kernels.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows)
+        written, provisional = _runtime.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state,
+                                                   start + 1, stop, new_points, rows)
         assert written == new_points.shape[0]
         self._provisional |= provisional
         self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
@@ -307,7 +309,8 @@ class MatrixSolver:
         m, n = self.game.shape
         row = _kernels.empty_matrix_record(1, m, n)
         game = self.game
-        _kernels.record_checkpoint_now(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0)
+        _runtime.record_checkpoint_now(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration,
+                                       row, 0)
         return row
 
     def _policy(self, strategies: np.ndarray) -> Policy:

@@ -28,8 +28,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels
-from .cfr import TreeGame, as_policy_array
+from .tree import CHANCE_NODE, TreeGame, as_policy_array
 from .validation import whole_number
 
 __all__ = ["Hand", "BotMove", "running_mean", "RunningMean"]
@@ -134,7 +133,7 @@ class Hand:
             actor = rules.player(self.history)
             if actor == -1 or actor == self.student:
                 return
-            if actor == _kernels.CHANCE_NODE:
+            if actor == CHANCE_NODE:
                 outcomes = rules.chance(self.history, self.deal)
                 weights = np.array([p for _, p in outcomes])
                 pick = int(self._rng.choice(len(outcomes), p=weights / weights.sum()))

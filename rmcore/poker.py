@@ -1,9 +1,9 @@
-"""Small poker games as :class:`~rmcore.cfr.TreeGame` flat arrays: Kuhn poker on sliders and Leduc hold'em.
+"""Small poker games as :class:`~rmcore.TreeGame` flat arrays: Kuhn poker on sliders and Leduc hold'em.
 
 A game is given by its rules (:class:`KuhnRules`, :class:`LeducRules`): the equally likely deals,
 and for a betting history the player to act, the legal actions, the payoff and the information
 set. :func:`poker_tree` walks every deal's betting tree once, parents before children, into the
-arrays the CFR kernels run on (``cfr.py``). The private cards are dealt at each deal's root;
+arrays the CFR kernels run on (``tree.py``, ``cfr.py``). The private cards are dealt at each deal's root;
 Leduc's public card is a chance node between the rounds, as in OpenSpiel, so that CFR's
 arithmetic is OpenSpiel's to the last bit.
 
@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import _kernels
-from .cfr import TreeGame
+from .tree import CHANCE_NODE, TreeArrays, TreeGame
 
 __all__ = ["KuhnRules", "LeducRules", "poker_tree", "kuhn_poker", "leduc_poker", "KUHN_CARDS", "KUHN_BETS"]
 
@@ -75,7 +74,7 @@ class KuhnRules:
         return list(itertools.permutations(range(self.cards), 2))
 
     def player(self, history: str) -> int:
-        """Who acts after ``history`` (0 or 1), or -1 if it is over."""
+        """Who acts after ``history``: 0 or 1 (player 1 or 2, as the arrays number them), or -1 if it is over."""
         return -1 if history in ("pp", "bp", "bb", "pbp", "pbb") else len(history) % 2
 
     def actions(self, history: str) -> tuple[str, ...]:
@@ -148,7 +147,7 @@ class LeducRules:
 
     def player(self, history: str) -> int:
         if history.endswith("/"):
-            return _kernels.CHANCE_NODE
+            return CHANCE_NODE
         bets = self._bets(history)
         if bets.endswith("f") or ("/" in history and self._round_over(bets)):
             return -1
@@ -230,7 +229,7 @@ class LeducRules:
 def _branches(rules, history: str, deal) -> tuple[str, ...]:
     """What can follow ``history``: the legal actions, chance's outcomes, or nothing at the end."""
     actor = rules.player(history)
-    if actor == _kernels.CHANCE_NODE:
+    if actor == CHANCE_NODE:
         return tuple(outcome for outcome, _ in rules.chance(history, deal))
     return rules.actions(history) if actor >= 0 else ()
 
@@ -251,7 +250,7 @@ def poker_tree(rules) -> TreeGame:
 
     Information sets are numbered player 1's first, then by the number of actions before them, the
     cards their player sees and the history (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp Kb); their
-    legal actions are columns ``0 .. n-1`` of a policy (:attr:`~rmcore._kernels.GameTree.num_actions`).
+    legal actions are columns ``0 .. n-1`` of a policy (:attr:`~rmcore.tree.TreeArrays.num_actions`).
     Every information set must have one history per deal at most and one set of legal actions
     (checked here).
     """
@@ -291,7 +290,7 @@ def poker_tree(rules) -> TreeGame:
     for k, (deal, history) in enumerate(labels):
         depth[k] = len(history.replace("/", ""))
         actor = rules.player(history)
-        if actor == _kernels.CHANCE_NODE:
+        if actor == CHANCE_NODE:
             outcomes = rules.chance(history, deal)
             if len(outcomes) > children.shape[1]:  # (widen the arrays for the outcomes)
                 extra = len(outcomes) - children.shape[1]
@@ -313,7 +312,7 @@ def poker_tree(rules) -> TreeGame:
         for a, action in enumerate(rules.actions(history)):
             children[k, a] = index[(deal, rules.after(history, action))]
     ordered = [first_met[k] for k in order]
-    tree = _kernels.GameTree(
+    tree = TreeArrays(
         player=player,
         infoset=infoset,
         children=children,
@@ -326,7 +325,7 @@ def poker_tree(rules) -> TreeGame:
         infoset_player=np.array([actor for actor, *_ in ordered], dtype=np.int64),
         num_actions=np.array([len(actions) for _, _, actions, _ in ordered], dtype=np.int64),
         chance=chance,
-        chance_nodes=np.flatnonzero(player == _kernels.CHANCE_NODE).astype(np.int64),
+        chance_nodes=np.flatnonzero(player == CHANCE_NODE).astype(np.int64),
     )
     node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
     return TreeGame(rules.name, tree, tuple(name for _, name, _, _ in ordered), tuple(names_ for *_, names_ in ordered),

@@ -29,7 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import checkpoints, config
-from .cfr import CFRSolver, CFRVariant, TreeGame
+from .cfr import CFRSolver, CFRVariant
+from .tree import TreeGame
 from .games import MatrixGame
 from .matrix import MatrixSolver, MatrixVariant
 from .validation import history_points, whole_number

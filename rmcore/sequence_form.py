@@ -25,8 +25,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels
-from .cfr import TreeGame, policy_width, tree_nash_conv
+from .cfr import tree_nash_conv
+from .tree import CHANCE_NODE, TreeGame, policy_width
 from .records import Policy
 
 __all__ = ["TreeSolution", "solve_tree_game"]
@@ -74,7 +74,7 @@ def _sequence_form(game: TreeGame) -> _SequenceForm:
                 cols.append(sequence[node, 1])
                 terms.append(chance[node] * tree.payoff[node])
                 continue
-            if actor == _kernels.CHANCE_NODE:
+            if actor == CHANCE_NODE:
                 for k, child in enumerate(tree.children[node]):
                     if child < 0:
                         break

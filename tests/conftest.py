@@ -2,7 +2,7 @@
 
 import pytest
 
-from rmcore import _kernels
+import rmcore
 
 
 @pytest.fixture(autouse=True)
@@ -10,6 +10,6 @@ def _library_default_compiles():
     """The app turns background compiles on (``rmcore.compile_in_background``); an AppTest runs the app in this process.
     Put the library's default back after every test, so that later tests neither run on the general kernel nor start
     compile processes of their own."""
-    before = _kernels._background
+    before = rmcore.compiles_in_background()
     yield
-    _kernels._background = before
+    rmcore.compile_in_background(before)

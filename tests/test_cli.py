@@ -113,7 +113,11 @@ def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
     out = cli("race", "--game", "kuhn", "--cards", "5", "--bet", "2.5", "--variants", "cfr", "--iterations", "50", "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Kuhn poker, 5 cards, bet 2.5"
     out = cli("race", "--game", "kuhn", "--cards", "20", "--variants", "cfr", "--iterations", "5")
-    assert out.returncode == 2 and "3 to 13 cards" in out.stderr and "Traceback" not in out.stderr
+    assert out.returncode == 2 and "cards must be 3 to 13" in out.stderr and "Traceback" not in out.stderr
+    out = cli("race", "--game", "leduc", "--cards", "5", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "Leduc hold'em has no parameter 'cards'" in out.stderr
+    out = cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 0 and "classic Kuhn poker" in out.stdout
 
 
 def test_race_against_a_fixed_poker_player_reads_its_strategy_from_json(tmp_path):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import _kernels, checkpoints
+from rmcore import _kernels, _runtime, checkpoints
 
 #: What a run carries from one iteration to the next (the rest of the state is scratch).
 CARRIED = ("regrets_row", "regrets_col", "last_regrets_row", "last_regrets_col", "strategy_sums_row", "strategy_sums_col",
@@ -65,9 +65,9 @@ def test_a_variant_not_compiled_yet_answers_at_once_then_switches_to_its_own_ker
     warm = rmcore.MatrixSolver(game, seed=3, **settings)
     warm.run(10)  # this process has both kernels
     _run_on(_kernels.run_matrix_general, rmcore.MatrixSolver(game, seed=3, **settings), 1, 1)
-    monkeypatch.setattr(_kernels, "_ready", {_kernels._GENERAL})  # as on a fresh server: only the general kernel ...
-    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)  # ... and nothing in numba's cache
-    monkeypatch.setattr(_kernels, "_background", True)
+    monkeypatch.setattr(_runtime, "_ready", {_runtime._GENERAL})  # as on a fresh server: only the general kernel ...
+    monkeypatch.setattr(_runtime, "_on_disk", lambda kernel, arguments: False)  # ... and nothing in numba's cache
+    rmcore.compile_in_background(True)  # (conftest.py turns it off again)
     calls = []
     real_general = _kernels.run_matrix_general
     monkeypatch.setattr(_kernels, "run_matrix_general", lambda *a: calls.append(a[4]) or real_general(*a))
@@ -84,7 +84,7 @@ def test_a_variant_not_compiled_yet_answers_at_once_then_switches_to_its_own_ker
     assert calls == [1]
 
     reference = rmcore.MatrixSolver(game, seed=3, **settings)
-    monkeypatch.setattr(_kernels, "_background", False)
+    rmcore.compile_in_background(False)
     reference.run(500)
     reference.run(1_500)
     for name in CARRIED:
@@ -96,10 +96,11 @@ def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
     import subprocess
     import sys
 
-    fresh = subprocess.run([sys.executable, "-c", "import rmcore._kernels as k; print(k._background)"], capture_output=True, text=True, check=True)
+    fresh = subprocess.run([sys.executable, "-c", "import rmcore; print(rmcore.compiles_in_background())"],
+                           capture_output=True, text=True, check=True)
     assert fresh.stdout.strip() == "False"  # (the app's tests turn it on in this process)
-    monkeypatch.setattr(_kernels, "_background", False)
-    monkeypatch.setattr(_kernels, "_ready", set())
+    rmcore.compile_in_background(False)
+    monkeypatch.setattr(_runtime, "_ready", set())
     solver = rmcore.MatrixSolver(GAMES["zero-sum 3x3"], algorithm="rm+")
     assert solver.kernel_status == "load"
     solver.run(10)
@@ -108,11 +109,11 @@ def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
 
 def _nothing_compiled(monkeypatch, prepared: list) -> None:
     """As on a server started on an empty numba cache: nothing loaded, nothing on disk, compiles asked for but not done."""
-    monkeypatch.setattr(_kernels, "_ready", set())
-    monkeypatch.setattr(_kernels, "_standing_in", {})
-    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)
-    monkeypatch.setattr(_kernels, "_prepare", lambda key, compile_it: prepared.append(key))
-    monkeypatch.setattr(_kernels, "_background", True)
+    monkeypatch.setattr(_runtime, "_ready", set())
+    monkeypatch.setattr(_runtime, "_standing_in", {})
+    monkeypatch.setattr(_runtime, "_on_disk", lambda kernel, arguments: False)
+    monkeypatch.setattr(_runtime, "_prepare", lambda key, compile_it: prepared.append(key))
+    rmcore.compile_in_background(True)  # (conftest.py turns it off again)
 
 
 @pytest.mark.parametrize("variant", VARIANTS[:2] + VARIANTS[3:4])
@@ -128,7 +129,7 @@ def test_before_anything_is_compiled_a_run_goes_as_plain_python_then_settles_on_
     solver.run(300)
     assert solver.kernel_status == "python" and solver._provisional and prepared == [solver._flags]
     assert solver.history().gap[-1] == pytest.approx(reference.history().gap[list(reference.history().iterations).index(300)], rel=1e-9)
-    _kernels._ready.add(solver._flags)  # its own kernel is ready: the next run first runs the 300 again on it
+    _runtime._ready.add(solver._flags)  # its own kernel is ready: the next run first runs the 300 again on it
     solver.run(700)
     assert solver.kernel_status == "ready" and not solver._provisional
     for name in CARRIED:
@@ -172,14 +173,14 @@ def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_
     rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
     events = []
     _nothing_compiled(monkeypatch, [])
-    monkeypatch.setattr(_kernels, "_preparing", {"cfr"})  # its compile is under way in the background
+    monkeypatch.setattr(_runtime, "_preparing", {"cfr"})  # its compile is under way in the background
 
     def compile_finishes():
         time.sleep(0.3)
-        with _kernels._kernel_prepared:
+        with _runtime._kernel_prepared:
             events.append("compiled")
-            _kernels._preparing.discard("cfr")
-            _kernels._kernel_prepared.notify_all()
+            _runtime._preparing.discard("cfr")
+            _runtime._kernel_prepared.notify_all()
 
     threading.Thread(target=compile_finishes).start()
     solver = rmcore.KuhnCFR("cfr")
@@ -190,11 +191,11 @@ def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_
 
 def test_should_the_compile_process_fail_the_cfr_kernels_are_compiled_in_the_server_not_run_as_plain_python(monkeypatch):
     rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
-    monkeypatch.setattr(_kernels, "_ready", set())
-    monkeypatch.setattr(_kernels, "_preparing", set())
-    monkeypatch.setattr(_kernels, "_standing_in", {})
-    monkeypatch.setattr(_kernels, "_on_disk", lambda kernel, arguments: False)
-    monkeypatch.setattr(_kernels, "_background", True)
+    monkeypatch.setattr(_runtime, "_ready", set())
+    monkeypatch.setattr(_runtime, "_preparing", set())
+    monkeypatch.setattr(_runtime, "_standing_in", {})
+    monkeypatch.setattr(_runtime, "_on_disk", lambda kernel, arguments: False)
+    rmcore.compile_in_background(True)  # (conftest.py turns it off again)
 
     def no_process(key, urgency=None):
         raise OSError("no subprocess here")
@@ -202,16 +203,16 @@ def test_should_the_compile_process_fail_the_cfr_kernels_are_compiled_in_the_ser
     def no_twin():
         raise AssertionError("the warm-up ran as plain Python")
 
-    monkeypatch.setattr(_kernels, "_compile_elsewhere", no_process)
-    monkeypatch.setattr(_kernels, "python_twin", no_twin)
-    _kernels._prepare("cfr", _kernels._warm_cfr)
-    with _kernels._kernel_prepared:
-        assert _kernels._kernel_prepared.wait_for(lambda: "cfr" not in _kernels._preparing, timeout=60)
-    assert "cfr" in _kernels._ready  # (a failed warm-up would have been logged and left it out)
+    monkeypatch.setattr(_runtime, "_compile_elsewhere", no_process)
+    monkeypatch.setattr(_runtime, "python_twin", no_twin)
+    _runtime._prepare("cfr", rmcore.cfr.warm_up)
+    with _runtime._kernel_prepared:
+        assert _runtime._kernel_prepared.wait_for(lambda: "cfr" not in _runtime._preparing, timeout=60)
+    assert "cfr" in _runtime._ready  # (a failed warm-up would have been logged and left it out)
 
 
 def test_a_compile_a_page_waits_for_goes_before_one_prepared_ahead_of_need():
-    queue, order = _kernels._CompileQueue(), []
+    queue, order = _runtime._CompileQueue(), []
     holding, release = __import__("threading").Event(), __import__("threading").Event()
 
     def compile_(key, urgency, hold=False):

@@ -1,5 +1,9 @@
 """KuhnCFR against the slow reference CFR, brute-force best responses, and the known values."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -7,6 +11,7 @@ import rmcore
 from rmcore.kuhn import INFOSETS, KUHN, equilibrium_policy, kuhn_nash_conv
 
 _TREE, NODE_LABELS = KUHN.tree, KUHN.node_labels
+ROOT = Path(__file__).resolve().parent.parent
 
 from . import known_values, naive_cfr
 
@@ -148,3 +153,16 @@ def test_bad_policies_are_explained():
         kuhn_nash_conv(np.full((12, 3), 1 / 3))
     with pytest.raises(ValueError, match="must be numbers"):
         kuhn_nash_conv([["a", "b"]] * 12)
+
+
+def test_classic_kuhn_is_told_by_its_rules_not_by_which_object_it_is():
+    assert rmcore.is_classic_kuhn(rmcore.KUHN) and rmcore.is_classic_kuhn(rmcore.poker.poker_tree(rmcore.KuhnRules()))
+    assert rmcore.is_classic_kuhn(rmcore.tree_game("kuhn", cards=3, bet=1))
+    for game in (rmcore.kuhn_poker(4), rmcore.kuhn_poker(3, 2.0), rmcore.leduc_poker()):
+        assert not rmcore.is_classic_kuhn(game), game.name
+    assert not rmcore.is_classic_kuhn(rmcore.preset("rps"))
+    # The builder's cache emptied (here in a process of its own, so that this one keeps rmcore.KUHN's identity):
+    script = ("import rmcore; rmcore.kuhn_poker.cache_clear(); game = rmcore.kuhn_poker(); "
+              "print(game is not rmcore.KUHN, rmcore.is_classic_kuhn(game))")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    assert out.stdout.split() == ["True", "True"]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from tests.visits import opened
+from tests.visits import opened, run_to_reached
 from ui import link
 
 
@@ -20,6 +20,7 @@ def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
         "updates": "alternating", "averaging": "linear", "seed": "7", "race_variants": ["prm+ · expected · alternating · linear"],
         "opponent_mode": "Self-play", "matrix_speed": "10 per update", "log_x": "false", "run_to": "300",
     })  # fmt: skip
+    run_to_reached(app, "matrix")
     assert app.session_state.game.equilibria[0].row == pytest.approx((0.25, 0.5, 0.25))
     live = app.session_state.matrix_live
     assert [v.label for v in live.race.variants] == ["rm+ · sampled · alternating · linear", "prm+ · expected · alternating · linear"]
@@ -54,7 +55,7 @@ def test_applying_an_edit_puts_the_matrix_in_the_link_and_a_preset_takes_it_out(
 
 def test_a_link_restores_the_poker_pages_variants():
     chosen = ["cfr+ · alternating", "chance-sampling · simultaneous"]
-    app = opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, url_path="kuhn_poker")
+    app = run_to_reached(opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, url_path="kuhn_poker"), "kuhn")
     live = app.session_state.kuhn_live
     assert [v.label for v in live.race.variants] == chosen and live.race.runs == 1 + 3 and live.iteration == 20
 

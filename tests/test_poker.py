@@ -1,5 +1,6 @@
-"""The small-poker tree builder: tree facts for every game, today's Kuhn kept bit for bit, the variants against the slow
-reference CFR on the rules, and Leduc's rules against OpenSpiel's ``leduc_poker`` history by history."""
+"""The small-poker tree builder: tree facts for every game, classic Kuhn equal to a hand-built reference bit for bit,
+the variants against the slow reference CFR on the rules, and Leduc's rules against OpenSpiel's ``leduc_poker`` history
+by history."""
 
 import itertools
 import os
@@ -14,8 +15,8 @@ from rmcore.kuhn import INFOSETS
 from . import naive_rules_cfr
 
 
-def todays_kuhn_arrays():
-    """Kuhn poker's arrays as ``kuhn.py`` built them by hand before the builder (kept here as the reference)."""
+def hand_built_kuhn_arrays():
+    """Kuhn poker's arrays built by hand from Kuhn's rules alone, without the builder: the reference it is held to."""
     terminal = {"pp", "bp", "bb", "pbp", "pbb"}
     labels, deal_start, deal_end = [], [], []
     for card_1, card_2 in itertools.permutations(range(3), 2):
@@ -42,10 +43,10 @@ def todays_kuhn_arrays():
                 by_depth=np.argsort(-depth, kind="stable"), depth=depth, labels=tuple(labels))  # fmt: skip
 
 
-def test_the_builders_kuhn_is_todays_kuhn_array_for_array():
-    game, today = poker.kuhn_poker(3, 1.0), todays_kuhn_arrays()
-    assert game is rmcore.KUHN and game.infosets == INFOSETS and game.node_labels == today.pop("labels")
-    for name, expected in today.items():
+def test_the_builders_kuhn_is_the_hand_built_kuhn_array_for_array():
+    game, by_hand = poker.kuhn_poker(3, 1.0), hand_built_kuhn_arrays()
+    assert game is rmcore.KUHN and game.infosets == INFOSETS and game.node_labels == by_hand.pop("labels")
+    for name, expected in by_hand.items():
         np.testing.assert_array_equal(getattr(game.tree, name), expected, err_msg=name)
     assert game.tree.deal_probability.tolist() == [1 / 6] * 6 and game.tree.num_actions.tolist() == [2] * 12
 
@@ -73,9 +74,9 @@ def test_leduc_tree_facts():
     per_deal = tree.deal_end - tree.deal_start
     assert (per_deal == 315).all()
     # A betting round: 6 decision histories, 4 folds, 5 ways on; after each of the 5, chance deals one of 4 public cards.
-    decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore._kernels.CHANCE_NODE).sum()
+    decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.tree.CHANCE_NODE).sum()
     assert (decisions, chance, (tree.player == -1).sum()) == (30 * (6 + 5 * 4 * 6), 30 * 5, 30 * (4 + 5 * 4 * (4 + 5)))
-    assert np.allclose(tree.chance[tree.player == rmcore._kernels.CHANCE_NODE], 0.25)
+    assert np.allclose(tree.chance[tree.player == rmcore.tree.CHANCE_NODE], 0.25)
     first_round = [k for k, name in enumerate(game.infosets) if "/" not in name]
     assert len(first_round) == 36 and sorted(set(tree.num_actions.tolist())) == [2, 3]
     assert game.actions[game.infosets.index("J♠")] == ("check", "bet")
@@ -94,7 +95,7 @@ def test_leduc_payoffs_by_hand():
     assert rules.payoff("rc/3rc", (4, 2)) == -7.0  # Q pairs the public Q
     assert rules.payoff("cc/0cc", (4, 5)) == 0.0  # K and K split
     assert rules.payoff("crrc/0crrc", (1, 3)) == 1 + 4 + 8  # J pairs: 1 + (2 + 2) + (4 + 4)
-    assert rules.player("rc/") == rmcore._kernels.CHANCE_NODE and rules.after("rr", "c") == "rrc/"
+    assert rules.player("rc/") == rmcore.tree.CHANCE_NODE and rules.after("rr", "c") == "rrc/"
 
 
 def test_leduc_is_openspiels_leduc_poker_history_by_history():
@@ -111,7 +112,7 @@ def test_leduc_is_openspiels_leduc_poker_history_by_history():
         while stack:
             history, state = stack.pop()
             if state.is_chance_node():
-                assert rules.player(history) == rmcore._kernels.CHANCE_NODE
+                assert rules.player(history) == rmcore.tree.CHANCE_NODE
                 outcomes = [(int(card), p) for card, p in rules.chance(history, deal)]
                 assert outcomes == state.chance_outcomes(), (deal, history)
                 stack += [(rules.after(history, str(card)), state.child(card)) for card, _ in outcomes]

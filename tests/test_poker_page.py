@@ -8,7 +8,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.live_charts import captions
-from tests.visits import opened
+from tests.visits import opened, run_to_reached
 from ui import link
 
 
@@ -183,7 +183,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     page.button(key="kuhn_step_100").click().run()
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
-    assert live.primary.learner == 0 and live.primary.opponent["Jp"] == (1.0, 0.0)
+    assert live.primary.learner == 1 and live.primary.opponent["Jp"] == (1.0, 0.0)
     exact = rmcore.solve_tree_game(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     response = rmcore.best_response(rmcore.KUHN, opponent, 1)
@@ -246,6 +246,7 @@ def _opened_at(url: str):
 
 
 def _shows_leduc(app, seed: int, variant: str, iteration: int) -> None:
+    run_to_reached(app, "kuhn")
     assert not app.exception and app.title[0].value == "CFR on small poker games" and not app.warning
     assert app.button_group(key="kuhn_game").value == "leduc"
     live = app.session_state.kuhn_live

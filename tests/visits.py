@@ -21,3 +21,14 @@ def opened(params: dict | None = None, url_path: str | None = None) -> AppTest:
     app.run()
     assert not app.exception
     return app
+
+
+def run_to_reached(app: AppTest, page: str, reruns: int = 200) -> AppTest:
+    """Rerun ``app`` until the page's run is paused: a link's ``run_to`` runs in time-bounded updates, one per run of
+    the page (the live fragment's timed reruns, which a browser sends, are not sent by AppTest)."""
+    for _ in range(reruns):
+        if app.session_state[f"{page}_run"] == "Pause":
+            break
+        app.run()
+    assert not app.exception and app.session_state[f"{page}_run"] == "Pause"
+    return app

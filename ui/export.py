@@ -53,10 +53,10 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
-        rules = race.game.rules
-        source = "--game leduc" if isinstance(rules, rmcore.LeducRules) else "--game kuhn"
-        if isinstance(rules, rmcore.KuhnRules) and (rules.cards, rules.bet) != (3, 1.0):
-            source += f" --cards {rules.cards} --bet {float(rules.bet)!r}"
+        name, values = rmcore.tree_game_setting(race.game)
+        source = f"--game {name}"
+        if any(value != p.default for p, value in zip(rmcore.TREE_GAMES[name].parameters, values.values())):
+            source += "".join(f" --{key} {value!r}" for key, value in values.items())
         if race.opponent is not None:  # the fixed opponent's whole strategy, every probability as Python wrote it
             files["opponent.json"] = json.dumps(race.opponent, indent=1, ensure_ascii=False)
             source += " --opponent opponent.json"

@@ -46,9 +46,9 @@ class RunSettings(NamedTuple):
 
     @property
     def tree_game(self) -> rmcore.TreeGame:
-        if self.game == "leduc":
-            return rmcore.leduc_poker()
-        return rmcore.kuhn_poker(self.cards, self.bet) if self.game == "sliders" else rmcore.KUHN
+        if self.game == "sliders":
+            return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
+        return rmcore.tree_game(self.game)
 
     @property
     def game_key(self) -> tuple:
@@ -106,7 +106,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
     player = int(mode)
     game = chosen.tree_game
     names = [name for k, name in enumerate(game.infosets) if game.tree.infoset_player[k] == player - 1]
-    default = ["Jp"] if game is rmcore.KUHN and player == 2 else names[:1]  # "player 2 never bluffs with J"
+    default = ["Jp"] if rmcore.is_classic_kuhn(game) and player == 2 else names[:1]  # "player 2 never bluffs with J"
     suffix = "_".join(str(part) for part in chosen.game_key)
     locked = st.multiselect(f"Player {player}'s locked information sets (it plays the exact equilibrium at the others)", names,
                             default=default, key=f"kuhn_locks_{player}_{suffix}", bind="query-params",

@@ -46,8 +46,9 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         with right:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
-            trajectories = figures.infoset_trajectories(shown) if game is rmcore.KUHN else figures.opening_trajectories(shown, game.rules)
-            words = explain.KUHN_TRAJECTORIES if game is rmcore.KUHN and not fixed else explain.trajectories(game is rmcore.KUHN, fixed)
+            classic = rmcore.is_classic_kuhn(game)
+            trajectories = figures.infoset_trajectories(shown) if classic else figures.opening_trajectories(shown, game.rules)
+            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
@@ -63,7 +64,7 @@ def _convergence_caption(run: LiveRun) -> str:
     if run.is_race:
         return explain.RACE
     learner = run.primary.learner
-    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner + 1)
+    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner)
 
 
 def _before_the_start(run: LiveRun, look: dict) -> None:
@@ -80,7 +81,7 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
             live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability",
                        caption=_convergence_caption(run), **look)  # fmt: skip
         with right:
-            fixed, classic = run.primary.learner is not None, run.race.game is rmcore.KUHN
+            fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
             live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
@@ -91,7 +92,7 @@ def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regr
               look: dict) -> None:  # fmt: skip
     """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check (classic Kuhn);
     for the other games the exact answer, the heat map and the strategy explorer."""
-    if run.race.game is not rmcore.KUHN:
+    if not rmcore.is_classic_kuhn(run.race.game):
         explorer.section(run, average, current, regrets, game_value, look)
         return
     walkthrough.policies(run, average, current, regrets, iteration, game_value, look)
@@ -108,5 +109,6 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         st.metric("iteration", iteration)
         st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
-        exact = "The equilibrium value is -1/18 = -0.05556." if run.race.game is rmcore.KUHN else "The exact value is under the charts."
+        classic = rmcore.is_classic_kuhn(run.race.game)
+        exact = "The equilibrium value is -1/18 = -0.05556." if classic else "The exact value is under the charts."
         st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)

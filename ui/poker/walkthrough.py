@@ -66,7 +66,7 @@ the histories $h \in I$ (the two deals that share $i$'s card):
 
 #: The walkthrough's columns: name -> (its help text, how to read it from a trace row).
 REACH_AND_VALUES = {
-    "player": ("Who acts at this information set.", lambda r: r.player + 1),
+    "player": ("Who acts at this information set.", lambda r: r.player),
     "σ(bet)": ("The strategy this iteration played: probability of bet (call).", lambda r: r.strategy[1]),
     "Σ π_i": ("Own reach, summed over the set's two deals: up to 2, not a probability.", lambda r: r.own_reach),
     "Σ π_-i": ("Opponent's and chance's reach, summed over the set's two deals.", lambda r: r.opponent_reach),

@@ -1,0 +1,159 @@
+"""Game trees as the solvers see them: :class:`TreeGame`, its policies and the scratch arrays its kernels fill.
+
+Every source of a sequential game (the poker builder in ``poker.py``; a file reader would do the same) produces one
+:class:`TreeGame`: the tree walked once into flat arrays (:class:`TreeArrays`, which the kernels in ``_kernels.py``
+walk), with the labels pages and tables need. A policy is a dense ``[infoset, action]`` array whose row ``k`` holds the
+probabilities of information set ``k``'s legal actions in its first ``num_actions[k]`` columns (the rest are 0).
+
+Players are numbered 1 and 2 in everything public, as the pages and the papers number them; the arrays number them
+0 and 1 (``TreeArrays.player``, ``infoset_player``).
+
+>>> import rmcore
+>>> policy = uniform_policy(rmcore.KUHN)
+>>> policy.shape, float(policy[0, 1])
+((12, 2), 0.5)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import config
+from ._kernels import CHANCE_NODE, TreeArrays
+from .records import Policy
+from .validation import normalised
+
+__all__ = ["TreeGame", "TreeArrays", "CHANCE_NODE", "policy_width", "uniform_policy", "as_policy_array",
+           "scratch_arrays", "player_index", "check_tree_game", "action_weights", "opponent_rows"]  # fmt: skip
+
+
+class TreeGame(NamedTuple):
+    """A two-player zero-sum game as flat arrays, with the labels pages and tables need."""
+
+    name: str
+    tree: TreeArrays
+    infosets: tuple[str, ...]  # information-set names, in the policy's row order
+    actions: tuple[tuple[str, ...], ...]  # each information set's action names
+    node_labels: tuple  # what each node of the tree is (game-specific)
+    rules: object = None  # the rules it was built from (``poker.py``), if any
+
+
+def check_tree_game(game) -> None:
+    """Raise a ValueError unless ``game`` is a :class:`TreeGame`."""
+    if not isinstance(game, TreeGame):
+        raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+
+
+def player_index(value, what: str = "player") -> int:
+    """A player given as 1 or 2 (as the pages and the papers number them), returned as the arrays' 0 or 1."""
+    if isinstance(value, bool) or value not in (1, 2):
+        raise ValueError(f"{what} must be 1 or 2, got {value!r}")
+    return int(value) - 1
+
+
+def policy_width(game: TreeGame) -> int:
+    """The columns of a policy array: the most legal actions at any information set."""
+    return int(game.tree.num_actions.max())
+
+
+def uniform_policy(game: TreeGame) -> np.ndarray:
+    """Every information set's legal actions equally likely (zero beyond them)."""
+    widths = game.tree.num_actions
+    columns = np.arange(policy_width(game))
+    return np.where(columns[None, :] < widths[:, None], 1.0 / widths[:, None], 0.0)
+
+
+def scratch_arrays(game: TreeGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Room for a best response's work: ``(reach [node, 3], value [node], scores [infoset, action])``."""
+    nodes = game.tree.player.shape[0]
+    shape = (len(game.infosets), policy_width(game))
+    return np.empty((nodes, 3)), np.empty(nodes), np.empty(shape)
+
+
+def as_policy_array(game: TreeGame, policy) -> np.ndarray:
+    """A validated ``[infoset, action]`` array from a :class:`Policy`, a dict ``{infoset: probs}`` or an array."""
+    if isinstance(policy, Policy):
+        policy = policy.probabilities
+    shape = (len(game.infosets), policy_width(game))
+    if isinstance(policy, dict):
+        missing = [name for name in game.infosets if name not in policy]
+        if missing:
+            raise ValueError(f"the policy has no entry for information set {missing[0]!r}")
+        rows = []
+        for name, actions in zip(game.infosets, game.actions):
+            row = policy[name]
+            try:
+                row = [float(p) for p in row]
+            except (TypeError, ValueError):
+                raise ValueError(f"the probabilities at {name!r} must be numbers") from None
+            if len(row) != len(actions):
+                raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); "
+                                 f"got {len(row)} probabilities")
+            rows.append(row + [0.0] * (shape[1] - len(row)))
+        policy = rows
+    try:
+        array = np.asarray(policy, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("a policy must be numbers: one row of action probabilities per information set") from None
+    if array.shape != shape:
+        raise ValueError(f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; "
+                         f"got shape {array.shape}")
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise ValueError("policy probabilities must be finite and >= 0")
+    illegal = (array > 0) & (np.arange(shape[1])[None, :] >= game.tree.num_actions[:, None])
+    if illegal.any():
+        k = int(np.argmax(illegal.any(axis=1)))
+        raise ValueError(f"information set {game.infosets[k]!r} has only {game.tree.num_actions[k]} actions; "
+                         "the rest must be 0")
+    bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
+    if bad.any():
+        raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
+    return np.ascontiguousarray(array)
+
+
+def action_weights(game: TreeGame, name: str, weights) -> np.ndarray:
+    """One information set's weights over its legal actions, normalised (like the matrix page's opponent sliders)."""
+    k = game.infosets.index(name)
+    actions = game.actions[k]
+    try:
+        row = np.asarray([float(w) for w in weights])
+    except (TypeError, ValueError):
+        raise ValueError(f"the weights at {name!r} must be numbers, one per action ({', '.join(actions)})") from None
+    if row.shape[0] != len(actions):
+        raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); "
+                         f"got {row.shape[0]} weights")
+    if not np.isfinite(row).all() or (row < 0).any() or not row.any():
+        raise ValueError(f"the weights at {name!r} must be finite, >= 0 and not all 0")
+    return normalised(row)
+
+
+def opponent_rows(game: TreeGame, opponent) -> tuple[int, np.ndarray]:
+    """``(its array index 0 or 1, a policy array with its rows filled and the learner's uniform)`` from a fixed
+    opponent's strategy: a dict naming every information set of exactly one player (see
+    :func:`rmcore.fixed_strategy`)."""
+    check_tree_game(game)
+    if not isinstance(opponent, dict) or not opponent:
+        raise ValueError("a fixed opponent is a dict from each of its information sets to action probabilities "
+                         "(rmcore.fixed_strategy builds one)")  # fmt: skip
+    unknown = [name for name in opponent if name not in game.infosets]
+    if unknown:
+        raise ValueError(f"{unknown[0]!r} is not an information set of {game.name}")
+    players = {int(game.tree.infoset_player[game.infosets.index(name)]) for name in opponent}
+    if len(players) != 1:
+        raise ValueError("a fixed opponent's information sets must all belong to one player")
+    (index,) = players
+    owner = game.tree.infoset_player
+    missing = [name for k, name in enumerate(game.infosets) if owner[k] == index and name not in opponent]
+    if missing:
+        raise ValueError(f"the fixed opponent (player {index + 1}) needs a strategy at every one of its "
+                         f"information sets; missing {missing[0]!r} and {len(missing) - 1} more")  # fmt: skip
+    policy = uniform_policy(game)
+    for name, row in opponent.items():
+        probabilities = action_weights(game, name, row)
+        if abs(float(np.sum([float(p) for p in row])) - 1.0) > 1e-9:
+            raise ValueError(f"the probabilities at {name!r} must sum to 1 (rmcore.fixed_strategy normalises weights)")
+        k = game.infosets.index(name)
+        policy[k, : probabilities.shape[0]] = probabilities
+    return index, policy
