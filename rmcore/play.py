@@ -3,7 +3,8 @@
 A :class:`Hand` is one deal played out: the student sits as player 1 or 2, the bot plays the other seat by
 sampling its policy at each of its information sets, chance deals the public card (Leduc). Everything random in
 hand number ``n`` comes from ``numpy.random.default_rng([seed, n])``, so the same seed deals the same hands and the
-bot makes the same draws (given the same policy and the same student actions).
+bot makes the same draws (given the same policy and the same student actions). Actions are named as a player at the
+table says them (check, bet, fold, call); the policy's rows keep the tree's names (Kuhn's pass and bet).
 
 :func:`running_mean` summarises the student's winnings so far: the mean and a 95% confidence band (normal
 approximation, mean +- 1.96 s / sqrt(n)), to set beside the game value and what a best response would win
@@ -13,12 +14,12 @@ approximation, mean +- 1.96 s / sqrt(n)), to set beside the game value and what 
 >>> bot = rmcore.solve_tree_game(rmcore.KUHN).policy
 >>> hand = Hand(rmcore.KUHN, bot, student=1, seed=3, number=0)
 >>> hand.your_cards, hand.legal_actions
-('J', ('pass', 'bet'))
+('J', ('check', 'bet'))
 >>> hand.play("bet")
 >>> hand.steps
-[('you', 'bet'), ('bot', 'pass')]
+[('you', 'bet'), ('bot', 'fold')]
 >>> hand.is_over, hand.bot_cards, hand.winnings, [(m.infoset, m.action, round(m.probability, 3)) for m in hand.bot_moves]
-(True, 'Q', 1.0, [('Qb', 'pass', 0.667)])
+(True, 'Q', 1.0, [('Qb', 'fold', 0.667)])
 """
 
 from __future__ import annotations
