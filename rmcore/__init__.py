@@ -10,7 +10,7 @@ Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, `
 True
 """
 
-from ._runtime import compile_in_background, compiles_in_background
+from ._runtime import compile_in_background, compiles_in_background, compiling
 from .tree import TreeGame
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
@@ -38,6 +38,6 @@ __all__ = [
     "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",
     "BestResponseGains", "Equilibrium", "Preset", "PresetParameter", "ZeroSumSolution",
     "best_response_gains", "equilibrium_policy", "exploitability", "kuhn_nash_conv", "nash_conv", "parse_matrix_csv",
-    "preset", "regret_bound", "solve_zero_sum", "tree_nash_conv", "compile_in_background", "compiles_in_background",
+    "preset", "regret_bound", "solve_zero_sum", "tree_nash_conv", "compile_in_background", "compiles_in_background", "compiling",
 ]  # fmt: skip
 __version__ = "0.2.0"

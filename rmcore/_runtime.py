@@ -25,6 +25,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -87,6 +88,7 @@ class _CompileQueue:
 _compiles = _CompileQueue()
 _ready: set = set()
 _preparing: set = set()
+_preparing_since: dict = {}  # key -> time.monotonic() when its preparation began
 _standing_in: dict = {}
 _background = False
 _GENERAL = "general"
@@ -112,6 +114,15 @@ def compile_in_background(enabled: bool = True) -> None:
 def compiles_in_background() -> bool:
     """Whether :func:`compile_in_background` is on: a kernel not compiled yet may then run as plain Python (slowly)."""
     return _background
+
+
+def compiling() -> dict[str, float]:
+    """The kernels being prepared in the background now, and for how many seconds: ``{"cfr": 4.2}`` while the CFR
+    kernels compile (``"general"`` for the matrix page's general kernel, a variant's flags for its own kernel)."""
+    now = time.monotonic()
+    with _kernel_lock:
+        return {key if isinstance(key, str) else ",".join(str(int(v)) for v in key): now - since
+                for key, since in _preparing_since.items()}
 
 
 def matrix_kernel_status(variant: MatrixFlags) -> str:
@@ -228,6 +239,7 @@ def _prepare(key, compile_it, ahead: bool = False) -> None:
                 _compiles.promote(key)
             return
         _preparing.add(key)
+        _preparing_since[key] = time.monotonic()
     urgency = _CompileQueue.AHEAD if ahead else _CompileQueue.URGENT
 
     def work():
@@ -250,6 +262,7 @@ def _prepare(key, compile_it, ahead: bool = False) -> None:
         finally:
             with _kernel_lock:
                 _preparing.discard(key)
+                _preparing_since.pop(key, None)
                 _kernel_prepared.notify_all()
 
     threading.Thread(target=work, name=f"compile {key}", daemon=True).start()

@@ -53,5 +53,9 @@ LOG_POINTS_PER_DECADE = 32
 #: for the compile instead.
 PYTHON_TWIN_WORK = 200_000
 
+#: Largest tree (in nodes) a live page runs as plain Python while its CFR kernels compile: one plain-Python iteration
+#: of Leduc's 9,450 nodes takes about 0.7 s, and iterations that slow take the core from the compile they wait for.
+PYTHON_TWIN_CFR_NODES = 2_000
+
 #: The same for a CFR call, in iterations times tree nodes: Kuhn poker's 54 nodes, 280 iterations, about 0.3 s.
 PYTHON_TWIN_CFR_WORK = 15_000

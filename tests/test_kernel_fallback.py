@@ -257,3 +257,25 @@ def test_a_live_run_starts_with_a_small_chunk_while_its_kernels_run_as_plain_pyt
     leduc = LiveRun(rmcore.Race(rmcore.poker_tree(rmcore.LeducRules()), ["cfr"]))
     leduc.tick(None)  # one Leduc iteration (9,450 nodes) as plain Python; two would wait for the compile
     assert leduc.iteration == 1 and leduc.race.solvers[0].kernel_status == "python"
+
+
+def test_a_large_tree_waits_for_its_compile_and_says_for_how_long(monkeypatch):
+    """Leduc as plain Python crawls (0.7 s an iteration) and slows the compile it waits for: a live run of it runs
+    nothing until the CFR kernels are ready, and tells how long they have been compiling."""
+    import time as clock
+
+    from ui import explain
+    from ui.live import LiveRun
+
+    _nothing_compiled(monkeypatch, [])
+    monkeypatch.setattr(_runtime, "_preparing_since", {"cfr": clock.monotonic() - 5.0})
+    leduc = LiveRun(rmcore.Race(rmcore.poker_tree(rmcore.LeducRules()), ["cfr"]))
+    assert leduc.race.solvers[0].kernel_status == "python" and leduc.waits_for_compile()
+    assert leduc.tick(None) == 0 and leduc.iteration == 0
+    assert 5.0 <= leduc.compile_seconds() < 60 and rmcore.compiling()["cfr"] >= 5.0
+    assert explain.compiling(leduc.compile_seconds(), "cfr").startswith("compiling the solver: 5 s so far (about 11 s")
+    kuhn = LiveRun(rmcore.Race(rmcore.KUHN, ["cfr"]))  # a small tree goes on as plain Python meanwhile
+    assert not kuhn.waits_for_compile() and kuhn.tick(None) > 0
+    _runtime._ready.add("cfr")
+    monkeypatch.setattr(_runtime, "_preparing_since", {})
+    assert not leduc.waits_for_compile() and leduc.tick(None) > 0 and leduc.compile_seconds() is None

@@ -154,8 +154,9 @@ def _kernel_notice(run) -> None:
         return
     said.add((status, run.key))
     if status == "python":
-        st.toast("This server is compiling the solver for these settings (once, about 10 seconds). Meanwhile it runs as "
-                 "plain Python, far slower; those iterations are then run again on the compiled solver.",
+        st.toast("This server is compiling the solver for these settings (once; the iteration counter shows for how long). "
+                 "Meanwhile it runs as plain Python, far slower (a large game waits instead); those iterations are then "
+                 "run again on the compiled solver.",
                  icon=":material/hourglass_top:")  # fmt: skip
     else:
         st.toast("The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "

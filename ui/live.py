@@ -170,6 +170,20 @@ class LiveRun:
         statuses = {solver.kernel_status for solver in self.race.solvers}
         return next((s for s in ("load", "python", "general") if s in statuses), "ready")
 
+    def waits_for_compile(self) -> bool:
+        """Whether the run waits, running nothing, for its CFR kernels to compile: a tree larger than
+        ``config.PYTHON_TWIN_CFR_NODES`` would crawl as plain Python and slow the compile it waits for."""
+        primary = self.primary
+        return (isinstance(primary, rmcore.CFRSolver) and primary.game.tree.player.shape[0] > rmcore.config.PYTHON_TWIN_CFR_NODES
+                and self.kernel_status() == "python" and "cfr" in rmcore.compiling())
+
+    def compile_seconds(self) -> float | None:
+        """How long the kernels this run waits for (or runs slower without) have been compiling; None when ready."""
+        if self.kernel_status() not in ("python", "general"):
+            return None
+        seconds = rmcore.compiling()
+        return max(seconds.values()) if seconds else None
+
     @property
     def is_race(self) -> bool:
         return len(self.race.variants) > 1
@@ -192,6 +206,9 @@ class LiveRun:
 
         Toward a :attr:`target` the run goes at full speed and stops there (then ``target`` is None again).
         """
+        if self.waits_for_compile():
+            self._progress.append((time.perf_counter(), self.iteration))
+            return 0
         if self.target is not None:
             speed = None
         size = self.chunk_size(speed, budget)

@@ -158,7 +158,9 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
         st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {value} · {speed} iterations / s")
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
-        st.metric("iteration", iteration)
+        compile_seconds = run.compile_seconds()
+        note = None if compile_seconds is None else explain.compiling(compile_seconds, "general")
+        st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)
         st.metric(_value_label(run.primary.game), value, help=VALUE_HELP)

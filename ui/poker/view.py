@@ -107,7 +107,9 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
         st.markdown(f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}")
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
-        st.metric("iteration", iteration)
+        compile_seconds = run.compile_seconds()
+        note = None if compile_seconds is None else explain.compiling(compile_seconds, "cfr")
+        st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
         classic = rmcore.is_classic_kuhn(run.race.game)
         exact = "The equilibrium value is -1/18 = -0.05556." if classic else "The exact value is under the charts."
