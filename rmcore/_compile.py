@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+import time
 
 import numpy as np
 
@@ -30,8 +32,36 @@ def compile_matrix(flags, general: bool) -> None:
 NICENESS = 10
 
 
+def _end_with_the_parent() -> None:
+    """Stop this compile when the process that asked for it ends (a server stopped mid-compile).
+
+    Linux's ``PR_SET_PDEATHSIG`` has the kernel send SIGTERM the moment the parent dies; elsewhere, and should that call
+    be refused, a watcher thread notices the parent is gone (the process is handed to another parent) within a second.
+    """
+    parent = os.getppid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before the call above took effect
+        os._exit(1)
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent watcher", daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     what = argv[0] if argv else ""
+    _end_with_the_parent()
     if hasattr(os, "nice"):
         os.nice(NICENESS)
     if what == "cfr":
