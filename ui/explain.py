@@ -103,3 +103,11 @@ def compiling(seconds: float, what: str) -> str:
     typical = COMPILE_SECONDS.get(what)
     usual = f" (about {typical} s on an idle 2-core machine, longer on a busy one)" if typical else ""
     return f"compiling the solver: {seconds:.0f} s so far{usual}"
+
+
+#: How an information set of the bigger games is named: the cards seen, then the betting, round by round.
+POKER_INFOSET_NAMES = (
+    "An information set is named by the cards its player sees and the betting so far: **K♥ Q♠ crrc/cr** is holding "
+    "the King of hearts with the Queen of spades on the table, after check (c), raise (r), re-raise (r) and call (c) in "
+    "the first round (the slash ends it) and check, raise in the second. In Kuhn poker p is pass and b bet."
+)

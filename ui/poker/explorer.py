@@ -9,6 +9,8 @@ import streamlit as st
 
 import rmcore
 
+from .. import explain
+
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import figures
@@ -58,4 +60,5 @@ def _explorer(run: LiveRun, game, names: list[str], average, current, regrets, a
                           "cumulative regret": regrets[k, : len(actions)], "exact (LP)": answer.policy.probabilities[k, : len(actions)]},
                          index=pd.Index(actions, name=name))  # fmt: skip
     st.table(table.style.format(precision=4))
-    st.caption(f"**{name}**: reached with probability {reach:.4f} under the current policy (chance and both players).")
+    st.caption(f"**{name}**: reached with probability {reach:.4f} under the current policy (chance and both players). "
+               + explain.POKER_INFOSET_NAMES)
