@@ -41,5 +41,7 @@ Space run / pause, → step, R reset. *Share this setup* (sidebar) gives a link 
 """
 )
 st.subheader("A first taste: Rock-Paper-Scissors with a crash")
-iterations = st.select_slider("Iterations", options=[10, 100, 1_000, 10_000, 100_000], value=1_000, key="home_iterations")
+iterations = st.select_slider(
+    "Iterations", options=[10, 100, 1_000, 10_000, 100_000], value=1_000, key="home_iterations"
+)
 st.dataframe(quick_demo(iterations), hide_index=True)

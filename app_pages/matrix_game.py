@@ -8,8 +8,10 @@ from ui.matrix import settings, view
 presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")
-    st.caption("Each action is played in proportion to its positive cumulative regret. "
-               "In zero-sum self-play the *average* strategies approach a Nash equilibrium.")  # fmt: skip
+    st.caption(
+        "Each action is played in proportion to its positive cumulative regret. "
+        "In zero-sum self-play the *average* strategies approach a Nash equilibrium."
+    )
 link.notice()
 
 with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():

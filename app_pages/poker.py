@@ -36,11 +36,17 @@ link.notice()
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
     chosen = settings.widgets()
     st.markdown(GAME_RULES[chosen.game])
-    show_current = st.toggle("Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params")
+    show_current = st.toggle(
+        "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
+    )
 
 run = settings.live_run(chosen)
 state.notice("kuhn")
-speed = controls.run_controls("kuhn", run.iteration, step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.")
+speed = controls.run_controls(
+    "kuhn",
+    run.iteration,
+    step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.",
+)
 if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
     with st.expander("One iteration, step by step", expanded=not presenting):
         walkthrough.section(run)

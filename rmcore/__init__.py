@@ -10,34 +10,100 @@ Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, `
 True
 """
 
+from . import poker
 from ._runtime import compile_in_background, compiles_in_background, compiling
-from .tree import TreeGame
-from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
+from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
+from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
 from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, parse_matrix_csv, preset
 from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
-from . import poker
-from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
-from .sequence_form import TreeSolution, solve_tree_game
-from .play import Hand, running_mean
-from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
 from .matrix import (
-    ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixMetrics, MatrixSolver, MatrixVariant, PlayerValues, StrategyProfile,
-)  # fmt: skip
+    ALGORITHMS,
+    AVERAGINGS,
+    SAMPLINGS,
+    UPDATES,
+    MatrixMetrics,
+    MatrixSolver,
+    MatrixVariant,
+    PlayerValues,
+    StrategyProfile,
+)
 from .metrics import BestResponseGains, best_response_gains, exploitability, nash_conv, regret_bound
+from .play import Hand, running_mean
+from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
 from .records import History, Policy
+from .sequence_form import TreeSolution, solve_tree_game
+from .tree import TreeGame
 
 __all__ = [
-    "ALGORITHMS", "AVERAGINGS", "SAMPLINGS", "UPDATES", "CFR_UPDATES", "CFR_VARIANTS", "PRESETS", "TREE_GAMES", "THRESHOLDS",
-    "MatrixGame", "MatrixSolver", "MatrixVariant", "MatrixMetrics", "PlayerValues", "StrategyProfile",
-    "TreeGameEntry", "TreeGameParameter", "tree_game", "tree_game_setting", "is_classic_kuhn",
-    "TreeGame", "KUHN", "KuhnRules", "LeducRules", "kuhn_poker", "leduc_poker", "poker_tree", "TreeSolution", "solve_tree_game",
-    "BestResponse", "Deviation", "best_response", "exploiting_deviations", "fixed_strategy", "Hand", "running_mean", "CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "KuhnCFR",
-    "History", "Policy", "Race", "RaceResult", "Standing", "Reached", "Curve", "race",
-    "BestResponseGains", "Equilibrium", "Preset", "PresetParameter", "ZeroSumSolution",
-    "best_response_gains", "equilibrium_policy", "exploitability", "kuhn_nash_conv", "nash_conv", "parse_matrix_csv",
-    "preset", "regret_bound", "solve_zero_sum", "tree_nash_conv", "compile_in_background", "compiles_in_background", "compiling",
-]  # fmt: skip
+    "ALGORITHMS",
+    "AVERAGINGS",
+    "SAMPLINGS",
+    "UPDATES",
+    "CFR_UPDATES",
+    "CFR_VARIANTS",
+    "PRESETS",
+    "TREE_GAMES",
+    "THRESHOLDS",
+    "MatrixGame",
+    "MatrixSolver",
+    "MatrixVariant",
+    "MatrixMetrics",
+    "PlayerValues",
+    "StrategyProfile",
+    "TreeGameEntry",
+    "TreeGameParameter",
+    "tree_game",
+    "tree_game_setting",
+    "is_classic_kuhn",
+    "TreeGame",
+    "KUHN",
+    "KuhnRules",
+    "LeducRules",
+    "kuhn_poker",
+    "leduc_poker",
+    "poker_tree",
+    "TreeSolution",
+    "solve_tree_game",
+    "BestResponse",
+    "Deviation",
+    "best_response",
+    "exploiting_deviations",
+    "fixed_strategy",
+    "Hand",
+    "running_mean",
+    "CFRSolver",
+    "CFRVariant",
+    "CFRMetrics",
+    "CFRTrace",
+    "KuhnCFR",
+    "History",
+    "Policy",
+    "Race",
+    "RaceResult",
+    "Standing",
+    "Reached",
+    "Curve",
+    "race",
+    "BestResponseGains",
+    "Equilibrium",
+    "Preset",
+    "PresetParameter",
+    "ZeroSumSolution",
+    "best_response_gains",
+    "equilibrium_policy",
+    "exploitability",
+    "kuhn_nash_conv",
+    "nash_conv",
+    "parse_matrix_csv",
+    "preset",
+    "regret_bound",
+    "solve_zero_sum",
+    "tree_nash_conv",
+    "compile_in_background",
+    "compiles_in_background",
+    "compiling",
+]
 __version__ = "0.2.0"

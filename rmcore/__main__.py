@@ -14,12 +14,11 @@ from . import config
 from .catalogue import TREE_GAMES, tree_game
 from .cfr import CFR_UPDATES, CFR_VARIANTS
 from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
-from .kuhn import is_classic_kuhn
-from .tree import TreeGame
-from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
 from .inputs import loads_json, read_text
+from .kuhn import is_classic_kuhn
+from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
 from .race import THRESHOLDS, Race
-
+from .tree import TreeGame
 
 #: Longest --opponent JSON file read, in characters (Leduc's 936 information sets of three numbers fit in 100 kB).
 MAX_OPPONENT_CHARS = 1_000_000
@@ -53,7 +52,9 @@ def _iterations(text: str) -> int:
     except ValueError:
         value = None
     if value is None or not 0 <= value <= config.MAX_ITERATIONS:
-        raise argparse.ArgumentTypeError(f"iterations must be a whole number from 0 to {config.MAX_ITERATIONS:,}; got {text}")
+        raise argparse.ArgumentTypeError(
+            f"iterations must be a whole number from 0 to {config.MAX_ITERATIONS:,}; got {text}"
+        )
     return value
 
 
@@ -76,8 +77,10 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
         try:
             opponent = loads_json(read_text(text, MAX_OPPONENT_CHARS, "--opponent"), "--opponent")
         except ValueError as error:
-            raise UsageError(f"--opponent for a poker game is a JSON file of one player's strategy "
-                             f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}') from None  # fmt: skip
+            raise UsageError(
+                f"--opponent for a poker game is a JSON file of one player's strategy "
+                f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}'
+            ) from None
         if not isinstance(opponent, dict):
             raise UsageError(f"--opponent {text!r}: the JSON must be an object from information sets to probabilities")
         return opponent
@@ -94,7 +97,9 @@ def _parse_start(text: str | None):
         row, col = text.split(";")
         return [float(p) for p in row.split(",")], [float(p) for p in col.split(",")]
     except ValueError:
-        raise UsageError(f"--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got {text!r}") from None
+        raise UsageError(
+            f"--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got {text!r}"
+        ) from None
 
 
 def _solve(args) -> int:
@@ -132,8 +137,13 @@ def _solve(args) -> int:
         )
         return 0
     mode = "self-play" if solver.is_self_play else "against a fixed opponent"
-    print(f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s")
-    for who, labels, probabilities in (("row", game.row_actions, average.row), ("column", game.col_actions, average.col)):
+    print(
+        f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
+    )
+    for who, labels, probabilities in (
+        ("row", game.row_actions, average.row),
+        ("column", game.col_actions, average.col),
+    ):
         shown = ", ".join(f"{label} {p:.4f}" for label, p in zip(labels, probabilities))
         print(f"  average {who} strategy: {shown}")
     if metrics.nash_conv is None:
@@ -195,7 +205,14 @@ def _race(args) -> int:
         game = _load_game(args)
         name = game.name or "custom"
     variants = [part for part in args.variants.split(",") if part.strip()]
-    contest = Race(game, variants, seeds=args.seeds, seed=args.seed or 0, opponent=_parse_opponent(args.opponent, isinstance(game, TreeGame)), start=_parse_start(args.start))
+    contest = Race(
+        game,
+        variants,
+        seeds=args.seeds,
+        seed=args.seed or 0,
+        opponent=_parse_opponent(args.opponent, isinstance(game, TreeGame)),
+        start=_parse_start(args.start),
+    )
     if args.iterations < 1:
         raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
     contest.run(args.iterations)
@@ -207,18 +224,27 @@ def _race(args) -> int:
             "seconds": s.seconds,
             "iterations_per_second": s.iterations_per_second,
             result.gap_name: s.gap,
-            "reached": {_threshold_name(t): None if r is None else {"iterations": r.iterations, "seconds": r.seconds} for t, r in s.reached.items()},
+            "reached": {
+                _threshold_name(t): None if r is None else {"iterations": r.iterations, "seconds": r.seconds}
+                for t, r in s.reached.items()
+            },
         }
         for s in result.standings
     ]
     if args.json:
         print(json.dumps({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
         return 0
-    print(f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over {args.seeds} seeds where sampled)")
-    header = f"  {'variant':<42} {result.gap_name:>11} {'its/s':>12} " + " ".join(f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS)
+    print(
+        f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over {args.seeds} seeds where sampled)"
+    )
+    header = f"  {'variant':<42} {result.gap_name:>11} {'its/s':>12} " + " ".join(
+        f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS
+    )
     print(header)
     for s in result.standings:
-        reached = " ".join(f"{'not yet' if r is None else f'{r.iterations:,} ({r.seconds:.2g} s)':>16}" for r in s.reached.values())
+        reached = " ".join(
+            f"{'not yet' if r is None else f'{r.iterations:,} ({r.seconds:.2g} s)':>16}" for r in s.reached.values()
+        )
         rate = "-" if s.iterations_per_second is None else f"{s.iterations_per_second:,.0f}"
         print(f"  {s.label:<42} {s.gap:>11.3e} {rate:>12} {reached}")
     if is_classic_kuhn(game):
@@ -240,7 +266,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve = commands.add_parser("solve", help="run regret matching on a matrix game")
     source = solve.add_mutually_exclusive_group(required=True)
     source.add_argument("--game", choices=list(PRESETS), metavar="NAME", help=f"a preset: {', '.join(PRESETS)}")
-    source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
+    source.add_argument(
+        "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
+    )
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     solve.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
@@ -249,7 +277,9 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--averaging", choices=list(AVERAGINGS), default="uniform")
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
-    solve.add_argument("--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights)")
+    solve.add_argument(
+        "--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights)"
+    )
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
 
@@ -264,32 +294,53 @@ def build_parser() -> argparse.ArgumentParser:
     race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
     race_source = race.add_mutually_exclusive_group(required=True)
     trees = " or ".join(TREE_GAMES)
-    race_source.add_argument("--game", choices=[*PRESETS, *TREE_GAMES], metavar="NAME",
-                             help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}")  # fmt: skip
-    race_source.add_argument("--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)")
+    race_source.add_argument(
+        "--game",
+        choices=[*PRESETS, *TREE_GAMES],
+        metavar="NAME",
+        help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}",
+    )
+    race_source.add_argument(
+        "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
+    )
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     for parameter in _TREE_PARAMETERS.values():
         games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
         number = int if parameter.integer else float
-        race.add_argument(f"--{parameter.name}", type=number, metavar=parameter.name[0].upper(),
-                          help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; "
-                               f"default {parameter.default:g})")  # fmt: skip
-    race.add_argument("--variants", required=True, metavar="V1,V2,..",
-                      help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous")
+        race.add_argument(
+            f"--{parameter.name}",
+            type=number,
+            metavar=parameter.name[0].upper(),
+            help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; default {parameter.default:g})",
+        )
+    race.add_argument(
+        "--variants",
+        required=True,
+        metavar="V1,V2,..",
+        help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous",
+    )
     race.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")
     race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
-    race.add_argument("--opponent", metavar="p1,p2,.. or FILE.json",
-                      help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
-                           "(poker games; only the other player learns)")  # fmt: skip
-    race.add_argument("--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights; matrix games)")
+    race.add_argument(
+        "--opponent",
+        metavar="p1,p2,.. or FILE.json",
+        help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
+        "(poker games; only the other player learns)",
+    )
+    race.add_argument(
+        "--start",
+        metavar="x1,..;y1,..",
+        help="where learning starts: each player's initial strategy (weights; matrix games)",
+    )
     race.add_argument("--json", action="store_true", help="print one JSON object")
     race.set_defaults(handler=_race)
 
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")
-    bench.add_argument("--markdown", action="store_true",
-                       help="print the table as Markdown, headed by its command, machine and date")  # fmt: skip
+    bench.add_argument(
+        "--markdown", action="store_true", help="print the table as Markdown, headed by its command, machine and date"
+    )
     bench.set_defaults(handler=_bench)
     return parser
 

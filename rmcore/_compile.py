@@ -24,7 +24,16 @@ def compile_matrix(flags, general: bool) -> None:
     kernel = _kernels.run_matrix_general if general else _kernels.make_matrix_kernel(variant)
     m, n = solver.game.shape
     game = solver.game
-    kernel(game.row_payoffs, game.col_payoffs, variant, solver._state, 1, 0, np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))
+    kernel(
+        game.row_payoffs,
+        game.col_payoffs,
+        variant,
+        solver._state,
+        1,
+        0,
+        np.zeros(0, dtype=np.int64),
+        _kernels.empty_matrix_record(0, m, n),
+    )
 
 
 #: Niceness of a compile: a page that waits for it is served meanwhile (plain Python or the general kernel), so the
@@ -76,7 +85,10 @@ def main(argv: list[str]) -> int:
             print("usage: python -m rmcore._compile general|cfr|a,s,u,p,f,z,t", file=sys.stderr)
             return 2
         algorithm, sampled, alternating, power, fixed, zero_sum, track = values
-        compile_matrix((algorithm, bool(sampled), bool(alternating), power, bool(fixed), bool(zero_sum), bool(track)), general=False)
+        compile_matrix(
+            (algorithm, bool(sampled), bool(alternating), power, bool(fixed), bool(zero_sum), bool(track)),
+            general=False,
+        )
     return 0
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-import numpy as np
 import numba
+import numpy as np
 
 #: The module name of this file loaded again as plain Python (``rmcore._runtime.python_twin``).
 TWIN_SUFFIX = "_python_twin"
@@ -167,9 +167,12 @@ def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
     """Room for ``rows`` history rows of an m x n game."""
     w = max(m, n)
     return MatrixRecord(
-        np.zeros(rows, dtype=np.int64), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)), np.zeros((rows, 2, w)),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, 2, w)),
+        np.zeros((rows, 2, w)),
+        np.zeros((rows, 2, w)),
         *(np.zeros(rows) for _ in range(6)),
-    )  # fmt: skip
+    )
 
 
 @njit(**_INLINE)
@@ -492,14 +495,16 @@ def _fixed_opponent(A, s, algorithm, sampled, power, first, last):
             _sampled_row_utilities(A, b, s.row_utilities)
             _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.row_utilities, s.row_utilities[a], algorithm)
         else:
-            _accumulate_regrets(s.regrets_row, s.last_regrets_row, s.fixed_row_utilities, _dot(s.x, s.fixed_row_utilities), algorithm)
+            _accumulate_regrets(
+                s.regrets_row, s.last_regrets_row, s.fixed_row_utilities, _dot(s.x, s.fixed_row_utilities), algorithm
+            )
         w = _weight(t, power)
         _add_weighted(s.strategy_sums_row, s.x, w)
         weight_sum += w
     return weight_sum
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def make_matrix_kernel(variant: MatrixFlags):
     """Compile (once per variant, then from numba's disk cache) the kernel of one variant.
 
@@ -551,7 +556,12 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
     kernel instead of 4-9 s.) ``tests/test_kernel_fallback.py`` checks that every variant gives bit-identical
     results on both.
     """
-    algorithm, sampled, alternating, power = variant.algorithm, variant.sampled, variant.alternating, variant.averaging_power
+    algorithm, sampled, alternating, power = (
+        variant.algorithm,
+        variant.sampled,
+        variant.alternating,
+        variant.averaging_power,
+    )
     fixed, zero_sum, track = variant.fixed_opponent, variant.zero_sum, variant.track_external
     s = state
     if fixed and not sampled:
@@ -653,9 +663,10 @@ class CFRRecord(NamedTuple):
 def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
     """Room for ``rows`` history rows of a game with the given policy shape."""
     return CFRRecord(
-        np.zeros(rows, dtype=np.int64), *(np.zeros((rows, infosets, actions)) for _ in range(3)),
+        np.zeros(rows, dtype=np.int64),
+        *(np.zeros((rows, infosets, actions)) for _ in range(3)),
         *(np.zeros(rows) for _ in range(4)),
-    )  # fmt: skip
+    )
 
 
 # The two chance-node helpers stay out of line: inlined, their loop inside the decision-node loop made Kuhn's
@@ -714,7 +725,11 @@ def _backward_values(tree, policy, value, first_deal, last_deal):
         for node in range(tree.deal_end[deal] - 1, tree.deal_start[deal] - 1, -1):
             actor = tree.player[node]
             if actor < 0:
-                value[node] = tree.payoff[node] if actor != CHANCE_NODE else _chance_value(tree.children, tree.chance, value, node)
+                value[node] = (
+                    tree.payoff[node]
+                    if actor != CHANCE_NODE
+                    else _chance_value(tree.children, tree.chance, value, node)
+                )
                 continue
             info = tree.infoset[node]
             total = 0.0
@@ -990,7 +1005,9 @@ def average_policy(strategy_sums, num_actions, out):
 @njit(**_ENTRY)
 def nash_conv_of(tree, policy, reach, value, scores):
     """Sum over both players of the best-response value against ``policy`` (zero-sum: that is NashConv)."""
-    return best_response_value(tree, policy, 0, reach, value, scores) + best_response_value(tree, policy, 1, reach, value, scores)
+    return best_response_value(tree, policy, 0, reach, value, scores) + best_response_value(
+        tree, policy, 1, reach, value, scores
+    )
 
 
 @njit(**_ENTRY)

@@ -33,9 +33,20 @@ import numpy as np
 from . import _kernels, config
 from ._kernels import MatrixFlags
 
-__all__ = ["compile_in_background", "compiles_in_background", "matrix_kernel_status", "cfr_kernel_status", "call_cfr",
-           "python_twin", "run_matrix", "record_checkpoint_now", "prepare_general_kernel", "copies",
-           "compiled_matrix_kernel_ready", "register_cfr_warm_up"]  # fmt: skip
+__all__ = [
+    "compile_in_background",
+    "compiles_in_background",
+    "matrix_kernel_status",
+    "cfr_kernel_status",
+    "call_cfr",
+    "python_twin",
+    "run_matrix",
+    "record_checkpoint_now",
+    "prepare_general_kernel",
+    "copies",
+    "compiled_matrix_kernel_ready",
+    "register_cfr_warm_up",
+]
 
 # Which kernels this process has ready (compiled, or loaded from numba's disk cache), which are being prepared, and
 # what each variant not ready yet ran on last ("python" or "general").
@@ -121,8 +132,10 @@ def compiling() -> dict[str, float]:
     kernels compile (``"general"`` for the matrix page's general kernel, a variant's flags for its own kernel)."""
     now = time.monotonic()
     with _kernel_lock:
-        return {key if isinstance(key, str) else ",".join(str(int(v)) for v in key): now - since
-                for key, since in _preparing_since.items()}
+        return {
+            key if isinstance(key, str) else ",".join(str(int(v)) for v in key): now - since
+            for key, since in _preparing_since.items()
+        }
 
 
 def matrix_kernel_status(variant: MatrixFlags) -> str:
@@ -183,7 +196,7 @@ def _name(kernel) -> str:
     return getattr(kernel, "py_func", kernel).__name__
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def python_twin():
     """``_kernels.py`` loaded a second time with every ``@njit`` left out: the same kernels as plain Python functions.
 
@@ -223,8 +236,15 @@ def _compile_elsewhere(key, urgency: int = _CompileQueue.URGENT) -> None:
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     with _compiles.slot(key, urgency):
-        subprocess.run([sys.executable, "-m", "rmcore._compile", argument], env=env, cwd=root, check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)  # fmt: skip
+        subprocess.run(
+            [sys.executable, "-m", "rmcore._compile", argument],
+            env=env,
+            cwd=root,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=600,
+        )
 
 
 def _prepare(key, compile_it, ahead: bool = False) -> None:

@@ -133,7 +133,13 @@ def _kuhn_rows(quick: bool) -> None:
     ours_n, python_n = (20_000, 20) if quick else (200_000, 200)
     times = _best_of({"rmcore": lambda: solver.run(ours_n), "python": lambda: python_cfr(python_n)}, repeats)
     ours, theirs = times["rmcore"] / ours_n, times["python"] / python_n
-    _row("Kuhn vanilla CFR: per iteration", f"{ours * 1e6:.2f} us", f"{theirs * 1e6:.0f} us (plain Python)", f"{theirs / ours:.0f}x", "<= 2 us")
+    _row(
+        "Kuhn vanilla CFR: per iteration",
+        f"{ours * 1e6:.2f} us",
+        f"{theirs * 1e6:.0f} us (plain Python)",
+        f"{theirs / ours:.0f}x",
+        "<= 2 us",
+    )
 
     openspiel = _openspiel_kuhn()
     history_n, openspiel_n = (20_000, 500) if quick else (100_000, 2_000)
@@ -149,13 +155,31 @@ def _kuhn_rows(quick: bool) -> None:
     times = _best_of(contenders, repeats)
     ours = times["rmcore"] / history_n
     if openspiel is None:
-        _row("Kuhn CFR with its history: per iteration", f"{ours * 1e6:.2f} us", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
+        _row(
+            "Kuhn CFR with its history: per iteration",
+            f"{ours * 1e6:.2f} us",
+            "(open_spiel not installed)",
+            "",
+            ">= 10x OpenSpiel",
+        )
     else:
         theirs = times["openspiel"] / openspiel_n
-        _row("Kuhn CFR with its history: per iteration", f"{ours * 1e6:.2f} us", f"{theirs * 1e6:.1f} us (OpenSpiel C++)", f"{theirs / ours:.1f}x", ">= 10x")
+        _row(
+            "Kuhn CFR with its history: per iteration",
+            f"{ours * 1e6:.2f} us",
+            f"{theirs * 1e6:.1f} us (OpenSpiel C++)",
+            f"{theirs / ours:.1f}x",
+            ">= 10x",
+        )
     calls = 2_000 if quick else 20_000
     times = _best_of({"metrics": lambda: [solver.metrics() for _ in range(calls)]}, repeats)
-    _row("Kuhn metrics (2 best responses + value): per call", f"{times['metrics'] / calls * 1e6:.2f} us", "", "", "<= 10 us")
+    _row(
+        "Kuhn metrics (2 best responses + value): per call",
+        f"{times['metrics'] / calls * 1e6:.2f} us",
+        "",
+        "",
+        "<= 10 us",
+    )
 
 
 def _leduc_rows(quick: bool) -> None:
@@ -180,9 +204,13 @@ def _leduc_rows(quick: bool) -> None:
         theirs = pyspiel.CFRSolver(game)
         theirs.evaluate_and_update_policy()
         contenders["openspiel"] = lambda: [theirs.evaluate_and_update_policy() for _ in range(theirs_n)]
-        exploitability_contenders["openspiel"] = lambda: [pyspiel.exploitability(game, theirs.average_policy()) for _ in range(their_calls)]
-    for name, these, ours_count, their_count in (("Leduc CFR: per iteration", contenders, ours_n, theirs_n),
-                                                 ("Leduc exploitability of the average: per call", exploitability_contenders, calls, their_calls)):  # fmt: skip
+        exploitability_contenders["openspiel"] = lambda: [
+            pyspiel.exploitability(game, theirs.average_policy()) for _ in range(their_calls)
+        ]
+    for name, these, ours_count, their_count in (
+        ("Leduc CFR: per iteration", contenders, ours_n, theirs_n),
+        ("Leduc exploitability of the average: per call", exploitability_contenders, calls, their_calls),
+    ):
         times = _best_of(these, repeats)
         ours = times["rmcore"] / ours_count
         if pyspiel is None:
@@ -228,16 +256,30 @@ def _matrix_rows(quick: bool) -> None:
             repeats,
         )
         ours, theirs = times["rmcore"] / our_iterations, times["numpy"] / numpy_iterations
-        _row(f"3x3 self-play, {sampling}: per iteration", f"{ours * 1e9:.1f} ns", f"{theirs * 1e6:.2f} us (numpy)", f"{theirs / ours:.0f}x", ">= 400x")
+        _row(
+            f"3x3 self-play, {sampling}: per iteration",
+            f"{ours * 1e9:.1f} ns",
+            f"{theirs * 1e6:.2f} us (numpy)",
+            f"{theirs / ours:.0f}x",
+            ">= 400x",
+        )
 
     big = preset("random-zero-sum", rows=1000, cols=1000, seed=1)
     matrix = np.array(big.row_payoffs)
     solver = MatrixSolver(big, max_points=0)
     solver.run(2)
     steps = 5 if quick else 20
-    times = _best_of({"rmcore": lambda: solver.run(steps), "sum": lambda: [matrix.sum() for _ in range(steps)]}, repeats)
+    times = _best_of(
+        {"rmcore": lambda: solver.run(steps), "sum": lambda: [matrix.sum() for _ in range(steps)]}, repeats
+    )
     ours, theirs = times["rmcore"] / steps, times["sum"] / steps
-    _row("1000x1000 expected self-play: per iteration", f"{ours * 1e3:.3f} ms", f"{theirs * 1e3:.3f} ms (A.sum)", f"{ours / theirs:.2f}x", "<= 2x A.sum")
+    _row(
+        "1000x1000 expected self-play: per iteration",
+        f"{ours * 1e3:.3f} ms",
+        f"{theirs * 1e3:.3f} ms (A.sum)",
+        f"{ours / theirs:.2f}x",
+        "<= 2x A.sum",
+    )
 
     iterations = 100_000 if quick else 1_000_000
 
@@ -246,7 +288,13 @@ def _matrix_rows(quick: bool) -> None:
 
     times = _best_of({"history": lambda: fresh_run(2000), "none": lambda: fresh_run(0)}, repeats)
     overhead = times["history"] / times["none"] - 1.0
-    _row(f"history of 2000 points over {iterations:,} its", f"{times['history'] * 1e3:.1f} ms", f"{times['none'] * 1e3:.1f} ms (none)", f"{overhead * 100:+.1f}%", "< 10%")
+    _row(
+        f"history of 2000 points over {iterations:,} its",
+        f"{times['history'] * 1e3:.1f} ms",
+        f"{times['none'] * 1e3:.1f} ms (none)",
+        f"{overhead * 100:+.1f}%",
+        "< 10%",
+    )
 
     _parallel_row(small, quick, repeats)
 
@@ -274,10 +322,17 @@ def _parallel_row(game, quick: bool, repeats: int) -> None:
         for thread in threads:
             thread.join()
 
-    times = _best_of({"threads": threaded, "sequential": lambda: [solver.run(iterations) for solver in solvers]}, repeats)
+    times = _best_of(
+        {"threads": threaded, "sequential": lambda: [solver.run(iterations) for solver in solvers]}, repeats
+    )
     cores = len(os.sched_getaffinity(0))
-    _row(f"two 3x3 runs in two threads ({cores} cores free)", f"{times['threads'] * 1e3:.0f} ms", f"{times['sequential'] * 1e3:.0f} ms (in turn)",
-         f"{times['sequential'] / times['threads']:.2f}x", "~2x (nogil)")  # fmt: skip
+    _row(
+        f"two 3x3 runs in two threads ({cores} cores free)",
+        f"{times['threads'] * 1e3:.0f} ms",
+        f"{times['sequential'] * 1e3:.0f} ms (in turn)",
+        f"{times['sequential'] / times['threads']:.2f}x",
+        "~2x (nogil)",
+    )
 
 
 def machine() -> str:
@@ -293,8 +348,10 @@ def machine() -> str:
     except (OSError, StopIteration):
         pass
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (f"{platform.platform()}, {cpu}, {cores} cores; Python {platform.python_version()}, "
-            f"numpy {np.__version__}, numba {numba.__version__}")  # fmt: skip
+    return (
+        f"{platform.platform()}, {cpu}, {cores} cores; Python {platform.python_version()}, "
+        f"numpy {np.__version__}, numba {numba.__version__}"
+    )
 
 
 def main(quick: bool = False, markdown: bool = False) -> None:

@@ -15,8 +15,8 @@ per setting: the builders keep what they built).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from . import poker
 from .tree import TreeGame
@@ -66,16 +66,22 @@ def _kuhn_parameters() -> tuple[TreeGameParameter, ...]:
 #: The sequential games by name: ``TREE_GAMES["kuhn"].build(5, 2.0)``, or :func:`tree_game` to validate too.
 TREE_GAMES: dict[str, TreeGameEntry] = {
     "kuhn": TreeGameEntry(
-        "kuhn", "Kuhn poker",
+        "kuhn",
+        "Kuhn poker",
         "Kuhn poker (Kuhn 1950): one card each of 3 to 13, one bet; 3 cards and bet 1 are the classic (value -1/18).",
-        poker.kuhn_poker, _kuhn_parameters(), poker.KuhnRules,
+        poker.kuhn_poker,
+        _kuhn_parameters(),
+        poker.KuhnRules,
     ),
     "leduc": TreeGameEntry(
-        "leduc", "Leduc hold'em",
+        "leduc",
+        "Leduc hold'em",
         "Leduc hold'em (Southey et al. 2005): 6 cards, two betting rounds, a public card (OpenSpiel's leduc_poker).",
-        poker.leduc_poker, (), poker.LeducRules,
+        poker.leduc_poker,
+        (),
+        poker.LeducRules,
     ),
-}  # fmt: skip
+}
 
 
 def tree_game(name: str, **parameters) -> TreeGame:

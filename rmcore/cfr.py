@@ -31,11 +31,28 @@ import numpy as np
 
 from . import _kernels, _runtime, checkpoints, config, poker
 from .records import History, Policy, RecordBuffer, concat_records
-from .tree import TreeGame, as_policy_array, check_tree_game, opponent_rows, player_index, policy_width
-from .tree import scratch_arrays, uniform_policy
+from .tree import (
+    TreeGame,
+    as_policy_array,
+    check_tree_game,
+    opponent_rows,
+    player_index,
+    policy_width,
+    scratch_arrays,
+    uniform_policy,
+)
 from .validation import choice, history_points, named_parts, seed_words, whole_number
 
-__all__ = ["CFRSolver", "CFRVariant", "CFRMetrics", "CFRTrace", "TreeGame", "CFR_VARIANTS", "CFR_UPDATES", "tree_nash_conv"]
+__all__ = [
+    "CFRSolver",
+    "CFRVariant",
+    "CFRMetrics",
+    "CFRTrace",
+    "TreeGame",
+    "CFR_VARIANTS",
+    "CFR_UPDATES",
+    "tree_nash_conv",
+]
 
 #: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
 CFR_VARIANTS = {
@@ -74,9 +91,11 @@ class CFRVariant:
         choice(self.updates, CFR_UPDATES, "updates")
 
     @classmethod
-    def parse(cls, text: str) -> "CFRVariant":
+    def parse(cls, text: str) -> CFRVariant:
         """From ``"name"`` or ``"name/updates"`` (either order), e.g. ``"discounted/simultaneous"``."""
-        return cls(**named_parts(text, {"name": CFR_VARIANTS, "updates": CFR_UPDATES}, "a CFR variant", "cfr+/simultaneous"))
+        return cls(
+            **named_parts(text, {"name": CFR_VARIANTS, "updates": CFR_UPDATES}, "a CFR variant", "cfr+/simultaneous")
+        )
 
     @property
     def label(self) -> str:
@@ -164,15 +183,24 @@ class CFRSolver:
     (Kuhn and Leduc poker: ``tests/test_openspiel.py``).
     """
 
-    def __init__(self, game: TreeGame, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
-                 max_points: int = config.DEFAULT_MAX_POINTS, opponent: dict | None = None):  # fmt: skip
+    def __init__(
+        self,
+        game: TreeGame,
+        variant: str = "cfr",
+        updates: str = "alternating",
+        seed: int | None = None,
+        max_points: int = config.DEFAULT_MAX_POINTS,
+        opponent: dict | None = None,
+    ):
         check_tree_game(game)
         self.game = game
         self.variant = CFRVariant(variant, updates)
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
         #: The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
         self.learner = None if fixed_player is None else 2 - fixed_player
-        self.opponent = None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
+        self.opponent = (
+            None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
+        )
         learner = _kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
         self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating", learner)
         self.max_points = history_points(max_points)
@@ -181,12 +209,20 @@ class CFRSolver:
         zeros = np.zeros
         self._state = _kernels.CFRState(
             # A fixed opponent's rows: its policy, and strategy sums equal to it (never updated), so its average is it.
-            regrets=zeros((infosets, actions)), strategy_sums=np.where((game.tree.infoset_player == fixed_player)[:, None], start, 0.0),
+            regrets=zeros((infosets, actions)),
+            strategy_sums=np.where((game.tree.infoset_player == fixed_player)[:, None], start, 0.0),
             policy=start,
-            reach=zeros((nodes, 3)), value=zeros(nodes), regret_increment=zeros((infosets, actions)),
-            action_values=zeros((infosets, actions)), strategy_value=zeros(infosets), own_reach=zeros(infosets),
-            opponent_reach=zeros(infosets), rng=rng, average=zeros((infosets, actions)), scores=zeros((infosets, actions)),
-        )  # fmt: skip
+            reach=zeros((nodes, 3)),
+            value=zeros(nodes),
+            regret_increment=zeros((infosets, actions)),
+            action_values=zeros((infosets, actions)),
+            strategy_value=zeros(infosets),
+            own_reach=zeros(infosets),
+            opponent_reach=zeros(infosets),
+            rng=rng,
+            average=zeros((infosets, actions)),
+            scores=zeros((infosets, actions)),
+        )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
 
@@ -210,8 +246,17 @@ class CFRSolver:
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         infosets, actions = self._state.policy.shape
         rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
-        written = _runtime.call_cfr(_kernels.run_cfr, self.game.tree, self._state, self._flags, start + 1, stop,
-                                    new_points, rows, work=iterations * self.game.tree.player.shape[0])
+        written = _runtime.call_cfr(
+            _kernels.run_cfr,
+            self.game.tree,
+            self._state,
+            self._flags,
+            start + 1,
+            stop,
+            new_points,
+            rows,
+            work=iterations * self.game.tree.player.shape[0],
+        )
         assert written == new_points.shape[0]
         self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
         self._iteration = stop
@@ -292,8 +337,16 @@ class CFRSolver:
             "game_value": record.game_value,
             "exploitability_current": record.nash_conv_current / 2.0,
         }
-        return History(record.iteration, record.average, record.current, record.regrets, metrics, self.game.infosets, self.game.actions,
-                       "exploitability" if self.learner is None else f"br_gain_{self.learner}")  # fmt: skip
+        return History(
+            record.iteration,
+            record.average,
+            record.current,
+            record.regrets,
+            metrics,
+            self.game.infosets,
+            self.game.actions,
+            "exploitability" if self.learner is None else f"br_gain_{self.learner}",
+        )
 
     def trace_iteration(self) -> list[CFRTrace]:
         """Run one iteration and return, per information set, what it computed (reach, counterfactual

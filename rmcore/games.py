@@ -17,8 +17,9 @@ import csv
 import io
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,13 +56,17 @@ def _as_payoff_matrix(values, what: str) -> np.ndarray:
         try:
             rows = [list(row) for row in values]
         except TypeError:
-            raise ValueError(f"{what} must be a 2-D table of numbers (a list of rows), got {type(values).__name__}") from None
+            raise ValueError(
+                f"{what} must be a 2-D table of numbers (a list of rows), got {type(values).__name__}"
+            ) from None
         if not rows:
             raise ValueError(f"{what} is empty: it needs at least one row and one column")
         width = len(rows[0])
         for i, row in enumerate(rows):
             if len(row) != width:
-                raise ValueError(f"{what}: row {i + 1} has {len(row)} entries but row 1 has {width}; every row needs the same length")
+                raise ValueError(
+                    f"{what}: row {i + 1} has {len(row)} entries but row 1 has {width}; every row needs the same length"
+                )
         array = np.empty((len(rows), width), dtype=np.float64)
         for i, row in enumerate(rows):
             for j, cell in enumerate(row):
@@ -94,13 +99,17 @@ def _check_magnitude(matrix: np.ndarray, rows: tuple[str, ...], cols: tuple[str,
     big = np.argwhere(magnitude > config.MAX_PAYOFF)
     if big.size:
         i, j = big[0]
-        raise ValueError(f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; payoffs must lie within "
-                         f"±{config.MAX_PAYOFF:.0e} ({rescale})")
+        raise ValueError(
+            f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; payoffs must lie within "
+            f"±{config.MAX_PAYOFF:.0e} ({rescale})"
+        )
     tiny = np.argwhere((magnitude < config.MIN_PAYOFF) & (magnitude > 0))
     if tiny.size:
         i, j = tiny[0]
-        raise ValueError(f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; a non-zero payoff must be at "
-                         f"least {config.MIN_PAYOFF:.0e} in size ({rescale})")
+        raise ValueError(
+            f"{what}: the payoff at ({rows[i]}, {cols[j]}) is {matrix[i, j]:.3g}; a non-zero payoff must be at "
+            f"least {config.MIN_PAYOFF:.0e} in size ({rescale})"
+        )
 
 
 def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, ...]:
@@ -115,8 +124,10 @@ def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, 
         if not name:
             raise ValueError(f"{who} action names: name {k + 1} is empty")
         if len(name) > config.MAX_LABEL_CHARS:
-            raise ValueError(f"{who} action names: name {k + 1} is {len(name):,} characters long; "
-                             f"at most {config.MAX_LABEL_CHARS} fit a table")
+            raise ValueError(
+                f"{who} action names: name {k + 1} is {len(name):,} characters long; "
+                f"at most {config.MAX_LABEL_CHARS} fit a table"
+            )
     seen = set()
     for name in names:
         if name in seen:
@@ -273,7 +284,9 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
     if not isinstance(text, str):
         raise ValueError(f"{what}: expected the file's text, got {type(text).__name__}")
     if len(text) > config.MAX_CSV_CHARS:
-        raise ValueError(f"{what}: the file is {len(text):,} characters long; at most {config.MAX_CSV_CHARS:,} are read")
+        raise ValueError(
+            f"{what}: the file is {len(text):,} characters long; at most {config.MAX_CSV_CHARS:,} are read"
+        )
     # A Unicode minus or dash pasted from a PDF or a word processor means minus.
     translated = text.translate(_MINUS_SIGNS)
     minus_note = [] if translated == text else ["a Unicode minus or dash (−, –) was read as a minus sign"]
@@ -295,7 +308,11 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
     if comments:
         notes.append(f"{len(comments)} line(s) starting with # were read as comments")
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline=""), delimiter=separator) if any(cell.strip() for cell in row)]
+        rows = [
+            row
+            for row in csv.reader(io.StringIO(text, newline=""), delimiter=separator)
+            if any(cell.strip() for cell in row)
+        ]
     except csv.Error as error:  # a stray quote or carriage return, say
         raise ValueError(f"{what}: not readable as CSV ({error})") from None
     if not rows:
@@ -312,8 +329,12 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
     else:
         body = rows[1:]
         if not body:
-            raise ValueError(f"{what}: a labelled CSV needs a header line of column names and at least one row below it")
-        named_rows = header[0] == "" or not all(_is_number(row[0].strip()) for row in body) or len(header) == len(body[0]) - 1
+            raise ValueError(
+                f"{what}: a labelled CSV needs a header line of column names and at least one row below it"
+            )
+        named_rows = (
+            header[0] == "" or not all(_is_number(row[0].strip()) for row in body) or len(header) == len(body[0]) - 1
+        )
         if named_rows:
             if header[0] != "" and len(header) == len(body[0]) - 1:
                 header = ["", *header]  # the header names the payoff columns only
@@ -323,10 +344,14 @@ def parse_matrix_csv(text: str, what: str = "matrix") -> ParsedMatrix:
         else:
             col_labels = tuple(header)
             cells = body
-            notes.append("the first line was read as column names and every row as payoffs (each starts with a number); "
-                         "to name the rows, put the names in the first column under an empty top-left cell")  # fmt: skip
+            notes.append(
+                "the first line was read as column names and every row as payoffs (each starts with a number); "
+                "to name the rows, put the names in the first column under an empty top-left cell"
+            )
         if not col_labels:
-            raise ValueError(f"{what}: a labelled CSV needs a header line of column names and at least one row below it")
+            raise ValueError(
+                f"{what}: a labelled CSV needs a header line of column names and at least one row below it"
+            )
     width = len(col_labels) if col_labels is not None else len(cells[0])
     for i, row in enumerate(cells):
         if len(row) != width:
@@ -397,7 +422,9 @@ def _rps() -> MatrixGame:
     )
 
 
-def _weighted_rps(paper_rock: float = 1.0, scissors_paper: float = 1.0, rock_scissors: float = 1.0, *, name=None, description=None) -> MatrixGame:
+def _weighted_rps(
+    paper_rock: float = 1.0, scissors_paper: float = 1.0, rock_scissors: float = 1.0, *, name=None, description=None
+) -> MatrixGame:
     # A skew-symmetric game: x is an equilibrium iff A x = 0, which gives x proportional to
     # (scissors_paper, rock_scissors, paper_rock).
     a, b, c = (float(w) for w in (paper_rock, scissors_paper, rock_scissors))

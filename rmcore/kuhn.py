@@ -28,8 +28,16 @@ from .cfr import CFRSolver, tree_nash_conv
 from .records import Policy
 from .tree import TreeGame
 
-__all__ = ["KuhnCFR", "KUHN", "INFOSETS", "ACTIONS", "kuhn_tree", "is_classic_kuhn", "kuhn_nash_conv",
-           "equilibrium_policy"]  # fmt: skip
+__all__ = [
+    "KuhnCFR",
+    "KUHN",
+    "INFOSETS",
+    "ACTIONS",
+    "kuhn_tree",
+    "is_classic_kuhn",
+    "kuhn_nash_conv",
+    "equilibrium_policy",
+]
 
 CARDS = "JQK"
 ACTIONS = ("pass", "bet")
@@ -68,8 +76,13 @@ class KuhnCFR(CFRSolver):
     '0.00823'
     """
 
-    def __init__(self, variant: str = "cfr", updates: str = "alternating", seed: int | None = None,
-                 max_points: int = config.DEFAULT_MAX_POINTS):  # fmt: skip
+    def __init__(
+        self,
+        variant: str = "cfr",
+        updates: str = "alternating",
+        seed: int | None = None,
+        max_points: int = config.DEFAULT_MAX_POINTS,
+    ):
         super().__init__(KUHN, variant, updates, seed, max_points)
 
 
@@ -89,7 +102,17 @@ def equilibrium_policy(alpha: float) -> Policy:
     if not (0.0 <= alpha <= 1.0 / 3.0 + 1e-12) or math.isnan(alpha):
         raise ValueError(f"alpha must lie in [0, 1/3]; got {alpha}")
     bet = {
-        "J": alpha, "Q": 0.0, "K": 3 * alpha, "Jpb": 0.0, "Qpb": alpha + 1 / 3, "Kpb": 1.0,
-        "Jp": 1 / 3, "Jb": 0.0, "Qp": 0.0, "Qb": 1 / 3, "Kp": 1.0, "Kb": 1.0,
-    }  # fmt: skip
+        "J": alpha,
+        "Q": 0.0,
+        "K": 3 * alpha,
+        "Jpb": 0.0,
+        "Qpb": alpha + 1 / 3,
+        "Kpb": 1.0,
+        "Jp": 1 / 3,
+        "Jb": 0.0,
+        "Qp": 0.0,
+        "Qb": 1 / 3,
+        "Kp": 1.0,
+        "Kb": 1.0,
+    }
     return Policy(np.array([[1.0 - bet[name], bet[name]] for name in INFOSETS]), INFOSETS, (ACTIONS,) * len(INFOSETS))

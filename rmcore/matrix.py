@@ -41,12 +41,19 @@ import numpy as np
 from . import _kernels, _runtime, checkpoints, config
 from .games import MatrixGame
 from .records import History, Policy, RecordBuffer, concat_records
-from .validation import history_points, as_strategy, choice, named_parts, seed_words, whole_number
+from .validation import as_strategy, choice, history_points, named_parts, seed_words, whole_number
 
 __all__ = [
-    "MatrixSolver", "MatrixVariant", "MatrixMetrics", "StrategyProfile", "PlayerValues",
-    "ALGORITHMS", "SAMPLINGS", "UPDATES", "AVERAGINGS",
-]  # fmt: skip
+    "MatrixSolver",
+    "MatrixVariant",
+    "MatrixMetrics",
+    "StrategyProfile",
+    "PlayerValues",
+    "ALGORITHMS",
+    "SAMPLINGS",
+    "UPDATES",
+    "AVERAGINGS",
+]
 
 #: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
 ALGORITHMS = {
@@ -91,7 +98,7 @@ class MatrixVariant:
         choice(self.averaging, AVERAGINGS, "averaging")
 
     @classmethod
-    def parse(cls, text: str) -> "MatrixVariant":
+    def parse(cls, text: str) -> MatrixVariant:
         """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"``; the rest default."""
         return cls(**named_parts(text, _VARIANT_FIELDS, "a matrix variant", "rm+/sampled/alternating/linear"))
 
@@ -213,15 +220,26 @@ class MatrixSolver:
         rng, self.seed = seed_words(seed)
         zeros = np.zeros
         self._state = _kernels.MatrixState(
-            regrets_row=zeros(m), regrets_col=zeros(n),
-            last_regrets_row=zeros(m), last_regrets_col=zeros(n),
-            strategy_sums_row=zeros(m), strategy_sums_col=zeros(n),
-            external_row=zeros(m), external_col=zeros(n),
-            weight_sum=zeros(1), rng=rng,
-            x=np.full(m, 1.0 / m), y=self.opponent.copy() if fixed else np.full(n, 1.0 / n),
-            next_x=zeros(m), row_utilities=zeros(m), col_utilities=zeros(n),
-            avg_x=zeros(m), avg_y=zeros(n), fixed_row_utilities=zeros(m), drawn=np.full(3, -1, dtype=np.int64),
-        )  # fmt: skip
+            regrets_row=zeros(m),
+            regrets_col=zeros(n),
+            last_regrets_row=zeros(m),
+            last_regrets_col=zeros(n),
+            strategy_sums_row=zeros(m),
+            strategy_sums_col=zeros(n),
+            external_row=zeros(m),
+            external_col=zeros(n),
+            weight_sum=zeros(1),
+            rng=rng,
+            x=np.full(m, 1.0 / m),
+            y=self.opponent.copy() if fixed else np.full(n, 1.0 / n),
+            next_x=zeros(m),
+            row_utilities=zeros(m),
+            col_utilities=zeros(n),
+            avg_x=zeros(m),
+            avg_y=zeros(n),
+            fixed_row_utilities=zeros(m),
+            drawn=np.full(3, -1, dtype=np.int64),
+        )
         self.start = None if start is None else initial_strategies(game, start)
         if self.start is not None:
             delta_row, delta_col = game.payoff_range
@@ -253,8 +271,14 @@ class MatrixSolver:
         """With :func:`rmcore.compile_in_background`: compile the general kernel (then the CFR kernels) in a background
         thread, once per process, so that from then on every variant starts at once."""
         m, n = self.game.shape
-        _runtime.prepare_general_kernel(self.game.row_payoffs, self.game.col_payoffs, self._flags, self._state,
-                                        np.zeros(0, dtype=np.int64), _kernels.empty_matrix_record(0, m, n))  # fmt: skip
+        _runtime.prepare_general_kernel(
+            self.game.row_payoffs,
+            self.game.col_payoffs,
+            self._flags,
+            self._state,
+            np.zeros(0, dtype=np.int64),
+            _kernels.empty_matrix_record(0, m, n),
+        )
 
     @property
     def kernel_status(self) -> str:
@@ -275,8 +299,9 @@ class MatrixSolver:
         points = checkpoints.checkpoints_between(0, self._iteration, self.max_points)
         record = _kernels.empty_matrix_record(points.shape[0], m, n)
         game = self.game
-        _, provisional = _runtime.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration,
-                                             points, record)
+        _, provisional = _runtime.run_matrix(
+            game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration, points, record
+        )
         assert not provisional
         self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
 
@@ -291,8 +316,9 @@ class MatrixSolver:
         m, n = self.game.shape
         rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
         game = self.game
-        written, provisional = _runtime.run_matrix(game.row_payoffs, game.col_payoffs, self._flags, self._state,
-                                                   start + 1, stop, new_points, rows)
+        written, provisional = _runtime.run_matrix(
+            game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows
+        )
         assert written == new_points.shape[0]
         self._provisional |= provisional
         self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
@@ -309,8 +335,9 @@ class MatrixSolver:
         m, n = self.game.shape
         row = _kernels.empty_matrix_record(1, m, n)
         game = self.game
-        _runtime.record_checkpoint_now(game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration,
-                                       row, 0)
+        _runtime.record_checkpoint_now(
+            game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0
+        )
         return row
 
     def _policy(self, strategies: np.ndarray) -> Policy:
@@ -390,9 +417,15 @@ class MatrixSolver:
             "cce_gap": record.cce_gap,
         }
         return History(
-            iteration, record.average, record.current, record.regrets, metrics, ("row", "col"), (game.row_actions, game.col_actions),
+            iteration,
+            record.average,
+            record.current,
+            record.regrets,
+            metrics,
+            ("row", "col"),
+            (game.row_actions, game.col_actions),
             "nash_conv" if self.opponent is None else "br_gain_row",
-        )  # fmt: skip
+        )
 
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
@@ -405,7 +438,8 @@ def initial_strategies(game: MatrixGame, start) -> StrategyProfile:
         raise ValueError("start must be a pair: the row player's and the column player's initial strategies")
     m, n = game.shape
     return StrategyProfile(
-        as_strategy(start[0], m, "the row player's start", normalise=True), as_strategy(start[1], n, "the column player's start", normalise=True)
+        as_strategy(start[0], m, "the row player's start", normalise=True),
+        as_strategy(start[1], n, "the column player's start", normalise=True),
     )
 
 

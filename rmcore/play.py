@@ -62,7 +62,9 @@ class Hand:
 
     def __init__(self, game: TreeGame, policy, student: int, seed: int, number: int):
         if not isinstance(game, TreeGame) or game.rules is None:
-            raise ValueError("a hand is played on a poker game built from rules (rmcore.KUHN, kuhn_poker(...), leduc_poker())")
+            raise ValueError(
+                "a hand is played on a poker game built from rules (rmcore.KUHN, kuhn_poker(...), leduc_poker())"
+            )
         if isinstance(student, bool) or student not in (1, 2):
             raise ValueError(f"the student sits as player 1 or 2, got {student!r}")
         self.game, self.rules = game, game.rules
@@ -71,7 +73,9 @@ class Hand:
         self.seed, self.number = whole_number(seed, "seed", 0), whole_number(number, "hand number", 0)
         self._rng = np.random.default_rng([self.seed, self.number])
         deals = self.rules.deals()
-        self.deal = deals[int(self._rng.choice(len(deals), p=game.tree.deal_probability / game.tree.deal_probability.sum()))]
+        self.deal = deals[
+            int(self._rng.choice(len(deals), p=game.tree.deal_probability / game.tree.deal_probability.sum()))
+        ]
         self.history = ""
         self.bot_moves: list[BotMove] = []
         #: The hand so far as (who, what): "you", "bot" or "dealer" (the public card).
@@ -123,9 +127,13 @@ class Hand:
         """The student's ``action`` (one of :attr:`legal_actions`, by name), then the bot and chance until the
         student is to act again or the hand is over."""
         if action not in self.legal_actions:
-            raise ValueError(f"{action!r} is not a legal action now; choose one of {', '.join(self.legal_actions) or '(none: the hand is over)'}")
+            raise ValueError(
+                f"{action!r} is not a legal action now; choose one of {', '.join(self.legal_actions) or '(none: the hand is over)'}"
+            )
         self.steps.append(("you", action))
-        self.history = self.rules.after(self.history, self.rules.actions(self.history)[self.legal_actions.index(action)])
+        self.history = self.rules.after(
+            self.history, self.rules.actions(self.history)[self.legal_actions.index(action)]
+        )
         self._advance()
 
     def _advance(self) -> None:
@@ -146,7 +154,9 @@ class Hand:
             actions = rules.actions(self.history)
             probabilities = self.policy[k, : len(actions)]
             pick = int(self._rng.choice(len(actions), p=probabilities / probabilities.sum()))
-            self.bot_moves.append(BotMove(infoset, rules.spoken_names(self.history)[pick], float(probabilities[pick]), pick))
+            self.bot_moves.append(
+                BotMove(infoset, rules.spoken_names(self.history)[pick], float(probabilities[pick]), pick)
+            )
             self.steps.append(("bot", self.bot_moves[-1].action))
             self.history = rules.after(self.history, actions[pick])
 

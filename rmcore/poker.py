@@ -53,10 +53,18 @@ class KuhnRules:
 
     def __post_init__(self):
         low, high = KUHN_CARDS
-        if isinstance(self.cards, bool) or not isinstance(self.cards, (int, np.integer)) or not low <= self.cards <= high:
+        if (
+            isinstance(self.cards, bool)
+            or not isinstance(self.cards, (int, np.integer))
+            or not low <= self.cards <= high
+        ):
             raise ValueError(f"Kuhn poker takes {low} to {high} cards; got {self.cards!r}")
         low, high = KUHN_BETS
-        if isinstance(self.bet, bool) or not isinstance(self.bet, (int, float, np.number)) or not low <= float(self.bet) <= high:
+        if (
+            isinstance(self.bet, bool)
+            or not isinstance(self.bet, (int, float, np.number))
+            or not low <= float(self.bet) <= high
+        ):
             raise ValueError(f"the bet must be {low:g} to {high:g} times the ante; got {self.bet!r}")
 
     @property
@@ -68,7 +76,7 @@ class KuhnRules:
     @property
     def card_names(self) -> str:
         """The highest ``cards`` ranks up to the king (J Q K for three), with the ace on top of thirteen."""
-        return _RANKS[-self.cards:] if self.cards == 13 else _RANKS[:-1][-self.cards:]
+        return _RANKS[-self.cards :] if self.cards == 13 else _RANKS[:-1][-self.cards :]
 
     def deals(self) -> list[tuple[int, ...]]:
         return list(itertools.permutations(range(self.cards), 2))
@@ -328,8 +336,14 @@ def poker_tree(rules) -> TreeGame:
         chance_nodes=np.flatnonzero(player == CHANCE_NODE).astype(np.int64),
     )
     node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
-    return TreeGame(rules.name, tree, tuple(name for _, name, _, _ in ordered), tuple(names_ for *_, names_ in ordered),
-                    node_labels, rules)  # fmt: skip
+    return TreeGame(
+        rules.name,
+        tree,
+        tuple(name for _, name, _, _ in ordered),
+        tuple(names_ for *_, names_ in ordered),
+        node_labels,
+        rules,
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -342,4 +356,3 @@ def kuhn_poker(cards: int = 3, bet: float = 1.0) -> TreeGame:
 def leduc_poker() -> TreeGame:
     """Leduc hold'em as OpenSpiel's ``leduc_poker``: 936 information sets, 120 deals."""
     return poker_tree(LeducRules())
-

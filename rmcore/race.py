@@ -30,9 +30,9 @@ import numpy as np
 
 from . import checkpoints, config
 from .cfr import CFRSolver, CFRVariant
-from .tree import TreeGame
 from .games import MatrixGame
 from .matrix import MatrixSolver, MatrixVariant
+from .tree import TreeGame
 from .validation import history_points, whole_number
 
 __all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESHOLDS", "MAX_VARIANTS"]
@@ -97,12 +97,16 @@ def _parse_variant(game, variant):
             return variant
         if isinstance(variant, str):
             return MatrixVariant.parse(variant)
-        raise ValueError(f"a matrix-game variant is a MatrixVariant or a string like 'rm+/sampled'; got {type(variant).__name__}")
+        raise ValueError(
+            f"a matrix-game variant is a MatrixVariant or a string like 'rm+/sampled'; got {type(variant).__name__}"
+        )
     if isinstance(variant, CFRVariant):
         return variant
     if isinstance(variant, str):
         return CFRVariant.parse(variant)
-    raise ValueError(f"a CFR variant is a CFRVariant or a string like 'cfr+/simultaneous'; got {type(variant).__name__}")
+    raise ValueError(
+        f"a CFR variant is a CFRVariant or a string like 'cfr+/simultaneous'; got {type(variant).__name__}"
+    )
 
 
 def _row_bytes(solver) -> int:
@@ -133,8 +137,18 @@ class Race:
         Checkpoint rows every other run keeps: it draws one curve (by default ``config.RACE_MEMBER_POINTS``).
     """
 
-    def __init__(self, game, variants, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None,
-                 max_points: int = config.DEFAULT_MAX_POINTS, member_points: int = config.RACE_MEMBER_POINTS):
+    def __init__(
+        self,
+        game,
+        variants,
+        *,
+        seeds: int = DEFAULT_SEEDS,
+        seed: int = 0,
+        opponent=None,
+        start=None,
+        max_points: int = config.DEFAULT_MAX_POINTS,
+        member_points: int = config.RACE_MEMBER_POINTS,
+    ):
         if not isinstance(game, (MatrixGame, TreeGame)):
             raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
         if isinstance(variants, str) or not hasattr(variants, "__iter__"):
@@ -162,12 +176,24 @@ class Race:
         self._entries = []
         for k, variant in enumerate(parsed):
             if isinstance(game, MatrixGame):
+
                 def make(s, points, v=variant):
-                    return MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, opponent=opponent, seed=s,
-                                        start=start, max_points=points)
+                    return MatrixSolver(
+                        game,
+                        v.algorithm,
+                        v.sampling,
+                        v.updates,
+                        v.averaging,
+                        opponent=opponent,
+                        seed=s,
+                        start=start,
+                        max_points=points,
+                    )
             else:
+
                 def make(s, points, v=variant):
                     return CFRSolver(game, v.name, v.updates, seed=s, opponent=opponent, max_points=points)
+
             # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
             warm = make(seed, 2)
             warm.run(1)
@@ -177,10 +203,18 @@ class Race:
             self._entries.append(_Entry(variant.label, [make(s, p) for s, p in zip(runs, points)]))
         self._iteration = 0
 
-    def fresh(self) -> "Race":
+    def fresh(self) -> Race:
         """The same race from iteration 0."""
-        return Race(self.game, self.variants, seeds=self.seeds, seed=self.seed, opponent=self.opponent, start=self.start,
-                    max_points=self.max_points, member_points=self.member_points)
+        return Race(
+            self.game,
+            self.variants,
+            seeds=self.seeds,
+            seed=self.seed,
+            opponent=self.opponent,
+            start=self.start,
+            max_points=self.max_points,
+            member_points=self.member_points,
+        )
 
     def history_bytes(self) -> int:
         """The most memory the runs' histories can take: every run's ``max_points`` rows of policies and metrics."""
@@ -252,8 +286,16 @@ class Race:
             else:
                 shown = grid
             median = np.median(gaps, axis=0) if gaps.size else np.empty(0)
-            curves.append(Curve(entry.label, iterations[shown], median[shown], gaps.min(axis=0)[shown] if gaps.size else median,
-                                gaps.max(axis=0)[shown] if gaps.size else median, len(entry.solvers)))  # fmt: skip
+            curves.append(
+                Curve(
+                    entry.label,
+                    iterations[shown],
+                    median[shown],
+                    gaps.min(axis=0)[shown] if gaps.size else median,
+                    gaps.max(axis=0)[shown] if gaps.size else median,
+                    len(entry.solvers),
+                )
+            )
             seconds = entry.seconds / len(entry.solvers)
             timeline = np.array(entry.timeline, dtype=float)
             reached = {}
@@ -264,14 +306,30 @@ class Race:
                     reached[threshold] = Reached(at, float(np.interp(at, timeline[:, 0], timeline[:, 1])))
                 else:
                     reached[threshold] = None
-            standings.append(Standing(
-                entry.label, self._iteration, seconds, self._iteration / seconds if seconds > 0 else None,
-                float(median[-1]) if median.size else float("nan"), reached,
-            ))  # fmt: skip
+            standings.append(
+                Standing(
+                    entry.label,
+                    self._iteration,
+                    seconds,
+                    self._iteration / seconds if seconds > 0 else None,
+                    float(median[-1]) if median.size else float("nan"),
+                    reached,
+                )
+            )
         return RaceResult(standings, curves, gap_name)
 
 
-def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: int = 0, opponent=None, start=None, chunks: int = 1) -> RaceResult:
+def race(
+    game,
+    variants,
+    iterations: int,
+    *,
+    seeds: int = DEFAULT_SEEDS,
+    seed: int = 0,
+    opponent=None,
+    start=None,
+    chunks: int = 1,
+) -> RaceResult:
     """Run a :class:`Race` for ``iterations`` (in ``chunks`` equal steps) and return its result.
 
     ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame` such as :data:`rmcore.KUHN`;
@@ -286,4 +344,3 @@ def race(game, variants, iterations: int, *, seeds: int = DEFAULT_SEEDS, seed: i
         contest.run(target - done)
         done = target
     return contest.result()
-

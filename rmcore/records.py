@@ -16,9 +16,10 @@ names each set's own actions.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Mapping, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -111,7 +112,9 @@ class Policy:
     def __post_init__(self):
         probabilities = np.array(self.probabilities, dtype=np.float64)  # a copy the caller cannot change
         if probabilities.shape[0] != len(self.infosets) or len(self.actions) != len(self.infosets):
-            raise ValueError("a policy needs one row of probabilities and one tuple of action names per information set")
+            raise ValueError(
+                "a policy needs one row of probabilities and one tuple of action names per information set"
+            )
         object.__setattr__(self, "probabilities", _read_only(probabilities))
 
     def __getitem__(self, infoset: str) -> np.ndarray:
@@ -208,15 +211,20 @@ class History:
             raise ValueError(f"kind must be 'average' or 'current'; got {kind!r}")
         return Policy(getattr(self, kind)[row], self.infosets, self.actions)
 
-    def rows(self, selection) -> "History":
+    def rows(self, selection) -> History:
         """A history with only the checkpoints ``selection`` (a mask or increasing indices)."""
         return History(
-            self.iterations[selection].copy(), self.average[selection].copy(), self.current[selection].copy(), self.regrets[selection].copy(),
+            self.iterations[selection].copy(),
+            self.average[selection].copy(),
+            self.current[selection].copy(),
+            self.regrets[selection].copy(),
             {name: values[selection].copy() for name, values in self.metrics.items()},
-            self.infosets, self.actions, self.gap_name,
-        )  # fmt: skip
+            self.infosets,
+            self.actions,
+            self.gap_name,
+        )
 
-    def to_frame(self) -> "pd.DataFrame":
+    def to_frame(self) -> pd.DataFrame:
         """One row per checkpoint: ``iteration``, the metrics, then ``{infoset}_{current|average|regrets}[{action}]``.
 
         For a matrix game that gives ``row_average[Rock]``, ``col_current[Paper]``, ``row_regrets[Rock]``;

@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .cfr import tree_nash_conv
-from .tree import CHANCE_NODE, TreeGame, policy_width
 from .records import Policy
+from .tree import CHANCE_NODE, TreeGame, policy_width
 
 __all__ = ["TreeSolution", "solve_tree_game"]
 
@@ -83,7 +83,9 @@ def _sequence_form(game: TreeGame) -> _SequenceForm:
                 continue
             info = tree.infoset[node]
             if parent[actor][info] not in (-1, sequence[node, actor]):
-                raise ValueError(f"{game.name} lacks perfect recall at {game.infosets[info]!r}: the sequence form needs it")
+                raise ValueError(
+                    f"{game.name} lacks perfect recall at {game.infosets[info]!r}: the sequence form needs it"
+                )
             parent[actor][info] = sequence[node, actor]
             for a in range(tree.num_actions[info]):
                 child = tree.children[node, a]
@@ -117,8 +119,16 @@ def _best_guarantee(payoffs, own, other) -> tuple[float, np.ndarray]:
     e[0] = 1.0
     bounds = [(0.0, None)] * n + [(None, None)] * m
     tight = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
-    result = linprog(cost, A_ub=upper, b_ub=np.zeros(upper.shape[0]), A_eq=equality, b_eq=e, bounds=bounds,
-                     method="highs-ds", options=tight)  # fmt: skip
+    result = linprog(
+        cost,
+        A_ub=upper,
+        b_ub=np.zeros(upper.shape[0]),
+        A_eq=equality,
+        b_eq=e,
+        bounds=bounds,
+        method="highs-ds",
+        options=tight,
+    )
     if result.status != 0:  # pragma: no cover - a game tree's sequence-form LP is always feasible and bounded
         raise RuntimeError(f"the sequence-form linear program failed: {result.message}")
     return -float(result.fun), np.clip(result.x[:n], 0.0, None)
@@ -146,7 +156,7 @@ def solve_tree_game(game: TreeGame) -> TreeSolution:
         owner = int(tree.infoset_player[info])
         plan = (plan_1, plan_2)[owner]
         n = int(tree.num_actions[info])
-        weights = plan[form.first_sequence[owner][info]: form.first_sequence[owner][info] + n]
+        weights = plan[form.first_sequence[owner][info] : form.first_sequence[owner][info] + n]
         total = weights.sum()
         # Where the player's own plan never reaches I, any behaviour is an equilibrium's: uniform.
         probabilities[info, :n] = weights / total if total > 1e-12 else 1.0 / n

@@ -25,8 +25,19 @@ from ._kernels import CHANCE_NODE, TreeArrays
 from .records import Policy
 from .validation import normalised
 
-__all__ = ["TreeGame", "TreeArrays", "CHANCE_NODE", "policy_width", "uniform_policy", "as_policy_array",
-           "scratch_arrays", "player_index", "check_tree_game", "action_weights", "opponent_rows"]  # fmt: skip
+__all__ = [
+    "TreeGame",
+    "TreeArrays",
+    "CHANCE_NODE",
+    "policy_width",
+    "uniform_policy",
+    "as_policy_array",
+    "scratch_arrays",
+    "player_index",
+    "check_tree_game",
+    "action_weights",
+    "opponent_rows",
+]
 
 
 class TreeGame(NamedTuple):
@@ -89,8 +100,10 @@ def as_policy_array(game: TreeGame, policy) -> np.ndarray:
             except (TypeError, ValueError):
                 raise ValueError(f"the probabilities at {name!r} must be numbers") from None
             if len(row) != len(actions):
-                raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); "
-                                 f"got {len(row)} probabilities")
+                raise ValueError(
+                    f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); "
+                    f"got {len(row)} probabilities"
+                )
             rows.append(row + [0.0] * (shape[1] - len(row)))
         policy = rows
     try:
@@ -98,15 +111,18 @@ def as_policy_array(game: TreeGame, policy) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValueError("a policy must be numbers: one row of action probabilities per information set") from None
     if array.shape != shape:
-        raise ValueError(f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; "
-                         f"got shape {array.shape}")
+        raise ValueError(
+            f"a {game.name} policy has {shape[0]} information sets with {shape[1]} probabilities each; "
+            f"got shape {array.shape}"
+        )
     if not np.isfinite(array).all() or (array < 0).any():
         raise ValueError("policy probabilities must be finite and >= 0")
     illegal = (array > 0) & (np.arange(shape[1])[None, :] >= game.tree.num_actions[:, None])
     if illegal.any():
         k = int(np.argmax(illegal.any(axis=1)))
-        raise ValueError(f"information set {game.infosets[k]!r} has only {game.tree.num_actions[k]} actions; "
-                         "the rest must be 0")
+        raise ValueError(
+            f"information set {game.infosets[k]!r} has only {game.tree.num_actions[k]} actions; the rest must be 0"
+        )
     bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
     if bad.any():
         raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
@@ -122,8 +138,9 @@ def action_weights(game: TreeGame, name: str, weights) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValueError(f"the weights at {name!r} must be numbers, one per action ({', '.join(actions)})") from None
     if row.shape[0] != len(actions):
-        raise ValueError(f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); "
-                         f"got {row.shape[0]} weights")
+        raise ValueError(
+            f"information set {name!r} has {len(actions)} actions ({', '.join(actions)}); got {row.shape[0]} weights"
+        )
     if not np.isfinite(row).all() or (row < 0).any() or not row.any():
         raise ValueError(f"the weights at {name!r} must be finite, >= 0 and not all 0")
     return normalised(row)
@@ -135,8 +152,10 @@ def opponent_rows(game: TreeGame, opponent) -> tuple[int, np.ndarray]:
     :func:`rmcore.fixed_strategy`)."""
     check_tree_game(game)
     if not isinstance(opponent, dict) or not opponent:
-        raise ValueError("a fixed opponent is a dict from each of its information sets to action probabilities "
-                         "(rmcore.fixed_strategy builds one)")  # fmt: skip
+        raise ValueError(
+            "a fixed opponent is a dict from each of its information sets to action probabilities "
+            "(rmcore.fixed_strategy builds one)"
+        )
     unknown = [name for name in opponent if name not in game.infosets]
     if unknown:
         raise ValueError(f"{unknown[0]!r} is not an information set of {game.name}")
@@ -147,8 +166,10 @@ def opponent_rows(game: TreeGame, opponent) -> tuple[int, np.ndarray]:
     owner = game.tree.infoset_player
     missing = [name for k, name in enumerate(game.infosets) if owner[k] == index and name not in opponent]
     if missing:
-        raise ValueError(f"the fixed opponent (player {index + 1}) needs a strategy at every one of its "
-                         f"information sets; missing {missing[0]!r} and {len(missing) - 1} more")  # fmt: skip
+        raise ValueError(
+            f"the fixed opponent (player {index + 1}) needs a strategy at every one of its "
+            f"information sets; missing {missing[0]!r} and {len(missing) - 1} more"
+        )
     policy = uniform_policy(game)
     for name, row in opponent.items():
         probabilities = action_weights(game, name, row)

@@ -80,7 +80,9 @@ def as_strategy(values, size: int, who: str, *, normalise: bool = False) -> np.n
     if not np.all(np.isfinite(p)):
         raise ValueError(f"{who}: entry {int(np.argmin(np.isfinite(p))) + 1} is not a finite number")
     if np.any(p < 0):
-        raise ValueError(f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0")
+        raise ValueError(
+            f"{who}: entry {int(np.argmax(p < 0)) + 1} is negative ({p[p < 0][0]:g}); probabilities are >= 0"
+        )
     if normalise:
         if not p.any():
             raise ValueError(f"{who} is all zeros; give at least one action a positive weight")

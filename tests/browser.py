@@ -24,7 +24,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 
 
 def _free_port() -> int:
@@ -42,10 +48,27 @@ def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[s
     port = _free_port()
     pin = ["taskset", "-c", cpus] if cpus else []
     server = subprocess.Popen(
-        [*pin, sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.address", "127.0.0.1",
-         "--server.port", str(port), "--browser.gatherUsageStats", "false", *options],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            *pin,
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+            *options,
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + timeout
@@ -215,12 +238,18 @@ def choose_in_multiselect(page, label: str, options: list[str]) -> None:
 
 
 MATRIX_RACE = [
-    "rm+ · expected · alternating · uniform", "prm+ · expected · alternating · linear", "rm · expected · simultaneous · linear",
-    "rm+ · expected · simultaneous · quadratic", "prm+ · expected · simultaneous · uniform", "rm · expected · alternating · uniform",
+    "rm+ · expected · alternating · uniform",
+    "prm+ · expected · alternating · linear",
+    "rm · expected · simultaneous · linear",
+    "rm+ · expected · simultaneous · quadratic",
+    "prm+ · expected · simultaneous · uniform",
+    "rm · expected · alternating · uniform",
     "rm+ · sampled · alternating · linear",
-]  # fmt: skip
+]
 KUHN_RACE = [
-    f"{name} · {updates}" for name in ("cfr", "cfr+", "linear", "discounted", "chance-sampling") for updates in ("alternating", "simultaneous")
+    f"{name} · {updates}"
+    for name in ("cfr", "cfr+", "linear", "discounted", "chance-sampling")
+    for updates in ("alternating", "simultaneous")
 ][1:]
 
 
@@ -236,7 +265,12 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
         label = "Race: compare" if which == "matrix" else "Variants"
         choose_in_multiselect(page, label, (MATRIX_RACE if which == "matrix" else KUHN_RACE)[: race - 1])
     name = "nash_conv" if which == "matrix" and race == 1 else "guide: 1/T"
-    click_until(page, page.get_by_role("button", name="Step +10", exact=True), lambda: last_x_of_trace(page, name) is not None, timeout=60)
+    click_until(
+        page,
+        page.get_by_role("button", name="Step +10", exact=True),
+        lambda: last_x_of_trace(page, name) is not None,
+        timeout=60,
+    )
     wait_until_idle(page)
     page.get_by_role("radio", name="Run").click()
     return name
@@ -257,8 +291,10 @@ def main() -> None:
         seen = chart_states_while_running(page, args.seconds, name)
         errors = page.locator("[data-testid=stException]").count()
     rate = (len(seen) - 1) / args.seconds
-    print(f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} chart updates "
-          f"per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the end; {errors} errors")  # fmt: skip
+    print(
+        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} chart updates "
+        f"per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the end; {errors} errors"
+    )
 
 
 if __name__ == "__main__":

@@ -88,7 +88,9 @@ def press_run(page, timeout: float = 120.0) -> None:
 
 def switch(page, kind: str, name: str):
     if kind == "radio":
-        return lambda: page.get_by_role("radio", name=name, exact=True).click(force=True)  # (a radio's input sits under its label)
+        return lambda: page.get_by_role("radio", name=name, exact=True).click(
+            force=True
+        )  # (a radio's input sits under its label)
 
     def choose():
         page.get_by_role("combobox", name="Variant", exact=True).click()
@@ -107,10 +109,14 @@ def measure(cache: str | None = None) -> dict:
         page.goto(url)
         press_run(page)
         deadline = time.time() + 120
-        while not (last_iteration_on_chart(page) or 0) > 0 and time.time() < deadline:  # (the charts wait, empty, before Run)
+        while (
+            not (last_iteration_on_chart(page) or 0) > 0 and time.time() < deadline
+        ):  # (the charts wait, empty, before Run)
             time.sleep(0.1)
         results["first chart"] = time.perf_counter() - started
-        print(f"from `streamlit run` (empty numba cache) to the first chart: {results['first chart']:.1f} s", flush=True)
+        print(
+            f"from `streamlit run` (empty numba cache) to the first chart: {results['first chart']:.1f} s", flush=True
+        )
         time.sleep(1.0)
         for kind, name in SWITCHES:
             seconds = first_update_after(page, switch(page, kind, name))
@@ -123,7 +129,10 @@ def measure(cache: str | None = None) -> dict:
         clicked = time.perf_counter()
         press_run(page)
         results["kuhn"] = time.perf_counter() - clicked
-        print(f"Kuhn page opened and Run pressed: first update after {results['kuhn']:.2f} s (page load included)", flush=True)
+        print(
+            f"Kuhn page opened and Run pressed: first update after {results['kuhn']:.2f} s (page load included)",
+            flush=True,
+        )
         time.sleep(1.5)
         for label in KUHN_SWITCHES:
             seconds = first_update_after(page, lambda label=label: choose_kuhn_variant(page, label))
@@ -146,7 +155,10 @@ def measure_poker_first(game: str, cache: str | None = None) -> float:
         page.goto(f"{url}/kuhn_poker?" + urllib.parse.urlencode({"kuhn_game": POKER_GAMES[game]}))
         press_run(page, timeout=180)
         seconds = time.perf_counter() - started
-        print(f"from `streamlit run` (empty numba cache) to the first {game} update on the CFR page: {seconds:.1f} s", flush=True)
+        print(
+            f"from `streamlit run` (empty numba cache) to the first {game} update on the CFR page: {seconds:.1f} s",
+            flush=True,
+        )
         page.screenshot(path=os.path.join(tempfile.gettempdir(), f"cold_{game}.png"), full_page=False)
     return seconds
 

@@ -41,7 +41,9 @@ def _iteration(page) -> int | None:
 def page_rate(url: str, variant: str, seconds: float) -> tuple[float, int]:
     """Iterations per second the page shows while running Leduc at full speed, and the iteration at the end."""
     chosen = rmcore.CFRVariant.parse(variant)
-    query = urlencode({"kuhn_game": "Leduc hold'em"} | ({} if chosen == rmcore.CFRVariant() else {"kuhn_variants": chosen.label}))
+    query = urlencode(
+        {"kuhn_game": "Leduc hold'em"} | ({} if chosen == rmcore.CFRVariant() else {"kuhn_variants": chosen.label})
+    )
     with chromium_page(1280, 720) as page:
         page.goto(f"{url}/kuhn_poker?{query}")
         page.get_by_role("radio", name="Run").wait_for(timeout=120_000)
@@ -65,8 +67,10 @@ def main() -> None:
     with running_app(timeout=120, cpus="0") as url:
         rate, last = page_rate(url, args.variant, args.seconds)
     share = TIME_BUDGET / UPDATE_INTERVAL
-    print(f"Leduc {args.variant}: library {library:,.0f} iterations/s of CPU; page {rate:,.0f} iterations/s "
-          f"(at iteration {last:,}); {rate / (share * library):.0%} of what a {share:.0%} solver share allows")
+    print(
+        f"Leduc {args.variant}: library {library:,.0f} iterations/s of CPU; page {rate:,.0f} iterations/s "
+        f"(at iteration {last:,}); {rate / (share * library):.0%} of what a {share:.0%} solver share allows"
+    )
 
 
 if __name__ == "__main__":

@@ -7,7 +7,11 @@ import json
 
 def live_charts(app) -> list[dict]:
     """The payload of every live chart on the page, in page order (``ui.live_chart`` sends it as JSON bytes)."""
-    return [json.loads(element.proto.bytes) for element in app.get("bidi_component") if element.proto.component_name == "live_chart"]
+    return [
+        json.loads(element.proto.bytes)
+        for element in app.get("bidi_component")
+        if element.proto.component_name == "live_chart"
+    ]
 
 
 def captions(app) -> str:

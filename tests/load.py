@@ -36,9 +36,16 @@ RUN, PAUSE = ":material/play_arrow: Run", ":material/pause: Pause"
 RUN_KEY_SUFFIX = "-matrix_running"
 #: The heaviest link a page takes: Leduc, every CFR variant, 20 seeds of each sampled one, run to a million iterations
 #: (48 solvers; the page opens after one time-bounded update and runs the rest in the governor's turns).
-HEAVIEST_LINK = ("kuhn_poker", "kuhn_game=Leduc+hold%27em&" + "&".join(
-    f"kuhn_variants={name}+%C2%B7+{updates}" for name in ("cfr", "cfr%2B", "linear", "discounted", "chance-sampling")
-    for updates in ("alternating", "simultaneous")) + "&kuhn_seeds=20&run_to=1000000")
+HEAVIEST_LINK = (
+    "kuhn_poker",
+    "kuhn_game=Leduc+hold%27em&"
+    + "&".join(
+        f"kuhn_variants={name}+%C2%B7+{updates}"
+        for name in ("cfr", "cfr%2B", "linear", "discounted", "chance-sampling")
+        for updates in ("alternating", "simultaneous")
+    )
+    + "&kuhn_seeds=20&run_to=1000000",
+)
 
 
 def _memory_mb(pid: int) -> float:
@@ -75,8 +82,9 @@ class Session:
 
         self.cookie, _ = await asyncio.to_thread(_get, self.http_url + "/", "")  # as a tab first loads the page
         headers = {"Cookie": self.cookie} if self.cookie else None
-        self._socket = await websockets.connect(self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120,
-                                                additional_headers=headers)  # fmt: skip
+        self._socket = await websockets.connect(
+            self.url, subprotocols=["streamlit"], max_size=None, open_timeout=120, additional_headers=headers
+        )
         self.replica = self._socket.response.headers.get("X-Replica", "")
         self._reader = asyncio.create_task(self._read())
         await self._rerun()
@@ -206,8 +214,9 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
 
 
-async def measure(url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None,
-                  hostile: int = 0) -> dict:
+async def measure(
+    url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None, hostile: int = 0
+) -> dict:
     """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return the numbers.
 
     With ``hostile``, that many more sessions are opened first from :data:`HEAVIEST_LINK` (they run on their own, from
@@ -252,7 +261,9 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
         pressed.append(time.perf_counter())
         await client.press(PAUSE)
         await asyncio.sleep(0.25)
-    await asyncio.sleep(min(10.0, max(2.0, 3.0 / max(statistics.median(rates), 0.1))))  # three updates' time: a late one shows
+    await asyncio.sleep(
+        min(10.0, max(2.0, 3.0 / max(statistics.median(rates), 0.1)))
+    )  # three updates' time: a late one shows
     delays, answers = [], []
     for client, at in zip(clients, pressed):
         late = [t for t, _ in client.changes if t > at]
@@ -273,31 +284,55 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
     replicas = [client.replica for client in clients if client.replica]
     if replicas:  # behind a balancer that names its replica: how the sessions spread, and whether they stay put
         spread = {replica: replicas.count(replica) for replica in sorted(set(replicas))}
-        again = [(await asyncio.to_thread(_get, client.http_url + "/_stcore/health", client.cookie))[1] for client in clients]
+        again = [
+            (await asyncio.to_thread(_get, client.http_url + "/_stcore/health", client.cookie))[1] for client in clients
+        ]
         stayed = sum(a == c.replica for a, c in zip(again, clients))
-        print(f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for {stayed} of {sessions}")
-    print(f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
-          f"max {max(rates):.2f} (over {seconds:.0f} s)")  # fmt: skip
-    print(f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
-          f"p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still arrived after a Pause: "
-          f"{sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}")  # fmt: skip
+        print(
+            f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for {stayed} of {sessions}"
+        )
+    print(
+        f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
+        f"max {max(rates):.2f} (over {seconds:.0f} s)"
+    )
+    print(
+        f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
+        f"p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still arrived after a Pause: "
+        f"{sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}"
+    )
     result = dict(sessions=sessions, rates=rates, delays=delays, errors=errors)
     if pid:
         updates = sum(counts)
         per_update = 1000 * cpu_used / max(updates, 1)
-        print(f"server CPU: {cpu_used / seconds:.2f} cores; {per_update:.1f} ms per screen update ({updates} updates, "
-              f"{advanced / max(updates, 1):,.0f} iterations each)")  # fmt: skip
+        print(
+            f"server CPU: {cpu_used / seconds:.2f} cores; {per_update:.1f} ms per screen update ({updates} updates, "
+            f"{advanced / max(updates, 1):,.0f} iterations each)"
+        )
         solver = float("nan")
-        if stats_before and stats_after:  # the solver's CPU time as the server counted it (the files are written once a second)
+        if (
+            stats_before and stats_after
+        ):  # the solver's CPU time as the server counted it (the files are written once a second)
             solver = 1000 * (stats_after[1] - stats_before[1]) / max(stats_after[0] - stats_before[0], 1)
-            print(f"  of which the solver {solver:.1f} ms and everything else (figures, Streamlit's rerun, the messages) "
-                  f"{per_update - solver:.1f} ms, per update the server counted")  # fmt: skip
-        print(f"server memory: {memory_idle:.0f} MB with the sessions open, {memory_warm:.0f} MB after 3 s running, "
-              f"{memory_running:.0f} MB after {seconds:.0f} s more" + (f", {memory_closed:.0f} MB {linger:.0f} s after they closed" if memory_closed else ""))  # fmt: skip
-        result.update(cpu_per_update_ms=per_update, outside_solver_ms=per_update - solver, memory=(memory_idle, memory_warm, memory_running, memory_closed))
+            print(
+                f"  of which the solver {solver:.1f} ms and everything else (figures, Streamlit's rerun, the messages) "
+                f"{per_update - solver:.1f} ms, per update the server counted"
+            )
+        print(
+            f"server memory: {memory_idle:.0f} MB with the sessions open, {memory_warm:.0f} MB after 3 s running, "
+            f"{memory_running:.0f} MB after {seconds:.0f} s more"
+            + (f", {memory_closed:.0f} MB {linger:.0f} s after they closed" if memory_closed else "")
+        )
+        result.update(
+            cpu_per_update_ms=per_update,
+            outside_solver_ms=per_update - solver,
+            memory=(memory_idle, memory_warm, memory_running, memory_closed),
+        )
     print(f"iterations reached per session: min {min(reached):,}, median {statistics.median(reached):,.0f}")
     if len(memory_trace) > 1:
-        print("server memory while running: " + ", ".join(f"{mb:.0f} MB at {t:.0f} s (every session past {least:.1e})" for t, mb, least in memory_trace))
+        print(
+            "server memory while running: "
+            + ", ".join(f"{mb:.0f} MB at {t:.0f} s (every session past {least:.1e})" for t, mb, least in memory_trace)
+        )
     if runs_closed is not None:
         print(f"live runs the server still holds {linger:.0f} s after every session closed: {runs_closed}")
     result.update(reached=reached, runs_closed=runs_closed)
@@ -308,17 +343,33 @@ async def measure(url: str, sessions: int, seconds: float, pid: int | None, ling
 def main() -> None:
     from .browser import running_app, server_pid
 
-    parser = argparse.ArgumentParser(description="N sessions running at once against one server: updates/s, Pause latency, CPU, memory.")
+    parser = argparse.ArgumentParser(
+        description="N sessions running at once against one server: updates/s, Pause latency, CPU, memory."
+    )
     parser.add_argument("--sessions", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--url", help="an already running server (default: start one, pinned to core 0)")
-    parser.add_argument("--hostile", type=int, default=0, help="first open this many sessions from the heaviest link (not counted)")
-    parser.add_argument("--linger", type=float, default=0.0, help="after closing every session, wait this long and read the memory again")
-    parser.add_argument("--option", action="append", default=[], help="a `streamlit run` option for the started server, e.g. --option=--server.disconnectedSessionTTL=5")
+    parser.add_argument(
+        "--hostile", type=int, default=0, help="first open this many sessions from the heaviest link (not counted)"
+    )
+    parser.add_argument(
+        "--linger",
+        type=float,
+        default=0.0,
+        help="after closing every session, wait this long and read the memory again",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        help="a `streamlit run` option for the started server, e.g. --option=--server.disconnectedSessionTTL=5",
+    )
     args = parser.parse_args()
     cores = sorted(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {cores[0]})
-    print(f"machine speed: a fixed Python loop takes {machine_speed():.0f} ms on the server's core now (lower is faster)")
+    print(
+        f"machine speed: a fixed Python loop takes {machine_speed():.0f} ms on the server's core now (lower is faster)"
+    )
     os.sched_setaffinity(0, set(cores))
     stats = None
     if args.url:

@@ -47,8 +47,18 @@ def sample(probabilities, u):
     return max(k for k, p in enumerate(probabilities) if p > 0)
 
 
-def reference_run(A, B, iterations, algorithm="rm", sampling="expected", updates="simultaneous",
-                  averaging="uniform", opponent=None, rng_words=None, initial_regrets=None):
+def reference_run(
+    A,
+    B,
+    iterations,
+    algorithm="rm",
+    sampling="expected",
+    updates="simultaneous",
+    averaging="uniform",
+    opponent=None,
+    rng_words=None,
+    initial_regrets=None,
+):
     """Run regret matching the obvious way; return (avg_x, avg_y, R1, R2, current_x, current_y).
 
     ``initial_regrets`` is ``(R1, R2)`` before the first iteration (zeros by default).

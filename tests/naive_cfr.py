@@ -79,7 +79,7 @@ class NaiveCFR:
         self.t += 1
         t = self.t
         weight = {"cfr": 1.0, "cfr+": t, "linear": t, "discounted": t * t}[self.variant]
-        for updating in ((0, 1) if self.alternating else (None,)):
+        for updating in (0, 1) if self.alternating else (None,):
             increments = {}
             for cards in DEALS:
                 self.walk("", cards, [1.0, 1.0, 1 / 6], updating, increments, weight)

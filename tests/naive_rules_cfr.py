@@ -40,8 +40,13 @@ class RulesCFR:
         rules = self.rules
         player = rules.player(history)
         if player == CHANCE:
-            return sum(p * self.walk(rules.after(history, outcome), deal, reach[:2] + [reach[2] * p], updating, increments, weight)
-                       for outcome, p in rules.chance(history, deal))  # fmt: skip
+            return sum(
+                p
+                * self.walk(
+                    rules.after(history, outcome), deal, reach[:2] + [reach[2] * p], updating, increments, weight
+                )
+                for outcome, p in rules.chance(history, deal)
+            )
         if player < 0:
             return rules.payoff(history, deal)
         actions = rules.actions(history)
@@ -67,7 +72,7 @@ class RulesCFR:
         self.t += 1
         t = self.t
         weight = {"cfr": 1.0, "cfr+": t, "linear": t, "discounted": t * t}[self.variant]
-        for updating in ((0, 1) if self.alternating else (None,)):
+        for updating in (0, 1) if self.alternating else (None,):
             increments = {}
             for deal in self.deals:
                 self.walk("", deal, [1.0, 1.0, 1 / len(self.deals)], updating, increments, weight)
@@ -109,11 +114,17 @@ def expected(rules, policy, history="", deal=None):
         deals = rules.deals()
         return sum(expected(rules, policy, "", d) for d in deals) / len(deals)
     if rules.player(history) == CHANCE:
-        return sum(p * expected(rules, policy, rules.after(history, outcome), deal) for outcome, p in rules.chance(history, deal))
+        return sum(
+            p * expected(rules, policy, rules.after(history, outcome), deal)
+            for outcome, p in rules.chance(history, deal)
+        )
     if rules.player(history) < 0:
         return rules.payoff(history, deal)
     sigma = policy[rules.infoset(history, deal)]
-    return sum(p * expected(rules, policy, rules.after(history, action), deal) for p, action in zip(sigma, rules.actions(history)))
+    return sum(
+        p * expected(rules, policy, rules.after(history, action), deal)
+        for p, action in zip(sigma, rules.actions(history))
+    )
 
 
 def best_response_value(rules, policy, player):

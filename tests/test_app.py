@@ -1,8 +1,8 @@
 """The app starts on the matrix page, and the About page runs (streamlit AppTest)."""
 
-import tomllib
 from pathlib import Path
 
+import tomllib
 from streamlit.testing.v1 import AppTest
 
 from tests.visits import opened
@@ -53,5 +53,7 @@ def test_a_fresh_clone_has_the_static_folder_streamlit_serves():
     """Streamlit warns at start when ``server.enableStaticServing`` finds no static/ folder: git keeps one."""
     import subprocess
 
-    tracked = subprocess.run(["git", "ls-files", "static"], cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True)
+    tracked = subprocess.run(
+        ["git", "ls-files", "static"], cwd=Path(__file__).resolve().parents[1], capture_output=True, text=True
+    )
     assert "static/README.md" in tracked.stdout.split()

@@ -8,9 +8,20 @@ from pathlib import Path
 import pytest
 
 from .browser import (
-    CHROMIUM, ROOT, chart_states_while_running, chromium_page, last_iteration_on_chart, last_x_of_trace,
-    click_until, iteration_shown, open_matrix_page_and_run, open_page_and_run, race_curve_names, running_app, wait_until_idle,
-)  # fmt: skip
+    CHROMIUM,
+    ROOT,
+    chart_states_while_running,
+    chromium_page,
+    click_until,
+    iteration_shown,
+    last_iteration_on_chart,
+    last_x_of_trace,
+    open_matrix_page_and_run,
+    open_page_and_run,
+    race_curve_names,
+    running_app,
+    wait_until_idle,
+)
 
 SCREENSHOT = ROOT / "docs" / "images" / "matrix_page.png"
 pytestmark = pytest.mark.browser
@@ -37,7 +48,9 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
         print(f"\nchart updates seen in 3 s: {len(seen) - 1}; last iteration drawn {seen[-1]:,.0f}")
         assert len(seen) >= 3, "the charts should redraw several times while running"
         assert seen == sorted(seen) and seen[-1] > 10_000
-        assert page.evaluate(_MARKS_JS) == [0, 1, 2, 3], "every update redraws the charts in place (none is mounted afresh)"
+        assert page.evaluate(_MARKS_JS) == [0, 1, 2, 3], (
+            "every update redraws the charts in place (none is mounted afresh)"
+        )
 
         page.get_by_role("radio", name="Pause").click()
         time.sleep(1.0)
@@ -95,9 +108,15 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
         cards = page.get_by_text("Cards", exact=True)
         click_until(page, page.get_by_role("radio", name="Kuhn on sliders"), lambda: cards.count() > 0)
         against = page.get_by_text("Against the fixed player 2")
-        click_until(page, page.get_by_text("Player 2 fixed"), lambda: page.get_by_text("Player 2's locked information sets").count() > 0)
+        click_until(
+            page,
+            page.get_by_text("Player 2 fixed"),
+            lambda: page.get_by_text("Player 2's locked information sets").count() > 0,
+        )
         click_until(page, step, lambda: against.count() > 0, timeout=60)
-        page.get_by_text("The exploiting deviations").wait_for(timeout=30_000)  # (the page streams in: wait, then it is there)
+        page.get_by_text("The exploiting deviations").wait_for(
+            timeout=30_000
+        )  # (the page streams in: wait, then it is there)
         page.get_by_text("learner's best-response gain (cfr)").wait_for(timeout=30_000)
         page.get_by_text("Play against the bot").click()
         held = page.get_by_text("The bot held")
@@ -106,18 +125,29 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
                 if held.count() > 0:
                     break
                 bet = page.get_by_role("button", name=re.compile(r"^(bet|call)$"))  # the bot's bet is met with a call
-                click_until(page, bet, lambda: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0, timeout=20)
+                click_until(
+                    page,
+                    bet,
+                    lambda: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0,
+                    timeout=20,
+                )
             assert held.count() > 0
             if hand == 0:
                 click_until(page, page.get_by_role("button", name="Next hand"), lambda: held.count() == 0)
         page.get_by_text("After 2 hands you average").wait_for(timeout=30_000)
         assert page.locator("[data-testid=stException]").count() == 0
         against.scroll_into_view_if_needed()
-        page.screenshot(path=str(ROOT / "docs" / "images" / f"fixed_opponent_{width}x{height}.png"))  # (to look at; not in the README)
-        if width == 1280:  # the README's picture: the whole section (Streamlit scrolls inside the page: a tall window shows it)
+        page.screenshot(
+            path=str(ROOT / "docs" / "images" / f"fixed_opponent_{width}x{height}.png")
+        )  # (to look at; not in the README)
+        if (
+            width == 1280
+        ):  # the README's picture: the whole section (Streamlit scrolls inside the page: a tall window shows it)
             page.set_viewport_size({"width": width, "height": 2400})
             wait_until_idle(page)
-            page.locator("[data-testid=stExpander]").filter(has_text="Play against the bot").screenshot(path=str(ROOT / "docs" / "images" / "play_bot.png"))
+            page.locator("[data-testid=stExpander]").filter(has_text="Play against the bot").screenshot(
+                path=str(ROOT / "docs" / "images" / "play_bot.png")
+            )
 
 
 @pytest.mark.parametrize("which", ["matrix", "kuhn"])
@@ -144,10 +174,17 @@ def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
         page.locator("[data-testid=stSelectbox]").filter(has_text="Variant").click()
         page.get_by_role("option", name="RM+", exact=True).click()
         wait_until_idle(page)
-        click_until(page, page.get_by_role("button", name="Step +100", exact=True), lambda: iteration_shown(page) == "100")
+        click_until(
+            page, page.get_by_role("button", name="Step +100", exact=True), lambda: iteration_shown(page) == "100"
+        )
         page.get_by_role("button", name="Share this setup").click()
         code = page.locator("[data-testid=stPopoverBody] code")
-        click_until(page, page.get_by_text("Also run to the current iteration (100)"), lambda: "run_to=100" in code.inner_text(), attempts=2)
+        click_until(
+            page,
+            page.get_by_text("Also run to the current iteration (100)"),
+            lambda: "run_to=100" in code.inner_text(),
+            attempts=2,
+        )
         shared = code.inner_text().strip()
     assert "algorithm=RM%2B" in shared and "run_to=100" in shared, shared
     with chromium_page(height=1600) as fresh:  # a new browser: nothing but the link
@@ -204,9 +241,13 @@ def test_in_the_dark_theme_charts_sit_on_the_page_and_use_light_ink():
                 break
         assert len(colours) >= 4, "the four live charts"
         for chart in colours:
-            assert chart["paper"].replace(" ", "") == "rgba(0,0,0,0)", chart  # transparent: the page's dark background shows
+            assert chart["paper"].replace(" ", "") == "rgba(0,0,0,0)", (
+                chart
+            )  # transparent: the page's dark background shows
             assert _brightness(chart["font"]) > 0.8, chart  # light text on the dark page
-            assert not any(c in ("black", "#000000") or c.replace(" ", "") == "rgb(0,0,0)" for c in chart["lines"]), chart
+            assert not any(c in ("black", "#000000") or c.replace(" ", "") == "rgb(0,0,0)" for c in chart["lines"]), (
+                chart
+            )
         page.screenshot(path=str(ROOT / "docs" / "images" / "matrix_dark.png"), full_page=False)
 
 
@@ -240,7 +281,6 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
         wait_until_idle(fresh)
         assert fresh.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
         assert _shows_iteration(fresh, "100")
-
 
 
 # -- presentation mode, the keyboard, and interaction while live -----------------------------------------
@@ -303,10 +343,18 @@ def test_presentation_mode_puts_the_controls_and_the_main_chart_on_a_1280x720_sc
         main_chart = _chart(page, "(average)")
         time.sleep(2.0)
         viewport = page.viewport_size
-        boxes = {"Run": page.get_by_role("radio", name="Run").bounding_box(), "Speed": page.locator("[data-testid=stSlider]").first.bounding_box(),
-                 "main chart": main_chart.bounding_box()}  # fmt: skip
+        boxes = {
+            "Run": page.get_by_role("radio", name="Run").bounding_box(),
+            "Speed": page.locator("[data-testid=stSlider]").first.bounding_box(),
+            "main chart": main_chart.bounding_box(),
+        }
         for name, box in boxes.items():
-            assert box and box["y"] >= 0 and box["y"] + box["height"] <= viewport["height"] and box["x"] + box["width"] <= viewport["width"], (name, box)
+            assert (
+                box
+                and box["y"] >= 0
+                and box["y"] + box["height"] <= viewport["height"]
+                and box["x"] + box["width"] <= viewport["width"]
+            ), (name, box)
         chart = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert chart["font"] >= 18 and min(chart["widths"]) >= 3, chart
         assert page.get_by_text("Space").count() and page.locator("[data-testid=stException]").count() == 0
@@ -351,7 +399,9 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         chart = _chart(page, "(average)")
         box = chart.bounding_box()
         plot = chart.locator(".nsewdrag").first  # the first panel's plot area (present once the chart is interactive)
-        page.mouse.move(box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.45)  # the pointer enters: interactive
+        page.mouse.move(
+            box["x"] + box["width"] * 0.25, box["y"] + box["height"] * 0.45
+        )  # the pointer enters: interactive
         plot.wait_for(timeout=10_000)
         area = plot.bounding_box()
         x0, y0 = area["x"] + area["width"] * 0.3, area["y"] + area["height"] * 0.2  # page coordinates
@@ -363,8 +413,12 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         zoomed = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert zoomed["autorange"] is False, zoomed
         # While running, the chart under the pointer also offers its image downloads.
-        buttons = chart.evaluate("chart => [...chart.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))")
-        assert {"Download plot as a PNG", "Download plot as SVG"} <= set(buttons) and "Share chart..." not in buttons, buttons
+        buttons = chart.evaluate(
+            "chart => [...chart.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))"
+        )
+        assert {"Download plot as a PNG", "Download plot as SVG"} <= set(buttons) and "Share chart..." not in buttons, (
+            buttons
+        )
         page.mouse.move(5, box["y"] - 40)  # the pointer leaves: the chart goes back to the cheap static drawing
         assert page.evaluate(_COUNT_REDRAWS_JS, "(average)")
         deadline = time.time() + 20
@@ -382,12 +436,18 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
             assert now["range"] == pytest.approx(zoomed["range"]) and now["autorange"] is False, (control, now)
 
 
-@pytest.mark.parametrize("which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")])
+@pytest.mark.parametrize(
+    "which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")]
+)
 def test_a_control_pressed_as_soon_as_the_page_shows_it_takes_effect(app_url, which, control):
     """One click, sent as soon as the control is on screen (the page's first script run may still be going): no retry."""
     with chromium_page(height=1600) as page:
         page.goto(f"{app_url}/{'' if which == 'matrix' else which}")
-        target = page.get_by_role("radio", name="Run") if control == "Run" else page.get_by_role("button", name=control, exact=True)
+        target = (
+            page.get_by_role("radio", name="Run")
+            if control == "Run"
+            else page.get_by_role("button", name=control, exact=True)
+        )
         target.wait_for(timeout=90_000)
         target.click()
         deadline = time.time() + 30
@@ -421,7 +481,9 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
             page.goto(url + "/" + query)
             page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
             wait_until_idle(page)
-            assert page.get_by_text("iteration 300 ·").count() == 1  # presentation mode's one line, at the link's iteration
+            assert (
+                page.get_by_text("iteration 300 ·").count() == 1
+            )  # presentation mode's one line, at the link's iteration
             page.get_by_text("Game and settings: Matching pennies").click()
             assert page.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
             assert page.locator("[data-testid=stException]").count() == 0
@@ -446,12 +508,16 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         run.wait_for(timeout=120_000)
         wait_until_idle(page)
         notice = page.get_by_text("Meanwhile", exact=False)  # either notice: plain Python, or the general kernel
-        first = first_update_after(page, lambda: click_until(page, run, lambda: page.evaluate("window.__rmShown") is not None), started=True)
+        first = first_update_after(
+            page, lambda: click_until(page, run, lambda: page.evaluate("window.__rmShown") is not None), started=True
+        )
         print(f"first Run on an empty cache: first update after {first:.2f} s (the page's clock, from the click)")
         notice.first.wait_for(timeout=10_000)  # said with the first update: it ran on a stand-in, not after a compile
         notice.first.wait_for(state="detached", timeout=30_000)  # (a toast goes by itself)
         seconds = first_update_after(page, switch(page, "radio", "sampled"))
-        print(f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)")
+        print(
+            f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)"
+        )
         notice.first.wait_for(timeout=10_000)  # said again for the new setting: it did not wait for its compile either
 
 
@@ -499,7 +565,9 @@ def test_on_a_projector_step_plus_one_shows_its_numbers_without_a_scroll(app_url
         assert caption.first.bounding_box()["y"] < viewport["height"]
 
 
-_SWITCH_JS = """() => [...document.querySelectorAll('.st-key-matrix_running button')].map(b => b.getAttribute('aria-checked'))"""
+_SWITCH_JS = (
+    """() => [...document.querySelectorAll('.st-key-matrix_running button')].map(b => b.getAttribute('aria-checked'))"""
+)
 
 
 def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):

@@ -32,20 +32,23 @@ def test_kuhn_takes_cards_and_bet_and_leduc_takes_nothing():
     assert rmcore.tree_game("kuhn", cards=5.0).rules == poker.KuhnRules(5, 1.0)
 
 
-@pytest.mark.parametrize("name, parameters, named", [
-    ("poker", {}, "'poker'"),
-    ("KUHN", {}, "'KUHN'"),
-    ("kuhn", {"card": 4}, "'card'"),
-    ("leduc", {"cards": 4}, "'cards'"),
-    ("kuhn", {"cards": 2}, "cards must be 3 to 13; got 2"),
-    ("kuhn", {"cards": 14}, "cards must be 3 to 13; got 14"),
-    ("kuhn", {"cards": 4.5}, "cards must be a whole number; got 4.5"),
-    ("kuhn", {"cards": True}, "cards must be 3 to 13; got True"),
-    ("kuhn", {"bet": 0.25}, "bet must be 0.5 to 4; got 0.25"),
-    ("kuhn", {"bet": float("nan")}, "bet must be 0.5 to 4; got nan"),
-    ("kuhn", {"bet": "two"}, "bet must be a number; got 'two'"),
-    ("kuhn", {"bet": None}, "bet must be a number; got None"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, parameters, named",
+    [
+        ("poker", {}, "'poker'"),
+        ("KUHN", {}, "'KUHN'"),
+        ("kuhn", {"card": 4}, "'card'"),
+        ("leduc", {"cards": 4}, "'cards'"),
+        ("kuhn", {"cards": 2}, "cards must be 3 to 13; got 2"),
+        ("kuhn", {"cards": 14}, "cards must be 3 to 13; got 14"),
+        ("kuhn", {"cards": 4.5}, "cards must be a whole number; got 4.5"),
+        ("kuhn", {"cards": True}, "cards must be 3 to 13; got True"),
+        ("kuhn", {"bet": 0.25}, "bet must be 0.5 to 4; got 0.25"),
+        ("kuhn", {"bet": float("nan")}, "bet must be 0.5 to 4; got nan"),
+        ("kuhn", {"bet": "two"}, "bet must be a number; got 'two'"),
+        ("kuhn", {"bet": None}, "bet must be a number; got None"),
+    ],
+)
 def test_a_bad_name_or_parameter_is_a_value_error_naming_it(name, parameters, named):
     with pytest.raises(ValueError) as error:
         rmcore.tree_game(name, **parameters)

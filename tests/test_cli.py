@@ -11,14 +11,25 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(*args):
-    return subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "rmcore", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_solve_prints_json_with_the_documented_keys():
     out = cli("solve", "--game", "rps-crash", "--iterations", "20000", "--json")
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert {"game", "iterations", "average_strategies", "current_strategies", "nash_conv", "exploitability", "value", "seconds"} <= set(result)
+    assert {
+        "game",
+        "iterations",
+        "average_strategies",
+        "current_strategies",
+        "nash_conv",
+        "exploitability",
+        "value",
+        "seconds",
+    } <= set(result)
     assert result["iterations"] == 20000
     assert result["average_strategies"][0] == pytest.approx([0.25, 0.5, 0.25], abs=5e-3)
     assert result["exploitability"] == pytest.approx(result["nash_conv"] / 2)
@@ -33,7 +44,16 @@ def test_solve_human_readable_against_a_fixed_opponent():
 def test_solve_reads_labelled_csv_matrices(tmp_path):
     (tmp_path / "a.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
     (tmp_path / "b.csv").write_text("3,5\n0,1\n")
-    out = cli("solve", "--matrix", str(tmp_path / "a.csv"), "--col-matrix", str(tmp_path / "b.csv"), "--iterations", "2000", "--json")
+    out = cli(
+        "solve",
+        "--matrix",
+        str(tmp_path / "a.csv"),
+        "--col-matrix",
+        str(tmp_path / "b.csv"),
+        "--iterations",
+        "2000",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["exploitability"] is None and result["average_strategies"][0][1] > 0.99
@@ -86,17 +106,29 @@ def test_race_prints_a_table_and_json():
     out = cli("race", "--game", "rps-crash", "--variants", "rm,prm+/alternating/linear", "--iterations", "20000")
     assert out.returncode == 0, out.stderr
     assert "prm+ · expected · alternating · linear" in out.stdout and "not yet" in out.stdout
-    out = cli("race", "--game", "kuhn", "--variants", "cfr,chance-sampling", "--iterations", "500", "--seeds", "2", "--json")
+    out = cli(
+        "race", "--game", "kuhn", "--variants", "cfr,chance-sampling", "--iterations", "500", "--seeds", "2", "--json"
+    )
     result = json.loads(out.stdout)
-    assert result["measure"] == "exploitability" and [v["variant"] for v in result["variants"]] == ["cfr · alternating", "chance-sampling · alternating"]
-    assert result["variants"][0]["reached"]["1e-02"]["iterations"] > 0 and result["variants"][0]["reached"]["1e-06"] is None
+    assert result["measure"] == "exploitability" and [v["variant"] for v in result["variants"]] == [
+        "cfr · alternating",
+        "chance-sampling · alternating",
+    ]
+    assert (
+        result["variants"][0]["reached"]["1e-02"]["iterations"] > 0
+        and result["variants"][0]["reached"]["1e-06"] is None
+    )
 
 
 @pytest.mark.parametrize(
     "args,message",
-    [(["--variants", "rm,nope"], "unknown part 'nope'"), (["--variants", ""], "1 to 10 variants"),
-     (["--variants", "rm", "--seeds", "0"], "seeds must be"), (["--variants", "rm", "--opponent", "1,x"], "--opponent must be")],
-)  # fmt: skip
+    [
+        (["--variants", "rm,nope"], "unknown part 'nope'"),
+        (["--variants", ""], "1 to 10 variants"),
+        (["--variants", "rm", "--seeds", "0"], "seeds must be"),
+        (["--variants", "rm", "--opponent", "1,x"], "--opponent must be"),
+    ],
+)
 def test_race_bad_input_is_one_line(args, message):
     out = cli("race", "--game", "rps", "--iterations", "10", *args)
     assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
@@ -110,7 +142,9 @@ def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
     solver = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr+")
     solver.run(20)
     assert json.loads(out.stdout)["variants"][0]["exploitability"] == solver.metrics().exploitability
-    out = cli("race", "--game", "kuhn", "--cards", "5", "--bet", "2.5", "--variants", "cfr", "--iterations", "50", "--json")
+    out = cli(
+        "race", "--game", "kuhn", "--cards", "5", "--bet", "2.5", "--variants", "cfr", "--iterations", "50", "--json"
+    )
     assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Kuhn poker, 5 cards, bet 2.5"
     out = cli("race", "--game", "kuhn", "--cards", "20", "--variants", "cfr", "--iterations", "5")
     assert out.returncode == 2 and "cards must be 3 to 13" in out.stderr and "Traceback" not in out.stderr
@@ -126,13 +160,27 @@ def test_race_against_a_fixed_poker_player_reads_its_strategy_from_json(tmp_path
     exact = rmcore.solve_tree_game(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     (tmp_path / "p2.json").write_text(json.dumps(opponent))
-    out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--iterations", "100", "--opponent", str(tmp_path / "p2.json"), "--json")
+    out = cli(
+        "race",
+        "--game",
+        "kuhn",
+        "--variants",
+        "cfr+",
+        "--iterations",
+        "100",
+        "--opponent",
+        str(tmp_path / "p2.json"),
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     solver = rmcore.CFRSolver(rmcore.KUHN, "cfr+", opponent=opponent)
     solver.run(100)
     result = json.loads(out.stdout)
     assert result["measure"] == "br_gain_1" and result["variants"][0]["br_gain_1"] == solver.metrics().br_gains[0]
     (tmp_path / "bad.json").write_text(json.dumps({"Jp": [1, 0]}))
-    for path, message in ((tmp_path / "bad.json", "every one of its information sets"), (tmp_path / "none.json", "could not read")):
+    for path, message in (
+        (tmp_path / "bad.json", "every one of its information sets"),
+        (tmp_path / "none.json", "could not read"),
+    ):
         out = cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "5", "--opponent", str(path))
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr

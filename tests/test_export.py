@@ -44,23 +44,45 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent=(7 / 42, 28 / 42, 7 / 42), seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
-        (rmcore.kuhn_poker(4, 1.5), ["linear"], dict(opponent=rmcore.fixed_strategy(
-            rmcore.kuhn_poker(4, 1.5), 1, rmcore.solve_tree_game(rmcore.kuhn_poker(4, 1.5)).policy, {"K": (0.3, 0.7)}))),
+        (
+            rmcore.kuhn_poker(4, 1.5),
+            ["linear"],
+            dict(
+                opponent=rmcore.fixed_strategy(
+                    rmcore.kuhn_poker(4, 1.5),
+                    1,
+                    rmcore.solve_tree_game(rmcore.kuhn_poker(4, 1.5)).policy,
+                    {"K": (0.3, 0.7)},
+                )
+            ),
+        ),
     ],
     ids=["general-sum race", "fixed opponent", "fixed opponent 7-28-7", "a start", "kuhn", "kuhn-4, player 1 fixed"],
 )
 def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race):
     run, frame = _live(game, variants, **race)
-    data = export.bundle({"format": "rmcore-setup/1", "page": "x", "parameters": [], "iteration": run.iteration}, run, frame)
+    data = export.bundle(
+        {"format": "rmcore-setup/1", "page": "x", "parameters": [], "iteration": run.iteration}, run, frame
+    )
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path)
         names = set(archive.namelist())
     assert {"README.txt", "setup.json", "versions.json", "numbers.json", "history.csv"} <= names
     numbers = json.loads((tmp_path / "numbers.json").read_text())
-    command = next(line.strip() for line in (tmp_path / "README.txt").read_text().splitlines() if line.strip().startswith("python -m rmcore"))
+    command = next(
+        line.strip()
+        for line in (tmp_path / "README.txt").read_text().splitlines()
+        if line.strip().startswith("python -m rmcore")
+    )
     args = shlex.split(command)[3:]  # after "python -m rmcore", split as a shell does
-    out = subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                         env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "rmcore", *args],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     again = {row["variant"]: row[result["measure"]] for row in result["variants"]}

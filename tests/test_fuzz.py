@@ -20,9 +20,16 @@ from ui import link
 from ui.matrix.editor import Draft, game_from_csv
 
 NUMBERS = st.one_of(
-    st.floats(allow_nan=True, allow_infinity=True), st.integers(-10**20, 10**20), st.sampled_from([1e12, -1e12, 1e13, 1e308, 5e-324, 0.0])
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.integers(-(10**20), 10**20),
+    st.sampled_from([1e12, -1e12, 1e13, 1e308, 5e-324, 0.0]),
 )
-CELL_TEXT = st.one_of(NUMBERS.map(repr), NUMBERS.map(str), st.text(max_size=6), st.sampled_from(["", " ", "1,5", "nan", "inf", "-", "1e", "Rock"]))
+CELL_TEXT = st.one_of(
+    NUMBERS.map(repr),
+    NUMBERS.map(str),
+    st.text(max_size=6),
+    st.sampled_from(["", " ", "1,5", "nan", "inf", "-", "1e", "Rock"]),
+)
 SEPARATOR = st.sampled_from([",", ";", "\t", " ", "|"])
 
 
@@ -69,7 +76,11 @@ def test_an_upload_loads_or_says_why(row_file, col_file):
 
 
 @FUZZ
-@given(st.lists(st.lists(CELL_TEXT, min_size=1, max_size=4), min_size=1, max_size=4), st.text(max_size=20), st.text(max_size=20))
+@given(
+    st.lists(st.lists(CELL_TEXT, min_size=1, max_size=4), min_size=1, max_size=4),
+    st.text(max_size=20),
+    st.text(max_size=20),
+)
 def test_the_editor_accepts_or_explains(cells, row_names, col_names):
     import pandas as pd
 
@@ -84,8 +95,16 @@ def test_the_editor_accepts_or_explains(cells, row_names, col_names):
     _accepted_game_is_sound(game)
 
 
-JSON = st.recursive(st.none() | st.booleans() | NUMBERS | st.text(max_size=8), lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-    st.sampled_from(["A", "B", "rows", "cols", "name", "x"]) | st.text(max_size=4), inner, max_size=5), max_leaves=30)  # fmt: skip
+JSON = st.recursive(
+    st.none() | st.booleans() | NUMBERS | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(["A", "B", "rows", "cols", "name", "x"]) | st.text(max_size=4), inner, max_size=5
+        )
+    ),
+    max_leaves=30,
+)
 
 
 @FUZZ
@@ -100,10 +119,37 @@ def test_a_links_matrix_parameter_loads_or_says_why(text):
 
 
 ARGUMENT = st.one_of(
-    st.sampled_from(["solve", "race", "kuhn", "--game", "--matrix", "--col-matrix", "--iterations", "--algorithm", "--sampling",
-                     "--updates", "--averaging", "--seed", "--opponent", "--start", "--variants", "--seeds", "--json",
-                     "rps", "kuhn", "rm+", "sampled", "0.5,0.5", "1,0;0,1", "cfr+ · alternating", "rm · expected"]),  # fmt: skip
-    st.integers(-3, 300).map(str), st.text(string.printable, max_size=10),
+    st.sampled_from(
+        [
+            "solve",
+            "race",
+            "kuhn",
+            "--game",
+            "--matrix",
+            "--col-matrix",
+            "--iterations",
+            "--algorithm",
+            "--sampling",
+            "--updates",
+            "--averaging",
+            "--seed",
+            "--opponent",
+            "--start",
+            "--variants",
+            "--seeds",
+            "--json",
+            "rps",
+            "kuhn",
+            "rm+",
+            "sampled",
+            "0.5,0.5",
+            "1,0;0,1",
+            "cfr+ · alternating",
+            "rm · expected",
+        ]
+    ),
+    st.integers(-3, 300).map(str),
+    st.text(string.printable, max_size=10),
 )
 
 
@@ -124,9 +170,18 @@ def test_the_command_line_answers_every_argument_list_with_a_result_or_a_message
 
 
 @pytest.mark.slow
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(st.dictionaries(st.sampled_from(["preset", "matrix", "run_to", "algorithm", "seed", "param_rps-crash_x", "race_variants", "present"]),
-                       st.text(max_size=30) | JSON.map(json.dumps), max_size=4))  # fmt: skip
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            ["preset", "matrix", "run_to", "algorithm", "seed", "param_rps-crash_x", "race_variants", "present"]
+        ),
+        st.text(max_size=30) | JSON.map(json.dumps),
+        max_size=4,
+    )
+)
 def test_a_hostile_link_opens_the_app_with_a_valid_game(params):
     from streamlit.testing.v1 import AppTest
 

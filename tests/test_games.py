@@ -63,8 +63,20 @@ def test_every_preset_builds_describes_itself_and_its_equilibria_are_equilibria(
 
 
 def test_required_presets_exist():
-    required = {"rps", "rps-crash", "matching-pennies", "rpsls", "weighted-rps", "prisoners-dilemma", "battle-of-sexes",
-                "stag-hunt", "chicken", "shapley", "random-zero-sum", "random-general-sum"}
+    required = {
+        "rps",
+        "rps-crash",
+        "matching-pennies",
+        "rpsls",
+        "weighted-rps",
+        "prisoners-dilemma",
+        "battle-of-sexes",
+        "stag-hunt",
+        "chicken",
+        "shapley",
+        "random-zero-sum",
+        "random-general-sum",
+    }
     assert required <= set(PRESETS)
 
 
@@ -154,15 +166,24 @@ def test_shapleys_game_does_what_its_description_says():
 
 def test_a_header_line_without_row_names_loads_every_payoff_column_and_says_what_was_assumed():
     parsed = rmcore.parse_matrix_csv("Rock,Paper\n0,-1\n1,0\n-1,1\n")
-    assert parsed.matrix.tolist() == [[0, -1], [1, 0], [-1, 1]] and parsed.col_labels == ("Rock", "Paper") and parsed.row_labels is None
+    assert (
+        parsed.matrix.tolist() == [[0, -1], [1, 0], [-1, 1]]
+        and parsed.col_labels == ("Rock", "Paper")
+        and parsed.row_labels is None
+    )
     assert "read as column names" in parsed.notes[0]
     labelled = rmcore.parse_matrix_csv(",Rock,Paper\nRock,0,-1\nPaper,1,0\n")
     assert labelled.row_labels == ("Rock", "Paper") and labelled.notes == ()
 
 
-@pytest.mark.parametrize("text, notes", [
-    ("1;2\n3;4\n", ["semicolons"]), ("1\t2\n3\t4\n", ["tabs"]), ("1,5;2\n3;4\n", ["semicolons", "decimal commas"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, notes",
+    [
+        ("1;2\n3;4\n", ["semicolons"]),
+        ("1\t2\n3\t4\n", ["tabs"]),
+        ("1,5;2\n3;4\n", ["semicolons", "decimal commas"]),
+    ],
+)
 def test_semicolon_and_tab_separated_files_load_and_say_so(text, notes):
     parsed = rmcore.parse_matrix_csv(text)
     assert parsed.matrix.shape == (2, 2) and parsed.matrix[1].tolist() == [3, 4]

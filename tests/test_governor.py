@@ -38,7 +38,9 @@ def test_sessions_of_different_cost_share_the_time_not_the_turns():
     governor = Governor(slots=1)
     stop, log = threading.Event(), []
     costs = {"light": 0.002, "heavy": 0.008, "medium": 0.004}
-    _run_for(1.5, stop, [threading.Thread(target=_take_turns, args=(governor, s, c, stop, log)) for s, c in costs.items()])
+    _run_for(
+        1.5, stop, [threading.Thread(target=_take_turns, args=(governor, s, c, stop, log)) for s, c in costs.items()]
+    )
     turns = {s: sum(1 for who, _ in log if who == s) for s in costs}
     seconds = {s: turns[s] * costs[s] for s in costs}
     assert max(seconds.values()) / min(seconds.values()) < 1.4, seconds  # equal time, within the sleeps' jitter

@@ -12,7 +12,9 @@ def test_subnormal_and_vanishing_payoffs_are_refused_naming_the_cell(payoffs):
     with pytest.raises(ValueError, match=r"payoff at \(R\d, C\d\).*at least 1e-100"):
         rmcore.MatrixGame(payoffs)
     with pytest.raises(ValueError, match="at least 1e-100"):
-        rmcore.MatrixGame(parsed := rmcore.parse_matrix_csv("\n".join(",".join(map(repr, row)) for row in payoffs)).matrix)
+        rmcore.MatrixGame(
+            parsed := rmcore.parse_matrix_csv("\n".join(",".join(map(repr, row)) for row in payoffs)).matrix
+        )
         del parsed
 
 
@@ -27,7 +29,12 @@ def test_small_payoffs_above_the_floor_still_solve():
 
 @pytest.mark.parametrize(
     "text, cell",
-    [("1,abc\n2,3\n", "'abc'"), ("0x10,2\n3,4\n", "'0x10'"), ("1,2 # c\n3,4\n", "'2 # c'"), ("True,False\n1,2\n", "'True'")],
+    [
+        ("1,abc\n2,3\n", "'abc'"),
+        ("0x10,2\n3,4\n", "'0x10'"),
+        ("1,2 # c\n3,4\n", "'2 # c'"),
+        ("True,False\n1,2\n", "'True'"),
+    ],
 )
 def test_a_first_line_that_looks_numeric_is_data_and_its_bad_cell_is_named(text, cell):
     with pytest.raises(ValueError, match=f"row 1, column \\d is {cell}"):
@@ -76,7 +83,9 @@ def _cli(*args):
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    return subprocess.run([sys.executable, "-m", "rmcore", *args], cwd=root, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "rmcore", *args], cwd=root, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.mark.parametrize(
@@ -84,7 +93,10 @@ def _cli(*args):
     [
         (("solve", "--matrix", "/dev/zero", "--iterations", "10"), "not a regular file"),
         (("solve", "--game", "rps", "--iterations", "9223372036854775808"), "a whole number from 0 to"),
-        (("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", "/dev/zero"), "not a regular"),
+        (
+            ("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "10", "--opponent", "/dev/zero"),
+            "not a regular",
+        ),
     ],
 )
 def test_the_command_line_refuses_unbounded_files_and_numbers_in_one_line(args, message):
@@ -93,7 +105,8 @@ def test_the_command_line_refuses_unbounded_files_and_numbers_in_one_line(args, 
 
 
 @pytest.mark.parametrize(
-    "content, message", [("[" * 3000 + "]" * 3000, "nested 3000 levels"), ('{"Jp": [' + "1" * 400 + ", 1]}", "400 characters")]
+    "content, message",
+    [("[" * 3000 + "]" * 3000, "nested 3000 levels"), ('{"Jp": [' + "1" * 400 + ", 1]}", "400 characters")],
 )
 def test_an_opponent_file_nested_deep_or_with_huge_numbers_gets_one_line(tmp_path, content, message):
     path = tmp_path / "opponent.json"

@@ -15,8 +15,18 @@ import rmcore
 from rmcore import _kernels, _runtime, checkpoints
 
 #: What a run carries from one iteration to the next (the rest of the state is scratch).
-CARRIED = ("regrets_row", "regrets_col", "last_regrets_row", "last_regrets_col", "strategy_sums_row", "strategy_sums_col",
-           "external_row", "external_col", "weight_sum", "rng")  # fmt: skip
+CARRIED = (
+    "regrets_row",
+    "regrets_col",
+    "last_regrets_row",
+    "last_regrets_col",
+    "strategy_sums_row",
+    "strategy_sums_col",
+    "external_row",
+    "external_col",
+    "weight_sum",
+    "rng",
+)
 GAMES = {
     "zero-sum 3x3": rmcore.preset("rps-crash"),
     "general-sum 3x4": rmcore.preset("random-general-sum", rows=3, cols=4, seed=2),
@@ -25,11 +35,14 @@ GAMES = {
 VARIANTS = [
     dict(algorithm=a, sampling=s, updates=u, averaging=w)
     for a, s, u, w in [
-        ("rm", "expected", "simultaneous", "uniform"), ("rm+", "expected", "alternating", "linear"),
-        ("prm+", "expected", "alternating", "quadratic"), ("rm", "sampled", "alternating", "linear"),
-        ("rm+", "sampled", "simultaneous", "quadratic"), ("prm+", "sampled", "simultaneous", "uniform"),
+        ("rm", "expected", "simultaneous", "uniform"),
+        ("rm+", "expected", "alternating", "linear"),
+        ("prm+", "expected", "alternating", "quadratic"),
+        ("rm", "sampled", "alternating", "linear"),
+        ("rm+", "sampled", "simultaneous", "quadratic"),
+        ("prm+", "sampled", "simultaneous", "uniform"),
     ]
-]  # fmt: skip
+]
 
 
 def _run_on(kernel, solver, first, last):
@@ -41,9 +54,14 @@ def _run_on(kernel, solver, first, last):
     return record, written
 
 
-@pytest.mark.parametrize("game_name, opponent, variant", [
-    (g, o, v) for g, o, v in itertools.product(GAMES, (None, "fixed"), VARIANTS) if not (o and GAMES[g].shape[1] != 3)
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "game_name, opponent, variant",
+    [
+        (g, o, v)
+        for g, o, v in itertools.product(GAMES, (None, "fixed"), VARIANTS)
+        if not (o and GAMES[g].shape[1] != 3)
+    ],
+)
 def test_the_general_kernel_gives_bit_identical_results(game_name, opponent, variant):
     game = GAMES[game_name]
     fixed = [0.5, 0.3, 0.2] if opponent else None
@@ -96,8 +114,12 @@ def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
     import subprocess
     import sys
 
-    fresh = subprocess.run([sys.executable, "-c", "import rmcore; print(rmcore.compiles_in_background())"],
-                           capture_output=True, text=True, check=True)
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import rmcore; print(rmcore.compiles_in_background())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert fresh.stdout.strip() == "False"  # (the app's tests turn it on in this process)
     rmcore.compile_in_background(False)
     monkeypatch.setattr(_runtime, "_ready", set())
@@ -117,7 +139,9 @@ def _nothing_compiled(monkeypatch, prepared: list) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS[:2] + VARIANTS[3:4])
-def test_before_anything_is_compiled_a_run_goes_as_plain_python_then_settles_on_the_compiled_kernel(monkeypatch, variant):
+def test_before_anything_is_compiled_a_run_goes_as_plain_python_then_settles_on_the_compiled_kernel(
+    monkeypatch, variant
+):
     game = GAMES["general-sum 3x4"]
     reference = rmcore.MatrixSolver(game, seed=5, **variant)
     reference.run(300)
@@ -128,7 +152,9 @@ def test_before_anything_is_compiled_a_run_goes_as_plain_python_then_settles_on_
     assert solver.metrics().iteration == 0  # read as plain Python too: nothing to wait for
     solver.run(300)
     assert solver.kernel_status == "python" and solver._provisional and prepared == [solver._flags]
-    assert solver.history().gap[-1] == pytest.approx(reference.history().gap[list(reference.history().iterations).index(300)], rel=1e-9)
+    assert solver.history().gap[-1] == pytest.approx(
+        reference.history().gap[list(reference.history().iterations).index(300)], rel=1e-9
+    )
     _runtime._ready.add(solver._flags)  # its own kernel is ready: the next run first runs the 300 again on it
     solver.run(700)
     assert solver.kernel_status == "ready" and not solver._provisional
@@ -147,8 +173,16 @@ def test_a_call_too_large_for_plain_python_waits_for_the_compiled_kernel(monkeyp
     assert solver.kernel_status == "ready" and not solver._provisional
 
 
-@pytest.mark.parametrize("variant, updates", [("cfr", "alternating"), ("cfr+", "simultaneous"), ("linear", "alternating"),
-                                              ("discounted", "alternating"), ("chance-sampling", "simultaneous")])  # fmt: skip
+@pytest.mark.parametrize(
+    "variant, updates",
+    [
+        ("cfr", "alternating"),
+        ("cfr+", "simultaneous"),
+        ("linear", "alternating"),
+        ("discounted", "alternating"),
+        ("chance-sampling", "simultaneous"),
+    ],
+)
 def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch, variant, updates):
     reference = rmcore.KuhnCFR(variant, updates, seed=9)
     reference.run(40)
@@ -169,7 +203,9 @@ def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch,
     assert solver.iteration == 1_040
 
 
-def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_instead_of_compiling_beside_it(monkeypatch):
+def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_instead_of_compiling_beside_it(
+    monkeypatch,
+):
     rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
     events = []
     _nothing_compiled(monkeypatch, [])
@@ -189,7 +225,9 @@ def test_a_cfr_call_too_large_for_plain_python_waits_for_the_background_compile_
     assert events == ["compiled", "ran"] and solver.iteration == 1_000 and solver.kernel_status == "ready"
 
 
-def test_should_the_compile_process_fail_the_cfr_kernels_are_compiled_in_the_server_not_run_as_plain_python(monkeypatch):
+def test_should_the_compile_process_fail_the_cfr_kernels_are_compiled_in_the_server_not_run_as_plain_python(
+    monkeypatch,
+):
     rmcore.KuhnCFR("cfr").run(1)  # (compiled here, before the server is made cold)
     monkeypatch.setattr(_runtime, "_ready", set())
     monkeypatch.setattr(_runtime, "_preparing", set())
@@ -227,7 +265,10 @@ def test_a_compile_a_page_waits_for_goes_before_one_prepared_ahead_of_need():
     first = threading.Thread(target=compile_, args=("variant", queue.URGENT, True))
     first.start()
     assert holding.wait(10)
-    later = [threading.Thread(target=compile_, args=args) for args in (("cfr", queue.AHEAD), ("general", queue.URGENT), ("other", queue.AHEAD))]
+    later = [
+        threading.Thread(target=compile_, args=args)
+        for args in (("cfr", queue.AHEAD), ("general", queue.URGENT), ("other", queue.AHEAD))
+    ]
     for thread in later:
         thread.start()
     deadline = time.time() + 10
@@ -253,7 +294,9 @@ def test_a_live_run_starts_with_a_small_chunk_while_its_kernels_run_as_plain_pyt
     assert cold.race.solvers[0].kernel_status == "python"
     for _ in range(3):
         cold.tick(None)  # timed now: the chunks follow what fits in the budget
-    assert cold.chunk_size(None) < ready.chunk_size(None)  # sized by plain Python's speed, not a compiled kernel's guess
+    assert cold.chunk_size(None) < ready.chunk_size(
+        None
+    )  # sized by plain Python's speed, not a compiled kernel's guess
     leduc = LiveRun(rmcore.Race(rmcore.poker_tree(rmcore.LeducRules()), ["cfr"]))
     leduc.tick(None)  # one Leduc iteration (9,450 nodes) as plain Python; two would wait for the compile
     assert leduc.iteration == 1 and leduc.race.solvers[0].kernel_status == "python"

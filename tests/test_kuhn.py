@@ -134,9 +134,12 @@ def test_trace_iteration_explains_the_first_iteration():
 
 @pytest.mark.parametrize(
     "kwargs,message",
-    [(dict(variant="mccfr"), "variant must be one of"), (dict(updates="both"), "updates must be"),
-     (dict(seed=-2), "seed must be a whole number")],
-)  # fmt: skip
+    [
+        (dict(variant="mccfr"), "variant must be one of"),
+        (dict(updates="both"), "updates must be"),
+        (dict(seed=-2), "seed must be a whole number"),
+    ],
+)
 def test_bad_arguments_are_explained(kwargs, message):
     with pytest.raises(ValueError, match=message):
         rmcore.KuhnCFR(**kwargs)
@@ -162,7 +165,9 @@ def test_classic_kuhn_is_told_by_its_rules_not_by_which_object_it_is():
         assert not rmcore.is_classic_kuhn(game), game.name
     assert not rmcore.is_classic_kuhn(rmcore.preset("rps"))
     # The builder's cache emptied (here in a process of its own, so that this one keeps rmcore.KUHN's identity):
-    script = ("import rmcore; rmcore.kuhn_poker.cache_clear(); game = rmcore.kuhn_poker(); "
-              "print(game is not rmcore.KUHN, rmcore.is_classic_kuhn(game))")  # fmt: skip
+    script = (
+        "import rmcore; rmcore.kuhn_poker.cache_clear(); game = rmcore.kuhn_poker(); "
+        "print(game is not rmcore.KUHN, rmcore.is_classic_kuhn(game))"
+    )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["True", "True"]

@@ -15,15 +15,29 @@ def warnings(app) -> str:
 
 
 def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
-    app = opened({
-        "preset": "Weighted RPS", "param_weighted-rps_rock_scissors": "2.0", "algorithm": "RM+", "sampling": "sampled",
-        "updates": "alternating", "averaging": "linear", "seed": "7", "race_variants": ["prm+ · expected · alternating · linear"],
-        "opponent_mode": "Self-play", "matrix_speed": "10 per update", "log_x": "false", "run_to": "300",
-    })  # fmt: skip
+    app = opened(
+        {
+            "preset": "Weighted RPS",
+            "param_weighted-rps_rock_scissors": "2.0",
+            "algorithm": "RM+",
+            "sampling": "sampled",
+            "updates": "alternating",
+            "averaging": "linear",
+            "seed": "7",
+            "race_variants": ["prm+ · expected · alternating · linear"],
+            "opponent_mode": "Self-play",
+            "matrix_speed": "10 per update",
+            "log_x": "false",
+            "run_to": "300",
+        }
+    )
     run_to_reached(app, "matrix")
     assert app.session_state.game.equilibria[0].row == pytest.approx((0.25, 0.5, 0.25))
     live = app.session_state.matrix_live
-    assert [v.label for v in live.race.variants] == ["rm+ · sampled · alternating · linear", "prm+ · expected · alternating · linear"]
+    assert [v.label for v in live.race.variants] == [
+        "rm+ · sampled · alternating · linear",
+        "prm+ · expected · alternating · linear",
+    ]
     assert live.race.seed == 7 and live.iteration == 300
     assert app.select_slider(key="matrix_speed").value == "10 per update" and app.toggle(key="log_x").value is False
     assert not app.warning
@@ -33,7 +47,12 @@ def test_a_link_carries_an_edited_matrix_with_its_names():
     game = rmcore.MatrixGame([[1, -1], [-2, 3]], [[0, 1], [2, -1]], ("Up", "Down"), ("Left", "Right"), name="Ours")
     app = opened({"matrix": link.matrix_param(game)})
     loaded = app.session_state.game
-    assert (loaded.name, loaded.row_actions, loaded.col_actions, loaded.is_zero_sum) == ("Ours", ("Up", "Down"), ("Left", "Right"), False)
+    assert (loaded.name, loaded.row_actions, loaded.col_actions, loaded.is_zero_sum) == (
+        "Ours",
+        ("Up", "Down"),
+        ("Left", "Right"),
+        False,
+    )
     assert loaded.row_payoffs.tolist() == [[1, -1], [-2, 3]] and loaded.col_payoffs.tolist() == [[0, 1], [2, -1]]
 
 
@@ -55,7 +74,9 @@ def test_applying_an_edit_puts_the_matrix_in_the_link_and_a_preset_takes_it_out(
 
 def test_a_link_restores_the_poker_pages_variants():
     chosen = ["cfr+ · alternating", "chance-sampling · simultaneous"]
-    app = run_to_reached(opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, url_path="kuhn_poker"), "kuhn")
+    app = run_to_reached(
+        opened({"kuhn_variants": chosen, "kuhn_seeds": "3", "run_to": "20"}, url_path="kuhn_poker"), "kuhn"
+    )
     live = app.session_state.kuhn_live
     assert [v.label for v in live.race.variants] == chosen and live.race.runs == 1 + 3 and live.iteration == 20
 
@@ -82,7 +103,7 @@ def test_a_link_restores_the_poker_pages_variants():
         ({"matrix": json.dumps({"A": [[1, 2], [3]]})}, "every row needs the same length"),
         ({"matrix": "x" * 20_000}, "at most 8,000"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_link_falls_back_to_defaults_with_a_notice(params, message):
     app = opened(params)
     assert message in warnings(app), warnings(app)
@@ -100,17 +121,27 @@ def test_the_share_control_shows_a_link_with_the_setup():
 
 
 def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
-    setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": [["kuhn_variants", "cfr · alternating"]], "iteration": 50}
+    setup = {
+        "format": "rmcore-setup/1",
+        "page": "kuhn",
+        "parameters": [["kuhn_variants", "cfr · alternating"]],
+        "iteration": 50,
+    }
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
     assert target == "http://host:8501/kuhn_poker?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
     matrix = {**setup, "page": "matrix", "parameters": [["algorithm", "RM+"]], "iteration": 0}
-    assert link.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker") == "http://host:8501/?algorithm=RM%2B"
+    assert (
+        link.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker")
+        == "http://host:8501/?algorithm=RM%2B"
+    )
     for data, message in [
-        (b"\xff\xfe", "not JSON text"), (b"[1, 2]", "no 'format'"), (b"x" * 30_000, "at most 20,000"),
+        (b"\xff\xfe", "not JSON text"),
+        (b"[1, 2]", "no 'format'"),
+        (b"x" * 30_000, "at most 20,000"),
         (json.dumps({**setup, "page": "other"}).encode(), "'matrix' or 'kuhn'"),
         (json.dumps({**setup, "parameters": [["a", 1]]}).encode(), "pairs of text"),
         (json.dumps({**setup, "iteration": -3}).encode(), "whole number >= 0"),
-    ]:  # fmt: skip
+    ]:
         with pytest.raises(ValueError, match=message):
             link.link_from_setup(data, "http://host/")
 
@@ -141,13 +172,21 @@ def test_the_heaviest_link_opens_in_one_update_under_a_memory_cap_and_a_lowered_
     opens after one time-bounded update, holds at most SESSION_HISTORY_BYTES, and says what it reduced."""
     from ui.live import SESSION_HISTORY_BYTES
 
-    variants = [f"{n} · {u}" for n in ("cfr", "cfr+", "linear", "discounted", "chance-sampling") for u in ("alternating", "simultaneous")]
-    app = opened({"kuhn_game": "Leduc hold'em", "kuhn_variants": variants, "kuhn_seeds": "20", "run_to": "1000000"},
-                 url_path="kuhn_poker")
+    variants = [
+        f"{n} · {u}"
+        for n in ("cfr", "cfr+", "linear", "discounted", "chance-sampling")
+        for u in ("alternating", "simultaneous")
+    ]
+    app = opened(
+        {"kuhn_game": "Leduc hold'em", "kuhn_variants": variants, "kuhn_seeds": "20", "run_to": "1000000"},
+        url_path="kuhn_poker",
+    )
     assert not app.exception
     live = app.session_state.kuhn_live
     assert live.race.runs == 48 and live.race.history_bytes() <= SESSION_HISTORY_BYTES
-    assert live.iteration < 1_000 and app.session_state.kuhn_run == "Run", "the rest goes in the fragment's governed turns"
+    assert live.iteration < 1_000 and app.session_state.kuhn_run == "Run", (
+        "the rest goes in the fragment's governed turns"
+    )
     notice = " ".join(i.value for i in app.info)
     assert "fewer checkpoints" in notice and "run_to=1,000,000 on a race of 48 runs would take about" in notice
     assert live.target < 1_000_000
@@ -170,8 +209,12 @@ def test_a_run_to_reached_over_several_updates_stops_exactly_there_and_pauses():
 
 def test_names_from_a_link_are_shown_as_typed_never_as_markdown():
     hostile = "![](https://attacker.example/p.png)[Sign in](https://attacker.example) :material/lock: **bold**"
-    spec = {"name": hostile[:100], "rows": ["[Rock](https://x.example)", "P"], "cols": ["C1", "![i](https://x.example/i.png)"],
-            "A": [[1, 0], [0, 1]]}
+    spec = {
+        "name": hostile[:100],
+        "rows": ["[Rock](https://x.example)", "P"],
+        "cols": ["C1", "![i](https://x.example/i.png)"],
+        "A": [[1, 0], [0, 1]],
+    }
     app = opened({"matrix": json.dumps(spec)})
     assert not app.exception and app.session_state.game.name == hostile[:100]
     shown = [m.value for m in app.markdown] + [c.value for c in app.caption] + [s.label for s in app.slider]

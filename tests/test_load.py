@@ -34,7 +34,9 @@ def test_a_closed_tab_leaves_no_live_run_in_the_server(tmp_path, monkeypatch):
         for client in clients:
             await client.open()
         await asyncio.gather(*(client.press(RUN) for client in clients))
-        assert await _wait_for(lambda: all(len(client.changes) >= 2 for client in clients), 60), "the runs never advanced"
+        assert await _wait_for(lambda: all(len(client.changes) >= 2 for client in clients), 60), (
+            "the runs never advanced"
+        )
         assert await _wait_for(lambda: (governor_stats(stats) or (0, 0, 0))[2] >= 3, 10)
         held = governor_stats(stats)[2]
         for client in clients:

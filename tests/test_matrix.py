@@ -13,7 +13,12 @@ from rmcore import MatrixGame, MatrixSolver, preset, solve_zero_sum
 from . import known_values, naive
 
 VARIANTS = list(
-    itertools.product(("rm", "rm+", "prm+"), ("expected", "sampled"), ("simultaneous", "alternating"), ("uniform", "linear", "quadratic"))
+    itertools.product(
+        ("rm", "rm+", "prm+"),
+        ("expected", "sampled"),
+        ("simultaneous", "alternating"),
+        ("uniform", "linear", "quadratic"),
+    )
 )
 GENERAL = preset("random-general-sum", rows=3, cols=4, seed=7)
 ZERO_SUM = preset("random-zero-sum", rows=4, cols=3, seed=3)
@@ -53,7 +58,9 @@ def test_fixed_opponent_matches_the_reference(algorithm, sampling):
     solver = MatrixSolver(GENERAL, algorithm, sampling, opponent=opponent, seed=5)
     solver.run(120)
     A, B = GENERAL.row_payoffs.tolist(), GENERAL.col_payoffs.tolist()
-    avg_x, _, R1, _, cur_x, _ = naive.reference_run(A, B, 120, algorithm, sampling, opponent=opponent, rng_words=_rng_words(5))
+    avg_x, _, R1, _, cur_x, _ = naive.reference_run(
+        A, B, 120, algorithm, sampling, opponent=opponent, rng_words=_rng_words(5)
+    )
     np.testing.assert_allclose(solver.average_strategies().row, avg_x, atol=1e-10)
     np.testing.assert_allclose(solver.cumulative_regrets().row, R1, atol=1e-9)
     np.testing.assert_allclose(solver.current_strategies().row, cur_x, atol=1e-10)
@@ -207,7 +214,10 @@ def test_any_split_of_a_run_gives_bit_identical_results(game, variant, chunks):
     pieces = MatrixSolver(game, *variant, seed=9, max_points=16)
     for chunk in chunks:
         pieces.run(chunk)
-    for a, b in zip(whole.average_strategies() + whole.current_strategies(), pieces.average_strategies() + pieces.current_strategies()):
+    for a, b in zip(
+        whole.average_strategies() + whole.current_strategies(),
+        pieces.average_strategies() + pieces.current_strategies(),
+    ):
         np.testing.assert_array_equal(a, b)
     assert whole.metrics() == pieces.metrics()
     assert whole.history().to_frame().equals(pieces.history().to_frame())
@@ -215,7 +225,12 @@ def test_any_split_of_a_run_gives_bit_identical_results(game, variant, chunks):
 
 @FAST
 # (shifts below 1e-100 in size make payoffs that MatrixGame refuses: config.MIN_PAYOFF)
-@given(games(), st.sampled_from(["rm", "rm+", "prm+"]), st.floats(0.1, 10), st.floats(-5, 5).filter(lambda x: x == 0 or abs(x) > 1e-90))
+@given(
+    games(),
+    st.sampled_from(["rm", "rm+", "prm+"]),
+    st.floats(0.1, 10),
+    st.floats(-5, 5).filter(lambda x: x == 0 or abs(x) > 1e-90),
+)
 def test_positive_affine_payoff_changes_do_not_change_the_play(game, algorithm, scale, shift):
     solver = MatrixSolver(game, algorithm)
     solver.run(60)
@@ -280,9 +295,18 @@ def test_history_columns_and_values():
     solver.run(10)
     history = solver.history().to_frame()
     assert list(history.columns[:11]) == [
-        "iteration", "nash_conv", "exploitability", "br_gain_row", "br_gain_col", "average_regret_row",
-        "average_regret_col", "regret_bound_row", "regret_bound_col", "value", "cce_gap",
-    ]  # fmt: skip
+        "iteration",
+        "nash_conv",
+        "exploitability",
+        "br_gain_row",
+        "br_gain_col",
+        "average_regret_row",
+        "average_regret_col",
+        "regret_bound_row",
+        "regret_bound_col",
+        "value",
+        "cce_gap",
+    ]
     assert "row_average[Paper]" in history and "col_current[Rock]" in history
     assert history.iteration.tolist() == list(range(1, 11))
     row = history.iloc[-1]
@@ -337,7 +361,10 @@ def test_solver_needs_a_game():
         MatrixSolver([[1, 0], [0, 1]])
 
 
-@pytest.mark.parametrize("algorithm,sampling,updates", [("rm", "expected", "simultaneous"), ("rm+", "sampled", "alternating"), ("prm+", "expected", "alternating")])
+@pytest.mark.parametrize(
+    "algorithm,sampling,updates",
+    [("rm", "expected", "simultaneous"), ("rm+", "sampled", "alternating"), ("prm+", "expected", "alternating")],
+)
 @pytest.mark.parametrize("game", [GENERAL, ZERO_SUM], ids=["general-sum", "zero-sum"])
 def test_a_start_is_initial_regrets_and_matches_the_reference(game, algorithm, sampling, updates):
     m, n = game.shape
@@ -348,7 +375,9 @@ def test_a_start_is_initial_regrets_and_matches_the_reference(game, algorithm, s
     delta_row, delta_col = game.payoff_range
     initial = ((delta_row * row / row.sum()).tolist(), (delta_col * col / col.sum()).tolist())
     A, B = game.row_payoffs.tolist(), game.col_payoffs.tolist()
-    avg_x, avg_y, R1, R2, _, _ = naive.reference_run(A, B, 120, algorithm, sampling, updates, rng_words=_rng_words(11), initial_regrets=initial)
+    avg_x, avg_y, R1, R2, _, _ = naive.reference_run(
+        A, B, 120, algorithm, sampling, updates, rng_words=_rng_words(11), initial_regrets=initial
+    )
     np.testing.assert_allclose(solver.average_strategies().row, avg_x, atol=1e-10)
     np.testing.assert_allclose(solver.average_strategies().col, avg_y, atol=1e-10)
     np.testing.assert_allclose(solver.cumulative_regrets().row, R1, atol=1e-9)
@@ -364,9 +393,17 @@ def test_rps_started_off_its_equilibrium_learns_it():
     assert 0 < metrics.nash_conv < early and metrics.nash_conv <= metrics.regret_bound.row + metrics.regret_bound.col
 
 
-@pytest.mark.parametrize("start,message", [((1, 2), "row player.s start has 1 entries"), ("ab", "must be a pair"), (([1, 0, 0],), "must be a pair"),
-                                           (([1, 0], [1, 0, 0]), "row player's start has 2 entries"), (([0, 0, 0], [1, 1, 1]), "all zeros"),
-                                           (([1, -1, 1], [1, 1, 1]), "negative")])  # fmt: skip
+@pytest.mark.parametrize(
+    "start,message",
+    [
+        ((1, 2), "row player.s start has 1 entries"),
+        ("ab", "must be a pair"),
+        (([1, 0, 0],), "must be a pair"),
+        (([1, 0], [1, 0, 0]), "row player's start has 2 entries"),
+        (([0, 0, 0], [1, 1, 1]), "all zeros"),
+        (([1, -1, 1], [1, 1, 1]), "negative"),
+    ],
+)
 def test_a_bad_start_is_explained(start, message):
     with pytest.raises(ValueError, match=message):
         MatrixSolver(preset("rps"), start=start)

@@ -92,9 +92,13 @@ def test_a_valid_edit_applies_and_restarts_the_run_with_a_notice(app):
 
 @pytest.mark.parametrize(
     "text,message",
-    [("", "row 2, column 3 is '', not a number"), ("abc", "row 2, column 3 is 'abc', not a number"),
-     ("nan", "row 2, column 3 is NaN"), ("inf", "row 2, column 3 is infinite")],
-)  # fmt: skip
+    [
+        ("", "row 2, column 3 is '', not a number"),
+        ("abc", "row 2, column 3 is 'abc', not a number"),
+        ("nan", "row 2, column 3 is NaN"),
+        ("inf", "row 2, column 3 is infinite"),
+    ],
+)
 def test_bad_cells_show_a_message_and_keep_the_game_and_the_typing(app, text, message):
     before = app.session_state.game
     app.button(key="matrix_step_10").click().run()
@@ -173,13 +177,22 @@ def test_every_algorithm_setting_runs(app):
     app.button(key="matrix_step_100").click().run()
     settings = app.session_state.matrix_live.key[1]
     variant = settings.variants[0]
-    assert (variant.algorithm, variant.sampling, settings.seed, variant.updates, variant.averaging) == ("prm+", "sampled", 7, "alternating", "quadratic")
+    assert (variant.algorithm, variant.sampling, settings.seed, variant.updates, variant.averaging) == (
+        "prm+",
+        "sampled",
+        7,
+        "alternating",
+        "quadratic",
+    )
     assert app.session_state.matrix_live.primary.seed == 7
     assert iteration(app) == 100 and not app.exception
 
 
 def test_two_sessions_are_independent():
-    first, second = AppTest.from_file("../app.py", default_timeout=120), AppTest.from_file("../app.py", default_timeout=120)
+    first, second = (
+        AppTest.from_file("../app.py", default_timeout=120),
+        AppTest.from_file("../app.py", default_timeout=120),
+    )
     first.run()
     second.run()
     first.button(key="matrix_step_100").click().run()
@@ -203,7 +216,9 @@ def test_a_race_of_three_variants_runs_together_and_fills_its_table(app):
     assert live.is_race and live.race.runs == 1 + 1 + 3  # the sampled variant runs once per seed
     table = race_table(app)
     assert list(table["variant"]) == ["rm · expected · simultaneous · uniform", *others]
-    assert {"to 1e-02", "to 1e-03", "to 1e-04", "to 1e-06", "nash_conv", "iterations / s (solver)"} <= set(table.columns)
+    assert {"to 1e-02", "to 1e-03", "to 1e-04", "to 1e-06", "nash_conv", "iterations / s (solver)"} <= set(
+        table.columns
+    )
     fast = table.set_index("variant").loc["rm+ · expected · alternating · uniform"]
     assert fast["to 1e-02"].endswith(" s") and "its" in fast["to 1e-02"]  # reached within the first updates
 
@@ -241,11 +256,20 @@ def test_a_bad_action_count_gets_a_message_and_changes_nothing(app, typed):
 def test_every_live_chart_says_what_it_shows(app):
     app.button(key="matrix_step_100").click().run()
     said = captions(app)
-    for phrase in ("it is the average, not the current play", "spiralling in towards the equilibrium",
-                   "a worst-case guarantee rather than a prediction", "Regret matching plays each positive"):
+    for phrase in (
+        "it is the average, not the current play",
+        "spiralling in towards the equilibrium",
+        "a worst-case guarantee rather than a prediction",
+        "Regret matching plays each positive",
+    ):
         assert phrase in said, phrase
     charts = live_charts(app)
-    assert [bool(chart["caption"]) for chart in charts] == [False, True, True, True]  # the main chart's caption is under its replay
+    assert [bool(chart["caption"]) for chart in charts] == [
+        False,
+        True,
+        True,
+        True,
+    ]  # the main chart's caption is under its replay
     assert all(chart["figure"]["data"] for chart in charts)
 
 
@@ -270,8 +294,10 @@ def test_a_large_game_shows_a_compact_answer(app):
     app.button(key="matrix_step_100").click().run()
     assert not app.exception and app.session_state.game.shape == (60, 3)
     answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
-    table = answer[answer.index("| player | action |"):]
-    assert len(table.splitlines()) == 2 + 10 + 3 and "The 10 actions per player with the most weight" in " ".join(c.value for c in app.caption)
+    table = answer[answer.index("| player | action |") :]
+    assert len(table.splitlines()) == 2 + 10 + 3 and "The 10 actions per player with the most weight" in " ".join(
+        c.value for c in app.caption
+    )
 
 
 # -- replay, slow motion and presentation mode ---------------------------------------------------------
@@ -325,7 +351,10 @@ def test_a_failure_inside_the_live_panel_pauses_the_run_with_a_short_message(app
     assert not app.exception  # no traceback on the page
     assert app.segmented_control(key="matrix_running").value == "Pause"
     message = " ".join(e.value for e in app.error)
-    assert "The live panel stopped (RuntimeError: the figure could not be built)" in message and "paused at iteration" in message
+    assert (
+        "The live panel stopped (RuntimeError: the figure could not be built)" in message
+        and "paused at iteration" in message
+    )
     monkeypatch.undo()
     app.segmented_control(key="matrix_running").set_value("Run").run()
     assert not app.exception and not app.error and iteration(app) > 0  # Run carries on once the fault is gone
@@ -333,7 +362,9 @@ def test_a_failure_inside_the_live_panel_pauses_the_run_with_a_short_message(app
 
 def test_a_payoff_beyond_the_bound_is_refused_naming_the_cell_and_a_failed_lp_keeps_the_run(app, monkeypatch):
     with pytest.raises(ValueError, match=r"payoff at \(Paper, Rock\) is 1e\+15"):
-        rmcore.MatrixGame([[0, -1, 2], [1e15, 0, -1], [-2, 1, 0]], None, ["Rock", "Paper", "Scissors"], ["Rock", "Paper", "Scissors"])
+        rmcore.MatrixGame(
+            [[0, -1, 2], [1e15, 0, -1], [-2, 1, 0]], None, ["Rock", "Paper", "Scissors"], ["Rock", "Paper", "Scissors"]
+        )
 
     def failing(game):
         raise RuntimeError("the linear program failed: (HiGHS Status 2: Model error)")
@@ -374,14 +405,21 @@ def _link_game(app) -> dict:
     """The game the address's ``matrix`` parameter carries, as MatrixGame's arguments."""
     from ui import link
 
-    game = link.game_from_param(app.query_params["matrix"][0] if isinstance(app.query_params["matrix"], list) else app.query_params["matrix"])
-    return dict(row_payoffs=game.row_payoffs, row_actions=game.row_actions, col_actions=game.col_actions, start=game.start)
+    game = link.game_from_param(
+        app.query_params["matrix"][0] if isinstance(app.query_params["matrix"], list) else app.query_params["matrix"]
+    )
+    return dict(
+        row_payoffs=game.row_payoffs, row_actions=game.row_actions, col_actions=game.col_actions, start=game.start
+    )
 
 
 def _layout_axes(chart: dict) -> dict:
     layout = chart["figure"]["layout"] if "figure" in chart else chart["layout"]
-    return {key: value.get("title", {}).get("text") for key, value in layout.items()
-            if key.startswith(("xaxis", "yaxis")) and value.get("showticklabels", True)}  # (a panel sharing an axis shows none)
+    return {
+        key: value.get("title", {}).get("text")
+        for key, value in layout.items()
+        if key.startswith(("xaxis", "yaxis")) and value.get("showticklabels", True)
+    }  # (a panel sharing an axis shows none)
 
 
 def test_words_follow_the_mode_against_a_fixed_opponent(app):

@@ -51,7 +51,11 @@ def test_regret_bound_and_its_validation():
 
 @pytest.mark.parametrize(
     "name,value,row",
-    [("rps", 0.0, (1 / 3,) * 3), ("rps-crash", 0.0, known_values.RPS_CRASH_EQUILIBRIUM), ("matching-pennies", 0.0, (0.5, 0.5))],
+    [
+        ("rps", 0.0, (1 / 3,) * 3),
+        ("rps-crash", 0.0, known_values.RPS_CRASH_EQUILIBRIUM),
+        ("matching-pennies", 0.0, (0.5, 0.5)),
+    ],
 )
 def test_lp_known_values(name, value, row):
     solution = solve_zero_sum(preset(name))

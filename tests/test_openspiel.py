@@ -30,7 +30,6 @@ def test_exploitability_equals_openspiel_after_every_iteration(variant, solver_c
         assert ours.average_policy()[infoset] == pytest.approx(list(probabilities), abs=1e-9)
 
 
-
 def openspiel_names(game, rules) -> dict:
     """OpenSpiel's information-state string -> our information set's name, by walking both games together."""
     letters = "fcr" if isinstance(rules, rmcore.LeducRules) else "pb"
@@ -42,7 +41,9 @@ def openspiel_names(game, rules) -> dict:
         if state.is_chance_node():
             for card, _ in state.chance_outcomes():
                 dealing = len(deal) < 2  # the private cards, then (Leduc) the public one
-                walk(state.child(card), history if dealing else rules.after(history, str(card)), deal + (card,) * dealing)
+                walk(
+                    state.child(card), history if dealing else rules.after(history, str(card)), deal + (card,) * dealing
+                )
             return
         names[state.information_state_string()] = rules.infoset(history, deal)
         for action in state.legal_actions():

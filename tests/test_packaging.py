@@ -2,11 +2,11 @@
 
 import subprocess
 import sys
-import tomllib
 import zipfile
 from pathlib import Path
 
 import pytest
+import tomllib
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,8 +22,10 @@ def test_import_rmcore_never_needs_the_dashboard():
 def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
     out = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--wheel-dir", str(tmp_path), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     (wheel,) = tmp_path.glob("rmcore-*.whl")
     with zipfile.ZipFile(wheel) as archive:
@@ -31,7 +33,11 @@ def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
         metadata = archive.read(next(n for n in names if n.endswith("METADATA"))).decode()
     packages = {name.split("/")[0] for name in names if not name.startswith("rmcore-")}
     assert packages == {"rmcore"}, "only the library goes into the wheel"
-    requires = sorted(line.split(":", 1)[1].strip().split(">")[0] for line in metadata.splitlines() if line.startswith("Requires-Dist:"))
+    requires = sorted(
+        line.split(":", 1)[1].strip().split(">")[0]
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:")
+    )
     assert requires == ["numba", "numpy", "pandas", "scipy"]
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     runtime = (ROOT / "requirements.txt").read_text()

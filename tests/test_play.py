@@ -21,8 +21,14 @@ def _play_out(hand: Hand, choose) -> Hand:
 
 
 def test_the_same_seed_deals_the_same_hands_and_the_bot_draws_the_same():
-    first = [_play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1]) for n in range(30)]
-    again = [_play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1]) for n in range(30)]
+    first = [
+        _play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1])
+        for n in range(30)
+    ]
+    again = [
+        _play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=11, number=n), lambda h: h.legal_actions[-1])
+        for n in range(30)
+    ]
     assert [(h.deal, h.history) for h in first] == [(h.deal, h.history) for h in again]
     other = [Hand(rmcore.KUHN, EXACT.policy, 2, seed=12, number=n).deal for n in range(30)]
     assert other != [h.deal for h in first]
@@ -31,12 +37,18 @@ def test_the_same_seed_deals_the_same_hands_and_the_bot_draws_the_same():
 def test_deals_are_uniform_and_the_bot_acts_with_its_policys_probability():
     counts = {}
     for n in range(3000):
-        hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 1, seed=5, number=n), lambda h: h.legal_actions[1])  # bet, or call a bet
+        hand = _play_out(
+            Hand(rmcore.KUHN, EXACT.policy, 1, seed=5, number=n), lambda h: h.legal_actions[1]
+        )  # bet, or call a bet
         counts[hand.deal] = counts.get(hand.deal, 0) + 1
         for move in hand.bot_moves:
             k = rmcore.KUHN.infosets.index(move.infoset)
             a = move.index
-            assert move.action == ("call" if move.infoset.endswith("b") else "bet") if a == 1 else move.action in ("check", "fold")
+            assert (
+                move.action == ("call" if move.infoset.endswith("b") else "bet")
+                if a == 1
+                else move.action in ("check", "fold")
+            )
             assert move.probability == EXACT.policy.probabilities[k, a] > 0
     assert len(counts) == 6 and all(abs(c - 500) < 5 * math.sqrt(500) for c in counts.values())
 
@@ -46,10 +58,17 @@ def test_mean_winnings_agree_with_the_exact_expectation(seat):
     """The student always bets or calls; over 4000 hands the mean lies within 4 standard errors of the exact value of
     that strategy against the bot (the expectation by brute force over the rules)."""
     rules = poker.KuhnRules()
-    always = {name: [0.0, 1.0] for k, name in enumerate(rmcore.KUHN.infosets) if rmcore.KUHN.tree.infoset_player[k] == seat - 1}
+    always = {
+        name: [0.0, 1.0]
+        for k, name in enumerate(rmcore.KUHN.infosets)
+        if rmcore.KUHN.tree.infoset_player[k] == seat - 1
+    }
     policy = {name: list(EXACT.policy[name]) for name in rmcore.KUHN.infosets} | always
     exact = naive_rules_cfr.expected(rules, policy) * (1 if seat == 1 else -1)
-    winnings = [_play_out(Hand(rmcore.KUHN, EXACT.policy, seat, seed=1, number=n), lambda h: h.legal_actions[1]).winnings for n in range(4000)]
+    winnings = [
+        _play_out(Hand(rmcore.KUHN, EXACT.policy, seat, seed=1, number=n), lambda h: h.legal_actions[1]).winnings
+        for n in range(4000)
+    ]
     summary = running_mean(winnings)
     assert abs(summary.mean - exact) < 4 * summary.half_width / 1.96
 

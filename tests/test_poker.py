@@ -39,8 +39,17 @@ def hand_built_kuhn_arrays():
         infoset[k] = INFOSETS.index("JQK"[(c1, c2)[len(h) % 2]] + h)
         children[k] = [index[(c1, c2, h + "p")], index[(c1, c2, h + "b")]]
     depth = np.array([len(h) for _, _, h in labels])
-    return dict(player=player, infoset=infoset, children=children, payoff=payoff, deal_start=deal_start, deal_end=deal_end,
-                by_depth=np.argsort(-depth, kind="stable"), depth=depth, labels=tuple(labels))  # fmt: skip
+    return dict(
+        player=player,
+        infoset=infoset,
+        children=children,
+        payoff=payoff,
+        deal_start=deal_start,
+        deal_end=deal_end,
+        by_depth=np.argsort(-depth, kind="stable"),
+        depth=depth,
+        labels=tuple(labels),
+    )
 
 
 def test_the_builders_kuhn_is_the_hand_built_kuhn_array_for_array():
@@ -61,7 +70,9 @@ def test_kuhn_on_sliders_tree_facts(cards, bet):
         assert (tree.infoset == k).sum() == cards - 1
     labels = {label: k for k, label in enumerate(game.node_labels)}
     top, bottom = cards - 1, 0
-    assert tree.payoff[labels[(top, bottom, "bb")]] == 1 + bet and tree.payoff[labels[(bottom, top, "pbb")]] == -(1 + bet)
+    assert tree.payoff[labels[(top, bottom, "bb")]] == 1 + bet and tree.payoff[labels[(bottom, top, "pbb")]] == -(
+        1 + bet
+    )
     assert tree.payoff[labels[(bottom, top, "bp")]] == 1 and tree.payoff[labels[(top, bottom, "pbp")]] == -1
     assert tree.payoff[labels[(bottom, top, "pp")]] == -1
 
@@ -118,7 +129,10 @@ def test_leduc_is_openspiels_leduc_poker_history_by_history():
                 stack += [(rules.after(history, str(card)), state.child(card)) for card, _ in outcomes]
                 continue
             if state.is_terminal():
-                assert rules.player(history) == -1 and rules.payoff(history, deal) == state.returns()[0], (deal, history)
+                assert rules.player(history) == -1 and rules.payoff(history, deal) == state.returns()[0], (
+                    deal,
+                    history,
+                )
                 terminals += 1
                 continue
             player = state.current_player()
@@ -153,7 +167,9 @@ def test_variants_match_the_reference_cfr_on_the_rules(rules, variant, updates):
     average, expected = ours.average_policy(), reference.average()
     for k, name in enumerate(game.infosets):
         np.testing.assert_allclose(average[name], expected[name], atol=1e-12, err_msg=name)
-        np.testing.assert_allclose(ours.cumulative_regrets()[k, : len(game.actions[k])], reference.regrets[name], atol=1e-12)
+        np.testing.assert_allclose(
+            ours.cumulative_regrets()[k, : len(game.actions[k])], reference.regrets[name], atol=1e-12
+        )
 
 
 @pytest.mark.parametrize("variant", ["cfr", "cfr+"])
@@ -208,4 +224,3 @@ def test_a_policy_with_weight_on_an_illegal_action_is_refused():
     array[0] = [0.5, 0.25, 0.25]
     with pytest.raises(ValueError, match="only 2 actions"):
         rmcore.tree_nash_conv(game, array)
-

@@ -30,12 +30,27 @@ def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
     assert not page.exception
     assert metric(page, 0) == "1" and metric(page, 1) == "4.583e-01"  # 11/24 after one iteration
     values, update = walkthrough_tables(page)
-    assert len(values) == 12 and list(values["infoset"]) == ["J", "Q", "K", "Jpb", "Qpb", "Kpb", "Jp", "Jb", "Qp", "Qb", "Kp", "Kb"]
+    assert len(values) == 12 and list(values["infoset"]) == [
+        "J",
+        "Q",
+        "K",
+        "Jpb",
+        "Qpb",
+        "Kpb",
+        "Jp",
+        "Jb",
+        "Qp",
+        "Qb",
+        "Kp",
+        "Kb",
+    ]
     king, king_update = values.set_index("infoset").loc["K"], update.set_index("infoset").loc["K"]
     assert king["σ(bet)"] == 0.5 and king_update["r(bet)"] == pytest.approx(king["v(bet)"] - king["v(I)"])
     assert values["Σ π_i"].max() == 2.0  # a sum over the set's two deals, labelled as one
     page.button(key="kuhn_step_10").click().run()
-    assert any(c.value.startswith("Iteration 1 of cfr") for c in page.caption)  # still the traced iteration, not the live one
+    assert any(
+        c.value.startswith("Iteration 1 of cfr") for c in page.caption
+    )  # still the traced iteration, not the live one
 
 
 def walkthrough_tables(app):
@@ -126,7 +141,11 @@ def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained(
 
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)
-    assert "**0.4700**" in outside and "outside the equilibrium family's range [0, 1/3]" in outside and "α = 0.3333" in outside
+    assert (
+        "**0.4700**" in outside
+        and "outside the equilibrium family's range [0, 1/3]" in outside
+        and "α = 0.3333" in outside
+    )
 
 
 # -- the bigger games, a fixed player, hands against the bot ------------------------------------------
@@ -189,11 +208,17 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     response = rmcore.best_response(rmcore.KUHN, opponent, 1)
     solver = rmcore.CFRSolver(rmcore.KUHN, opponent=opponent)
     solver.run(100)
-    assert page.metric[1].label == "learner's best-response gain (cfr)" and metric(page, 1) == f"{solver.metrics().br_gains[0]:.3e}"
+    assert (
+        page.metric[1].label == "learner's best-response gain (cfr)"
+        and metric(page, 1) == f"{solver.metrics().br_gains[0]:.3e}"
+    )
     text = " ".join(m.value for m in page.markdown)
     assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.value:.6f}**" in text
     deviations = next(d.value for d in page.dataframe if "best response" in d.value.columns)
-    assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == ["always pass", "always bet"]
+    assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == [
+        "always pass",
+        "always bet",
+    ]
     assert "Against a fixed opponent only player 1 learns" in captions(page)
     # move the lock: J bluffs half the time; the run restarts with a notice
     page.slider(key="kuhn_lock_kuhn_3_1.0_6_1").set_value(100).run()
@@ -259,8 +284,12 @@ def _shows_leduc(app, seed: int, variant: str, iteration: int) -> None:
 
 def test_an_old_leduc_link_opens_leduc_with_its_variant_and_seed():
     """The link as the page writes it: the game by its label (as the bound control writes it), every key ``kuhn_*``."""
-    app = _opened_at("/kuhn_poker?" + urllib.parse.urlencode(
-        {"kuhn_game": "Leduc hold'em", "kuhn_variants": "cfr+ · simultaneous", "kuhn_seed": "7", "run_to": "3"}))
+    app = _opened_at(
+        "/kuhn_poker?"
+        + urllib.parse.urlencode(
+            {"kuhn_game": "Leduc hold'em", "kuhn_variants": "cfr+ · simultaneous", "kuhn_seed": "7", "run_to": "3"}
+        )
+    )
     _shows_leduc(app, seed=7, variant="cfr+ · simultaneous", iteration=3)
 
 
@@ -270,4 +299,3 @@ def test_an_old_setup_file_of_page_kuhn_opens_the_poker_page_with_its_game():
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
     assert urllib.parse.urlsplit(target).path == "/kuhn_poker"
     _shows_leduc(_opened_at(target), seed=9, variant="cfr · alternating", iteration=2)
-

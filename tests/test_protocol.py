@@ -15,11 +15,21 @@ from . import naive, naive_cfr
 SOLVERS = {
     "matrix expected": lambda points=2000: rmcore.MatrixSolver(rmcore.preset("rps-crash"), "rm+", max_points=points),
     "matrix sampled": lambda points=2000: rmcore.MatrixSolver(
-        rmcore.preset("random-general-sum", rows=3, cols=4, seed=2), "prm+", "sampled", "alternating", "linear", seed=4, max_points=points
+        rmcore.preset("random-general-sum", rows=3, cols=4, seed=2),
+        "prm+",
+        "sampled",
+        "alternating",
+        "linear",
+        seed=4,
+        max_points=points,
     ),
-    "matrix fixed opponent": lambda points=2000: rmcore.MatrixSolver(rmcore.preset("rps"), opponent=[0.5, 0.2, 0.3], max_points=points),
+    "matrix fixed opponent": lambda points=2000: rmcore.MatrixSolver(
+        rmcore.preset("rps"), opponent=[0.5, 0.2, 0.3], max_points=points
+    ),
     "kuhn cfr": lambda points=2000: rmcore.KuhnCFR("cfr", max_points=points),
-    "kuhn chance-sampling": lambda points=2000: rmcore.KuhnCFR("chance-sampling", "simultaneous", seed=9, max_points=points),
+    "kuhn chance-sampling": lambda points=2000: rmcore.KuhnCFR(
+        "chance-sampling", "simultaneous", seed=9, max_points=points
+    ),
 }
 pytestmark = pytest.mark.parametrize("make", SOLVERS.values(), ids=SOLVERS.keys())
 
@@ -58,7 +68,10 @@ def test_results_are_copies_not_views(make):
     solver.run(1)
     solver.run(0)
     assert not np.shares_memory(solver.current_policy().probabilities, before.probabilities)
-    assert np.abs(solver.cumulative_regrets()[0] if isinstance(regrets, tuple) else solver.cumulative_regrets()).max() < 1e8
+    assert (
+        np.abs(solver.cumulative_regrets()[0] if isinstance(regrets, tuple) else solver.cumulative_regrets()).max()
+        < 1e8
+    )
 
 
 def test_history_is_bounded_ends_now_and_agrees_with_metrics(make):
@@ -81,7 +94,9 @@ def test_metrics_agree_with_an_independent_computation(make):
     policy, metrics = solver.average_policy(), solver.metrics()
     if isinstance(solver, rmcore.MatrixSolver):
         game = solver.game
-        g1, g2 = naive.gains(game.row_payoffs.tolist(), game.col_payoffs.tolist(), policy["row"].tolist(), policy["col"].tolist())
+        g1, g2 = naive.gains(
+            game.row_payoffs.tolist(), game.col_payoffs.tolist(), policy["row"].tolist(), policy["col"].tolist()
+        )
         assert metrics.br_gains.row == pytest.approx(g1, abs=1e-12)
         if solver.is_self_play:
             assert metrics.br_gains.col == pytest.approx(g2, abs=1e-12)
@@ -94,4 +109,3 @@ def test_metrics_agree_with_an_independent_computation(make):
         assert metrics.game_value == pytest.approx(value, abs=1e-12)
         assert metrics.br_gains == pytest.approx((brute[0] - value, brute[1] + value), abs=1e-12)
         assert metrics.exploitability == pytest.approx(rmcore.kuhn_nash_conv(policy) / 2, abs=1e-15)
-

@@ -35,12 +35,16 @@ def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, va
         if isinstance(game, rmcore.MatrixGame):
             v = rmcore.MatrixVariant.parse(variant)
             seeds = range(10, 13) if v.is_sampled else [10]
-            solvers = [rmcore.MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, seed=s, max_points=points(j))
-                       for j, s in enumerate(seeds)]
+            solvers = [
+                rmcore.MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, seed=s, max_points=points(j))
+                for j, s in enumerate(seeds)
+            ]
         else:
             v = rmcore.CFRVariant.parse(variant)
             seeds = range(10, 13) if v.is_sampled else [10]
-            solvers = [rmcore.CFRSolver(game, v.name, v.updates, seed=s, max_points=points(j)) for j, s in enumerate(seeds)]
+            solvers = [
+                rmcore.CFRSolver(game, v.name, v.updates, seed=s, max_points=points(j)) for j, s in enumerate(seeds)
+            ]
         for solver in solvers:
             solver.run(iterations)  # ... the separate solvers in one
         histories = [s.history() for s in solvers]
@@ -51,7 +55,11 @@ def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, va
             assert (got is None and expected is None) or got.iterations == expected, (v.label, threshold)
         gaps = np.vstack([h.gap for h in histories])
         assert standing.gap == pytest.approx(float(np.median(gaps[:, -1])), abs=0)
-        assert curve.iterations[-1] == iterations and np.all(curve.low <= curve.median) and np.all(curve.median <= curve.high)
+        assert (
+            curve.iterations[-1] == iterations
+            and np.all(curve.low <= curve.median)
+            and np.all(curve.median <= curve.high)
+        )
         np.testing.assert_array_equal(curve.high[-1], gaps[:, -1].max())
 
 
@@ -95,7 +103,7 @@ def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
         (GAME, ["rm"], {"seeds": 51}, "at most 50"),
         ("rps", ["rm"], {}, "MatrixGame or a TreeGame"),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_explained(game, variants, kwargs, message):
     with pytest.raises(ValueError, match=message):
         rmcore.Race(game, variants, **kwargs)

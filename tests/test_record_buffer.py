@@ -3,8 +3,8 @@
 import numpy as np
 
 import rmcore
-from rmcore.records import RecordBuffer, concat_records, take_records
 from rmcore._kernels import empty_cfr_record
+from rmcore.records import RecordBuffer, concat_records, take_records
 
 
 def _rows(first: int, count: int):

@@ -7,12 +7,16 @@ import pytest
 import rmcore
 
 
-@pytest.mark.parametrize("make", [
-    lambda: rmcore.MatrixSolver(rmcore.preset("rps-crash"), "rm+", "sampled", seed=4),
-    lambda: rmcore.MatrixSolver(rmcore.preset("rps-crash"), "prm+", updates="alternating"),
-    lambda: rmcore.CFRSolver(rmcore.KUHN, "linear"),
-    lambda: rmcore.CFRSolver(rmcore.KUHN, "chance-sampling", seed=2),
-], ids=["matrix-sampled", "matrix-alternating", "cfr-linear", "cfr-sampled"])  # fmt: skip
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: rmcore.MatrixSolver(rmcore.preset("rps-crash"), "rm+", "sampled", seed=4),
+        lambda: rmcore.MatrixSolver(rmcore.preset("rps-crash"), "prm+", updates="alternating"),
+        lambda: rmcore.CFRSolver(rmcore.KUHN, "linear"),
+        lambda: rmcore.CFRSolver(rmcore.KUHN, "chance-sampling", seed=2),
+    ],
+    ids=["matrix-sampled", "matrix-alternating", "cfr-linear", "cfr-sampled"],
+)
 def test_history_regrets_are_the_regrets_a_fresh_run_has_at_that_checkpoint(make):
     solver = make()
     solver.run(300)

@@ -11,11 +11,11 @@ import pytest
 
 import rmcore
 from ui import charts
-from ui.poker import figures as poker_figures
-from ui.poker import walkthrough
 from ui.live import FILLED, LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
+from ui.poker import figures as poker_figures
+from ui.poker import walkthrough
 
 
 def _checked(spec):
@@ -122,7 +122,9 @@ def test_full_speed_chunks_grow_to_fill_their_budget_when_each_call_has_a_large_
     assert sizes[0] == 1 and min(sizes[-10:]) > 1_000  # rm on 3x3 runs millions a second: 2 ms of it is thousands
 
 
-@pytest.mark.parametrize("fixed_cost, per_iteration, budget", [(0.0, 10e-6, 0.025), (3e-3, 1e-6, 0.005), (1.5e-3, 0.1e-6, 0.002)])
+@pytest.mark.parametrize(
+    "fixed_cost, per_iteration, budget", [(0.0, 10e-6, 0.025), (3e-3, 1e-6, 0.005), (1.5e-3, 0.1e-6, 0.002)]
+)
 def test_full_speed_chunks_fill_their_budget_and_never_overshoot_it(monkeypatch, fixed_cost, per_iteration, budget):
     """On a clock of our own, each call costs ``fixed_cost`` plus ``per_iteration`` an iteration: the chunks grow to
     fill their budget (80% or more of it at the end), and none takes more than the budget and a quarter."""
@@ -131,7 +133,9 @@ def test_full_speed_chunks_fill_their_budget_and_never_overshoot_it(monkeypatch,
     import ui.live
 
     clock = [0.0]
-    monkeypatch.setattr(ui.live, "time", types.SimpleNamespace(thread_time=lambda: clock[0], perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(
+        ui.live, "time", types.SimpleNamespace(thread_time=lambda: clock[0], perf_counter=lambda: clock[0])
+    )
     run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
     run_race = run.race.run
 
@@ -173,7 +177,10 @@ def test_race_figure_draws_median_and_band_with_both_guides():
     result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm/sampled"], 2_000, seeds=3)
     spec = _checked(charts.race_figure(result))
     names = [t.name for t in spec.data if t.showlegend is not False]
-    assert names[:2] == ["rm · expected · simultaneous · uniform", "rm · sampled · simultaneous · uniform (median of 3)"]
+    assert names[:2] == [
+        "rm · expected · simultaneous · uniform",
+        "rm · sampled · simultaneous · uniform (median of 3)",
+    ]
     assert {"guide: 1/√T", "guide: 1/T"} <= set(names)
     band = [t for t in spec.data if t.fill == "tonexty"]
     assert len(band) == 1 and spec.layout.xaxis.type == "log" and spec.layout.yaxis.type == "log"
@@ -193,7 +200,10 @@ def test_poker_figures_are_valid_plotly():
     assert len(decisions.x) == 24  # 6 deals x 4 decisions
     assert list(decisions.marker.color) == [policy[game.infosets[game.tree.infoset[n]]][1] for n in nodes]
     leaves = next(t for t in tree.data if t.marker.symbol == "square")
-    assert sorted(leaves.text) == sorted(f"{p:+g}" for p in game.tree.payoff[game.tree.player < 0]) and len(leaves.text) == 30
+    assert (
+        sorted(leaves.text) == sorted(f"{p:+g}" for p in game.tree.payoff[game.tree.player < 0])
+        and len(leaves.text) == 30
+    )
     names = next(t for t in tree.data if t.mode == "text" and t.text and "Jpb" in t.text)
     assert sorted(names.text) == sorted(rmcore.kuhn.INFOSETS * 2)  # every decision named by its information set
     arcs = next(t for t in tree.data if t.line.dash == "dash")
@@ -204,8 +214,8 @@ def test_poker_figures_are_valid_plotly():
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
     spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
-    traces = poker_figures.current_exploitability_traces([history, history], ['a', 'b'])
-    assert [t['name'] for t in traces] == ['current policy, a', 'current policy, b']
+    traces = poker_figures.current_exploitability_traces([history, history], ["a", "b"])
+    assert [t["name"] for t in traces] == ["current policy, a", "current policy, b"]
 
 
 def test_draft_round_trip_resize_and_zero_sum_switch():
@@ -249,7 +259,9 @@ def test_slow_steps_show_each_regret_increment_on_the_bars():
     spec = _checked(figures.regret_bars(game, after.row, after.col, change))
     increments = [t for t in spec.data if t.name == "change in the last step"]
     assert len(increments) == 2 and spec.layout.barmode == "overlay"
-    np.testing.assert_allclose(np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.row)
+    np.testing.assert_allclose(
+        np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.row
+    )
     fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent=(0.5, 0.25, 0.25)))
     fixed.tick(1)
     assert fixed.last_step[1][1] is None  # a fixed opponent has no regrets
@@ -331,7 +343,9 @@ def test_in_a_symmetric_game_both_players_paths_stay_visible_on_the_simplex():
     spec = _checked(figures.simplex_path(solver.history(), solver.game))
     row, col = (next(t for t in spec.data if t.name == f"{who}, average") for who in ("Row player", "Column player"))
     assert list(row.a) == list(col.a)  # the same path ...
-    assert row.line.width > col.line.width and spec.data.index(row) < spec.data.index(col)  # ... drawn wider, underneath
+    assert row.line.width > col.line.width and spec.data.index(row) < spec.data.index(
+        col
+    )  # ... drawn wider, underneath
 
 
 def test_a_live_chart_is_sent_as_the_json_plotly_itself_would_write():
@@ -345,19 +359,32 @@ def test_a_live_chart_is_sent_as_the_json_plotly_itself_would_write():
     race = rmcore.Race(game, ["rm", "rm+"])
     race.run(200)
     equilibrium = game.equilibria[0] if game.equilibria else None
-    specs = [figures.strategy_trajectories(shown, game), figures.convergence(shown),
-             figures.simplex_path(shown, game, equilibrium, True), charts.race_figure(race.result(race.histories())),
-             figures.regret_bars(game, history.regrets[-1, 0, :3], history.regrets[-1, 1, :3])]  # fmt: skip
-    strided = {"data": [{"type": "scatter", "x": np.arange(10)[::2], "y": np.linspace(0, 1, 10)[::3], "text": np.array(["a", "b"])}],
-               "layout": {"height": np.int64(300), "title": {"text": "NaN gap"}}, "extra": [np.nan, np.float32(0.5)]}  # fmt: skip
+    specs = [
+        figures.strategy_trajectories(shown, game),
+        figures.convergence(shown),
+        figures.simplex_path(shown, game, equilibrium, True),
+        charts.race_figure(race.result(race.histories())),
+        figures.regret_bars(game, history.regrets[-1, 0, :3], history.regrets[-1, 1, :3]),
+    ]
+    strided = {
+        "data": [
+            {"type": "scatter", "x": np.arange(10)[::2], "y": np.linspace(0, 1, 10)[::3], "text": np.array(["a", "b"])}
+        ],
+        "layout": {"height": np.int64(300), "title": {"text": "NaN gap"}},
+        "extra": [np.nan, np.float32(0.5)],
+    }
     for spec in [s for s in specs if s is not None] + [strided]:
         payload = {"figure": spec, "config": RUNNING_CONFIG, "every": 0.0}
-        assert json.loads(figure_json(payload)) == json.loads(plotly.io.to_json(payload, validate=False, engine="orjson"))
+        assert json.loads(figure_json(payload)) == json.loads(
+            plotly.io.to_json(payload, validate=False, engine="orjson")
+        )
     with pytest.raises(TypeError, match="not JSON serializable"):
         figure_json({"figure": object()})
 
 
-def test_the_chart_files_are_copied_once_into_the_served_folder_and_a_folder_that_cannot_be_written_is_named(monkeypatch, tmp_path):
+def test_the_chart_files_are_copied_once_into_the_served_folder_and_a_folder_that_cannot_be_written_is_named(
+    monkeypatch, tmp_path
+):
     from ui import live_chart
 
     source = tmp_path / "module.js"
@@ -402,7 +429,7 @@ def test_ui_has_no_import_circle():
     def circle_from(start, path):
         for target in sorted(graph[start]):
             if target in path:
-                return path[path.index(target):] + [target]
+                return path[path.index(target) :] + [target]
             found = circle_from(target, path + [target])
             if found:
                 return found
@@ -422,7 +449,9 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
     spec = figures.strategy_trajectories(solver.history(), history_game)
     colours = [trace["line"]["color"] for trace in spec["data"]]
     assert len(colours) == 16 and len(set(colours)) == 16
-    assert spec["layout"]["legend"]["orientation"] == "v", "sixteen entries sit beside the plot, not over its axis title"
+    assert spec["layout"]["legend"]["orientation"] == "v", (
+        "sixteen entries sit beside the plot, not over its axis title"
+    )
     game = rmcore.kuhn_poker(13, 1.0)
     cfr = rmcore.CFRSolver(game)
     cfr.run(5)

@@ -14,13 +14,26 @@ import rmcore
 
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
 #: Ten lighter partners of the colours above (d3's category20): lines 11 to 20 of one chart get a colour of their own.
-LIGHT_COLOURS = ("#aec7e8", "#ff9896", "#98df8a", "#c5b0d5", "#ffbb78", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
+LIGHT_COLOURS = (
+    "#aec7e8",
+    "#ff9896",
+    "#98df8a",
+    "#c5b0d5",
+    "#ffbb78",
+    "#c49c94",
+    "#f7b6d2",
+    "#c7c7c7",
+    "#dbdb8d",
+    "#9edae5",
+)
 
 
 def colour(k: int) -> str:
     """Line ``k``'s colour: twenty distinct ones (Kuhn on sliders draws up to 13 openings, a race up to 10 variants)."""
     palette = COLOURS + LIGHT_COLOURS
     return palette[k % len(palette)]
+
+
 # Fixed margins wide enough for tick labels and axis titles: automatic margins cost the browser a
 # second layout pass on every redraw. The legend below the plot still makes its own room.
 LAYOUT = dict(margin=dict(l=75, r=20, t=70, b=50), uirevision="keep", legend=dict(orientation="h", y=-0.3))
@@ -59,8 +72,15 @@ def waiting(text: str, height: int) -> dict:
     is pressed: the first update then only redraws them.
     """
     hidden = dict(visible=False)
-    note = dict(text="Press <b>Run</b> or a <b>Step</b> button to start", showarrow=False, xref="paper", yref="paper", x=0.5, y=0.5,
-                font=dict(size=15, color="gray"))  # fmt: skip
+    note = dict(
+        text="Press <b>Run</b> or a <b>Step</b> button to start",
+        showarrow=False,
+        xref="paper",
+        yref="paper",
+        x=0.5,
+        y=0.5,
+        font=dict(size=15, color="gray"),
+    )
     return figure([], text, height, xaxis=hidden, yaxis=hidden, annotations=[note])
 
 
@@ -111,32 +131,88 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
         ink = colour(k)
         t = curve.iterations.astype(float)
         if curve.runs > 1:
-            traces.append(dict(type="scatter", x=t, y=positive(curve.high), mode="lines", line=dict(width=0, color=ink),
-                               showlegend=False, hoverinfo="skip", legendgroup=curve.label))  # fmt: skip
-            traces.append(dict(type="scatter", x=t, y=positive(curve.low), mode="lines", line=dict(width=0, color=ink), fill="tonexty",
-                               fillcolor=_translucent(ink), showlegend=False, hoverinfo="skip", legendgroup=curve.label))  # fmt: skip
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=t,
+                    y=positive(curve.high),
+                    mode="lines",
+                    line=dict(width=0, color=ink),
+                    showlegend=False,
+                    hoverinfo="skip",
+                    legendgroup=curve.label,
+                )
+            )
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=t,
+                    y=positive(curve.low),
+                    mode="lines",
+                    line=dict(width=0, color=ink),
+                    fill="tonexty",
+                    fillcolor=_translucent(ink),
+                    showlegend=False,
+                    hoverinfo="skip",
+                    legendgroup=curve.label,
+                )
+            )
         name = curve.label if curve.runs == 1 else f"{curve.label} (median of {curve.runs})"
-        traces.append(dict(type="scatter", x=t, y=positive(curve.median), mode="lines", name=name, line=dict(color=ink, width=3),
-                           legendgroup=curve.label))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=t,
+                y=positive(curve.median),
+                mode="lines",
+                name=name,
+                line=dict(color=ink, width=3),
+                legendgroup=curve.label,
+            )
+        )
     traces.extend(extra_traces)
     t_all = np.concatenate([c.iterations for c in result.curves]).astype(float) if result.curves else np.empty(0)
     if t_all.size and t_all.max() > 1:
         start = next((c for c in result.curves if len(c.median)), None)
         scale = float(start.median[0]) if start is not None and start.median[0] > 0 else 1.0
         grid = np.geomspace(1.0, t_all.max(), 40)
-        traces.append(dict(type="scatter", x=grid, y=scale / np.sqrt(grid), mode="lines", name="guide: 1/√T", line=dict(color="gray", dash="dot", width=1.5)))
-        traces.append(dict(type="scatter", x=grid, y=scale / grid, mode="lines", name="guide: 1/T", line=dict(color="gray", dash="dash", width=1.5)))
+        traces.append(
+            dict(
+                type="scatter",
+                x=grid,
+                y=scale / np.sqrt(grid),
+                mode="lines",
+                name="guide: 1/√T",
+                line=dict(color="gray", dash="dot", width=1.5),
+            )
+        )
+        traces.append(
+            dict(
+                type="scatter",
+                x=grid,
+                y=scale / grid,
+                mode="lines",
+                name="guide: 1/T",
+                line=dict(color="gray", dash="dash", width=1.5),
+            )
+        )
     gaps = [trace["y"] for trace in traces]
     # The legend sits under the plot, about two entries a row: the figure grows by the rows past two,
     # so that many variants lengthen the chart instead of squashing its plot.
     rows = -(-sum(trace.get("showlegend", True) for trace in traces) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
     return figure(
-        traces, f"{'Race: ' if len(result.curves) > 1 else ''}{GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)", height,
+        traces,
+        f"{'Race: ' if len(result.curves) > 1 else ''}{GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)",
+        height,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t_all)),
-        yaxis=dict(type="log", exponentformat="power", title=title(GAP_AXIS.get(result.gap_name, result.gap_name)), **log_ticks(*gaps)),
+        yaxis=dict(
+            type="log",
+            exponentformat="power",
+            title=title(GAP_AXIS.get(result.gap_name, result.gap_name)),
+            **log_ticks(*gaps),
+        ),
         legend=dict(orientation="h", y=-0.25),
-    )  # fmt: skip
+    )
 
 
 def _translucent(colour: str, alpha: float = 0.18) -> str:
@@ -150,7 +226,9 @@ def race_table(result: rmcore.RaceResult) -> list[dict]:
     for standing in result.standings:
         row = {"variant": standing.label, result.gap_name: f"{standing.gap:.3e}"}
         for threshold, reached in standing.reached.items():
-            row[f"to {threshold:.0e}"] = "not yet" if reached is None else f"{reached.iterations:,} its, {reached.seconds:.2g} s"
+            row[f"to {threshold:.0e}"] = (
+                "not yet" if reached is None else f"{reached.iterations:,} its, {reached.seconds:.2g} s"
+            )
         rate = standing.iterations_per_second
         row["iterations / s (solver)"] = "-" if rate is None else f"{rate:,.0f}"
         rows.append(row)
@@ -180,10 +258,16 @@ def for_projector(spec: dict) -> dict:
         layout["height"] = layout.get("height", 450) + 50
     if "margin" in layout:
         margin = layout["margin"]
-        layout["margin"] = {**margin, "l": margin.get("l", 0) * 1.3, "b": margin.get("b", 0) * 1.3, "t": margin.get("t", 0) * 1.2}
+        layout["margin"] = {
+            **margin,
+            "l": margin.get("l", 0) * 1.3,
+            "b": margin.get("b", 0) * 1.3,
+            "t": margin.get("t", 0) * 1.2,
+        }
     if "annotations" in layout:
         layout["annotations"] = [
-            {**a, "font": {**a.get("font", {}), "size": max(a.get("font", {}).get("size", 0), PROJECTOR_TEXT)}} for a in layout["annotations"]
+            {**a, "font": {**a.get("font", {}), "size": max(a.get("font", {}).get("size", 0), PROJECTOR_TEXT)}}
+            for a in layout["annotations"]
         ]
     data = []
     for trace in spec["data"]:
@@ -206,7 +290,10 @@ def for_projector(spec: dict) -> dict:
 
 def legend_right(spec: dict) -> dict:
     """``spec`` with its legend in a column right of the plot (for a chart as wide as the page)."""
-    return {"data": spec["data"], "layout": {**spec["layout"], "legend": dict(orientation="v", x=1.02, y=1, yanchor="top")}}
+    return {
+        "data": spec["data"],
+        "layout": {**spec["layout"], "legend": dict(orientation="v", x=1.02, y=1, yanchor="top")},
+    }
 
 
 def mark_iteration(spec: dict, iteration: int) -> dict:
@@ -215,12 +302,31 @@ def mark_iteration(spec: dict, iteration: int) -> dict:
     axes = sorted(key for key in layout if key.startswith("xaxis")) or ["xaxis"]
     shapes = list(layout.get("shapes", []))
     for axis in axes:
-        x = "x" + axis[len("xaxis"):]
-        y = "y" + axis[len("xaxis"):]
-        shapes.append(dict(type="line", xref=x, yref=f"{y} domain", x0=iteration, x1=iteration, y0=0, y1=1,
-                           line=dict(color="black", width=2, dash="dot")))  # fmt: skip
-    label = dict(text=f"t = {iteration:,}", xref="x", yref="y domain", x=_axis_position(layout.get("xaxis", {}), iteration), y=1.0,
-                 showarrow=False, xanchor="left", yanchor="bottom", font=dict(color="black"))  # fmt: skip
+        x = "x" + axis[len("xaxis") :]
+        y = "y" + axis[len("xaxis") :]
+        shapes.append(
+            dict(
+                type="line",
+                xref=x,
+                yref=f"{y} domain",
+                x0=iteration,
+                x1=iteration,
+                y0=0,
+                y1=1,
+                line=dict(color="black", width=2, dash="dot"),
+            )
+        )
+    label = dict(
+        text=f"t = {iteration:,}",
+        xref="x",
+        yref="y domain",
+        x=_axis_position(layout.get("xaxis", {}), iteration),
+        y=1.0,
+        showarrow=False,
+        xanchor="left",
+        yanchor="bottom",
+        font=dict(color="black"),
+    )
     layout["shapes"] = shapes
     layout["annotations"] = [*layout.get("annotations", []), label]
     return {"data": spec["data"], "layout": layout}

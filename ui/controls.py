@@ -58,9 +58,16 @@ def _run_pause(page: str) -> None:
     button's one-shot click can be swallowed by the next fragment rerun (seen in a real browser),
     whereas a widget's value always arrives. Callbacks pause it with ``state.pause``.
     """
-    st.segmented_control("Run or pause", [state.RUN, state.PAUSE], required=True, key=state.show_run_flag(page), label_visibility="collapsed",
-                         on_change=state.take_run_flag, args=(page,),
-                         format_func=lambda o: f":material/{'play_arrow' if o == state.RUN else 'pause'}: {o}")  # fmt: skip
+    st.segmented_control(
+        "Run or pause",
+        [state.RUN, state.PAUSE],
+        required=True,
+        key=state.show_run_flag(page),
+        label_visibility="collapsed",
+        on_change=state.take_run_flag,
+        args=(page,),
+        format_func=lambda o: f":material/{'play_arrow' if o == state.RUN else 'pause'}: {o}",
+    )
 
 
 def _step(page: str, iterations: int) -> None:
@@ -70,16 +77,37 @@ def _step(page: str, iterations: int) -> None:
 
 def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
     """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar; returns the speed."""
-    c = st.columns([2.5, 1.3, 1.3, 1.4, 1.5, 2.4], vertical_alignment="bottom")  # Run | Pause needs 175 px; a 2.0 share gave it 144 at 1280 wide with the sidebar open (it scrolled sideways)
+    c = st.columns(
+        [2.5, 1.3, 1.3, 1.4, 1.5, 2.4], vertical_alignment="bottom"
+    )  # Run | Pause needs 175 px; a 2.0 share gave it 144 at 1280 wide with the sidebar open (it scrolled sideways)
     with c[0]:
         _run_pause(page)
     for column, n in zip(c[1:4], STEPS):
-        column.button(f"Step +{n}", key=f"{page}_step_{n}", on_click=_step, args=(page, n), shortcut="Right" if n == 1 else None,
-                      help=(f"Step {n} iteration{'s' if n > 1 else ''}. " + (step_help if n == 1 else "")).strip())  # fmt: skip
-    c[4].button("Reset", key=f"{page}_reset", on_click=state.restart, args=(page,), icon=":material/restart_alt:", help="Back to iteration 0, paused (key R).")
+        column.button(
+            f"Step +{n}",
+            key=f"{page}_step_{n}",
+            on_click=_step,
+            args=(page, n),
+            shortcut="Right" if n == 1 else None,
+            help=(f"Step {n} iteration{'s' if n > 1 else ''}. " + (step_help if n == 1 else "")).strip(),
+        )
+    c[4].button(
+        "Reset",
+        key=f"{page}_reset",
+        on_click=state.restart,
+        args=(page,),
+        icon=":material/restart_alt:",
+        help="Back to iteration 0, paused (key R).",
+    )
     options = list(SPEEDS)
-    speed = c[5].select_slider("Speed", options, value=options[-1], key=f"{page}_speed", bind="query-params",
-                               help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.")  # fmt: skip
+    speed = c[5].select_slider(
+        "Speed",
+        options,
+        value=options[-1],
+        key=f"{page}_speed",
+        bind="query-params",
+        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.",
+    )
     with st.sidebar:
         link.share(page, iteration)
     st.caption(KEYS_HINT)
@@ -125,7 +153,9 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                     draw(run, Timeline(page, run.iteration, paused=False))
             if run.iteration and hasattr(run.primary, "prepare_in_background"):
                 run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
-        except Exception as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
+        except (
+            Exception
+        ) as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
             _LOG.exception("the %s page's live panel failed", page)
             state.fault(page, f"{type(error).__name__}: {error}", run.iteration)
 
@@ -154,13 +184,18 @@ def _kernel_notice(run) -> None:
         return
     said.add((status, run.key))
     if status == "python":
-        st.toast("This server is compiling the solver for these settings (once; the iteration counter shows for how long). "
-                 "Meanwhile it runs as plain Python, far slower (a large game waits instead); those iterations are then "
-                 "run again on the compiled solver.",
-                 icon=":material/hourglass_top:")  # fmt: skip
+        st.toast(
+            "This server is compiling the solver for these settings (once; the iteration counter shows for how long). "
+            "Meanwhile it runs as plain Python, far slower (a large game waits instead); those iterations are then "
+            "run again on the compiled solver.",
+            icon=":material/hourglass_top:",
+        )
     else:
-        st.toast("The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "
-                 "general kernel runs them, a few times slower, with identical results.", icon=":material/hourglass_top:")  # fmt: skip
+        st.toast(
+            "The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "
+            "general kernel runs them, a few times slower, with identical results.",
+            icon=":material/hourglass_top:",
+        )
 
 
 def _user_asked() -> bool:
@@ -195,7 +230,10 @@ class Timeline:
     """
 
     def __init__(self, page: str, live_iteration: int, paused: bool):
-        self._key, self._paused = f"{page}_replay_{live_iteration}", paused  # a new key per pause: it starts at the live end
+        self._key, self._paused = (
+            f"{page}_replay_{live_iteration}",
+            paused,
+        )  # a new key per pause: it starts at the live end
 
     def at(self, history) -> int | None:
         """The iteration the slider points at, or None at the live end (and always while running)."""
@@ -209,8 +247,13 @@ class Timeline:
         """When paused on two checkpoints or more, a timeline over ``history``'s checkpoints; nothing while running."""
         options = _replay_options(history) if self._paused else []
         if options:
-            st.select_slider("Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)", options,
-                             value=options[-1], key=self._key, format_func=lambda t: f"{t:,}")  # fmt: skip
+            st.select_slider(
+                "Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)",
+                options,
+                value=options[-1],
+                key=self._key,
+                format_func=lambda t: f"{t:,}",
+            )
 
 
 def _replay_options(history) -> list[int]:
@@ -218,7 +261,10 @@ def _replay_options(history) -> list[int]:
     iterations = history.iterations
     if len(iterations) < 2:
         return []
-    return [int(t) for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]]
+    return [
+        int(t)
+        for t in iterations[np.unique(np.linspace(0, len(iterations) - 1, min(len(iterations), 400)).astype(int))]
+    ]
 
 
 # -- presentation mode -----------------------------------------------------------------------------
@@ -233,8 +279,12 @@ _PRESENTATION_CSS = """<style>
 
 def presentation_toggle() -> None:
     """The presentation-mode switch (in the sidebar, and in the link as ``present``) and its page style."""
-    st.sidebar.toggle("Presentation mode", key="present", bind="query-params",
-                      help="For a projector: settings folded away, the run controls and the main chart on the first screen, "
-                           "chart text at least 18 px and thicker lines.")  # fmt: skip
+    st.sidebar.toggle(
+        "Presentation mode",
+        key="present",
+        bind="query-params",
+        help="For a projector: settings folded away, the run controls and the main chart on the first screen, "
+        "chart text at least 18 px and thicker lines.",
+    )
     if state.presenting():
         st.html(_PRESENTATION_CSS)

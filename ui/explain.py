@@ -39,16 +39,25 @@ CFR_FIXED_VALUE = (
 
 def cfr_fixed(learner: int) -> str:
     """The convergence chart's caption against a fixed player: the matrix page's words, for a game tree."""
-    return (f"Against a fixed opponent only player {learner} learns: the line is how much it could still gain by switching "
-            "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response.")
+    return (
+        f"Against a fixed opponent only player {learner} learns: the line is how much it could still gain by switching "
+        "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response."
+    )
 
 
 def trajectories(classic: bool, fixed: bool) -> str:
     """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed player)."""
-    lines = ("Each line is one information set's average probability of betting." if classic
-             else "Each line is one of player 1's opening decisions (one per card): its average probability of betting.")  # fmt: skip
-    return lines + (" The fixed player's lines stay where they are locked (or at the equilibrium); the learner's head for a best "
-                    "response." if fixed else " They settle on an equilibrium strategy; the exact one is under the charts.")
+    lines = (
+        "Each line is one information set's average probability of betting."
+        if classic
+        else "Each line is one of player 1's opening decisions (one per card): its average probability of betting."
+    )
+    return lines + (
+        " The fixed player's lines stay where they are locked (or at the equilibrium); the learner's head for a best "
+        "response."
+        if fixed
+        else " They settle on an equilibrium strategy; the exact one is under the charts."
+    )
 
 
 REGRETS = (
@@ -64,12 +73,16 @@ KUHN_EXPLOITABILITY = (
     "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
     "equilibrium. Dotted lines are the current policy, which keeps moving; CFR's guarantee is for the average."
 )
+
+
 def strategies(fixed: bool) -> str:
     """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one learns."""
     if not fixed:
         return STRATEGIES
-    return ("Thin lines are the strategy the row player plays at each iteration, thick lines their running average. The "
-            "column player is fixed: the learner's average heads for a best response to it, not for the equilibrium.")
+    return (
+        "Thin lines are the strategy the row player plays at each iteration, thick lines their running average. The "
+        "column player is fixed: the learner's average heads for a best response to it, not for the equilibrium."
+    )
 
 
 KUHN_TRAJECTORIES = (

@@ -66,7 +66,10 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         if not race.game.is_zero_sum:
             files["B.csv"] = _csv(race.game, race.game.col_payoffs)
             source += " --col-matrix B.csv"
-    parts = [f"python -m rmcore race {source} --variants {variants} --iterations {iteration}", f"--seeds {race.seeds} --seed {race.seed}"]
+    parts = [
+        f"python -m rmcore race {source} --variants {variants} --iterations {iteration}",
+        f"--seeds {race.seeds} --seed {race.seed}",
+    ]
     if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
         # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
         parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))
@@ -128,9 +131,30 @@ def section(page: str, run: LiveRun) -> None:
 
     st.subheader("Export")
     c1, c2, c3 = st.columns(3)
-    c1.download_button("History (CSV)", lambda: history_frame(run, shown()).to_csv(index=False), f"{page}-history.csv", "text/csv",
-                       key=f"{page}_export_csv", on_click="ignore", icon=":material/table:")  # fmt: skip
-    c2.download_button("Setup (JSON)", setup_file, f"{page}-setup.json", "application/json",
-                       key=f"{page}_export_setup", on_click="ignore", icon=":material/settings:")  # fmt: skip
-    c3.download_button("Reproducibility bundle (zip)", bundle_file, f"{page}-bundle.zip", "application/zip",
-                       key=f"{page}_export_bundle", on_click="ignore", icon=":material/folder_zip:")  # fmt: skip
+    c1.download_button(
+        "History (CSV)",
+        lambda: history_frame(run, shown()).to_csv(index=False),
+        f"{page}-history.csv",
+        "text/csv",
+        key=f"{page}_export_csv",
+        on_click="ignore",
+        icon=":material/table:",
+    )
+    c2.download_button(
+        "Setup (JSON)",
+        setup_file,
+        f"{page}-setup.json",
+        "application/json",
+        key=f"{page}_export_setup",
+        on_click="ignore",
+        icon=":material/settings:",
+    )
+    c3.download_button(
+        "Reproducibility bundle (zip)",
+        bundle_file,
+        f"{page}-bundle.zip",
+        "application/zip",
+        key=f"{page}_export_bundle",
+        on_click="ignore",
+        icon=":material/folder_zip:",
+    )

@@ -28,7 +28,8 @@ import gc
 import os
 import threading
 import time
-from typing import Callable, Hashable, Iterator, NamedTuple
+from collections.abc import Callable, Hashable, Iterator
+from typing import NamedTuple
 
 from .live import LIVE_RUNS, TIME_BUDGET, UPDATE_INTERVAL
 
@@ -100,9 +101,18 @@ class Governor:
         falls in; a test passes its own.
     """
 
-    def __init__(self, slots: int | None = None, *, time_budget: float = TIME_BUDGET, min_budget: float = MIN_BUDGET,
-                 solver_share: float = SOLVER_SHARE, update_interval: float = UPDATE_INTERVAL, idle_after: float = IDLE_AFTER,
-                 clock: Callable[[], float] = time.perf_counter, housekeeping: Callable[[], float] = collector_seconds):  # fmt: skip
+    def __init__(
+        self,
+        slots: int | None = None,
+        *,
+        time_budget: float = TIME_BUDGET,
+        min_budget: float = MIN_BUDGET,
+        solver_share: float = SOLVER_SHARE,
+        update_interval: float = UPDATE_INTERVAL,
+        idle_after: float = IDLE_AFTER,
+        clock: Callable[[], float] = time.perf_counter,
+        housekeeping: Callable[[], float] = collector_seconds,
+    ):
         self.slots = available_cores() if slots is None else int(slots)
         if self.slots < 1:
             raise ValueError(f"slots must be at least 1, got {slots!r}")
@@ -161,7 +171,9 @@ class Governor:
 
     def _running_locked(self) -> int:
         now = self._clock()
-        for session in [s for s, seen in self._last_seen.items() if now - seen > self.idle_after and s not in self._waiting]:
+        for session in [
+            s for s, seen in self._last_seen.items() if now - seen > self.idle_after and s not in self._waiting
+        ]:
             del self._last_seen[session]
             self._used.pop(session, None)
         return len(self._last_seen)

@@ -43,7 +43,8 @@ _OURS = ("matrix", "run_to")
 # Opening a loaded setup is a page load: a few lines of JavaScript in the page (st.components.v2 runs
 # inline code; Streamlit has no Python command that sends the browser to another URL).
 _navigate = st.components.v2.component(
-    "rm_navigate", js="export default function (component) { const url = component.data && component.data.url; if (url) window.location.assign(url); }"
+    "rm_navigate",
+    js="export default function (component) { const url = component.data && component.data.url; if (url) window.location.assign(url); }",
 )
 _STREAMLITS = ("embed", "embed_options")
 
@@ -71,7 +72,12 @@ def matrix_param(game: rmcore.MatrixGame) -> str | None:
     """``game`` as the ``matrix`` parameter, or None when it is larger than a link carries."""
     if max(game.shape) > MAX_LINK_ACTIONS:
         return None
-    spec = {"name": game.name, "rows": list(game.row_actions), "cols": list(game.col_actions), "A": game.row_payoffs.tolist()}
+    spec = {
+        "name": game.name,
+        "rows": list(game.row_actions),
+        "cols": list(game.col_actions),
+        "A": game.row_payoffs.tolist(),
+    }
     if not game.is_zero_sum:
         spec["B"] = game.col_payoffs.tolist()
     if game.start is not None:  # a preset with renamed actions keeps its start
@@ -105,13 +111,21 @@ def game_from_param(text: str) -> rmcore.MatrixGame:
         if names is not None and not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
             raise ValueError(f"'{field}' must be a list of action names")
     start = spec.get("start")
-    if start is not None and not (isinstance(start, list) and len(start) == 2 and all(isinstance(s, list) for s in start)):
+    if start is not None and not (
+        isinstance(start, list) and len(start) == 2 and all(isinstance(s, list) for s in start)
+    ):
         raise ValueError("'start' must be two lists of weights, the row player's and the column player's")
     name = spec.get("name", "Shared game")
     if not isinstance(name, str) or len(name) > 100:
         raise ValueError("its name must be text of at most 100 characters")
-    return rmcore.MatrixGame(spec["A"], spec.get("B"), spec.get("rows"), spec.get("cols"), name=name or "Shared game",
-                             start=None if start is None else tuple(start))
+    return rmcore.MatrixGame(
+        spec["A"],
+        spec.get("B"),
+        spec.get("rows"),
+        spec.get("cols"),
+        name=name or "Shared game",
+        start=None if start is None else tuple(start),
+    )
 
 
 def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
@@ -247,8 +261,12 @@ def notice() -> None:
     problems = st.session_state.get("link_problems") or []
     with st.container():
         if problems and st.session_state.get("link_checked"):
-            st.warning("Some of the link's settings could not be used, so their defaults are shown: " + "; ".join(problems) + ".",
-                       icon=":material/link_off:")  # fmt: skip
+            st.warning(
+                "Some of the link's settings could not be used, so their defaults are shown: "
+                + "; ".join(problems)
+                + ".",
+                icon=":material/link_off:",
+            )
             st.session_state.link_problems = []
 
 
@@ -271,11 +289,16 @@ def share(page: str, iteration: int) -> None:
             st.caption("The link opens this page with the same game and settings in any browser.")
         else:  # the link opens the preset: running it to this run's iteration would show other numbers
             game = st.session_state.game
-            st.warning(f"This game ({game.shape[0]}x{game.shape[1]}) is more than a link carries (at most "
-                       f"{MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS} and {MAX_PARAM_CHARS:,} characters), so the link opens the "
-                       "preset instead. Share the game itself with Export's bundle or its CSV.")
-        run_to = st.checkbox(f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})", key=f"{page}_share_run_to",
-                             disabled=iteration == 0 or not carried)  # fmt: skip
+            st.warning(
+                f"This game ({game.shape[0]}x{game.shape[1]}) is more than a link carries (at most "
+                f"{MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS} and {MAX_PARAM_CHARS:,} characters), so the link opens the "
+                "preset instead. Share the game itself with Export's bundle or its CSV."
+            )
+        run_to = st.checkbox(
+            f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})",
+            key=f"{page}_share_run_to",
+            disabled=iteration == 0 or not carried,
+        )
         st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
         loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
         if loaded is not None:

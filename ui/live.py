@@ -11,11 +11,13 @@ import functools
 import time
 import weakref
 from collections import deque
-from typing import Hashable, NamedTuple
+from collections.abc import Hashable
+from typing import NamedTuple
 
 import numpy as np
 
 import rmcore
+
 
 class Speed(NamedTuple):
     """How a running page advances: ``iterations`` per screen update (None: what fits in the time
@@ -174,8 +176,12 @@ class LiveRun:
         """Whether the run waits, running nothing, for its CFR kernels to compile: a tree larger than
         ``config.PYTHON_TWIN_CFR_NODES`` would crawl as plain Python and slow the compile it waits for."""
         primary = self.primary
-        return (isinstance(primary, rmcore.CFRSolver) and primary.game.tree.player.shape[0] > rmcore.config.PYTHON_TWIN_CFR_NODES
-                and self.kernel_status() == "python" and "cfr" in rmcore.compiling())
+        return (
+            isinstance(primary, rmcore.CFRSolver)
+            and primary.game.tree.player.shape[0] > rmcore.config.PYTHON_TWIN_CFR_NODES
+            and self.kernel_status() == "python"
+            and "cfr" in rmcore.compiling()
+        )
 
     def compile_seconds(self) -> float | None:
         """How long the kernels this run waits for (or runs slower without) have been compiling; None when ready."""
@@ -237,8 +243,10 @@ class LiveRun:
             return
         asked, self.target = self.target, self.iteration + max(int(self._rate * LINK_WORK_SECONDS), 1)
         runs = self.race.runs
-        self.target_note = (f"run_to={asked:,} on {'a race of ' + str(runs) + ' runs' if runs > 1 else 'this run'} would take "
-                            f"{_duration(seconds)} of the server's time, so it runs to {self.target:,}; press Run to go on.")
+        self.target_note = (
+            f"run_to={asked:,} on {'a race of ' + str(runs) + ' runs' if runs > 1 else 'this run'} would take "
+            f"{_duration(seconds)} of the server's time, so it runs to {self.target:,}; press Run to go on."
+        )
 
     def step(self, iterations: int) -> None:
         """Advance exactly ``iterations`` (a Step button). One step of a CFR race is traced for the walkthrough."""
@@ -274,7 +282,9 @@ class LiveRun:
         if status != self._timed_status:  # plain Python, the general kernel and the compiled one cost differently
             self._timed.clear()
             self._timed_status = status
-        if elapsed < TIMED_CHUNK:  # too short to time (the clock's resolution): grow, so a low first guess does not stick
+        if (
+            elapsed < TIMED_CHUNK
+        ):  # too short to time (the clock's resolution): grow, so a low first guess does not stick
             self._rate *= 8.0
             return
         self._timed.append((iterations, elapsed))

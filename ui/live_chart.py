@@ -58,12 +58,14 @@ def _served(source: Path, name: str) -> str:
             shutil.copyfile(source, staging)
             os.replace(staging, target)  # atomic: another process copying at the same time writes the same bytes
         except OSError as error:
-            raise RuntimeError(f"the charts need {name} in {_STATIC}, the folder Streamlit serves as static files, and it "
-                               f"cannot be written there ({error.strerror}); make that folder writable") from None  # fmt: skip
+            raise RuntimeError(
+                f"the charts need {name} in {_STATIC}, the folder Streamlit serves as static files, and it "
+                f"cannot be written there ({error.strerror}); make that folder writable"
+            ) from None
     return f"app/static/{name}"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _component():
     """Registered on first use: nothing touches the file system when the module is imported.
 
@@ -71,22 +73,35 @@ def _component():
     shadow root would keep out.
     """
     digest = hashlib.sha256(_FRONTEND.read_bytes()).hexdigest()[:12]
-    paths = {"module": _served(_FRONTEND, f"live_chart-{digest}.js"), "plotly": _served(_PLOTLY_JS, f"plotly-{plotly.__version__}.min.js")}
+    paths = {
+        "module": _served(_FRONTEND, f"live_chart-{digest}.js"),
+        "plotly": _served(_PLOTLY_JS, f"plotly-{plotly.__version__}.min.js"),
+    }
     return st.components.v2.component("live_chart", js=_LOADER % paths, isolate_styles=False)
 
 
 #: Paused charts are interactive: hover, zoom, and the image buttons (the component adds an SVG
 #: download beside Plotly's PNG one). plotly.js 3 also offers to upload the chart to Plotly Cloud:
 #: not from a classroom's page.
-CHART_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}, "modeBarButtonsToRemove": ["sendChartToCloud"]}
+CHART_CONFIG = {
+    "displaylogo": False,
+    "toImageButtonOptions": {"format": "png", "scale": 2},
+    "modeBarButtonsToRemove": ["sendChartToCloud"],
+}
 #: While a run is live, charts are static except the one under the pointer (the component makes that
 #: one interactive): hover and zoom layers rebuilt on every update of every chart hold the pages to
 #: 3.0-3.5 updates a second instead of 4.2-7 (measured, server and browser pinned to a core each).
 RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
-def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projector: bool = False, every: float = 0.0,
-               caption: str = "") -> None:
+def live_chart(
+    figure: dict | go.Figure,
+    key: str,
+    running: bool = False,
+    projector: bool = False,
+    every: float = 0.0,
+    caption: str = "",
+) -> None:
     """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``
     (but for the chart under the pointer), restyled for a projector if ``projector``, with ``caption`` (plain text)
     under it as ``st.caption`` would draw it.
@@ -99,7 +114,12 @@ def live_chart(figure: dict | go.Figure, key: str, running: bool = False, projec
         figure = figure.to_plotly_json()
     if projector:
         figure = for_projector(figure)
-    payload = {"figure": figure, "config": RUNNING_CONFIG if running else CHART_CONFIG, "every": every if running else 0.0, "caption": caption}
+    payload = {
+        "figure": figure,
+        "config": RUNNING_CONFIG if running else CHART_CONFIG,
+        "every": every if running else 0.0,
+        "caption": caption,
+    }
     # Bytes, passed through as they are: a dict would be encoded and hashed once more by Streamlit (as JSON, sorted).
     _component()(data=figure_json(payload), key=key)
 

@@ -9,7 +9,8 @@ last message of each input.
 from __future__ import annotations
 
 import uuid
-from typing import Callable, Hashable, NamedTuple
+from collections.abc import Callable, Hashable
+from typing import NamedTuple
 
 import streamlit as st
 
@@ -27,6 +28,8 @@ class Notice(NamedTuple):
 
     text: str
     is_error: bool = False
+
+
 RUN, PAUSE = "Run", "Pause"
 DEFAULT_PRESET = "rps-crash"
 
@@ -118,7 +121,9 @@ def live(page: str) -> LiveRun:
     return st.session_state[f"{page}_live"]
 
 
-def sync_live(page: str, key: Hashable, build: Callable[[int, int], rmcore.Race], describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
+def sync_live(
+    page: str, key: Hashable, build: Callable[[int, int], rmcore.Race], describe: Callable[[Hashable, Hashable], str]
+) -> LiveRun:
     """The page's live run, started afresh (with a visible notice) when ``key`` (game and settings) changed.
 
     ``build(max_points, member_points)`` makes the race; one that would hold more history than a session may
@@ -133,8 +138,10 @@ def sync_live(page: str, key: Hashable, build: Callable[[int, int], rmcore.Race]
     fresh = LiveRun(race, key)
     said = []
     if current is not None and current.iteration > 0:
-        said.append(f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
-                    f"(it had reached {current.iteration:,}).")
+        said.append(
+            f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
+            f"(it had reached {current.iteration:,})."
+        )
     if reduced:
         said.append(reduced)
     if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
@@ -160,9 +167,11 @@ def _within_memory(build: Callable[[int, int], rmcore.Race]) -> tuple[rmcore.Rac
         return race, None
     share = SESSION_HISTORY_BYTES / needed
     race = build(max(int(points * share), 20), max(int(members * share), 20))
-    return race, (f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history, more than a session may "
-                  f"({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so each keeps fewer checkpoints: {race.max_points:,} for the "
-                  f"first run and {race.member_points:,} for the others (of {points:,} and {members:,}).")
+    return race, (
+        f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history, more than a session may "
+        f"({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so each keeps fewer checkpoints: {race.max_points:,} for the "
+        f"first run and {race.member_points:,} for the others (of {points:,} and {members:,})."
+    )
 
 
 def restart(page: str) -> None:

@@ -7,7 +7,7 @@ a few microseconds and looks the same.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!:"})
 
@@ -18,7 +18,9 @@ def escape(text: object) -> str:
     return str(text).translate(_SPECIAL)
 
 
-def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[object]], numeric: Sequence[bool] | None = None) -> str:
+def markdown_table(
+    columns: Sequence[str], rows: Iterable[Sequence[object]], numeric: Sequence[bool] | None = None
+) -> str:
     """A Markdown table of ``rows`` (cells already formatted, or any value) under ``columns``; ``numeric`` columns
     are aligned right.
 
@@ -28,6 +30,9 @@ def markdown_table(columns: Sequence[str], rows: Iterable[Sequence[object]], num
     | R\\|ock | 0.2500 |
     """
     numeric = numeric or [False] * len(columns)
-    lines = ["| " + " | ".join(escape(c) for c in columns) + " |", "|" + "|".join("---:" if n else ":---" for n in numeric) + "|"]
+    lines = [
+        "| " + " | ".join(escape(c) for c in columns) + " |",
+        "|" + "|".join("---:" if n else ":---" for n in numeric) + "|",
+    ]
     lines += ["| " + " | ".join(escape(cell) for cell in row) + " |" for row in rows]
     return "\n".join(lines)

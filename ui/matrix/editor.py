@@ -26,7 +26,9 @@ def _format(value: float) -> str:
 
 def _table(values: np.ndarray) -> pd.DataFrame:
     rows, cols = values.shape
-    return pd.DataFrame([[_format(v) for v in row] for row in values], columns=[f"c{j}" for j in range(cols)], dtype="string")
+    return pd.DataFrame(
+        [[_format(v) for v in row] for row in values], columns=[f"c{j}" for j in range(cols)], dtype="string"
+    )
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ class Draft:
     version: int = 0  # part of the editor widgets' keys: a new version starts fresh editors
 
     @classmethod
-    def from_game(cls, game: rmcore.MatrixGame, version: int = 0) -> "Draft":
+    def from_game(cls, game: rmcore.MatrixGame, version: int = 0) -> Draft:
         col = None if game.is_zero_sum else _table(game.col_payoffs)
         return cls(_table(game.row_payoffs), col, game.row_actions, game.col_actions, version)
 
@@ -52,7 +54,7 @@ class Draft:
     def zero_sum(self) -> bool:
         return self.col_cells is None
 
-    def with_shape(self, rows: int, cols: int) -> "Draft":
+    def with_shape(self, rows: int, cols: int) -> Draft:
         """Add (zero-filled) or drop actions at the end."""
         if not (1 <= rows <= EDITOR_LIMIT and 1 <= cols <= EDITOR_LIMIT):
             raise ValueError(f"the editor holds 1 to {EDITOR_LIMIT} actions per player; upload a CSV for larger games")
@@ -81,7 +83,7 @@ class Draft:
             version=self.version + 1,
         )
 
-    def with_zero_sum(self, zero_sum: bool) -> "Draft":
+    def with_zero_sum(self, zero_sum: bool) -> Draft:
         """Switching zero-sum off starts the column player's matrix at -A (or 0 where A is not a number)."""
         if zero_sum == self.zero_sum:
             return self
@@ -90,7 +92,9 @@ class Draft:
         negated = self.row_cells.apply(lambda column: column.map(_negate_text)).astype("string")
         return replace(self, col_cells=negated, version=self.version + 1)
 
-    def to_game(self, row_cells: pd.DataFrame, col_cells: pd.DataFrame | None, row_names: str, col_names: str, name: str = "") -> rmcore.MatrixGame:
+    def to_game(
+        self, row_cells: pd.DataFrame, col_cells: pd.DataFrame | None, row_names: str, col_names: str, name: str = ""
+    ) -> rmcore.MatrixGame:
         """Validate what the user typed (cells and comma-separated names) into a game."""
         rows = _names(row_names, "row")
         cols = _names(col_names, "column")
@@ -139,7 +143,9 @@ def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[r
         parsed = rmcore.parse_matrix_csv(_decode(col_file, "the column player's CSV"), what="column player's CSV")
         col, notes = parsed.matrix, notes + tuple(f"column player's CSV: {note}" for note in parsed.notes)
     if max(row.matrix.shape) > UPLOAD_LIMIT:
-        raise ValueError(f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player")
+        raise ValueError(
+            f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
+        )
     return rmcore.MatrixGame(row.matrix, col, row.row_labels, row.col_labels, name=name), notes
 
 
@@ -161,5 +167,7 @@ def edit_cells(draft: Draft, which: str, label: str) -> pd.DataFrame:
     shown.index = pd.Index(names, name="")
     config = {f"c{j}": st.column_config.TextColumn(name, width="small") for j, name in enumerate(draft.col_names)}
     st.caption(label)
-    edited = st.data_editor(shown, key=f"editor_{which}_{draft.version}", column_config=config, num_rows="fixed", width="content")
+    edited = st.data_editor(
+        shown, key=f"editor_{which}_{draft.version}", column_config=config, num_rows="fixed", width="content"
+    )
     return edited.reset_index(drop=True)

@@ -33,8 +33,20 @@ def _panels(count: int, titles) -> dict:
         suffix = "" if k == 0 else str(k + 1)
         left = k * (width + gap)
         layout[f"xaxis{suffix}"] = dict(domain=[left, left + width], anchor=f"y{suffix}")
-        layout[f"yaxis{suffix}"] = dict(anchor=f"x{suffix}", **({} if k == 0 else {"matches": "y", "showticklabels": False}))
-        annotations.append(dict(text=titles[k], x=left + width / 2, y=1.02, xref="paper", yref="paper", showarrow=False, yanchor="bottom"))
+        layout[f"yaxis{suffix}"] = dict(
+            anchor=f"x{suffix}", **({} if k == 0 else {"matches": "y", "showticklabels": False})
+        )
+        annotations.append(
+            dict(
+                text=titles[k],
+                x=left + width / 2,
+                y=1.02,
+                xref="paper",
+                yref="paper",
+                showarrow=False,
+                yanchor="bottom",
+            )
+        )
     layout["annotations"] = annotations
     return layout
 
@@ -63,25 +75,51 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     for panel, player in enumerate(players):
         axes = dict(xaxis="x" if panel == 0 else f"x{panel + 1}", yaxis="y" if panel == 0 else f"y{panel + 1}")
         labels = _labels(game, player)
-        average, current = history.strategy("average", player), history.strategy("current", player)  # one copy each, not one per action
+        average, current = (
+            history.strategy("average", player),
+            history.strategy("current", player),
+        )  # one copy each, not one per action
         for n, k in enumerate(shown_actions(history, player)):
             ink = colour(n + MAX_SHOWN_ACTIONS * panel if large else n)  # a large game's one legend: no colour twice
             if large:  # one legend entry per drawn action and player, averages only
-                traces.append(dict(type="scatter", x=iterations, y=average[:, k], line=dict(color=ink, width=2),
-                                   name=f"{labels[k]} ({'row' if player == 'row' else 'column'})", legendgroup=player, **axes))  # fmt: skip
+                traces.append(
+                    dict(
+                        type="scatter",
+                        x=iterations,
+                        y=average[:, k],
+                        line=dict(color=ink, width=2),
+                        name=f"{labels[k]} ({'row' if player == 'row' else 'column'})",
+                        legendgroup=player,
+                        **axes,
+                    )
+                )
                 continue
             group = dict(type="scatter", legendgroup=f"{player}{k}", showlegend=panel == 0, **axes)
-            traces.append(dict(x=iterations, y=average[:, k], name=f"{labels[k]} (average)",
-                               line=dict(color=ink, width=3), **group))  # fmt: skip
-            traces.append(dict(x=iterations, y=current[:, k], name=f"{labels[k]} (current)",
-                               line=dict(color=ink, **CURRENT_LINE), opacity=CURRENT_OPACITY, **group))  # fmt: skip
+            traces.append(
+                dict(
+                    x=iterations, y=average[:, k], name=f"{labels[k]} (average)", line=dict(color=ink, width=3), **group
+                )
+            )
+            traces.append(
+                dict(
+                    x=iterations,
+                    y=current[:, k],
+                    name=f"{labels[k]} (current)",
+                    line=dict(color=ink, **CURRENT_LINE),
+                    opacity=CURRENT_OPACITY,
+                    **group,
+                )
+            )
     layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
     for key in [k for k in layout if k.startswith("xaxis")]:
         layout[key].update(title=_title("iteration"), **x_axis)
     layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
-    title = (f"Average strategies: the {MAX_SHOWN_ACTIONS} most played actions of each player" if large
-             else "Strategies: current (thin) and average (thick)")  # fmt: skip
+    title = (
+        f"Average strategies: the {MAX_SHOWN_ACTIONS} most played actions of each player"
+        if large
+        else "Strategies: current (thin) and average (thick)"
+    )
     if large:  # sixteen legend entries: beside the plot, where they cover no axis title
         layout.update(legend=dict(orientation="v", x=1.02, y=1, yanchor="top"), margin=dict(l=75, r=170, t=70, b=50))
     return _figure(traces, title, 380, **layout)
@@ -97,7 +135,9 @@ def has_simplex(game: MatrixGame) -> bool:
     return game.shape == (2, 2) or 3 in game.shape
 
 
-def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_current: bool = False, moment=None) -> dict | None:
+def simplex_path(
+    history: History, game: MatrixGame, equilibrium=None, show_current: bool = False, moment=None
+) -> dict | None:
     """Where the strategies travel: a ternary simplex for 3-action players, the (x1, y1) square for 2x2.
 
     ``moment`` is ``(iteration, row average, column average)`` of a replay: drawn as a ringed point.
@@ -115,23 +155,65 @@ def simplex_path(history: History, game: MatrixGame, equilibrium=None, show_curr
         kinds = ("average", "current") if show_current else ("average",)
         for kind in kinds:
             a, b, c = history.strategy(kind, player).T
-            traces.append(dict(type="scatterternary", a=a, b=b, c=c, mode="lines", name=f"{PLAYER_NAMES[player]}, {kind}",
-                               line=dict(color=COLOURS[k], width=_PATH_WIDTHS[k]) if kind == "average" else dict(color=COLOURS[k], **CURRENT_LINE),
-                               opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
+            traces.append(
+                dict(
+                    type="scatterternary",
+                    a=a,
+                    b=b,
+                    c=c,
+                    mode="lines",
+                    name=f"{PLAYER_NAMES[player]}, {kind}",
+                    line=dict(color=COLOURS[k], width=_PATH_WIDTHS[k])
+                    if kind == "average"
+                    else dict(color=COLOURS[k], **CURRENT_LINE),
+                    opacity=1 if kind == "average" else CURRENT_OPACITY,
+                )
+            )
         end = [float(p) for p in history.strategy("average", player)[-1]]
-        traces.append(dict(type="scatterternary", a=[end[0]], b=[end[1]], c=[end[2]], mode="markers", marker=dict(size=11, color=COLOURS[k]),
-                           name=f"{PLAYER_NAMES[player]} now", showlegend=False))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatterternary",
+                a=[end[0]],
+                b=[end[1]],
+                c=[end[2]],
+                mode="markers",
+                marker=dict(size=11, color=COLOURS[k]),
+                name=f"{PLAYER_NAMES[player]} now",
+                showlegend=False,
+            )
+        )
         if moment is not None:
             then = [float(p) for p in moment[1 if player == "row" else 2]]
-            traces.append(dict(type="scatterternary", a=[then[0]], b=[then[1]], c=[then[2]], mode="markers", name=f"at t = {moment[0]:,}",
-                               marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color=COLOURS[k], width=3)), showlegend=k == 0))  # fmt: skip
+            traces.append(
+                dict(
+                    type="scatterternary",
+                    a=[then[0]],
+                    b=[then[1]],
+                    c=[then[2]],
+                    mode="markers",
+                    name=f"at t = {moment[0]:,}",
+                    marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color=COLOURS[k], width=3)),
+                    showlegend=k == 0,
+                )
+            )
         if equilibrium is not None:
             point = [float(p) for p in (equilibrium.row if player == "row" else equilibrium.col)]
-            traces.append(dict(type="scatterternary", a=[point[0]], b=[point[1]], c=[point[2]], mode="markers",
-                               marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
-                               name="equilibrium", showlegend=k == 0))  # fmt: skip
+            traces.append(
+                dict(
+                    type="scatterternary",
+                    a=[point[0]],
+                    b=[point[1]],
+                    c=[point[2]],
+                    mode="markers",
+                    marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
+                    name="equilibrium",
+                    showlegend=k == 0,
+                )
+            )
     labels = _labels(game, three[0])
-    ternary = dict(aaxis=dict(title=_title(labels[0])), baxis=dict(title=_title(labels[1])), caxis=dict(title=_title(labels[2])))
+    ternary = dict(
+        aaxis=dict(title=_title(labels[0])), baxis=dict(title=_title(labels[1])), caxis=dict(title=_title(labels[2]))
+    )
     return _figure(traces, "Average strategy path on the simplex", 420, ternary=ternary)
 
 
@@ -140,54 +222,139 @@ def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
     kinds = ("average", "current") if show_current else ("average",)
     traces = []
     for kind in kinds:
-        traces.append(dict(type="scatter", x=history.strategy(kind, "row")[:, 0], y=history.strategy(kind, "col")[:, 0],
-                           mode="lines", name=kind, line=dict(width=3) if kind == "average" else dict(CURRENT_LINE),
-                           opacity=1 if kind == "average" else CURRENT_OPACITY))  # fmt: skip
-    traces.append(dict(type="scatter", x=[float(history.strategy("average", "row")[-1, 0])], y=[float(history.strategy("average", "col")[-1, 0])],
-                       mode="markers", marker=dict(size=11), name="now"))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=history.strategy(kind, "row")[:, 0],
+                y=history.strategy(kind, "col")[:, 0],
+                mode="lines",
+                name=kind,
+                line=dict(width=3) if kind == "average" else dict(CURRENT_LINE),
+                opacity=1 if kind == "average" else CURRENT_OPACITY,
+            )
+        )
+    traces.append(
+        dict(
+            type="scatter",
+            x=[float(history.strategy("average", "row")[-1, 0])],
+            y=[float(history.strategy("average", "col")[-1, 0])],
+            mode="markers",
+            marker=dict(size=11),
+            name="now",
+        )
+    )
     if moment is not None:
-        traces.append(dict(type="scatter", x=[float(moment[1][0])], y=[float(moment[2][0])], mode="markers", name=f"at t = {moment[0]:,}",
-                           marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color="black", width=3))))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=[float(moment[1][0])],
+                y=[float(moment[2][0])],
+                mode="markers",
+                name=f"at t = {moment[0]:,}",
+                marker=dict(size=15, color="rgba(0,0,0,0)", line=dict(color="black", width=3)),
+            )
+        )
     for k, eq in enumerate(game.equilibria if equilibrium is None else [equilibrium]):
-        traces.append(dict(type="scatter", x=[float(eq.row[0])], y=[float(eq.col[0])], mode="markers", name="equilibrium", showlegend=k == 0,
-                           marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1))))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=[float(eq.row[0])],
+                y=[float(eq.col[0])],
+                mode="markers",
+                name="equilibrium",
+                showlegend=k == 0,
+                marker=dict(symbol="star", size=16, color="gold", line=dict(color="black", width=1)),
+            )
+        )
     return _figure(
-        traces, "Average strategies in the unit square", 420,
+        traces,
+        "Average strategies in the unit square",
+        420,
         xaxis=dict(range=[-0.02, 1.02], title=_title(f"row plays {x_label}")),
         yaxis=dict(range=[-0.02, 1.02], title=_title(f"column plays {y_label}"), scaleanchor="x"),
-    )  # fmt: skip
+    )
 
 
 def convergence(history: History, fixed_opponent: bool = False) -> dict:
     """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T), log-log."""
     t = history.iterations.astype(float)
     if fixed_opponent:
-        traces = [dict(type="scatter", x=t, y=_positive(history.metrics["br_gain_row"]), name="best-response gain of the average (learner)", line=dict(width=3, color="black"))]
+        traces = [
+            dict(
+                type="scatter",
+                x=t,
+                y=_positive(history.metrics["br_gain_row"]),
+                name="best-response gain of the average (learner)",
+                line=dict(width=3, color="black"),
+            )
+        ]
     else:
-        traces = [dict(type="scatter", x=t, y=_positive(history.metrics["nash_conv"]), name="nash_conv of the average profile", line=dict(width=3, color="black"))]
+        traces = [
+            dict(
+                type="scatter",
+                x=t,
+                y=_positive(history.metrics["nash_conv"]),
+                name="nash_conv of the average profile",
+                line=dict(width=3, color="black"),
+            )
+        ]
     players = ("row",) if fixed_opponent else ("row", "col")
     for k, player in enumerate(players):
         name = PLAYER_NAMES[player].lower()
-        traces.append(dict(type="scatter", x=t, y=_positive(history.metrics[f"average_regret_{player}"]), name=f"average positive regret, {name}",
-                           line=dict(color=COLOURS[k])))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=t,
+                y=_positive(history.metrics[f"average_regret_{player}"]),
+                name=f"average positive regret, {name}",
+                line=dict(color=COLOURS[k]),
+            )
+        )
     bounds = {player: history.metrics[f"regret_bound_{player}"] for player in players}
-    if len(players) == 2 and np.array_equal(bounds["row"], bounds["col"]):  # same Δ and |A|: one line, not two on top of each other
-        traces.append(dict(type="scatter", x=t, y=bounds["row"], name="bound: Δ·√(|A|/T), both players",
-                           line=dict(color="#555555", dash="dash")))  # fmt: skip
+    if len(players) == 2 and np.array_equal(
+        bounds["row"], bounds["col"]
+    ):  # same Δ and |A|: one line, not two on top of each other
+        traces.append(
+            dict(
+                type="scatter",
+                x=t,
+                y=bounds["row"],
+                name="bound: Δ·√(|A|/T), both players",
+                line=dict(color="#555555", dash="dash"),
+            )
+        )
     else:
         for k, player in enumerate(players):
-            traces.append(dict(type="scatter", x=t, y=bounds[player], name=f"bound: Δ·√(|A|/T), {PLAYER_NAMES[player].lower()}",
-                               line=dict(color=COLOURS[k], dash="dash")))  # fmt: skip
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=t,
+                    y=bounds[player],
+                    name=f"bound: Δ·√(|A|/T), {PLAYER_NAMES[player].lower()}",
+                    line=dict(color=COLOURS[k], dash="dash"),
+                )
+            )
     if len(t):
-        traces.append(dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot")))
+        traces.append(
+            dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot"))
+        )
     return _figure(
-        traces, "Convergence of the average (log-log)", 420,
+        traces,
+        "Convergence of the average (log-log)",
+        420,
         xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
-        yaxis=dict(type="log", exponentformat="power", title=_title(GAP_AXIS["br_gain_row" if fixed_opponent else "nash_conv"]), **_log_ticks(*(trace["y"] for trace in traces))),
-    )  # fmt: skip
+        yaxis=dict(
+            type="log",
+            exponentformat="power",
+            title=_title(GAP_AXIS["br_gain_row" if fixed_opponent else "nash_conv"]),
+            **_log_ticks(*(trace["y"] for trace in traces)),
+        ),
+    )
 
 
-def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None, drawn=None) -> dict:
+def regret_bars(
+    game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None, drawn=None
+) -> dict:
     """The cumulative regret of every action now: regret matching plays the positive ones in proportion.
 
     ``change`` (per player, as the regrets) is what the last step added; it is drawn as a thin orange bar from the old
@@ -204,18 +371,42 @@ def regret_bars(game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarr
         outline = [0] * len(labels)
         if drawn is not None:
             outline[drawn[panel]] = 3
-        traces.append(dict(type="bar", x=labels, y=regrets, marker=dict(color=colours, line=dict(color="black", width=outline)),
-                           showlegend=False, name="cumulative regret",
-                           xaxis=f"x{suffix}", yaxis=f"y{suffix}", hovertemplate="%{x}: %{y:.4g}<extra></extra>"))  # fmt: skip
+        traces.append(
+            dict(
+                type="bar",
+                x=labels,
+                y=regrets,
+                marker=dict(color=colours, line=dict(color="black", width=outline)),
+                showlegend=False,
+                name="cumulative regret",
+                xaxis=f"x{suffix}",
+                yaxis=f"y{suffix}",
+                hovertemplate="%{x}: %{y:.4g}<extra></extra>",
+            )
+        )
         if change is not None and change[panel] is not None:
             step = np.asarray(change[panel], dtype=float)
-            traces.append(dict(type="bar", x=labels, y=step, base=regrets - step, width=0.25, marker=dict(color=COLOURS[4]),
-                               name="change in the last step", showlegend=panel == 0, xaxis=f"x{suffix}", yaxis=f"y{suffix}",
-                               hovertemplate="%{x}: %{y:+.4g} in the last step<extra></extra>"))  # fmt: skip
+            traces.append(
+                dict(
+                    type="bar",
+                    x=labels,
+                    y=step,
+                    base=regrets - step,
+                    width=0.25,
+                    marker=dict(color=COLOURS[4]),
+                    name="change in the last step",
+                    showlegend=panel == 0,
+                    xaxis=f"x{suffix}",
+                    yaxis=f"y{suffix}",
+                    hovertemplate="%{x}: %{y:+.4g} in the last step<extra></extra>",
+                )
+            )
     layout = _panels(len(panels), [PLAYER_NAMES[p] for p, _ in panels])
     layout["yaxis"]["title"] = _title("cumulative regret (payoff units)")
     for k in range(len(panels)):
         layout["xaxis" if k == 0 else f"xaxis{k + 1}"]["title"] = _title("action")
     if len(panels) == 2:  # regrets of the two players need not share a scale
         layout["yaxis2"] = dict(anchor="x2", title=_title("cumulative regret (payoff units)"))
-    return _figure(traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, barmode="overlay", **layout)
+    return _figure(
+        traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, barmode="overlay", **layout
+    )

@@ -19,13 +19,14 @@ import rmcore
 from .. import state
 from ..explain import ALGORITHM_NAMES
 from ..live import LiveRun
-from ..tables import escape
 from ..state import DEFAULT_PRESET, load_game
+from ..tables import escape
 from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, UPLOAD_MEGABYTES, Draft, edit_cells, game_from_csv
 
 #: Every variant a race can include, in catalogue order.
 ALL_VARIANTS = tuple(
-    rmcore.MatrixVariant(*names) for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
+    rmcore.MatrixVariant(*names)
+    for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
 )
 MAX_RACE = 8
 
@@ -63,16 +64,34 @@ def game_section() -> None:
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
     names = [DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != DEFAULT_PRESET)]
-    st.session_state.setdefault("preset", DEFAULT_PRESET)  # set here, not as the widget's default: the link may set it too
-    st.selectbox("Preset", names, key="preset", on_change=_load_preset, bind="query-params",
-                 format_func=lambda name: rmcore.PRESETS[name].title, help="Pick a game to start from; then edit it below.")  # fmt: skip
+    st.session_state.setdefault(
+        "preset", DEFAULT_PRESET
+    )  # set here, not as the widget's default: the link may set it too
+    st.selectbox(
+        "Preset",
+        names,
+        key="preset",
+        on_change=_load_preset,
+        bind="query-params",
+        format_func=lambda name: rmcore.PRESETS[name].title,
+        help="Pick a game to start from; then edit it below.",
+    )
     entry = rmcore.PRESETS[st.session_state.preset]
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
         st.caption(st.session_state.game.description)
     for p in entry.parameters:
         kind = int if p.integer else float
-        st.slider(p.name.replace("_", " "), kind(p.low), kind(p.high), kind(p.default), step=1 if p.integer else 0.1,
-                  key=_parameter_key(entry.name, p.name), on_change=_load_preset, help=p.help, bind="query-params")  # fmt: skip
+        st.slider(
+            p.name.replace("_", " "),
+            kind(p.low),
+            kind(p.high),
+            kind(p.default),
+            step=1 if p.integer else 0.1,
+            key=_parameter_key(entry.name, p.name),
+            on_change=_load_preset,
+            help=p.help,
+            bind="query-params",
+        )
     if st.session_state.game_error:
         st.error(st.session_state.game_error)
     game = st.session_state.game
@@ -97,19 +116,33 @@ def _action_count(column, label: str, current: int, key: str) -> int | None:
 
 
 def _same_payoffs(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
-    return a.shape == b.shape and np.array_equal(a.row_payoffs, b.row_payoffs) and np.array_equal(a.col_payoffs, b.col_payoffs)
+    return (
+        a.shape == b.shape
+        and np.array_equal(a.row_payoffs, b.row_payoffs)
+        and np.array_equal(a.col_payoffs, b.col_payoffs)
+    )
 
 
 def _same_game(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
-    return (a.shape == b.shape and np.array_equal(a.row_payoffs, b.row_payoffs) and np.array_equal(a.col_payoffs, b.col_payoffs)
-            and a.row_actions == b.row_actions and a.col_actions == b.col_actions)  # fmt: skip
+    return (
+        a.shape == b.shape
+        and np.array_equal(a.row_payoffs, b.row_payoffs)
+        and np.array_equal(a.col_payoffs, b.col_payoffs)
+        and a.row_actions == b.row_actions
+        and a.col_actions == b.col_actions
+    )
 
 
 def _editor() -> None:
     draft: Draft = st.session_state.draft
     v = draft.version
     c1, c2, c3 = st.columns(3)
-    zero_sum = c1.toggle("Zero-sum", value=draft.zero_sum, key=f"zero_sum_{v}", help="On: the column player gets minus the row player's payoff. Off: edit both payoff matrices.")
+    zero_sum = c1.toggle(
+        "Zero-sum",
+        value=draft.zero_sum,
+        key=f"zero_sum_{v}",
+        help="On: the column player gets minus the row player's payoff. Off: edit both payoff matrices.",
+    )
     rows = _action_count(c2, "Row actions", draft.shape[0], f"rows_{v}")
     cols = _action_count(c3, "Column actions", draft.shape[1], f"cols_{v}")
     row_names = st.text_input("Row action names (comma-separated)", ", ".join(draft.row_names), key=f"row_names_{v}")
@@ -124,10 +157,19 @@ def _editor() -> None:
         except ValueError as error:
             st.session_state.editor_error = str(error)
         st.rerun()
-    if st.button("Apply edits", key="apply", type="primary", help="Edits take effect only when applied, so a half-typed matrix never restarts a run."):
+    if st.button(
+        "Apply edits",
+        key="apply",
+        type="primary",
+        help="Edits take effect only when applied, so a half-typed matrix never restarts a run.",
+    ):
         current = st.session_state.game
         try:
-            name = current.name if current.name.endswith("(edited)") or current.name == "Edited game" else f"{current.name} (edited)"
+            name = (
+                current.name
+                if current.name.endswith("(edited)") or current.name == "Edited game"
+                else f"{current.name} (edited)"
+            )
             edited = draft.to_game(row_cells, col_cells, row_names, col_names, name=name)
             if _same_payoffs(edited, current):  # only names changed: the same game, its description and its start
                 edited = dataclasses.replace(current, row_actions=edited.row_actions, col_actions=edited.col_actions)
@@ -153,14 +195,24 @@ def _split(text: str) -> tuple[str, ...]:
 
 def _upload() -> None:
     # The size goes in the label: a larger file is refused by Streamlit's uploader itself, with a red chip and no words.
-    row_file = st.file_uploader(f"Row player's payoffs (CSV of at most {UPLOAD_MEGABYTES} MB: numbers, optionally with a header "
-                                "line and a first column of names; commas, semicolons or tabs)", type=["csv", "txt", "tsv"],
-                                key="upload_row", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
-    col_file = st.file_uploader(f"Column player's payoffs (optional, at most {UPLOAD_MEGABYTES} MB; leave empty for zero-sum)",
-                                type=["csv", "txt", "tsv"], key="upload_col", max_upload_size=UPLOAD_MEGABYTES)  # fmt: skip
+    row_file = st.file_uploader(
+        f"Row player's payoffs (CSV of at most {UPLOAD_MEGABYTES} MB: numbers, optionally with a header "
+        "line and a first column of names; commas, semicolons or tabs)",
+        type=["csv", "txt", "tsv"],
+        key="upload_row",
+        max_upload_size=UPLOAD_MEGABYTES,
+    )
+    col_file = st.file_uploader(
+        f"Column player's payoffs (optional, at most {UPLOAD_MEGABYTES} MB; leave empty for zero-sum)",
+        type=["csv", "txt", "tsv"],
+        key="upload_col",
+        max_upload_size=UPLOAD_MEGABYTES,
+    )
     if st.button("Load CSV", key="load_csv", disabled=row_file is None):
         try:
-            game, notes = game_from_csv(row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name)
+            game, notes = game_from_csv(
+                row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
+            )
         except ValueError as error:
             st.session_state.upload_error = str(error)
         else:
@@ -173,7 +225,9 @@ def _upload() -> None:
     elif st.session_state.upload_note:
         st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
-        st.caption(f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small game.")
+        st.caption(
+            f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small game."
+        )
 
 
 # -- opponent and algorithm ----------------------------------------------------------------
@@ -182,22 +236,35 @@ def _upload() -> None:
 def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     """Self-play (None) or a fixed column strategy from one slider per column action."""
     st.subheader("Opponent")
-    mode = st.radio("Column player", ["Self-play", "Fixed mixed strategy"], key="opponent_mode", horizontal=True, bind="query-params",
-                    help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average approaches a best response.")  # fmt: skip
+    mode = st.radio(
+        "Column player",
+        ["Self-play", "Fixed mixed strategy"],
+        key="opponent_mode",
+        horizontal=True,
+        bind="query-params",
+        help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average approaches a best response.",
+    )
     if mode == "Self-play":
         return None
     n = game.shape[1]
     if n > EDITOR_LIMIT:
-        st.warning(f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play.")
+        st.warning(
+            f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play."
+        )
         return None
-    weights = [st.slider(f"weight of {escape(label)}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params") for k, label in enumerate(game.col_actions)]
+    weights = [
+        st.slider(f"weight of {escape(label)}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params")
+        for k, label in enumerate(game.col_actions)
+    ]
     total = sum(weights)
     last = st.session_state.opponent
     if total == 0:
         st.error("All weights are zero: give at least one action a positive weight. Keeping the last valid opponent.")
         return last if last is not None and len(last) == n else tuple([1.0 / n] * n)
     opponent = tuple(w / total for w in weights)
-    st.caption("Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent)))
+    st.caption(
+        "Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent))
+    )
     st.session_state.opponent = opponent
     return opponent
 
@@ -205,13 +272,39 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
 def algorithm_section() -> rmcore.MatrixVariant:
     """The variant the page draws in detail."""
     st.subheader("Algorithm")
-    algorithm = st.selectbox("Variant", list(rmcore.ALGORITHMS), format_func=ALGORITHM_NAMES.get, key="algorithm", bind="query-params",
-                             help=" ".join(rmcore.ALGORITHMS.values()))  # fmt: skip
+    algorithm = st.selectbox(
+        "Variant",
+        list(rmcore.ALGORITHMS),
+        format_func=ALGORITHM_NAMES.get,
+        key="algorithm",
+        bind="query-params",
+        help=" ".join(rmcore.ALGORITHMS.values()),
+    )
     st.caption(rmcore.ALGORITHMS[algorithm])
-    sampling = st.radio("Sampling", list(rmcore.SAMPLINGS), key="sampling", horizontal=True, bind="query-params", help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()))
-    updates = st.radio("Updates", list(rmcore.UPDATES), key="updates", horizontal=True, bind="query-params", help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()))
-    averaging = st.radio("Averaging", list(rmcore.AVERAGINGS), key="averaging", horizontal=True, bind="query-params",
-                         help=" ".join(f"{k}: {v}" for k, v in rmcore.AVERAGINGS.items()))  # fmt: skip
+    sampling = st.radio(
+        "Sampling",
+        list(rmcore.SAMPLINGS),
+        key="sampling",
+        horizontal=True,
+        bind="query-params",
+        help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()),
+    )
+    updates = st.radio(
+        "Updates",
+        list(rmcore.UPDATES),
+        key="updates",
+        horizontal=True,
+        bind="query-params",
+        help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()),
+    )
+    averaging = st.radio(
+        "Averaging",
+        list(rmcore.AVERAGINGS),
+        key="averaging",
+        horizontal=True,
+        bind="query-params",
+        help=" ".join(f"{k}: {v}" for k, v in rmcore.AVERAGINGS.items()),
+    )
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
 
 
@@ -225,15 +318,30 @@ START_CHOICES = {
 def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
     """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's ``start``)."""
     with st.expander("Where learning starts", expanded=False):
-        choice = st.radio("Start", list(START_CHOICES), format_func=START_CHOICES.get, key="start_mode", horizontal=True, bind="query-params",
-                          help="Regret matching's first strategy. From uniform play a symmetric game such as RPS is already at its "
-                               "equilibrium and nothing moves; starting elsewhere shows the dynamics. Realised as initial regrets "
-                               "R₀ = Δ·x₀ (one iteration's worth), so the first iteration plays exactly x₀.")  # fmt: skip
+        choice = st.radio(
+            "Start",
+            list(START_CHOICES),
+            format_func=START_CHOICES.get,
+            key="start_mode",
+            horizontal=True,
+            bind="query-params",
+            help="Regret matching's first strategy. From uniform play a symmetric game such as RPS is already at its "
+            "equilibrium and nothing moves; starting elsewhere shows the dynamics. Realised as initial regrets "
+            "R₀ = Δ·x₀ (one iteration's worth), so the first iteration plays exactly x₀.",
+        )
         if choice == "suggested":
             if game.start is None:
-                st.caption("This game's uniform start is not its equilibrium, so it suggests none: learning starts uniform.")
+                st.caption(
+                    "This game's uniform start is not its equilibrium, so it suggests none: learning starts uniform."
+                )
                 return None
-            st.caption("Row player " + _mix(game.row_actions, game.start.row) + "; column player " + _mix(game.col_actions, game.start.col) + ".")
+            st.caption(
+                "Row player "
+                + _mix(game.row_actions, game.start.row)
+                + "; column player "
+                + _mix(game.col_actions, game.start.col)
+                + "."
+            )
             return game.start
         if choice == "uniform" or max(game.shape) > EDITOR_LIMIT:
             return None
@@ -242,11 +350,22 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
             player = "row player" if who == "row" else "column player"
             st.markdown(f"**{player.capitalize()}'s first strategy** (weights, normalised)")
             columns = st.columns(len(labels))
-            weights = [column.slider(escape(label), 0, 100, 50, key=f"start_{who}_{len(labels)}_{k}", bind="query-params",
-                                     help=f"The {player}'s starting weight on {label}.")
-                       for k, (column, label) in enumerate(zip(columns, labels))]  # fmt: skip
+            weights = [
+                column.slider(
+                    escape(label),
+                    0,
+                    100,
+                    50,
+                    key=f"start_{who}_{len(labels)}_{k}",
+                    bind="query-params",
+                    help=f"The {player}'s starting weight on {label}.",
+                )
+                for k, (column, label) in enumerate(zip(columns, labels))
+            ]
             if sum(weights) == 0:
-                st.error(f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting uniform instead.")
+                st.error(
+                    f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting uniform instead."
+                )
                 return None
             sides.append(tuple(float(w) for w in weights))
         return tuple(sides)
@@ -261,18 +380,35 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     """Other variants to run beside the primary one on the same game, and the seeds."""
     others = [v for v in ALL_VARIANTS if v != primary]
     labels = {v.label: v for v in others}
-    chosen = st.multiselect(f"Race: compare with other variants (up to {MAX_RACE - 1})", list(labels), key="race_variants", bind="query-params",
-                            max_selections=MAX_RACE - 1, placeholder="none: one variant, drawn in detail",
-                            help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each converges.")  # fmt: skip
+    chosen = st.multiselect(
+        f"Race: compare with other variants (up to {MAX_RACE - 1})",
+        list(labels),
+        key="race_variants",
+        bind="query-params",
+        max_selections=MAX_RACE - 1,
+        placeholder="none: one variant, drawn in detail",
+        help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each converges.",
+    )
     variants = (primary, *(labels[label] for label in chosen))
     sampled = any(v.is_sampled for v in variants)
     seed, seeds = 0, 1
     if sampled:
         c1, c2 = st.columns(2)
-        seed = int(c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run.", bind="query-params"))
+        seed = int(
+            c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run.", bind="query-params")
+        )
         if len(variants) > 1:
-            seeds = int(c2.number_input("Seeds per sampled variant", 1, 20, 5, key="race_seeds", bind="query-params",
-                                        help="A sampled variant runs once per seed; the race draws the median and the min-max band."))  # fmt: skip
+            seeds = int(
+                c2.number_input(
+                    "Seeds per sampled variant",
+                    1,
+                    20,
+                    5,
+                    key="race_seeds",
+                    bind="query-params",
+                    help="A sampled variant runs once per seed; the race draws the median and the min-max band.",
+                )
+            )
     return RunSettings(variants, opponent, seed, seeds, start)
 
 
@@ -288,15 +424,25 @@ def describe_change(old, new) -> str:
 def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     """The page's live run for this game and these settings (a new one, with a notice, when they changed)."""
     return state.sync_live(
-        "matrix", (game, settings),
-        lambda points, members: rmcore.Race(game, settings.variants, seeds=settings.seeds, seed=settings.seed,
-                                            opponent=settings.opponent, start=settings.start, max_points=points,
-                                            member_points=members),
+        "matrix",
+        (game, settings),
+        lambda points, members: rmcore.Race(
+            game,
+            settings.variants,
+            seeds=settings.seeds,
+            seed=settings.seed,
+            opponent=settings.opponent,
+            start=settings.start,
+            max_points=points,
+            member_points=members,
+        ),
         describe_change,
-    )  # fmt: skip
+    )
 
 
 def display_options() -> tuple[bool, bool]:
     log_x = st.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
-    show_current = st.toggle("Show current strategies on the simplex", value=False, key="show_current", bind="query-params")
+    show_current = st.toggle(
+        "Show current strategies on the simplex", value=False, key="show_current", bind="query-params"
+    )
     return log_x, show_current

@@ -9,14 +9,12 @@ import streamlit as st
 import rmcore
 from rmcore.matrix import metrics_at
 
-from .. import state
+from .. import explain, export, race_view, state
+from ..charts import mark_iteration, race_figure, waiting
 from ..live import LiveRun, chart_rows
 from ..live_chart import live_chart
-from ..charts import mark_iteration, race_figure, waiting
-from .. import explain, export, race_view
-from ..tables import markdown_table, escape
+from ..tables import escape, markdown_table
 from . import figures
-
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
@@ -62,7 +60,11 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
     with st.container():  # the main chart, the replay slider under its time axis when paused, and its caption
-        live_chart(mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)), key="chart_strategies", **look)
+        live_chart(
+            mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)),
+            key="chart_strategies",
+            **look,
+        )
         timeline.slider(history)
         st.caption(explain.strategies(fixed))
     average_then = history.policy("average", row)
@@ -125,7 +127,9 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         key, text = _convergence_place(run)
         live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, caption=text, **look)
     regrets = solver.cumulative_regrets()
-    live_chart(figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", caption=explain.REGRETS, **look)
+    live_chart(
+        figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", caption=explain.REGRETS, **look
+    )
     _answer(None, solver, metrics, exact)  # no average before the first iteration
 
 
@@ -139,10 +143,14 @@ def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver
     a, b, fresh = drawn
     row, col = [escape(a) for a in game.row_actions], [escape(a) for a in game.col_actions]
     opponent = "the fixed opponent" if not solver.is_self_play else "the column player"
-    text = (f"This iteration drew: the row player played **{row[a]}** (outlined), {opponent} **{col[b]}**. "
-            f"The row player's regret for each action is what it would have got against {col[b]}, minus what it got.")  # fmt: skip
+    text = (
+        f"This iteration drew: the row player played **{row[a]}** (outlined), {opponent} **{col[b]}**. "
+        f"The row player's regret for each action is what it would have got against {col[b]}, minus what it got."
+    )
     if solver.is_self_play and solver.variant.updates == "alternating":
-        text += f" The column player's update then met a fresh draw from the row player's new strategy: **{row[fresh]}**."
+        text += (
+            f" The column player's update then met a fresh draw from the row player's new strategy: **{row[fresh]}**."
+        )
     return text
 
 
@@ -167,8 +175,10 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
 
 
 #: What the value's symbols mean, shown beside it.
-VALUE_HELP = ("x̄ and ȳ are the row and the column player's average strategies; A is the row player's payoff matrix, so "
-              "x̄ᵀAȳ is the row player's expected payoff when both play their averages.")
+VALUE_HELP = (
+    "x̄ and ȳ are the row and the column player's average strategies; A is the row player's payoff matrix, so "
+    "x̄ᵀAȳ is the row player's expected payoff when both play their averages."
+)
 
 
 def _mixed(actions: tuple[str, ...], probabilities) -> str:
@@ -181,34 +191,59 @@ def _value_label(game: rmcore.MatrixGame) -> str:
     return "value x̄ᵀAȳ" if game.is_zero_sum else "row player's payoff x̄ᵀAȳ"
 
 
-def _answer(average: rmcore.StrategyProfile | None, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics,
-            exact: rmcore.ZeroSumSolution | None) -> None:  # fmt: skip
+def _answer(
+    average: rmcore.StrategyProfile | None,
+    solver: rmcore.MatrixSolver,
+    metrics: rmcore.MatrixMetrics,
+    exact: rmcore.ZeroSumSolution | None,
+) -> None:
     """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
     game = solver.game
     heading = "### The answer\n\n"  # in the markdown under it: one element, not two, on every screen update
     if exact is not None:
         rows = []
-        for k_player, (who, labels, lp) in enumerate((("row", game.row_actions, exact.row_strategy), ("column", game.col_actions, exact.col_strategy))):
+        for k_player, (who, labels, lp) in enumerate(
+            (("row", game.row_actions, exact.row_strategy), ("column", game.col_actions, exact.col_strategy))
+        ):
             lp = np.asarray(lp)
             running = None if average is None else np.asarray(average.row if k_player == 0 else average.col)
             shown = _answer_rows(lp if running is None else running, lp)
             rows += [(who, labels[k], "-" if running is None else f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
         running_value = "- (no average before the first iteration)" if average is None else _fixed(metrics.value, 6)
-        st.markdown(heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
-                    f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True]))  # fmt: skip
+        st.markdown(
+            heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
+            f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True])
+        )
         if max(game.shape) > ANSWER_ROWS:
-            st.caption(f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
-                       "The history export (CSV) has them all.")  # fmt: skip
+            st.caption(
+                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
+                "The history export (CSV) has them all."
+            )
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
         st.markdown(heading)
-        st.warning(f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it.")
+        st.warning(
+            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it."
+        )
     elif game.equilibria:
-        st.markdown(heading + ("General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
-                               f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
-                               if metrics.cce_gap is not None else "Known equilibria:"))  # fmt: skip
-        st.dataframe(pd.DataFrame([{"row player": _mixed(game.row_actions, eq.row), "column player": _mixed(game.col_actions, eq.col)}
-                                   for eq in game.equilibria]), hide_index=True)  # fmt: skip
+        st.markdown(
+            heading
+            + (
+                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
+                f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
+                if metrics.cce_gap is not None
+                else "Known equilibria:"
+            )
+        )
+        st.dataframe(
+            pd.DataFrame(
+                [
+                    {"row player": _mixed(game.row_actions, eq.row), "column player": _mixed(game.col_actions, eq.col)}
+                    for eq in game.equilibria
+                ]
+            ),
+            hide_index=True,
+        )
     else:
         st.markdown(heading + "General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")

@@ -59,24 +59,66 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     decisions = np.flatnonzero(tree.player >= 0)
     leaves = np.flatnonzero(tree.player < 0)
     traces = []
-    for action, (name, colour, width) in enumerate([("pass / check / fold", "#9aa0a6", 1.5), ("bet / call", "#555555", 2.5)]):
+    for action, (name, colour, width) in enumerate(
+        [("pass / check / fold", "#9aa0a6", 1.5), ("bet / call", "#555555", 2.5)]
+    ):
         xs, ys = [], []
         for node in decisions:
             child = tree.children[node, action]
             if child >= 0:
                 xs += [x[node], x[child], None]
                 ys += [y[node], y[child], None]
-        traces.append(dict(type="scatter", x=xs, y=ys, mode="lines", line=dict(color=colour, width=width), name=name, hoverinfo="skip"))
+        traces.append(
+            dict(
+                type="scatter",
+                x=xs,
+                y=ys,
+                mode="lines",
+                line=dict(color=colour, width=width),
+                name=name,
+                hoverinfo="skip",
+            )
+        )
     chance_x, chance_y = [], []
     for root in tree.deal_start:
         chance_x += [layout.root[0], x[root], None]
         chance_y += [layout.root[1], y[root], None]
-    traces.append(dict(type="scatter", x=chance_x, y=chance_y, mode="lines", line=dict(color="#bbbbbb", width=1, dash="dot"),
-                       name="chance deals a card to each", hoverinfo="skip"))  # fmt: skip
-    traces.append(dict(type="scatter", x=[layout.root[0]], y=[layout.root[1]], mode="markers+text", text=["chance"], textposition="top center",
-                       marker=dict(size=14, color="#bbbbbb", symbol="diamond"), showlegend=False, hoverinfo="skip"))  # fmt: skip
-    traces.append(dict(type="scatter", x=x[tree.deal_start], y=y[tree.deal_start] + 0.42, mode="text", text=deal_names, showlegend=False,
-                       hoverinfo="skip", textfont=dict(size=12)))  # fmt: skip
+    traces.append(
+        dict(
+            type="scatter",
+            x=chance_x,
+            y=chance_y,
+            mode="lines",
+            line=dict(color="#bbbbbb", width=1, dash="dot"),
+            name="chance deals a card to each",
+            hoverinfo="skip",
+        )
+    )
+    traces.append(
+        dict(
+            type="scatter",
+            x=[layout.root[0]],
+            y=[layout.root[1]],
+            mode="markers+text",
+            text=["chance"],
+            textposition="top center",
+            marker=dict(size=14, color="#bbbbbb", symbol="diamond"),
+            showlegend=False,
+            hoverinfo="skip",
+        )
+    )
+    traces.append(
+        dict(
+            type="scatter",
+            x=x[tree.deal_start],
+            y=y[tree.deal_start] + 0.42,
+            mode="text",
+            text=deal_names,
+            showlegend=False,
+            hoverinfo="skip",
+            textfont=dict(size=12),
+        )
+    )
     # The nodes of one information set, joined by a dashed arc below them (deeper for wider spans, so nested arcs
     # stay apart); every decision is named by its information set just under it.
     arc_x, arc_y = [], []
@@ -86,33 +128,99 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
             low = y[a] - 0.16 - 0.025 * abs(x[b] - x[a])
             arc_x += [x[a], (x[a] + x[b]) / 2, x[b], None]
             arc_y += [y[a], low, y[b], None]
-    traces.append(dict(type="scatter", x=arc_x, y=arc_y, mode="lines", line=dict(color="#1f77b4", width=1.2, dash="dash", shape="spline"),
-                       name="one information set: nodes its player cannot tell apart", hoverinfo="skip"))  # fmt: skip
-    traces.append(dict(type="scatter", x=x[decisions] + 0.32, y=y[decisions] + 0.16, mode="text", text=[game.infosets[tree.infoset[n]] for n in decisions],
-                       textposition="middle right", showlegend=False, hoverinfo="skip", textfont=dict(size=11, color="#1f77b4")))  # fmt: skip
+    traces.append(
+        dict(
+            type="scatter",
+            x=arc_x,
+            y=arc_y,
+            mode="lines",
+            line=dict(color="#1f77b4", width=1.2, dash="dash", shape="spline"),
+            name="one information set: nodes its player cannot tell apart",
+            hoverinfo="skip",
+        )
+    )
+    traces.append(
+        dict(
+            type="scatter",
+            x=x[decisions] + 0.32,
+            y=y[decisions] + 0.16,
+            mode="text",
+            text=[game.infosets[tree.infoset[n]] for n in decisions],
+            textposition="middle right",
+            showlegend=False,
+            hoverinfo="skip",
+            textfont=dict(size=11, color="#1f77b4"),
+        )
+    )
     last = [float(policy[tree.infoset[node], len(game.actions[tree.infoset[node]]) - 1]) for node in decisions]
-    hover = [f"<b>{game.infosets[tree.infoset[node]]}</b> (player {tree.player[node] + 1})<br>P(bet or call) {p:.3f}" for node, p in zip(decisions, last)]
+    hover = [
+        f"<b>{game.infosets[tree.infoset[node]]}</b> (player {tree.player[node] + 1})<br>P(bet or call) {p:.3f}"
+        for node, p in zip(decisions, last)
+    ]
     digits = ["#ffffff" if abs(p - 0.5) > 0.3 else "#000000" for p in last]  # readable on every colour of the scale
-    traces.append(dict(type="scatter", x=x[decisions], y=y[decisions], mode="markers+text", text=[str(p + 1) for p in tree.player[decisions]],
-                       textposition="middle center", textfont=dict(color=digits, size=11), showlegend=False, hovertext=hover, hoverinfo="text",
-                       marker=dict(size=20, color=last, cmin=0, cmax=1, colorscale="RdBu", line=dict(color="black", width=1),
-                                   colorbar=dict(title=dict(text="P(bet / call)"), thickness=12, len=0.8))))  # fmt: skip
+    traces.append(
+        dict(
+            type="scatter",
+            x=x[decisions],
+            y=y[decisions],
+            mode="markers+text",
+            text=[str(p + 1) for p in tree.player[decisions]],
+            textposition="middle center",
+            textfont=dict(color=digits, size=11),
+            showlegend=False,
+            hovertext=hover,
+            hoverinfo="text",
+            marker=dict(
+                size=20,
+                color=last,
+                cmin=0,
+                cmax=1,
+                colorscale="RdBu",
+                line=dict(color="black", width=1),
+                colorbar=dict(title=dict(text="P(bet / call)"), thickness=12, len=0.8),
+            ),
+        )
+    )
     payoffs = [f"{tree.payoff[node]:+g}" for node in leaves]
-    traces.append(dict(type="scatter", x=x[leaves], y=y[leaves], mode="markers+text", text=payoffs, textposition="bottom center",
-                       marker=dict(size=6, color="black", symbol="square"), showlegend=False, hoverinfo="skip", textfont=dict(size=11)))  # fmt: skip
+    traces.append(
+        dict(
+            type="scatter",
+            x=x[leaves],
+            y=y[leaves],
+            mode="markers+text",
+            text=payoffs,
+            textposition="bottom center",
+            marker=dict(size=6, color="black", symbol="square"),
+            showlegend=False,
+            hoverinfo="skip",
+            textfont=dict(size=11),
+        )
+    )
     return figure(
-        traces, title_text, 460,
-        xaxis=dict(visible=False, range=[x.min() - 0.8, x.max() + 0.8]), yaxis=dict(visible=False, range=[y.min() - 0.75, 0.45]),
-        legend=dict(orientation="h", y=-0.02, yanchor="top"), **_PLAIN,
-    )  # fmt: skip
+        traces,
+        title_text,
+        460,
+        xaxis=dict(visible=False, range=[x.min() - 0.8, x.max() + 0.8]),
+        yaxis=dict(visible=False, range=[y.min() - 0.75, 0.45]),
+        legend=dict(orientation="h", y=-0.02, yanchor="top"),
+        **_PLAIN,
+    )
 
 
 def current_exploitability_traces(histories: list[rmcore.History], labels: list[str]) -> list[dict]:
     """Thin dotted lines: the exploitability of each variant's current policy (its first run), in its colour."""
     traces = []
     for k, (history, label) in enumerate(zip(histories, labels)):
-        traces.append(dict(type="scatter", x=history.iterations.astype(float), y=positive(history.metrics["exploitability_current"]),
-                           mode="lines", name=f"current policy, {label}", line=dict(color=colour(k), width=1, dash="dot")))  # fmt: skip
+        traces.append(
+            dict(
+                type="scatter",
+                x=history.iterations.astype(float),
+                y=positive(history.metrics["exploitability_current"]),
+                mode="lines",
+                name=f"current policy, {label}",
+                line=dict(color=colour(k), width=1, dash="dot"),
+            )
+        )
     return traces
 
 
@@ -120,15 +228,24 @@ def infoset_trajectories(history: rmcore.History) -> dict:
     """Each information set's average probability of betting over iterations."""
     t = history.iterations.astype(float)
     traces = [
-        dict(type="scatter", x=t, y=history.average[:, k, 1], name=name, mode="lines",
-             line=dict(color=colour(k), dash="solid" if k < 6 else "dot"))
+        dict(
+            type="scatter",
+            x=t,
+            y=history.average[:, k, 1],
+            name=name,
+            mode="lines",
+            line=dict(color=colour(k), dash="solid" if k < 6 else "dot"),
+        )
         for k, name in enumerate(INFOSETS)
-    ]  # fmt: skip
+    ]
     return figure(
-        traces, "Average strategies (solid: player 1, dotted: player 2)", 420,
-        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)), yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
+        traces,
+        "Average strategies (solid: player 1, dotted: player 2)",
+        420,
+        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
+        yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
         legend=dict(orientation="v"),
-    )  # fmt: skip
+    )
 
 
 def equilibrium_check(average: rmcore.Policy) -> tuple[dict, float]:
@@ -140,16 +257,42 @@ def equilibrium_check(average: rmcore.Policy) -> tuple[dict, float]:
     alpha = float(np.clip(average["J"][1], 0.0, 1.0 / 3.0))
     target = equilibrium_policy(alpha)
     names = list(INFOSETS)
-    shapes = [dict(type="line", x0=k - 0.45, x1=k + 0.45, y0=float(target[name][1]), y1=float(target[name][1]),
-                   line=dict(color="black", dash="dash", width=2)) for k, name in enumerate(names)]  # fmt: skip
+    shapes = [
+        dict(
+            type="line",
+            x0=k - 0.45,
+            x1=k + 0.45,
+            y0=float(target[name][1]),
+            y1=float(target[name][1]),
+            line=dict(color="black", dash="dash", width=2),
+        )
+        for k, name in enumerate(names)
+    ]
     traces = [
-        dict(type="bar", x=names, y=[float(average[n][1]) for n in names], name="average P(bet)", marker=dict(color=COLOURS[0])),
-        dict(type="scatter", x=[None], y=[None], mode="lines", line=dict(color="black", dash="dash"), name=f"equilibrium target at α = {alpha:.3f}"),
+        dict(
+            type="bar",
+            x=names,
+            y=[float(average[n][1]) for n in names],
+            name="average P(bet)",
+            marker=dict(color=COLOURS[0]),
+        ),
+        dict(
+            type="scatter",
+            x=[None],
+            y=[None],
+            mode="lines",
+            line=dict(color="black", dash="dash"),
+            name=f"equilibrium target at α = {alpha:.3f}",
+        ),
     ]
     spec = figure(
-        traces, "Equilibrium check: bet J with α, K with 3α, call Qpb with α + 1/3; player 2 fixed", 380,
-        yaxis=dict(range=[0, 1.05], title=title("P(bet)")), shapes=shapes, legend=dict(orientation="h", y=-0.2),
-    )  # fmt: skip
+        traces,
+        "Equilibrium check: bet J with α, K with 3α, call Qpb with α + 1/3; player 2 fixed",
+        380,
+        yaxis=dict(range=[0, 1.05], title=title("P(bet)")),
+        shapes=shapes,
+        legend=dict(orientation="h", y=-0.2),
+    )
     return spec, alpha
 
 
@@ -157,13 +300,25 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
     """A bigger game's average P(bet) over iterations at player 1's first decision, one line per card."""
     t = history.iterations.astype(float)
     opening = [k for k, name in enumerate(history.infosets) if rules.split(name)[1] == ""]
-    traces = [dict(type="scatter", x=t, y=history.average[:, k, len(history.actions[k]) - 1], name=history.infosets[k], mode="lines",
-                   line=dict(color=colour(n))) for n, k in enumerate(opening)]  # fmt: skip
+    traces = [
+        dict(
+            type="scatter",
+            x=t,
+            y=history.average[:, k, len(history.actions[k]) - 1],
+            name=history.infosets[k],
+            mode="lines",
+            line=dict(color=colour(n)),
+        )
+        for n, k in enumerate(opening)
+    ]
     return figure(
-        traces, "Average P(bet) at player 1's first decision, by card", 420,
-        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)), yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
+        traces,
+        "Average P(bet) at player 1's first decision, by card",
+        420,
+        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
+        yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
         legend=dict(orientation="v"),
-    )  # fmt: skip
+    )
 
 
 def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: list[str], title_text: str) -> dict:
@@ -181,38 +336,110 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
         cols += [bets] * (bets not in cols)
         cells[seen, bets] = float(probabilities[k, len(game.actions[k]) - 1])
     z = [[cells.get((r, c)) for c in cols] for r in rows]
-    trace = dict(type="heatmap", x=cols, y=rows, z=z, zmin=0.0, zmax=1.0, colorscale="Blues", reversescale=True, xgap=1, ygap=1,
-                 colorbar=dict(title=dict(text="P(bet)")), hovertemplate="%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>")  # fmt: skip
-    return figure([trace], title_text, max(260, 28 * len(rows) + 140), xaxis=dict(title=title("betting so far"), type="category"),
-                  yaxis=dict(title=title("cards seen"), type="category", autorange="reversed"))  # fmt: skip
+    trace = dict(
+        type="heatmap",
+        x=cols,
+        y=rows,
+        z=z,
+        zmin=0.0,
+        zmax=1.0,
+        colorscale="Blues",
+        reversescale=True,
+        xgap=1,
+        ygap=1,
+        colorbar=dict(title=dict(text="P(bet)")),
+        hovertemplate="%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>",
+    )
+    return figure(
+        [trace],
+        title_text,
+        max(260, 28 * len(rows) + 140),
+        xaxis=dict(title=title("betting so far"), type="category"),
+        yaxis=dict(title=title("cards seen"), type="category", autorange="reversed"),
+    )
 
 
-def value_against_fixed(iterations: np.ndarray, values: np.ndarray, best_response: float, equilibrium: float, learner: int) -> dict:
+def value_against_fixed(
+    iterations: np.ndarray, values: np.ndarray, best_response: float, equilibrium: float, learner: int
+) -> dict:
     """The learner's average winnings per hand against a fixed player over iterations (log x), beside the exact
     best-response value and the equilibrium value."""
     t = np.asarray(iterations, dtype=float)
     span = [float(t.min()), float(t.max())] if t.size else [1.0, 1.0]
     traces = [
-        dict(type="scatter", x=t, y=values, mode="lines", name=f"player {learner}'s average (learner)", line=dict(width=3, color=COLOURS[0])),
-        dict(type="scatter", x=span, y=[best_response] * 2, mode="lines", name="best response (exact)", line=dict(color="black", dash="dash")),
-        dict(type="scatter", x=span, y=[equilibrium] * 2, mode="lines", name="equilibrium value", line=dict(color="gray", dash="dot")),
+        dict(
+            type="scatter",
+            x=t,
+            y=values,
+            mode="lines",
+            name=f"player {learner}'s average (learner)",
+            line=dict(width=3, color=COLOURS[0]),
+        ),
+        dict(
+            type="scatter",
+            x=span,
+            y=[best_response] * 2,
+            mode="lines",
+            name="best response (exact)",
+            line=dict(color="black", dash="dash"),
+        ),
+        dict(
+            type="scatter",
+            x=span,
+            y=[equilibrium] * 2,
+            mode="lines",
+            name="equilibrium value",
+            line=dict(color="gray", dash="dot"),
+        ),
     ]
-    return figure(traces, f"Player {learner}'s winnings per hand against the fixed player", 380,
-                  xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)), yaxis=dict(title=title("winnings (antes per hand)")))  # fmt: skip
+    return figure(
+        traces,
+        f"Player {learner}'s winnings per hand against the fixed player",
+        380,
+        xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)),
+        yaxis=dict(title=title("winnings (antes per hand)")),
+    )
 
 
-def winnings(hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float) -> dict:
+def winnings(
+    hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float
+) -> dict:
     """Hands against the bot: the running mean of the student's winnings with its 95% band, what a best response would
     have averaged against the same bots (exact expectations), and the game value for the student's seat."""
     band = dict(mode="lines", line=dict(width=0, color=COLOURS[0]), showlegend=False, hoverinfo="skip")
     traces = [
         dict(type="scatter", x=hands, y=mean + half_width, **band),
         dict(type="scatter", x=hands, y=mean - half_width, fill="tonexty", fillcolor="rgba(31,119,180,0.18)", **band),
-        dict(type="scatter", x=hands, y=mean, mode="lines+markers", name="your mean per hand (95% band)", line=dict(width=3, color=COLOURS[0])),
-        dict(type="scatter", x=hands, y=best_response, mode="lines", name="a best response (expected)", line=dict(color="black", dash="dash")),
-        dict(type="scatter", x=[hands[0], hands[-1]] if len(hands) else [], y=[game_value] * 2 if len(hands) else [], mode="lines",
-             name="game value for your seat", line=dict(color="gray", dash="dot")),
-    ]  # fmt: skip
+        dict(
+            type="scatter",
+            x=hands,
+            y=mean,
+            mode="lines+markers",
+            name="your mean per hand (95% band)",
+            line=dict(width=3, color=COLOURS[0]),
+        ),
+        dict(
+            type="scatter",
+            x=hands,
+            y=best_response,
+            mode="lines",
+            name="a best response (expected)",
+            line=dict(color="black", dash="dash"),
+        ),
+        dict(
+            type="scatter",
+            x=[hands[0], hands[-1]] if len(hands) else [],
+            y=[game_value] * 2 if len(hands) else [],
+            mode="lines",
+            name="game value for your seat",
+            line=dict(color="gray", dash="dot"),
+        ),
+    ]
     step = max(1, int(np.ceil(len(hands) / 10)))  # whole hands on the axis, never 1.2
-    return figure(traces, "Your winnings against the bot", 360, xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
-                  yaxis=dict(title=title("winnings (antes per hand)")))  # fmt: skip
+    return figure(
+        traces,
+        "Your winnings against the bot",
+        360,
+        xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
+        yaxis=dict(title=title("winnings (antes per hand)")),
+    )

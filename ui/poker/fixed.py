@@ -39,18 +39,41 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     equilibrium = sign * answer.value
     values = sign * history.metrics["game_value"][: row + 1]
     st.subheader(f"Against the fixed player {fixed}")
-    locked = "; ".join(f"{name}: " + " / ".join(f"{a} {p:.0%}" for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs))
-                       for name, probs in locks) or "nothing locked: it plays the equilibrium"  # fmt: skip
-    st.markdown(f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
-                f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the locks give "
-                f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
-                f"({response.value - values[-1]:.2e} short).")  # fmt: skip
-    live_chart(figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
-               key="kuhn_fixed_value", caption=explain.CFR_FIXED_VALUE, **look)  # fmt: skip
+    locked = (
+        "; ".join(
+            f"{name}: "
+            + " / ".join(
+                f"{a} {p:.0%}" for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
+            )
+            for name, probs in locks
+        )
+        or "nothing locked: it plays the equilibrium"
+    )
+    st.markdown(
+        f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
+        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the locks give "
+        f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
+        f"({response.value - values[-1]:.2e} short)."
+    )
+    live_chart(
+        figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
+        key="kuhn_fixed_value",
+        caption=explain.CFR_FIXED_VALUE,
+        **look,
+    )
     if deviations:
-        rows = [{"information set": d.infoset, "best response": f"always {d.action}", "equilibrium plays it": f"{d.equilibrium_probability:.0%}",
-                 "gain there": d.gain} for d in deviations[:DEVIATIONS_SHOWN]]  # fmt: skip
-        st.markdown(f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest gain first.")
+        rows = [
+            {
+                "information set": d.infoset,
+                "best response": f"always {d.action}",
+                "equilibrium plays it": f"{d.equilibrium_probability:.0%}",
+                "gain there": d.gain,
+            }
+            for d in deviations[:DEVIATIONS_SHOWN]
+        ]
+        st.markdown(
+            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest gain first."
+        )
         st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
         if len(deviations) > DEVIATIONS_SHOWN:
             st.caption(f"The {DEVIATIONS_SHOWN} largest of {len(deviations)}.")

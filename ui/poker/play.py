@@ -23,7 +23,9 @@ class Table:
     setup: tuple
     hand: rmcore.Hand
     winnings: list[float] = field(default_factory=list)
-    best_response: list[float] = field(default_factory=list)  # a best response's exact expectation against each hand's bot
+    best_response: list[float] = field(
+        default_factory=list
+    )  # a best response's exact expectation against each hand's bot
 
 
 def _bot(run: LiveRun, at: int | None) -> tuple[int, rmcore.Policy]:
@@ -41,9 +43,17 @@ def section(run: LiveRun, game_value: float) -> None:
     game = run.race.game
     c1, c2, c3 = st.columns(3)
     seat = c1.radio("Your seat", [1, 2], horizontal=True, key="kuhn_play_seat", format_func=lambda p: f"player {p}")
-    at = c2.number_input("Bot: the average strategy at iteration (empty: now)", min_value=0, value=None, step=1, key="kuhn_play_at",
-                         help="The bot plays the learner's average strategy. An early iteration is a weak bot.")  # fmt: skip
-    seed = int(c3.number_input("Deal seed", 0, 2**31 - 1, 0, key="kuhn_play_seed", help="The same seed deals the same hands."))
+    at = c2.number_input(
+        "Bot: the average strategy at iteration (empty: now)",
+        min_value=0,
+        value=None,
+        step=1,
+        key="kuhn_play_at",
+        help="The bot plays the learner's average strategy. An early iteration is a weak bot.",
+    )
+    seed = int(
+        c3.number_input("Deal seed", 0, 2**31 - 1, 0, key="kuhn_play_seed", help="The same seed deals the same hands.")
+    )
     bot_iteration, bot = _bot(run, None if at is None else int(at))
     setup = (run.key.game_key, seat, seed, bot_iteration if at is not None else "now")
     table: Table | None = st.session_state.kuhn_play
@@ -52,11 +62,15 @@ def section(run: LiveRun, game_value: float) -> None:
         st.session_state.kuhn_play = table
     untouched = not table.hand.is_over and all(who != "you" for who, _ in table.hand.steps)
     if untouched and not np.array_equal(table.hand.policy, bot.probabilities):
-        table.hand = rmcore.Hand(game, bot, seat, seed, table.hand.number)  # (a hand not yet begun meets the bot as it is now)
+        table.hand = rmcore.Hand(
+            game, bot, seat, seed, table.hand.number
+        )  # (a hand not yet begun meets the bot as it is now)
     hand = table.hand
     when = f"now (iteration {bot_iteration:,})" if at is None else f"at iteration {bot_iteration:,}"
-    st.markdown(f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; "
-                f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**.")  # fmt: skip
+    st.markdown(
+        f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; "
+        f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**."
+    )
     if hand.steps:
         st.markdown("Betting: " + " · ".join(f"{who} {what}" for who, what in hand.steps))
     if not hand.is_over:
@@ -65,8 +79,10 @@ def section(run: LiveRun, game_value: float) -> None:
                 st.button(action, key=f"kuhn_play_{action}", on_click=_act, args=(action,))
     else:
         won = hand.winnings
-        st.markdown(f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. The bot held **{hand.bot_cards}**. "
-                    + " ".join(f"At {m.infoset} it chose {m.action} (probability {m.probability:.2f})." for m in hand.bot_moves))  # fmt: skip
+        st.markdown(
+            f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. The bot held **{hand.bot_cards}**. "
+            + " ".join(f"At {m.infoset} it chose {m.action} (probability {m.probability:.2f})." for m in hand.bot_moves)
+        )
         st.button("Next hand", key="kuhn_play_next", on_click=_next_hand, args=(run, bot), type="primary")
     _tally(table, game_value * (1 if seat == 1 else -1))
 
@@ -87,7 +103,9 @@ def _next_hand(run: LiveRun, bot: rmcore.Policy) -> None:
 
 def _tally(table: Table, value: float) -> None:
     if not table.winnings:
-        st.caption("After each hand the bot's card and the probability with which it acted are shown, and your winnings are tallied.")
+        st.caption(
+            "After each hand the bot's card and the probability with which it acted are shown, and your winnings are tallied."
+        )
         return
     wins = np.asarray(table.winnings)
     n = np.arange(1, wins.shape[0] + 1)
@@ -96,6 +114,12 @@ def _tally(table: Table, value: float) -> None:
     best = np.cumsum(table.best_response) / n
     summary = rmcore.running_mean(wins)
     band = f" ± {summary.half_width:.2f} (95%)" if summary.hands > 1 else ""
-    st.markdown(f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your seat is "
-                f"{value:+.4f}, and a best response would expect {best[-1]:+.4f} against the same bots.")  # fmt: skip
-    live_chart(figures.winnings(n, means, np.nan_to_num(half), best, value), key="kuhn_play_chart", projector=state.presenting())
+    st.markdown(
+        f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your seat is "
+        f"{value:+.4f}, and a best response would expect {best[-1]:+.4f} against the same bots."
+    )
+    live_chart(
+        figures.winnings(n, means, np.nan_to_num(half), best, value),
+        key="kuhn_play_chart",
+        projector=state.presenting(),
+    )

@@ -36,18 +36,30 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     firsts = [runs[0] for runs in frame.histories]
     labels = [v.label for v in run.race.variants]
     fixed = run.primary.learner is not None
-    extra = figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels) if show_current and not fixed else []
-    with st.container():  # on a projector each chart takes the full width, the exploitability first; the replay under both
+    extra = (
+        figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels)
+        if show_current and not fixed
+        else []
+    )
+    with (
+        st.container()
+    ):  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
-            live_chart(mark(legend_right(exploitability) if look["projector"] else exploitability), key="kuhn_exploitability",
-                       caption=_convergence_caption(run), **look)  # fmt: skip
+            live_chart(
+                mark(legend_right(exploitability) if look["projector"] else exploitability),
+                key="kuhn_exploitability",
+                caption=_convergence_caption(run),
+                **look,
+            )
         with right:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
             classic = rmcore.is_classic_kuhn(game)
-            trajectories = figures.infoset_trajectories(shown) if classic else figures.opening_trajectories(shown, game.rules)
+            trajectories = (
+                figures.infoset_trajectories(shown) if classic else figures.opening_trajectories(shown, game.rules)
+            )
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
@@ -56,8 +68,15 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             race_view.table(frame.race)
     if fixed:
         locked.section(run, history, row, look)
-    _policies(run, history.policy("average", row), history.policy("current", row), history.regrets[row], int(history.iterations[row]),
-              metrics.game_value, look)  # fmt: skip
+    _policies(
+        run,
+        history.policy("average", row),
+        history.policy("current", row),
+        history.regrets[row],
+        int(history.iterations[row]),
+        metrics.game_value,
+        look,
+    )
 
 
 def _convergence_caption(run: LiveRun) -> str:
@@ -78,18 +97,33 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            live_chart(waiting("Exploitability (log-log)", 420 if look["projector"] else 440), key="kuhn_exploitability",
-                       caption=_convergence_caption(run), **look)  # fmt: skip
+            live_chart(
+                waiting("Exploitability (log-log)", 420 if look["projector"] else 440),
+                key="kuhn_exploitability",
+                caption=_convergence_caption(run),
+                **look,
+            )
         with right:
             fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
-            live_chart(waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=words, **look)
+            live_chart(
+                waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=words, **look
+            )
     st.container()  # (the race table's place)
-    _policies(run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look)
+    _policies(
+        run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look
+    )
 
 
-def _policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int, game_value: float,
-              look: dict) -> None:  # fmt: skip
+def _policies(
+    run: LiveRun,
+    average: rmcore.Policy,
+    current: rmcore.Policy,
+    regrets: np.ndarray,
+    iteration: int,
+    game_value: float,
+    look: dict,
+) -> None:
     """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check (classic Kuhn);
     for the other games the exact answer, the heat map and the strategy explorer."""
     if not rmcore.is_classic_kuhn(run.race.game):
@@ -104,7 +138,9 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
     name = run.race.variants[0].name
     gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
     if state.presenting():
-        st.markdown(f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}")
+        st.markdown(
+            f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}"
+        )
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         compile_seconds = run.compile_seconds()

@@ -21,11 +21,16 @@ from . import figures
 TREE_EVERY = 1.0
 #: "Show iteration t" re-derives any iteration's trace up to this one (about 0.2 s at 100,000 on a laptop core).
 MAX_RETRACE = 100_000
-_DEALS = [f"{rmcore.kuhn.CARDS[c1]}·{rmcore.kuhn.CARDS[c2]}" for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_start)]
+_DEALS = [
+    f"{rmcore.kuhn.CARDS[c1]}·{rmcore.kuhn.CARDS[c2]}"
+    for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_start)
+]
 
 
 def tree_figure(policy: np.ndarray, iteration: int) -> dict:
-    return figures.game_tree(rmcore.KUHN, policy, _DEALS, f"The game tree at iteration {iteration:,}: colour is the current P(bet or call)")
+    return figures.game_tree(
+        rmcore.KUHN, policy, _DEALS, f"The game tree at iteration {iteration:,}: colour is the current P(bet or call)"
+    )
 
 
 def section(run: LiveRun) -> None:
@@ -33,8 +38,14 @@ def section(run: LiveRun) -> None:
 
     The numbers come first: the section sits right under Step +1, so that on a projector a step shows what it computed
     without a scroll."""
-    wanted = st.number_input(f"Show iteration t (any t up to {MAX_RETRACE:,}, re-derived from the seed; empty: the last Step +1)",
-                             min_value=1, max_value=MAX_RETRACE, value=None, step=1, key="kuhn_show_iteration")  # fmt: skip
+    wanted = st.number_input(
+        f"Show iteration t (any t up to {MAX_RETRACE:,}, re-derived from the seed; empty: the last Step +1)",
+        min_value=1,
+        max_value=MAX_RETRACE,
+        value=None,
+        step=1,
+        key="kuhn_show_iteration",
+    )
     variant = run.race.variants[0]
     if wanted is not None:
         iteration, trace = int(wanted), _retrace(run, int(wanted))
@@ -42,11 +53,15 @@ def section(run: LiveRun) -> None:
         iteration, trace = run.traced_at, run.trace
     else:
         iteration = trace = None
-        st.info("Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above.")
+        st.info(
+            "Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above."
+        )
     if trace is not None:
-        st.caption(f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information "
-                   "set. Reach and values are sums over the two deals in the set, so a reach can exceed 1. "
-                   + explain.KUHN_INFOSET_NAMES)
+        st.caption(
+            f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information "
+            "set. Reach and values are sums over the two deals in the set, so a reach can exceed 1. "
+            + explain.KUHN_INFOSET_NAMES
+        )
         # One above the other: side by side, each table is cut off at 1280 px beside the sidebar.
         st.markdown("**Reach and counterfactual values**")
         _trace_table(trace, REACH_AND_VALUES, "kuhn_trace_values")
@@ -85,9 +100,16 @@ THE_UPDATE = {
 
 
 def _trace_table(trace: list[rmcore.CFRTrace], columns: dict, key: str) -> None:
-    frame = pd.DataFrame([{"infoset": r.infoset, **{name: read(r) for name, (_, read) in columns.items()}} for r in trace])
-    st.dataframe(frame.style.format(precision=4), hide_index=True, key=key, height=(len(frame) + 1) * 35 + 3,  # every row, no scrolling
-                 column_config={name: st.column_config.NumberColumn(help=text) for name, (text, _) in columns.items()})  # fmt: skip
+    frame = pd.DataFrame(
+        [{"infoset": r.infoset, **{name: read(r) for name, (_, read) in columns.items()}} for r in trace]
+    )
+    st.dataframe(
+        frame.style.format(precision=4),
+        hide_index=True,
+        key=key,
+        height=(len(frame) + 1) * 35 + 3,  # every row, no scrolling
+        column_config={name: st.column_config.NumberColumn(help=text) for name, (text, _) in columns.items()},
+    )
 
 
 def _retrace(run: LiveRun, iteration: int) -> list[rmcore.CFRTrace]:
@@ -103,23 +125,46 @@ def alpha_sentence(estimate: float, target: float) -> str:
     """The α estimate as it is, and, when it lies outside the family's range, which member the targets use instead."""
     sentence = f"Estimated α = P(bet | J) = **{estimate:.4f}**."
     if estimate != target:
-        sentence += (f" That lies outside the equilibrium family's range [0, 1/3] (the average is not an equilibrium yet), "
-                     f"so the dashed targets use its nearest member, α = {target:.4f}.")  # fmt: skip
+        sentence += (
+            f" That lies outside the equilibrium family's range [0, 1/3] (the average is not an equilibrium yet), "
+            f"so the dashed targets use its nearest member, α = {target:.4f}."
+        )
     return sentence
 
 
-def policies(run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, iteration: int,
-             game_value: float, look: dict) -> None:
+def policies(
+    run: LiveRun,
+    average: rmcore.Policy,
+    current: rmcore.Policy,
+    regrets: np.ndarray,
+    iteration: int,
+    game_value: float,
+    look: dict,
+) -> None:
     """The game tree coloured by the current policy, the table of the 12 sets, and the equilibrium check."""
-    live_chart(tree_figure(current.probabilities, iteration), key="kuhn_tree", every=TREE_EVERY, caption=explain.KUHN_TREE, **look)
-    table = pd.DataFrame({
-        "player": [1] * 6 + [2] * 6,
-        "current P(bet)": current.probabilities[:, 1], "average P(bet)": average.probabilities[:, 1],
-        "R(pass)": regrets[:, 0], "R(bet)": regrets[:, 1],
-    }, index=pd.Index(INFOSETS, name="infoset"))  # fmt: skip
+    live_chart(
+        tree_figure(current.probabilities, iteration),
+        key="kuhn_tree",
+        every=TREE_EVERY,
+        caption=explain.KUHN_TREE,
+        **look,
+    )
+    table = pd.DataFrame(
+        {
+            "player": [1] * 6 + [2] * 6,
+            "current P(bet)": current.probabilities[:, 1],
+            "average P(bet)": average.probabilities[:, 1],
+            "R(pass)": regrets[:, 0],
+            "R(bet)": regrets[:, 1],
+        },
+        index=pd.Index(INFOSETS, name="infoset"),
+    )
     st.table(table.style.format(precision=4))
     if run.primary.learner is not None:
         return  # (the equilibrium family is self-play's answer: against a fixed player the learner heads for a best response)
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", caption=explain.KUHN_CHECK, **look)
-    st.markdown(alpha_sentence(float(average["J"][1]), alpha) + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18).")
+    st.markdown(
+        alpha_sentence(float(average["J"][1]), alpha)
+        + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18)."
+    )
