@@ -30,6 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels, _runtime, checkpoints, config, poker
+from ._guard import exclusive, interrupts_between_chunks
 from .records import History, Policy, RecordBuffer, concat_records
 from .tree import (
     TreeGame,
@@ -237,11 +238,26 @@ class CFRSolver:
         (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or loaded."""
         return _runtime.cfr_kernel_status()
 
+    @exclusive
     def run(self, iterations: int) -> None:
-        """Advance ``iterations`` iterations; any split of the same total gives identical results."""
+        """Advance ``iterations`` iterations; any split of the same total gives identical results.
+
+        Runs in chunks of at most ``config.RUN_CHUNK_CFR_WORK`` (iterations times nodes), each recorded before the
+        next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
+        """
         iterations = whole_number(iterations, "iterations", 0)
-        if iterations == 0:
-            return
+        if self._iteration + iterations > config.MAX_ITERATIONS:
+            raise ValueError(f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
+                             f"{self._iteration:,} and was asked for {iterations:,} more")
+        nodes = self.game.tree.player.shape[0]
+        chunk = max(config.RUN_CHUNK_CFR_WORK // nodes, 1)
+        while iterations > 0:
+            step = min(iterations, chunk)
+            with interrupts_between_chunks():
+                self._run_chunk(step)
+            iterations -= step
+
+    def _run_chunk(self, iterations: int) -> None:
         start, stop = self._iteration, self._iteration + iterations
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         infosets, actions = self._state.policy.shape
@@ -276,20 +292,24 @@ class CFRSolver:
     def _policy(self, probabilities: np.ndarray) -> Policy:
         return Policy(probabilities, self.game.infosets, self.game.actions)
 
+    @exclusive
     def average_policy(self) -> Policy:
         """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
         average = np.empty_like(self._state.strategy_sums)
         _runtime.call_cfr(_kernels.average_policy, self._state.strategy_sums, self.game.tree.num_actions, average)
         return self._policy(average)
 
+    @exclusive
     def current_policy(self) -> Policy:
         """The strategy the next iteration plays: ``RM(R(I))`` per information set."""
         return self._policy(self._state.policy)
 
+    @exclusive
     def cumulative_regrets(self) -> np.ndarray:
         """A copy of ``R[infoset, action]`` (rows in the order of ``game.infosets``)."""
         return self._state.regrets.copy()
 
+    @exclusive
     def metrics(self) -> CFRMetrics:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
         br_value_1, br_value_2, game_value = _runtime.call_cfr(
@@ -299,6 +319,7 @@ class CFRSolver:
         gains = (br_value_1 - game_value, br_value_2 + game_value)
         return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, gains, self.learner)
 
+    @exclusive
     def reach_probabilities(self, policy=None) -> np.ndarray:
         """How likely each information set is to be reached (chance and both players) under ``policy``.
 
@@ -314,6 +335,7 @@ class CFRSolver:
         np.add.at(totals, tree.infoset[decisions], reach[decisions].prod(axis=1))
         return totals
 
+    @exclusive
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
@@ -348,6 +370,7 @@ class CFRSolver:
             "exploitability" if self.learner is None else f"br_gain_{self.learner}",
         )
 
+    @exclusive
     def trace_iteration(self) -> list[CFRTrace]:
         """Run one iteration and return, per information set, what it computed (reach, counterfactual
         values, regret increments, new cumulative regrets and strategies). In alternating updates each
@@ -388,7 +411,8 @@ class CFRSolver:
         True
         """
         iteration = whole_number(iteration, "iteration", 1)
-        replica = CFRSolver(self.game, self.variant.name, self.variant.updates, self.seed, max_points=2)
+        replica = CFRSolver(self.game, self.variant.name, self.variant.updates, self.seed, max_points=2,
+                            opponent=self.opponent)  # the same fixed player, if any
         replica.run(iteration - 1)
         return replica.trace_iteration()
 

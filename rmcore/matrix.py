@@ -40,6 +40,7 @@ import numpy as np
 
 from . import _kernels, _runtime, checkpoints, config
 from .games import MatrixGame
+from ._guard import exclusive, interrupts_between_chunks
 from .records import History, Policy, RecordBuffer, concat_records
 from .validation import as_strategy, choice, history_points, named_parts, seed_words, whole_number
 
@@ -305,11 +306,26 @@ class MatrixSolver:
         assert not provisional
         self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
 
+    @exclusive
     def run(self, iterations: int) -> None:
-        """Advance ``iterations`` iterations (a whole number >= 0)."""
+        """Advance ``iterations`` iterations (a whole number >= 0).
+
+        Runs in chunks of at most ``config.RUN_CHUNK_WORK`` (iterations times m n + m + n), each recorded before the
+        next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
+        """
         iterations = whole_number(iterations, "iterations", 0)
-        if iterations == 0:
-            return
+        if self._iteration + iterations > config.MAX_ITERATIONS:
+            raise ValueError(f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
+                             f"{self._iteration:,} and was asked for {iterations:,} more")
+        m, n = self.game.shape
+        chunk = max(config.RUN_CHUNK_WORK // (m * n + m + n), 1)
+        while iterations > 0:
+            step = min(iterations, chunk)
+            with interrupts_between_chunks():
+                self._run_chunk(step)
+            iterations -= step
+
+    def _run_chunk(self, iterations: int) -> None:
         self._settle()
         start, stop = self._iteration, self._iteration + iterations
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
@@ -343,24 +359,29 @@ class MatrixSolver:
     def _policy(self, strategies: np.ndarray) -> Policy:
         return Policy(strategies, ("row", "col"), (self.game.row_actions, self.game.col_actions))
 
+    @exclusive
     def average_policy(self) -> Policy:
         """The average strategies as a :class:`~rmcore.Policy` over the information sets ``row`` and ``col``."""
         return self._policy(self._snapshot().average[0])
 
+    @exclusive
     def current_policy(self) -> Policy:
         """The strategies the next iteration plays, as a :class:`~rmcore.Policy`."""
         return self._policy(self._snapshot().current[0])
 
+    @exclusive
     def average_strategies(self) -> StrategyProfile:
         """``sum_t w_t x_t / sum_t w_t`` per player (the fixed opponent's strategy as is)."""
         policy = self.average_policy()
         return StrategyProfile(policy["row"], policy["col"])
 
+    @exclusive
     def current_strategies(self) -> StrategyProfile:
         """The strategies the next iteration will play: ``RM(R)`` (``RM+(R + r_{t-1})`` for prm+)."""
         policy = self.current_policy()
         return StrategyProfile(policy["row"], policy["col"])
 
+    @exclusive
     def cumulative_regrets(self) -> PlayerValues:
         """Copies of ``R1`` and ``R2`` (``col`` is ``None`` against a fixed opponent)."""
         state = self._state
@@ -377,10 +398,12 @@ class MatrixSolver:
         drawn = self._state.drawn
         return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
 
+    @exclusive
     def metrics(self) -> MatrixMetrics:
         """Metrics of the average profile now (see :class:`MatrixMetrics`)."""
         return metrics_at(self.history_of(self._snapshot()), -1, self.game.is_zero_sum)
 
+    @exclusive
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 

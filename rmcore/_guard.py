@@ -1,0 +1,63 @@
+"""A solver's state and its iteration counter always agree: one thread at a time, and Ctrl-C between chunks only.
+
+A run advances the arrays in place in compiled code, then the counter and the checkpoint rows in Python. Two threads
+running one solver interleaved those steps (iteration 3e6 where 6e6 ran, a history that went backwards), and a Ctrl-C
+that landed after a kernel returned but before the counter moved left them apart (``iteration`` 2,000 where the arrays
+had run 2e8). So :func:`exclusive` refuses a second thread with a clear error while the first is inside the solver,
+and :func:`interrupts_between_chunks` holds a Ctrl-C back until the chunk in hand is recorded, then raises it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import signal
+import threading
+
+
+class ConcurrentUseError(RuntimeError):
+    """A solver used by a second thread while another is inside it."""
+
+
+def exclusive(method):
+    """Decorate a solver method: a second thread entering the solver meanwhile gets :class:`ConcurrentUseError`."""
+
+    @functools.wraps(method)
+    def guarded(self, *args, **kwargs):
+        lock = self.__dict__.get("_guard_lock")
+        if lock is None:
+            lock = self.__dict__.setdefault("_guard_lock", threading.RLock())
+        if not lock.acquire(blocking=False):
+            raise ConcurrentUseError(
+                f"this {type(self).__name__} is in use by another thread; a solver serves one thread at a time "
+                "(give each thread its own solver)"
+            )
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            lock.release()
+
+    return guarded
+
+
+@contextlib.contextmanager
+def interrupts_between_chunks():
+    """Inside, a Ctrl-C (SIGINT) waits until the block ends, then raises ``KeyboardInterrupt`` as usual.
+
+    Only the main thread receives signals; elsewhere (and where a handler cannot be set) this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
+    except (ValueError, TypeError):  # not settable here (an embedded interpreter, say)
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
