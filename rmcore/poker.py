@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import functools
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -118,6 +119,12 @@ class KuhnRules:
         return infoset[0], infoset[1:]
 
 
+#: The raise sizes (antes) and raises per round a LeducRules accepts: up to 4 raises a round the tree has at most
+#: 29,970 nodes (2 make OpenSpiel's 9,450); 60 made 5.3 million nodes, 124 s and 3.3 GB to build.
+LEDUC_RAISES = (0.25, 100.0)
+LEDUC_MAX_RAISES = (1, 4)
+
+
 @dataclass(frozen=True)
 class LeducRules:
     """Leduc hold'em (Southey et al. 2005) exactly as OpenSpiel's ``leduc_poker``.
@@ -135,6 +142,25 @@ class LeducRules:
     name: str = "Leduc hold'em"
     raises: tuple[int, int] = (2, 4)
     max_raises: int = 2
+
+    def __post_init__(self):
+        if not isinstance(self.name, str):
+            raise ValueError(f"the name must be text; got {self.name!r}")
+        sizes = self.raises
+        if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__len__") or len(sizes) != 2:
+            raise ValueError(f"raises must be two sizes, the first round's and the second's (such as (2, 4)); got {sizes!r}")
+        low, high = LEDUC_RAISES
+        for round_number, size in enumerate(sizes, 1):
+            if (isinstance(size, bool) or not isinstance(size, (int, float, np.number)) or not math.isfinite(size)
+                    or not low <= size <= high):
+                raise ValueError(f"the raise of round {round_number} must be a number from {low:g} to {high:g} antes; "
+                                 f"got {size!r}")
+        low, high = LEDUC_MAX_RAISES
+        if isinstance(self.max_raises, bool) or not isinstance(self.max_raises, (int, np.integer)) or not (
+            low <= self.max_raises <= high
+        ):
+            raise ValueError(f"max_raises must be a whole number from {low} to {high} (4 raises a round make a tree of "
+                             f"29,970 nodes, what a page holds live); got {self.max_raises!r}")
 
     @property
     def card_names(self) -> tuple[str, ...]:

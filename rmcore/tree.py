@@ -52,9 +52,62 @@ class TreeGame(NamedTuple):
 
 
 def check_tree_game(game) -> None:
-    """Raise a ValueError unless ``game`` is a :class:`TreeGame`."""
+    """Raise a ValueError unless ``game`` is a :class:`TreeGame` whose arrays the kernels can walk safely.
+
+    The kernels index without bounds checks (a child index past the end crashed the process), so every index is
+    checked here, once per solver or call, in vectorised numpy (under a millisecond for Leduc's 9,450 nodes).
+    """
     if not isinstance(game, TreeGame):
         raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+    tree = game.tree
+    if not isinstance(tree, TreeArrays) or not all(isinstance(a, np.ndarray) for a in tree):
+        raise ValueError("game.tree must be a TreeArrays of numpy arrays (as rmcore.poker_tree builds it)")
+    nodes, infosets = tree.player.shape[0], len(game.infosets)
+
+    def refuse(what: str) -> None:
+        raise ValueError(f"the game tree is inconsistent: {what}")
+
+    if tree.player.ndim != 1 or nodes == 0:
+        refuse("player must be a non-empty 1-D array, one entry per node")
+    for name in ("infoset", "payoff", "depth", "by_depth"):
+        if getattr(tree, name).shape != (nodes,):
+            refuse(f"{name} must have one entry per node ({nodes})")
+    if tree.children.ndim != 2 or tree.children.shape[0] != nodes or tree.chance.shape != tree.children.shape:
+        refuse("children and chance must be [node, action] arrays of the same shape")
+    if not np.isin(tree.player, (0, 1, -1, CHANCE_NODE)).all():
+        refuse("player must be 0 or 1 at decisions, -1 at terminals, CHANCE_NODE at chance nodes")
+    children, rows = tree.children, np.arange(nodes)[:, None]
+    if not ((children == -1) | ((children > rows) & (children < nodes))).all():
+        bad = int(np.argwhere(~((children == -1) | ((children > rows) & (children < nodes))))[0, 0])
+        refuse(f"node {bad} has a child index outside the nodes after it (0 to {nodes - 1})")
+    if tree.infoset_player.shape != (infosets,) or tree.num_actions.shape != (infosets,) or len(game.actions) != infosets:
+        refuse(f"infoset_player, num_actions and the action names must have one entry per information set ({infosets})")
+    decisions = tree.player >= 0
+    at = tree.infoset[decisions]
+    if ((at < 0) | (at >= infosets)).any():
+        refuse(f"a decision node's information set is outside 0 to {infosets - 1}")
+    if (tree.infoset_player[at] != tree.player[decisions]).any():
+        refuse("a decision node's player differs from its information set's")
+    width = children.shape[1]
+    if ((tree.num_actions < 1) | (tree.num_actions > width)).any():
+        refuse(f"every information set needs 1 to {width} actions")
+    legal = np.arange(width)[None, :] < tree.num_actions[at][:, None]
+    if (children[decisions][legal] < 0).any():
+        refuse("a decision node lacks a child for one of its legal actions")
+    if not np.isfinite(tree.payoff).all():
+        refuse("a payoff is not a finite number")
+    if not np.array_equal(np.sort(tree.by_depth), np.arange(nodes)):
+        refuse("by_depth must list every node once")
+    starts, ends, probabilities = tree.deal_start, tree.deal_end, tree.deal_probability
+    if not (starts.shape == ends.shape == probabilities.shape) or ((starts < 0) | (ends > nodes) | (starts >= ends)).any():
+        refuse("every deal needs a range of nodes inside the tree")
+    if (probabilities < 0).any() or abs(float(probabilities.sum()) - 1.0) > 1e-9:
+        refuse(f"the deals' probabilities must be >= 0 and sum to 1 (they sum to {float(probabilities.sum()):.12g})")
+    chance_nodes = tree.chance_nodes
+    if ((chance_nodes < 0) | (chance_nodes >= nodes)).any() or (tree.player[chance_nodes] != CHANCE_NODE).any():
+        refuse("chance_nodes must list the nodes whose player is CHANCE_NODE")
+    if (tree.chance < 0).any() or (np.abs(tree.chance[chance_nodes].sum(axis=1) - 1.0) > 1e-9).any():
+        refuse("the probabilities at every chance node must be >= 0 and sum to 1")
 
 
 def player_index(value, what: str = "player") -> int:

@@ -122,3 +122,44 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(tmp_path):
     os.mkfifo(fifo)
     out = _cli("solve", "--matrix", str(fifo), "--iterations", "10")
     assert out.returncode == 2 and "not a regular file" in out.stderr
+
+
+def _corrupted(field: str, change) -> rmcore.TreeGame:
+    game = rmcore.KUHN
+    arrays = {name: getattr(game.tree, name).copy() for name in game.tree._fields}
+    change(arrays[field])
+    return game._replace(tree=type(game.tree)(**arrays))
+
+
+@pytest.mark.parametrize(
+    "field, change, message",
+    [
+        ("children", lambda a: a.__setitem__((0, 0), 10_000), "child index outside"),
+        ("children", lambda a: a.__setitem__((5, 0), 2), "child index outside"),  # a child before its parent: a cycle
+        ("infoset", lambda a: a.__setitem__(int(np.argmax(a >= 0)), 99), "information set is outside"),
+        ("player", lambda a: a.__setitem__(0, 7), "player must be"),
+        ("deal_probability", lambda a: a.__setitem__(0, 0.5), "sum to 1"),
+        ("payoff", lambda a: a.__setitem__(-1, np.nan), "not a finite number"),
+        ("by_depth", lambda a: a.__setitem__(0, a[1]), "every node once"),
+    ],
+)
+def test_a_hand_built_tree_is_checked_before_any_kernel_walks_it(field, change, message):
+    game = _corrupted(field, change)
+    with pytest.raises(ValueError, match=message):
+        rmcore.CFRSolver(game)
+    with pytest.raises(ValueError, match=message):
+        rmcore.best_response(game, rmcore.equilibrium_policy(0.2), 1)
+
+
+@pytest.mark.parametrize(
+    "rules, message",
+    [
+        (dict(raises=(float("nan"), 2)), "round 1 must be a number"),
+        (dict(raises=(2,)), "two sizes"),
+        (dict(max_raises=60), "from 1 to 4"),
+        (dict(raises=(2, 1e9)), "round 2 must be a number"),
+    ],
+)
+def test_leduc_rules_are_checked_within_what_a_page_holds(rules, message):
+    with pytest.raises(ValueError, match=message):
+        rmcore.LeducRules(**rules)
