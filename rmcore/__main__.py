@@ -13,7 +13,7 @@ import time
 from . import config
 from .catalogue import TREE_GAMES, tree_game
 from .cfr import CFR_UPDATES, CFR_VARIANTS
-from .games import PRESETS, MatrixGame, parse_matrix_csv, preset
+from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
 from .kuhn import is_classic_kuhn
 from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
@@ -63,10 +63,15 @@ def _load_game(args) -> MatrixGame:
         if args.col_matrix:
             raise UsageError("--col-matrix goes with --matrix, not with --game")
         return preset(args.game)
-    row, row_labels, col_labels, _ = _read_csv(args.matrix, "matrix")
+    parsed_row = _read_csv(args.matrix, "matrix")
+    row, row_labels, col_labels, _ = parsed_row
     col = None
     if args.col_matrix:
-        col = _read_csv(args.col_matrix, "column matrix").matrix
+        try:
+            col = aligned_column_payoffs(parsed_row, _read_csv(args.col_matrix, "column matrix"))
+        except ValueError as error:
+            raise UsageError(str(error).replace("the column player's CSV", "--col-matrix").replace(
+                "the row player's CSV", "--matrix")) from None
     return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
 
 

@@ -369,6 +369,39 @@ def _looks_numeric(text: str) -> bool:
     return bool(_NUMERIC_LOOK.match(text))
 
 
+def aligned_column_payoffs(row: ParsedMatrix, col: ParsedMatrix) -> np.ndarray:
+    """The column player's payoffs (a second CSV) in the row player's order.
+
+    Matched by the action names when the column player's CSV names its actions (its rows may come in another order),
+    by position when it gives plain numbers.
+
+    Raises
+    ------
+    ValueError
+        When the column player's CSV names actions the row player's does not (or names them where the row player's
+        does not), or the shapes differ.
+
+    >>> a = parse_matrix_csv(",L,R\\nU,3,0\\nD,5,1\\n")
+    >>> aligned_column_payoffs(a, parse_matrix_csv(",R,L\\nD,1,5\\nU,0,3\\n")).tolist()
+    [[3.0, 0.0], [5.0, 1.0]]
+    """
+    for which, mine, theirs in (("row", row.row_labels, col.row_labels), ("column", row.col_labels, col.col_labels)):
+        if theirs is None:
+            continue
+        if mine is None:
+            raise ValueError(f"the column player's CSV names its {which} actions but the row player's CSV does not: "
+                             "name them in both (they are matched by name) or in neither")
+        if sorted(mine) != sorted(theirs):
+            differing = ", ".join(map(repr, sorted(set(mine) ^ set(theirs))))
+            raise ValueError(f"the column player's CSV names other {which} actions than the row player's: {differing}")
+    if col.matrix.shape != row.matrix.shape:
+        raise ValueError(f"the column player's CSV is {col.matrix.shape[0]}x{col.matrix.shape[1]} but the row "
+                         f"player's CSV is {row.matrix.shape[0]}x{row.matrix.shape[1]}")
+    rows = range(row.matrix.shape[0]) if col.row_labels is None else [col.row_labels.index(n) for n in row.row_labels]
+    cols = range(row.matrix.shape[1]) if col.col_labels is None else [col.col_labels.index(n) for n in row.col_labels]
+    return col.matrix[np.ix_(list(rows), list(cols))]
+
+
 def _is_number(text: str) -> bool:
     try:
         float(text)

@@ -163,3 +163,33 @@ def test_a_hand_built_tree_is_checked_before_any_kernel_walks_it(field, change, 
 def test_leduc_rules_are_checked_within_what_a_page_holds(rules, message):
     with pytest.raises(ValueError, match=message):
         rmcore.LeducRules(**rules)
+
+
+def test_the_column_matrix_is_matched_to_the_row_matrix_by_its_action_names(tmp_path):
+    import json as json_module
+
+    (tmp_path / "A.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
+    (tmp_path / "B.csv").write_text(",R,L\nD,1,5\nU,0,3\n")  # the same game, rows and columns in another order
+    (tmp_path / "same.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
+    shuffled = _cli("solve", "--matrix", str(tmp_path / "A.csv"), "--col-matrix", str(tmp_path / "B.csv"),
+                    "--iterations", "2000", "--json")
+    ordered = _cli("solve", "--matrix", str(tmp_path / "A.csv"), "--col-matrix", str(tmp_path / "same.csv"),
+                   "--iterations", "2000", "--json")
+    assert shuffled.returncode == ordered.returncode == 0, shuffled.stderr + ordered.stderr
+    first, second = json_module.loads(shuffled.stdout), json_module.loads(ordered.stdout)
+    assert first["average_strategies"] == second["average_strategies"] and first["value"] == second["value"]
+    (tmp_path / "other.csv").write_text(",L,X\nU,1,0\nD,0,1\n")
+    (tmp_path / "plain.csv").write_text("1,0\n0,1\n")
+    for matrix, other, message in (("A.csv", "other.csv", "names other column actions"),
+                                   ("plain.csv", "B.csv", "names its row actions but --matrix does not")):
+        out = _cli("solve", "--matrix", str(tmp_path / matrix), "--col-matrix", str(tmp_path / other), "--iterations", "10")
+        assert out.returncode == 2 and message in out.stderr, out.stderr
+
+
+def test_the_page_matches_an_uploaded_column_csv_by_name_too():
+    from ui.matrix.editor import game_from_csv
+
+    game, _ = game_from_csv(b",L,R\nU,3,0\nD,5,1\n", b",R,L\nD,1,5\nU,0,3\n", name="upload")
+    assert game.col_payoffs.tolist() == [[3.0, 0.0], [5.0, 1.0]]
+    with pytest.raises(ValueError, match="names other column actions"):
+        game_from_csv(b",L,R\nU,3,0\nD,5,1\n", b",L,X\nU,1,0\nD,0,1\n", name="upload")

@@ -141,7 +141,8 @@ def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[r
     col = None
     if col_file is not None:
         parsed = rmcore.parse_matrix_csv(_decode(col_file, "the column player's CSV"), what="column player's CSV")
-        col, notes = parsed.matrix, notes + tuple(f"column player's CSV: {note}" for note in parsed.notes)
+        col = rmcore.aligned_column_payoffs(row, parsed)  # by the action names, when the file gives them
+        notes = notes + tuple(f"column player's CSV: {note}" for note in parsed.notes)
     if max(row.matrix.shape) > UPLOAD_LIMIT:
         raise ValueError(
             f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
