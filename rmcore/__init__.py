@@ -16,7 +16,16 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
-from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, aligned_column_payoffs, parse_matrix_csv, preset
+from .games import (
+    PRESETS,
+    Equilibrium,
+    MatrixGame,
+    Preset,
+    PresetParameter,
+    aligned_column_payoffs,
+    parse_matrix_csv,
+    preset,
+)
 from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
 from .matrix import (
     ALGORITHMS,
@@ -97,7 +106,8 @@ __all__ = [
     "exploitability",
     "kuhn_nash_conv",
     "nash_conv",
-    "parse_matrix_csv", "aligned_column_payoffs",
+    "parse_matrix_csv",
+    "aligned_column_payoffs",
     "preset",
     "regret_bound",
     "solve_zero_sum",

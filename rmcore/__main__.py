@@ -70,8 +70,11 @@ def _load_game(args) -> MatrixGame:
         try:
             col = aligned_column_payoffs(parsed_row, _read_csv(args.col_matrix, "column matrix"))
         except ValueError as error:
-            raise UsageError(str(error).replace("the column player's CSV", "--col-matrix").replace(
-                "the row player's CSV", "--matrix")) from None
+            raise UsageError(
+                str(error)
+                .replace("the column player's CSV", "--col-matrix")
+                .replace("the row player's CSV", "--matrix")
+            ) from None
     return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
 
 

@@ -14,6 +14,8 @@ import functools
 import signal
 import threading
 
+from . import config
+
 
 class ConcurrentUseError(RuntimeError):
     """A solver used by a second thread while another is inside it."""
@@ -61,3 +63,18 @@ def interrupts_between_chunks():
         signal.signal(signal.SIGINT, previous)
     if caught:
         raise KeyboardInterrupt
+
+
+def run_in_chunks(solver, iterations: int, chunk: int) -> None:
+    """``solver._run_chunk`` over ``iterations`` in pieces of at most ``chunk``, each recorded before a Ctrl-C may
+    land, after checking that the total stays within ``config.MAX_ITERATIONS``."""
+    if solver.iteration + iterations > config.MAX_ITERATIONS:
+        raise ValueError(
+            f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
+            f"{solver.iteration:,} and was asked for {iterations:,} more"
+        )
+    while iterations > 0:
+        step = min(iterations, chunk)
+        with interrupts_between_chunks():
+            solver._run_chunk(step)
+        iterations -= step

@@ -30,7 +30,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels, _runtime, checkpoints, config, poker
-from ._guard import exclusive, interrupts_between_chunks
+from ._guard import exclusive, run_in_chunks
 from .records import History, Policy, RecordBuffer, concat_records
 from .tree import (
     TreeGame,
@@ -246,16 +246,9 @@ class CFRSolver:
         next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
         """
         iterations = whole_number(iterations, "iterations", 0)
-        if self._iteration + iterations > config.MAX_ITERATIONS:
-            raise ValueError(f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
-                             f"{self._iteration:,} and was asked for {iterations:,} more")
         nodes = self.game.tree.player.shape[0]
         chunk = max(config.RUN_CHUNK_CFR_WORK // nodes, 1)
-        while iterations > 0:
-            step = min(iterations, chunk)
-            with interrupts_between_chunks():
-                self._run_chunk(step)
-            iterations -= step
+        run_in_chunks(self, iterations, chunk)
 
     def _run_chunk(self, iterations: int) -> None:
         start, stop = self._iteration, self._iteration + iterations
@@ -411,8 +404,9 @@ class CFRSolver:
         True
         """
         iteration = whole_number(iteration, "iteration", 1)
-        replica = CFRSolver(self.game, self.variant.name, self.variant.updates, self.seed, max_points=2,
-                            opponent=self.opponent)  # the same fixed player, if any
+        replica = CFRSolver(
+            self.game, self.variant.name, self.variant.updates, self.seed, max_points=2, opponent=self.opponent
+        )  # the same fixed player, if any
         replica.run(iteration - 1)
         return replica.trace_iteration()
 

@@ -389,14 +389,18 @@ def aligned_column_payoffs(row: ParsedMatrix, col: ParsedMatrix) -> np.ndarray:
         if theirs is None:
             continue
         if mine is None:
-            raise ValueError(f"the column player's CSV names its {which} actions but the row player's CSV does not: "
-                             "name them in both (they are matched by name) or in neither")
+            raise ValueError(
+                f"the column player's CSV names its {which} actions but the row player's CSV does not: "
+                "name them in both (they are matched by name) or in neither"
+            )
         if sorted(mine) != sorted(theirs):
             differing = ", ".join(map(repr, sorted(set(mine) ^ set(theirs))))
             raise ValueError(f"the column player's CSV names other {which} actions than the row player's: {differing}")
     if col.matrix.shape != row.matrix.shape:
-        raise ValueError(f"the column player's CSV is {col.matrix.shape[0]}x{col.matrix.shape[1]} but the row "
-                         f"player's CSV is {row.matrix.shape[0]}x{row.matrix.shape[1]}")
+        raise ValueError(
+            f"the column player's CSV is {col.matrix.shape[0]}x{col.matrix.shape[1]} but the row "
+            f"player's CSV is {row.matrix.shape[0]}x{row.matrix.shape[1]}"
+        )
     rows = range(row.matrix.shape[0]) if col.row_labels is None else [col.row_labels.index(n) for n in row.row_labels]
     cols = range(row.matrix.shape[1]) if col.col_labels is None else [col.col_labels.index(n) for n in row.col_labels]
     return col.matrix[np.ix_(list(rows), list(cols))]

@@ -39,8 +39,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _kernels, _runtime, checkpoints, config
+from ._guard import exclusive, run_in_chunks
 from .games import MatrixGame
-from ._guard import exclusive, interrupts_between_chunks
 from .records import History, Policy, RecordBuffer, concat_records
 from .validation import as_strategy, choice, history_points, named_parts, seed_words, whole_number
 
@@ -314,16 +314,9 @@ class MatrixSolver:
         next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
         """
         iterations = whole_number(iterations, "iterations", 0)
-        if self._iteration + iterations > config.MAX_ITERATIONS:
-            raise ValueError(f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
-                             f"{self._iteration:,} and was asked for {iterations:,} more")
         m, n = self.game.shape
         chunk = max(config.RUN_CHUNK_WORK // (m * n + m + n), 1)
-        while iterations > 0:
-            step = min(iterations, chunk)
-            with interrupts_between_chunks():
-                self._run_chunk(step)
-            iterations -= step
+        run_in_chunks(self, iterations, chunk)
 
     def _run_chunk(self, iterations: int) -> None:
         self._settle()

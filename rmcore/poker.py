@@ -148,19 +148,30 @@ class LeducRules:
             raise ValueError(f"the name must be text; got {self.name!r}")
         sizes = self.raises
         if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__len__") or len(sizes) != 2:
-            raise ValueError(f"raises must be two sizes, the first round's and the second's (such as (2, 4)); got {sizes!r}")
+            raise ValueError(
+                f"raises must be two sizes, the first round's and the second's (such as (2, 4)); got {sizes!r}"
+            )
         low, high = LEDUC_RAISES
         for round_number, size in enumerate(sizes, 1):
-            if (isinstance(size, bool) or not isinstance(size, (int, float, np.number)) or not math.isfinite(size)
-                    or not low <= size <= high):
-                raise ValueError(f"the raise of round {round_number} must be a number from {low:g} to {high:g} antes; "
-                                 f"got {size!r}")
+            if (
+                isinstance(size, bool)
+                or not isinstance(size, (int, float, np.number))
+                or not math.isfinite(size)
+                or not low <= size <= high
+            ):
+                raise ValueError(
+                    f"the raise of round {round_number} must be a number from {low:g} to {high:g} antes; got {size!r}"
+                )
         low, high = LEDUC_MAX_RAISES
-        if isinstance(self.max_raises, bool) or not isinstance(self.max_raises, (int, np.integer)) or not (
-            low <= self.max_raises <= high
+        if (
+            isinstance(self.max_raises, bool)
+            or not isinstance(self.max_raises, (int, np.integer))
+            or not (low <= self.max_raises <= high)
         ):
-            raise ValueError(f"max_raises must be a whole number from {low} to {high} (4 raises a round make a tree of "
-                             f"29,970 nodes, what a page holds live); got {self.max_raises!r}")
+            raise ValueError(
+                f"max_raises must be a whole number from {low} to {high} (4 raises a round make a tree of "
+                f"29,970 nodes, what a page holds live); got {self.max_raises!r}"
+            )
 
     @property
     def card_names(self) -> tuple[str, ...]:

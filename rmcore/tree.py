@@ -80,7 +80,11 @@ def check_tree_game(game) -> None:
     if not ((children == -1) | ((children > rows) & (children < nodes))).all():
         bad = int(np.argwhere(~((children == -1) | ((children > rows) & (children < nodes))))[0, 0])
         refuse(f"node {bad} has a child index outside the nodes after it (0 to {nodes - 1})")
-    if tree.infoset_player.shape != (infosets,) or tree.num_actions.shape != (infosets,) or len(game.actions) != infosets:
+    if (
+        tree.infoset_player.shape != (infosets,)
+        or tree.num_actions.shape != (infosets,)
+        or len(game.actions) != infosets
+    ):
         refuse(f"infoset_player, num_actions and the action names must have one entry per information set ({infosets})")
     decisions = tree.player >= 0
     at = tree.infoset[decisions]
@@ -99,7 +103,10 @@ def check_tree_game(game) -> None:
     if not np.array_equal(np.sort(tree.by_depth), np.arange(nodes)):
         refuse("by_depth must list every node once")
     starts, ends, probabilities = tree.deal_start, tree.deal_end, tree.deal_probability
-    if not (starts.shape == ends.shape == probabilities.shape) or ((starts < 0) | (ends > nodes) | (starts >= ends)).any():
+    if (
+        not (starts.shape == ends.shape == probabilities.shape)
+        or ((starts < 0) | (ends > nodes) | (starts >= ends)).any()
+    ):
         refuse("every deal needs a range of nodes inside the tree")
     if (probabilities < 0).any() or abs(float(probabilities.sum()) - 1.0) > 1e-9:
         refuse(f"the deals' probabilities must be >= 0 and sum to 1 (they sum to {float(probabilities.sum()):.12g})")

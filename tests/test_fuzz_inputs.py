@@ -18,7 +18,11 @@ SPEC_KEYS = st.sampled_from(["A", "B", "rows", "cols", "name", "start", "other"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(st.text(max_size=300), JSON_VALUES.map(json.dumps), st.dictionaries(SPEC_KEYS, JSON_VALUES).map(json.dumps)))
+@given(
+    st.one_of(
+        st.text(max_size=300), JSON_VALUES.map(json.dumps), st.dictionaries(SPEC_KEYS, JSON_VALUES).map(json.dumps)
+    )
+)
 def test_a_matrix_link_parameter_gives_a_game_or_a_value_error(text):
     from ui import link
 
@@ -30,7 +34,9 @@ def test_a_matrix_link_parameter_gives_a_game_or_a_value_error(text):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.text(max_size=200), JSON_VALUES.map(json.dumps), st.integers(1, 5000).map(lambda n: "[" * n + "]" * n)))
+@given(
+    st.one_of(st.text(max_size=200), JSON_VALUES.map(json.dumps), st.integers(1, 5000).map(lambda n: "[" * n + "]" * n))
+)
 def test_json_from_a_user_is_read_or_refused_with_a_value_error(text):
     try:
         loads_json(text, "it")
@@ -39,7 +45,7 @@ def test_json_from_a_user_is_read_or_refused_with_a_value_error(text):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("0123456789.,;-+eE \t\n#\"abcx−")), max_size=200))
+@given(st.text(alphabet=st.sampled_from(list('0123456789.,;-+eE \t\n#"abcx−')), max_size=200))
 def test_csv_text_gives_a_matrix_or_a_value_error(text):
     try:
         parsed = rmcore.parse_matrix_csv(text)

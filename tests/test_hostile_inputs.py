@@ -171,18 +171,38 @@ def test_the_column_matrix_is_matched_to_the_row_matrix_by_its_action_names(tmp_
     (tmp_path / "A.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
     (tmp_path / "B.csv").write_text(",R,L\nD,1,5\nU,0,3\n")  # the same game, rows and columns in another order
     (tmp_path / "same.csv").write_text(",L,R\nU,3,0\nD,5,1\n")
-    shuffled = _cli("solve", "--matrix", str(tmp_path / "A.csv"), "--col-matrix", str(tmp_path / "B.csv"),
-                    "--iterations", "2000", "--json")
-    ordered = _cli("solve", "--matrix", str(tmp_path / "A.csv"), "--col-matrix", str(tmp_path / "same.csv"),
-                   "--iterations", "2000", "--json")
+    shuffled = _cli(
+        "solve",
+        "--matrix",
+        str(tmp_path / "A.csv"),
+        "--col-matrix",
+        str(tmp_path / "B.csv"),
+        "--iterations",
+        "2000",
+        "--json",
+    )
+    ordered = _cli(
+        "solve",
+        "--matrix",
+        str(tmp_path / "A.csv"),
+        "--col-matrix",
+        str(tmp_path / "same.csv"),
+        "--iterations",
+        "2000",
+        "--json",
+    )
     assert shuffled.returncode == ordered.returncode == 0, shuffled.stderr + ordered.stderr
     first, second = json_module.loads(shuffled.stdout), json_module.loads(ordered.stdout)
     assert first["average_strategies"] == second["average_strategies"] and first["value"] == second["value"]
     (tmp_path / "other.csv").write_text(",L,X\nU,1,0\nD,0,1\n")
     (tmp_path / "plain.csv").write_text("1,0\n0,1\n")
-    for matrix, other, message in (("A.csv", "other.csv", "names other column actions"),
-                                   ("plain.csv", "B.csv", "names its row actions but --matrix does not")):
-        out = _cli("solve", "--matrix", str(tmp_path / matrix), "--col-matrix", str(tmp_path / other), "--iterations", "10")
+    for matrix, other, message in (
+        ("A.csv", "other.csv", "names other column actions"),
+        ("plain.csv", "B.csv", "names its row actions but --matrix does not"),
+    ):
+        out = _cli(
+            "solve", "--matrix", str(tmp_path / matrix), "--col-matrix", str(tmp_path / other), "--iterations", "10"
+        )
         assert out.returncode == 2 and message in out.stderr, out.stderr
 
 

@@ -243,6 +243,12 @@ class Timeline:
         chosen = st.session_state.get(self._key)
         return chosen if options and chosen in options and chosen != options[-1] else None
 
+    def row(self, history) -> tuple[int, int | None]:
+        """The checkpoint row the page shows and, in a replay, its iteration (None at the live end)."""
+        at = self.at(history)
+        row = len(history) - 1 if at is None else history.row_at(at)
+        return row, None if at is None else int(history.iterations[row])
+
     def slider(self, history) -> None:
         """When paused on two checkpoints or more, a timeline over ``history``'s checkpoints; nothing while running."""
         options = _replay_options(history) if self._paused else []

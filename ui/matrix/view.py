@@ -50,9 +50,7 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
         return
     frame = run.frame()
     history = frame.history
-    at = timeline.at(history)
-    row = len(history) - 1 if at is None else history.row_at(at)
-    shown_at = None if at is None else int(history.iterations[row])
+    row, shown_at = timeline.row(history)
     metrics = metrics_at(history, row, game.is_zero_sum)
     _numbers(run, metrics, running, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
