@@ -128,7 +128,7 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
                 click_until(
                     page,
                     bet,
-                    lambda: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0,
+                    lambda bet=bet: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0,
                     timeout=20,
                 )
             assert held.count() > 0

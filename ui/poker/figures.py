@@ -59,7 +59,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     decisions = np.flatnonzero(tree.player >= 0)
     leaves = np.flatnonzero(tree.player < 0)
     traces = []
-    for action, (name, colour, width) in enumerate(
+    for action, (name, line_colour, width) in enumerate(
         [("pass / check / fold", "#9aa0a6", 1.5), ("bet / call", "#555555", 2.5)]
     ):
         xs, ys = [], []
@@ -74,7 +74,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
                 x=xs,
                 y=ys,
                 mode="lines",
-                line=dict(color=colour, width=width),
+                line=dict(color=line_colour, width=width),
                 name=name,
                 hoverinfo="skip",
             )
