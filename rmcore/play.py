@@ -128,7 +128,8 @@ class Hand:
         student is to act again or the hand is over."""
         if action not in self.legal_actions:
             raise ValueError(
-                f"{action!r} is not a legal action now; choose one of {', '.join(self.legal_actions) or '(none: the hand is over)'}"
+                f"{action!r} is not a legal action now; choose one of "
+                f"{', '.join(self.legal_actions) or '(none: the hand is over)'}"
             )
         self.steps.append(("you", action))
         self.history = self.rules.after(

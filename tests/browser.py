@@ -292,8 +292,9 @@ def main() -> None:
         errors = page.locator("[data-testid=stException]").count()
     rate = (len(seen) - 1) / args.seconds
     print(
-        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} chart updates "
-        f"per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the end; {errors} errors"
+        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
+        f"chart updates per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the "
+        f"end; {errors} errors"
     )
 
 

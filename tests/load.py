@@ -289,16 +289,17 @@ async def measure(
         ]
         stayed = sum(a == c.replica for a, c in zip(again, clients))
         print(
-            f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for {stayed} of {sessions}"
+            f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for "
+            f"{stayed} of {sessions}"
         )
     print(
         f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
         f"max {max(rates):.2f} (over {seconds:.0f} s)"
     )
     print(
-        f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
-        f"p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still arrived after a Pause: "
-        f"{sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}"
+        "Pause latency (until the paused page has arrived and no new iteration after it): p50 "
+        f"{statistics.median(delays):.2f} s, p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still "
+        f"arrived after a Pause: {sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}"
     )
     result = dict(sessions=sessions, rates=rates, delays=delays, errors=errors)
     if pid:

@@ -516,7 +516,8 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         notice.first.wait_for(state="detached", timeout=30_000)  # (a toast goes by itself)
         seconds = first_update_after(page, switch(page, "radio", "sampled"))
         print(
-            f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)"
+            f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the "
+            "click)"
         )
         notice.first.wait_for(timeout=10_000)  # said again for the new setting: it did not wait for its compile either
 

@@ -106,7 +106,8 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
         value=options[-1],
         key=f"{page}_speed",
         bind="query-params",
-        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.",
+        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per "
+        "screen update.",
     )
     with st.sidebar:
         link.share(page, iteration)

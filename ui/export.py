@@ -94,9 +94,10 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
         "variants": {s.label: s.gap for s in frame.race.standings},
     }
     readme = (
-        f"Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in its repository):\n\n"
-        f"    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average after {frame.iteration:,} iterations: the same "
-        f"values, to the last digit, because a run gives identical results however it is split into chunks.\n"
+        "Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in "
+        f"its repository):\n\n    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average "
+        f"after {frame.iteration:,} iterations: the same values, to the last digit, because a run gives identical "
+        "results however it is split into chunks.\n"
     )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

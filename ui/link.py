@@ -44,7 +44,8 @@ _OURS = ("matrix", "run_to")
 # inline code; Streamlit has no Python command that sends the browser to another URL).
 _navigate = st.components.v2.component(
     "rm_navigate",
-    js="export default function (component) { const url = component.data && component.data.url; if (url) window.location.assign(url); }",
+    js="export default function (component) { const url = component.data && component.data.url; if (url) "
+    "window.location.assign(url); }",
 )
 _STREAMLITS = ("embed", "embed_options")
 

@@ -216,22 +216,23 @@ def _answer(
         )
         if max(game.shape) > ANSWER_ROWS:
             st.caption(
-                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
-                "The history export (CSV) has them all."
+                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has "
+                "less. The history export (CSV) has them all."
             )
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
         st.markdown(heading)
         st.warning(
-            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it."
+            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on "
+            "without it."
         )
     elif game.equilibria:
         st.markdown(
             heading
             + (
-                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
-                f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
+                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium (CCE gap "
+                f"now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
                 if metrics.cce_gap is not None
                 else "Known equilibria:"
             )

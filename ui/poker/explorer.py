@@ -44,8 +44,8 @@ def section(
     live_chart(
         figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"),
         key="kuhn_heatmap",
-        caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only "
-        "where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.",
+        caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, "
+        "only where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.",
         **look,
     )
     _explorer(run, game, names, average, current, regrets, answer)

@@ -51,9 +51,9 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     )
     st.markdown(
         f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
-        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the locks give "
-        f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
-        f"({response.value - values[-1]:.2e} short)."
+        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the "
+        f"locks give away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns "
+        f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
     )
     live_chart(
         figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
@@ -72,7 +72,8 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
             for d in deviations[:DEVIATIONS_SHOWN]
         ]
         st.markdown(
-            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest gain first."
+            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest "
+            "gain first."
         )
         st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
         if len(deviations) > DEVIATIONS_SHOWN:

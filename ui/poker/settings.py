@@ -195,7 +195,8 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         total = sum(weights)
         if total == 0:
             st.error(
-                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays the equilibrium."
+                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays "
+                "the equilibrium."
             )
             continue
         locks.append((name, tuple(w / total for w in weights)))

@@ -54,7 +54,8 @@ def section(run: LiveRun) -> None:
     else:
         iteration = trace = None
         st.info(
-            "Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above."
+            "Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration "
+            "above."
         )
     if trace is not None:
         st.caption(
