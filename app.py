@@ -1,4 +1,5 @@
-"""Entry point: page config, session state for every page, presentation mode, navigation over every page, and nothing else."""
+"""Entry point: page config, session state for every page, presentation mode, navigation over every page, and nothing
+else."""
 
 import streamlit as st
 

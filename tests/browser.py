@@ -41,7 +41,8 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = ()):
-    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it afterwards.
+    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it
+    afterwards.
 
     ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``.
     """

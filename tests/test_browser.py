@@ -440,7 +440,8 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
     "which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")]
 )
 def test_a_control_pressed_as_soon_as_the_page_shows_it_takes_effect(app_url, which, control):
-    """One click, sent as soon as the control is on screen (the page's first script run may still be going): no retry."""
+    """One click, sent as soon as the control is on screen (the page's first script run may still be going): no
+    retry."""
     with chromium_page(height=1600) as page:
         page.goto(f"{app_url}/{'' if which == 'matrix' else which}")
         target = (

@@ -76,7 +76,8 @@ def _step(page: str, iterations: int) -> None:
 
 
 def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
-    """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar; returns the speed."""
+    """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar;
+    returns the speed."""
     c = st.columns(
         [2.5, 1.3, 1.3, 1.4, 1.5, 2.4], vertical_alignment="bottom"
     )  # Run | Pause needs 175 px; a 2.0 share gave it 144 at 1280 wide with the sidebar open (it scrolled sideways)

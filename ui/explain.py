@@ -48,7 +48,8 @@ def cfr_fixed(learner: int) -> str:
 
 
 def trajectories(classic: bool, fixed: bool) -> str:
-    """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed player)."""
+    """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed
+    player)."""
     lines = (
         "Each line is one information set's average probability of betting."
         if classic
@@ -79,7 +80,8 @@ KUHN_EXPLOITABILITY = (
 
 
 def strategies(fixed: bool) -> str:
-    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one learns."""
+    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one
+    learns."""
     if not fixed:
         return STRATEGIES
     return (

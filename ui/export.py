@@ -49,7 +49,8 @@ def _csv(game: rmcore.MatrixGame, payoffs) -> str:
 
 
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
-    """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it reads."""
+    """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
+    reads."""
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
@@ -79,7 +80,8 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
 
 
 def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
-    """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces them."""
+    """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces
+    them."""
     cmd, files = command(run, frame.iteration)
     versions = {"python": platform.python_version()}
     for name in _PACKAGES:
@@ -114,9 +116,9 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
 def section(page: str, run: LiveRun) -> None:
     """The Export heading and three download buttons, drawn by the page after its live panel.
 
-    Outside the panel, so that a running page does not send three more widgets with every screen update (with a
-    class on one server, those three widgets cost a fifth of each update). A file is made only when its button is clicked,
-    from the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
+    Outside the panel, so that a running page does not send three more widgets with every screen update (with a class on
+    one server, those three widgets cost a fifth of each update). A file is made only when its button is clicked, from
+    the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
     """
     the_setup = link.setup(page, 0)  # now: the files are made on another thread, which cannot read the URL
 

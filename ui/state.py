@@ -1,9 +1,9 @@
 """Session state in one place, for every page. Each browser tab is its own session, with its own runs.
 
 Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
-page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and a
-one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the
-last message of each input.
+page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and
+a one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the last message of each
+input.
 """
 
 from __future__ import annotations

@@ -319,7 +319,8 @@ START_CHOICES = {
 
 
 def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's ``start``)."""
+    """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's
+    ``start``)."""
     with st.expander("Where learning starts", expanded=False):
         choice = st.radio(
             "Start",

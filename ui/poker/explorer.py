@@ -23,7 +23,8 @@ def _game_key(run: LiveRun) -> tuple:
 def section(
     run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float, look: dict
 ) -> None:
-    """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an explorer."""
+    """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an
+    explorer."""
     game = run.race.game
     answer = exact_answer(_game_key(run))
     st.markdown(
@@ -52,7 +53,8 @@ def section(
 
 
 def _explorer(run: LiveRun, game, names: list[str], average, current, regrets, answer) -> None:
-    """One information set: its current and average strategy, cumulative regrets, the LP's, and how often it is reached."""
+    """One information set: its current and average strategy, cumulative regrets, the LP's, and how often it is
+    reached."""
     rules = game.rules
     seen = list(dict.fromkeys(rules.split(name)[0] for name in names))
     c1, c2 = st.columns(2)

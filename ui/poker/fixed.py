@@ -17,7 +17,8 @@ from .settings import RunSettings, exact_answer
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _exact_response(game_key: tuple, opponent: tuple) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
-    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per setup)."""
+    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per
+    setup)."""
     chosen = RunSettings((), game=game_key[0], cards=game_key[1], bet=game_key[2], opponent=opponent)
     game, answer = chosen.tree_game, exact_answer(game_key)
     response = rmcore.best_response(game, chosen.fixed_opponent(), learner=3 - opponent[0])
@@ -29,7 +30,8 @@ DEVIATIONS_SHOWN = 12
 
 
 def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None:
-    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the deviations."""
+    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the
+    deviations."""
     chosen = run.key
     fixed, locks = chosen.opponent
     learner = 3 - fixed

@@ -29,7 +29,8 @@ class Table:
 
 
 def _bot(run: LiveRun, at: int | None) -> tuple[int, rmcore.Policy]:
-    """The iteration whose average strategy the bot plays (the latest checkpoint at or before ``at``), and that policy."""
+    """The iteration whose average strategy the bot plays (the latest checkpoint at or before ``at``), and that
+    policy."""
     solver = run.primary
     if solver.iteration == 0:
         return 0, solver.average_policy()

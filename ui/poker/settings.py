@@ -150,8 +150,8 @@ def widgets() -> RunSettings:
 
 
 def _opponent_settings(chosen: RunSettings) -> tuple | None:
-    """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as the
-    matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
+    """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as
+    the matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
     mode = st.radio(
         "Opponent",
         list(OPPONENTS),
