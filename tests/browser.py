@@ -162,14 +162,17 @@ def chart_states_while_running(page, seconds: float, name_part: str = "nash_conv
     return seen
 
 
-_RACE_CURVES_JS = """() => {
+_RACE_CURVES_JS = (
+    """() => {
     for (const chart of document.querySelectorAll('.js-plotly-plot')) {
         const traces = chart._fullData || [];
         if (!traces.some(t => t.name === 'guide: 1/T')) continue;
-        return traces.filter(t => t.showlegend !== false && (t.name || '').includes(' · ') && !t.name.startsWith('current') && t.x && t.x.length > 1).map(t => t.name);
+        return traces.filter(t => t.showlegend !== false && (t.name || '').includes(' · ') """
+    """&& !t.name.startsWith('current') && t.x && t.x.length > 1).map(t => t.name);
     }
     return null;
 }"""
+)
 
 
 def race_curve_names(page) -> list[str]:

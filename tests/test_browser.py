@@ -208,10 +208,13 @@ def _shows_iteration(page, expected: str, timeout: float = 30.0) -> bool:
     return False
 
 
-_CHART_COLOURS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(chart => chart._fullLayout).map(chart => {
+_CHART_COLOURS_JS = (
+    """() => [...document.querySelectorAll('.js-plotly-plot')].filter(chart => chart._fullLayout)"""
+    """.map(chart => {
     const lines = (chart._fullData || []).map(t => t.line && t.line.color).filter(Boolean);
     return {paper: chart._fullLayout.paper_bgcolor, font: chart._fullLayout.font.color, lines: lines};
 })"""
+)
 
 
 def _brightness(colour: str) -> float:
@@ -285,20 +288,27 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
 
 # -- presentation mode, the keyboard, and interaction while live -----------------------------------------
 
-_MAIN_CHART_JS = """(namePart) => {
-    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+_MAIN_CHART_JS = (
+    """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')]"""
+    """.find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
     if (!chart) return null;
     const xaxis = chart._fullLayout.xaxis;
-    return {font: chart._fullLayout.font.size, range: xaxis.range.slice(), autorange: xaxis.autorange, redraws: window.__afterplots || 0,
+    return {font: chart._fullLayout.font.size, range: xaxis.range.slice(), autorange: xaxis.autorange, """
+    """redraws: window.__afterplots || 0,
             widths: chart._fullData.filter(t => (t.name || '').includes('(average)')).map(t => t.line.width)};
 }"""
-_COUNT_REDRAWS_JS = """(namePart) => {
-    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+)
+_COUNT_REDRAWS_JS = (
+    """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')]"""
+    """.find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
     if (!chart) return false;
     window.__afterplots = 0;
     chart.on('plotly_afterplot', () => { window.__afterplots += 1; });
     return true;
 }"""
+)
 
 
 _HAS_TRACE_JS = """(chart, namePart) => (chart._fullData || []).some(t => (t.name || '').includes(namePart))"""
@@ -318,9 +328,14 @@ def _chart(page, name_part: str):
 
 #: Controls in the page's main area whose content is wider than their box: Streamlit then clips them or scrolls them
 #: sideways (Run | Pause did at 1280 wide with the sidebar open: "Pau", its play icon scrolled away).
-_CLIPPED_CONTROLS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup], [data-testid=stMain] [data-testid=stButtonGroup] *, [data-testid=stMain] button')]
+_CLIPPED_CONTROLS_JS = (
+    """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup], """
+    """[data-testid=stMain] [data-testid=stButtonGroup] *, """
+    """[data-testid=stMain] button')]
   .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
-  .map(e => [e.getAttribute('data-testid') || e.tagName, e.innerText.replace(/\\s+/g, ' ').slice(0, 40), e.scrollWidth, e.clientWidth])"""
+  .map(e => [e.getAttribute('data-testid') || e.tagName, e.innerText.replace(/\\s+/g, ' ').slice(0, 40), """
+    """e.scrollWidth, e.clientWidth])"""
+)
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])

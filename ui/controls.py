@@ -33,7 +33,8 @@ export default function (component) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     const target = event.target;
-    if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], [data-testid=stDataFrame], [data-testid=stDataEditor]")) return;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], """
+    """[data-testid=stDataFrame], [data-testid=stDataEditor]")) return;
     const page = window.rmKeysPage;
     let button = null;
     if (event.key === " ") {

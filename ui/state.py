@@ -67,7 +67,10 @@ def init() -> None:
 def fault(page: str, message: str, iteration: int) -> None:
     """Something in the live panel failed: pause the page and say so, from a full rerun (a widget's value, such as the
     run flag, may only change before the widget is drawn)."""
-    text = f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: press Run to carry on, or Reset."
+    text = (
+        f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: "
+        "press Run to carry on, or Reset."
+    )
     if not running(page):  # already paused: say it here, and do not rerun into the same failure
         st.error(text, icon=":material/error:")
         return
