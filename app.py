@@ -1,4 +1,5 @@
-"""Entry point: page config, session state for every page, presentation mode, navigation over every page, and nothing else."""
+"""Entry point: page config, session state for every page, presentation mode, navigation over every page, and nothing
+else."""
 
 import streamlit as st
 
@@ -9,7 +10,8 @@ from ui import controls, state
 rmcore.compile_in_background()
 state.init()
 # The favicon is a file of the app's own: a Material icon name makes the browser fetch the icon from the internet, and
-# the app works offline. Presentation mode opens with the sidebar folded away: the page gets the projector's whole width.
+# the app works offline. Presentation mode opens with the sidebar folded away: the page gets the projector's whole
+# width.
 st.set_page_config(
     page_title="Watch regret matching find equilibria",
     page_icon="ui/assets/favicon.png",

@@ -10,7 +10,7 @@ Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, `
 True
 """
 
-from . import poker
+from . import poker as poker  # the subpackage, re-exported as rmcore.poker
 from ._runtime import compile_in_background, compiles_in_background, compiling
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv

@@ -106,7 +106,8 @@ def _parse_start(text: str | None):
         return [float(p) for p in row.split(",")], [float(p) for p in col.split(",")]
     except ValueError:
         raise UsageError(
-            f"--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got {text!r}"
+            "--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got "
+            f"{text!r}"
         ) from None
 
 
@@ -146,7 +147,8 @@ def _solve(args) -> int:
         return 0
     mode = "self-play" if solver.is_self_play else "against a fixed opponent"
     print(
-        f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
+        f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, "
+        f"{args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
     )
     for who, labels, probabilities in (
         ("row", game.row_actions, average.row),
@@ -243,7 +245,8 @@ def _race(args) -> int:
         print(json.dumps({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
         return 0
     print(
-        f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over {args.seeds} seeds where sampled)"
+        f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over "
+        f"{args.seeds} seeds where sampled)"
     )
     header = f"  {'variant':<42} {result.gap_name:>11} {'its/s':>12} " + " ".join(
         f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS
@@ -325,7 +328,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--variants",
         required=True,
         metavar="V1,V2,..",
-        help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: cfr+/simultaneous",
+        help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: "
+        "cfr+/simultaneous",
     )
     race.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")

@@ -964,7 +964,8 @@ def best_response_value(tree, policy, player, reach, value, scores):
                         best = a
                 value[node] = value[tree.children[node, best]]
         # Chance nodes (their outcomes sit one level deeper) in a loop of their own, skipped where there are none:
-        # a call to _chance_value inside the loops above slows Kuhn's best response (no chance node at all) by a quarter.
+        # a call to _chance_value inside the loops above slows Kuhn's best response (no chance node at all) by a
+        # quarter.
         if has_chance:
             for j in range(k, end):
                 node = order[j]

@@ -251,7 +251,7 @@ def _matrix_rows(quick: bool) -> None:
         times = _best_of(
             {
                 "rmcore": lambda s=solver: s.run(our_iterations),
-                "numpy": lambda: numpy_self_play(A, numpy_iterations, sampling == "sampled"),
+                "numpy": lambda sampled=(sampling == "sampled"): numpy_self_play(A, numpy_iterations, sampled),
             },
             repeats,
         )

@@ -525,8 +525,8 @@ def _rpsls() -> MatrixGame:
         row_actions=names,
         col_actions=names,
         name="Rock-Paper-Scissors-Lizard-Spock",
-        description="Five actions, each beating two and losing to two; the only equilibrium is uniform play, so learning "
-        "starts elsewhere (each player leaning on one action) and converges to it.",
+        description="Five actions, each beating two and losing to two; the only equilibrium is uniform play, so "
+        "learning starts elsewhere (each player leaning on one action) and converges to it.",
         equilibria=[((0.2,) * 5, (0.2,) * 5)],
         start=((0.5, 0.2, 0.1, 0.1, 0.1), (0.1, 0.1, 0.1, 0.2, 0.5)),
     )
@@ -591,7 +591,8 @@ def _shapley() -> MatrixGame:
         col_actions=("A", "B", "C"),
         name="Shapley's game",
         description="A general-sum game whose unique equilibrium is uniform. Started off it, regret matching keeps "
-        "cycling: the averages stay away from the equilibrium (nash_conv stays near 0.28) while the CCE gap falls to 0.",
+        "cycling: the averages stay away from the equilibrium (nash_conv stays near 0.28) while the CCE gap falls to "
+        "0.",
         equilibria=[((1 / 3,) * 3, (1 / 3,) * 3)],
         start=((0.6, 0.3, 0.1), (0.1, 0.6, 0.3)),
     )

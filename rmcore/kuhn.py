@@ -46,7 +46,8 @@ INFOSETS = ("J", "Q", "K", "Jpb", "Qpb", "Kpb", "Jp", "Jb", "Qp", "Qb", "Kp", "K
 
 
 def kuhn_tree() -> TreeGame:
-    """Kuhn poker as flat arrays (``poker.kuhn_poker(3, 1.0)``); each node is labelled (card 1, card 2, public history)."""
+    """Kuhn poker as flat arrays (``poker.kuhn_poker(3, 1.0)``); each node is labelled (card 1, card 2, public
+    history)."""
     return poker.kuhn_poker(3, 1.0)
 
 

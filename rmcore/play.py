@@ -18,7 +18,9 @@ approximation, mean +- 1.96 s / sqrt(n)), to set beside the game value and what 
 >>> hand.play("bet")
 >>> hand.steps
 [('you', 'bet'), ('bot', 'fold')]
->>> hand.is_over, hand.bot_cards, hand.winnings, [(m.infoset, m.action, round(m.probability, 3)) for m in hand.bot_moves]
+>>> hand.is_over, hand.bot_cards, hand.winnings, [
+...     (m.infoset, m.action, round(m.probability, 3)) for m in hand.bot_moves
+... ]
 (True, 'Q', 1.0, [('Qb', 'fold', 0.667)])
 """
 
@@ -128,7 +130,8 @@ class Hand:
         student is to act again or the hand is over."""
         if action not in self.legal_actions:
             raise ValueError(
-                f"{action!r} is not a legal action now; choose one of {', '.join(self.legal_actions) or '(none: the hand is over)'}"
+                f"{action!r} is not a legal action now; choose one of "
+                f"{', '.join(self.legal_actions) or '(none: the hand is over)'}"
             )
         self.steps.append(("you", action))
         self.history = self.rules.after(

@@ -36,7 +36,8 @@ def whole_number(value, what: str, minimum: int) -> int:
 
 
 def history_points(value) -> int:
-    """``max_points``: a whole number from 0 to ``config.MAX_POINTS`` (each row holds the policies: Leduc's are 67 kB)."""
+    """``max_points``: a whole number from 0 to ``config.MAX_POINTS`` (each row holds the policies: Leduc's are 67
+    kB)."""
     points = whole_number(value, "max_points", 0)
     if points > config.MAX_POINTS:
         raise ValueError(f"max_points must be at most {config.MAX_POINTS:,}, got {points:,}")

@@ -41,7 +41,8 @@ def _free_port() -> int:
 
 @contextlib.contextmanager
 def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = ()):
-    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it afterwards.
+    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it
+    afterwards.
 
     ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``.
     """
@@ -161,14 +162,17 @@ def chart_states_while_running(page, seconds: float, name_part: str = "nash_conv
     return seen
 
 
-_RACE_CURVES_JS = """() => {
+_RACE_CURVES_JS = (
+    """() => {
     for (const chart of document.querySelectorAll('.js-plotly-plot')) {
         const traces = chart._fullData || [];
         if (!traces.some(t => t.name === 'guide: 1/T')) continue;
-        return traces.filter(t => t.showlegend !== false && (t.name || '').includes(' · ') && !t.name.startsWith('current') && t.x && t.x.length > 1).map(t => t.name);
+        return traces.filter(t => t.showlegend !== false && (t.name || '').includes(' · ') """
+    """&& !t.name.startsWith('current') && t.x && t.x.length > 1).map(t => t.name);
     }
     return null;
 }"""
+)
 
 
 def race_curve_names(page) -> list[str]:
@@ -292,8 +296,9 @@ def main() -> None:
         errors = page.locator("[data-testid=stException]").count()
     rate = (len(seen) - 1) / args.seconds
     print(
-        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} chart updates "
-        f"per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the end; {errors} errors"
+        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
+        f"chart updates per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the "
+        f"end; {errors} errors"
     )
 
 

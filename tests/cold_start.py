@@ -4,9 +4,9 @@ change freeze the page? A measurement, printed; ``tests/test_browser.py`` checks
     python -m tests.cold_start                # streamlit run with an empty NUMBA_CACHE_DIR, headless Chromium
     python -m tests.cold_start --game leduc   # the same, but the first page opened is the CFR page on Leduc
 
-Printed: seconds from `streamlit run` to the first chart drawn with data (Run pressed as soon as it shows), then, while running, for
-each switch of a setting that needs another compiled kernel (updates, sampling, averaging, algorithm, and two Kuhn
-variants), the seconds from the click (the page's own clock) to the first screen update of the new run.
+Printed: seconds from `streamlit run` to the first chart drawn with data (Run pressed as soon as it shows), then, while
+running, for each switch of a setting that needs another compiled kernel (updates, sampling, averaging, algorithm, and
+two Kuhn variants), the seconds from the click (the page's own clock) to the first screen update of the new run.
 """
 
 from __future__ import annotations

@@ -11,13 +11,12 @@ exactly as the browser's ``setInterval`` does. So the server does all its real w
 figures, Streamlit's rerun, the messages), while 30 clients together need a small part of the other core: 30
 Chromium tabs saturated it at 2 sessions.
 
-Printed: each session's screen updates per second (counted from changes of the iteration metric), the Pause
-latency (from sending Pause until the server's paused page has arrived and no update with a new iteration comes
-after it; p50 / p95 over all sessions, each pressing Pause while the others keep running), the server's CPU per screen update, and its memory: after
-warm-up, at the end of the run, and once every session has closed (its tab gone) and the server has let go of it.
-First of all it prints how long a fixed Python loop takes on the server's core, so that runs made in different
-hours (this machine's speed drifts by up to twofold) can be compared.
-A measurement, not a test: nothing is asserted.
+Printed: each session's screen updates per second (counted from changes of the iteration metric), the Pause latency
+(from sending Pause until the server's paused page has arrived and no update with a new iteration comes after it; p50 /
+p95 over all sessions, each pressing Pause while the others keep running), the server's CPU per screen update, and its
+memory: after warm-up, at the end of the run, and once every session has closed (its tab gone) and the server has let go
+of it. First of all it prints how long a fixed Python loop takes on the server's core, so that runs made in different
+hours (this machine's speed drifts by up to twofold) can be compared. A measurement, not a test: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -117,7 +116,8 @@ class Session:
         await self._socket.send(message.SerializeToString())
 
     async def _every(self, fragment_id: str, interval: float) -> None:
-        """The browser's timer for a running fragment: a rerun request every ``interval``, whether or not the last is done."""
+        """The browser's timer for a running fragment: a rerun request every ``interval``, whether or not the last is
+        done."""
         while True:
             await asyncio.sleep(interval)
             self.updates_requested += 1
@@ -217,7 +217,8 @@ def _p95(values: list[float]) -> float:
 async def measure(
     url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None, hostile: int = 0
 ) -> dict:
-    """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return the numbers.
+    """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return
+    the numbers.
 
     With ``hostile``, that many more sessions are opened first from :data:`HEAVIEST_LINK` (they run on their own, from
     the link) and left running throughout; only the ``sessions`` are counted.
@@ -289,16 +290,17 @@ async def measure(
         ]
         stayed = sum(a == c.replica for a, c in zip(again, clients))
         print(
-            f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for {stayed} of {sessions}"
+            f"sessions per replica: {spread}; a later request with the session's cookie reached its replica for "
+            f"{stayed} of {sessions}"
         )
     print(
         f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
         f"max {max(rates):.2f} (over {seconds:.0f} s)"
     )
     print(
-        f"Pause latency (until the paused page has arrived and no new iteration after it): p50 {statistics.median(delays):.2f} s, "
-        f"p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still arrived after a Pause: "
-        f"{sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}"
+        "Pause latency (until the paused page has arrived and no new iteration after it): p50 "
+        f"{statistics.median(delays):.2f} s, p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still "
+        f"arrived after a Pause: {sum(1 for c, at in zip(clients, pressed) for t, _ in c.changes if t > at)}"
     )
     result = dict(sessions=sessions, rates=rates, delays=delays, errors=errors)
     if pid:

@@ -128,7 +128,7 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
                 click_until(
                     page,
                     bet,
-                    lambda: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0,
+                    lambda bet=bet: held.count() > 0 or bet.count() == 0 or page.get_by_text("Betting:").count() > 0,
                     timeout=20,
                 )
             assert held.count() > 0
@@ -208,10 +208,13 @@ def _shows_iteration(page, expected: str, timeout: float = 30.0) -> bool:
     return False
 
 
-_CHART_COLOURS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(chart => chart._fullLayout).map(chart => {
+_CHART_COLOURS_JS = (
+    """() => [...document.querySelectorAll('.js-plotly-plot')].filter(chart => chart._fullLayout)"""
+    """.map(chart => {
     const lines = (chart._fullData || []).map(t => t.line && t.line.color).filter(Boolean);
     return {paper: chart._fullLayout.paper_bgcolor, font: chart._fullLayout.font.color, lines: lines};
 })"""
+)
 
 
 def _brightness(colour: str) -> float:
@@ -285,20 +288,27 @@ def test_export_the_history_and_the_setup_then_load_the_setup_in_a_fresh_browser
 
 # -- presentation mode, the keyboard, and interaction while live -----------------------------------------
 
-_MAIN_CHART_JS = """(namePart) => {
-    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+_MAIN_CHART_JS = (
+    """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')]"""
+    """.find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
     if (!chart) return null;
     const xaxis = chart._fullLayout.xaxis;
-    return {font: chart._fullLayout.font.size, range: xaxis.range.slice(), autorange: xaxis.autorange, redraws: window.__afterplots || 0,
+    return {font: chart._fullLayout.font.size, range: xaxis.range.slice(), autorange: xaxis.autorange, """
+    """redraws: window.__afterplots || 0,
             widths: chart._fullData.filter(t => (t.name || '').includes('(average)')).map(t => t.line.width)};
 }"""
-_COUNT_REDRAWS_JS = """(namePart) => {
-    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
+)
+_COUNT_REDRAWS_JS = (
+    """(namePart) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')]"""
+    """.find(c => (c._fullData || []).some(t => (t.name || '').includes(namePart)));
     if (!chart) return false;
     window.__afterplots = 0;
     chart.on('plotly_afterplot', () => { window.__afterplots += 1; });
     return true;
 }"""
+)
 
 
 _HAS_TRACE_JS = """(chart, namePart) => (chart._fullData || []).some(t => (t.name || '').includes(namePart))"""
@@ -318,9 +328,14 @@ def _chart(page, name_part: str):
 
 #: Controls in the page's main area whose content is wider than their box: Streamlit then clips them or scrolls them
 #: sideways (Run | Pause did at 1280 wide with the sidebar open: "Pau", its play icon scrolled away).
-_CLIPPED_CONTROLS_JS = """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup], [data-testid=stMain] [data-testid=stButtonGroup] *, [data-testid=stMain] button')]
+_CLIPPED_CONTROLS_JS = (
+    """() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stButtonGroup], """
+    """[data-testid=stMain] [data-testid=stButtonGroup] *, """
+    """[data-testid=stMain] button')]
   .filter(e => e.offsetParent && e.scrollWidth > e.clientWidth + 1)
-  .map(e => [e.getAttribute('data-testid') || e.tagName, e.innerText.replace(/\\s+/g, ' ').slice(0, 40), e.scrollWidth, e.clientWidth])"""
+  .map(e => [e.getAttribute('data-testid') || e.tagName, e.innerText.replace(/\\s+/g, ' ').slice(0, 40), """
+    """e.scrollWidth, e.clientWidth])"""
+)
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
@@ -440,7 +455,8 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
     "which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")]
 )
 def test_a_control_pressed_as_soon_as_the_page_shows_it_takes_effect(app_url, which, control):
-    """One click, sent as soon as the control is on screen (the page's first script run may still be going): no retry."""
+    """One click, sent as soon as the control is on screen (the page's first script run may still be going): no
+    retry."""
     with chromium_page(height=1600) as page:
         page.goto(f"{app_url}/{'' if which == 'matrix' else which}")
         target = (
@@ -516,7 +532,8 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         notice.first.wait_for(state="detached", timeout=30_000)  # (a toast goes by itself)
         seconds = first_update_after(page, switch(page, "radio", "sampled"))
         print(
-            f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the click)"
+            f"switched to a variant never compiled: first update after {seconds:.2f} s (the page's clock, from the "
+            "click)"
         )
         notice.first.wait_for(timeout=10_000)  # said again for the new setting: it did not wait for its compile either
 

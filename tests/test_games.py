@@ -142,7 +142,8 @@ def test_bad_csv_is_explained(text, message):
 
 @pytest.mark.parametrize("name", list(rmcore.PRESETS))
 def test_no_preset_starts_dead(name):
-    """A preset whose uniform start is already an equilibrium suggests a start elsewhere, and its run from there moves."""
+    """A preset whose uniform start is already an equilibrium suggests a start elsewhere, and its run from there
+    moves."""
     game = rmcore.preset(name)
     m, n = game.shape
     uniform_is_equilibrium = rmcore.nash_conv(game, [1 / m] * m, [1 / n] * n) < 1e-12

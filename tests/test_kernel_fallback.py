@@ -1,6 +1,6 @@
-"""While a variant's own kernel compiles, something that needs no compile answers at once: the general kernel (bit-identical
-results), or before that the kernels run as plain Python (CFR: bit-identical; matrix games: provisional iterations that
-are run again on the compiled kernel, so that the results are bit-identical in the end)."""
+"""While a variant's own kernel compiles, something that needs no compile answers at once: the general kernel
+(bit-identical results), or before that the kernels run as plain Python (CFR: bit-identical; matrix games: provisional
+iterations that are run again on the compiled kernel, so that the results are bit-identical in the end)."""
 
 from __future__ import annotations
 
@@ -130,7 +130,8 @@ def test_off_by_default_a_library_call_compiles_what_it_needs(monkeypatch):
 
 
 def _nothing_compiled(monkeypatch, prepared: list) -> None:
-    """As on a server started on an empty numba cache: nothing loaded, nothing on disk, compiles asked for but not done."""
+    """As on a server started on an empty numba cache: nothing loaded, nothing on disk, compiles asked for but not
+    done."""
     monkeypatch.setattr(_runtime, "_ready", set())
     monkeypatch.setattr(_runtime, "_standing_in", {})
     monkeypatch.setattr(_runtime, "_on_disk", lambda kernel, arguments: False)

@@ -10,10 +10,10 @@ import pytest
 import rmcore
 from rmcore.kuhn import INFOSETS, KUHN, equilibrium_policy, kuhn_nash_conv
 
+from . import known_values, naive_cfr
+
 _TREE, NODE_LABELS = KUHN.tree, KUHN.node_labels
 ROOT = Path(__file__).resolve().parent.parent
-
-from . import known_values, naive_cfr
 
 OPENSPIEL_CFR = {1: 0.458, 2: 0.271, 5: 0.121, 10: 0.0687, 100: 8.23e-3, 1000: 9.38e-4}
 OPENSPIEL_CFR_PLUS = {5: 0.0733, 10: 0.0327, 100: 1.19e-3, 1000: 8.74e-5}

@@ -8,7 +8,8 @@ from ui.live import LiveRun
 
 
 def _on_a_clock_of_our_own(monkeypatch, cost: dict) -> LiveRun:
-    """A live run whose every call costs ``cost["fixed"]`` plus ``cost["per_iteration"]`` an iteration, on a fake clock."""
+    """A live run whose every call costs ``cost["fixed"]`` plus ``cost["per_iteration"]`` an iteration, on a fake
+    clock."""
     clock = [0.0]
     monkeypatch.setattr(
         ui.live, "time", types.SimpleNamespace(thread_time=lambda: clock[0], perf_counter=lambda: clock[0])

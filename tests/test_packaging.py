@@ -13,7 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_import_rmcore_never_needs_the_dashboard():
     # A None entry in sys.modules makes any import of that name fail at once.
-    code = "import sys; sys.modules['streamlit'] = sys.modules['plotly'] = None; import rmcore, rmcore.__main__, rmcore.race; print('ok')"
+    code = (
+        "import sys; sys.modules['streamlit'] = sys.modules['plotly'] = None; "
+        "import rmcore, rmcore.__main__, rmcore.race; print('ok')"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 

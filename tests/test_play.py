@@ -77,7 +77,7 @@ def test_a_kuhn_hand_is_told_in_a_players_words_fold_and_call_after_a_bet():
     hand = Hand(rmcore.KUHN, EXACT.policy, 2, seed=3, number=0)
     for n in range(200):
         hand = _play_out(Hand(rmcore.KUHN, EXACT.policy, 2, seed=3, number=n), lambda h: h.legal_actions[1])
-        for (who, said), before in zip(hand.steps, [""] + [h for h in _prefixes(hand.history)]):
+        for (_who, said), before in zip(hand.steps, [""] + [h for h in _prefixes(hand.history)]):
             assert said in (("fold", "call") if before.endswith("b") else ("check", "bet")), (hand.history, hand.steps)
 
 
@@ -103,7 +103,7 @@ def test_bad_moves_and_settings_are_refused_with_a_clear_message():
     with pytest.raises(ValueError, match="not a legal action now; choose one of check, bet"):
         hand.play("raise")
     with pytest.raises(ValueError, match="not over yet"):
-        hand.winnings
+        _ = hand.winnings  # the property raises
     _play_out(hand, lambda h: h.legal_actions[0])  # check, or fold to a bet
     with pytest.raises(ValueError, match="the hand is over"):
         hand.play("check")

@@ -84,7 +84,8 @@ def test_leduc_tree_facts():
     assert tree.deal_probability.tolist() == [(1 / 6) * (1 / 5)] * 30  # as a dealer multiplies (and OpenSpiel)
     per_deal = tree.deal_end - tree.deal_start
     assert (per_deal == 315).all()
-    # A betting round: 6 decision histories, 4 folds, 5 ways on; after each of the 5, chance deals one of 4 public cards.
+    # A betting round: 6 decision histories, 4 folds, 5 ways on; after each of the 5, chance deals one of 4 public
+    # cards.
     decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.tree.CHANCE_NODE).sum()
     assert (decisions, chance, (tree.player == -1).sum()) == (30 * (6 + 5 * 4 * 6), 30 * 5, 30 * (4 + 5 * 4 * (4 + 5)))
     assert np.allclose(tree.chance[tree.player == rmcore.tree.CHANCE_NODE], 0.25)

@@ -29,7 +29,7 @@ def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, va
     result = rmcore.race(game, variants, iterations, seeds=3, seed=10, chunks=7)  # run in 7 chunks ...
     for k, (variant, standing, curve) in enumerate(zip(variants, result.standings, result.curves)):
         # The race's first run keeps max_points checkpoints, every other run member_points: so do the separate ones.
-        def points(j):
+        def points(j, k=k):
             return rmcore.config.DEFAULT_MAX_POINTS if k == 0 and j == 0 else rmcore.config.RACE_MEMBER_POINTS
 
         if isinstance(game, rmcore.MatrixGame):

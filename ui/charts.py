@@ -246,8 +246,9 @@ PROJECTOR_CURRENT_OPACITY = 0.9
 
 
 def for_projector(spec: dict) -> dict:
-    """The same figure for a projector: text at least ``PROJECTOR_TEXT`` px, lines at least 3 px (current ones 2.5 px and
-    nearly opaque), markers a third larger, and margins that make room for the larger labels. ``spec`` is not changed."""
+    """The same figure for a projector: text at least ``PROJECTOR_TEXT`` px, lines at least 3 px (current ones 2.5 px
+    and nearly opaque), markers a third larger, and margins that make room for the larger labels. ``spec`` is not
+    changed."""
     layout = dict(spec["layout"])
     layout["font"] = {**layout.get("font", {}), "size": PROJECTOR_TEXT}
     layout["title"] = {**layout.get("title", {}), "font": {"size": PROJECTOR_TEXT + 4}}
@@ -297,7 +298,8 @@ def legend_right(spec: dict) -> dict:
 
 
 def mark_iteration(spec: dict, iteration: int) -> dict:
-    """``spec`` with a vertical line at ``iteration`` on every x axis (every panel) and a label on the first: a replay's "now"."""
+    """``spec`` with a vertical line at ``iteration`` on every x axis (every panel) and a label on the first: a replay's
+    "now"."""
     layout = dict(spec["layout"])
     axes = sorted(key for key in layout if key.startswith("xaxis")) or ["xaxis"]
     shapes = list(layout.get("shapes", []))

@@ -33,7 +33,8 @@ export default function (component) {
   document.addEventListener("keydown", (event) => {
     if (event.ctrlKey || event.metaKey || event.altKey || event.repeat) return;
     const target = event.target;
-    if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], [data-testid=stDataFrame], [data-testid=stDataEditor]")) return;
+    if (target && target.closest && target.closest("input, textarea, select, [contenteditable=true], """
+    """[data-testid=stDataFrame], [data-testid=stDataEditor]")) return;
     const page = window.rmKeysPage;
     let button = null;
     if (event.key === " ") {
@@ -76,7 +77,8 @@ def _step(page: str, iterations: int) -> None:
 
 
 def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
-    """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar; returns the speed."""
+    """Run / Pause, Step +1 / +10 / +100, Reset and the speed in one row, the keys under it, Share in the sidebar;
+    returns the speed."""
     c = st.columns(
         [2.5, 1.3, 1.3, 1.4, 1.5, 2.4], vertical_alignment="bottom"
     )  # Run | Pause needs 175 px; a 2.0 share gave it 144 at 1280 wide with the sidebar open (it scrolled sideways)
@@ -106,7 +108,8 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
         value=options[-1],
         key=f"{page}_speed",
         bind="query-params",
-        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per screen update.",
+        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per "
+        "screen update.",
     )
     with st.sidebar:
         link.share(page, iteration)

@@ -22,9 +22,10 @@ SIMPLEX_FIXED = (
 )
 CONVERGENCE = (
     "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
-    "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T) on each player's average regret "
-    "(Δ: the range of the player's payoffs, largest minus smallest; |A|: its number of actions; T: iterations), a "
-    "worst-case guarantee rather than a prediction (real runs sit well below it); the dotted line shows the 1/√T rate."
+    "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T) on each player's average "
+    "regret (Δ: the range of the player's payoffs, largest minus smallest; |A|: its number of actions; T: "
+    "iterations), a worst-case guarantee rather than a prediction (real runs sit well below it); the dotted line "
+    "shows the 1/√T rate."
 )
 CONVERGENCE_FIXED = (
     "Against a fixed opponent only the row player learns: the black line is how much it could still gain by switching "
@@ -32,8 +33,9 @@ CONVERGENCE_FIXED = (
     "dashed bound is Δ·√(|A|/T) (Δ: the range of the row player's payoffs; |A|: its number of actions; T: iterations)."
 )
 CFR_FIXED_VALUE = (
-    "The learner's average strategy's winnings per hand against the fixed player (thick), climbing to what a best response "
-    "earns (dashed, exact); the dotted line is the equilibrium value. The gap between the two lines is what the locks give away."
+    "The learner's average strategy's winnings per hand against the fixed player (thick), climbing to what a best "
+    "response earns (dashed, exact); the dotted line is the equilibrium value. The gap between the two lines is what "
+    "the locks give away."
 )
 
 
@@ -46,7 +48,8 @@ def cfr_fixed(learner: int) -> str:
 
 
 def trajectories(classic: bool, fixed: bool) -> str:
-    """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed player)."""
+    """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed
+    player)."""
     lines = (
         "Each line is one information set's average probability of betting."
         if classic
@@ -62,12 +65,13 @@ def trajectories(classic: bool, fixed: bool) -> str:
 
 REGRETS = (
     "An action's cumulative regret is how much better it would have done, summed over all iterations, than what was "
-    "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not played."
+    "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not "
+    "played."
 )
 RACE = (
-    "One line per variant, lower is better; a sampled variant shows the median of its seeds with a band from the best to "
-    "the worst seed. The guides show the 1/√T rate that plain regret matching guarantees and the faster 1/T that the "
-    "best variants often reach in practice."
+    "One line per variant, lower is better; a sampled variant shows the median of its seeds with a band from the "
+    "best to the worst seed. The guides show the 1/√T rate that plain regret matching guarantees and the faster 1/T "
+    "that the best variants often reach in practice."
 )
 KUHN_EXPLOITABILITY = (
     "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
@@ -76,7 +80,8 @@ KUHN_EXPLOITABILITY = (
 
 
 def strategies(fixed: bool) -> str:
-    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one learns."""
+    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one
+    learns."""
     if not fixed:
         return STRATEGIES
     return (
@@ -90,19 +95,20 @@ KUHN_TRAJECTORIES = (
     "equilibrium family (which α depends on the start and the variant); player 2's strategy is the same in all of them."
 )
 KUHN_CHECK = (
-    "Bars are the average probability of betting; the dashed marks are where the equilibrium family with the bars' own α "
-    "= P(bet | J) puts every other information set. Bars on their marks mean the average is an equilibrium."
+    "Bars are the average probability of betting; the dashed marks are where the equilibrium family with the bars' "
+    "own α = P(bet | J) puts every other information set. Bars on their marks mean the average is an equilibrium."
 )
 KUHN_TREE = (
-    "Chance deals one card to each player (six deals), then each decision is a pass or a bet (after a bet: fold or call); "
-    "the numbers at the leaves are player 1's winnings. A player sees only their own card, so the two nodes joined by a "
-    "dashed arc look the same to them: that pair is one information set, and CFR keeps one strategy (one colour) for both."
+    "Chance deals one card to each player (six deals), then each decision is a pass or a bet (after a bet: fold or "
+    "call); the numbers at the leaves are player 1's winnings. A player sees only their own card, so the two nodes "
+    "joined by a dashed arc look the same to them: that pair is one information set, and CFR keeps one strategy (one "
+    "colour) for both."
 )
 
 #: How a Kuhn information set is named: the card held, then the actions so far.
 KUHN_INFOSET_NAMES = (
-    "An information set is named by the card its player holds and the actions so far: **Jpb** is holding the Jack after "
-    "a pass (p) and a bet (b); **K** is holding the King with nothing played yet."
+    "An information set is named by the card its player holds and the actions so far: **Jpb** is holding the Jack "
+    "after a pass (p) and a bet (b); **K** is holding the King with nothing played yet."
 )
 
 
@@ -121,6 +127,6 @@ def compiling(seconds: float, what: str) -> str:
 #: How an information set of the bigger games is named: the cards seen, then the betting, round by round.
 POKER_INFOSET_NAMES = (
     "An information set is named by the cards its player sees and the betting so far: **K♥ Q♠ crrc/cr** is holding "
-    "the King of hearts with the Queen of spades on the table, after check (c), raise (r), re-raise (r) and call (c) in "
-    "the first round (the slash ends it) and check, raise in the second. In Kuhn poker p is pass and b bet."
+    "the King of hearts with the Queen of spades on the table, after check (c), raise (r), re-raise (r) and call (c) "
+    "in the first round (the slash ends it) and check, raise in the second. In Kuhn poker p is pass and b bet."
 )

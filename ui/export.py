@@ -49,7 +49,8 @@ def _csv(game: rmcore.MatrixGame, payoffs) -> str:
 
 
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
-    """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it reads."""
+    """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
+    reads."""
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
@@ -79,7 +80,8 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
 
 
 def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
-    """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces them."""
+    """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces
+    them."""
     cmd, files = command(run, frame.iteration)
     versions = {"python": platform.python_version()}
     for name in _PACKAGES:
@@ -94,9 +96,10 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
         "variants": {s.label: s.gap for s in frame.race.standings},
     }
     readme = (
-        f"Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in its repository):\n\n"
-        f"    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average after {frame.iteration:,} iterations: the same "
-        f"values, to the last digit, because a run gives identical results however it is split into chunks.\n"
+        "Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in "
+        f"its repository):\n\n    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average "
+        f"after {frame.iteration:,} iterations: the same values, to the last digit, because a run gives identical "
+        "results however it is split into chunks.\n"
     )
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
@@ -113,9 +116,9 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
 def section(page: str, run: LiveRun) -> None:
     """The Export heading and three download buttons, drawn by the page after its live panel.
 
-    Outside the panel, so that a running page does not send three more widgets with every screen update (with a
-    class on one server, those three widgets cost a fifth of each update). A file is made only when its button is clicked,
-    from the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
+    Outside the panel, so that a running page does not send three more widgets with every screen update (with a class on
+    one server, those three widgets cost a fifth of each update). A file is made only when its button is clicked, from
+    the frame the panel drew last: exactly the numbers on screen, even while the run goes on.
     """
     the_setup = link.setup(page, 0)  # now: the files are made on another thread, which cannot read the URL
 

@@ -1,4 +1,5 @@
-"""One server's time, shared fairly among the sessions that are running: who updates next, and with how much solver time.
+"""One server's time, shared fairly among the sessions that are running: who updates next, and with how much solver
+time.
 
 Free of Streamlit so it can be tested on its own. Every live fragment's update of a running page takes a
 :meth:`Governor.turn` first. At most ``slots`` turns (the cores the server may use) run at once; the others wait

@@ -44,7 +44,8 @@ _OURS = ("matrix", "run_to")
 # inline code; Streamlit has no Python command that sends the browser to another URL).
 _navigate = st.components.v2.component(
     "rm_navigate",
-    js="export default function (component) { const url = component.data && component.data.url; if (url) window.location.assign(url); }",
+    js="export default function (component) { const url = component.data && component.data.url; if (url) "
+    "window.location.assign(url); }",
 )
 _STREAMLITS = ("embed", "embed_options")
 
@@ -154,7 +155,8 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
 
 
 def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> None:
-    """Keep the link's ``matrix`` parameter in step with the game: set for an edited or uploaded game, gone for a preset."""
+    """Keep the link's ``matrix`` parameter in step with the game: set for an edited or uploaded game, gone for a
+    preset."""
     text = None if from_preset else matrix_param(game)
     st.session_state.game_in_link = from_preset or text is not None
     if text is None:
@@ -257,7 +259,8 @@ def _shows(given: list[str], value) -> bool:
 
 
 def notice() -> None:
-    """Show, once, what the link asked for but could not get (in a container of its own, as ``state.notice`` says why)."""
+    """Show, once, what the link asked for but could not get (in a container of its own, as ``state.notice`` says
+    why)."""
     problems = st.session_state.get("link_problems") or []
     with st.container():
         if problems and st.session_state.get("link_checked"):

@@ -208,7 +208,8 @@ class LiveRun:
         return round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
 
     def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
-        """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how many ran.
+        """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how
+        many ran.
 
         Toward a :attr:`target` the run goes at full speed and stops there (then ``target`` is None again).
         """

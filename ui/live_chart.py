@@ -135,7 +135,8 @@ def figure_json(payload: dict) -> bytes:
 
 
 def _plain(value):
-    """What orjson leaves to us: arrays it does not write natively (not C-contiguous, other dtypes) and numpy scalars."""
+    """What orjson leaves to us: arrays it does not write natively (not C-contiguous, other dtypes) and numpy
+    scalars."""
     if isinstance(value, np.ndarray):
         return value.tolist()
     if isinstance(value, np.generic):

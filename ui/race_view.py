@@ -15,5 +15,6 @@ def table(result: rmcore.RaceResult) -> None:
     st.dataframe(pd.DataFrame(race_table(result)), hide_index=True)
     st.caption(
         "Iterations and solver seconds (per seed) until the median first reached each level, read at log-spaced "
-        "checkpoints (32 per decade); a sampled variant runs once per seed and is drawn as its median with a min-max band."
+        "checkpoints (32 per decade); a sampled variant runs once per seed and is drawn as its median with a min-max "
+        "band."
     )

@@ -1,9 +1,9 @@
 """Session state in one place, for every page. Each browser tab is its own session, with its own runs.
 
 Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
-page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and a
-one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the
-last message of each input.
+page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and
+a one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the last message of each
+input.
 """
 
 from __future__ import annotations
@@ -67,7 +67,10 @@ def init() -> None:
 def fault(page: str, message: str, iteration: int) -> None:
     """Something in the live panel failed: pause the page and say so, from a full rerun (a widget's value, such as the
     run flag, may only change before the widget is drawn)."""
-    text = f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: press Run to carry on, or Reset."
+    text = (
+        f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: "
+        "press Run to carry on, or Reset."
+    )
     if not running(page):  # already paused: say it here, and do not rerun into the same failure
         st.error(text, icon=":material/error:")
         return

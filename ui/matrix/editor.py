@@ -145,7 +145,8 @@ def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[r
         notes = notes + tuple(f"column player's CSV: {note}" for note in parsed.notes)
     if max(row.matrix.shape) > UPLOAD_LIMIT:
         raise ValueError(
-            f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
+            f"the uploaded matrix is {row.matrix.shape[0]}x{row.matrix.shape[1]}; the page takes at most "
+            f"{UPLOAD_LIMIT} actions per player"
         )
     return rmcore.MatrixGame(row.matrix, col, row.row_labels, row.col_labels, name=name), notes
 

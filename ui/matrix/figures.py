@@ -66,7 +66,8 @@ def shown_actions(history: History, player: str, limit: int = MAX_SHOWN_ACTIONS)
 def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True, players=("row", "col")) -> dict:
     """Each action's current (thin) and average (thick) probability over iterations, one panel per player.
 
-    A player with more than ``MAX_SHOWN_ACTIONS`` actions shows only its most played averages, so the legend stays readable.
+    A player with more than ``MAX_SHOWN_ACTIONS`` actions shows only its most played averages, so the legend stays
+    readable.
     """
     players = tuple(players)
     iterations = history.iterations
@@ -276,7 +277,8 @@ def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
 
 
 def convergence(history: History, fixed_opponent: bool = False) -> dict:
-    """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T), log-log."""
+    """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T),
+    log-log."""
     t = history.iterations.astype(float)
     if fixed_opponent:
         traces = [

@@ -226,7 +226,8 @@ def _upload() -> None:
         st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(
-            f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small game."
+            f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
+            "game."
         )
 
 
@@ -242,14 +243,16 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
         key="opponent_mode",
         horizontal=True,
         bind="query-params",
-        help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average approaches a best response.",
+        help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average "
+        "approaches a best response.",
     )
     if mode == "Self-play":
         return None
     n = game.shape[1]
     if n > EDITOR_LIMIT:
         st.warning(
-            f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using self-play."
+            f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using "
+            "self-play."
         )
         return None
     weights = [
@@ -316,7 +319,8 @@ START_CHOICES = {
 
 
 def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[float, ...]] | None:
-    """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's ``start``)."""
+    """Where learning starts: each player's first strategy, realised as initial regrets (see MatrixSolver's
+    ``start``)."""
     with st.expander("Where learning starts", expanded=False):
         choice = st.radio(
             "Start",
@@ -364,7 +368,8 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
             ]
             if sum(weights) == 0:
                 st.error(
-                    f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting uniform instead."
+                    f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting "
+                    "uniform instead."
                 )
                 return None
             sides.append(tuple(float(w) for w in weights))
@@ -387,7 +392,8 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
         bind="query-params",
         max_selections=MAX_RACE - 1,
         placeholder="none: one variant, drawn in detail",
-        help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each converges.",
+        help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each "
+        "converges.",
     )
     variants = (primary, *(labels[label] for label in chosen))
     sampled = any(v.is_sampled for v in variants)

@@ -24,7 +24,8 @@ ANSWER_ROWS = 10
 
 
 def _answer_rows(running: np.ndarray, exact: np.ndarray) -> list[int]:
-    """Every action, or the ``ANSWER_ROWS`` with the most weight in the running average or the LP's answer (in action order)."""
+    """Every action, or the ``ANSWER_ROWS`` with the most weight in the running average or the LP's answer (in action
+    order)."""
     if len(running) <= ANSWER_ROWS:
         return list(range(len(running)))
     return sorted(np.argsort(-np.maximum(running, exact), kind="stable")[:ANSWER_ROWS].tolist())
@@ -36,7 +37,8 @@ def _fixed(value: float, digits: int) -> str:
 
 
 def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
-    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one).
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on
+    one).
 
     Every element here is sent again on each screen update of a running page, and with a class on one server each one
     costs the server about 0.25 ms per update (tests/load.py): the panel draws no container it does not need.
@@ -180,12 +182,14 @@ VALUE_HELP = (
 
 
 def _mixed(actions: tuple[str, ...], probabilities) -> str:
-    """A mixed strategy in words: the actions played, each with its probability (``Stag 1``, ``Opera 0.6667, Football 0.3333``)."""
+    """A mixed strategy in words: the actions played, each with its probability (``Stag 1``, ``Opera 0.6667, Football
+    0.3333``)."""
     return ", ".join(f"{action} {p:.4g}" for action, p in zip(actions, probabilities) if p > 0)
 
 
 def _value_label(game: rmcore.MatrixGame) -> str:
-    """In a zero-sum game x̄ᵀAȳ is the game's value to the row player; in a general-sum game only the row player's payoff."""
+    """In a zero-sum game x̄ᵀAȳ is the game's value to the row player; in a general-sum game only the row player's
+    payoff."""
     return "value x̄ᵀAȳ" if game.is_zero_sum else "row player's payoff x̄ᵀAȳ"
 
 
@@ -214,22 +218,23 @@ def _answer(
         )
         if max(game.shape) > ANSWER_ROWS:
             st.caption(
-                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has less. "
-                "The history export (CSV) has them all."
+                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has "
+                "less. The history export (CSV) has them all."
             )
         if not solver.is_self_play:
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
         st.markdown(heading)
         st.warning(
-            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on without it."
+            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on "
+            "without it."
         )
     elif game.equilibria:
         st.markdown(
             heading
             + (
-                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium "
-                f"(CCE gap now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
+                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium (CCE gap "
+                f"now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
                 if metrics.cce_gap is not None
                 else "Known equilibria:"
             )

@@ -23,7 +23,8 @@ def _game_key(run: LiveRun) -> tuple:
 def section(
     run: LiveRun, average: rmcore.Policy, current: rmcore.Policy, regrets: np.ndarray, game_value: float, look: dict
 ) -> None:
-    """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an explorer."""
+    """Kuhn on sliders and Leduc: the exact answer beside the learner, a heat map of P(bet or raise), and an
+    explorer."""
     game = run.race.game
     answer = exact_answer(_game_key(run))
     st.markdown(
@@ -44,15 +45,16 @@ def section(
     live_chart(
         figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"),
         key="kuhn_heatmap",
-        caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only "
-        "where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.",
+        caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, "
+        "only where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.",
         **look,
     )
     _explorer(run, game, names, average, current, regrets, answer)
 
 
 def _explorer(run: LiveRun, game, names: list[str], average, current, regrets, answer) -> None:
-    """One information set: its current and average strategy, cumulative regrets, the LP's, and how often it is reached."""
+    """One information set: its current and average strategy, cumulative regrets, the LP's, and how often it is
+    reached."""
     rules = game.rules
     seen = list(dict.fromkeys(rules.split(name)[0] for name in names))
     c1, c2 = st.columns(2)

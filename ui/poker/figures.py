@@ -16,7 +16,8 @@ _PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
 
 class TreeLayout(NamedTuple):
-    """Where every node of a game tree is drawn: x by its leaves (deal after deal), y by depth; the chance root on top."""
+    """Where every node of a game tree is drawn: x by its leaves (deal after deal), y by depth; the chance root on
+    top."""
 
     x: np.ndarray
     y: np.ndarray
@@ -24,7 +25,8 @@ class TreeLayout(NamedTuple):
 
 
 def tree_layout(game: rmcore.TreeGame) -> TreeLayout:
-    """Leaves one unit apart in depth-first order (a unit's gap between deals); a decision sits above the middle of its children."""
+    """Leaves one unit apart in depth-first order (a unit's gap between deals); a decision sits above the middle of its
+    children."""
     tree = game.tree
     n = tree.player.shape[0]
     x, y = np.zeros(n), -(tree.depth.astype(float) + 1)
@@ -59,7 +61,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     decisions = np.flatnonzero(tree.player >= 0)
     leaves = np.flatnonzero(tree.player < 0)
     traces = []
-    for action, (name, colour, width) in enumerate(
+    for action, (name, line_colour, width) in enumerate(
         [("pass / check / fold", "#9aa0a6", 1.5), ("bet / call", "#555555", 2.5)]
     ):
         xs, ys = [], []
@@ -74,7 +76,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
                 x=xs,
                 y=ys,
                 mode="lines",
-                line=dict(color=colour, width=width),
+                line=dict(color=line_colour, width=width),
                 name=name,
                 hoverinfo="skip",
             )
@@ -322,8 +324,9 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
 
 
 def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: list[str], title_text: str) -> dict:
-    """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history where betting
-    is allowed (blank where that set does not exist); light is 0, dark blue 1 (plotly's "Blues" runs the other way)."""
+    """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history where
+    betting is allowed (blank where that set does not exist); light is 0, dark blue 1 (plotly's "Blues" runs the other
+    way)."""
     rules = game.rules
     rows, cols, cells = [], [], {}
     for name in names:

@@ -17,7 +17,8 @@ from .settings import RunSettings, exact_answer
 
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _exact_response(game_key: tuple, opponent: tuple) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
-    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per setup)."""
+    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per
+    setup)."""
     chosen = RunSettings((), game=game_key[0], cards=game_key[1], bet=game_key[2], opponent=opponent)
     game, answer = chosen.tree_game, exact_answer(game_key)
     response = rmcore.best_response(game, chosen.fixed_opponent(), learner=3 - opponent[0])
@@ -29,7 +30,8 @@ DEVIATIONS_SHOWN = 12
 
 
 def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None:
-    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the deviations."""
+    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the
+    deviations."""
     chosen = run.key
     fixed, locks = chosen.opponent
     learner = 3 - fixed
@@ -51,9 +53,9 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     )
     st.markdown(
         f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
-        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the locks give "
-        f"away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns **{values[-1]:.6f}** "
-        f"({response.value - values[-1]:.2e} short)."
+        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the "
+        f"locks give away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns "
+        f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
     )
     live_chart(
         figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
@@ -72,7 +74,8 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
             for d in deviations[:DEVIATIONS_SHOWN]
         ]
         st.markdown(
-            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest gain first."
+            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest "
+            "gain first."
         )
         st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
         if len(deviations) > DEVIATIONS_SHOWN:

@@ -29,7 +29,8 @@ class Table:
 
 
 def _bot(run: LiveRun, at: int | None) -> tuple[int, rmcore.Policy]:
-    """The iteration whose average strategy the bot plays (the latest checkpoint at or before ``at``), and that policy."""
+    """The iteration whose average strategy the bot plays (the latest checkpoint at or before ``at``), and that
+    policy."""
     solver = run.primary
     if solver.iteration == 0:
         return 0, solver.average_policy()
@@ -80,7 +81,8 @@ def section(run: LiveRun, game_value: float) -> None:
     else:
         won = hand.winnings
         st.markdown(
-            f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. The bot held **{hand.bot_cards}**. "
+            f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. The bot held "
+            f"**{hand.bot_cards}**. "
             + " ".join(f"At {m.infoset} it chose {m.action} (probability {m.probability:.2f})." for m in hand.bot_moves)
         )
         st.button("Next hand", key="kuhn_play_next", on_click=_next_hand, args=(run, bot), type="primary")
@@ -104,7 +106,8 @@ def _next_hand(run: LiveRun, bot: rmcore.Policy) -> None:
 def _tally(table: Table, value: float) -> None:
     if not table.winnings:
         st.caption(
-            "After each hand the bot's card and the probability with which it acted are shown, and your winnings are tallied."
+            "After each hand the bot's card and the probability with which it acted are shown, and your winnings are "
+            "tallied."
         )
         return
     wins = np.asarray(table.winnings)
@@ -115,8 +118,8 @@ def _tally(table: Table, value: float) -> None:
     summary = rmcore.running_mean(wins)
     band = f" ± {summary.half_width:.2f} (95%)" if summary.hands > 1 else ""
     st.markdown(
-        f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your seat is "
-        f"{value:+.4f}, and a best response would expect {best[-1]:+.4f} against the same bots."
+        f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your "
+        f"seat is {value:+.4f}, and a best response would expect {best[-1]:+.4f} against the same bots."
     )
     live_chart(
         figures.winnings(n, means, np.nan_to_num(half), best, value),

@@ -150,8 +150,8 @@ def widgets() -> RunSettings:
 
 
 def _opponent_settings(chosen: RunSettings) -> tuple | None:
-    """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as the
-    matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
+    """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as
+    the matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
     mode = st.radio(
         "Opponent",
         list(OPPONENTS),
@@ -195,7 +195,8 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         total = sum(weights)
         if total == 0:
             st.error(
-                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays the equilibrium."
+                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays "
+                "the equilibrium."
             )
             continue
         locks.append((name, tuple(w / total for w in weights)))

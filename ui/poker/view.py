@@ -20,7 +20,8 @@ from . import fixed as locked  # (``fixed`` names whether the run has a fixed pl
 
 
 def draw(run: LiveRun, show_current: bool, timeline) -> None:
-    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on one)."""
+    """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on
+    one)."""
     look = dict(running=state.running("kuhn"), projector=state.presenting())
     if run.iteration == 0:
         _before_the_start(run, look)

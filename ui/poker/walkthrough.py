@@ -54,7 +54,8 @@ def section(run: LiveRun) -> None:
     else:
         iteration = trace = None
         st.info(
-            "Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration above."
+            "Press **Step +1** (or the right arrow key) to see one iteration's numbers here, or choose an iteration "
+            "above."
         )
     if trace is not None:
         st.caption(
@@ -71,9 +72,12 @@ def section(run: LiveRun) -> None:
         r"""**How each number is computed.** For each information set $I$ of the player $i$ being updated, summing over
 the histories $h \in I$ (the two deals that share $i$'s card):
 
-1. **reach:** $\pi_i(h)$ is $i$'s own probability of playing to $h$; $\pi_{-i}(h)$ is the opponent's times chance's (1/6 per deal);
-2. **counterfactual values:** $v(I, a) = \sum_h \pi_{-i}(h)\, u_i(h a)$ and $v(I) = \sum_h \pi_{-i}(h)\, u_i(h) = \sum_a \sigma(I, a)\, v(I, a)$;
-3. **regrets:** $r(I, a) = v(I, a) - v(I)$, added to the cumulative $R(I, a)$ (CFR+ clips at 0; linear and discounted CFR scale it);
+1. **reach:** $\pi_i(h)$ is $i$'s own probability of playing to $h$; """
+        r"""$\pi_{-i}(h)$ is the opponent's times chance's (1/6 per deal);
+2. **counterfactual values:** $v(I, a) = \sum_h \pi_{-i}(h)\, u_i(h a)$ and """
+        r"""$v(I) = \sum_h \pi_{-i}(h)\, u_i(h) = \sum_a \sigma(I, a)\, v(I, a)$;
+3. **regrets:** $r(I, a) = v(I, a) - v(I)$, added to the cumulative $R(I, a)$ """
+        r"""(CFR+ clips at 0; linear and discounted CFR scale it);
 4. **regret matching:** $\sigma'(I, a) = R^+(I, a) / \sum_b R^+(I, b)$, uniform if no regret is positive;
 5. **average:** $S(I, a) \mathrel{+}= w_t\, \pi_i(h)\, \sigma(I, a)$, and the average strategy is $S / \sum S$."""
     )
@@ -161,7 +165,8 @@ def policies(
     )
     st.table(table.style.format(precision=4))
     if run.primary.learner is not None:
-        return  # (the equilibrium family is self-play's answer: against a fixed player the learner heads for a best response)
+        # (the equilibrium family is self-play's answer: against a fixed player the learner heads for a best response)
+        return
     spec, alpha = figures.equilibrium_check(average)
     live_chart(spec, key="kuhn_equilibrium", caption=explain.KUHN_CHECK, **look)
     st.markdown(
