@@ -124,7 +124,8 @@ class CFRMetrics(NamedTuple):
 
     @property
     def gap(self) -> float:
-        """The convergence measure to plot: exploitability, or against a fixed opponent the learner's best-response gain."""
+        """The convergence measure to plot: exploitability, or against a fixed opponent the learner's best-response
+        gain."""
         return self.exploitability if self.learner is None else self.br_gains[self.learner - 1]
 
 
@@ -234,8 +235,9 @@ class CFRSolver:
 
     @property
     def kernel_status(self) -> str:
-        """``"ready"``; ``"python"`` while, with :func:`rmcore.compile_in_background`, the CFR kernels run as plain Python
-        (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or loaded."""
+        """``"ready"``; ``"python"`` while, with :func:`rmcore.compile_in_background`, the CFR kernels run as plain
+        Python (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or
+        loaded."""
         return _runtime.cfr_kernel_status()
 
     @exclusive

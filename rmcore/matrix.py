@@ -59,12 +59,21 @@ __all__ = [
 #: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
 ALGORITHMS = {
     "rm": "Regret matching (Hart & Mas-Colell 2000): play each action in proportion to its positive cumulative regret.",
-    "rm+": "RM+ (Tammelin 2014): like RM, but cumulative regrets are clipped at zero after every update, so a good action recovers fast.",
-    "prm+": "Predictive RM+ (Farina, Kroer & Sandholm 2021): RM+ that also counts the last regret once more as a prediction; converges much faster in practice.",
+    "rm+": (
+        "RM+ (Tammelin 2014): like RM, but cumulative regrets are clipped at zero after every update, so a good action "
+        "recovers fast."
+    ),
+    "prm+": (
+        "Predictive RM+ (Farina, Kroer & Sandholm 2021): RM+ that also counts the last regret once more as a "
+        "prediction; converges much faster in practice."
+    ),
 }
 SAMPLINGS = {
     "expected": "Regrets against the opponent's full mixed strategy.",
-    "sampled": "Each player samples one action per iteration and regrets are measured against the sampled actions, as in the classic tutorials (noisier).",
+    "sampled": (
+        "Each player samples one action per iteration and regrets are measured against the sampled actions, as in the "
+        "classic tutorials (noisier)."
+    ),
 }
 UPDATES = {
     "simultaneous": "Both players update against this iteration's strategies.",

@@ -217,7 +217,8 @@ class LeducRules:
     spoken_names = action_names  # Leduc's names are already what a player says
 
     def after(self, history: str, action: str) -> str:
-        """The history after ``action`` (or a chance outcome): a first round that ends without a fold opens the second."""
+        """The history after ``action`` (or a chance outcome): a first round that ends without a fold opens the
+        second."""
         following = history + action
         if "/" not in following and action != "f" and self._round_over(following):
             return following + "/"
@@ -264,7 +265,8 @@ class LeducRules:
 
     @staticmethod
     def split(infoset: str) -> tuple[str, str]:
-        """An information set's name as (the cards seen, the betting history): ``"J♠ Q♥ rc/cr"`` -> ``("J♠ Q♥", "rc/cr")``."""
+        """An information set's name as (the cards seen, the betting history):
+        ``"J♠ Q♥ rc/cr"`` -> ``("J♠ Q♥", "rc/cr")``."""
         parts = infoset.split(" ")
         if parts[-1][-1] in "♠♥":
             return infoset, ""

@@ -13,8 +13,9 @@ Seconds are the solver's own time (per seed), interpolated within the chunk wher
 
 >>> import rmcore
 >>> result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm+", "prm+/alternating/linear"], 10_000)
->>> [s.label for s in result.standings]
-['rm · expected · simultaneous · uniform', 'rm+ · expected · simultaneous · uniform', 'prm+ · expected · alternating · linear']
+>>> [s.label for s in result.standings]  # doctest: +NORMALIZE_WHITESPACE
+['rm · expected · simultaneous · uniform', 'rm+ · expected · simultaneous · uniform',
+ 'prm+ · expected · alternating · linear']
 >>> best = result.standings[2]
 >>> best.reached[1e-4].iterations < 10_000 and result.standings[0].reached[1e-4] is None
 True
@@ -275,10 +276,10 @@ class Race:
             histories = self.histories()
         standings, curves = [], []
         gap_name = ""
-        for entry, histories in zip(self._entries, histories):
-            gap_name = histories[0].gap_name
-            iterations = histories[0].iterations
-            gaps = np.vstack([h.gap for h in histories]) if len(histories) else np.empty((0, 0))
+        for entry, runs in zip(self._entries, histories):
+            gap_name = runs[0].gap_name
+            iterations = runs[0].iterations
+            gaps = np.vstack([h.gap for h in runs]) if len(runs) else np.empty((0, 0))
             grid = checkpoints.on_log_grid(iterations)
             if len(iterations) and not grid[-1]:
                 shown = grid.copy()
