@@ -213,3 +213,12 @@ def test_the_page_matches_an_uploaded_column_csv_by_name_too():
     assert game.col_payoffs.tolist() == [[3.0, 0.0], [5.0, 1.0]]
     with pytest.raises(ValueError, match="names other column actions"):
         game_from_csv(b",L,R\nU,3,0\nD,5,1\n", b",L,X\nU,1,0\nD,0,1\n", name="upload")
+
+
+def test_an_uploaded_csv_over_what_is_read_gets_a_sentence_not_a_wordless_chip():
+    from ui.matrix.editor import UPLOAD_ACCEPTED_MEGABYTES, UPLOAD_MEGABYTES, game_from_csv
+
+    data = ("1," * 999 + "1\n").encode() * 1800  # 3.6 MB: Streamlit's uploader takes it, the reader refuses it in words
+    assert UPLOAD_MEGABYTES * 2**20 < len(data) < UPLOAD_ACCEPTED_MEGABYTES * 2**20
+    with pytest.raises(ValueError, match=r"the CSV is 3\.4 MB; at most 2 MB is read"):
+        game_from_csv(data, None, name="big.csv")

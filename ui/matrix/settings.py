@@ -21,7 +21,15 @@ from ..explain import ALGORITHM_NAMES
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
 from ..tables import escape
-from .editor import EDITOR_LIMIT, UPLOAD_LIMIT, UPLOAD_MEGABYTES, Draft, edit_cells, game_from_csv
+from .editor import (
+    EDITOR_LIMIT,
+    UPLOAD_ACCEPTED_MEGABYTES,
+    UPLOAD_LIMIT,
+    UPLOAD_MEGABYTES,
+    Draft,
+    edit_cells,
+    game_from_csv,
+)
 
 #: Every variant a race can include, in catalogue order.
 ALL_VARIANTS = tuple(
@@ -194,19 +202,19 @@ def _split(text: str) -> tuple[str, ...]:
 
 
 def _upload() -> None:
-    # The size goes in the label: a larger file is refused by Streamlit's uploader itself, with a red chip and no words.
+    # The size goes in the label too: a file over UPLOAD_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
     row_file = st.file_uploader(
         f"Row player's payoffs (CSV of at most {UPLOAD_MEGABYTES} MB: numbers, optionally with a header "
         "line and a first column of names; commas, semicolons or tabs)",
         type=["csv", "txt", "tsv"],
         key="upload_row",
-        max_upload_size=UPLOAD_MEGABYTES,
+        max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
     col_file = st.file_uploader(
         f"Column player's payoffs (optional, at most {UPLOAD_MEGABYTES} MB; leave empty for zero-sum)",
         type=["csv", "txt", "tsv"],
         key="upload_col",
-        max_upload_size=UPLOAD_MEGABYTES,
+        max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
     if st.button("Load CSV", key="load_csv", disabled=row_file is None):
         try:
