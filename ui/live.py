@@ -107,6 +107,16 @@ def _unit_steps(points: int) -> np.ndarray:
     return steps
 
 
+def _line_through(points) -> tuple[float, float]:
+    """The least-squares line ``y = slope * x + intercept`` through ``(x, y)`` points of at least two distinct x."""
+    count = len(points)
+    mean_x = sum(x for x, _ in points) / count
+    mean_y = sum(y for _, y in points) / count
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
+    return slope, mean_y - slope * mean_x
+
+
 def _duration(seconds: float) -> str:
     """``seconds`` in words a person reads at a glance: about 5 minutes, about 2 hours."""
     if seconds < 90:
@@ -289,13 +299,12 @@ class LiveRun:
             self._rate *= 8.0
             return
         self._timed.append((iterations, elapsed))
-        sizes = np.array([n for n, _ in self._timed], dtype=np.float64)
-        seconds = np.array([t for _, t in self._timed])
-        if sizes.max() >= 1.25 * sizes.min():  # sizes too close together leave the slope to the clock's noise
-            slope, intercept = np.polyfit(sizes, seconds, 1)
+        sizes = [float(n) for n, _ in self._timed]
+        if max(sizes) >= 1.25 * min(sizes):  # sizes too close together leave the slope to the clock's noise
+            slope, intercept = _line_through(self._timed)  # (a few points: plain floats, no numpy call per update)
             if slope > 0 and intercept >= 0:
                 self._rate = 1.0 / slope
-                self._fixed = min(intercept, float(seconds.min()))
+                self._fixed = min(intercept, min(t for _, t in self._timed))
                 return
         marginal = elapsed - self._fixed
         if marginal <= 0:  # the fixed cost was overestimated: it is at most this whole call
