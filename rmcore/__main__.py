@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 
@@ -22,6 +23,22 @@ from .tree import TreeGame
 
 #: Longest --opponent JSON file read, in characters (Leduc's 936 information sets of three numbers fit in 100 kB).
 MAX_OPPONENT_CHARS = 1_000_000
+
+
+def _json(value) -> str:
+    """``value`` as strict JSON: a number that is not finite (a metric that does not apply) is written as null, never
+    as the NaN or Infinity that JSON readers refuse."""
+
+    def strict(item):
+        if isinstance(item, float) and not math.isfinite(item):
+            return None
+        if isinstance(item, dict):
+            return {key: strict(v) for key, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [strict(v) for v in item]
+        return item
+
+    return json.dumps(strict(value), allow_nan=False)
 
 
 class UsageError(Exception):
@@ -130,7 +147,7 @@ def _solve(args) -> int:
     average, current = solver.average_strategies(), solver.current_strategies()
     if args.json:
         print(
-            json.dumps(
+            _json(
                 {
                     "game": game.name or "custom",
                     "iterations": solver.iteration,
@@ -183,7 +200,7 @@ def _kuhn(args) -> int:
         "seconds": seconds,
     }
     if args.json:
-        print(json.dumps(result))
+        print(_json(result))
         return 0
     print(f"Kuhn poker: {solver.iteration} iterations of {args.variant} ({args.updates}), {seconds:.3f} s")
     print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
@@ -242,7 +259,7 @@ def _race(args) -> int:
         for s in result.standings
     ]
     if args.json:
-        print(json.dumps({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
+        print(_json({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
         return 0
     print(
         f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over "

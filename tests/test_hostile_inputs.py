@@ -222,3 +222,22 @@ def test_an_uploaded_csv_over_what_is_read_gets_a_sentence_not_a_wordless_chip()
     assert UPLOAD_MEGABYTES * 2**20 < len(data) < UPLOAD_ACCEPTED_MEGABYTES * 2**20
     with pytest.raises(ValueError, match=r"the CSV is 3\.4 MB; at most 2 MB is read"):
         game_from_csv(data, None, name="big.csv")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", "--game", "rps", "--iterations", "50", "--opponent", "1,1,1", "--json"),
+        ("race", "--game", "rps", "--variants", "rm,rm+", "--iterations", "50", "--opponent", "1,2,3", "--json"),
+        ("kuhn", "--iterations", "20", "--json"),
+    ],
+)
+def test_json_output_is_strict_json(args):
+    import json as json_module
+
+    def refuse(constant):
+        raise AssertionError(f"{constant} is not JSON")
+
+    out = _cli(*args)
+    assert out.returncode == 0, out.stderr
+    json_module.loads(out.stdout, parse_constant=refuse)
