@@ -292,31 +292,27 @@ def algorithm_section() -> rmcore.MatrixVariant:
         help=" ".join(rmcore.ALGORITHMS.values()),
     )
     st.caption(rmcore.ALGORITHMS[algorithm])
-    sampling = st.radio(
-        "Sampling",
-        list(rmcore.SAMPLINGS),
-        key="sampling",
-        horizontal=True,
-        bind="query-params",
-        help=" ".join(f"{k}: {v}" for k, v in rmcore.SAMPLINGS.items()),
-    )
-    updates = st.radio(
-        "Updates",
-        list(rmcore.UPDATES),
-        key="updates",
-        horizontal=True,
-        bind="query-params",
-        help=" ".join(f"{k}: {v}" for k, v in rmcore.UPDATES.items()),
-    )
-    averaging = st.radio(
-        "Averaging",
-        list(rmcore.AVERAGINGS),
-        key="averaging",
-        horizontal=True,
-        bind="query-params",
-        help=" ".join(f"{k}: {v}" for k, v in rmcore.AVERAGINGS.items()),
+    sampling, updates, averaging = (
+        _catalogue_radio(label, catalogue)
+        for label, catalogue in (
+            ("Sampling", rmcore.SAMPLINGS),
+            ("Updates", rmcore.UPDATES),
+            ("Averaging", rmcore.AVERAGINGS),
+        )
     )
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
+
+
+def _catalogue_radio(label: str, catalogue: dict) -> str:
+    """A horizontal choice among a catalogue's names, keyed and bound to the link by its label, each name explained."""
+    return st.radio(
+        label,
+        list(catalogue),
+        key=label.lower(),
+        horizontal=True,
+        bind="query-params",
+        help=" ".join(f"{k}: {v}" for k, v in catalogue.items()),
+    )
 
 
 START_CHOICES = {
