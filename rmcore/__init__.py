@@ -16,6 +16,7 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
+from .formats import from_openspiel
 from .games import (
     PRESETS,
     Equilibrium,
@@ -45,6 +46,7 @@ from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
 from .records import History, Policy
 from .sequence_form import TreeSolution, solve_tree_game
 from .tree import TreeGame
+from .tree_builder import Chance, Decision, Terminal, build_tree_game
 
 __all__ = [
     "ALGORITHMS",
@@ -66,6 +68,11 @@ __all__ = [
     "TreeGameParameter",
     "tree_game",
     "tree_game_setting",
+    "from_openspiel",
+    "build_tree_game",
+    "Decision",
+    "Chance",
+    "Terminal",
     "is_classic_kuhn",
     "TreeGame",
     "KUHN",

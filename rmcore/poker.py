@@ -26,6 +26,7 @@ import functools
 import itertools
 import math
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -375,6 +376,10 @@ def poker_tree(rules) -> TreeGame:
         chance_nodes=np.flatnonzero(player == CHANCE_NODE).astype(np.int64),
     )
     node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
+    cards = len(rules.card_names)
+    deal_paths = tuple(
+        tuple((rules.card_names[card], Fraction(1, cards - k)) for k, card in enumerate(deal)) for deal in deals
+    )
     return TreeGame(
         rules.name,
         tree,
@@ -382,6 +387,7 @@ def poker_tree(rules) -> TreeGame:
         tuple(names_ for *_, names_ in ordered),
         node_labels,
         rules,
+        deal_paths,
     )
 
 

@@ -49,6 +49,10 @@ class TreeGame(NamedTuple):
     actions: tuple[tuple[str, ...], ...]  # each information set's action names
     node_labels: tuple  # what each node of the tree is (game-specific)
     rules: object = None  # the rules it was built from (``poker.py``), if any
+    #: Each deal's chance steps from the root, ``((outcome, exact probability), ...)``: the deal's probability is
+    #: their product, multiplied from the root down. A file writer prints them as chance nodes, so that a game read
+    #: back multiplies the same numbers in the same order (empty: the deals are listed, not factored).
+    deal_paths: tuple = ()
 
 
 def check_tree_game(game) -> None:
