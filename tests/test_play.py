@@ -111,8 +111,8 @@ def test_bad_moves_and_settings_are_refused_with_a_clear_message():
         Hand(rmcore.KUHN, EXACT.policy, 0, seed=0, number=0)
     with pytest.raises(ValueError, match="seed"):
         Hand(rmcore.KUHN, EXACT.policy, 1, seed=-1, number=0)
-    with pytest.raises(ValueError, match="poker game built from rules"):
-        Hand(rmcore.KUHN._replace(rules=None), EXACT.policy, 1, seed=0, number=0)
+    with pytest.raises(ValueError, match="TreeGame"):
+        Hand("kuhn", EXACT.policy, 1, seed=0, number=0)
 
 
 def test_running_mean_and_its_band():
@@ -123,3 +123,70 @@ def test_running_mean_and_its_band():
     assert running_mean([]).hands == 0 and math.isnan(running_mean([1.0]).half_width)
     with pytest.raises(ValueError, match="finite numbers"):
         running_mean([1.0, float("nan")])
+
+
+# -- any game tree: the hand walks the tree's arrays -----------------------------------------------------------------
+
+
+def _matching_pennies_with_a_coin() -> rmcore.TreeGame:
+    """Chance flips a fair coin that only player 1 sees; player 1 calls heads or tails, player 2 (blind) guesses."""
+
+    def expand(history):
+        if not history:
+            return rmcore.Chance(("heads", "tails"), (0.5, 0.5), ("H", "T"))
+        if len(history) == 1:
+            return rmcore.Decision(1, f"coin {history}", ("say H", "say T"), (history + "h", history + "t"))
+        if len(history) == 2:
+            return rmcore.Decision(2, f"told {history[1]}", ("guess H", "guess T"), (history + "H", history + "T"))
+        return rmcore.Terminal(1.0 if history[1].upper() != history[2] else -1.0)
+
+    return rmcore.build_tree_game("Coin", "", expand)
+
+
+def test_a_hand_of_any_tree_shows_the_students_information_set_and_its_actions_and_pays_the_tree():
+    game = _matching_pennies_with_a_coin()
+    policy = {"coin H": [1.0, 0.0], "coin T": [0.0, 1.0], "told h": [0.0, 1.0], "told t": [1.0, 0.0]}
+    for seat in (1, 2):
+        for number in range(20):
+            hand = Hand(game, policy, seat, seed=4, number=number)
+            assert hand.your_cards == hand.your_infosets[-1] and hand.your_cards in game.infosets
+            assert hand.legal_actions == game.actions[game.infosets.index(hand.your_cards)]
+            _play_out(hand, lambda h: h.legal_actions[0])
+            assert hand.is_over and hand.legal_actions == ()
+            payoff = float(game.tree.payoff[hand.node])
+            assert hand.winnings == (payoff if seat == 1 else -payoff)
+            assert hand.deal in (("heads",), ("tails",)) and hand.history.startswith(hand.deal[0])
+            assert all(move.probability == 1.0 for move in hand.bot_moves)
+
+
+def test_a_hand_of_any_tree_is_reproducible_from_its_seed_and_its_chance_is_fair():
+    game = _matching_pennies_with_a_coin()
+    uniform = rmcore.tree.uniform_policy(game)
+    deals = [Hand(game, uniform, 2, seed=9, number=n).deal for n in range(2000)]
+    assert deals == [Hand(game, uniform, 2, seed=9, number=n).deal for n in range(2000)]
+    assert abs(deals.count(("heads",)) - 1000) < 5 * math.sqrt(500)
+
+
+@pytest.mark.parametrize(
+    "name", ["goofspiel(num_cards=4,imp_info=True,points_order=descending)", "liars_dice(dice_sides=3)"]
+)
+def test_a_whole_hand_of_an_openspiel_game_against_its_cfr_bot(name):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = rmcore.from_openspiel(pyspiel.load_game(name))
+    bot = rmcore.CFRSolver(game, "cfr+")
+    bot.run(3)
+    for seat in (1, 2):
+        for number in range(10):
+            hand = Hand(game, bot.average_policy(), seat, seed=0, number=number)
+            _play_out(hand, lambda h: h.legal_actions[-1])
+            moves = [who for who, _ in hand.steps]
+            assert "you" in moves and "bot" in moves and hand.winnings == hand.winnings  # a number, not NaN
+            assert hand.winnings == float(game.tree.payoff[hand.node]) * (1 if seat == 1 else -1)
+
+
+def test_a_leduc_hand_pays_what_the_tree_pays():
+    game = poker.leduc_poker()
+    uniform = rmcore.tree.uniform_policy(game)
+    for number in range(50):
+        hand = _play_out(Hand(game, uniform, 2, seed=8, number=number), lambda h: h.legal_actions[0])
+        assert hand.winnings == pytest.approx(-game.rules.payoff(hand.history, hand.deal))
