@@ -24,7 +24,9 @@ navigation = st.navigation(
     [
         st.Page("app_pages/matrix_game.py", title="Matrix game", icon=":material/grid_on:", default=True),
         # The URL path stays /kuhn_poker: links handed out open this page.
-        st.Page("app_pages/poker.py", title="Poker (CFR)", icon=":material/playing_cards:", url_path="kuhn_poker"),
+        st.Page(
+            "app_pages/poker.py", title="CFR on game trees", icon=":material/playing_cards:", url_path="kuhn_poker"
+        ),
         st.Page("app_pages/home.py", title="About", icon=":material/info:"),
     ]
 )

@@ -11,9 +11,9 @@ Regret matching (Hart & Mas-Colell 2000) plays each action with probability prop
 positive cumulative regret. In two-player zero-sum self-play the **average** strategies converge to
 a Nash equilibrium. This dashboard runs the fast `rmcore` library live in your browser.
 
-Open **Matrix game** to edit a game, run the solver live and watch it converge. Open **Poker (CFR)** to follow
+Open **Matrix game** to edit a game, run the solver live and watch it converge. Open **CFR on game trees** to follow
 one iteration of counterfactual regret minimisation step by step on Kuhn poker, then train it live on Kuhn poker,
-Kuhn with more cards or Leduc hold'em. On both
+Kuhn with more cards, Leduc hold'em, Liar's dice, Goofspiel or your own .efg game. On both
 pages, choose several variants to race them on the same game: one chart overlays how fast each converges,
 and a table says when each first reached 1e-2, 1e-3, 1e-4 and 1e-6.
 """
@@ -28,7 +28,7 @@ under the dashed worst-case bound. (3) Set the speed to *1 iteration a second* a
 orange slivers on the regret bars are what that one iteration added. (4) Pause and drag the **Replay** slider to see
 any earlier moment on every chart. (5) Open *Race* to run RM, RM+ and predictive RM+ side by side.
 
-**Poker (CFR).** (1) On Kuhn poker, press **Step +1**: the walkthrough tables one CFR iteration, set by set:
+**CFR on game trees.** (1) On Kuhn poker, press **Step +1**: the walkthrough tables one CFR iteration, set by set:
 reach, counterfactual values, regrets, regret matching, the average; type any iteration up to 100,000 to see its
 numbers. (2) Press **Run**: exploitability falls; the game tree's colours (each information set's P(bet)) settle; the
 equilibrium check compares the average with the family of equilibria (value −1/18). (3) Choose several variants

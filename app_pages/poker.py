@@ -1,11 +1,12 @@
-"""Poker (CFR): counterfactual regret minimisation on small poker games (Kuhn poker, Kuhn on sliders, Leduc hold'em).
-The game and the settings; the run controls and, on Kuhn poker, one iteration step by step right under them; training
-live, or a race of variants; export; hands against the bot."""
+"""CFR on game trees: counterfactual regret minimisation on Kuhn poker, Kuhn on sliders, Leduc hold'em, every other
+game of the catalogue (Liar's dice, Goofspiel, ...) and the user's own (.efg). The game and the settings; the run
+controls and, on Kuhn poker, one iteration step by step right under them; training live, or a race of variants;
+export; hands against the bot."""
 
 import streamlit as st
 
 from ui import controls, export, link, state
-from ui.poker import play, settings, view, walkthrough
+from ui.poker import games, play, settings, view, walkthrough
 
 RULES = (
     "Three cards, J < Q < K. Each player antes 1 and gets one card. Player 1 **passes** (checks) or **bets** 1. "
@@ -30,17 +31,20 @@ GAME_RULES = {
 
 presenting = state.presenting()
 if not presenting:
-    st.title("CFR on small poker games")
+    st.title("CFR on game trees")
 link.notice()
 
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
     chosen = settings.widgets()
-    st.markdown(GAME_RULES[chosen.game])
+    st.markdown(GAME_RULES.get(chosen.game) or games.description(chosen.game, chosen.uploaded, chosen.tree_game))
+    settings.download(chosen)
     show_current = st.toggle(
         "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
     )
 
 run = settings.live_run(chosen)
+if chosen.game not in games.CLASSIC:
+    st.caption(settings.memory_words(run))
 state.notice("kuhn")
 speed = controls.run_controls(
     "kuhn",
@@ -54,5 +58,6 @@ controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_
 
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
-    play.section(run, settings.exact_answer(run.key.game_key).value)
+    answer = run.key.exact_answer()
+    play.section(run, None if answer is None else answer.value)
 link.check()

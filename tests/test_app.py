@@ -22,7 +22,8 @@ def test_about_page_runs_its_demo():
     assert not app.exception
     assert "Watch no-regret learning" in app.title[0].value
     tour = " ".join(m.value for m in app.markdown)
-    assert all(part in tour for part in ("Matrix game.", "Poker (CFR).", "Presentation mode", "Replay", "Step +1"))
+    parts = ("Matrix game.", "CFR on game trees.", "Presentation mode", "Replay", "Step +1")
+    assert all(part in tour for part in parts)
     assert "coming" not in tour.lower()  # current: nothing promised as "coming next"
     app.select_slider(key="home_iterations").set_value(10_000).run()
     assert not app.exception
@@ -45,7 +46,7 @@ def test_a_first_visit_straight_to_the_poker_page_runs_the_app_first():
     # Until st.navigation has run once, Streamlit treats a folder named pages/ beside app.py as its
     # old multipage layout and runs a linked page without app.py (so without the session state).
     app = opened(url_path="kuhn_poker")  # the poker page's URL path
-    assert app.title[0].value == "CFR on small poker games" and app.session_state.kuhn_live is not None
+    assert app.title[0].value == "CFR on game trees" and app.session_state.kuhn_live is not None
     assert not (Path(__file__).parents[1] / "pages").exists()
 
 

@@ -77,8 +77,8 @@ def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
         page.get_by_role("button", name="Step +1 Shortcut").wait_for(timeout=90_000)
-        page.get_by_role("heading", name="CFR on small poker games").wait_for(timeout=10_000)
-        page.get_by_role("link", name="Poker (CFR)").first.wait_for(timeout=10_000)  # the sidebar's navigation
+        page.get_by_role("heading", name="CFR on game trees").wait_for(timeout=10_000)
+        page.get_by_role("link", name="CFR on game trees").first.wait_for(timeout=10_000)  # the sidebar's navigation
         traced = page.get_by_text("Iteration 1 of cfr (alternating updates)")
         click_until(page, page.get_by_role("button", name="Step +1 Shortcut"), lambda: traced.count() > 0)
         page.get_by_role("radio", name="Run").click()
@@ -594,8 +594,8 @@ def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):
         run.wait_for(timeout=90_000)
         wait_until_idle(page)
         click_until(page, run, lambda: page.evaluate(_SWITCH_JS) == ["true", "false"])
-        page.get_by_role("link", name="Poker (CFR)").first.click()
-        page.get_by_role("heading", name="CFR on small poker games").wait_for(timeout=60_000)
+        page.get_by_role("link", name="CFR on game trees").first.click()
+        page.get_by_role("heading", name="CFR on game trees").wait_for(timeout=60_000)
         wait_until_idle(page)
         page.get_by_role("link", name="Matrix game").first.click()
         page.get_by_role("radio", name="Run").wait_for(timeout=60_000)

@@ -17,7 +17,7 @@ def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
     app.switch_page("app_pages/poker.py").run()
-    assert not app.exception and app.title[0].value == "CFR on small poker games"
+    assert not app.exception and app.title[0].value == "CFR on game trees"
     return app
 
 
@@ -277,7 +277,7 @@ def _opened_at(url: str):
 
 def _shows_leduc(app, seed: int, variant: str, iteration: int) -> None:
     run_to_reached(app, "kuhn")
-    assert not app.exception and app.title[0].value == "CFR on small poker games" and not app.warning
+    assert not app.exception and app.title[0].value == "CFR on game trees" and not app.warning
     assert app.button_group(key="kuhn_game").value == "leduc"
     live = app.session_state.kuhn_live
     assert live.key.game == "leduc" and len(live.race.game.infosets) == 936  # Leduc's, not classic Kuhn's 12

@@ -47,13 +47,16 @@ def cfr_fixed(learner: int) -> str:
     )
 
 
-def trajectories(classic: bool, fixed: bool) -> str:
+def trajectories(classic: bool, fixed: bool, poker: bool = True) -> str:
     """The trajectories chart's caption where the equilibrium family does not apply (another game, or a fixed
-    player)."""
+    player); ``poker``: a poker game, whose chart follows the openings card by card."""
     lines = (
         "Each line is one information set's average probability of betting."
         if classic
         else "Each line is one of player 1's opening decisions (one per card): its average probability of betting."
+        if poker
+        else "Each line is one action's average probability at player 1's first information set (the most likely "
+        "actions, at most ten)."
     )
     return lines + (
         " The fixed player's lines stay where they are locked (or at the equilibrium); the learner's head for a best "

@@ -48,16 +48,29 @@ def _csv(game: rmcore.MatrixGame, payoffs) -> str:
     return out.getvalue()
 
 
+def _efg(run: LiveRun) -> str:
+    """The run's game as .efg text: the uploaded file's own text (what the user gave), any other game written out."""
+    uploaded = getattr(run.key, "uploaded", None)  # (the tree page's settings carry the user's game)
+    if uploaded is not None and uploaded.game is run.race.game:
+        return uploaded.text
+    return rmcore.write_efg(run.race.game)
+
+
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
     reads."""
     race, files = run.race, {}
     variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
-        name, values = rmcore.tree_game_setting(race.game)
-        source = f"--game {name}"
-        if any(value != p.default for p, value in zip(rmcore.TREE_GAMES[name].parameters, values.values())):
-            source += "".join(f" --{key} {value!r}" for key, value in values.items())
+        try:
+            name, values = rmcore.tree_game_setting(race.game)
+        except ValueError:  # not a catalogue game (the user's own): the bundle carries its .efg
+            files["game.efg"] = _efg(run)
+            source = "--efg game.efg"
+        else:
+            source = f"--game {name}"
+            if any(value != p.default for p, value in zip(rmcore.TREE_GAMES[name].parameters, values.values())):
+                source += "".join(f" --{key} {value!r}" for key, value in values.items())
         if race.opponent is not None:  # the fixed opponent's whole strategy, every probability as Python wrote it
             files["opponent.json"] = json.dumps(race.opponent, indent=1, ensure_ascii=False)
             source += " --opponent opponent.json"

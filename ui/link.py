@@ -7,6 +7,8 @@ parameters are ours:
 * ``matrix``: an edited or uploaded game of up to 10x10, as JSON (payoffs, action names, name);
   without it the game is the preset with its parameters, as the preset widgets say.
 * ``run_to``: an iteration to run to when the link opens (at most ``MAX_RUN_TO``).
+* ``kuhn_efg``: the tree page's own game (an uploaded .efg), its text zlib-compressed and in URL-safe base64, when
+  that is at most ``MAX_EFG_LINK_CHARS`` characters; a larger game is shared as its file.
 
 The setup file (*Setup (JSON)*, format ``rmcore-setup/1``) is the same setup as data: the page (``"matrix"`` or
 ``"kuhn"``, the poker page's id), the link's parameters as ``[name, value]`` pairs, and the iteration reached.
@@ -20,9 +22,12 @@ malformed ones are listed in one notice.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import urllib.parse
+import zlib
 
 import streamlit as st
 
@@ -30,6 +35,7 @@ import rmcore
 from rmcore.inputs import loads_json
 
 from .explain import ALGORITHM_NAMES
+from .poker.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
 
 #: Largest game a link carries (the editor's size).
 MAX_LINK_ACTIONS = 10
@@ -39,7 +45,10 @@ MAX_PARAM_CHARS = 8_000
 MAX_RUN_TO = 1_000_000
 #: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
 MAX_SETUP_BYTES = 20_000
-_OURS = ("matrix", "run_to")
+#: Longest ``kuhn_efg`` a link carries: with the page's other settings the address stays well under 8 kB, which
+#: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
+MAX_EFG_LINK_CHARS = 6_000
+_OURS = ("matrix", "run_to", "kuhn_efg")
 # Opening a loaded setup is a page load: a few lines of JavaScript in the page (st.components.v2 runs
 # inline code; Streamlit has no Python command that sends the browser to another URL).
 _navigate = st.components.v2.component(
@@ -165,6 +174,70 @@ def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> None:
         st.query_params["matrix"] = text
 
 
+# -- the tree page's own game ----------------------------------------------------------------------
+
+
+def efg_param(text: str) -> str:
+    """A .efg text as the ``kuhn_efg`` parameter: zlib-compressed, URL-safe base64 without its padding."""
+    return base64.urlsafe_b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii").rstrip("=")
+
+
+def efg_from_param(param: str) -> str:
+    """The .efg text a ``kuhn_efg`` parameter carries; ``ValueError`` says what is wrong with it."""
+    if len(param) > MAX_PARAM_CHARS:
+        raise ValueError(f"it is {len(param):,} characters long (at most {MAX_PARAM_CHARS:,})")
+    try:
+        packed = base64.urlsafe_b64decode(param + "=" * (-len(param) % 4))
+    except (binascii.Error, ValueError):
+        raise ValueError("it is not URL-safe base64") from None
+    # Never more than a file would be read: a few kB of zeros inflate to gigabytes.
+    inflate = zlib.decompressobj()
+    try:
+        data = inflate.decompress(packed, EFG_READ_MEGABYTES * 2**20)
+    except zlib.error:
+        raise ValueError("it is not a compressed game (zlib)") from None
+    if inflate.unconsumed_tail:
+        raise ValueError(f"it inflates to more than {EFG_READ_MEGABYTES} MB")
+    if not inflate.eof:
+        raise ValueError("it is cut short (the compressed game does not end)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("it is not UTF-8 text") from None
+
+
+def uploaded_game() -> UploadedGame | None:
+    """On a session's first run: the game the link's ``kuhn_efg`` carries (None without one). A bad one is noted
+    and dropped, with the choice of the user's game, so that the page opens its defaults."""
+    param = st.query_params.get("kuhn_efg")
+    if param is None:
+        return None
+    try:
+        return read_uploaded(efg_from_param(param), "the link")
+    except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
+        reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
+        _problem(f"kuhn_efg: {str(reason).rstrip('.')}; showing the defaults instead")
+        del st.query_params["kuhn_efg"]
+        if st.query_params.get("kuhn_game") is not None:  # the choice of a game that is not there: Kuhn poker
+            del st.query_params["kuhn_game"]
+            st.session_state.link_given.pop("kuhn_game", None)
+        return None
+
+
+def tree_game_changed(uploaded: UploadedGame | None) -> None:
+    """Keep the link's ``kuhn_efg`` in step with the tree page's game: the user's game when it is running and small
+    enough, nothing otherwise (``tree_game_in_link`` says which, for the Share box)."""
+    param = None if uploaded is None else efg_param(uploaded.text)
+    fits = param is not None and len(param) <= MAX_EFG_LINK_CHARS
+    st.session_state.tree_game_in_link = uploaded is None or fits
+    st.session_state.tree_game_link_chars = 0 if param is None else len(param)
+    if fits:
+        if st.query_params.get("kuhn_efg") != param:
+            st.query_params["kuhn_efg"] = param
+    else:
+        st.query_params.pop("kuhn_efg", None)
+
+
 # -- running to an iteration --------------------------------------------------------------------
 
 
@@ -287,9 +360,20 @@ def link(iteration: int | None = None) -> str:
 def share(page: str, iteration: int) -> None:
     """A Share control: the link to this setup, ready to copy."""
     with st.popover("Share this setup", icon=":material/link:"):
-        carried = page != "matrix" or st.session_state.get("game_in_link", True)
+        if page == "matrix":
+            carried = st.session_state.get("game_in_link", True)
+        else:
+            carried = st.session_state.get("tree_game_in_link", True)
         if carried:
             st.caption("The link opens this page with the same game and settings in any browser.")
+        elif page != "matrix":  # the user's own game, too large to travel: the link would open another game
+            uploaded: UploadedGame = st.session_state.kuhn_uploaded
+            st.warning(
+                f"Your game ({size_words(uploaded.game)}) cannot travel in a link: written as .efg and compressed it "
+                f"is {st.session_state.tree_game_link_chars:,} characters, and a link carries at most "
+                f"{MAX_EFG_LINK_CHARS:,} (an address past 8,000 characters is refused). Share the .efg file instead "
+                "(*Download as .efg*); the link opens the page without it."
+            )
         else:  # the link opens the preset: running it to this run's iteration would show other numbers
             game = st.session_state.game
             st.warning(

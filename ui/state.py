@@ -49,6 +49,10 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
     st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/poker/play.py)
+    if "kuhn_uploaded" not in st.session_state:  # the tree page's own game (.efg): from the link, or uploaded later
+        st.session_state.kuhn_uploaded = link.uploaded_game()
+        st.session_state.kuhn_upload_error = None  # why the last file was not loaded
+        st.session_state.kuhn_upload_seen = None  # the uploader's last file, read once
     settle_faults()
     if "game" not in st.session_state:
         game, _ = link.initial_game(DEFAULT_PRESET)
@@ -169,7 +173,10 @@ def _within_memory(build: Callable[[int, int], rmcore.Race]) -> tuple[rmcore.Rac
     if needed <= SESSION_HISTORY_BYTES:
         return race, None
     share = SESSION_HISTORY_BYTES / needed
-    race = build(max(int(points * share), 20), max(int(members * share), 20))
+    fits = (max(int(points * share), 2), max(int(members * share), 2))
+    race = build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: a chart of fewer looks coarse
+    if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
+        race = build(*fits)
     return race, (
         f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history, more than a session may "
         f"({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so each keeps fewer checkpoints: {race.max_points:,} for the "

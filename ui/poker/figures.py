@@ -323,6 +323,45 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
     )
 
 
+#: Most actions drawn by :func:`first_infoset_trajectories` (Liar's dice with 6 sides opens with 12 bids).
+TRAJECTORY_ACTIONS = 10
+
+
+def short_name(name: str, length: int = 48) -> str:
+    """An information set's name on one line, cut to ``length`` characters (OpenSpiel's names run over lines)."""
+    line = " ".join(name.split())
+    return line if len(line) <= length else line[: length - 1] + "…"
+
+
+def first_infoset_trajectories(history: rmcore.History) -> dict:
+    """Any game: the average probability of each action (the most likely ones) at player 1's first information set,
+    over iterations."""
+    t = history.iterations.astype(float)
+    k = 0  # player 1's information sets come first, in the order first met: row 0 is where player 1 first decides
+    actions = history.actions[k]
+    latest = history.average[-1, k, : len(actions)]
+    drawn = sorted(np.argsort(-latest, kind="stable")[:TRAJECTORY_ACTIONS])
+    traces = [
+        dict(
+            type="scatter",
+            x=t,
+            y=history.average[:, k, a],
+            name=short_name(actions[a], 24),
+            mode="lines",
+            line=dict(color=colour(n)),
+        )
+        for n, a in enumerate(drawn)
+    ]
+    return figure(
+        traces,
+        f"Average strategy at {short_name(history.infosets[k], 40)}",
+        420,
+        xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
+        yaxis=dict(range=[-0.02, 1.02], title=title("average probability")),
+        legend=dict(orientation="v"),
+    )
+
+
 def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: list[str], title_text: str) -> dict:
     """P(bet or raise) at the information sets ``names``: a row per cards seen, a column per betting history where
     betting is allowed (blank where that set does not exist); light is 0, dark blue 1 (plotly's "Blues" runs the other

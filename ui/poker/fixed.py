@@ -11,18 +11,20 @@ import rmcore
 from .. import explain
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import figures
-from .settings import RunSettings, exact_answer
+from . import exact, figures
+from .settings import RunSettings
 
 
 @st.cache_resource(max_entries=64, show_spinner=False)
-def _exact_response(game_key: tuple, opponent: tuple) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
+def _exact_response(
+    game_key: tuple, opponent: tuple, _chosen: RunSettings
+) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
     """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per
-    setup)."""
-    chosen = RunSettings((), game=game_key[0], cards=game_key[1], bet=game_key[2], opponent=opponent)
-    game, answer = chosen.tree_game, exact_answer(game_key)
-    response = rmcore.best_response(game, chosen.fixed_opponent(), learner=3 - opponent[0])
-    return response, rmcore.exploiting_deviations(game, response, answer.policy)
+    setup: ``game_key`` and ``opponent`` name it; the settings themselves are not hashed)."""
+    game, answer = _chosen.tree_game, _chosen.exact_answer(wait=None)
+    response = rmcore.best_response(game, _chosen.fixed_opponent(), learner=3 - opponent[0])
+    deviations = [] if answer is None else rmcore.exploiting_deviations(game, response, answer.policy)
+    return response, deviations
 
 
 #: Most exploiting deviations tabled (Leduc can have hundreds; the largest gains first).
@@ -36,8 +38,14 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     fixed, locks = chosen.opponent
     learner = 3 - fixed
     sign = 1.0 if learner == 1 else -1.0
-    answer = exact_answer(chosen.game_key)
-    response, deviations = _exact_response(chosen.game_key, chosen.opponent)
+    answer = chosen.exact_answer(wait=None)  # (the run's fixed player needed it already: it is there)
+    if answer is None:
+        st.warning(
+            f"No exact answer for this game ({exact.note(chosen.game_key, chosen.tree_game)}): player {fixed} plays "
+            "uniformly at the sets it is not locked at, and the equilibrium's value is not known."
+        )
+        return
+    response, deviations = _exact_response(chosen.game_key, chosen.opponent, chosen)
     equilibrium = sign * answer.value
     values = sign * history.metrics["game_value"][: row + 1]
     st.subheader(f"Against the fixed player {fixed}")

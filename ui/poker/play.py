@@ -3,6 +3,7 @@ iteration), each revealed afterwards, with the running mean of the student's win
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -13,7 +14,9 @@ import rmcore
 from .. import state
 from ..live import LiveRun
 from ..live_chart import live_chart
+from ..tables import escape
 from . import figures
+from .figures import short_name
 
 
 @dataclass
@@ -39,8 +42,9 @@ def _bot(run: LiveRun, at: int | None) -> tuple[int, rmcore.Policy]:
     return int(history.iterations[row]), history.policy("average", row)
 
 
-def section(run: LiveRun, game_value: float) -> None:
-    """``game_value``: player 1's exact value of the game (the LP's), to set the student's mean beside."""
+def section(run: LiveRun, game_value: float | None) -> None:
+    """``game_value``: player 1's exact value of the game (the LP's, None while it is computed), to set the student's
+    mean beside."""
     game = run.race.game
     c1, c2, c3 = st.columns(3)
     seat = c1.radio("Your seat", [1, 2], horizontal=True, key="kuhn_play_seat", format_func=lambda p: f"player {p}")
@@ -68,25 +72,37 @@ def section(run: LiveRun, game_value: float) -> None:
         )  # (a hand not yet begun meets the bot as it is now)
     hand = table.hand
     when = f"now (iteration {bot_iteration:,})" if at is None else f"at iteration {bot_iteration:,}"
+    poker = hand.rules is not None
+    if poker:
+        knows = f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**"
+    elif hand.is_over:
+        knows = "the hand is over"
+    else:  # the information set's name is what the seat knows (its own moves, what it saw of chance and the other)
+        knows = f"your information set: **{escape(short_name(hand.your_cards, 200))}**"
     st.markdown(
-        f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; "
-        f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**."
+        f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; {knows}."
     )
-    if hand.steps:
-        st.markdown("Betting: " + " · ".join(f"{who} {what}" for who, what in hand.steps))
+    if hand.steps and (poker or hand.is_over):  # (a general game may hide the bot's moves: shown after the hand)
+        said = " · ".join(f"{who} {escape(what)}" for who, what in hand.steps)
+        st.markdown(("Betting: " if poker else "The hand: ") + said)
+    elif hand.steps:
+        st.markdown("Your moves: " + " · ".join(escape(what) for who, what in hand.steps if who == "you"))
     if not hand.is_over:
         with st.container(horizontal=True):
             for action in hand.legal_actions:
                 st.button(action, key=f"kuhn_play_{action}", on_click=_act, args=(action,))
     else:
         won = hand.winnings
+        held = f"The bot held **{hand.bot_cards}**. " if poker else ""
         st.markdown(
-            f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. The bot held "
-            f"**{hand.bot_cards}**. "
-            + " ".join(f"At {m.infoset} it chose {m.action} (probability {m.probability:.2f})." for m in hand.bot_moves)
+            f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. {held}"
+            + " ".join(
+                f"At {escape(short_name(m.infoset))} it chose {escape(m.action)} (probability {m.probability:.2f})."
+                for m in hand.bot_moves
+            )
         )
         st.button("Next hand", key="kuhn_play_next", on_click=_next_hand, args=(run, bot), type="primary")
-    _tally(table, game_value * (1 if seat == 1 else -1))
+    _tally(table, None if game_value is None else game_value * (1 if seat == 1 else -1))
 
 
 def _act(action: str) -> None:
@@ -103,7 +119,7 @@ def _next_hand(run: LiveRun, bot: rmcore.Policy) -> None:
     table.hand = rmcore.Hand(run.race.game, bot, table.hand.student + 1, table.hand.seed, table.hand.number + 1)
 
 
-def _tally(table: Table, value: float) -> None:
+def _tally(table: Table, value: float | None) -> None:
     if not table.winnings:
         st.caption(
             "After each hand the bot's card and the probability with which it acted are shown, and your winnings are "
@@ -117,12 +133,13 @@ def _tally(table: Table, value: float) -> None:
     best = np.cumsum(table.best_response) / n
     summary = rmcore.running_mean(wins)
     band = f" ± {summary.half_width:.2f} (95%)" if summary.hands > 1 else ""
+    known = "not known yet (its LP is computing)" if value is None else f"{value:+.4f}"
     st.markdown(
         f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your "
-        f"seat is {value:+.4f}, and a best response would expect {best[-1]:+.4f} against the same bots."
+        f"seat is {known}, and a best response would expect {best[-1]:+.4f} against the same bots."
     )
     live_chart(
-        figures.winnings(n, means, np.nan_to_num(half), best, value),
+        figures.winnings(n, means, np.nan_to_num(half), best, math.nan if value is None else value),
         key="kuhn_play_chart",
         projector=state.presenting(),
     )

@@ -14,9 +14,11 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
+from rmcore.tree import uniform_policy
 
-from .. import state
-from ..live import LiveRun
+from .. import link, state
+from ..live import SESSION_HISTORY_BYTES, LiveRun
+from . import exact, games
 
 #: Every variant a race can include: the five CFR variants, each alternating or simultaneous.
 ALL_VARIANTS = tuple(
@@ -25,20 +27,17 @@ ALL_VARIANTS = tuple(
 VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_VARIANTS.items())
 
 
-#: The games the page offers: classic Kuhn (with its tree, walkthrough and equilibrium family), Kuhn poker with more
-#: cards and another bet, and Leduc hold'em. A link carries the label, as the bound control writes it
-#: (``kuhn_game=Leduc hold'em``): changing a label breaks the links that carry it.
-GAMES = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
-GAME_HELP = (
-    "Kuhn poker: 3 cards, the classic (value −1/18), taught step by step. Kuhn on sliders: 3 to 13 cards and a bet "
-    "of 0.5 to 4 antes; the exact value and equilibrium follow the sliders. Leduc hold'em: 6 cards, two betting rounds "
-    "and a public card (OpenSpiel's leduc_poker, 936 information sets)."
-)
+#: The games the page offers, id -> label (``games.choices()``): classic Kuhn (with its tree, walkthrough and
+#: equilibrium family), Kuhn poker with more cards and another bet, Leduc hold'em, every other game of the catalogue
+#: and the user's own (.efg). A link carries the label, as the bound control writes it (``kuhn_game=Leduc hold'em``):
+#: changing a label breaks the links that carry it.
+GAMES = games.choices()
 
 
 class RunSettings(NamedTuple):
-    """The page's setup: the game (``game``, with ``cards`` and ``bet`` for Kuhn on sliders), the variants, the seeds
-    and the fixed player; any change means a new run."""
+    """The page's setup: the game (``game``; ``cards`` and ``bet`` for Kuhn on sliders, ``parameters`` for another
+    catalogue game, ``uploaded`` for the user's own), the variants, the seeds and the fixed player; any change means
+    a new run."""
 
     variants: tuple[rmcore.CFRVariant, ...]
     seed: int = 0
@@ -47,23 +46,43 @@ class RunSettings(NamedTuple):
     cards: int = 3
     bet: float = 1.0
     opponent: tuple | None = None  # (the fixed player 1 or 2, ((locked information set, probabilities), ...))
+    parameters: tuple = ()  # another catalogue game's parameter values, in the catalogue's order
+    uploaded: games.UploadedGame | None = None  # the user's own game (compared by its text's digest)
 
     @property
     def tree_game(self) -> rmcore.TreeGame:
         if self.game == "sliders":
             return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
-        return rmcore.tree_game(self.game)
+        if self.game == games.UPLOAD:
+            return self.uploaded.game
+        entry = rmcore.TREE_GAMES[self.game]
+        return rmcore.tree_game(self.game, **{p.name: v for p, v in zip(entry.parameters, self.parameters)})
 
     @property
     def game_key(self) -> tuple:
-        return (self.game, self.cards, self.bet)
+        """The game alone, as a key of server-wide caches and of the lock controls (the poker games' as before)."""
+        if self.game in games.CLASSIC:
+            return (self.game, self.cards, self.bet)
+        if self.game == games.UPLOAD:
+            return (self.game, self.uploaded.digest)
+        return (self.game, *self.parameters)
+
+    def exact_answer(self, wait: float | None = exact.WAIT_SECONDS) -> rmcore.TreeSolution | None:
+        """The game's exact answer if it is there within ``wait`` seconds (None: until it is), else None."""
+        return exact.answer(self.game_key, self.tree_game, wait)
 
     def fixed_opponent(self) -> dict | None:
-        """The fixed player's whole strategy: the locks, and the exact equilibrium everywhere else."""
+        """The fixed player's whole strategy: the locks, and the exact equilibrium everywhere else (it is waited for:
+        the run needs it, and every game the page runs is solved in seconds)."""
         if self.opponent is None:
             return None
         player, locks = self.opponent
-        return rmcore.fixed_strategy(self.tree_game, player, exact_answer(self.game_key).policy, dict(locks))
+        answer = self.exact_answer(wait=None)
+        if answer is None:  # the LP failed: the unlocked sets play uniformly, and the page says why
+            elsewhere = uniform_policy(self.tree_game)
+        else:
+            elsewhere = answer.policy
+        return rmcore.fixed_strategy(self.tree_game, player, elsewhere, dict(locks))
 
 
 #: Who learns: both players, or one against the other held fixed (the matrix page's "fixed opponent").
@@ -77,34 +96,30 @@ OPPONENT_HELP = (
 def widgets() -> RunSettings:
     """The game, the opponent, the variants and the seed, as the page's setup record."""
     game = st.segmented_control(
-        "Game", list(GAMES), format_func=GAMES.get, default="kuhn", key="kuhn_game", bind="query-params", help=GAME_HELP
+        "Game",
+        list(GAMES),
+        format_func=GAMES.get,
+        default="kuhn",
+        key="kuhn_game",
+        bind="query-params",
+        help=games.help_text(),
     )
     game = game or "kuhn"  # (a segmented control can be clicked off: that keeps the classic)
-    cards, bet = 3, 1.0
+    cards, bet, parameters, uploaded = 3, 1.0, (), None
     if game == "sliders":
-        left, right = st.columns(2)
-        cards = int(
-            left.slider(
-                "Cards",
-                *rmcore.poker.KUHN_CARDS,
-                4,
-                key="kuhn_cards",
-                bind="query-params",
-                help="How many cards (each player gets one; the higher wins a showdown).",
-            )
-        )
-        bet = float(
-            right.slider(
-                "Bet, in antes",
-                *rmcore.poker.KUHN_BETS,
-                1.0,
-                0.25,
-                key="kuhn_bet",
-                bind="query-params",
-                help="The size of a bet or call; each player antes 1.",
-            )
-        )
-    opponent = _opponent_settings(RunSettings((), game=game, cards=cards, bet=bet))
+        cards, bet = _kuhn_sliders()
+    elif game == games.UPLOAD:
+        uploaded = _your_game()
+        if uploaded is None:  # nothing loaded yet: the last game keeps running
+            current = state.live("kuhn")
+            last = current.key if current is not None else RunSettings(())
+            game, cards, bet, parameters, uploaded = last.game, last.cards, last.bet, last.parameters, last.uploaded
+    elif game not in games.CLASSIC:
+        parameters = _catalogue_parameters(game)
+    link.tree_game_changed(uploaded if game == games.UPLOAD else None)
+    opponent = _opponent_settings(
+        RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded)
+    )
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
     chosen = c1.multiselect(
@@ -130,7 +145,9 @@ def widgets() -> RunSettings:
         st.error("Choose at least one variant; the last choice stays in use.")
         current = state.live("kuhn")
         return (
-            current.key if current is not None else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent)
+            current.key
+            if current is not None
+            else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
     seeds = 1
@@ -146,7 +163,107 @@ def widgets() -> RunSettings:
                 bind="query-params",
             )
         )
-    return RunSettings(variants, seed, seeds, game, cards, bet, opponent)
+    return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded)
+
+
+def _kuhn_sliders() -> tuple[int, float]:
+    """Kuhn on sliders: its cards and its bet."""
+    left, right = st.columns(2)
+    cards = int(
+        left.slider(
+            "Cards",
+            *rmcore.poker.KUHN_CARDS,
+            4,
+            key="kuhn_cards",
+            bind="query-params",
+            help="How many cards (each player gets one; the higher wins a showdown).",
+        )
+    )
+    bet = float(
+        right.slider(
+            "Bet, in antes",
+            *rmcore.poker.KUHN_BETS,
+            1.0,
+            0.25,
+            key="kuhn_bet",
+            bind="query-params",
+            help="The size of a bet or call; each player antes 1.",
+        )
+    )
+    return cards, bet
+
+
+def _catalogue_parameters(name: str) -> tuple:
+    """Another catalogue game's parameters, a slider each (range, default, step and help from the catalogue), and its
+    description."""
+    entry = rmcore.TREE_GAMES[name]
+    values = []
+    columns = st.columns(len(entry.parameters)) if entry.parameters else []
+    for column, parameter in zip(columns, entry.parameters):
+        kind = int if parameter.integer else float
+        value = column.slider(
+            parameter.name.replace("_", " ").capitalize(),
+            kind(parameter.low),
+            kind(parameter.high),
+            kind(parameter.default),
+            kind(parameter.step),
+            key=f"kuhn_{name}_{parameter.name}",
+            bind="query-params",
+            help=parameter.help,
+        )
+        values.append(kind(value))
+    return tuple(values)
+
+
+def _your_game() -> games.UploadedGame | None:
+    """The uploader of the user's own game, what became of the last file, and the game now loaded (None: none yet).
+
+    A file is read once, when it arrives (``load_efg``); a bad one leaves the last valid game running.
+    """
+    # The limits go in the label: a file over EFG_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
+    file = st.file_uploader(
+        f"A Gambit .efg file (extensive form, two players, zero-sum; at most {games.EFG_READ_MEGABYTES} MB and "
+        f"{games.MAX_PAGE_NODES:,} histories)",
+        type="efg",
+        key="kuhn_efg_file",
+        max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
+    )
+    if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
+        st.session_state.kuhn_upload_seen = file.file_id
+        load_efg(file.getvalue(), f"the file {file.name}")
+    if st.session_state.kuhn_upload_error:
+        st.error(f"Not loaded: {st.session_state.kuhn_upload_error}. The last valid game keeps running.")
+    uploaded: games.UploadedGame | None = st.session_state.kuhn_uploaded
+    if uploaded is None:
+        st.info("Upload a .efg file to run CFR on it; until then the last game keeps running.")
+    return uploaded
+
+
+def load_efg(data: bytes | str, source: str) -> None:
+    """What the uploader does with a file's bytes (and a test with any text): the game it holds becomes the page's
+    own game; a file that cannot be run leaves the last valid game and says why."""
+    try:
+        uploaded = games.read_uploaded(data, source)
+    except Exception as error:  # noqa: BLE001 - a hostile file must give a sentence, never a crash
+        reason = error if isinstance(error, ValueError) else f"the file could not be read ({type(error).__name__})"
+        st.session_state.kuhn_upload_error = str(reason).rstrip(".")
+        return
+    st.session_state.kuhn_uploaded = uploaded
+    st.session_state.kuhn_upload_error = None
+
+
+def download(chosen: RunSettings) -> None:
+    """The current game (any game, poker included) as a Gambit .efg file, written when the button is clicked."""
+    st.download_button(
+        "Download as .efg",
+        lambda: games.efg_text(chosen.tree_game, chosen.uploaded),
+        f"{chosen.game_key[0]}.efg",
+        "text/plain",
+        key="kuhn_download_efg",
+        on_click="ignore",
+        icon=":material/download:",
+        help="The game tree in Gambit's format: open it in Gambit, read it with rmcore.read_efg, or upload it here.",
+    )
 
 
 def _opponent_settings(chosen: RunSettings) -> tuple | None:
@@ -209,11 +326,24 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
 
 def _describe(old: RunSettings, new: RunSettings) -> str:
     names = [name for name in RunSettings._fields if getattr(old, name) != getattr(new, name)]
+    game_fields = ("game", "cards", "bet", "parameters", "uploaded")
     names = [
-        "the game" if name in ("game", "cards", "bet") else "the fixed opponent" if name == "opponent" else name
-        for name in names
+        "the game" if name in game_fields else "the fixed opponent" if name == "opponent" else name for name in names
     ]
     return " and ".join(dict.fromkeys(name.replace("variants", "the variants") for name in names)) or "the settings"
+
+
+def memory_words(run: LiveRun) -> str:
+    """How much of the run's history the session keeps, for a game whose checkpoints are large."""
+    race = run.race
+    kept = f"{race.max_points:,} checkpoints" + (
+        f" of its first run and {race.member_points:,} of each other" if race.runs > 1 else ""
+    )
+    return (
+        f"Keeps {kept} of this game: {race.history_bytes() / 1e6:,.0f} MB at most (a session may hold "
+        f"{SESSION_HISTORY_BYTES / 1e6:,.0f} MB; a checkpoint holds the current and average policy and the regrets "
+        "at every information set)."
+    )
 
 
 def live_run(chosen: RunSettings) -> LiveRun:
@@ -233,10 +363,3 @@ def live_run(chosen: RunSettings) -> LiveRun:
         ),
         _describe,
     )
-
-
-@st.cache_resource(max_entries=64, show_spinner=False)
-def exact_answer(game_key: tuple) -> rmcore.TreeSolution:
-    """The sequence-form LP's value and equilibrium, once per game on this server (Leduc: about 0.2 s)."""
-    name, cards, bet = game_key
-    return rmcore.solve_tree_game(RunSettings((), game=name, cards=cards, bet=bet).tree_game)

@@ -56,10 +56,15 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
             shown = history.rows(chart_rows(history.iterations))
             game = run.race.game
             classic = rmcore.is_classic_kuhn(game)
+            poker = explorer.is_poker(game)
             trajectories = (
-                figures.infoset_trajectories(shown) if classic else figures.opening_trajectories(shown, game.rules)
+                figures.infoset_trajectories(shown)
+                if classic
+                else figures.opening_trajectories(shown, game.rules)
+                if poker
+                else figures.first_infoset_trajectories(shown)
             )
-            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
+            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
@@ -104,10 +109,10 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
             )
         with right:
             fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
-            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed)
-            live_chart(
-                waiting("Average P(bet) at each information set", 440), key="kuhn_trajectories", caption=words, **look
-            )
+            poker = explorer.is_poker(run.race.game)
+            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
+            heading = "Average P(bet) at each information set" if poker else "Average strategy, player 1's first set"
+            live_chart(waiting(heading, 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
     _policies(
         run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look

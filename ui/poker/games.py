@@ -1,0 +1,124 @@
+"""The tree page's games: the catalogue's (``rmcore.TREE_GAMES``) with their parameters, and the user's own, read from
+a Gambit ``.efg`` file (uploaded, or carried by a share link).
+
+No Streamlit here: what a game is called, how big it is, and reading an uploaded file into a game the page can run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+import rmcore
+
+from ..tables import escape
+
+#: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
+#: (``kuhn_game=Leduc hold'em``), so none of them may change.
+CLASSIC = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
+#: The choice of the user's own game.
+UPLOAD, UPLOAD_LABEL = "efg", "Your game (.efg)"
+#: Catalogue entries the classic choices already offer (Kuhn poker as the classic and on sliders, Leduc hold'em).
+_OFFERED_AS_CLASSIC = ("kuhn", "leduc")
+
+#: Most histories (tree nodes) the page runs. The largest catalogue game, Liar's dice with 6 sides, has 294,883: one
+#: CFR iteration takes about 0.1 s on one core, a history row 7.7 MB; a tree ten times larger would give one chart
+#: update a second at best and three checkpoints a session.
+MAX_PAGE_NODES = 300_000
+#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is about 20 MB.
+EFG_READ_MEGABYTES = 24
+#: Largest file the uploader accepts, in megabytes. Streamlit refuses a larger one in the browser with a red chip and
+#: no words, so it is set above what is read: a file between the two gets a sentence that says why it was not loaded.
+EFG_ACCEPTED_MEGABYTES = 32
+
+
+def choices() -> dict[str, str]:
+    """Every game the page offers, id -> label: the classic three, every other catalogue entry, and the user's own."""
+    offered = dict(CLASSIC)
+    offered.update({name: entry.title for name, entry in rmcore.TREE_GAMES.items() if name not in _OFFERED_AS_CLASSIC})
+    offered[UPLOAD] = UPLOAD_LABEL
+    return offered
+
+
+def help_text() -> str:
+    """The game control's help: one line per choice."""
+    lines = [
+        "Kuhn poker: 3 cards, the classic (value −1/18), taught step by step.",
+        "Kuhn on sliders: 3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium follow them.",
+        "Leduc hold'em: 6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
+    ]
+    lines += [
+        f"{entry.title}: {entry.description}"
+        for name, entry in rmcore.TREE_GAMES.items()
+        if name not in _OFFERED_AS_CLASSIC
+    ]
+    lines.append(f"{UPLOAD_LABEL}: any two-player zero-sum game tree, from a Gambit .efg file.")
+    return "\n\n".join(lines)
+
+
+def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame) -> str:
+    """A catalogue game's one line, or the user's game's title, where it came from and its size (Markdown)."""
+    if name == UPLOAD and uploaded is not None:
+        return f"**{escape(uploaded.title)}** (from {escape(uploaded.source)}): {size_words(game)}."
+    entry = rmcore.TREE_GAMES[name]
+    return f"**{escape(entry.title)}:** {escape(entry.description)} ({size_words(game)}.)"
+
+
+def size_words(game: rmcore.TreeGame) -> str:
+    """How big ``game`` is, in words: its histories and its information sets."""
+    return f"{game.tree.player.shape[0]:,} histories, {len(game.infosets):,} information sets"
+
+
+@dataclass(frozen=True, eq=False)
+class UploadedGame:
+    """The user's own game: the tree, the .efg text it was read from and where that came from. Two are the same game
+    when their texts are (a digest of the text stands for it in the page's setup and caches)."""
+
+    digest: str
+    game: rmcore.TreeGame = field(repr=False)
+    text: str = field(repr=False)
+    source: str = "an uploaded file"
+
+    @property
+    def title(self) -> str:
+        return self.game.name or "Your game"
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, UploadedGame) and other.digest == self.digest
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+
+def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
+    """The game a .efg file (its bytes, or its text) holds, if the page can run it.
+
+    Raises
+    ------
+    ValueError
+        One sentence: the file is too long or not UTF-8 text, the reader's reason (it names the line), or the tree
+        is larger than the page runs (its size against :data:`MAX_PAGE_NODES`).
+    """
+    limit = EFG_READ_MEGABYTES * 2**20
+    if len(data) > limit:
+        raise ValueError(f"the file is {len(data) / 2**20:,.1f} MB; at most {EFG_READ_MEGABYTES} MB is read")
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError("the file is not UTF-8 text") from None
+    game = rmcore.read_efg(data)
+    nodes = game.tree.player.shape[0]
+    if nodes > MAX_PAGE_NODES:
+        raise ValueError(
+            f"{game.name or 'the game'} has {nodes:,} histories; this page runs trees of at most {MAX_PAGE_NODES:,} "
+            "(Liar's dice with 6 sides has 294,883). Solve it from Python or the command line (--efg)"
+        )
+    return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source)
+
+
+def efg_text(game: rmcore.TreeGame, uploaded: UploadedGame | None = None) -> str:
+    """``game`` as Gambit .efg text: an uploaded game's own text, any other game written out."""
+    if uploaded is not None and uploaded.game is game:
+        return uploaded.text
+    return rmcore.write_efg(game)
