@@ -232,7 +232,14 @@ def build_tree_game(
     infoset_array = np.array(infoset_of, dtype=np.int64)
     decisions = infoset_array >= 0
     infoset_array[decisions] = row[infoset_array[decisions]]
-    depth = tree_depths(player_array, infoset_array, children_array, np.array(deal_start, dtype=np.int64), name)
+    depth = tree_depths(
+        player_array,
+        infoset_array,
+        children_array,
+        np.array(deal_start, dtype=np.int64),
+        name,
+        [names[k] for k in order],
+    )
     tree = TreeArrays(
         player=player_array,
         infoset=infoset_array,
@@ -268,7 +275,7 @@ def _names(index: dict[str, int]) -> list[str]:
     return names
 
 
-def tree_depths(player, infoset, children, deal_start, name: str = "the game") -> np.ndarray:
+def tree_depths(player, infoset, children, deal_start, name: str = "the game", infoset_names=None) -> np.ndarray:
     """A level per node such that every child lies deeper than its parent and the histories of an information set
     share one level: the order in which a best response resolves information sets, deepest first.
 
@@ -277,6 +284,10 @@ def tree_depths(player, infoset, children, deal_start, name: str = "the game") -
     can satisfy them (each player's information sets straddle the other's) is refused.
     """
     n = player.shape[0]
+
+    def _label(k: int) -> str:
+        return repr(infoset_names[k]) if infoset_names is not None else str(k)
+
     depth = np.zeros(n, dtype=np.int64)
     parent_of = np.full(n, -1, dtype=np.int64)
     rows, cols = np.nonzero(children >= 0)
@@ -301,8 +312,11 @@ def tree_depths(player, infoset, children, deal_start, name: str = "the game") -
             np.maximum.at(raised, edges_child[short], need[short])
         if np.array_equal(raised, depth):
             return depth
+        moved = raised[decisions] != depth[decisions]
         depth = raised
+    tangled = int(infoset[decisions][np.argmax(moved)])
     raise ValueError(
-        f"{name}'s information sets cannot be ordered deepest first (each player's straddle the other's), "
-        "which the best response needs"
+        f"{name}: information set {_label(tangled)} has histories both before and after histories of another "
+        "information set (the players' information sets interleave), so no order resolves them deepest first, "
+        "as rmcore's best response does"
     )
