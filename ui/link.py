@@ -187,7 +187,7 @@ def efg_from_param(param: str) -> str:
     if len(param) > MAX_PARAM_CHARS:
         raise ValueError(f"it is {len(param):,} characters long (at most {MAX_PARAM_CHARS:,})")
     try:
-        packed = base64.urlsafe_b64decode(param + "=" * (-len(param) % 4))
+        packed = base64.b64decode(param + "=" * (-len(param) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):
         raise ValueError("it is not URL-safe base64") from None
     # Never more than a file would be read: a few kB of zeros inflate to gigabytes.
@@ -208,7 +208,7 @@ def efg_from_param(param: str) -> str:
 
 def uploaded_game() -> UploadedGame | None:
     """On a session's first run: the game the link's ``kuhn_efg`` carries (None without one). A bad one is noted
-    and dropped, with the choice of the user's game, so that the page opens its defaults."""
+    and dropped: the page opens its default game (with the uploader, if the link chose the user's game)."""
     param = st.query_params.get("kuhn_efg")
     if param is None:
         return None
@@ -218,9 +218,6 @@ def uploaded_game() -> UploadedGame | None:
         reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
         _problem(f"kuhn_efg: {str(reason).rstrip('.')}; showing the defaults instead")
         del st.query_params["kuhn_efg"]
-        if st.query_params.get("kuhn_game") is not None:  # the choice of a game that is not there: Kuhn poker
-            del st.query_params["kuhn_game"]
-            st.session_state.link_given.pop("kuhn_game", None)
         return None
 
 

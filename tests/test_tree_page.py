@@ -1,0 +1,208 @@
+"""The tree page on games other than poker: a catalogue game with its sliders, the user's own .efg (uploaded, carried
+by a link, refused with a reason), the download, the bot and the locks on them, and the exact answer in the
+background."""
+
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.testing.v1 import AppTest, app_test
+
+import rmcore
+from tests.live_charts import captions, live_charts
+from tests.visits import opened, run_to_reached
+from ui import link
+from ui.poker import games
+
+needs_efg = pytest.mark.skipif(not hasattr(rmcore, "read_efg"), reason="rmcore.read_efg/write_efg not merged yet")
+needs_catalogue = pytest.mark.skipif(
+    not {"liars_dice", "goofspiel"} <= set(rmcore.TREE_GAMES), reason="Liar's dice and Goofspiel not merged yet"
+)
+
+
+def _coin() -> rmcore.TreeGame:
+    """A small game of no catalogue: chance flips a coin only player 1 sees; player 1 says a side, player 2 (blind to
+    the coin) guesses whether it was the truth."""
+
+    def expand(history):
+        if not history:
+            return rmcore.Chance(("heads", "tails"), (0.5, 0.5), ("H", "T"))
+        if len(history) == 1:
+            return rmcore.Decision(1, f"coin {history}", ("say H", "say T"), (history + "h", history + "t"))
+        if len(history) == 2:
+            return rmcore.Decision(2, f"told {history[1]}", ("believe", "doubt"), (history + "b", history + "d"))
+        truthful = history[1].upper() == history[0]
+        return rmcore.Terminal((1.0 if history[2] == "b" else -1.0) * (1.0 if truthful else 2.0))
+
+    return rmcore.build_tree_game("Coin and claim", "", expand)
+
+
+COIN = _coin()
+
+
+@pytest.fixture
+def page():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/poker.py").run()
+    assert not app.exception and app.title[0].value == "CFR on game trees"
+    return app
+
+
+def _choose(app: AppTest, game: str) -> AppTest:
+    app.button_group(key="kuhn_game").set_value(game).run()
+    assert not app.exception
+    return app
+
+
+def _upload(app: AppTest, name: str, data: bytes) -> AppTest:
+    app.get("file_uploader")[0].upload(name, data).run()  # (the page's only uploader outside the Share box)
+    assert not app.exception
+    return app
+
+
+@needs_catalogue
+def test_a_catalogue_game_comes_with_its_sliders_and_its_line_and_runs_and_charts(page):
+    _choose(page, "goofspiel")
+    assert page.slider(key="kuhn_goofspiel_cards").value == rmcore.TREE_GAMES["goofspiel"].parameters[0].default
+    page.slider(key="kuhn_goofspiel_cards").set_value(3).run()
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception
+    live = page.session_state.kuhn_live
+    assert live.iteration == 10 and live.race.game is rmcore.tree_game("goofspiel", cards=3)
+    assert live.key.game_key == ("goofspiel", 3)
+    text = " ".join(m.value for m in page.markdown)
+    assert "**Goofspiel:**" in text and "information sets" in text
+    titles = [chart["figure"]["layout"]["title"]["text"] for chart in live_charts(page)]
+    assert any(title.startswith("Average strategy at") for title in titles), titles
+    assert "Keeps " in captions(page) and "checkpoints of this game" in captions(page)
+    assert page.selectbox(key="kuhn_explore_infoset").value in live.race.game.infosets  # the explorer lists them
+
+
+@needs_efg
+def test_an_uploaded_game_runs_and_a_bad_file_is_explained_while_the_last_game_keeps_running(page):
+    _choose(page, "efg")
+    assert any("Upload a .efg file" in i.value for i in page.info)
+    assert len(page.session_state.kuhn_live.race.game.infosets) == 12  # Kuhn's, until a game is uploaded
+    _upload(page, "coin.efg", rmcore.write_efg(COIN).encode())
+    live = page.session_state.kuhn_live
+    assert live.race.game.infosets == COIN.infosets and live.key.uploaded.source == "the file coin.efg"
+    page.button(key="kuhn_step_10").click().run()
+    assert page.session_state.kuhn_live.iteration == 10
+    assert "kuhn_efg" in page.query_params  # small: it travels in the link
+    _upload(page, "bad.efg", b"EFG 2 R nonsense")
+    assert any(e.value.startswith("Not loaded:") and "line" in e.value for e in page.error)
+    live = page.session_state.kuhn_live
+    assert live.race.game.infosets == COIN.infosets and live.iteration == 10  # the last valid game, not restarted
+    page.button(key="kuhn_step_10").click().run()
+    assert page.session_state.kuhn_live.iteration == 20
+
+
+@needs_efg
+def test_a_game_larger_than_the_page_runs_is_refused_with_its_size(page, monkeypatch):
+    monkeypatch.setattr(games, "MAX_PAGE_NODES", 5)
+    _choose(page, "efg")
+    _upload(page, "coin.efg", rmcore.write_efg(COIN).encode())
+    nodes = COIN.tree.player.shape[0]
+    assert any(f"has {nodes:,} histories" in e.value and "at most 5" in e.value for e in page.error)
+    assert page.session_state.kuhn_uploaded is None
+
+
+@pytest.fixture
+def media(monkeypatch) -> list:
+    """Every media file manager AppTest makes (a download button's file is made from its callable there)."""
+    made = []
+
+    class Recording(MediaFileManager):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(app_test, "MediaFileManager", Recording)
+    return made
+
+
+@needs_efg
+def test_the_download_offers_the_current_games_efg_text(media):
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/poker.py").run()
+    button = next(b for b in app.get("download_button") if b.key == "kuhn_download_efg")
+    assert button.proto.label == "Download as .efg"
+    manager = media[-1]
+    url = manager.execute_deferred(button.proto.deferred_file_id)  # what a click asks for
+    made = manager._storage.get_file(url.rsplit("/", 1)[-1])
+    assert made.content.decode() == rmcore.write_efg(rmcore.KUHN) and made.filename == "kuhn.efg"
+
+
+@needs_efg
+def test_a_link_carries_an_uploaded_game_and_a_corrupt_one_opens_the_defaults_with_a_notice():
+    param = link.efg_param(rmcore.write_efg(COIN))
+    assert len(param) <= link.MAX_EFG_LINK_CHARS
+    app = run_to_reached(
+        opened({"kuhn_game": games.UPLOAD_LABEL, "kuhn_efg": param, "run_to": "5"}, url_path="kuhn_poker"), "kuhn"
+    )
+    live = app.session_state.kuhn_live
+    assert live.race.game.infosets == COIN.infosets and live.iteration == 5 and not app.warning
+    assert app.button_group(key="kuhn_game").value == "efg"
+    corrupt = opened({"kuhn_game": games.UPLOAD_LABEL, "kuhn_efg": param[:40] + "!!" + param[42:]}, "kuhn_poker")
+    assert any("kuhn_efg:" in w.value and "showing the defaults" in w.value for w in corrupt.warning)
+    assert any("Upload a .efg file" in i.value for i in corrupt.info)  # the uploader, waiting for the game
+    assert corrupt.session_state.kuhn_live.race.game is rmcore.KUHN and "kuhn_efg" not in corrupt.query_params
+
+
+def test_a_corrupt_or_inflating_kuhn_efg_is_refused_with_a_reason(monkeypatch):
+    import base64
+    import zlib
+
+    monkeypatch.setattr(link, "EFG_READ_MEGABYTES", 1)  # (a bomb of the real size would not fit in a link)
+    bomb = base64.urlsafe_b64encode(zlib.compress(b"\0" * (2**20 + 1), 9)).decode()
+    for param, reason in (
+        ("%%%", "not URL-safe base64"),
+        (base64.urlsafe_b64encode(b"plain text").decode(), "not a compressed game"),
+        (bomb, "inflates to more than 1 MB"),
+        (link.efg_param("EFG 2 R")[:-4], "cut short"),
+        ("A" * (link.MAX_PARAM_CHARS + 1), "characters long"),
+    ):
+        with pytest.raises(ValueError, match=reason):
+            link.efg_from_param(param)
+    assert link.efg_from_param(link.efg_param('EFG 2 R "é"')) == 'EFG 2 R "é"'
+
+
+@needs_efg
+def test_a_game_too_large_for_a_link_is_said_in_the_share_box(page, monkeypatch):
+    monkeypatch.setattr(link, "MAX_EFG_LINK_CHARS", 10)
+    _choose(page, "efg")
+    _upload(page, "coin.efg", rmcore.write_efg(COIN).encode())
+    assert "kuhn_efg" not in page.query_params
+    assert any("cannot travel in a link" in w.value and "Share the .efg file" in w.value for w in page.warning)
+
+
+@needs_catalogue
+def test_the_bot_plays_a_whole_hand_of_liars_dice(page):
+    _choose(page, "liars_dice")
+    page.slider(key="kuhn_liars_dice_sides").set_value(3).run()
+    page.button(key="kuhn_step_10").click().run()
+    for _ in range(2):
+        for _ in range(20):
+            actions = [b for b in page.button if b.key and b.key.startswith("kuhn_play_") and b.key != "kuhn_play_next"]
+            if not actions:
+                break
+            actions[0].click().run()
+            assert not page.exception
+        assert any(m.value.startswith("**You won") or m.value.startswith("**You lost") for m in page.markdown)
+        page.button(key="kuhn_play_next").click().run()
+    table = page.session_state.kuhn_play
+    assert len(table.winnings) == 2 and table.hand.game is rmcore.tree_game("liars_dice", sides=3)
+
+
+@needs_catalogue
+def test_a_lock_on_goofspiel_fixes_that_set_and_the_learner_exploits_it(page):
+    _choose(page, "goofspiel")
+    page.slider(key="kuhn_goofspiel_cards").set_value(3).run()
+    page.radio(key="kuhn_opponent").set_value("2").run()
+    assert not page.exception
+    game = rmcore.tree_game("goofspiel", cards=3)
+    first = next(name for k, name in enumerate(game.infosets) if game.tree.infoset_player[k] == 1)
+    opponent = page.session_state.kuhn_live.primary.opponent
+    assert opponent[first][0] == 1.0  # locked on its first action; every other set plays the exact equilibrium
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception and any("Against the fixed player 2" in s.value for s in page.subheader)
