@@ -196,3 +196,16 @@ def test_openspiel_reads_what_we_write_and_its_cfr_agrees(name):
     ours.run(20)
     expected = pyspiel.exploitability(loaded, theirs.average_policy())
     assert ours.metrics().exploitability == pytest.approx(expected, abs=1e-12)
+
+
+def test_a_tree_too_deep_for_the_builder_is_refused_before_it_is_built(monkeypatch):
+    # The builder writes out every node's history: a chain of n moves costs about n * n characters.
+    monkeypatch.setattr(efg, "MAX_EFG_HISTORY_CHARS", 10_000)
+    lines = ['EFG 2 R "chain" { "A" "B" }']
+    for k in range(200):
+        lines += [f'p "" {1 + k % 2} {k // 2 + 1} "" {{ "a" "b" }} 0', 't "" 1 "" { 1, -1 }']
+    lines.append('t "" 2 "" { -1, 1 }')
+    with pytest.raises(ValueError, match=r"line \d+: the tree is too deep"):
+        rmcore.read_efg("\n".join(lines))
+    monkeypatch.setattr(efg, "MAX_EFG_HISTORY_CHARS", 100_000)
+    assert len(rmcore.read_efg("\n".join(lines)).infosets) == 200

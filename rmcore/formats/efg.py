@@ -52,11 +52,16 @@ from ..inputs import read_text
 from ..tree import CHANCE_NODE, TreeGame, check_tree_game
 from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
 
-__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS"]
+__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
 
 #: Longest ``.efg`` text read, in characters: Leduc hold'em written out is 0.8 MB, Liar's dice with six sides some
 #: 25 MB; parsing 50 MB takes Python about a minute.
 MAX_EFG_CHARS = 50_000_000
+
+#: Most characters the histories of all nodes may hold together (each node's history is the action names from the
+#: root, which the tree builder writes out for every node and compares for perfect recall): a chain of 8,000 moves
+#: has 128 million and took the builder minutes and gigabytes; Leduc hold'em has 0.2 million.
+MAX_EFG_HISTORY_CHARS = 50_000_000
 
 #: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
 _MAX_NUMBER_CHARS = 1100
@@ -281,6 +286,8 @@ def _parse(text: str, max_nodes: int):
     outcomes: dict[int, _Outcome] = {}
     used: list[tuple[int, int]] = []
     open_nodes: list[list] = []  # [node index, children still to come]
+    history_chars: list[int] = []  # each node's history's length, as the builder writes it
+    total_history_chars = 0
     while parser.more():
         token = parser.take("word", "a node (c, p or t)")
         line = token.line
@@ -305,12 +312,24 @@ def _parse(text: str, max_nodes: int):
         outcome = _outcome(parser, outcomes, used)
         index = len(nodes)
         nodes.append(_Node(token.text, name, line, key, outcome, []))
+        chars = 0
         if open_nodes:
             parent = open_nodes[-1]
-            nodes[parent[0]].children.append(index)
+            above = nodes[parent[0]]
+            move = infosets[above.infoset].actions[len(above.children)]
+            chars = history_chars[parent[0]] + 1 + max(len(move), len(str(len(above.children) + 1)))
+            total_history_chars += chars
+            if total_history_chars > MAX_EFG_HISTORY_CHARS:
+                raise _Refusal(
+                    line,
+                    f"the tree is too deep: its histories (the moves from the root to each node) add up to more "
+                    f"than {MAX_EFG_HISTORY_CHARS:,} characters",
+                )
+            above.children.append(index)
             parent[1] -= 1
             if parent[1] == 0:
                 open_nodes.pop()
+        history_chars.append(chars)
         if width:
             open_nodes.append([index, width])
         while open_nodes and open_nodes[-1][1] == 0:  # (cannot happen: widths are at least 1)
