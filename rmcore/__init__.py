@@ -16,7 +16,7 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
-from .formats import from_openspiel
+from .formats import from_openspiel, read_efg, write_efg
 from .games import (
     PRESETS,
     Equilibrium,
@@ -69,6 +69,8 @@ __all__ = [
     "tree_game",
     "tree_game_setting",
     "from_openspiel",
+    "read_efg",
+    "write_efg",
     "build_tree_game",
     "Decision",
     "Chance",

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pathlib
 import sys
 import time
 
@@ -183,10 +184,22 @@ def _solve(args) -> int:
     return 0
 
 
-def _kuhn(args) -> int:
-    from .kuhn import KuhnCFR
+def _read_efg(path: str) -> TreeGame:
+    """The game in a Gambit .efg file; a bad file is one line naming its line and the reason."""
+    from .formats import read_efg
 
-    solver = KuhnCFR(args.variant, updates=args.updates, seed=args.seed, max_points=0)
+    try:
+        return read_efg(pathlib.Path(path))  # a Path: a file named "EFG..." is still a file, not the text
+    except ValueError as error:
+        raise UsageError(f"--efg: {error}") from None
+
+
+def _kuhn(args) -> int:
+    from .cfr import CFRSolver
+    from .kuhn import KUHN
+
+    game = _read_efg(args.efg) if args.efg else KUHN
+    solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0)
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
@@ -202,12 +215,19 @@ def _kuhn(args) -> int:
     if args.json:
         print(_json(result))
         return 0
-    print(f"Kuhn poker: {solver.iteration} iterations of {args.variant} ({args.updates}), {seconds:.3f} s")
+    print(f"{game.name}: {solver.iteration} iterations of {args.variant} ({args.updates}), {seconds:.3f} s")
     print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
-    print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
-    print("  average policy, probability of betting:")
-    for name, (_, bet) in result["average_policy"].items():
-        print(f"    {name:>4} {bet:.4f}")
+    if is_classic_kuhn(game):
+        print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
+        print("  average policy, probability of betting:")
+        for name, (_, bet) in result["average_policy"].items():
+            print(f"    {name:>4} {bet:.4f}")
+        return 0
+    print(f"  game value for player 1 {result['game_value']:.6f}")
+    print("  average policy:")
+    for name, actions in zip(game.infosets, game.actions):
+        shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, result["average_policy"][name]))
+        print(f"    {name}: {shown}")
     return 0
 
 
@@ -221,7 +241,10 @@ def _threshold_name(threshold: float) -> str:
 
 
 def _race(args) -> int:
-    if args.game in TREE_GAMES:
+    if args.efg:
+        game = _read_efg(args.efg)
+        name = game.name
+    elif args.game in TREE_GAMES:
         try:
             given = {name: getattr(args, name) for name in _TREE_PARAMETERS if getattr(args, name) is not None}
             game = tree_game(args.game, **given)
@@ -311,7 +334,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
 
-    kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker")
+    kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker (or on the game in a Gambit .efg file)")
+    kuhn.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
     kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
     kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
     kuhn.add_argument("--iterations", type=_iterations, required=True, metavar="N")
@@ -331,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     race_source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
+    race_source.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     for parameter in _TREE_PARAMETERS.values():
         games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)

@@ -1,5 +1,6 @@
 """Game file formats and other libraries' games, read into rmcore's own types (and written back)."""
 
+from .efg import read_efg, write_efg
 from .openspiel import from_openspiel
 
-__all__ = ["from_openspiel"]
+__all__ = ["from_openspiel", "read_efg", "write_efg"]

@@ -1,0 +1,675 @@
+"""Gambit's extensive-form files (``.efg``, version 2): :func:`read_efg` and :func:`write_efg`.
+
+A ``.efg`` file is a header, ``EFG 2 R "title" { "Player 1" "Player 2" } "comment"``, then the tree's nodes in prefix
+order (a node, then its children's subtrees in order), one a line:
+
+- ``c "name" 1 "deal" { "J" 1/3 "Q" 1/3 "K" 1/3 } 0``: a chance node, its chance information set (number, name,
+  outcomes with probabilities) and an outcome;
+- ``p "name" 2 4 "Qb" { "fold" "call" } 0``: a decision of player 2 at their information set 4;
+- ``t "name" 7 "" { 1, -1 }``: a terminal node and its outcome's payoffs, player 1's first.
+
+Information sets are numbered per player (chance has its own numbers); an information set's name and actions, and
+an outcome's name and payoffs, are written where the number first appears and may be left out where it repeats.
+Outcome 0 means none; an outcome at an inner node is added to every payoff below it. Numbers are exact decimals or
+rationals (``0.25``, ``1/3``), and chance probabilities must sum to exactly 1, which is why :func:`write_efg` writes
+them as fractions (decimals such as OpenSpiel's writer prints cannot sum to exactly 1 for thirds, and Gambit refuses
+them).
+
+Reading uses exact :class:`~fractions.Fraction` arithmetic throughout: a terminal's payoff is the sum of the outcomes
+on its path, turned into a float once. The tree is laid out by :func:`~rmcore.build_tree_game`, which also checks
+perfect recall. Writing factors the deals into nested chance nodes (``TreeGame.deal_paths``), so that reading back
+multiplies the same probabilities in the same order: CFR on the game read back equals CFR on the game written, to
+the last bit.
+
+>>> import rmcore
+>>> game = rmcore.read_efg('''EFG 2 R "Matching pennies" { "Player 1" "Player 2" }
+... p "" 1 1 "mine" { "H" "T" } 0
+... p "" 2 1 "theirs" { "h" "t" } 0
+... t "" 1 "match" { 1, -1 }
+... t "" 2 "differ" { -1, 1 }
+... p "" 2 1 0
+... t "" 2
+... t "" 1
+... ''')
+>>> game.infosets, game.actions
+(('mine', 'theirs'), (('H', 'T'), ('h', 't')))
+>>> rmcore.read_efg(rmcore.write_efg(game)).infosets
+('mine', 'theirs')
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import sys
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+
+from ..inputs import read_text
+from ..tree import CHANCE_NODE, TreeGame, check_tree_game
+from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+
+__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
+
+#: Longest ``.efg`` text read, in characters: Leduc hold'em written out is 0.8 MB, Liar's dice with six sides some
+#: 25 MB; parsing 50 MB takes Python about a minute.
+MAX_EFG_CHARS = 50_000_000
+
+#: Most characters the histories of all nodes may hold together (each node's history is the action names from the
+#: root, which the tree builder writes out for every node and compares for perfect recall): a chain of 8,000 moves
+#: has 128 million and took the builder minutes and gigabytes; Leduc hold'em has 0.2 million.
+MAX_EFG_HISTORY_CHARS = 50_000_000
+
+#: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
+_MAX_NUMBER_CHARS = 1100
+_LARGEST = Fraction(sys.float_info.max)
+
+_TOKEN = re.compile(
+    r"""(?P<space>[ \t\r\f\v,]+)
+      | (?P<newline>\n)
+      | (?P<string>"(?:[^"\\]|\\.)*")
+      | (?P<brace>[{}])
+      | (?P<word>[^\s,{}"]+)""",
+    re.VERBOSE | re.DOTALL,
+)
+_NUMBER = re.compile(r"[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?)")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+
+
+class _Token(NamedTuple):
+    kind: str  # "string", "brace" or "word"
+    text: str  # a string's text unescaped; a brace; a word as written
+    line: int
+
+
+class _Node(NamedTuple):
+    kind: str  # "c", "p" or "t"
+    name: str
+    line: int
+    infoset: tuple  # (player: 0 for chance, 1 or 2; number); () at a terminal
+    outcome: int
+    children: list
+
+
+class _Infoset(NamedTuple):
+    name: str
+    actions: tuple
+    probabilities: tuple  # chance's; () for a player's
+    line: int
+
+
+class _Outcome(NamedTuple):
+    name: str
+    payoff: Fraction  # player 1's (player 2's is minus that: checked)
+    line: int
+
+
+class _Refusal(Exception):
+    """A problem at a line of the file (turned into a ValueError naming where)."""
+
+    def __init__(self, line: int | None, reason: str):
+        super().__init__(reason)
+        self.line, self.reason = line, reason
+
+
+def _tokens(text: str) -> list[_Token]:
+    tokens, line, position, end = [], 1, 0, len(text)
+    match = _TOKEN.match
+    while position < end:
+        found = match(text, position)
+        if found is None:  # only an opening quote without its closing one matches nothing
+            raise _Refusal(line, "a string opens with a quote that is never closed")
+        kind, value = found.lastgroup, found.group()
+        if kind == "newline":
+            line += 1
+        elif kind == "string":
+            tokens.append(_Token(kind, _ESCAPE.sub(r"\1", value[1:-1]), line))
+            line += value.count("\n")
+        elif kind != "space":
+            tokens.append(_Token(kind, value, line))
+        position = found.end()
+    return tokens
+
+
+class _Parser:
+    """The tokens of a ``.efg`` text, read front to back."""
+
+    def __init__(self, tokens: list[_Token]):
+        self.tokens, self.at = tokens, 0
+
+    @property
+    def line(self) -> int:
+        return self.tokens[min(self.at, len(self.tokens) - 1)].line if self.tokens else 1
+
+    def more(self) -> bool:
+        return self.at < len(self.tokens)
+
+    def peek(self, kind: str, text: str | None = None) -> bool:
+        if self.at >= len(self.tokens):
+            return False
+        token = self.tokens[self.at]
+        return token.kind == kind and (text is None or token.text == text)
+
+    def take(self, kind: str, what: str) -> _Token:
+        if self.at >= len(self.tokens):
+            raise _Refusal(self.line, f"the file ends where {what} should come (truncated?)")
+        token = self.tokens[self.at]
+        if token.kind != kind:
+            shown = token.text if len(token.text) <= 20 else token.text[:20] + "..."
+            raise _Refusal(token.line, f"expected {what}, found {shown!r}")
+        self.at += 1
+        return token
+
+    def optional_string(self) -> str | None:
+        return self.take("string", "a string").text if self.peek("string") else None
+
+    def number(self, what: str) -> Fraction:
+        token = self.take("word", what)
+        if len(token.text) > _MAX_NUMBER_CHARS or not _NUMBER.fullmatch(token.text):
+            shown = token.text if len(token.text) <= 20 else token.text[:20] + "..."
+            raise _Refusal(token.line, f"expected {what} (a number such as 2, -0.5 or 1/3), found {shown!r}")
+        try:
+            value = Fraction(token.text)
+        except ZeroDivisionError:
+            raise _Refusal(token.line, f"{what} {token.text} divides by zero") from None
+        if abs(value) > _LARGEST:
+            raise _Refusal(token.line, f"{what} {token.text[:20]} is too large for a double")
+        return value
+
+    def integer(self, what: str) -> int:
+        token = self.tokens[self.at] if self.more() else None
+        value = self.number(what)
+        if value.denominator != 1 or value < 0 or value > 10**12:
+            raise _Refusal(token.line, f"{what} must be a whole number from 0; found {token.text[:20]!r}")
+        return int(value)
+
+    def brace_list(self, item, what: str) -> list:
+        """``{ item item ... }``: the items read by ``item()``."""
+        self.take("brace", f"'{{' opening {what}")
+        if self.tokens[self.at - 1].text != "{":
+            raise _Refusal(self.tokens[self.at - 1].line, f"expected '{{' opening {what}, found '}}'")
+        items = []
+        while not self.peek("brace", "}"):
+            if self.peek("brace", "{"):
+                raise _Refusal(self.line, f"a '{{' inside {what}")
+            items.append(item())
+        self.at += 1
+        return items
+
+
+def _header(parser: _Parser) -> tuple[str, list[str]]:
+    token = parser.take("word", "the header 'EFG 2 R'")
+    if token.text != "EFG":
+        raise _Refusal(token.line, f"a .efg file starts with 'EFG 2 R'; found {token.text[:20]!r}")
+    version = parser.take("word", "the version (2)")
+    if version.text != "2":
+        raise _Refusal(version.line, f"only version 2 of the .efg format is read; found {version.text[:20]!r}")
+    kind = parser.take("word", "R or D after 'EFG 2'")
+    if kind.text not in ("R", "D"):
+        raise _Refusal(kind.line, f"expected R or D after 'EFG 2', found {kind.text[:20]!r}")
+    title = parser.take("string", "the game's title in quotes").text
+    players = parser.brace_list(lambda: parser.take("string", "a player's name in quotes").text, "the players")
+    if len(players) != 2:
+        raise _Refusal(kind.line, f"the file has {len(players)} players; rmcore reads two-player games")
+    parser.optional_string()  # the comment
+    return title, players
+
+
+def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
+    """An outcome reference (number, optional name and payoffs), defining the outcome where payoffs are given."""
+    line = parser.line
+    number = parser.integer("an outcome number")
+    name = parser.optional_string()
+    if not parser.peek("brace", "{"):
+        if number:
+            used.append((number, line))
+        return number
+    payoffs = parser.brace_list(lambda: parser.number("a payoff"), "the payoffs")
+    label = f'outcome {number} "{name or ""}"'
+    if number == 0:
+        raise _Refusal(line, "outcome 0 means no outcome; it cannot have payoffs")
+    if len(payoffs) != 2:
+        raise _Refusal(line, f"{label} has {len(payoffs)} payoffs; the game has 2 players")
+    if payoffs[0] + payoffs[1] != 0:
+        raise _Refusal(line, f"{label} pays {payoffs[0]} and {payoffs[1]}: not zero-sum")
+    known = outcomes.get(number)
+    if known is not None and known.payoff != payoffs[0]:
+        raise _Refusal(line, f"{label} pays {payoffs[0]} here and {known.payoff} at line {known.line}")
+    if known is None:
+        outcomes[number] = _Outcome(name or "", payoffs[0], line)
+    return number
+
+
+def _infoset(parser: _Parser, infosets: dict, key: tuple, line: int, chance: bool) -> _Infoset:
+    """An information-set reference (optional name and actions), defined where first met."""
+    who = "chance's information set" if chance else f"player {key[0]}'s information set"
+    name = parser.optional_string()
+    if parser.peek("brace", "{"):
+        if chance:
+            pairs = parser.brace_list(
+                lambda: (parser.take("string", "an outcome's name in quotes").text, parser.number("a probability")),
+                "the chance outcomes",
+            )
+            actions, probabilities = tuple(a for a, _ in pairs), tuple(p for _, p in pairs)
+        else:
+            actions = tuple(parser.brace_list(lambda: parser.take("string", "an action in quotes").text, "actions"))
+            probabilities = ()
+        if not actions:
+            raise _Refusal(line, f"{who} {key[1]} has no actions")
+        if chance:
+            if any(p < 0 or p > 1 for p in probabilities):
+                raise _Refusal(line, f"{who} {key[1]} has a probability outside 0 to 1")
+            if sum(probabilities) != 1:
+                raise _Refusal(line, f"the probabilities of {who} {key[1]} sum to {sum(probabilities)}, not exactly 1")
+        given = _Infoset(name if name is not None else "", actions, probabilities, line)
+        known = infosets.get(key)
+        if known is None:
+            infosets[key] = given
+            return given
+        if (known.actions, known.probabilities) != (actions, probabilities):
+            raise _Refusal(line, f"{who} {key[1]} has other actions here than at line {known.line}")
+        return known
+    known = infosets.get(key)
+    if known is None:
+        raise _Refusal(line, f"{who} {key[1]} is first met here without its actions")
+    return known
+
+
+def _parse(text: str, max_nodes: int):
+    parser = _Parser(_tokens(text))
+    title, _ = _header(parser)
+    nodes: list[_Node] = []
+    infosets: dict[tuple, _Infoset] = {}
+    outcomes: dict[int, _Outcome] = {}
+    used: list[tuple[int, int]] = []
+    open_nodes: list[list] = []  # [node index, children still to come]
+    history_chars: list[int] = []  # each node's history's length, as the builder writes it
+    total_history_chars = 0
+    while parser.more():
+        token = parser.take("word", "a node (c, p or t)")
+        line = token.line
+        if token.text not in ("c", "p", "t"):
+            raise _Refusal(line, f"expected a node (c, p or t), found {token.text[:20]!r}")
+        if nodes and not open_nodes:
+            raise _Refusal(line, "a node after the tree is complete")
+        if len(nodes) >= max_nodes:
+            raise _Refusal(line, f"more than {max_nodes:,} nodes, more than rmcore builds")
+        name = parser.optional_string() or ""
+        if token.text == "t":
+            key, width = (), 0
+        else:
+            if token.text == "c":
+                key = (0, parser.integer("a chance information set number"))
+            else:
+                player = parser.integer("a player (1 or 2)")
+                if player not in (1, 2):
+                    raise _Refusal(line, f"player {player} moves here; the game has players 1 and 2")
+                key = (player, parser.integer("an information set number"))
+            width = len(_infoset(parser, infosets, key, line, token.text == "c").actions)
+        outcome = _outcome(parser, outcomes, used)
+        index = len(nodes)
+        nodes.append(_Node(token.text, name, line, key, outcome, []))
+        chars = 0
+        if open_nodes:
+            parent = open_nodes[-1]
+            above = nodes[parent[0]]
+            move = infosets[above.infoset].actions[len(above.children)]
+            chars = history_chars[parent[0]] + 1 + max(len(move), len(str(len(above.children) + 1)))
+            total_history_chars += chars
+            if total_history_chars > MAX_EFG_HISTORY_CHARS:
+                raise _Refusal(
+                    line,
+                    f"the tree is too deep: its histories (the moves from the root to each node) add up to more "
+                    f"than {MAX_EFG_HISTORY_CHARS:,} characters",
+                )
+            above.children.append(index)
+            parent[1] -= 1
+            if parent[1] == 0:
+                open_nodes.pop()
+        history_chars.append(chars)
+        if width:
+            open_nodes.append([index, width])
+        while open_nodes and open_nodes[-1][1] == 0:  # (cannot happen: widths are at least 1)
+            open_nodes.pop()
+    if not nodes:
+        raise _Refusal(parser.line, "the file has no nodes after its header")
+    if open_nodes:
+        parent = nodes[open_nodes[-1][0]]
+        raise _Refusal(
+            parser.line,
+            f"the file ends while the node at line {parent.line} still lacks {open_nodes[-1][1]} of its children "
+            "(truncated?)",
+        )
+    for number, line in used:
+        if number not in outcomes:
+            raise _Refusal(line, f"unknown outcome {number}: it is never given payoffs")
+    return title, nodes, infosets, outcomes
+
+
+def _infoset_names(infosets: dict) -> dict[tuple, str]:
+    """Each player's information set's name: its Gambit name when given and unique, else ``"P1:3"``."""
+    players = [key for key in infosets if key[0]]
+    count: dict[str, int] = {}
+    for key in players:
+        count[infosets[key].name] = count.get(infosets[key].name, 0) + 1
+    generated = {key: f"P{key[0]}:{key[1]}" for key in players}
+    taken = set(generated[key] for key in players if not infosets[key].name or count[infosets[key].name] > 1)
+    names = {}
+    for key in players:
+        name = infosets[key].name
+        names[key] = name if name and count[name] == 1 and name not in taken else generated[key]
+    return names
+
+
+def _source_text(source) -> tuple[str, str]:
+    """``(the text, how errors name it)`` from a path, the text itself or its bytes."""
+    if isinstance(source, (bytes, bytearray)):
+        where = "the .efg data"
+        if len(source) > 4 * MAX_EFG_CHARS:
+            raise ValueError(f"{where} is longer than {MAX_EFG_CHARS:,} characters, the most that is read")
+        try:
+            text = bytes(source).decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise ValueError(f"{where} is binary or not UTF-8 text, not a .efg file") from None
+    elif isinstance(source, str) and source.lstrip().startswith("EFG"):
+        text, where = source, "the .efg text"
+    elif isinstance(source, (str, os.PathLike)):
+        where = f".efg file {os.fspath(source)!r}"
+        text = read_text(source, MAX_EFG_CHARS, ".efg file")
+    else:
+        raise ValueError(f"read_efg takes a path, the text of a .efg file or its bytes; got {type(source).__name__}")
+    if len(text) > MAX_EFG_CHARS:
+        raise ValueError(f"{where} is longer than {MAX_EFG_CHARS:,} characters, the most that is read")
+    if "\x00" in text:
+        raise ValueError(f"{where} is binary (it holds NUL bytes), not a .efg text")
+    return text, where
+
+
+def read_efg(source, *, max_nodes: int = MAX_TREE_NODES) -> TreeGame:
+    """A two-player zero-sum game from a Gambit ``.efg`` file (version 2), as a :class:`~rmcore.TreeGame`.
+
+    Parameters
+    ----------
+    source
+        A path (``str`` or path-like) of a file, the text itself (starting with ``EFG``), or its bytes (UTF-8).
+    max_nodes
+        Refuse a file with more nodes than this.
+
+    Returns
+    -------
+    TreeGame
+        Its information sets are ordered by player, then by their number in the file; each is named by its name in
+        the file when that is given and unique, else ``"P1:3"`` (player 1's information set 3). Actions are named
+        as in the file (``"1"``, ``"2"``, ... where the names are empty); ``node_labels`` hold the node names (or,
+        for a node without one, its history of action names). ``deal_paths`` hold the chance steps above every
+        decision, so that :func:`write_efg` writes them back as they were.
+
+    Raises
+    ------
+    ValueError
+        Naming the line and the reason: a malformed or truncated file, binary data, a file longer than
+        ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, chance
+        probabilities that do not sum to exactly 1, an information set whose actions change, imperfect recall, more
+        than ``max_nodes`` nodes.
+    """
+    text, where = _source_text(source)
+    try:
+        title, nodes, infosets, outcomes = _parse(text, max_nodes)
+    except _Refusal as refusal:
+        raise ValueError(f"{where}, line {refusal.line}: {refusal.reason}") from None
+    names = _infoset_names(infosets)
+    number_of = {name: key[1] for key, name in names.items()}
+    last_seen = [0]  # the node the builder expanded last: the one a refusal of the builder is about
+
+    def actions_of(infoset: _Infoset) -> tuple[str, ...]:
+        return tuple(action or str(k + 1) for k, action in enumerate(infoset.actions))
+
+    def expand(state):
+        index, above = state
+        node = nodes[index]
+        last_seen[0] = index
+        payoff = above + (outcomes[node.outcome].payoff if node.outcome else 0)
+        if node.kind == "t":
+            return Terminal(float(payoff))
+        infoset = infosets[node.infoset]
+        following = [(child, payoff) for child in node.children]
+        if node.kind == "c":
+            return Chance(actions_of(infoset), infoset.probabilities, following)
+        return Decision(node.infoset[0], names[node.infoset], actions_of(infoset), following)
+
+    try:
+        game = build_tree_game(
+            title or "Gambit game",
+            (0, Fraction(0)),
+            expand,
+            infoset_order=number_of.__getitem__,
+            rules=None,
+            max_nodes=max_nodes,
+        )
+    except (ValueError, OverflowError) as error:
+        if last_seen[0] == len(nodes) - 1:  # the walk was over: a refusal of the whole game
+            raise ValueError(f"{where}: {error}") from None
+        raise ValueError(f"{where}, line {nodes[last_seen[0]].line}: {error}") from None
+    # The builder lays out each deal's subtree in prefix order, deal after deal: the file's order without the
+    # chance nodes above every decision (which are not tree nodes).
+    above_decisions = _deal_chance_nodes(nodes)
+    names_in_order = [node.name for k, node in enumerate(nodes) if k not in above_decisions]
+    labels = tuple(name or history for name, history in zip(names_in_order, game.node_labels))
+    return game._replace(node_labels=labels)
+
+
+def _deal_chance_nodes(nodes: list[_Node]) -> set[int]:
+    """The chance nodes with only chance nodes above them: the builder's deals, not nodes of the tree."""
+    found, pending = set(), [0]
+    while pending:
+        index = pending.pop()
+        if nodes[index].kind == "c":
+            found.add(index)
+            pending.extend(nodes[index].children)
+    return found
+
+
+# --- Writing -------------------------------------------------------------------------------------------------------
+
+
+def _quoted(text) -> str:
+    body = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("\r", " ")
+    return f'"{body}"'
+
+
+def _fraction_text(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def _decimal_text(value: float) -> str:
+    """``value`` as an exact decimal without an exponent, short as the shortest repr: read back, the same bits."""
+    text = np.format_float_positional(value, unique=True, trim="-")
+    return "0" if text in ("-0", "0") else text
+
+
+def _simplest_fraction(value: float) -> Fraction:
+    """The fraction with the smallest denominator tried whose float is ``value`` (1/3 for 0.333...)."""
+    exact = Fraction(value)
+    for bits in (8, 16, 24, 32, 40, 48):
+        candidate = exact.limit_denominator(1 << bits)
+        if float(candidate) == value:
+            return candidate
+    return exact
+
+
+def _probabilities(values, where: str, notes: list[str]) -> list[Fraction]:
+    """Exact fractions summing to exactly 1, each read back as the float given (where at all possible).
+
+    The simplest fractions first (1/3 for 0.333...); if those do not sum to 1 (a deal's probability such as
+    (1/11)(1/10) as floats is not 1/110), the floats' exact values, each moved by less than half the gap to the
+    next float (so that it still reads back as the same float) until they sum to 1. Only where that room is not
+    enough is the largest changed further, with a note for the file's comment.
+    """
+    floats = [float(v) for v in values]
+    simple = [_simplest_fraction(x) for x in floats]
+    if sum(simple) == 1:
+        return simple
+    fractions = [Fraction(x) for x in floats]
+    missing = 1 - sum(fractions)
+    for k, x in enumerate(floats):
+        if missing == 0:
+            break
+        neighbour = math.nextafter(x, math.inf if missing > 0 else 0.0)
+        room = abs(Fraction(neighbour) - fractions[k]) * Fraction((1 << 20) - 1, 1 << 21)  # just under half the gap
+        step = min(abs(missing), room) * (1 if missing > 0 else -1)
+        fractions[k] += step
+        missing -= step
+    if missing != 0:
+        largest = max(range(len(fractions)), key=fractions.__getitem__)
+        fractions[largest] += missing
+        notes.append(
+            f"the chance probabilities at {where} summed to {sum(floats)!r}; the largest was changed to "
+            f"{float(fractions[largest])!r} to make them sum to exactly 1"
+        )
+    return fractions
+
+
+def _label_text(label) -> str:
+    if isinstance(label, tuple):
+        return " ".join(str(part) for part in label if str(part))
+    return str(label)
+
+
+def _outcome_name(game: TreeGame, parent_label: str, child: int) -> str:
+    """What a chance node's outcome is called: the child's label past its parent's (the labels are histories)."""
+    text = _label_text(game.node_labels[child]) if child < len(game.node_labels) else ""
+    return text[len(parent_label) :].strip() if parent_label and text.startswith(parent_label) else ""
+
+
+class _DealTrie:
+    """The deals' chance steps as a tree: each node's children by outcome, in the order first met."""
+
+    def __init__(self):
+        self.children: dict[str, tuple[Fraction, _DealTrie]] = {}
+        self.deal: int | None = None
+
+
+def _deal_trie(game: TreeGame) -> _DealTrie | None:
+    """``game.deal_paths`` as nested chance nodes, or None where they cannot be written so: missing, not matching
+    ``deal_probability`` to the last bit, not summing to 1 at a node, or not in the order the tree lists its deals."""
+    paths, probabilities = game.deal_paths, game.tree.deal_probability
+    if not isinstance(paths, tuple) or len(paths) != probabilities.shape[0] or not paths:
+        return None
+    root = _DealTrie()
+    for d, path in enumerate(paths):
+        if not isinstance(path, tuple) or (not path and len(paths) > 1):
+            return None
+        product, node, diverged = 1.0, root, False
+        for step in path:
+            if not (isinstance(step, tuple) and len(step) == 2 and isinstance(step[1], Fraction)):
+                return None
+            outcome, probability = str(step[0]), step[1]
+            product *= float(probability)
+            if node.deal is not None:
+                return None
+            known = node.children.get(outcome)
+            if known is None:
+                diverged = True
+                known = node.children[outcome] = (probability, _DealTrie())
+            elif diverged or outcome != next(reversed(node.children)) or known[0] != probability:
+                return None  # the deals of one branch are not listed together, or a step's probability changes
+            node = known[1]
+        if node.deal is not None or node.children or product != probabilities[d]:
+            return None
+        node.deal = d
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if node.children:
+            if sum(p for p, _ in node.children.values()) != 1:
+                return None
+            pending.extend(child for _, child in node.children.values())
+    return root
+
+
+def write_efg(game: TreeGame) -> str:
+    """``game`` as the text of a Gambit ``.efg`` file (version 2), which :func:`read_efg` reads back exactly.
+
+    Chance probabilities are written as exact fractions (``1/3``), since Gambit needs each chance node's to sum to
+    exactly 1; each fraction is the simplest whose float is the game's probability. The deals are written from
+    ``game.deal_paths`` as nested chance nodes (Kuhn poker: the first card 1/3, then the second 1/2), so that the
+    game read back multiplies the same floats in the same order; a game without them gets one chance node at the
+    root listing its deals. Payoffs are written as exact decimals, one outcome per terminal node. Information sets
+    are numbered per player in the game's row order and keep their names and action names; the nodes are named by
+    ``game.node_labels``. Where a chance node's fractions had to be adjusted to sum to exactly 1, the header's
+    comment says so.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` is not a valid :class:`~rmcore.TreeGame`.
+    """
+    check_tree_game(game)
+    tree = game.tree
+    notes: list[str] = []
+    lines: list[str] = []
+    number = np.zeros(len(game.infosets), dtype=np.int64)  # each information set's number among its player's
+    counts = [0, 0]
+    for row, owner in enumerate(tree.infoset_player.tolist()):
+        counts[owner] += 1
+        number[row] = counts[owner]
+    chance_sets = [0]
+    outcome_count = [0]
+
+    def chance_line(name: str, set_name: str, outcomes, fractions) -> str:
+        chance_sets[0] += 1
+        listed = " ".join(f"{_quoted(o)} {_fraction_text(p)}" for o, p in zip(outcomes, fractions))
+        return f"c {_quoted(name)} {chance_sets[0]} {_quoted(set_name)} {{ {listed} }} 0"
+
+    def write_deal(d: int) -> None:
+        stack = [int(tree.deal_start[d])]
+        while stack:
+            k = stack.pop()
+            label = _label_text(game.node_labels[k]) if k < len(game.node_labels) else ""
+            actor = int(tree.player[k])
+            if actor == -1:
+                outcome_count[0] += 1
+                u = float(tree.payoff[k])
+                lines.append(
+                    f"t {_quoted(label)} {outcome_count[0]} {_quoted('')} {{ {_decimal_text(u)}, {_decimal_text(-u)} }}"
+                )
+                continue
+            if actor == CHANCE_NODE:
+                kids = [int(c) for c in tree.children[k] if c >= 0]
+                names = [_outcome_name(game, label, child) or str(o + 1) for o, child in enumerate(kids)]
+                probabilities = tree.chance[k, : len(kids)]
+                lines.append(chance_line(label, "", names, _probabilities(probabilities, f"node {label!r}", notes)))
+            else:
+                row = int(tree.infoset[k])
+                actions = " ".join(_quoted(a) for a in game.actions[row])
+                lines.append(
+                    f"p {_quoted(label)} {actor + 1} {number[row]} {_quoted(game.infosets[row])} {{ {actions} }} 0"
+                )
+                kids = [int(c) for c in tree.children[k, : int(tree.num_actions[row])]]
+            stack.extend(reversed(kids))
+
+    trie = _deal_trie(game)
+    deals = tree.deal_start.shape[0]
+    if trie is not None:
+        pending: list[tuple[_DealTrie, tuple[str, ...]]] = [(trie, ())]
+        while pending:
+            node, path = pending.pop()
+            if node.deal is not None:
+                write_deal(node.deal)
+                continue
+            outcomes = list(node.children)
+            lines.append(chance_line(" ".join(path), "deal", outcomes, [node.children[o][0] for o in outcomes]))
+            pending.extend((node.children[o][1], path + (o,)) for o in reversed(outcomes))
+    elif deals == 1 and float(tree.deal_probability[0]) == 1.0:
+        write_deal(0)
+    else:
+        fractions = _probabilities(tree.deal_probability, "the root (the deals)", notes)
+        lines.append(chance_line("", "deal", [f"deal {d + 1}" for d in range(deals)], fractions))
+        for d in range(deals):
+            write_deal(d)
+    comment = "written by rmcore" + "".join(f"; {note}" for note in notes)
+    header = f'EFG 2 R {_quoted(game.name)} {{ "Player 1" "Player 2" }}\n{_quoted(comment)}\n'
+    return header + "\n" + "\n".join(lines) + "\n"
