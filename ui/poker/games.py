@@ -25,11 +25,12 @@ _OFFERED_AS_CLASSIC = ("kuhn", "leduc")
 #: CFR iteration takes about 0.1 s on one core, a history row 7.7 MB; a tree ten times larger would give one chart
 #: update a second at best and three checkpoints a session.
 MAX_PAGE_NODES = 300_000
-#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is about 20 MB.
-EFG_READ_MEGABYTES = 24
+#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is 24 MB (reading it took 14 s here);
+#: under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
+EFG_READ_MEGABYTES = 30
 #: Largest file the uploader accepts, in megabytes. Streamlit refuses a larger one in the browser with a red chip and
 #: no words, so it is set above what is read: a file between the two gets a sentence that says why it was not loaded.
-EFG_ACCEPTED_MEGABYTES = 32
+EFG_ACCEPTED_MEGABYTES = 40
 
 
 def choices() -> dict[str, str]:
@@ -107,13 +108,19 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             raise ValueError("the file is not UTF-8 text") from None
-    game = rmcore.read_efg(data)
+    too_large = (
+        f"this page runs trees of at most {MAX_PAGE_NODES:,} histories (Liar's dice with 6 sides has 294,883); "
+        "solve larger ones from Python (rmcore.read_efg) or the command line (--efg)"
+    )
+    try:  # (the reader stops counting one node past the cap: a huge file is refused without building it)
+        game = rmcore.read_efg(data, max_nodes=MAX_PAGE_NODES + 1)
+    except ValueError as error:
+        if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
+            raise ValueError(f"the game has more than {MAX_PAGE_NODES:,} histories: {too_large}") from None
+        raise
     nodes = game.tree.player.shape[0]
     if nodes > MAX_PAGE_NODES:
-        raise ValueError(
-            f"{game.name or 'the game'} has {nodes:,} histories; this page runs trees of at most {MAX_PAGE_NODES:,} "
-            "(Liar's dice with 6 sides has 294,883). Solve it from Python or the command line (--efg)"
-        )
+        raise ValueError(f"{game.name or 'the game'} has {nodes:,} histories: {too_large}")
     return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source)
 
 
