@@ -224,7 +224,7 @@ def uploaded_game() -> UploadedGame | None:
 def tree_game_changed(uploaded: UploadedGame | None) -> None:
     """Keep the link's ``kuhn_efg`` in step with the tree page's game: the user's game when it is running and small
     enough, nothing otherwise (``tree_game_in_link`` says which, for the Share box)."""
-    param = None if uploaded is None else efg_param(uploaded.text)
+    param = None if uploaded is None else _efg_param_of(uploaded)
     fits = param is not None and len(param) <= MAX_EFG_LINK_CHARS
     st.session_state.tree_game_in_link = uploaded is None or fits
     st.session_state.tree_game_link_chars = 0 if param is None else len(param)
@@ -233,6 +233,16 @@ def tree_game_changed(uploaded: UploadedGame | None) -> None:
             st.query_params["kuhn_efg"] = param
     else:
         st.query_params.pop("kuhn_efg", None)
+
+
+def _efg_param_of(uploaded: UploadedGame) -> str:
+    """``efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's 24 MB
+    took 1.5 s, on every run of the page)."""
+    made = st.session_state.get("kuhn_efg_param")
+    if made is None or made[0] != uploaded.digest:
+        made = (uploaded.digest, efg_param(uploaded.text))
+        st.session_state.kuhn_efg_param = made
+    return made[1]
 
 
 # -- running to an iteration --------------------------------------------------------------------
