@@ -16,6 +16,7 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
+from .formats import read_nfg, write_nfg
 from .games import (
     PRESETS,
     Equilibrium,
@@ -108,6 +109,8 @@ __all__ = [
     "nash_conv",
     "parse_matrix_csv",
     "aligned_column_payoffs",
+    "read_nfg",
+    "write_nfg",
     "preset",
     "regret_bound",
     "solve_zero_sum",
