@@ -428,7 +428,7 @@ def read_nfg(path_or_text) -> MatrixGame:
         except UnicodeDecodeError as error:
             line = data.count(b"\n", 0, error.start) + 1
             raise ValueError(
-                f"line {line}: the file is not UTF-8 text (byte {data[error.start]:#04x} cannot be read); is it binary?"
+                f"line {line}: the file is binary or not UTF-8 text (byte {data[error.start]:#04x} cannot be read)"
             ) from None
         return _parse(text)
     if isinstance(path_or_text, str) and _LOOKS_LIKE_TEXT.match(path_or_text):
