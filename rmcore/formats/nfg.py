@@ -56,12 +56,14 @@ MAX_NUMBER_CHARS = 100
 _LOOKS_LIKE_TEXT = re.compile(r"\s*(NFG(\s|$)|$)|.*[\n\r\x00]", re.DOTALL)
 
 # One token after optional white space. A number must end where a token may end: "12abc" is one malformed word, not
-# the number 12 and a word. Gambit takes ``\"`` in a string for a quote; every other backslash stays as it is.
+# the number 12 and a word. Gambit takes ``\"`` in a string for a quote; every other backslash stays as it is. The
+# closing quote is optional so that a text left open matches at once: requiring it made the regex search back through
+# the whole rest of the file before failing (2.2 s for a text of 1.9 MB left open; 0.2 s this way).
 _TOKEN = re.compile(
     r"""\s*(?:
         (?P<brace>[{}])
       | (?P<comma>,)
-      | "(?P<string>(?:[^"\\]|\\.)*)"
+      | "(?P<string>(?:[^"\\]|\\.)*)(?P<closing>"?)
       | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?=[\s{},"]|\Z)
       | (?P<word>[^\s{}",]+)
       | (?P<end>\Z)
@@ -107,12 +109,15 @@ class _Reader:
         self.token = self._scan()
 
     def _scan(self) -> _Token:
-        match = _TOKEN.match(self.text, self.next_position)
-        if match is None:  # only an opening quote with no closing one fails every alternative
-            start = len(self.text) - len(self.text[self.next_position :].lstrip())
-            raise self.error("a quoted text is not closed: the file ends before its closing quote", start)
+        match = _TOKEN.match(self.text, self.next_position)  # every text matches one of the alternatives
         kind = match.lastgroup
         self.next_position = match.end()
+        if kind == "closing":
+            if not match.group("closing"):
+                raise self.error(
+                    "a quoted text is not closed: the file ends before its closing quote", match.start("string") - 1
+                )
+            kind = "string"
         if kind == "string":
             return _Token("string", _ESCAPE.sub(r"\1", match.group(kind)), match.start(kind) - 1)
         if kind == "brace":
