@@ -16,7 +16,7 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
-from .formats import from_openspiel, read_efg, write_efg
+from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg
 from .games import (
     PRESETS,
     Equilibrium,
@@ -117,6 +117,8 @@ __all__ = [
     "nash_conv",
     "parse_matrix_csv",
     "aligned_column_payoffs",
+    "read_nfg",
+    "write_nfg",
     "preset",
     "regret_bound",
     "solve_zero_sum",

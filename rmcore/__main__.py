@@ -1,20 +1,24 @@
 """Command line: ``python -m rmcore solve | kuhn | race | bench``.
 
-Bad input exits with status 2 and one line on stderr, never a traceback.
+Bad input exits with status 2 and one line on stderr, never a traceback. A game comes from a preset (``--game``), CSV
+files (``--matrix``, ``--col-matrix``) or a Gambit ``.nfg`` file (``--nfg``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import pathlib
 import sys
 import time
+from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
 from .cfr import CFR_UPDATES, CFR_VARIANTS
+from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
 from .kuhn import is_classic_kuhn
@@ -77,10 +81,13 @@ def _iterations(text: str) -> int:
 
 
 def _load_game(args) -> MatrixGame:
-    if args.game:
+    if args.game or args.nfg:
         if args.col_matrix:
-            raise UsageError("--col-matrix goes with --matrix, not with --game")
-        return preset(args.game)
+            raise UsageError(f"--col-matrix goes with --matrix, not with {'--game' if args.game else '--nfg'}")
+        if args.game:
+            return preset(args.game)
+        game = read_nfg(Path(args.nfg))  # a Path: a file named like the file's text ("NFG 1 R ...") is still a file
+        return game if game.name else dataclasses.replace(game, name=args.nfg)
     parsed_row = _read_csv(args.matrix, "matrix")
     row, row_labels, col_labels, _ = parsed_row
     col = None
@@ -320,6 +327,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
+    source.add_argument("--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)")
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     solve.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
@@ -356,6 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
     race_source.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
+    race_source.add_argument(
+        "--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)"
+    )
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     for parameter in _TREE_PARAMETERS.values():
         games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
