@@ -211,9 +211,17 @@ def _kuhn(args) -> int:
     return 0
 
 
-#: The tree games' parameters by name (``--cards``, ``--bet``): the catalogue's, so that the command line offers
-#: what the catalogue takes.
-_TREE_PARAMETERS = {p.name: p for entry in TREE_GAMES.values() for p in entry.parameters}
+#: The tree games' parameters by name (``--cards``, ``--bet``, ``--sides``), each with the games that take it: the
+#: catalogue's, so that the command line offers what the catalogue takes (Kuhn poker and Goofspiel both take cards).
+def _parameters_by_name() -> dict[str, list]:
+    by_name: dict[str, list] = {}
+    for entry in TREE_GAMES.values():
+        for parameter in entry.parameters:
+            by_name.setdefault(parameter.name, []).append((entry, parameter))
+    return by_name
+
+
+_TREE_PARAMETERS = _parameters_by_name()
 
 
 def _threshold_name(threshold: float) -> str:
@@ -332,14 +340,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
-    for parameter in _TREE_PARAMETERS.values():
-        games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
-        number = int if parameter.integer else float
+    for name, takers in _TREE_PARAMETERS.items():
+        number = int if all(parameter.integer for _, parameter in takers) else float
         race.add_argument(
-            f"--{parameter.name}",
+            f"--{name}",
             type=number,
-            metavar=parameter.name[0].upper(),
-            help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; default {parameter.default:g})",
+            metavar=name[0].upper(),
+            help="; ".join(
+                f"{entry.name}: {p.help} ({p.low:g} to {p.high:g}; default {p.default:g})" for entry, p in takers
+            ),
         )
     race.add_argument(
         "--variants",
