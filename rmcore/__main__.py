@@ -103,7 +103,7 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
             opponent = loads_json(read_text(text, MAX_OPPONENT_CHARS, "--opponent"), "--opponent")
         except ValueError as error:
             raise UsageError(
-                f"--opponent for a poker game is a JSON file of one player's strategy "
+                f"--opponent for a tree game is a JSON file of one player's strategy "
                 f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}'
             ) from None
         if not isinstance(opponent, dict):
@@ -329,12 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
     race_source = race.add_mutually_exclusive_group(required=True)
-    trees = " or ".join(TREE_GAMES)
+    trees = ", ".join(TREE_GAMES)
     race_source.add_argument(
         "--game",
         choices=[*PRESETS, *TREE_GAMES],
         metavar="NAME",
-        help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}",
+        help=f"a matrix preset or a tree game ({trees}): {', '.join([*PRESETS, *TREE_GAMES])}",
     )
     race_source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
@@ -364,7 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--opponent",
         metavar="p1,p2,.. or FILE.json",
         help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
-        "(poker games; only the other player learns)",
+        "(tree games; only the other player learns)",
     )
     race.add_argument(
         "--start",
