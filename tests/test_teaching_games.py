@@ -166,3 +166,23 @@ def test_the_catalogue_builds_them_and_reads_their_setting_back(name, parameters
     assert rmcore.tree_game(name, **parameters) is game  # built once per setting
     default = rmcore.tree_game(name)
     assert rmcore.tree_game(name, **rmcore.tree_game_setting(default)[1]) is default
+
+
+def test_the_rules_name_every_information_set_the_builder_names():
+    """The rules' own ``infoset`` (what a player knows, from the whole history) agrees with the names the builder
+    carries along, at every decision."""
+    game = rmcore.liars_dice(3)
+    rules, tree = game.rules, game.tree
+    bid_of = {rules.bid_name(b): b for b in range(rules.liar)}
+    for k in range(tree.player.shape[0]):
+        if tree.player[k] >= 0:
+            words = game.node_labels[k].split(" ")
+            dice = (int(words[1]), int(words[3]))  # "roll 3 roll 1 1-2 2-1"
+            assert rules.infoset(dice, tuple(bid_of[w] for w in words[4:])) == game.infosets[tree.infoset[k]]
+    game = rmcore.goofspiel(4)
+    rules, tree = game.rules, game.tree
+    for k in range(tree.player.shape[0]):
+        if tree.player[k] >= 0:
+            cards = [int(w) for w in game.node_labels[k].split(" ")[1::2]]  # "bid 4 bid 2 ..."
+            bids = (tuple(cards[0::2]), tuple(cards[1::2]))
+            assert rules.infoset(int(tree.player[k]) + 1, bids) == game.infosets[tree.infoset[k]]
