@@ -27,7 +27,9 @@ from .games import (
     parse_matrix_csv,
     preset,
 )
+from .goofspiel import GoofspielRules, goofspiel
 from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
+from .liars_dice import LiarsDiceRules, liars_dice
 from .matrix import (
     ALGORITHMS,
     AVERAGINGS,
@@ -83,6 +85,10 @@ __all__ = [
     "kuhn_poker",
     "leduc_poker",
     "poker_tree",
+    "LiarsDiceRules",
+    "liars_dice",
+    "GoofspielRules",
+    "goofspiel",
     "TreeSolution",
     "solve_tree_game",
     "BestResponse",

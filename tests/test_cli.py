@@ -230,3 +230,23 @@ def test_nfg_goes_without_a_column_matrix_and_apart_from_the_other_sources(tmp_p
     assert out.returncode == 2 and "--col-matrix goes with --matrix, not with --nfg" in out.stderr
     out = cli("solve", "--nfg", str(path), "--game", "rps", "--iterations", "10")
     assert out.returncode == 2 and "not allowed with argument" in out.stderr
+
+
+def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
+    import rmcore
+
+    out = cli("race", "--game", "liars_dice", "--sides", "3", "--variants", "cfr", "--iterations", "30", "--json")
+    assert out.returncode == 0, out.stderr
+    solver = rmcore.CFRSolver(rmcore.liars_dice(3), "cfr")
+    solver.run(30)
+    result = json.loads(out.stdout)
+    assert result["game"] == "Liar's dice, 3 sides"
+    assert result["variants"][0]["exploitability"] == solver.metrics().exploitability
+    out = cli("race", "--game", "goofspiel", "--cards", "3", "--variants", "cfr+", "--iterations", "10", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Goofspiel, 3 cards"
+    out = cli("race", "--game", "goofspiel", "--cards", "7", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "Goofspiel's cards must be 3 to 5; got 7" in out.stderr
+    out = cli("race", "--game", "kuhn", "--sides", "4", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "Kuhn poker has no parameter 'sides'" in out.stderr
+    help_text = cli("race", "--help").stdout
+    assert "--sides" in help_text and "goofspiel:" in help_text and "kuhn:" in help_text
