@@ -16,7 +16,7 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
-from .formats import from_openspiel, read_efg, write_efg
+from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg
 from .games import (
     PRESETS,
     Equilibrium,
@@ -27,7 +27,9 @@ from .games import (
     parse_matrix_csv,
     preset,
 )
+from .goofspiel import GoofspielRules, goofspiel
 from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
+from .liars_dice import LiarsDiceRules, liars_dice
 from .matrix import (
     ALGORITHMS,
     AVERAGINGS,
@@ -83,6 +85,10 @@ __all__ = [
     "kuhn_poker",
     "leduc_poker",
     "poker_tree",
+    "LiarsDiceRules",
+    "liars_dice",
+    "GoofspielRules",
+    "goofspiel",
     "TreeSolution",
     "solve_tree_game",
     "BestResponse",
@@ -117,6 +123,8 @@ __all__ = [
     "nash_conv",
     "parse_matrix_csv",
     "aligned_column_payoffs",
+    "read_nfg",
+    "write_nfg",
     "preset",
     "regret_bound",
     "solve_zero_sum",

@@ -1,20 +1,24 @@
 """Command line: ``python -m rmcore solve | kuhn | race | bench``.
 
-Bad input exits with status 2 and one line on stderr, never a traceback.
+Bad input exits with status 2 and one line on stderr, never a traceback. A game comes from a preset (``--game``), CSV
+files (``--matrix``, ``--col-matrix``) or a Gambit ``.nfg`` file (``--nfg``).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import pathlib
 import sys
 import time
+from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
 from .cfr import CFR_UPDATES, CFR_VARIANTS
+from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
 from .kuhn import is_classic_kuhn
@@ -77,10 +81,13 @@ def _iterations(text: str) -> int:
 
 
 def _load_game(args) -> MatrixGame:
-    if args.game:
+    if args.game or args.nfg:
         if args.col_matrix:
-            raise UsageError("--col-matrix goes with --matrix, not with --game")
-        return preset(args.game)
+            raise UsageError(f"--col-matrix goes with --matrix, not with {'--game' if args.game else '--nfg'}")
+        if args.game:
+            return preset(args.game)
+        game = read_nfg(Path(args.nfg))  # a Path: a file named like the file's text ("NFG 1 R ...") is still a file
+        return game if game.name else dataclasses.replace(game, name=args.nfg)
     parsed_row = _read_csv(args.matrix, "matrix")
     row, row_labels, col_labels, _ = parsed_row
     col = None
@@ -104,7 +111,7 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
             opponent = loads_json(read_text(text, MAX_OPPONENT_CHARS, "--opponent"), "--opponent")
         except ValueError as error:
             raise UsageError(
-                f"--opponent for a poker game is a JSON file of one player's strategy "
+                f"--opponent for a tree game is a JSON file of one player's strategy "
                 f'({{"Jp": [1, 0], ...}}); could not read {text!r}: {error}'
             ) from None
         if not isinstance(opponent, dict):
@@ -231,9 +238,17 @@ def _kuhn(args) -> int:
     return 0
 
 
-#: The tree games' parameters by name (``--cards``, ``--bet``): the catalogue's, so that the command line offers
-#: what the catalogue takes.
-_TREE_PARAMETERS = {p.name: p for entry in TREE_GAMES.values() for p in entry.parameters}
+#: The tree games' parameters by name (``--cards``, ``--bet``, ``--sides``), each with the games that take it: the
+#: catalogue's, so that the command line offers what the catalogue takes (Kuhn poker and Goofspiel both take cards).
+def _parameters_by_name() -> dict[str, list]:
+    by_name: dict[str, list] = {}
+    for entry in TREE_GAMES.values():
+        for parameter in entry.parameters:
+            by_name.setdefault(parameter.name, []).append((entry, parameter))
+    return by_name
+
+
+_TREE_PARAMETERS = _parameters_by_name()
 
 
 def _threshold_name(threshold: float) -> str:
@@ -320,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
+    source.add_argument("--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)")
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     solve.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
@@ -345,26 +361,30 @@ def build_parser() -> argparse.ArgumentParser:
 
     race = commands.add_parser("race", help="run several variants on one game and compare how fast they converge")
     race_source = race.add_mutually_exclusive_group(required=True)
-    trees = " or ".join(TREE_GAMES)
+    trees = ", ".join(TREE_GAMES)
     race_source.add_argument(
         "--game",
         choices=[*PRESETS, *TREE_GAMES],
         metavar="NAME",
-        help=f"a preset or {trees}: {', '.join([*PRESETS, *TREE_GAMES])}",
+        help=f"a matrix preset or a tree game ({trees}): {', '.join([*PRESETS, *TREE_GAMES])}",
     )
     race_source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
     race_source.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
+    race_source.add_argument(
+        "--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)"
+    )
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
-    for parameter in _TREE_PARAMETERS.values():
-        games = ", ".join(entry.name for entry in TREE_GAMES.values() if parameter in entry.parameters)
-        number = int if parameter.integer else float
+    for name, takers in _TREE_PARAMETERS.items():
+        number = int if all(parameter.integer for _, parameter in takers) else float
         race.add_argument(
-            f"--{parameter.name}",
+            f"--{name}",
             type=number,
-            metavar=parameter.name[0].upper(),
-            help=f"{games}: {parameter.help} ({parameter.low:g} to {parameter.high:g}; default {parameter.default:g})",
+            metavar=name[0].upper(),
+            help="; ".join(
+                f"{entry.name}: {p.help} ({p.low:g} to {p.high:g}; default {p.default:g})" for entry, p in takers
+            ),
         )
     race.add_argument(
         "--variants",
@@ -380,7 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--opponent",
         metavar="p1,p2,.. or FILE.json",
         help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
-        "(poker games; only the other player learns)",
+        "(tree games; only the other player learns)",
     )
     race.add_argument(
         "--start",

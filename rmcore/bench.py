@@ -13,6 +13,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -20,13 +22,16 @@ from .games import preset
 from .matrix import MatrixSolver
 
 
-def _best_of(functions: dict, repeats: int) -> dict:
+def _best_of(functions: dict, repeats: int, timed_inside: bool = False) -> dict:
+    """The best time of each function over ``repeats`` interleaved rounds; with ``timed_inside``, each function
+    times itself and returns its seconds (to leave its set-up out)."""
     best = {name: float("inf") for name in functions}
     for _ in range(repeats):
         for name, function in functions.items():
             started = time.perf_counter()
-            function()
-            best[name] = min(best[name], time.perf_counter() - started)
+            seconds = function()
+            elapsed = seconds if timed_inside else time.perf_counter() - started
+            best[name] = min(best[name], elapsed)
     return best
 
 
@@ -182,45 +187,156 @@ def _kuhn_rows(quick: bool) -> None:
     )
 
 
-def _leduc_rows(quick: bool) -> None:
-    """Leduc hold'em: CFR per iteration and the exploitability of the average policy, against OpenSpiel's C++ CFRSolver
-    and C++ exploitability on the same game in the same run; and the sequence-form LP."""
+def histories(game) -> int:
+    """A tree game's histories as OpenSpiel counts them: our nodes, and the chance nodes above the deals (which the
+    arrays fold into the deals' probabilities)."""
+    above = {path[:k] for path in game.deal_paths for k in range(len(path))}
+    return game.tree.player.shape[0] + len(above)
+
+
+class _Scale(NamedTuple):
+    """A bigger game measured against OpenSpiel's C++ on the same game: how many CFR iterations and exploitability
+    calls each side runs per repeat, and the repeats, in the full and the ``--quick`` bench."""
+
+    title: str
+    build: Callable
+    openspiel: str  # the game's OpenSpiel string; turn-based when its moves are simultaneous
+    full: tuple[int, int, int, int, int, int]  # ours_n, theirs_n, repeats; calls, their_calls, repeats
+    quick: tuple[int, int, int, int, int, int]  # (their_calls 0: OpenSpiel's exploitability is left out)
+
+
+def _scales() -> tuple[_Scale, ...]:
+    from .goofspiel import goofspiel
+    from .liars_dice import liars_dice
+    from .poker import leduc_poker
+
+    # Counts for a second or two per contender and repeat: OpenSpiel's Liar's dice iteration takes 270-440 ms and its
+    # exploitability 3-8 s, so it runs once per repeat, and not at all with --quick.
+    return (
+        _Scale("Leduc", leduc_poker, "leduc_poker", (2_000, 30, 5, 500, 5, 5), (200, 5, 3, 50, 2, 3)),
+        _Scale("Liar's dice 6", lambda: liars_dice(6), "liars_dice", (50, 2, 3, 20, 1, 2), (10, 1, 2, 3, 0, 2)),
+        _Scale(
+            "Goofspiel 5",
+            lambda: goofspiel(5),
+            "goofspiel(num_cards=5,imp_info=True,points_order=descending)",
+            (1_000, 10, 5, 500, 3, 3),
+            (100, 2, 3, 50, 1, 2),
+        ),
+    )
+
+
+def _scale_rows(quick: bool) -> dict[str, float]:
+    """Leduc hold'em, Liar's dice (6 sides) and Goofspiel (5 cards): CFR per iteration and the exploitability of the
+    average policy, against OpenSpiel's C++ CFRSolver and C++ exploitability on the same game in the same run; and
+    Leduc's sequence-form LP. Returns our seconds per CFR iteration by title."""
     from .cfr import CFRSolver
     from .poker import leduc_poker
     from .sequence_form import solve_tree_game
 
-    repeats = 3 if quick else 5
-    solver = CFRSolver(leduc_poker(), "cfr", max_points=0)
-    solver.run(2)
-    ours_n, theirs_n, calls, their_calls = (200, 5, 50, 2) if quick else (2_000, 30, 500, 5)
-    contenders = {"rmcore": lambda: solver.run(ours_n)}
-    exploitability_contenders = {"rmcore": lambda: [solver.metrics() for _ in range(calls)]}
     try:
         import pyspiel
     except ImportError:
         pyspiel = None
-    if pyspiel is not None:
-        game = pyspiel.load_game("leduc_poker")
-        theirs = pyspiel.CFRSolver(game)
-        theirs.evaluate_and_update_policy()
-        contenders["openspiel"] = lambda: [theirs.evaluate_and_update_policy() for _ in range(theirs_n)]
-        exploitability_contenders["openspiel"] = lambda: [
-            pyspiel.exploitability(game, theirs.average_policy()) for _ in range(their_calls)
-        ]
-    for name, these, ours_count, their_count in (
-        ("Leduc CFR: per iteration", contenders, ours_n, theirs_n),
-        ("Leduc exploitability of the average: per call", exploitability_contenders, calls, their_calls),
-    ):
-        times = _best_of(these, repeats)
-        ours = times["rmcore"] / ours_count
-        if pyspiel is None:
-            _row(name, f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
-        else:
-            base = times["openspiel"] / their_count
-            _row(name, f"{ours * 1e3:.3f} ms", f"{base * 1e3:.2f} ms (OpenSpiel C++)", f"{base / ours:.0f}x", ">= 10x")
+    per_iteration = {}
+    for scale in _scales():
+        ours_n, theirs_n, repeats, calls, their_calls, metric_repeats = scale.quick if quick else scale.full
+        game = scale.build()
+        solver = CFRSolver(game, "cfr", max_points=0)
+        solver.run(10)  # (the average policy whose exploitability both sides compute: after 10 iterations)
+
+        def ours_fresh(n=ours_n, game=game):  # from the second iteration of a fresh run, as OpenSpiel's below
+            fresh = CFRSolver(game, "cfr", max_points=0)
+            fresh.run(1)
+            started = time.perf_counter()
+            fresh.run(n)
+            return time.perf_counter() - started
+
+        contenders = {"rmcore": ours_fresh}
+        exploitability_contenders = {"rmcore": lambda s=solver, n=calls: [s.metrics() for _ in range(n)]}
+        if pyspiel is not None:
+            theirs_game = pyspiel.load_game(scale.openspiel)
+            if theirs_game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+                theirs_game = pyspiel.convert_to_turn_based(theirs_game)
+
+            def theirs_fresh(n=theirs_n, game=theirs_game):
+                # OpenSpiel's CFR skips the subtrees no player reaches, so its iterations speed up as the policy
+                # sharpens (Liar's dice: 204, 88, 81, 68, 59 ms for the first five; ours cost the same every
+                # iteration): both are timed from the second iteration of a fresh run (the first allocates).
+                fresh = pyspiel.CFRSolver(game)
+                fresh.evaluate_and_update_policy()
+                started = time.perf_counter()
+                for _ in range(n):
+                    fresh.evaluate_and_update_policy()
+                return time.perf_counter() - started
+
+            contenders["openspiel"] = theirs_fresh
+            theirs = pyspiel.CFRSolver(theirs_game)
+            for _ in range(10):  # the same average policy as ours, for its exploitability
+                theirs.evaluate_and_update_policy()
+            if their_calls:
+                exploitability_contenders["openspiel"] = lambda g=theirs_game, t=theirs, n=their_calls: [
+                    pyspiel.exploitability(g, t.average_policy()) for _ in range(n)
+                ]
+        for name, these, ours_count, their_count, times_repeated in (
+            (f"{scale.title} CFR: per iteration", contenders, ours_n, theirs_n, repeats),
+            (
+                f"{scale.title} exploitability (average): per call",
+                exploitability_contenders,
+                calls,
+                their_calls,
+                metric_repeats,
+            ),
+        ):
+            times = _best_of(these, times_repeated, timed_inside=these is contenders)
+            ours = times["rmcore"] / ours_count
+            if name.endswith("per iteration"):
+                per_iteration[scale.title] = ours
+            if pyspiel is None:
+                _row(name, f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
+            elif "openspiel" not in these:
+                _row(name, f"{ours * 1e3:.3f} ms", "(skipped with --quick)", "", ">= 10x")
+            else:
+                base = times["openspiel"] / their_count
+                baseline = f"{base * 1e3:.2f} ms (OpenSpiel C++)"
+                _row(name, f"{ours * 1e3:.3f} ms", baseline, f"{base / ours:.0f}x", ">= 10x")
     solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
     times = _best_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
     _row("Leduc sequence-form LP (value and equilibrium)", f"{times['lp']:.2f} s", "", "", "< 5 s")
+    return per_iteration
+
+
+def _per_history_rows(quick: bool, measured: dict[str, float]) -> None:
+    """Our CFR iteration divided by the game's histories, for every tree game: the kernels' cost per node, which
+    stays near 25 ns while a game's arrays fit in the cache and rises beyond (Liar's dice with 6 sides)."""
+    from .cfr import CFRSolver
+    from .goofspiel import goofspiel
+    from .kuhn import KUHN
+    from .liars_dice import liars_dice
+    from .poker import leduc_poker
+
+    games = (
+        ("Kuhn", lambda: KUHN),
+        ("Leduc", leduc_poker),
+        ("Liar's dice 3", lambda: liars_dice(3)),
+        ("Liar's dice 6", lambda: liars_dice(6)),
+        ("Goofspiel 4", lambda: goofspiel(4)),
+        ("Goofspiel 5", lambda: goofspiel(5)),
+    )
+    for title, build in games:
+        game = build()
+        seconds = measured.get(title)
+        if seconds is None:  # (the small games: about 0.2 s of iterations per repeat)
+            solver = CFRSolver(game, "cfr", max_points=0)
+            solver.run(2)
+            n = max(1, (200_000 if quick else 2_000_000) // histories(game))
+            seconds = _best_of({"rmcore": lambda s=solver, k=n: s.run(k)}, 3 if quick else 5)["rmcore"] / n
+        _row(
+            f"{title} CFR: per history per iteration",
+            f"{seconds / histories(game) * 1e9:.1f} ns",
+            f"({histories(game):,} histories)",
+            "",
+            "",
+        )
 
 
 def _startup_seconds(cache_dir: str) -> float:
@@ -377,7 +493,7 @@ def main(quick: bool = False, markdown: bool = False) -> None:
     print(f"|{'-' * 52}|{'-' * 14}|{'-' * 24}|{'-' * 10}|{'-' * 14}|", flush=True)
     _matrix_rows(quick)
     _kuhn_rows(quick)
-    _leduc_rows(quick)
+    _per_history_rows(quick, _scale_rows(quick))
     if markdown:
         print()
     print("For scale (measured elsewhere, not in this run): OpenSpiel's Python CFR about 450 us per Kuhn iteration,")

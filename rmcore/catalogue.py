@@ -9,7 +9,7 @@ per setting: the builders keep what they built).
 >>> game.name, len(game.infosets)
 ('Kuhn poker, 4 cards, bet 2', 16)
 >>> [entry.title for entry in rmcore.TREE_GAMES.values()]
-['Kuhn poker', "Leduc hold'em"]
+['Kuhn poker', "Leduc hold'em", "Liar's dice", 'Goofspiel']
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import poker
+from . import goofspiel, liars_dice, poker
 from .tree import TreeGame
 
 __all__ = ["TREE_GAMES", "TreeGameEntry", "TreeGameParameter", "tree_game", "tree_game_setting"]
@@ -80,6 +80,42 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         poker.leduc_poker,
         (),
         poker.LeducRules,
+    ),
+    "liars_dice": TreeGameEntry(
+        "liars_dice",
+        "Liar's dice",
+        "Liar's dice (Lanctot et al. 2009; OpenSpiel's liars_dice): one die each, bid on both dice, the highest face "
+        "wild, or call the last bid a lie.",
+        liars_dice.liars_dice,
+        (
+            TreeGameParameter(
+                "sides",
+                liars_dice.LIARS_DICE_SIDES[0],
+                liars_dice.LIARS_DICE_SIDES[1],
+                3,
+                1,
+                "how many faces each die has (3: 192 information sets, a quick first look; 6: 24,576)",
+            ),
+        ),
+        liars_dice.LiarsDiceRules,
+    ),
+    "goofspiel": TreeGameEntry(
+        "goofspiel",
+        "Goofspiel",
+        "Goofspiel (Ross 1971; OpenSpiel's goofspiel, turn-based): bid a card for each point card, highest first, "
+        "seeing only who won each turn.",
+        goofspiel.goofspiel,
+        (
+            TreeGameParameter(
+                "cards",
+                goofspiel.GOOFSPIEL_CARDS[0],
+                goofspiel.GOOFSPIEL_CARDS[1],
+                4,
+                1,
+                "how many cards each player holds (the point cards run from this down to 1)",
+            ),
+        ),
+        goofspiel.GoofspielRules,
     ),
 }
 

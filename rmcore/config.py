@@ -22,6 +22,13 @@ MAX_LABEL_CHARS = 60
 #: Longest CSV text read, in characters (a 200x200 game of long numbers is well under 1 MB).
 MAX_CSV_CHARS = 2_000_000
 
+#: Longest Gambit ``.nfg`` text read, in characters: the CSV's cap, since a 200x200 game written with every digit
+#: (two numbers of up to 24 characters per profile) is about 2 MB.
+MAX_NFG_CHARS = 2_000_000
+
+#: Longest description kept from a game file's comment, in characters: it is shown as one line under the game.
+MAX_DESCRIPTION_CHARS = 500
+
 #: How far from 1 a user-supplied probability vector may sum before it is rejected.
 SIMPLEX_TOLERANCE = 1e-9
 

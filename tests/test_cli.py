@@ -184,3 +184,69 @@ def test_race_against_a_fixed_poker_player_reads_its_strategy_from_json(tmp_path
     ):
         out = cli("race", "--game", "kuhn", "--variants", "cfr", "--iterations", "5", "--opponent", str(path))
         assert out.returncode == 2 and message in out.stderr and "Traceback" not in out.stderr
+
+
+NFG_PRISONERS = """NFG 1 R "Prisoners" { "Player 1" "Player 2" } { { "Quiet" "Confess" } { "Quiet" "Confess" } }
+-1 -1  0 -3  -3 0  -2 -2
+"""
+
+
+def test_solve_and_race_read_a_gambit_nfg_file(tmp_path):
+    path = tmp_path / "prisoners.nfg"
+    path.write_text(NFG_PRISONERS)
+    out = cli("solve", "--nfg", str(path), "--iterations", "2000", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["game"] == "Prisoners" and result["average_strategies"][0][1] > 0.99  # confessing dominates
+    out = cli("race", "--nfg", str(path), "--variants", "rm,rm+", "--iterations", "500", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["game"] == "Prisoners"
+
+
+@pytest.mark.parametrize("command", ["solve", "race"])
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        ('NFG 1 R "" { "1" "2" } { 2 2 }\n1 -1 -1 1 -1 x 1 -1\n', "line 2, column 14: expected a payoff number"),
+        ('NFG 1 R "" { "1" "2" "3" } { 1 1 1 }\n1 2 3\n', "this file has 3 players"),
+        (None, "cannot read .nfg file"),
+    ],
+)
+def test_a_bad_nfg_file_exits_2_with_one_line(tmp_path, command, text, message):
+    path = tmp_path / "bad.nfg"
+    if text is not None:
+        path.write_text(text)
+    variants = ["--variants", "rm"] if command == "race" else []
+    out = cli(command, "--nfg", str(path), "--iterations", "10", *variants)
+    assert out.returncode == 2 and out.stdout == ""
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0] and "Traceback" not in out.stderr
+
+
+def test_nfg_goes_without_a_column_matrix_and_apart_from_the_other_sources(tmp_path):
+    path = tmp_path / "prisoners.nfg"
+    path.write_text(NFG_PRISONERS)
+    out = cli("solve", "--nfg", str(path), "--col-matrix", str(path), "--iterations", "10")
+    assert out.returncode == 2 and "--col-matrix goes with --matrix, not with --nfg" in out.stderr
+    out = cli("solve", "--nfg", str(path), "--game", "rps", "--iterations", "10")
+    assert out.returncode == 2 and "not allowed with argument" in out.stderr
+
+
+def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
+    import rmcore
+
+    out = cli("race", "--game", "liars_dice", "--sides", "3", "--variants", "cfr", "--iterations", "30", "--json")
+    assert out.returncode == 0, out.stderr
+    solver = rmcore.CFRSolver(rmcore.liars_dice(3), "cfr")
+    solver.run(30)
+    result = json.loads(out.stdout)
+    assert result["game"] == "Liar's dice, 3 sides"
+    assert result["variants"][0]["exploitability"] == solver.metrics().exploitability
+    out = cli("race", "--game", "goofspiel", "--cards", "3", "--variants", "cfr+", "--iterations", "10", "--json")
+    assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Goofspiel, 3 cards"
+    out = cli("race", "--game", "goofspiel", "--cards", "7", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "Goofspiel's cards must be 3 to 5; got 7" in out.stderr
+    out = cli("race", "--game", "kuhn", "--sides", "4", "--variants", "cfr", "--iterations", "5")
+    assert out.returncode == 2 and "Kuhn poker has no parameter 'sides'" in out.stderr
+    help_text = cli("race", "--help").stdout
+    assert "--sides" in help_text and "goofspiel:" in help_text and "kuhn:" in help_text

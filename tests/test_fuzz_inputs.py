@@ -53,3 +53,46 @@ def test_csv_text_gives_a_matrix_or_a_value_error(text):
     except ValueError:
         return
     assert np.isfinite(game.row_payoffs).all() and game.row_payoffs.size > 0
+
+
+NFG_VALID = (
+    'NFG 1 R "Asymmetric" { "Player 1" "Player 2" } { { "U" "D" } { "L" "C" "R" } }\n"a comment"\n\n'
+    "1 10 4 40 2 20 5 50 3 30 6 60\n",
+    'NFG 1 D "Pennies" { "1" "2" } { 2 2 }\n{ { "win" 1, -1 } { "loss" -1, 1 } }\n1 2 2 1\n',
+)
+#: The characters an .nfg file is made of, and a few that break it.
+NFG_ALPHABET = st.sampled_from(list('NFGRD0123456789.,/-+eE {}"\\ \t\n\x00é'))
+
+
+@st.composite
+def mutated_nfg(draw):
+    """A valid file with a few characters deleted, inserted or replaced."""
+    text = draw(st.sampled_from(NFG_VALID))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(text)))
+        change = draw(st.sampled_from(["delete", "insert", "replace"]))
+        new = draw(NFG_ALPHABET)
+        if change == "delete":
+            text = text[:at] + text[at + 1 :]
+        elif change == "insert":
+            text = text[:at] + new + text[at:]
+        else:
+            text = text[:at] + new + text[at + 1 :]
+    return text
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        mutated_nfg(),
+        st.text(max_size=200).map(lambda text: "NFG 1 R " + text),
+        st.text(NFG_ALPHABET, max_size=200).map(lambda text: "NFG " + text),
+        st.binary(max_size=200).map(lambda data: b"NFG 1 R " + data),
+    )
+)
+def test_nfg_text_gives_a_game_or_a_value_error(source):
+    try:
+        game = rmcore.read_nfg(source)
+    except ValueError:
+        return
+    assert isinstance(game, rmcore.MatrixGame) and np.isfinite(game.row_payoffs).all()

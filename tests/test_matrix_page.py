@@ -3,6 +3,7 @@
 import dataclasses
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 import rmcore
@@ -457,3 +458,62 @@ def test_every_chart_axis_has_a_title_and_a_unit(app):
         assert "gap" not in titles.values()
     regret_axes = _layout_axes(live_charts(app)[-1])
     assert regret_axes["yaxis"] == "cumulative regret (payoff units)"
+
+
+NFG_TEXT = b"""NFG 1 R "Asymmetric" { "Player 1" "Player 2" } { { "U" "D" } { "L" "C" "R" } }
+
+1 10 4 40 2 20 5 50 3 30 6 60
+"""
+
+
+def test_an_nfg_upload_loads_the_game_with_its_names(app):
+    app.file_uploader(key="upload_nfg").upload("asymmetric.nfg", NFG_TEXT, "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    game = app.session_state.game
+    assert not app.exception and game.name == "Asymmetric"
+    assert game.row_payoffs.tolist() == [[1, 2, 3], [4, 5, 6]] and game.col_payoffs.tolist() == [
+        [10, 20, 30],
+        [40, 50, 60],
+    ]
+    assert game.row_actions == ("U", "D") and game.col_actions == ("L", "C", "R")
+    assert app.session_state.draft.col_names == ("L", "C", "R")  # the editor shows it too
+
+
+def test_a_bad_nfg_file_says_why_and_keeps_the_game_and_what_was_typed(app):
+    before = app.session_state.game
+    typed_names = f"row_names_{app.session_state.draft.version}"
+    app.text_input(key=typed_names).set_value("Stone, Sheet, Blade").run()  # typed, not applied
+    too_many = b'NFG 1 R "" { "1" "2" } { 201 1 }\n' + b"0 0 " * 201
+    for name, content, message in [
+        ("three.nfg", b'NFG 1 R "" { "1" "2" "3" } { 1 1 1 }\n1 2 3\n', "line 1, column 12: rmcore plays two-player"),
+        ("short.nfg", b'NFG 1 R "" { "1" "2" } { 2 2 }\n1 2 3\n', "the file gives 3 payoff numbers"),
+        ("binary.nfg", b"NFG 1 R \x00\xff", "line 1: the file is binary or not UTF-8 text"),
+        ("big.nfg", b"NFG" + b" " * (2 * 2**20), "at most 2 MB is read"),
+        ("many.nfg", too_many, "at most 200 actions per player"),
+    ]:
+        app.file_uploader(key="upload_nfg").upload(name, content, "text/plain").run()
+        app.button(key="load_nfg").click().run()
+        assert "Not loaded: " in errors(app) and message in errors(app) and not app.exception, (name, errors(app))
+        assert app.session_state.game is before
+        assert app.text_input(key=typed_names).value == "Stone, Sheet, Blade"
+
+
+def test_the_download_offers_the_current_game_as_nfg_text(app, monkeypatch):
+    # AppTest cannot fetch a download button's file, so the button's arguments are recorded as the page passes them.
+    offered = {}
+    original = st.download_button
+
+    def recording(label, data, file_name=None, *args, **kwargs):
+        if kwargs.get("key") == "download_nfg":
+            offered.update(label=label, data=data, file_name=file_name)
+        return original(label, data, file_name, *args, **kwargs)
+
+    monkeypatch.setattr(st, "download_button", recording)
+    app.selectbox(key="preset").set_value("prisoners-dilemma").run()
+    assert app.download_button(key="download_nfg").label == "Download as .nfg" and not app.exception
+    assert offered["label"] == "Download as .nfg" and offered["file_name"] == "Prisoner-s-dilemma.nfg"
+    text = offered["data"]()
+    back = rmcore.read_nfg(text)
+    game = app.session_state.game
+    assert back.row_actions == game.row_actions and back.row_payoffs.tobytes() == game.row_payoffs.tobytes()
+    assert back.col_payoffs.tobytes() == game.col_payoffs.tobytes() and back.name == game.name

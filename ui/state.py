@@ -63,6 +63,7 @@ def init() -> None:
         st.session_state.game_error = None
         st.session_state.upload_error = None
         st.session_state.upload_note = None  # what the CSV reader assumed about the last uploaded file
+        st.session_state.nfg_error = None  # why the last .nfg file was not loaded
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
         st.session_state.exact = None  # (game, its LP solution): computed once per game
         st.session_state.exact_error = None  # why the LP failed, if it did

@@ -7,6 +7,7 @@ or raises ``ValueError`` with a message that names the cell.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -152,6 +153,25 @@ def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[r
             f"{UPLOAD_LIMIT} actions per player"
         )
     return rmcore.MatrixGame(row.matrix, col, row.row_labels, row.col_labels, name=name), notes
+
+
+def game_from_nfg(data: bytes, file_name: str) -> rmcore.MatrixGame:
+    """A game from an uploaded Gambit ``.nfg`` file of at most UPLOAD_MEGABYTES and UPLOAD_LIMIT actions per side,
+    named by the file's title, or by the file's name when the title is empty."""
+    if len(data) > UPLOAD_MEGABYTES * 2**20:
+        raise ValueError(f"the file is {len(data) / 2**20:.1f} MB; at most {UPLOAD_MEGABYTES} MB is read")
+    game = rmcore.read_nfg(data)
+    if max(game.shape) > UPLOAD_LIMIT:
+        raise ValueError(
+            f"the game is {game.shape[0]}x{game.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
+        )
+    return game if game.name else replace(game, name=file_name)
+
+
+def nfg_file_name(game: rmcore.MatrixGame) -> str:
+    """A file name for ``game`` as ``.nfg``: its name in letters, digits, dots, dashes and underscores."""
+    stem = re.sub(r"[^\w.-]+", "-", game.name, flags=re.ASCII).strip("-.")
+    return f"{stem or 'game'}.nfg"
 
 
 def _decode(data: bytes, what: str) -> str:

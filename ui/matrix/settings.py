@@ -29,6 +29,8 @@ from .editor import (
     Draft,
     edit_cells,
     game_from_csv,
+    game_from_nfg,
+    nfg_file_name,
 )
 
 #: Every variant a race can include, in catalogue order.
@@ -67,7 +69,7 @@ def _load_preset() -> None:
 
 
 def game_section() -> None:
-    """Preset, its parameters, a CSV upload and the in-place editor with Apply."""
+    """Preset, its parameters, the in-place editor with Apply, a CSV upload and a Gambit .nfg upload and download."""
     st.subheader("Game")
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
@@ -108,6 +110,8 @@ def game_section() -> None:
     _editor()
     with st.expander(f"Upload a CSV (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT})"):
         _upload()
+    with st.expander(f"Gambit .nfg file: upload (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT}) or download"):
+        _nfg()
 
 
 def _action_count(column, label: str, current: int, key: str) -> int | None:
@@ -237,6 +241,42 @@ def _upload() -> None:
             f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
             "game."
         )
+
+
+def _nfg() -> None:
+    """Load a game from a Gambit .nfg file, or save the current one as one."""
+    # The size goes in the label too: a file over UPLOAD_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
+    nfg_file = st.file_uploader(
+        f"A two-player game in Gambit's .nfg format (at most {UPLOAD_MEGABYTES} MB; strategic form, with payoffs "
+        "or outcomes)",
+        type=["nfg", "txt"],
+        key="upload_nfg",
+        max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
+    )
+    if st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None):
+        try:
+            game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
+        except ValueError as error:
+            st.session_state.nfg_error = str(error)
+        else:
+            st.session_state.nfg_error = None
+            load_game(game, from_preset=False)
+            st.rerun()
+    if st.session_state.nfg_error:
+        st.error(f"Not loaded: {st.session_state.nfg_error}. The last valid game keeps running.")
+    game = st.session_state.game
+    # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
+    st.download_button(
+        "Download as .nfg",
+        lambda: rmcore.write_nfg(game),
+        nfg_file_name(game),
+        "text/plain",
+        key="download_nfg",
+        on_click="ignore",
+        icon=":material/download:",
+        help="The game being solved, with its action names, in Gambit's payoff format: Gambit and rmcore read it back "
+        "exactly (OpenSpiel reads only strategy counts: rmcore.write_nfg(game, for_openspiel=True)).",
+    )
 
 
 # -- opponent and algorithm ----------------------------------------------------------------

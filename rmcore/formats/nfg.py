@@ -1,0 +1,505 @@
+"""Gambit's strategic-form files (``.nfg``): read one into a :class:`~rmcore.MatrixGame`, write one out.
+
+A ``.nfg`` file starts with a header, ``NFG 1 R "title" { "Player 1" "Player 2" }``, then each player's strategies,
+either as counts (``{ 2 3 }``) or as lists of names (``{ { "U" "D" } { "L" "C" "R" } }``), then an optional comment
+in quotes. What follows comes in one of two versions:
+
+* the payoff version: one payoff per player for every strategy profile;
+* the outcome version: a list of outcomes, ``{ { "name" 1, -1 } ... }``, then one outcome number per profile
+  (numbered from 1; 0 is the null outcome, worth 0 to everybody).
+
+Profiles come with **player 1's strategy changing fastest**: in a 2x3 game the order is (1, 1), (2, 1), (1, 2),
+(2, 2), (1, 3), (2, 3). Numbers may be integers, decimals (``-1.5e2``) or fractions (``1/3``); commas between them
+are allowed. The specification is Gambit's documentation, "Game representation formats".
+
+>>> game = read_nfg('''NFG 1 R "Prisoner's dilemma" { "Player 1" "Player 2" }
+... { { "Cooperate" "Defect" } { "Cooperate" "Defect" } }
+... -1 -1   0 -3   -3 0   -2 -2''')
+>>> game
+<MatrixGame "Prisoner's dilemma" 2x2 general-sum>
+>>> game.row_payoffs.tolist()
+[[-1.0, -3.0], [0.0, -2.0]]
+>>> print(write_nfg(read_nfg('NFG 1 R "Matching pennies" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1 -1')))
+NFG 1 R "Matching pennies" { "Player 1" "Player 2" }
+{ { "R1" "R2" }
+  { "C1" "C2" } }
+<BLANKLINE>
+1 -1
+-1 1
+-1 1
+1 -1
+<BLANKLINE>
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from fractions import Fraction
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import config
+from ..games import MatrixGame, _as_labels
+from ..inputs import read_text
+
+__all__ = ["read_nfg", "write_nfg"]
+
+#: Longest number read, in characters: a double's 17 significant digits, its exponent and a sign fit many times over,
+#: and a longer fraction would only make ``Fraction`` work on huge integers.
+MAX_NUMBER_CHARS = 100
+
+#: A str is a path unless it looks like the file's text: starting with ``NFG`` (after white space), blank, or holding
+#: a line break or a NUL, which no path has.
+_LOOKS_LIKE_TEXT = re.compile(r"\s*(NFG(\s|$)|$)|.*[\n\r\x00]", re.DOTALL)
+
+# One token after optional white space. A number must end where a token may end: "12abc" is one malformed word, not
+# the number 12 and a word. Gambit takes ``\"`` in a string for a quote; every other backslash stays as it is. The
+# closing quote is optional so that a text left open matches at once: requiring it made the regex search back through
+# the whole rest of the file before failing (2.2 s for a text of 1.9 MB left open; 0.2 s this way).
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<brace>[{}])
+      | (?P<comma>,)
+      | "(?P<string>(?:[^"\\]|\\.)*)(?P<closing>"?)
+      | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?=[\s{},"]|\Z)
+      | (?P<word>[^\s{}",]+)
+      | (?P<end>\Z)
+    )""",
+    re.VERBOSE | re.DOTALL,
+)
+_ESCAPE = re.compile(r'\\(["\\])')
+_INTEGER = re.compile(r"\+?\d+")
+
+
+class _Token(NamedTuple):
+    kind: str  # "{", "}", ",", "string", "number", "word" or "end"
+    text: str  # a string's text with its escapes resolved
+    position: int  # where it starts in the file's text
+
+
+def _where(text: str, position: int) -> str:
+    """``line L, column C`` of a position in ``text``, both counted from 1."""
+    line = text.count("\n", 0, position) + 1
+    column = position - (text.rfind("\n", 0, position) + 1) + 1
+    return f"line {line}, column {column}"
+
+
+def _describe(token: _Token) -> str:
+    """A token as an error message names it."""
+    if token.kind == "end":
+        return "the end of the file"
+    if token.kind == "string":
+        shown = token.text if len(token.text) <= 30 else token.text[:29] + "…"
+        return f"the text {shown!r}"
+    if token.kind in ("number", "word"):
+        shown = token.text if len(token.text) <= 30 else token.text[:29] + "…"
+        return f"{'the number' if token.kind == 'number' else 'the word'} {shown!r}"
+    return repr(token.kind)
+
+
+class _Reader:
+    """Tokens one at a time, so that a large file never becomes a large list of tokens."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.next_position = 0
+        self.token = self._scan()
+
+    def _scan(self) -> _Token:
+        match = _TOKEN.match(self.text, self.next_position)  # every text matches one of the alternatives
+        kind = match.lastgroup
+        self.next_position = match.end()
+        if kind == "closing":
+            if not match.group("closing"):
+                raise self.error(
+                    "a quoted text is not closed: the file ends before its closing quote", match.start("string") - 1
+                )
+            kind = "string"
+        if kind == "string":
+            return _Token("string", _ESCAPE.sub(r"\1", match.group(kind)), match.start(kind) - 1)
+        if kind == "brace":
+            return _Token(match.group(kind), match.group(kind), match.start(kind))
+        if kind == "comma":
+            return _Token(",", ",", match.start(kind))
+        return _Token(kind, match.group(kind), match.start(kind))
+
+    def advance(self) -> _Token:
+        """The current token, moving on to the next."""
+        current = self.token
+        self.token = self._scan()
+        return current
+
+    def error(self, message: str, position: int | None = None) -> ValueError:
+        return ValueError(f"{_where(self.text, self.token.position if position is None else position)}: {message}")
+
+    def expect(self, kind: str, what: str) -> _Token:
+        if self.token.kind != kind:
+            raise self.error(f"expected {what}, found {_describe(self.token)}")
+        return self.advance()
+
+    def skip_commas(self) -> None:
+        while self.token.kind == ",":
+            self.advance()
+
+    def number(self, what: str) -> float:
+        """The current token as a double (exactly rounded, fractions included), moving on."""
+        token = self.token
+        if token.kind == "word" and (token.text[0].isdigit() or token.text[0] in "+-."):
+            raise self.error(f"{token.text[:30]!r} is not a number (write 3, -1.5, 2.5e-3 or 1/3)")
+        if token.kind != "number":
+            raise self.error(f"expected {what}, found {_describe(token)}")
+        if len(token.text) > MAX_NUMBER_CHARS:
+            raise self.error(f"a number of {len(token.text):,} characters; at most {MAX_NUMBER_CHARS} are read")
+        try:
+            value = float(Fraction(token.text)) if "/" in token.text else float(token.text)
+        except ZeroDivisionError:
+            raise self.error(f"the fraction {token.text} divides by zero") from None
+        except OverflowError:
+            value = math.inf
+        if not math.isfinite(value):
+            raise self.error(f"the number {token.text[:30]} is too large for a double")
+        self.advance()
+        return value
+
+
+class _Header(NamedTuple):
+    title: str
+    comment: str
+    row_actions: tuple[str, ...] | None  # None when the file gives counts only
+    col_actions: tuple[str, ...] | None
+    shape: tuple[int, int]
+
+
+def _strategy_count(reader: _Reader, player: int) -> int:
+    token = reader.token
+    if token.kind != "number" or not _INTEGER.fullmatch(token.text):
+        raise reader.error(
+            f"expected player {player}'s number of strategies (a whole number), found {_describe(token)}"
+        )
+    count = int(token.text) if len(token.text) <= 12 else config.MAX_ACTIONS + 1
+    _check_count(reader, player, count)
+    reader.advance()
+    return count
+
+
+def _check_count(reader: _Reader, player: int, count: int) -> None:
+    if count < 1:
+        raise reader.error(f"player {player} has no strategies; each player needs at least one")
+    if count > config.MAX_ACTIONS:
+        raise reader.error(
+            f"player {player} has {count:,} strategies; at most {config.MAX_ACTIONS:,} per player are supported"
+        )
+
+
+def _strategy_names(reader: _Reader, player: int) -> tuple[str, ...]:
+    reader.expect("{", f"'{{' opening player {player}'s strategy names")
+    names = []
+    while reader.token.kind == "string":
+        names.append(reader.advance().text)
+        if len(names) > config.MAX_ACTIONS:
+            _check_count(reader, player, len(names))
+    if reader.token.kind != "}":
+        raise reader.error(
+            f"expected a strategy name in quotes or '}}' for player {player}, found {_describe(reader.token)}"
+        )
+    _check_count(reader, player, len(names))
+    reader.advance()
+    return tuple(names)
+
+
+def _action_names(names, count: int, prefix: str, who: str) -> tuple[str, ...] | None:
+    """The file's strategy names as MatrixGame takes them: Gambit allows an empty name, which gets its default."""
+    if names is None:
+        return None
+    return _as_labels([name or f"{prefix}{k + 1}" for k, name in enumerate(names)], count, prefix, who)
+
+
+def _header(reader: _Reader) -> _Header:
+    first = reader.token
+    if first.kind == "end":
+        raise reader.error("the file is empty; a Gambit .nfg file starts with 'NFG 1 R'")
+    if first.kind != "word" or first.text != "NFG":
+        raise reader.error(f"not a Gambit .nfg file: it starts with {_describe(first)} where 'NFG' should be")
+    reader.advance()
+    version = reader.token
+    if version.kind != "number":
+        raise reader.error(f"expected the format's version, 1, after 'NFG', found {_describe(version)}")
+    if version.text != "1":
+        raise reader.error(f"this is NFG version {version.text[:30]}; only version 1 is read")
+    reader.advance()
+    kind = reader.token
+    if kind.kind != "word" or kind.text not in ("R", "D"):
+        raise reader.error(f"expected R or D (how numbers are written) after 'NFG 1', found {_describe(kind)}")
+    reader.advance()
+    title = reader.expect("string", "the game's title in quotes").text
+    players_start = reader.expect("{", "'{' opening the list of players").position
+    players = 0
+    while reader.token.kind == "string":
+        reader.advance()
+        players += 1
+    reader.expect("}", "a player's name in quotes or '}' closing the list of players")
+    if players != 2:
+        raise reader.error(
+            f"rmcore plays two-player games; this file has {players} player{'' if players == 1 else 's'}",
+            players_start,
+        )
+    strategies_start = reader.expect("{", "'{' opening the players' strategies").position
+    if reader.token.kind == "{":
+        row_actions, col_actions = _strategy_names(reader, 1), _strategy_names(reader, 2)
+        shape = (len(row_actions), len(col_actions))
+    else:
+        row_actions = col_actions = None
+        shape = (_strategy_count(reader, 1), _strategy_count(reader, 2))
+    reader.expect("}", "'}' closing the strategies of the 2 players")
+    try:
+        row_actions = _action_names(row_actions, shape[0], "R", "row")
+        col_actions = _action_names(col_actions, shape[1], "C", "column")
+    except ValueError as error:
+        raise reader.error(
+            f"player 1's and 2's strategies become the row and column actions: {error}", strategies_start
+        ) from None
+    comment = reader.advance().text if reader.token.kind == "string" else ""
+    return _Header(title, comment, row_actions, col_actions, shape)
+
+
+def _payoff_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
+    """Payoffs by profile in file order, shaped ``(columns, rows, 2)``: player 1's strategy changes fastest."""
+    needed = 2 * shape[0] * shape[1]
+    values: list[float] = []
+    given, first_extra = 0, None
+    while reader.token.kind != "end":
+        if given == needed:
+            first_extra = reader.token.position
+        value = reader.number("a payoff number")
+        if given < needed:
+            values.append(value)
+        given += 1
+        reader.skip_commas()
+    if given != needed:  # too many: named where the first one too many stands; too few: where the file ends
+        raise reader.error(
+            f"the file gives {given:,} payoff number{'' if given == 1 else 's'}; a {shape[0]}x{shape[1]} game with "
+            f"2 players needs {needed:,} (two for each of the {needed // 2:,} strategy profiles)",
+            first_extra,
+        )
+    return np.array(values, dtype=np.float64).reshape(shape[1], shape[0], 2)
+
+
+def _outcome_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
+    """The outcome list, then one outcome number per profile, as payoffs shaped like ``_payoff_body``'s."""
+    reader.expect("{", "'{' opening the list of outcomes")
+    outcomes = [(0.0, 0.0)]  # outcome 0, the null outcome
+    while reader.token.kind == "{":
+        start = reader.advance().position
+        number = len(outcomes)
+        reader.expect("string", f"outcome {number}'s name in quotes")
+        payoffs = []
+        while reader.token.kind not in ("}", "end"):
+            if len(payoffs) == 2:
+                raise reader.error(f"outcome {number} has more than 2 payoffs; it needs one for each of the 2 players")
+            payoffs.append(reader.number(f"a payoff of outcome {number}"))
+            reader.skip_commas()
+        if len(payoffs) != 2:
+            raise reader.error(
+                f"outcome {number} has {len(payoffs)} payoff{'' if len(payoffs) == 1 else 's'}; it needs one for each "
+                "of the 2 players",
+                start,
+            )
+        reader.expect("}", f"'}}' closing outcome {number}")
+        outcomes.append((payoffs[0], payoffs[1]))
+    reader.expect("}", "'{' opening an outcome or '}' closing the list of outcomes")
+    needed = shape[0] * shape[1]
+    chosen: list[int] = []
+    given, first_extra = 0, None
+    while reader.token.kind != "end":
+        token = reader.token
+        if given == needed:
+            first_extra = token.position
+        if token.kind != "number" or not _INTEGER.fullmatch(token.text):
+            raise reader.error(f"expected an outcome number (a whole number), found {_describe(token)}")
+        index = int(token.text) if len(token.text) <= 12 else len(outcomes)
+        if index >= len(outcomes):
+            raise reader.error(
+                f"outcome {token.text[:30]} is out of range: the file defines {len(outcomes) - 1} outcome"
+                f"{'' if len(outcomes) == 2 else 's'} (numbered from 1; 0 is the null outcome)"
+            )
+        if given < needed:
+            chosen.append(index)
+        given += 1
+        reader.advance()
+        reader.skip_commas()
+    if given != needed:
+        raise reader.error(
+            f"the file gives {given:,} outcome number{'' if given == 1 else 's'}; a {shape[0]}x{shape[1]} game needs "
+            f"{needed:,} (one for each strategy profile)",
+            first_extra,
+        )
+    table = np.array(outcomes, dtype=np.float64)
+    return table[np.array(chosen, dtype=np.intp)].reshape(shape[1], shape[0], 2)
+
+
+def _one_line(text: str, limit: int) -> str:
+    """``text`` with its white space collapsed, shortened to ``limit`` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+def _parse(text: str) -> MatrixGame:
+    if (nul := text.find("\x00")) >= 0:
+        raise ValueError(f"{_where(text, nul)}: the file holds binary data (a NUL character), not text")
+    if len(text) > config.MAX_NFG_CHARS:
+        raise ValueError(f"the file is {len(text):,} characters long; at most {config.MAX_NFG_CHARS:,} are read")
+    reader = _Reader(text)
+    header = _header(reader)
+    body = reader.token
+    if body.kind == "{":
+        payoffs = _outcome_body(reader, header.shape)
+    elif body.kind == "number":
+        payoffs = _payoff_body(reader, header.shape)
+    elif body.kind == "end":
+        raise reader.error("the file ends after its header, before the payoffs (is it cut short?)")
+    else:
+        reader.number("the payoffs or '{' opening a list of outcomes")  # a malformed number is named as one
+        raise AssertionError("unreachable: reader.number raises for every token but a number")
+    row, col = payoffs[:, :, 0].T, payoffs[:, :, 1].T
+    whole_title = " ".join(header.title.split())
+    title = _one_line(whole_title, config.MAX_LABEL_CHARS)
+    description = header.comment
+    if title != whole_title:  # a shortened title is kept whole where there is room for it
+        description = f"{whole_title}. {description}" if description.strip() else whole_title
+    description = _one_line(description, config.MAX_DESCRIPTION_CHARS)
+    try:
+        return MatrixGame(
+            row,
+            col,  # MatrixGame calls it zero-sum when it is exactly -row; as given, a 0 against a 0 keeps its sign
+            header.row_actions,
+            header.col_actions,
+            name=title,
+            description=description,
+        )
+    except ValueError as error:
+        raise ValueError(f"{_where(text, body.position)}: the payoffs are refused: {error}") from None
+
+
+def read_nfg(path_or_text) -> MatrixGame:
+    """A two-player game from a Gambit ``.nfg`` file, in either its payoff or its outcome version.
+
+    Player 1 is the row player and player 2 the column player. The file's strategy names become the action names
+    (numbered ``R1, R2, ...`` and ``C1, C2, ...`` when the file gives counts, or an empty name); its title becomes the
+    game's name (shortened to ``config.MAX_LABEL_CHARS`` characters) and its comment the description. The game is
+    zero-sum when player 2's payoff is exactly minus player 1's in every profile.
+
+    Parameters
+    ----------
+    path_or_text : str, os.PathLike or bytes
+        A path of a file; or the file's text itself (a str starting with ``NFG``, or holding a line break); or its
+        bytes (UTF-8). Files, texts and bytes alike are read up to ``config.MAX_NFG_CHARS`` characters.
+
+    Returns
+    -------
+    MatrixGame
+
+    Raises
+    ------
+    ValueError
+        Naming the line and column and the reason: not an ``.nfg`` header, a version other than 1, other than two
+        players, a strategy count out of range (at most ``config.MAX_ACTIONS``), a malformed number, a text not
+        closed, the wrong number of payoffs, an outcome number out of range, binary data or a file too large.
+
+    Examples
+    --------
+    An asymmetric 2x3 game in the outcome version; outcome 0 is the null outcome:
+
+    >>> game = read_nfg('''NFG 1 R "" { "Player 1" "Player 2" } { { "U" "D" } { "L" "C" "R" } }
+    ... { { "a" 1, 2 } { "b" 3, 4 } }
+    ... 1 2 0 1 2 0''')
+    >>> game.row_payoffs.tolist(), game.col_payoffs.tolist()
+    ([[1.0, 0.0, 3.0], [3.0, 1.0, 0.0]], [[2.0, 0.0, 4.0], [4.0, 2.0, 0.0]])
+    >>> read_nfg('NFG 1 R "three" { "A" "B" "C" } { 1 1 1 } 1 2 3')
+    Traceback (most recent call last):
+    ...
+    ValueError: line 1, column 17: rmcore plays two-player games; this file has 3 players
+    """
+    if isinstance(path_or_text, (bytes, bytearray, memoryview)):
+        data = bytes(path_or_text)
+        if len(data) > 4 * config.MAX_NFG_CHARS:  # UTF-8 takes at most 4 bytes a character
+            raise ValueError(
+                f"the file is {len(data):,} bytes long; at most {config.MAX_NFG_CHARS:,} characters are read"
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            line = data.count(b"\n", 0, error.start) + 1
+            raise ValueError(
+                f"line {line}: the file is binary or not UTF-8 text (byte {data[error.start]:#04x} cannot be read)"
+            ) from None
+        return _parse(text)
+    if isinstance(path_or_text, str) and _LOOKS_LIKE_TEXT.match(path_or_text):
+        return _parse(path_or_text[1:] if path_or_text.startswith("\ufeff") else path_or_text)
+    if isinstance(path_or_text, (str, os.PathLike)):
+        text = read_text(path_or_text, config.MAX_NFG_CHARS, ".nfg file")
+        try:
+            return _parse(text)
+        except ValueError as error:
+            raise ValueError(f"{os.fspath(path_or_text)}: {error}") from None
+    raise ValueError(f"read_nfg takes a path, the file's text or its bytes, not {type(path_or_text).__name__}")
+
+
+def _quote(text: str) -> str:
+    """``text`` in quotes as Gambit reads it back: a quote becomes ``\\"``; a backslash is doubled only before a quote,
+    a backslash or the closing quote, where it would otherwise change what follows. A NUL, which marks a binary file,
+    becomes U+FFFD."""
+    escaped = re.sub(r'\\(?=["\\]|$)', r"\\\\", text).replace('"', '\\"').replace("\x00", "\ufffd")
+    return f'"{escaped}"'
+
+
+def _decimal(value: float) -> str:
+    """The shortest text that reads back as the same double: whole numbers without a point, others as ``repr``."""
+    value = float(value)
+    if value.is_integer() and abs(value) < 2**53:
+        text = str(int(value))
+        return "-0" if text == "0" and math.copysign(1.0, value) < 0 else text
+    return repr(value)
+
+
+def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
+    """``game`` as a Gambit ``.nfg`` file (payoff version): :func:`read_nfg` reads it back to the same doubles.
+
+    The row player is player 1 and the column player player 2; one line per strategy profile, player 1's strategy
+    changing fastest. Payoffs are written as the shortest decimals that read back bit for bit (whole numbers without a
+    point), so Gambit, which reads decimals exactly, gets the doubles' exact values. The game's description is written
+    as the file's comment. A NUL character in a name (it would make the file binary) is written as U+FFFD.
+
+    Parameters
+    ----------
+    game : MatrixGame
+    for_openspiel : bool
+        Write the subset OpenSpiel's reader (``pyspiel.load_nfg_game``) takes: strategy counts instead of names, no
+        comment, and quotes and backslashes in the title replaced by ``'`` and ``/``, since that reader takes no
+        escapes. Gambit reads both forms.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` is not a :class:`~rmcore.MatrixGame`.
+    """
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"write_nfg takes a MatrixGame, not {type(game).__name__}")
+    rows, cols = game.shape
+    if for_openspiel:
+        title = '"' + " ".join(game.name.split()).replace('"', "'").replace("\\", "/").replace("\x00", "\ufffd") + '"'
+        lines = [f'NFG 1 R {title} {{ "Player 1" "Player 2" }} {{ {rows} {cols} }}']
+    else:
+        lines = [
+            f'NFG 1 R {_quote(game.name)} {{ "Player 1" "Player 2" }}',
+            "{ { " + " ".join(map(_quote, game.row_actions)) + " }",
+            "  { " + " ".join(map(_quote, game.col_actions)) + " } }",
+        ]
+        if game.description:
+            lines.append(_quote(game.description))
+    lines.append("")
+    row, col = game.row_payoffs, game.col_payoffs
+    lines.extend(f"{_decimal(row[i, j])} {_decimal(col[i, j])}" for j in range(cols) for i in range(rows))
+    return "\n".join(lines) + "\n"
