@@ -100,6 +100,13 @@ def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_P
     return rows[fresh]
 
 
+def charted(history: rmcore.History) -> rmcore.History:
+    """The checkpoints of ``history`` a chart draws (:func:`chart_rows`): ``history`` itself when that is all of them,
+    since a large game keeps few (copying Liar's dice's 19 checkpoints of 7.7 MB took 35 ms an update)."""
+    rows = chart_rows(history.iterations)
+    return history if len(rows) == len(history) else history.rows(rows)
+
+
 @functools.lru_cache(maxsize=8)
 def _unit_steps(points: int) -> np.ndarray:
     steps = np.linspace(0.0, 1.0, points)

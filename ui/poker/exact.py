@@ -20,7 +20,7 @@ import rmcore
 
 #: Seconds a page waits for a game's answer before drawing without it: Leduc's (0.2 s) is there at once, the largest
 #: games' follow on a later update.
-WAIT_SECONDS = 0.5
+WAIT_SECONDS = 1.0
 #: Most LPs solved at once on the server: one, so that thirty sessions opening a large game queue its solve instead
 #: of taking every core from the live runs.
 SOLVERS = 1
@@ -45,13 +45,15 @@ def _pending(game_key: tuple, _game: rmcore.TreeGame) -> Pending:
 
 
 def answer(game_key: tuple, game: rmcore.TreeGame, wait: float | None = WAIT_SECONDS) -> rmcore.TreeSolution | None:
-    """The LP's value and equilibrium, if it is there within ``wait`` seconds (None: wait until it is); else None.
+    """The LP's value and equilibrium, if it is there within ``wait`` seconds of when it was first asked for (None:
+    wait until it is); else None.
 
     A failed LP is None too; :func:`note` says why.
     """
     pending = _pending(game_key, game)
+    timeout = None if wait is None else max(0.0, pending.started + wait - time.monotonic())
     try:
-        return pending.future.result(timeout=wait)
+        return pending.future.result(timeout=timeout)
     except NotYet:
         return None
     except Exception:  # noqa: BLE001 - the LP's failure is said by note(); the page runs on without the answer

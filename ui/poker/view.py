@@ -13,7 +13,7 @@ from rmcore.cfr import metrics_at
 
 from .. import explain, race_view, state
 from ..charts import legend_right, mark_iteration, race_figure, waiting
-from ..live import LiveRun, chart_rows
+from ..live import LiveRun, charted
 from ..live_chart import live_chart
 from . import explorer, figures, walkthrough
 from . import fixed as locked  # (``fixed`` names whether the run has a fixed player)
@@ -36,7 +36,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     labels = [v.label for v in run.race.variants]
     fixed = run.primary.learner is not None
     extra = (
-        figures.current_exploitability_traces([h.rows(chart_rows(h.iterations)) for h in firsts], labels)
+        figures.current_exploitability_traces([charted(h) for h in firsts], labels)
         if show_current and not fixed
         else []
     )
@@ -53,7 +53,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
                 **look,
             )
         with right:
-            shown = history.rows(chart_rows(history.iterations))
+            shown = charted(history)
             game = run.race.game
             classic = rmcore.is_classic_kuhn(game)
             poker = explorer.is_poker(game)
