@@ -18,8 +18,9 @@ import streamlit as st
 
 import rmcore
 
-#: Seconds a page waits for a game's answer before drawing without it: Leduc's (0.2 s) is there at once, the largest
-#: games' follow on a later update.
+#: Seconds, from when a game's LP was first asked for, that a page waits for its answer before drawing without it:
+#: Leduc's (0.2 s) is there at once; the largest games' follow on a later update, and the live panel never waits for
+#: them again (half a second on every update held Liar's dice with 6 sides under one chart update a second).
 WAIT_SECONDS = 1.0
 #: Most LPs solved at once on the server: one, so that thirty sessions opening a large game queue its solve instead
 #: of taking every core from the live runs.
