@@ -205,3 +205,52 @@ def test_a_lock_on_goofspiel_fixes_that_set_and_the_learner_exploits_it(page):
     assert opponent[first][0] == 1.0  # locked on its first action; every other set plays the exact equilibrium
     page.button(key="kuhn_step_100").click().run()
     assert not page.exception and any("Against the fixed player 2" in s.value for s in page.subheader)
+
+
+@pytest.mark.parametrize("source", ["uploaded", "catalogue"])
+def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last_digit(tmp_path, source):
+    import io
+    import json
+    import shlex
+    import subprocess
+    import sys
+    import zipfile
+    from pathlib import Path
+
+    from ui import export
+    from ui.live import LiveRun
+    from ui.poker.settings import RunSettings
+
+    variants = (rmcore.CFRVariant("cfr+"), rmcore.CFRVariant("chance-sampling", "simultaneous"))
+    if source == "uploaded":
+        uploaded = games.read_uploaded(rmcore.write_efg(COIN).encode(), "a test")
+        chosen = RunSettings(variants, seed=2, seeds=2, game=games.UPLOAD, uploaded=uploaded)
+    else:
+        chosen = RunSettings(variants, seed=2, seeds=2, game="liars_dice", parameters=(3,))
+    run = LiveRun(rmcore.Race(chosen.tree_game, chosen.variants, seeds=2, seed=2), chosen)
+    for n in (3, 40):
+        run.step(n)
+    frame = run.frame()
+    data = export.bundle({"format": "rmcore-setup/1", "page": "kuhn", "parameters": [], "iteration": 43}, run, frame)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(tmp_path)
+        names = set(archive.namelist())
+    readme = (tmp_path / "README.txt").read_text()
+    command = next(line.strip() for line in readme.splitlines() if line.strip().startswith("python -m rmcore"))
+    if source == "uploaded":
+        assert "game.efg" in names and (tmp_path / "game.efg").read_text() == uploaded.text
+        assert "--efg game.efg" in command
+    else:
+        assert "game.efg" not in names and "--game liars_dice --sides 3" in command
+    out = subprocess.run(
+        [sys.executable, "-m", "rmcore", *shlex.split(command)[3:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    numbers = json.loads((tmp_path / "numbers.json").read_text())
+    assert {row["variant"]: row[result["measure"]] for row in result["variants"]} == numbers["variants"]
