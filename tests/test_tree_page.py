@@ -226,7 +226,7 @@ def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last
         uploaded = games.read_uploaded(rmcore.write_efg(COIN).encode(), "a test")
         chosen = RunSettings(variants, seed=2, seeds=2, game=games.UPLOAD, uploaded=uploaded)
     else:
-        chosen = RunSettings(variants, seed=2, seeds=2, game="liars_dice", parameters=(3,))
+        chosen = RunSettings(variants, seed=2, seeds=2, game="liars_dice", parameters=(4,))
     run = LiveRun(rmcore.Race(chosen.tree_game, chosen.variants, seeds=2, seed=2), chosen)
     for n in (3, 40):
         run.step(n)
@@ -241,7 +241,7 @@ def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last
         assert "game.efg" in names and (tmp_path / "game.efg").read_text() == uploaded.text
         assert "--efg game.efg" in command
     else:
-        assert "game.efg" not in names and "--game liars_dice --sides 3" in command
+        assert "game.efg" not in names and "--game liars_dice --sides 4" in command
     out = subprocess.run(
         [sys.executable, "-m", "rmcore", *shlex.split(command)[3:]],
         cwd=tmp_path,
