@@ -224,6 +224,7 @@ class CFRSolver:
             rng=rng,
             average=zeros((infosets, actions)),
             scores=zeros((infosets, actions)),
+            active=zeros(nodes, dtype=np.int64),
         )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
