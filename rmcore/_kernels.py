@@ -814,21 +814,13 @@ def _clear_regrets(tree, regrets, updating):
 
 
 @njit(**_ENTRY)
-def _apply_regrets(tree, state, updating, variant, t):
+def _apply_regrets(tree, state, updating, variant, t, positive_factor, negative_factor):
     """Clip (CFR+) or discount (linear / discounted CFR) the regrets just accumulated, and re-run regret matching.
 
-    Discounted CFR (Brown & Sandholm 2019) multiplies R >= 0 by ``t^alpha / (t^alpha + 1)`` and R < 0 by
-    ``t^beta / (t^beta + 1)``: each factor computed once, then multiplied in, as OpenSpiel's ``DCFRSolver`` does.
-    Predictive CFR+ (Farina, Kroer & Sandholm 2021) adds the instantaneous regret r_t kept in ``state.last_regrets``:
-    ``R_t = [R_{t-1} + r_t]^+``, and plays ``RM([R_t + m_{t+1}]^+)`` with the prediction ``m_{t+1} = r_t``.
+    Discounted CFR (Brown & Sandholm 2019) multiplies R >= 0 by ``positive_factor = t^alpha / (t^alpha + 1)`` and
+    R < 0 by ``negative_factor = t^beta / (t^beta + 1)`` (each computed once per iteration, then multiplied in, as
+    OpenSpiel's ``DCFRSolver`` does).
     """
-    code = variant.code
-    positive_factor, negative_factor = 1.0, 1.0
-    if code == DISCOUNTED_CFR:
-        scale = t**variant.alpha
-        positive_factor = scale / (scale + 1.0)
-        scale = t**variant.beta
-        negative_factor = scale / (scale + 1.0)
     for info in range(tree.infoset_player.shape[0]):
         if updating != 2 and tree.infoset_player[info] != updating:
             continue
@@ -836,25 +828,42 @@ def _apply_regrets(tree, state, updating, variant, t):
         total = 0.0
         for a in range(n):
             r = state.regrets[info, a]  # (the increments are in: _accumulate_cfr)
-            if code == CFR_PLUS:
+            if variant == CFR_PLUS:
                 r = r if r > 0.0 else 0.0
-            elif code == LINEAR_CFR:
+            elif variant == LINEAR_CFR:
                 r *= t / (t + 1.0)
-            elif code == DISCOUNTED_CFR:
+            elif variant == DISCOUNTED_CFR:
                 r *= positive_factor if r >= 0.0 else negative_factor
-            elif code == PREDICTIVE_CFR_PLUS:
-                r += state.last_regrets[info, a]
-                r = r if r > 0.0 else 0.0
-                state.regrets[info, a] = r
-                r += state.last_regrets[info, a]  # the optimistic regret R_t + m_{t+1}, matched below
-                total += r if r > 0.0 else 0.0
-                continue
             state.regrets[info, a] = r
             total += r if r > 0.0 else 0.0
         for a in range(n):
             r = state.regrets[info, a]
-            if code == PREDICTIVE_CFR_PLUS:
-                r += state.last_regrets[info, a]
+            state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
+
+
+@njit(**_ENTRY)
+def _apply_predictive_regrets(tree, state, updating):
+    """Predictive CFR+ (Farina, Kroer & Sandholm 2021): predictive RM+ at every information set of ``updating``.
+
+    With the instantaneous regret r_t in ``state.last_regrets`` (summed by ``_accumulate_cfr``):
+    ``R_t = [R_{t-1} + r_t]^+``, and the next strategy is ``RM([R_t + m_{t+1}]^+)`` with the prediction
+    ``m_{t+1} = r_t``, which stays in ``state.last_regrets`` until the next pass replaces it.
+    (A function of its own, so that the other variants' loop in :func:`_apply_regrets` keeps its former speed.)
+    """
+    for info in range(tree.infoset_player.shape[0]):
+        if updating != 2 and tree.infoset_player[info] != updating:
+            continue
+        n = tree.num_actions[info]
+        total = 0.0
+        for a in range(n):
+            m = state.last_regrets[info, a]
+            r = state.regrets[info, a] + m
+            r = r if r > 0.0 else 0.0
+            state.regrets[info, a] = r
+            r += m  # the optimistic regret R_t + m_{t+1}
+            total += r if r > 0.0 else 0.0
+        for a in range(n):
+            r = state.regrets[info, a] + state.last_regrets[info, a]
             state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
 
 
@@ -882,7 +891,9 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
     One iteration t, for each player i in turn (alternating) or both at once (simultaneous):
     reach probabilities forward, values backward, then for every information set I of i
     ``R(I, a) += sum_h pi_-i(h) (v_i(h a) - v_i(h))`` and ``S(I, a) += w_t sum_h pi_i(h) sigma(I, a)``,
-    then the variant's clip or discount, then ``sigma(I) = RM(R(I))``. Against a fixed opponent
+    then the variant's clip or discount, then ``sigma(I) = RM(R(I))``; predictive CFR+ sums the increments apart
+    (r_t, in ``state.last_regrets``) and plays ``RM([R_t + r_t]^+)`` (:func:`_apply_predictive_regrets`), and
+    discounted CFR's weights and factors come from ``variant.alpha``, ``beta`` and ``gamma``. Against a fixed opponent
     (``variant.learner``) only the learner's information sets are updated. Chance sampling (Monte Carlo
     CFR) draws one deal per iteration and weights it by 1 (its probability over the sampling probability).
 
@@ -900,6 +911,12 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
         weight = _strategy_weight(variant, t)
         predictive = variant.code == PREDICTIVE_CFR_PLUS
         regrets = state.last_regrets if predictive else state.regrets
+        positive_factor, negative_factor = 1.0, 1.0
+        if variant.code == DISCOUNTED_CFR:
+            scale = float(t) ** variant.alpha
+            positive_factor = scale / (scale + 1.0)
+            scale = float(t) ** variant.beta
+            negative_factor = scale / (scale + 1.0)
         if variant.alternating and variant.learner == BOTH_LEARN:
             for player in range(2):
                 _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
@@ -907,7 +924,10 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
                 if predictive:
                     _clear_regrets(tree, regrets, player)
                 _accumulate_cfr(tree, state, regrets, player, first_deal, last_deal, weight, t == last_iteration)
-                _apply_regrets(tree, state, player, variant, float(t))
+                if predictive:
+                    _apply_predictive_regrets(tree, state, player)
+                else:
+                    _apply_regrets(tree, state, player, variant.code, float(t), positive_factor, negative_factor)
         else:  # both at once, or the learner alone against a fixed opponent
             updating = 2 if variant.learner == BOTH_LEARN else variant.learner
             _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
@@ -915,7 +935,10 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
             if predictive:
                 _clear_regrets(tree, regrets, updating)
             _accumulate_cfr(tree, state, regrets, updating, first_deal, last_deal, weight, t == last_iteration)
-            _apply_regrets(tree, state, updating, variant, float(t))
+            if predictive:
+                _apply_predictive_regrets(tree, state, updating)
+            else:
+                _apply_regrets(tree, state, updating, variant.code, float(t), positive_factor, negative_factor)
         if written < checkpoints.shape[0] and checkpoints[written] == t:
             record_cfr_checkpoint(tree, state, t, record, written)
             written += 1
