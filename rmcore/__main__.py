@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_UPDATES, CFR_VARIANTS
+from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS
 from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
@@ -206,12 +206,14 @@ def _kuhn(args) -> int:
     from .kuhn import KUHN
 
     game = _read_efg(args.efg) if args.efg else KUHN
-    solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0)
+    discount = {name: getattr(args, name) for name in ("alpha", "beta", "gamma") if getattr(args, name) is not None}
+    solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0, **discount)
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
     metrics = solver.metrics()
     result = {
+        "variant": solver.variant.full_label,
         "iterations": solver.iteration,
         "exploitability": metrics.exploitability,
         "nash_conv": metrics.nash_conv,
@@ -222,7 +224,8 @@ def _kuhn(args) -> int:
     if args.json:
         print(_json(result))
         return 0
-    print(f"{game.name}: {solver.iteration} iterations of {args.variant} ({args.updates}), {seconds:.3f} s")
+    name = solver.variant.full_label.split(" · ")[0]  # discounted CFR's parameters included
+    print(f"{game.name}: {solver.iteration} iterations of {name} ({args.updates}), {seconds:.3f} s")
     print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
     if is_classic_kuhn(game):
         print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
@@ -356,6 +359,10 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
     kuhn.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     kuhn.add_argument("--seed", type=int, metavar="S", help="for chance-sampling")
+    for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRSolver: a bad value is one line, exit 2)
+        kuhn.add_argument(
+            f"--{name}", type=float, metavar="X", help=f"for discounted: {name} (default {default:g}), in [-10, 10]"
+        )
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
 

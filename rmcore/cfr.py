@@ -60,8 +60,9 @@ CFR_VARIANTS = {
     "cfr": "Vanilla CFR: regret matching at every information set, uniform averaging.",
     "cfr+": "CFR+ (Tammelin 2014): regrets clipped at zero, averages weighted by t.",
     "linear": "Linear CFR (Brown & Sandholm 2019): regrets and averages weighted by t.",
-    "discounted": "Discounted CFR (Brown & Sandholm 2019): α = 1.5, β = 0, γ = 2.",
+    "discounted": "Discounted CFR (Brown & Sandholm 2019): α = 1.5, β = 0, γ = 2 unless given.",
     "chance-sampling": "Monte Carlo CFR: one sampled deal per iteration (reproducible from the seed).",
+    "pcfr+": "Predictive CFR+ (Farina, Kroer & Sandholm 2021): RM+ on regrets plus the last ones, averages by t².",
 }
 CFR_UPDATES = {
     "alternating": "Player 1 then player 2, as OpenSpiel does.",
@@ -73,7 +74,42 @@ _VARIANT_CODES = {
     "linear": _kernels.LINEAR_CFR,
     "discounted": _kernels.DISCOUNTED_CFR,
     "chance-sampling": _kernels.CHANCE_SAMPLING,
+    "pcfr+": _kernels.PREDICTIVE_CFR_PLUS,
 }
+#: Discounted CFR's parameters and their defaults (Brown & Sandholm 2019's recommended DCFR_{1.5, 0, 2}).
+DISCOUNT_DEFAULTS = {"alpha": 1.5, "beta": 0.0, "gamma": 2.0}
+#: Each parameter lies in ``[-DISCOUNT_LIMIT, DISCOUNT_LIMIT]``: then t^x stays finite (t < 2^63 gives at most 1e190)
+#: and so do the strategy sums (sum_t t^gamma < T^11), while every value in the paper (-inf excepted) is allowed.
+DISCOUNT_LIMIT = 10.0
+
+
+def discount_parameters(variant: str, alpha=None, beta=None, gamma=None) -> dict:
+    """Discounted CFR's ``{"alpha", "beta", "gamma"}`` as floats, defaults filled in; ``{}`` for any other variant.
+
+    Raises ``ValueError`` for a parameter that is not a finite number in ``[-10, 10]``, or given to another variant.
+
+    >>> discount_parameters("discounted", alpha=1)
+    {'alpha': 1.0, 'beta': 0.0, 'gamma': 2.0}
+    """
+    given = {"alpha": alpha, "beta": beta, "gamma": gamma}
+    if variant != "discounted":
+        named = [name for name, value in given.items() if value is not None]
+        if named:
+            raise ValueError(f"{', '.join(named)} applies only to the 'discounted' variant, not {variant!r}")
+        return {}
+    out = {}
+    for name, value in given.items():
+        if value is None:
+            value = DISCOUNT_DEFAULTS[name]
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise ValueError(f"{name} must be a number; got {type(value).__name__}")
+        value = float(value)
+        if not np.isfinite(value) or abs(value) > DISCOUNT_LIMIT:
+            raise ValueError(
+                f"{name} must be a finite number between {-DISCOUNT_LIMIT:g} and {DISCOUNT_LIMIT:g}; got {value}"
+            )
+        out[name] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -86,10 +122,25 @@ class CFRVariant:
 
     name: str = "cfr"
     updates: str = "alternating"
+    #: Discounted CFR's ``(alpha, beta, gamma)`` (``None``: the defaults, ``DISCOUNT_DEFAULTS``); others take none.
+    discount: tuple[float, float, float] | None = None
 
     def __post_init__(self):
         choice(self.name, CFR_VARIANTS, "variant")
         choice(self.updates, CFR_UPDATES, "updates")
+        if self.discount is not None:
+            if len(self.discount) != 3:
+                raise ValueError(f"discount is (alpha, beta, gamma); got {self.discount!r}")
+            parameters = discount_parameters(self.name, *self.discount)
+            # The defaults are stored as None, so that a variant equals itself however its defaults were spelled.
+            object.__setattr__(
+                self, "discount", None if parameters == DISCOUNT_DEFAULTS else tuple(parameters.values())
+            )
+
+    @property
+    def parameters(self) -> dict:
+        """Discounted CFR's ``{"alpha", "beta", "gamma"}`` (defaults filled in); ``{}`` for the other variants."""
+        return discount_parameters(self.name, *(self.discount or (None, None, None)))
 
     @classmethod
     def parse(cls, text: str) -> CFRVariant:
@@ -100,7 +151,18 @@ class CFRVariant:
 
     @property
     def label(self) -> str:
-        return f"{self.name} · {self.updates}"
+        """``"name · updates"``; discounted CFR with parameters other than the defaults names them,
+        ``"discounted(α=1, β=1, γ=1) · alternating"``."""
+        return self.full_label if self.discount is not None else f"{self.name} · {self.updates}"
+
+    @property
+    def full_label(self) -> str:
+        """:attr:`label`, with discounted CFR's parameters named even when they are the defaults."""
+        parameters = self.parameters
+        if not parameters:
+            return f"{self.name} · {self.updates}"
+        alpha, beta, gamma = (f"{v:g}" for v in parameters.values())
+        return f"{self.name}(α={alpha}, β={beta}, γ={gamma}) · {self.updates}"
 
     @property
     def is_sampled(self) -> bool:
@@ -163,10 +225,12 @@ class CFRSolver:
     ----------
     game : TreeGame
         For example :data:`rmcore.KUHN`.
-    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling"}
+    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
-        (regrets and averages weighted by t); discounted CFR (alpha 1.5, beta 0, gamma 2); Monte
-        Carlo CFR sampling one deal per iteration (reproducible from ``seed``).
+        (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
+        Carlo CFR sampling one deal per iteration (reproducible from ``seed``); predictive CFR+ (Farina,
+        Kroer & Sandholm 2021): ``R_t = [R_{t-1} + r_t]^+`` and ``sigma_{t+1} = RM([R_t + r_t]^+)``, the last
+        instantaneous regret r_t serving as the prediction of the next, with averages weighted by t^2.
     updates : {"alternating", "simultaneous"}
         Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.).
     seed : int, optional
@@ -177,12 +241,19 @@ class CFRSolver:
         A fixed opponent: a strategy for every information set of one player (``rmcore.fixed_strategy``
         builds one). Then only the other player, the learner, runs CFR; its average converges to a best
         response (``rmcore.best_response``), and ``metrics().br_gains`` of the learner falls to 0.
+    alpha, beta, gamma : float, optional
+        Discounted CFR only (Brown & Sandholm 2019), each a finite number in [-10, 10], by default 1.5, 0 and 2:
+        after iteration t the cumulative regrets R >= 0 are multiplied by ``t^alpha / (t^alpha + 1)``, those
+        R < 0 by ``t^beta / (t^beta + 1)``, and iteration t's strategy enters the average with weight
+        ``t^gamma``. (1, 1, 1) is linear CFR. Any other variant refuses them (``ValueError``).
 
     Notes
     -----
     ``run(n)`` may be called any number of times: any split of the same total gives identical
     results. With the defaults, ``cfr`` and ``cfr+`` are OpenSpiel's CFRSolver and CFRPlusSolver bit for bit
-    (Kuhn and Leduc poker: ``tests/test_openspiel.py``).
+    (Kuhn and Leduc poker: ``tests/test_openspiel.py``), and ``discounted`` with any parameters is OpenSpiel's
+    Python ``DCFRSolver(game, alpha, beta, gamma)`` (regrets and current policy bit for bit; the average to
+    rounding, since the strategy weight is multiplied in another order: ``tests/test_cfr_variants.py``).
     """
 
     def __init__(
@@ -193,10 +264,14 @@ class CFRSolver:
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
         opponent: dict | None = None,
+        alpha: float | None = None,
+        beta: float | None = None,
+        gamma: float | None = None,
     ):
         check_tree_game(game)
         self.game = game
-        self.variant = CFRVariant(variant, updates)
+        parameters = discount_parameters(variant, alpha, beta, gamma)
+        self.variant = CFRVariant(variant, updates, tuple(parameters.values()) if parameters else None)
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
         #: The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
         self.learner = None if fixed_player is None else 2 - fixed_player
@@ -204,7 +279,9 @@ class CFRSolver:
             None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
         )
         learner = _kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
-        self._flags = _kernels.CFRFlags(_VARIANT_CODES[variant], updates == "alternating", learner)
+        self._flags = _kernels.CFRFlags(
+            _VARIANT_CODES[variant], updates == "alternating", learner, **(parameters or DISCOUNT_DEFAULTS)
+        )
         self.max_points = history_points(max_points)
         rng, self.seed = seed_words(seed)
         nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), policy_width(game)
@@ -224,6 +301,8 @@ class CFRSolver:
             rng=rng,
             average=zeros((infosets, actions)),
             scores=zeros((infosets, actions)),
+            last_regrets=zeros((infosets, actions)),
+            active=zeros(nodes, dtype=np.int64),
         )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
@@ -407,13 +486,19 @@ class CFRSolver:
         """
         iteration = whole_number(iteration, "iteration", 1)
         replica = CFRSolver(
-            self.game, self.variant.name, self.variant.updates, self.seed, max_points=2, opponent=self.opponent
-        )  # the same fixed player, if any
+            self.game,
+            self.variant.name,
+            self.variant.updates,
+            self.seed,
+            max_points=2,
+            opponent=self.opponent,  # the same fixed player, if any
+            **self.variant.parameters,
+        )
         replica.run(iteration - 1)
         return replica.trace_iteration()
 
     def __repr__(self) -> str:
-        return f"<CFRSolver {self.game.name} {self.variant.label} at iteration {self._iteration}>"
+        return f"<CFRSolver {self.game.name} {self.variant.full_label} at iteration {self._iteration}>"
 
 
 def metrics_at(history: History, row: int) -> CFRMetrics:

@@ -30,7 +30,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeArrays, TreeGame
+from .tree import CHANCE_NODE, TreeArrays, TreeGame, parents
 
 __all__ = ["KuhnRules", "LeducRules", "poker_tree", "kuhn_poker", "leduc_poker", "KUHN_CARDS", "KUHN_BETS"]
 
@@ -360,6 +360,7 @@ def poker_tree(rules) -> TreeGame:
         for a, action in enumerate(rules.actions(history)):
             children[k, a] = index[(deal, rules.after(history, action))]
     ordered = [first_met[k] for k in order]
+    parent, parent_slot = parents(children)
     tree = TreeArrays(
         player=player,
         infoset=infoset,
@@ -374,6 +375,9 @@ def poker_tree(rules) -> TreeGame:
         num_actions=np.array([len(actions) for _, _, actions, _ in ordered], dtype=np.int64),
         chance=chance,
         chance_nodes=np.flatnonzero(player == CHANCE_NODE).astype(np.int64),
+        subtree_end=np.full(n, -1, dtype=np.int64),  # (laid out breadth first: subtrees are not ranges)
+        parent=parent,
+        parent_slot=parent_slot,
     )
     node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
     cards = len(rules.card_names)

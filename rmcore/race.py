@@ -193,7 +193,9 @@ class Race:
             else:
 
                 def make(s, points, v=variant):
-                    return CFRSolver(game, v.name, v.updates, seed=s, opponent=opponent, max_points=points)
+                    return CFRSolver(
+                        game, v.name, v.updates, seed=s, opponent=opponent, max_points=points, **v.parameters
+                    )
 
             # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
             warm = make(seed, 2)

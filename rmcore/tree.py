@@ -35,6 +35,8 @@ __all__ = [
     "scratch_arrays",
     "player_index",
     "check_tree_game",
+    "subtree_ends",
+    "parents",
     "action_weights",
     "opponent_rows",
 ]
@@ -117,8 +119,56 @@ def check_tree_game(game) -> None:
     chance_nodes = tree.chance_nodes
     if ((chance_nodes < 0) | (chance_nodes >= nodes)).any() or (tree.player[chance_nodes] != CHANCE_NODE).any():
         refuse("chance_nodes must list the nodes whose player is CHANCE_NODE")
+    if tree.parent.shape != (nodes,) or tree.parent_slot.shape != (nodes,):
+        refuse(f"parent and parent_slot must have one entry per node ({nodes})")
+    parent, slot = parents(children)
+    if not (np.array_equal(tree.parent, parent) and np.array_equal(tree.parent_slot, slot)):
+        refuse("parent and parent_slot must name each node's parent and the action or outcome leading to it")
+    if tree.subtree_end.shape != (nodes,):
+        refuse(f"subtree_end must have one entry per node ({nodes})")
+    if not (tree.subtree_end == -1).all() and not np.array_equal(tree.subtree_end, subtree_ends(tree)):
+        refuse("subtree_end must be -1 everywhere or, for a tree laid out in prefix order, each subtree's end")
     if (tree.chance < 0).any() or (np.abs(tree.chance[chance_nodes].sum(axis=1) - 1.0) > 1e-9).any():
         refuse("the probabilities at every chance node must be >= 0 and sum to 1")
+
+
+def parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(parent, slot)``: each node's parent and which of its actions or outcomes leads there (-1 at roots)."""
+    nodes = children.shape[0]
+    parent = np.full(nodes, -1, dtype=np.int64)
+    slot = np.full(nodes, -1, dtype=np.int64)
+    rows, columns = np.nonzero(children >= 0)
+    parent[children[rows, columns]] = rows
+    slot[children[rows, columns]] = columns
+    return parent, slot
+
+
+def subtree_ends(tree: TreeArrays) -> np.ndarray:
+    """One past the last node of every node's subtree, if every subtree is a contiguous range of nodes (a tree laid
+    out in prefix order, each deal's nodes together); else -1 for every node (the kernels then skip no subtree)."""
+    children = tree.children
+    nodes = children.shape[0]
+    ends = np.full(nodes, -1, dtype=np.int64)
+    valid = children >= 0
+    internal = valid[:, 0]
+    last = children[np.arange(nodes), np.maximum(valid.sum(axis=1) - 1, 0)]
+    if (children[internal, 0] != np.flatnonzero(internal) + 1).any():
+        return ends
+    # A subtree's last node is its last child's last node: follow last children down, doubling the stride each round.
+    deepest = np.where(internal, last, np.arange(nodes))
+    while True:
+        further = deepest[deepest]
+        if np.array_equal(further, deepest):
+            break
+        deepest = further
+    ends = deepest + 1
+    for k in range(children.shape[1] - 1):
+        rows = np.flatnonzero(valid[:, k + 1])
+        if (children[rows, k + 1] != ends[children[rows, k]]).any():
+            return np.full(nodes, -1, dtype=np.int64)
+    if not np.array_equal(ends[tree.deal_start], tree.deal_end):
+        return np.full(nodes, -1, dtype=np.int64)
+    return ends
 
 
 def player_index(value, what: str = "player") -> int:

@@ -38,7 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game
+from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents, subtree_ends
 
 __all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "MAX_TREE_NODES", "tree_depths"]
 
@@ -240,6 +240,7 @@ def build_tree_game(
         name,
         [names[k] for k in order],
     )
+    parent, parent_slot = parents(children_array)
     tree = TreeArrays(
         player=player_array,
         infoset=infoset_array,
@@ -254,7 +255,11 @@ def build_tree_game(
         num_actions=np.array([len(infoset_actions[k]) for k in order], dtype=np.int64),
         chance=chance_array,
         chance_nodes=np.flatnonzero(player_array == CHANCE_NODE).astype(np.int64),
+        subtree_end=np.full(n, -1, dtype=np.int64),
+        parent=parent,
+        parent_slot=parent_slot,
     )
+    tree = tree._replace(subtree_end=subtree_ends(tree))  # prefix order: every subtree is a range of nodes
     game = TreeGame(
         name,
         tree,

@@ -182,6 +182,8 @@ def test_a_call_too_large_for_plain_python_waits_for_the_compiled_kernel(monkeyp
         ("linear", "alternating"),
         ("discounted", "alternating"),
         ("chance-sampling", "simultaneous"),
+        ("pcfr+", "alternating"),
+        ("pcfr+", "simultaneous"),
     ],
 )
 def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch, variant, updates):

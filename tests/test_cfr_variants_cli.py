@@ -1,0 +1,46 @@
+"""The command line's CFR variants: ``kuhn --variant pcfr+`` and discounted CFR's ``--alpha/--beta/--gamma``."""
+
+import json
+
+import pytest
+
+import rmcore
+from tests.test_cli import cli
+
+
+def test_kuhn_runs_pcfr_plus_with_the_librarys_numbers():
+    out = cli("kuhn", "--variant", "pcfr+", "--iterations", "300", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    solver = rmcore.CFRSolver(rmcore.KUHN, "pcfr+", max_points=0)
+    solver.run(300)
+    assert result["variant"] == "pcfr+ · alternating"
+    assert result["exploitability"] == solver.metrics().exploitability
+    assert result["average_policy"] == solver.average_policy().to_dict()
+
+
+def test_kuhn_discounted_takes_its_parameters():
+    out = cli("kuhn", "--variant", "discounted", "--alpha", "1", "--beta", "1", "--gamma", "1", "--iterations", "200")
+    assert out.returncode == 0, out.stderr
+    assert "200 iterations of discounted(α=1, β=1, γ=1) (alternating)" in out.stdout
+    out = cli("kuhn", "--variant", "discounted", "--gamma", "3", "--iterations", "200", "--json")
+    solver = rmcore.CFRSolver(rmcore.KUHN, "discounted", gamma=3.0, max_points=0)
+    solver.run(200)
+    result = json.loads(out.stdout)
+    assert result["variant"] == "discounted(α=1.5, β=0, γ=3) · alternating"
+    assert result["exploitability"] == solver.metrics().exploitability
+
+
+@pytest.mark.parametrize(
+    "arguments,message",
+    [
+        (["--variant", "discounted", "--alpha", "nan"], "alpha must be a finite number between -10 and 10"),
+        (["--variant", "discounted", "--gamma", "11"], "gamma must be a finite number between -10 and 10"),
+        (["--variant", "discounted", "--beta", "x"], "--beta: invalid float value"),
+        (["--variant", "cfr+", "--alpha", "1"], "alpha applies only to the 'discounted' variant"),
+    ],
+)
+def test_bad_parameters_are_one_line_and_exit_status_2(arguments, message):
+    out = cli("kuhn", *arguments, "--iterations", "5")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert message in out.stderr
