@@ -101,7 +101,7 @@ def test_a_game_larger_than_the_page_runs_is_refused_with_its_size(page, monkeyp
     monkeypatch.setattr(games, "MAX_PAGE_NODES", 5)
     _choose(page, "efg")
     _upload(page, "coin.efg", rmcore.write_efg(COIN).encode())
-    assert any("more than 5 histories" in e.value and "at most 5 histories" in e.value for e in page.error)
+    assert any("more than 5 nodes" in e.value and "at most 5 nodes" in e.value for e in page.error)
     assert page.session_state.kuhn_uploaded is None
 
 

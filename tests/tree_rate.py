@@ -3,17 +3,14 @@
     python -m tests.tree_rate                      # 15 s of running, a screenshot in /tmp/tree_rate.png
     python -m tests.tree_rate --seconds 30 --screenshot /tmp/liars.png
 
-Opens the page at 1280x720 in headless Chromium against ``streamlit run``: the catalogue's Liar's dice (6 sides) by
-its link when the catalogue has it, otherwise the same tree (OpenSpiel's ``liars_dice``) written as .efg and
-uploaded. Takes ten steps, presses Run and counts the exploitability chart's redraws (its own ``plotly_afterplot``
+Opens the page at 1280x720 in headless Chromium against ``streamlit run``, on the catalogue's Liar's dice (6 sides)
+by its link. Takes ten steps, presses Run and counts the exploitability chart's redraws (its own ``plotly_afterplot``
 events, as ``tests/browser.py`` counts them). A measurement, printed; no test asserts it.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import tempfile
 import time
 from urllib.parse import urlencode
 
@@ -31,25 +28,9 @@ from tests.browser import (
 CHART_TRACE = "guide: 1/T"  # a trace of the exploitability chart, redrawn on every update
 
 
-def _liars_dice_efg() -> str:
-    """OpenSpiel's Liar's dice (6 sides) written as .efg in a temporary file."""
-    import pyspiel
-
-    handle, path = tempfile.mkstemp(suffix=".efg")
-    with os.fdopen(handle, "w") as out:
-        out.write(rmcore.write_efg(rmcore.from_openspiel(pyspiel.load_game("liars_dice"))))
-    return path
-
-
 def open_liars_dice(page, url: str) -> None:
-    if "liars_dice" in rmcore.TREE_GAMES:
-        query = urlencode({"kuhn_game": rmcore.TREE_GAMES["liars_dice"].title, "kuhn_liars_dice_sides": "6"})
-        page.goto(f"{url}/kuhn_poker?{query}")
-    else:
-        page.goto(f"{url}/kuhn_poker?" + urlencode({"kuhn_game": "Your game (.efg)"}))
-        page.locator("input[type=file]").first.wait_for(state="attached", timeout=120_000)
-        page.locator("input[type=file]").first.set_input_files(_liars_dice_efg())
-        page.get_by_text("294,876 histories").first.wait_for(timeout=300_000)
+    query = urlencode({"kuhn_game": rmcore.TREE_GAMES["liars_dice"].title, "kuhn_liars_dice_sides": "6"})
+    page.goto(f"{url}/kuhn_poker?{query}")
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=120_000)
     wait_until_idle(page, 300)
 

@@ -60,8 +60,9 @@ FILLED = 0.8
 #: for the compile instead: 10-20 s on a cold server).
 PLAIN_PYTHON_RATE = 1.0 / TIME_BUDGET
 #: Tree nodes a CFR iteration walks per second of CPU: a first guess of a tree game's rate, before a chunk was timed
-#: (measured: Leduc's 9,450 nodes and Liar's dice's 294,883 both about 1.3e7 a second). Without it a first chunk of
-#: Liar's dice with 6 sides ran 250 iterations, 8.8 s, and the page halved its way down to one iteration an update.
+#: (measured: Leduc's 9,450 nodes 5.7e7 a second, Liar's dice's 294,876 3.7e7; lower, so that a first chunk fits its
+#: budget on a busy machine; the next chunks grow). Without it a first chunk of Liar's dice with 6 sides ran 250
+#: iterations, 8.8 s, and the page halved its way down to what fits an update.
 CFR_NODES_PER_SECOND = 1e7
 #: A chunk shorter than this (seconds of solver time) is not timed: the call's overhead would dominate. Well under
 #: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.

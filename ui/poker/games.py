@@ -21,9 +21,9 @@ UPLOAD, UPLOAD_LABEL = "efg", "Your game (.efg)"
 #: Catalogue entries the classic choices already offer (Kuhn poker as the classic and on sliders, Leduc hold'em).
 _OFFERED_AS_CLASSIC = ("kuhn", "leduc")
 
-#: Most histories (tree nodes) the page runs. The largest catalogue game, Liar's dice with 6 sides, has 294,883: one
-#: CFR iteration takes about 0.1 s on one core, a history row 7.7 MB; a tree ten times larger would give one chart
-#: update a second at best and three checkpoints a session.
+#: Most tree nodes the page runs. The largest catalogue game, Liar's dice with 6 sides, has 294,876 (its 294,883
+#: histories less the 7 chance nodes of the deal): one CFR iteration takes about 8 ms, a checkpoint 7.7 MB; a tree
+#: ten times larger would keep two checkpoints a session and leave the page under two chart updates a second.
 MAX_PAGE_NODES = 300_000
 #: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is 24 MB (reading it took 14 s here);
 #: under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
@@ -66,8 +66,8 @@ def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame)
 
 
 def size_words(game: rmcore.TreeGame) -> str:
-    """How big ``game`` is, in words: its histories and its information sets."""
-    return f"{game.tree.player.shape[0]:,} histories, {len(game.infosets):,} information sets"
+    """How big ``game`` is, in words: its tree nodes and its information sets."""
+    return f"{game.tree.player.shape[0]:,} nodes, {len(game.infosets):,} information sets"
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,18 +109,18 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
         except UnicodeDecodeError:
             raise ValueError("the file is not UTF-8 text") from None
     too_large = (
-        f"this page runs trees of at most {MAX_PAGE_NODES:,} histories (Liar's dice with 6 sides has 294,883); "
+        f"this page runs trees of at most {MAX_PAGE_NODES:,} nodes (Liar's dice with 6 sides has 294,876); "
         "solve larger ones from Python (rmcore.read_efg) or the command line (--efg)"
     )
     try:  # (the reader stops counting one node past the cap: a huge file is refused without building it)
         game = rmcore.read_efg(data, max_nodes=MAX_PAGE_NODES + 1)
     except ValueError as error:
         if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
-            raise ValueError(f"the game has more than {MAX_PAGE_NODES:,} histories: {too_large}") from None
+            raise ValueError(f"the game has more than {MAX_PAGE_NODES:,} nodes: {too_large}") from None
         raise
     nodes = game.tree.player.shape[0]
     if nodes > MAX_PAGE_NODES:
-        raise ValueError(f"{game.name or 'the game'} has {nodes:,} histories: {too_large}")
+        raise ValueError(f"{game.name or 'the game'} has {nodes:,} nodes: {too_large}")
     return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source)
 
 

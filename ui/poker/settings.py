@@ -223,7 +223,7 @@ def _your_game() -> games.UploadedGame | None:
     # The limits go in the label: a file over EFG_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
     file = st.file_uploader(
         f"A Gambit .efg file (extensive form, two players, zero-sum; at most {games.EFG_READ_MEGABYTES} MB and "
-        f"{games.MAX_PAGE_NODES:,} histories)",
+        f"{games.MAX_PAGE_NODES:,} tree nodes)",
         type="efg",
         key="kuhn_efg_file",
         max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
