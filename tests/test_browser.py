@@ -617,3 +617,26 @@ def test_the_pages_ask_nothing_of_the_internet(app_url):
     outside = [url for url in asked if not url.startswith((app_url, "data:", "blob:"))]
     assert not outside, outside
     assert any("favicon" in url or url.endswith(".png") for url in asked), "the page asked for its icon"
+
+
+def test_the_tree_page_runs_an_uploaded_efg_and_explains_a_bad_file(app_url, tmp_path):
+    import rmcore
+
+    good, bad = tmp_path / "kuhn.efg", tmp_path / "bad.efg"
+    good.write_text(rmcore.write_efg(rmcore.KUHN))
+    bad.write_text("EFG 2 R nonsense")
+    with chromium_page(1280, 720) as page:
+        page.goto(f"{app_url}/kuhn_poker?kuhn_game=Your+game+%28.efg%29")
+        uploader = page.locator("[data-testid=stFileUploader]").filter(has_text="Gambit .efg file")
+        uploader.wait_for(timeout=90_000)
+        uploader.locator("input[type=file]").set_input_files(str(good))
+        page.get_by_text("from the file kuhn.efg").wait_for(timeout=60_000)
+        page.get_by_text("12 information sets").first.wait_for(timeout=10_000)
+        wait_until_idle(page)
+        click_until(
+            page, page.get_by_role("button", name="Step +10", exact=True), lambda: iteration_shown(page) == "10"
+        )
+        uploader.locator("input[type=file]").set_input_files(str(bad))
+        page.get_by_text("Not loaded: the .efg text, line 1").wait_for(timeout=60_000)
+        assert iteration_shown(page) == "10" and page.get_by_text("from the file kuhn.efg").count() > 0
+        assert page.locator("[data-testid=stException]").count() == 0
