@@ -254,3 +254,26 @@ def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last
     result = json.loads(out.stdout)
     numbers = json.loads((tmp_path / "numbers.json").read_text())
     assert {row["variant"]: row[result["measure"]] for row in result["variants"]} == numbers["variants"]
+
+
+@needs_catalogue
+def test_a_race_and_the_replay_on_goofspiel(page):
+    _choose(page, "goofspiel")
+    page.slider(key="kuhn_goofspiel_cards").set_value(3).run()
+    chosen = ["cfr+ · alternating", "chance-sampling · simultaneous"]
+    page.multiselect(key="kuhn_variants").set_value(chosen).run()
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception
+    live = page.session_state.kuhn_live
+    assert [v.label for v in live.race.variants] == chosen and live.race.runs == 1 + 5 and live.iteration == 100
+    table = next(d.value for d in page.dataframe if "variant" in d.value.columns)
+    assert list(table["variant"]) == chosen
+    history = live.primary.history()
+    earlier = int(history.iterations[len(history) // 2])
+    page.select_slider(key="kuhn_replay_100").set_value(earlier).run()
+    assert not page.exception and page.metric[0].value == f"{earlier} (replay; live end 100)"
+    row = history.row_at(earlier)
+    name = page.selectbox(key="kuhn_explore_infoset").value  # the explorer shows the replayed checkpoint's strategy
+    k = live.race.game.infosets.index(name)
+    shown = next(t.value for t in page.table if t.value.index.name == name)
+    assert list(shown["average"]) == pytest.approx(list(history.average[row, k, : len(live.race.game.actions[k])]))

@@ -68,6 +68,14 @@ def section(
     _explorer(run, game, names, average, current, regrets, answer)
 
 
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _matching(game_key: tuple, player: int, typed: str, _game: rmcore.TreeGame) -> tuple[str, ...]:
+    """Player ``player``'s information sets whose names contain ``typed`` (any case), once per game and text on this
+    server: the live panel asks on every update, and Liar's dice's 24,576 names took 21 ms each time."""
+    owner, typed = _game.tree.infoset_player, typed.lower()
+    return tuple(name for k, name in enumerate(_game.infosets) if owner[k] == player - 1 and typed in name.lower())
+
+
 def _infoset_list(run: LiveRun, game: rmcore.TreeGame, average, current, regrets, answer) -> None:
     """Any game: one player's information sets by name (narrowed by what is typed), and the chosen set's table."""
     c1, c2 = st.columns([1, 3])
@@ -86,7 +94,7 @@ def _infoset_list(run: LiveRun, game: rmcore.TreeGame, average, current, regrets
         f"Information set ({len(names):,} of player {player}"
         + (f"; the first {LISTED} listed, type to narrow" if len(names) > LISTED else "")
         + ")",
-        names[:LISTED],
+        list(names[:LISTED]),
         key="kuhn_explore_infoset",
     )
     if name is None:
