@@ -178,11 +178,16 @@ def _within_memory(build: Callable[[int, int], rmcore.Race]) -> tuple[rmcore.Rac
     race = build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: a chart of fewer looks coarse
     if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
         race = build(*fits)
-    return race, (
-        f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history, more than a session may "
-        f"({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so each keeps fewer checkpoints: {race.max_points:,} for the "
-        f"first run and {race.member_points:,} for the others (of {points:,} and {members:,})."
-    )
+    if race.runs == 1:
+        said = f"This run would hold {needed / 1e6:,.0f} MB of history"
+        kept = f"it keeps {race.max_points:,} checkpoints (of {points:,})"
+    else:
+        said = f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history"
+        kept = (
+            f"each keeps fewer checkpoints: {race.max_points:,} for the first run and {race.member_points:,} for the "
+            f"others (of {points:,} and {members:,})"
+        )
+    return race, f"{said}, more than a session may ({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so {kept}."
 
 
 def restart(page: str) -> None:
