@@ -210,17 +210,18 @@ def _scales() -> tuple[_Scale, ...]:
     from .liars_dice import liars_dice
     from .poker import leduc_poker
 
-    # Counts for a second or two per contender and repeat: OpenSpiel's Liar's dice iteration takes 270-440 ms and its
-    # exploitability 3-8 s, so it runs once per repeat, and not at all with --quick.
+    # Both sides run the same iterations (2 to n + 1 of a fresh run: both skip the subtrees no player reaches, so an
+    # iteration's cost falls as the policy sharpens). OpenSpiel's exploitability on Liar's dice takes 3-8 s, so it
+    # runs once per repeat, and not at all with --quick.
     return (
-        _Scale("Leduc", leduc_poker, "leduc_poker", (2_000, 30, 5, 500, 5, 5), (200, 5, 3, 50, 2, 3)),
-        _Scale("Liar's dice 6", lambda: liars_dice(6), "liars_dice", (50, 2, 3, 20, 1, 2), (10, 1, 2, 3, 0, 2)),
+        _Scale("Leduc", leduc_poker, "leduc_poker", (100, 100, 5, 500, 5, 5), (20, 20, 3, 50, 2, 3)),
+        _Scale("Liar's dice 6", lambda: liars_dice(6), "liars_dice", (10, 10, 3, 20, 1, 2), (3, 3, 2, 3, 0, 2)),
         _Scale(
             "Goofspiel 5",
             lambda: goofspiel(5),
             "goofspiel(num_cards=5,imp_info=True,points_order=descending)",
-            (1_000, 10, 5, 500, 3, 3),
-            (100, 2, 3, 50, 1, 2),
+            (50, 50, 5, 500, 3, 3),
+            (10, 10, 3, 50, 1, 2),
         ),
     )
 
@@ -259,9 +260,7 @@ def _scale_rows(quick: bool) -> dict[str, float]:
                 theirs_game = pyspiel.convert_to_turn_based(theirs_game)
 
             def theirs_fresh(n=theirs_n, game=theirs_game):
-                # OpenSpiel's CFR skips the subtrees no player reaches, so its iterations speed up as the policy
-                # sharpens (Liar's dice: 204, 88, 81, 68, 59 ms for the first five; ours cost the same every
-                # iteration): both are timed from the second iteration of a fresh run (the first allocates).
+                # Timed from the second iteration of a fresh run, as ours (the first allocates).
                 fresh = pyspiel.CFRSolver(game)
                 fresh.evaluate_and_update_policy()
                 started = time.perf_counter()
