@@ -43,8 +43,9 @@ with st.expander("The game and the settings", expanded=False) if presenting else
     )
 
 run = settings.live_run(chosen)
-if chosen.game not in games.CLASSIC:
-    st.caption(settings.memory_words(run))
+with st.container():  # (there for every game: the charts below keep their place when the game changes)
+    if chosen.game not in games.CLASSIC:
+        st.caption(settings.memory_words(run))
 state.notice("kuhn")
 speed = controls.run_controls(
     "kuhn",
