@@ -264,16 +264,27 @@ class CFRSolver:
     ----------
     game : TreeGame
         For example :data:`rmcore.KUHN`.
-    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+"}
+    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+", "external-sampling", \
+"outcome-sampling"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
         (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
         Carlo CFR sampling one deal per iteration (reproducible from ``seed``); predictive CFR+ (Farina,
         Kroer & Sandholm 2021): ``R_t = [R_{t-1} + r_t]^+`` and ``sigma_{t+1} = RM([R_t + r_t]^+)``, the last
         instantaneous regret r_t serving as the prediction of the next, with averages weighted by t^2.
+        External- and outcome-sampling Monte Carlo CFR (Lanctot, Waugh, Zinkevich & Bowling 2009), as
+        OpenSpiel's Python ``ExternalSamplingSolver`` and ``OutcomeSamplingSolver`` define them: per iteration one
+        sampled walk for player 1, then one for player 2. External sampling walks every action of the traverser i
+        and one sampled action of the opponent and of chance, adding ``R(I, a) += v(I a) - v(I)`` (sampled values,
+        no reach weights: the sampling weights them) at i's nodes and ``S(I, a) += sigma(I, a)`` at the opponent's
+        (OpenSpiel's default "simple" averaging). Outcome sampling samples one history, i's actions from
+        ``0.6 / n + 0.4 sigma``, and adds ``R(I, a) += pi_-i / q(h) (u(I a) - u(I))`` with importance-weighted
+        estimates u and ``S(I, a) += pi_i(h) sigma(I, a) / q(h)`` at i's own nodes (stochastically weighted
+        averaging). Both only alternate (``updates="simultaneous"`` is refused).
     updates : {"alternating", "simultaneous"}
         Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.).
     seed : int, optional
-        Seed for chance sampling; ``None`` draws fresh entropy (see ``seed`` afterwards).
+        Seed for the sampling variants (chance sampling, Monte Carlo CFR); ``None`` draws fresh entropy (see ``seed``
+        afterwards).
     max_points : int
         Most rows ``history()`` keeps.
     opponent : dict, optional
@@ -580,6 +591,7 @@ def warm_up() -> None:
     solver.run(2)
     solver.metrics()
     solver.trace_iteration()
+    CFRSolver(poker.kuhn_poker(3, 1.0), "external-sampling", seed=0).run(2)  # Monte Carlo CFR's kernel (both walks)
 
 
 _runtime.register_cfr_warm_up(warm_up)

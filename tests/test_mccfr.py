@@ -1,6 +1,7 @@
 """Monte Carlo CFR (external and outcome sampling): the kernels against a recursive plain-Python reference driven by
 the same random numbers (``naive_mccfr.py``), any split of a run, and OpenSpiel's own MCCFR solvers over seeds."""
 
+import json
 import os
 
 import numpy as np
@@ -149,3 +150,16 @@ def test_median_exploitability_agrees_with_openspiels_mccfr_over_seeds(variant):
         ours.append(solver.metrics().exploitability)
     ratio = np.median(ours) / np.median(theirs)
     assert 1 / 1.5 < ratio < 1.5, (np.median(ours), np.median(theirs))
+
+
+def test_the_command_line_runs_a_seeded_sampler_and_refuses_simultaneous():
+    from tests.test_cli import cli
+
+    out = cli("kuhn", "--variant", "external-sampling", "--seed", "3", "--iterations", "300", "--json")
+    assert out.returncode == 0, out.stderr
+    solver = rmcore.CFRSolver(rmcore.KUHN, "external-sampling", seed=3, max_points=0)
+    solver.run(300)
+    assert json.loads(out.stdout)["exploitability"] == solver.metrics().exploitability
+    out = cli("kuhn", "--variant", "outcome-sampling", "--updates", "simultaneous", "--iterations", "5")
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
+    assert "updates alternately" in out.stderr
