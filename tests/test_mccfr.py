@@ -163,3 +163,21 @@ def test_the_command_line_runs_a_seeded_sampler_and_refuses_simultaneous():
     out = cli("kuhn", "--variant", "outcome-sampling", "--updates", "simultaneous", "--iterations", "5")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert "updates alternately" in out.stderr
+
+
+@pytest.mark.parametrize("variant", SAMPLERS)
+def test_the_plain_python_twin_equals_the_compiled_kernel_to_the_bit(variant):
+    """What runs while the kernels compile in the background (``_runtime.python_twin``) draws and adds the same."""
+    from rmcore import _kernels, _runtime
+
+    twin = _runtime.python_twin()
+    compiled = rmcore.CFRSolver(rmcore.leduc_poker(), variant, seed=2, max_points=0)
+    plain = rmcore.CFRSolver(rmcore.leduc_poker(), variant, seed=2, max_points=0)
+    compiled.run(30)
+    rows = _kernels.empty_cfr_record(0, *plain._state.policy.shape)
+    state, flags, no_checkpoints = twin.CFRState(*plain._state), twin.CFRFlags(*plain._flags), np.zeros(0, np.int64)
+    with np.errstate(over="ignore"):
+        twin.run_mccfr(plain.game.tree, state, flags, 1, 30, no_checkpoints, rows)
+    for a, b in zip(_state_of(compiled), _state_of(plain)):
+        assert np.array_equal(a, b)
+    assert compiled.nodes_touched == int(plain._state.touched[0])
