@@ -358,7 +358,9 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
     kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
     kuhn.add_argument("--iterations", type=_iterations, required=True, metavar="N")
-    kuhn.add_argument("--seed", type=int, metavar="S", help="for chance-sampling")
+    kuhn.add_argument(
+        "--seed", type=int, metavar="S", help="for the sampling variants (chance-, external-, outcome-sampling)"
+    )
     for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRSolver: a bad value is one line, exit 2)
         kuhn.add_argument(
             f"--{name}", type=float, metavar="X", help=f"for discounted: {name} (default {default:g}), in [-10, 10]"

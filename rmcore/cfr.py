@@ -63,6 +63,8 @@ CFR_VARIANTS = {
     "discounted": "Discounted CFR (Brown & Sandholm 2019): α = 1.5, β = 0, γ = 2 unless given.",
     "chance-sampling": "Monte Carlo CFR: one sampled deal per iteration (reproducible from the seed).",
     "pcfr+": "Predictive CFR+ (Farina, Kroer & Sandholm 2021): RM+ on regrets plus the last ones, averages by t².",
+    "external-sampling": "External-sampling MCCFR (Lanctot et al. 2009): every own action, sampled opponent, chance.",
+    "outcome-sampling": "Outcome-sampling MCCFR (Lanctot et al. 2009): one sampled history, exploration ε = 0.6.",
 }
 CFR_UPDATES = {
     "alternating": "Player 1 then player 2, as OpenSpiel does.",
@@ -75,7 +77,13 @@ _VARIANT_CODES = {
     "discounted": _kernels.DISCOUNTED_CFR,
     "chance-sampling": _kernels.CHANCE_SAMPLING,
     "pcfr+": _kernels.PREDICTIVE_CFR_PLUS,
+    "external-sampling": _kernels.EXTERNAL_SAMPLING,
+    "outcome-sampling": _kernels.OUTCOME_SAMPLING,
 }
+#: The variants that sample with the seed: a race runs them once per seed (median and band).
+SAMPLED_VARIANTS = ("chance-sampling", "external-sampling", "outcome-sampling")
+#: Monte Carlo CFR walks sampled parts of the tree (``_kernels.run_mccfr``), always alternating as OpenSpiel does.
+MONTE_CARLO_VARIANTS = ("external-sampling", "outcome-sampling")
 #: Discounted CFR's parameters and their defaults (Brown & Sandholm 2019's recommended DCFR_{1.5, 0, 2}).
 DISCOUNT_DEFAULTS = {"alpha": 1.5, "beta": 0.0, "gamma": 2.0}
 #: Each parameter lies in ``[-DISCOUNT_LIMIT, DISCOUNT_LIMIT]``: then t^x stays finite (t < 2^63 gives at most 1e190)
@@ -128,6 +136,11 @@ class CFRVariant:
     def __post_init__(self):
         choice(self.name, CFR_VARIANTS, "variant")
         choice(self.updates, CFR_UPDATES, "updates")
+        if self.name in MONTE_CARLO_VARIANTS and self.updates != "alternating":
+            raise ValueError(
+                f"{self.name} updates alternately (one traversal for player 1, then one for player 2, as in OpenSpiel);"
+                f" it has no {self.updates!r} form"
+            )
         if self.discount is not None:
             if len(self.discount) != 3:
                 raise ValueError(f"discount is (alpha, beta, gamma); got {self.discount!r}")
@@ -166,7 +179,8 @@ class CFRVariant:
 
     @property
     def is_sampled(self) -> bool:
-        return self.name == "chance-sampling"
+        """Whether runs differ by seed (chance sampling and Monte Carlo CFR): a race draws them over seeds."""
+        return self.name in SAMPLED_VARIANTS
 
 
 class CFRMetrics(NamedTuple):
@@ -212,6 +226,31 @@ class CFRTrace(NamedTuple):
     average_strategy: tuple[float, ...]
 
 
+def _stack_arrays(game: TreeGame, variant: str) -> dict:
+    """Monte Carlo CFR's explicit stack (``CFRState.stack_*``): a frame per node of the longest path from a deal's
+    root (no room for the other variants, which never use it)."""
+    tree = game.tree
+    frames = 0
+    if variant in MONTE_CARLO_VARIANTS:
+        # Depth of every node from its deal's root, a level more per vectorised pass (as many passes as the depth).
+        inner = tree.parent >= 0
+        depth = np.zeros(tree.player.shape[0], dtype=np.int64)
+        while True:
+            deeper = np.where(inner, depth[tree.parent] + 1, 0)
+            if np.array_equal(deeper, depth):
+                break
+            depth = deeper
+        frames = int(depth.max()) + 1
+    width = policy_width(game)
+    return {
+        "stack_node": np.zeros(frames, dtype=np.int64),
+        "stack_next": np.zeros(frames, dtype=np.int64),
+        "stack_policy": np.zeros((frames, width)),
+        "stack_values": np.zeros((frames, width)),
+        "stack_reach": np.zeros((frames, 3)),
+    }
+
+
 def tree_nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
     array = as_policy_array(game, policy)
@@ -225,16 +264,27 @@ class CFRSolver:
     ----------
     game : TreeGame
         For example :data:`rmcore.KUHN`.
-    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+"}
+    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+", "external-sampling", \
+"outcome-sampling"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
         (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
         Carlo CFR sampling one deal per iteration (reproducible from ``seed``); predictive CFR+ (Farina,
         Kroer & Sandholm 2021): ``R_t = [R_{t-1} + r_t]^+`` and ``sigma_{t+1} = RM([R_t + r_t]^+)``, the last
         instantaneous regret r_t serving as the prediction of the next, with averages weighted by t^2.
+        External- and outcome-sampling Monte Carlo CFR (Lanctot, Waugh, Zinkevich & Bowling 2009), as
+        OpenSpiel's Python ``ExternalSamplingSolver`` and ``OutcomeSamplingSolver`` define them: per iteration one
+        sampled walk for player 1, then one for player 2. External sampling walks every action of the traverser i
+        and one sampled action of the opponent and of chance, adding ``R(I, a) += v(I a) - v(I)`` (sampled values,
+        no reach weights: the sampling weights them) at i's nodes and ``S(I, a) += sigma(I, a)`` at the opponent's
+        (OpenSpiel's default "simple" averaging). Outcome sampling samples one history, i's actions from
+        ``0.6 / n + 0.4 sigma``, and adds ``R(I, a) += pi_-i / q(h) (u(I a) - u(I))`` with importance-weighted
+        estimates u and ``S(I, a) += pi_i(h) sigma(I, a) / q(h)`` at i's own nodes (stochastically weighted
+        averaging). Both only alternate (``updates="simultaneous"`` is refused).
     updates : {"alternating", "simultaneous"}
         Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.).
     seed : int, optional
-        Seed for chance sampling; ``None`` draws fresh entropy (see ``seed`` afterwards).
+        Seed for the sampling variants (chance sampling, Monte Carlo CFR); ``None`` draws fresh entropy (see ``seed``
+        afterwards).
     max_points : int
         Most rows ``history()`` keeps.
     opponent : dict, optional
@@ -303,6 +353,8 @@ class CFRSolver:
             scores=zeros((infosets, actions)),
             last_regrets=zeros((infosets, actions)),
             active=zeros(nodes, dtype=np.int64),
+            touched=zeros(1, dtype=np.int64),
+            **_stack_arrays(game, variant),
         )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
@@ -311,6 +363,13 @@ class CFRSolver:
     def iteration(self) -> int:
         """Iterations run so far."""
         return self._iteration
+
+    @property
+    def nodes_touched(self) -> int:
+        """Nodes touched so far, over all iterations: the work measure that puts full passes and sampled walks on one
+        axis. A full pass counts the nodes it visits (both players' passes under alternating updates; subtrees
+        neither player reaches are skipped and not counted); Monte Carlo CFR counts every node its walks enter."""
+        return int(self._state.touched[0])
 
     @property
     def kernel_status(self) -> str:
@@ -327,9 +386,17 @@ class CFRSolver:
         next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
         """
         iterations = whole_number(iterations, "iterations", 0)
-        nodes = self.game.tree.player.shape[0]
-        chunk = max(config.RUN_CHUNK_CFR_WORK // nodes, 1)
+        chunk = max(config.RUN_CHUNK_CFR_WORK // self._work_per_iteration(), 1)
         run_in_chunks(self, iterations, chunk)
+
+    def _work_per_iteration(self) -> int:
+        """Nodes an iteration touches: the tree's for a full pass; for Monte Carlo CFR, a sampled walk's few, as
+        measured so far (at least twice the longest path), so that its chunks are not a full pass's size (on Leduc
+        they were 211 iterations, and the chunks' own cost doubled the time of external sampling's iterations)."""
+        if self.variant.name not in MONTE_CARLO_VARIANTS:
+            return self.game.tree.player.shape[0]
+        measured = -(-self.nodes_touched // self._iteration) if self._iteration else 0
+        return max(measured, 2 * self._state.stack_node.shape[0])
 
     def _run_chunk(self, iterations: int) -> None:
         start, stop = self._iteration, self._iteration + iterations
@@ -337,7 +404,7 @@ class CFRSolver:
         infosets, actions = self._state.policy.shape
         rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
         written = _runtime.call_cfr(
-            _kernels.run_cfr,
+            _kernels.run_mccfr if self.variant.name in MONTE_CARLO_VARIANTS else _kernels.run_cfr,
             self.game.tree,
             self._state,
             self._flags,
@@ -345,7 +412,7 @@ class CFRSolver:
             stop,
             new_points,
             rows,
-            work=iterations * self.game.tree.player.shape[0],
+            work=iterations * self._work_per_iteration(),
         )
         assert written == new_points.shape[0]
         self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
@@ -414,8 +481,9 @@ class CFRSolver:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
         Metrics: ``exploitability`` and ``nash_conv`` of the average policy, ``br_gain_1`` and
-        ``br_gain_2`` (each player's gain from a best response), ``game_value``, and
-        ``exploitability_current`` (of the current policy).
+        ``br_gain_2`` (each player's gain from a best response), ``game_value``,
+        ``exploitability_current`` (of the current policy), and ``nodes_touched`` (:attr:`nodes_touched` then, as
+        floats: an x-axis for comparing sampled and full-pass variants by work).
         """
         record = self._record
         if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
@@ -432,6 +500,7 @@ class CFRSolver:
             "br_gain_2": record.br_value_2 + record.game_value,
             "game_value": record.game_value,
             "exploitability_current": record.nash_conv_current / 2.0,
+            "nodes_touched": record.nodes_touched.astype(np.float64),
         }
         return History(
             record.iteration,
@@ -522,6 +591,7 @@ def warm_up() -> None:
     solver.run(2)
     solver.metrics()
     solver.trace_iteration()
+    CFRSolver(poker.kuhn_poker(3, 1.0), "external-sampling", seed=0).run(2)  # Monte Carlo CFR's kernel (both walks)
 
 
 _runtime.register_cfr_warm_up(warm_up)

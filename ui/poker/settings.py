@@ -20,9 +20,20 @@ from .. import link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun
 from . import exact, games
 
-#: Every variant a race can include: the five CFR variants, each alternating or simultaneous.
+
+def _variant(name: str, updates: str):
+    """``CFRVariant(name, updates)``, or ``None`` for a pair it refuses (Monte Carlo CFR only alternates)."""
+    try:
+        return rmcore.CFRVariant(name, updates)
+    except ValueError:
+        return None
+
+
+#: Every variant a race can include: each CFR variant, alternating or simultaneous where it has that form.
 ALL_VARIANTS = tuple(
-    rmcore.CFRVariant(name, updates) for name, updates in itertools.product(rmcore.CFR_VARIANTS, rmcore.CFR_UPDATES)
+    variant
+    for variant in itertools.starmap(_variant, itertools.product(rmcore.CFR_VARIANTS, rmcore.CFR_UPDATES))
+    if variant is not None
 )
 VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_VARIANTS.items())
 

@@ -1,0 +1,136 @@
+"""Slow, obvious Monte Carlo CFR: external and outcome sampling as recursive plain Python over a TreeGame's arrays.
+
+Written from Lanctot, Waugh, Zinkevich & Bowling (2009) and OpenSpiel's ``external_sampling_mccfr.py`` and
+``outcome_sampling_mccfr.py`` (their recursion, their update order, regret matching at each visit, exploration 0.6),
+with dicts keyed by information set. It shares no code with the kernels' explicit-stack walks except the random
+numbers: it draws from a copy of the solver's xoshiro256+ state with ``rmcore._kernels.next_uniform`` (the generator
+is the one thing both must share to be compared run for run), and samples by its own inverse CDF.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from rmcore import _kernels
+
+EXPLORATION = 0.6
+
+
+class NaiveMCCFR:
+    """``variant`` is ``"external-sampling"`` or ``"outcome-sampling"``; ``rng`` a copy of a solver's 4-word state."""
+
+    def __init__(self, game, variant, rng):
+        self.tree, self.variant, self.rng = game.tree, variant, np.array(rng, dtype=np.uint64)
+        self.regrets, self.sums = {}, {}
+        self.touched = 0
+
+    # -- helpers --------------------------------------------------------------------------------------------------
+
+    def uniform(self):
+        with np.errstate(over="ignore"):
+            return _kernels.next_uniform(self.rng)
+
+    def draw(self, probabilities):
+        """The first index whose running sum exceeds a fresh uniform (the last positive one if rounding leaves none)."""
+        u, running = self.uniform(), 0.0
+        for k, p in enumerate(probabilities):
+            running += p
+            if u < running:
+                return k
+        return max(k for k, p in enumerate(probabilities) if p > 0)
+
+    def actions(self, node):
+        info = int(self.tree.infoset[node])
+        return info, [int(c) for c in self.tree.children[node, : self.tree.num_actions[info]]]
+
+    def outcomes(self, node):
+        count = int((self.tree.children[node] >= 0).sum())
+        return [int(c) for c in self.tree.children[node, :count]], [float(p) for p in self.tree.chance[node, :count]]
+
+    def strategy(self, info, n):
+        positive = [max(r, 0.0) for r in self.regrets.setdefault(info, [0.0] * n)]
+        total = sum(positive)  # (left to right, as the kernel adds them)
+        return [p / total for p in positive] if total > 0 else [1.0 / n] * n
+
+    def add(self, table, info, increments):
+        row = table.setdefault(info, [0.0] * len(increments))
+        for a, x in enumerate(increments):
+            row[a] += x
+
+    # -- one iteration ---------------------------------------------------------------------------------------------
+
+    def iteration(self):
+        for player in (0, 1):
+            deal = self.draw(self.tree.deal_probability)
+            root = int(self.tree.deal_start[deal])
+            if self.variant == "external-sampling":
+                self.external(root, player)
+            else:
+                p = float(self.tree.deal_probability[deal])
+                self.outcome(root, player, 1.0, p, p)
+
+    def external(self, node, player):
+        """Player ``player``'s sampled value of ``node``; regrets at its own nodes, sums at the opponent's."""
+        self.touched += 1
+        actor = int(self.tree.player[node])
+        if actor == -1:
+            return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
+        if actor == _kernels.CHANCE_NODE:
+            children, probabilities = self.outcomes(node)
+            return self.external(children[self.draw(probabilities)], player)
+        info, children = self.actions(node)
+        sigma = self.strategy(info, len(children))
+        if actor != player:
+            value = self.external(children[self.draw(sigma)], player)
+            self.add(self.sums, info, sigma)
+            return value
+        values = [self.external(child, player) for child in children]
+        value = 0.0
+        for p, v in zip(sigma, values):
+            value += p * v
+        self.add(self.regrets, info, [v - value for v in values])
+        return value
+
+    def outcome(self, node, player, own, opponent, sample):
+        """The importance-weighted estimate of ``node``'s value for ``player`` along one sampled history."""
+        self.touched += 1
+        actor = int(self.tree.player[node])
+        if actor == -1:
+            return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
+        if actor == _kernels.CHANCE_NODE:
+            children, probabilities = self.outcomes(node)
+            k = self.draw(probabilities)
+            q = probabilities[k]
+            return self.outcome(children[k], player, own, q * opponent, q * sample)
+        info, children = self.actions(node)
+        n = len(children)
+        sigma = self.strategy(info, n)
+        behaviour = [EXPLORATION * (1.0 / n) + (1.0 - EXPLORATION) * p for p in sigma] if actor == player else sigma
+        b = self.draw(behaviour)
+        child_value = self.outcome(
+            children[b],
+            player,
+            own * sigma[b] if actor == player else own,
+            opponent if actor == player else opponent * sigma[b],
+            sample * behaviour[b],
+        )
+        estimates = [child_value / behaviour[b] if a == b else 0.0 for a in range(n)]
+        value = 0.0
+        for p, u in zip(sigma, estimates):
+            value += p * u
+        if actor == player:
+            policy_value = value * opponent / sample
+            self.add(self.regrets, info, [u * opponent / sample - policy_value for u in estimates])
+            self.add(self.sums, info, [own * p / sample for p in sigma])
+        return value
+
+    # -- reading ---------------------------------------------------------------------------------------------------
+
+    def arrays(self, infosets, width):
+        """Regrets and strategy sums as ``[infoset, action]`` arrays (zeros where nothing was visited)."""
+        regrets, sums = np.zeros((infosets, width)), np.zeros((infosets, width))
+        for info, row in self.regrets.items():
+            regrets[info, : len(row)] = row
+        for info, row in self.sums.items():
+            sums[info, : len(row)] = row
+        return regrets, sums
