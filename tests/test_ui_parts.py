@@ -459,3 +459,11 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
 
     lines = poker_figures.opening_trajectories(cfr.history(), game.rules)["data"]
     assert len(lines) == 13 and len({line["line"]["color"] for line in lines}) == 13
+
+
+def test_a_gap_axis_speaks_the_games_unit():
+    """Poker pays in antes per hand; every other game in its own payoff units."""
+    goofspiel = rmcore.race(rmcore.goofspiel(3), ["cfr"], 5)
+    assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "exploitability (payoff units)"
+    kuhn = charts.race_figure(rmcore.race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
+    assert _checked(kuhn).layout.yaxis.title.text == "exploitability (antes per hand)"

@@ -50,14 +50,19 @@ GAP_TITLES = {
 }
 
 
-#: Axis titles of the gaps, with their unit: payoffs are in the game's own unit; poker pays in antes per hand.
+#: Axis titles of the gaps, without their unit (:func:`gap_axis` adds it).
 GAP_AXIS = {
-    "nash_conv": "nash_conv (payoff units)",
-    "br_gain_row": "best-response gain (payoff units)",
-    "br_gain_1": "best-response gain (antes per hand)",
-    "br_gain_2": "best-response gain (antes per hand)",
-    "exploitability": "exploitability (antes per hand)",
+    "nash_conv": "nash_conv",
+    "br_gain_row": "best-response gain",
+    "br_gain_1": "best-response gain",
+    "br_gain_2": "best-response gain",
+    "exploitability": "exploitability",
 }
+
+
+def gap_axis(gap_name: str, unit: str = "payoff units") -> str:
+    """A gap's axis title with its unit: payoffs are in the game's own unit; poker pays in antes per hand."""
+    return f"{GAP_AXIS.get(gap_name, gap_name)} ({unit})"
 
 
 def figure(traces: list, text: str, height: int, **layout) -> dict:
@@ -119,7 +124,7 @@ def positive(values) -> np.ndarray:
 LEGEND_ROW = 24
 
 
-def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -> dict:
+def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, unit: str = "payoff units") -> dict:
     """Each variant's convergence measure on log-log axes: the median line, and the min-max band over seeds.
 
     Guides ``c/√T`` and ``c/T`` start where the first curve starts, so they show the two rates a
@@ -208,7 +213,7 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
         yaxis=dict(
             type="log",
             exponentformat="power",
-            title=title(GAP_AXIS.get(result.gap_name, result.gap_name)),
+            title=title(gap_axis(result.gap_name, unit)),
             **log_ticks(*gaps),
         ),
         legend=dict(orientation="h", y=-0.25),

@@ -11,7 +11,7 @@ import numpy as np
 
 from rmcore import History, MatrixGame
 
-from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, GAP_AXIS, colour
+from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, colour, gap_axis
 from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
@@ -348,7 +348,7 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
         yaxis=dict(
             type="log",
             exponentformat="power",
-            title=_title(GAP_AXIS["br_gain_row" if fixed_opponent else "nash_conv"]),
+            title=_title(gap_axis("br_gain_row" if fixed_opponent else "nash_conv")),
             **_log_ticks(*(trace["y"] for trace in traces)),
         ),
     )

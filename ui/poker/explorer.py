@@ -35,9 +35,10 @@ def section(
     if answer is None:
         st.info(exact.note(run.key.game_key, game) or "Computing the exact answer in the background…")
     else:
+        whose = "the average policies get" if run.key.opponent is None else "the learner's average policy gets"
         st.markdown(
             f"**The exact answer** (sequence-form linear program, HiGHS): game value for player 1 "
-            f"**{answer.value:.6f}**; the learner's average policy gets **{game_value:.6f}** "
+            f"**{round(answer.value, 6) + 0.0:.6f}**; {whose} **{game_value:.6f}** "
             f"(gap {game_value - answer.value:+.2e})."
         )
     if not is_poker(game):

@@ -45,7 +45,8 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     ):  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440)
+            unit = "antes per hand" if explorer.is_poker(run.race.game) else "payoff units"
+            exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440, unit=unit)
             live_chart(
                 mark(legend_right(exploitability) if look["projector"] else exploitability),
                 key="kuhn_exploitability",
