@@ -89,7 +89,9 @@ def test_an_uploaded_game_runs_and_a_bad_file_is_explained_while_the_last_game_k
     assert page.session_state.kuhn_live.iteration == 10
     assert "kuhn_efg" in page.query_params  # small: it travels in the link
     _upload(page, "bad.efg", b"EFG 2 R nonsense")
-    assert any(e.value.startswith("Not loaded:") and "line" in e.value for e in page.error)
+    assert any(e.value.startswith("Not loaded: the file bad.efg, line") for e in page.error)
+    _upload(page, "path.efg", b"/etc/hostname")  # a file's content is never taken for a path
+    assert any(e.value.startswith("Not loaded: the file path.efg") and "EFG" in e.value for e in page.error)
     live = page.session_state.kuhn_live
     assert live.race.game.infosets == COIN.infosets and live.iteration == 10  # the last valid game, not restarted
     page.button(key="kuhn_step_10").click().run()

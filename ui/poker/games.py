@@ -113,10 +113,13 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
         "solve larger ones from Python (rmcore.read_efg) or the command line (--efg)"
     )
     try:  # (the reader stops counting one node past the cap: a huge file is refused without building it)
-        game = rmcore.read_efg(data, max_nodes=MAX_PAGE_NODES + 1)
+        # As bytes: a str not starting with "EFG" would be taken for a path, and a file's content is never a path.
+        game = rmcore.read_efg(data.encode(), max_nodes=MAX_PAGE_NODES + 1)
     except ValueError as error:
         if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
             raise ValueError(f"the game has more than {MAX_PAGE_NODES:,} nodes: {too_large}") from None
+        if source and str(error).startswith("the .efg data"):  # (name the file the user chose)
+            raise ValueError(str(source) + str(error)[len("the .efg data") :]) from None
         raise
     nodes = game.tree.player.shape[0]
     if nodes > MAX_PAGE_NODES:
