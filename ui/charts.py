@@ -119,13 +119,15 @@ def positive(values) -> np.ndarray:
 LEGEND_ROW = 24
 
 
-def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -> dict:
+def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, names: dict | None = None) -> dict:
     """Each variant's convergence measure on log-log axes: the median line, and the min-max band over seeds.
 
     Guides ``c/√T`` and ``c/T`` start where the first curve starts, so they show the two rates a
     no-regret learner's measure typically follows. ``extra_traces`` are added as they are (for
-    example the current policies' exploitability).
+    example the current policies' exploitability). ``names`` gives a curve's legend entry by its label (the tree page
+    says which iterate and which averaging); by default the label.
     """
+    names = names or {}
     traces = []
     for k, curve in enumerate(result.curves):
         ink = colour(k)
@@ -157,7 +159,8 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440) -
                     legendgroup=curve.label,
                 )
             )
-        name = curve.label if curve.runs == 1 else f"{curve.label} (median of {curve.runs})"
+        name = names.get(curve.label, curve.label)
+        name = name if curve.runs == 1 else f"{name} (median of {curve.runs})"
         traces.append(
             dict(
                 type="scatter",
