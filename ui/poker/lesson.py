@@ -41,9 +41,13 @@ def settings_of(game: str) -> dict:
 def link(game: str) -> str:
     """The lesson on ``game`` as a share link: this app's tree page with the lesson's parameters (only those that
     differ from the page's defaults, as the bound widgets write them)."""
-    pairs = [("kuhn_game", GAMES[game])] + [("kuhn_variants", v.label) for v in VARIANTS]
     base = (st.context.url or "").split("?")[0].rstrip("/").removesuffix("/kuhn_poker")
-    return f"{base}/kuhn_poker?{urllib.parse.urlencode(pairs)}"
+    return f"{base}/kuhn_poker?{urllib.parse.urlencode(query(game))}"
+
+
+def query(game: str) -> list[tuple[str, str]]:
+    """The lesson's query parameters: the game by its label and the variants, as the bound widgets write them."""
+    return [("kuhn_game", GAMES[game])] + [("kuhn_variants", v.label) for v in VARIANTS]
 
 
 def _start(game: str) -> None:
