@@ -36,7 +36,7 @@ def test_the_dcfr_sliders_come_only_with_discounted_cfr_and_change_the_run(page)
     assert variant.parameters == {"alpha": 1.0, "beta": 1.0, "gamma": 1.0}
     names = _exploitability_names(page)
     assert "discounted(α=1, β=1, γ=1) · alternating · t-weighted average" in names
-    assert "discounted(α=1, β=1, γ=1) · alternating · current policy (last iterate)" in names
+    assert "discounted(α=1, β=1, γ=1) · alternating · current (last iterate)" in names
     page.multiselect(key="kuhn_variants").set_value(["cfr+ · alternating"]).run()
     assert not any(s.key and s.key.startswith("kuhn_dcfr_") for s in page.slider)
 
@@ -54,13 +54,11 @@ def test_every_race_member_is_drawn_for_its_average_and_its_current_policy(page)
     page.multiselect(key="kuhn_variants").set_value(["cfr · alternating", "chance-sampling · alternating"]).run()
     page.button(key="kuhn_step_10").click().run()
     names = _exploitability_names(page)
-    assert (
-        "cfr · alternating · uniform average" in names and "cfr · alternating · current policy (last iterate)" in names
-    )
+    assert "cfr · alternating · uniform average" in names and "cfr · alternating · current (last iterate)" in names
     assert "chance-sampling · alternating · uniform average (median of 5)" in names
-    assert "chance-sampling · alternating · current policy (last iterate)" in names
+    assert "chance-sampling · alternating · current (last iterate)" in names
     page.toggle(key="kuhn_show_current").set_value(False).run()
-    assert not any("current policy" in name for name in _exploitability_names(page))
+    assert not any("last iterate" in name for name in _exploitability_names(page))
 
 
 def test_the_ranking_radio_reorders_the_race_table(page):
@@ -96,7 +94,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         app.button(key="kuhn_step_10").click().run()
         assert not app.exception
         names = _exploitability_names(app)
-        assert sum(name.endswith("current policy (last iterate)") for name in names) == 4
+        assert sum(name.endswith("current (last iterate)") for name in names) == 4
         words = captions(app)
         assert "The lesson, as run here" in words and "The game value for player 1 is" in words
         assert "This lesson's link:" in words and "kuhn_variants=pcfr%2B+%C2%B7+alternating" in words

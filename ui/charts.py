@@ -117,6 +117,8 @@ def positive(values) -> np.ndarray:
 
 #: Pixels per row of a horizontal legend at the normal text size.
 LEGEND_ROW = 24
+#: Longest legend entry, in characters, that shares its row with another in a chart half a page wide.
+LEGEND_HALF_ROW = 28
 
 
 def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, names: dict | None = None) -> dict:
@@ -199,9 +201,12 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, n
             )
         )
     gaps = [trace["y"] for trace in traces]
-    # The legend sits under the plot, about two entries a row: the figure grows by the rows past two,
-    # so that many variants lengthen the chart instead of squashing its plot.
-    rows = -(-sum(trace.get("showlegend", True) for trace in traces) // 2)
+    # The legend sits under the plot, two short entries a row and a long one alone: the figure grows by the rows past
+    # two, so that many variants lengthen the chart instead of squashing its plot (the tree page's ten entries of
+    # 40-odd characters, counted two a row, left the plot 150 px high under a scrolling legend).
+    entries = [trace.get("name", "") for trace in traces if trace.get("showlegend", True)]
+    long = sum(len(name) > LEGEND_HALF_ROW for name in entries)
+    rows = long + -(-(len(entries) - long) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
     return figure(
         traces,

@@ -101,8 +101,9 @@ def cfr_averaging(variant) -> str:
 
 def cfr_curve_name(variant, iterate: str) -> str:
     """A convergence curve's legend entry: variant, updates, averaging and which iterate (``"average"`` or
-    ``"current"``), e.g. ``"pcfr+ · alternating · t²-weighted average"``, ``"pcfr+ · alternating · current policy"``."""
-    which = cfr_averaging(variant) if iterate == "average" else "current policy (last iterate)"
+    ``"current"``), e.g. ``"pcfr+ · alternating · t²-weighted average"`` and
+    ``"pcfr+ · alternating · current (last iterate)"``."""
+    which = cfr_averaging(variant) if iterate == "average" else "current (last iterate)"
     return f"{variant.label} · {which}"
 
 
