@@ -41,13 +41,16 @@ def test_the_dcfr_sliders_come_only_with_discounted_cfr_and_change_the_run(page)
     assert not any(s.key and s.key.startswith("kuhn_dcfr_") for s in page.slider)
 
 
-def test_a_link_carries_the_dcfr_parameters():
+def test_a_link_carries_the_dcfr_parameters_and_the_ranking():
     app = opened(
         {"kuhn_variants": ["discounted · simultaneous", "pcfr+ · alternating"], "kuhn_dcfr_gamma": "3.5"}, "kuhn_poker"
     )
     assert not app.warning  # nothing in the link was refused
     variant = app.session_state.kuhn_live.race.variants[0]
     assert variant.updates == "simultaneous" and variant.parameters == {"alpha": 1.5, "beta": 0.0, "gamma": 3.5}
+    race = {"kuhn_variants": ["cfr · alternating", "pcfr+ · alternating"], "kuhn_rank_by": "current policy"}
+    ranked = opened(race, "kuhn_poker")
+    assert ranked.radio(key="kuhn_rank_by").value == "current" and not ranked.warning  # (the label, as bound)
 
 
 def test_every_race_member_is_drawn_for_its_average_and_its_current_policy(page):
