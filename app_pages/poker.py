@@ -6,7 +6,7 @@ export; hands against the bot."""
 import streamlit as st
 
 from ui import controls, export, link, state
-from ui.poker import games, play, settings, view, walkthrough
+from ui.poker import games, lesson, play, settings, view, walkthrough
 
 RULES = (
     "Three cards, J < Q < K. Each player antes 1 and gets one card. Player 1 **passes** (checks) or **bets** 1. "
@@ -35,12 +35,12 @@ if not presenting:
 link.notice()
 
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
+    lesson.buttons()
     chosen = settings.widgets()
     st.markdown(GAME_RULES.get(chosen.game) or games.description(chosen.game, chosen.uploaded, chosen.tree_game))
     settings.download(chosen)
-    show_current = st.toggle(
-        "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
-    )
+    show_current, rank_by = settings.display_options(chosen)
+display = view.Display(show_current, rank_by, lesson.words(chosen))
 
 run = settings.live_run(chosen)
 with st.container():  # (there for every game: the charts below keep their place when the game changes)
@@ -55,7 +55,7 @@ speed = controls.run_controls(
 if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
     with st.expander("One iteration, step by step", expanded=not presenting):
         walkthrough.section(run)
-controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, show_current, timeline))
+controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, display, timeline))
 
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):

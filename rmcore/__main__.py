@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS
+from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, CFRVariant
 from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
@@ -273,6 +273,9 @@ def _race(args) -> int:
         game = _load_game(args)
         name = game.name or "custom"
     variants = [part for part in args.variants.split(",") if part.strip()]
+    discount = {name: getattr(args, name) for name in DISCOUNT_DEFAULTS if getattr(args, name) is not None}
+    if discount:
+        variants = _discounted(variants, discount, isinstance(game, TreeGame))
     contest = Race(
         game,
         variants,
@@ -319,6 +322,15 @@ def _race(args) -> int:
     if is_classic_kuhn(game):
         print("  (classic Kuhn poker: the game value for player 1 is -1/18)")
     return 0
+
+
+def _discounted(variants: list[str], discount: dict, tree_game: bool) -> list:
+    """The race's variants with ``--alpha``/``--beta``/``--gamma`` given to every discounted CFR among them."""
+    parsed = [CFRVariant.parse(text) for text in variants] if tree_game else []
+    if not any(v.name == "discounted" for v in parsed):
+        raise UsageError(f"--{', --'.join(discount)}: only for a race on a tree game with the 'discounted' variant")
+    values = tuple(discount.get(name) for name in DISCOUNT_DEFAULTS)
+    return [CFRVariant(v.name, v.updates, values) if v.name == "discounted" else v for v in parsed]
 
 
 def _bench(args) -> int:
@@ -416,6 +428,10 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="x1,..;y1,..",
         help="where learning starts: each player's initial strategy (weights; matrix games)",
     )
+    for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRVariant: a bad value is one line, exit 2)
+        race.add_argument(
+            f"--{name}", type=float, metavar="X", help=f"for discounted: {name} (default {default:g}), in [-10, 10]"
+        )
     race.add_argument("--json", action="store_true", help="print one JSON object")
     race.set_defaults(handler=_race)
 

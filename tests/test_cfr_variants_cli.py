@@ -44,3 +44,29 @@ def test_bad_parameters_are_one_line_and_exit_status_2(arguments, message):
     out = cli("kuhn", *arguments, "--iterations", "5")
     assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert message in out.stderr
+
+
+def test_race_gives_discounted_cfr_its_parameters_and_refuses_them_without_it():
+    out = cli(
+        "race",
+        "--game",
+        "kuhn",
+        "--variants",
+        "discounted,cfr+",
+        "--alpha",
+        "1",
+        "--beta",
+        "1",
+        "--gamma",
+        "1",
+        "--iterations",
+        "200",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    rows = {row["variant"]: row for row in json.loads(out.stdout)["variants"]}
+    solver = rmcore.CFRSolver(rmcore.KUHN, "linear", max_points=0)  # DCFR(1, 1, 1) is linear CFR
+    solver.run(200)
+    assert rows["discounted(α=1, β=1, γ=1) · alternating"]["exploitability"] == solver.metrics().exploitability
+    out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--alpha", "1", "--iterations", "10")
+    assert out.returncode == 2 and "'discounted' variant" in out.stderr

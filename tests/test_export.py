@@ -44,6 +44,12 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent=(7 / 42, 28 / 42, 7 / 42), seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
+        # discounted CFR with the page's sliders moved: both update orders, one set of parameters (--alpha ...)
+        (
+            rmcore.KUHN,
+            [rmcore.CFRVariant("discounted", updates, (0.75, -2.5, 3.25)) for updates in rmcore.CFR_UPDATES],
+            {},
+        ),
         (
             rmcore.kuhn_poker(4, 1.5),
             ["linear"],
@@ -57,7 +63,15 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
             ),
         ),
     ],
-    ids=["general-sum race", "fixed opponent", "fixed opponent 7-28-7", "a start", "kuhn", "kuhn-4, player 1 fixed"],
+    ids=[
+        "general-sum race",
+        "fixed opponent",
+        "fixed opponent 7-28-7",
+        "a start",
+        "kuhn",
+        "kuhn dcfr",
+        "kuhn-4, player 1 fixed",
+    ],
 )
 def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race):
     run, frame = _live(game, variants, **race)

@@ -119,7 +119,9 @@ def test_several_variants_overlay_and_a_change_restarts_with_a_notice(page):
     assert [v.label for v in live.race.variants] == chosen and live.race.runs == 2 + 5  # five seeds for the sampled one
     assert len({s.iteration for s in live.race.solvers}) == 1 and live.iteration > 0
     table = next(d.value for d in page.dataframe if "variant" in d.value.columns)
-    assert list(table["variant"]) == chosen and "exploitability" in table.columns
+    assert sorted(table["variant"]) == sorted(chosen) and list(table["rank"]) == [1, 2, 3]
+    ranked = [float(gap) for gap in table["average's exploitability"]]  # best first: ranked by the average's measure
+    assert ranked == sorted(ranked) and "current policy's exploitability" in table.columns
     assert table.set_index("variant").loc["cfr+ · alternating", "to 1e-02"] != "not yet" and not page.exception
 
 

@@ -215,7 +215,7 @@ def test_poker_figures_are_valid_plotly():
     spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
     traces = poker_figures.current_exploitability_traces([history, history], ["a", "b"])
-    assert [t["name"] for t in traces] == ["current policy, a", "current policy, b"]
+    assert [t["name"] for t in traces] == ["a", "b"] and {t["line"]["dash"] for t in traces} == {"dash"}
 
 
 def test_draft_round_trip_resize_and_zero_sum_switch():

@@ -122,15 +122,25 @@ def positive(values) -> np.ndarray:
 
 #: Pixels per row of a horizontal legend at the normal text size.
 LEGEND_ROW = 24
+#: Longest legend entry, in characters, that shares its row with another in a chart half a page wide.
+LEGEND_HALF_ROW = 28
 
 
-def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, unit: str = "payoff units") -> dict:
+def race_figure(
+    result: rmcore.RaceResult,
+    extra_traces=(),
+    height: int = 440,
+    names: dict | None = None,
+    unit: str = "payoff units",
+) -> dict:
     """Each variant's convergence measure on log-log axes: the median line, and the min-max band over seeds.
 
     Guides ``c/√T`` and ``c/T`` start where the first curve starts, so they show the two rates a
     no-regret learner's measure typically follows. ``extra_traces`` are added as they are (for
-    example the current policies' exploitability).
+    example the current policies' exploitability). ``names`` gives a curve's legend entry by its label (the tree page
+    says which iterate and which averaging); by default the label.
     """
+    names = names or {}
     traces = []
     for k, curve in enumerate(result.curves):
         ink = colour(k)
@@ -162,7 +172,8 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, u
                     legendgroup=curve.label,
                 )
             )
-        name = curve.label if curve.runs == 1 else f"{curve.label} (median of {curve.runs})"
+        name = names.get(curve.label, curve.label)
+        name = name if curve.runs == 1 else f"{name} (median of {curve.runs})"
         traces.append(
             dict(
                 type="scatter",
@@ -201,9 +212,12 @@ def race_figure(result: rmcore.RaceResult, extra_traces=(), height: int = 440, u
             )
         )
     gaps = [trace["y"] for trace in traces]
-    # The legend sits under the plot, about two entries a row: the figure grows by the rows past two,
-    # so that many variants lengthen the chart instead of squashing its plot.
-    rows = -(-sum(trace.get("showlegend", True) for trace in traces) // 2)
+    # The legend sits under the plot, two short entries a row and a long one alone: the figure grows by the rows past
+    # two, so that many variants lengthen the chart instead of squashing its plot (the tree page's ten entries of
+    # 40-odd characters, counted two a row, left the plot 150 px high under a scrolling legend).
+    entries = [trace.get("name", "") for trace in traces if trace.get("showlegend", True)]
+    long = sum(len(name) > LEGEND_HALF_ROW for name in entries)
+    rows = long + -(-(len(entries) - long) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
     return figure(
         traces,

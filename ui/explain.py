@@ -78,7 +78,50 @@ RACE = (
 )
 KUHN_EXPLOITABILITY = (
     "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
-    "equilibrium. Dotted lines are the current policy, which keeps moving; CFR's guarantee is for the average."
+    "equilibrium. Dashed lines are the current policy, which keeps moving; CFR's guarantee is for the average."
+)
+#: Added under a race chart that also draws the current policies.
+RACE_CURRENT = (
+    "Each variant is drawn twice in its colour: solid, its average policy (what CFR's guarantee is about); dashed, its "
+    "current policy, the last iterate (for a sampled variant, its first seed's)."
+)
+
+
+def cfr_averaging(variant) -> str:
+    """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
+    enters the average with weight 1, t, t² or, for discounted CFR, t^γ (``rmcore.CFRSolver``'s docstring)."""
+    if variant.name == "discounted":
+        gamma = variant.parameters["gamma"]
+        power = {0.0: None, 1.0: "t", 2.0: "t²"}.get(gamma, f"t^{gamma:g}")
+        return "uniform average" if power is None else f"{power}-weighted average"
+    return {"cfr+": "t-weighted average", "linear": "t-weighted average", "pcfr+": "t²-weighted average"}.get(
+        variant.name, "uniform average"
+    )
+
+
+def cfr_curve_name(variant, iterate: str) -> str:
+    """A convergence curve's legend entry: variant, updates, averaging and which iterate (``"average"`` or
+    ``"current"``), e.g. ``"pcfr+ · alternating · t²-weighted average"`` and
+    ``"pcfr+ · alternating · current (last iterate)"``."""
+    which = cfr_averaging(variant) if iterate == "average" else "current (last iterate)"
+    return f"{variant.label} · {which}"
+
+
+#: The race table's ranking choices (the tree page's ``kuhn_rank_by``).
+RANK_BY = {"average": "average policy", "current": "current policy"}
+RANK_HELP = (
+    "Which policy's exploitability orders the race table: the average (what CFR guarantees to converge) or the "
+    "current policy, the last iterate (what some variants, such as predictive CFR+, also bring close to equilibrium)."
+)
+#: Discounted CFR's three parameters on the tree page, symbol -> what it does.
+DCFR_PARAMETERS = {
+    "alpha": ("α", "After iteration t, positive cumulative regrets are multiplied by t^α / (t^α + 1)."),
+    "beta": ("β", "After iteration t, negative cumulative regrets are multiplied by t^β / (t^β + 1)."),
+    "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ (γ = 0: uniform)."),
+}
+DCFR_CAPTION = (
+    "Discounted CFR (Brown & Sandholm 2019) forgets early iterations: the recommended α = 1.5, β = 0, γ = 2; "
+    "α = β = γ = 1 is linear CFR. Other values name themselves in the legend."
 )
 
 
@@ -133,3 +176,59 @@ POKER_INFOSET_NAMES = (
     "the King of hearts with the Queen of spades on the table, after check (c), raise (r), re-raise (r) and call (c) "
     "in the first round (the slash ends it) and check, raise in the second. In Kuhn poker p is pass and b bet."
 )
+
+
+#: The tree page's lesson: its title (the button's words) and the variants it races, all alternating.
+LESSON_TITLE = "Lesson: CFR, CFR+, DCFR, PCFR+ and PCFR+'s last iterate"
+LESSON_HELP = (
+    "Sets up a race of CFR, CFR+, discounted CFR (α = 1.5, β = 0, γ = 2) and predictive CFR+, alternating updates, "
+    "each drawn with its average (solid) and its current policy (dashed); press Run. The link under the chart opens "
+    "the same lesson in any browser."
+)
+#: What this library's race measured (``python -m rmcore race --game kuhn --variants cfr,cfr+,discounted,pcfr+
+#: --iterations 100`` and ``1000``; the same with ``--game leduc``): variant -> ((average, current) after 100
+#: iterations, the same after 1,000). ``tests/test_tree_lesson.py`` holds the library to them.
+LESSON_OBSERVED = {
+    "kuhn": {
+        "cfr": ((8.2e-3, 0.12), (9.4e-4, 0.052)),
+        "cfr+": ((1.2e-3, 0.041), (8.7e-5, 0.019)),
+        "discounted": ((1.7e-3, 0.030), (1.5e-4, 0.024)),
+        "pcfr+": ((2.3e-5, 9.1e-13), (2.4e-8, 0.0)),
+    },
+    "leduc": {
+        "cfr": ((0.096, 0.93), (0.012, 0.79)),
+        "cfr+": ((0.013, 0.048), (2.6e-4, 7.8e-3)),
+        "discounted": ((7.8e-3, 0.13), (1.4e-4, 0.015)),
+        "pcfr+": ((0.020, 0.16), (7.1e-4, 0.033)),
+    },
+}
+
+
+def _pair(numbers: tuple, k: int) -> str:
+    """The 100- and 1,000-iteration values of one measure (k = 0: the average, 1: the current policy)."""
+    return " and ".join("exactly 0" if pair[k] == 0 else f"{pair[k]:.2g}" for pair in numbers)
+
+
+def lesson_words(game: str, value: str) -> str:
+    """The lines under the lesson's chart on ``game`` ("kuhn" or "leduc"): what the curves show, with the numbers
+    this library gave after 100 and 1,000 iterations, and the game's value for player 1 (``value``, in words)."""
+    seen = LESSON_OBSERVED[game]
+    if game == "kuhn":
+        words = (
+            "The lesson, as run here (exploitability after 100 and 1,000 iterations): PCFR+'s average converges "
+            f"fastest ({_pair(seen['pcfr+'], 0)}; CFR+ {_pair(seen['cfr+'], 0)}, DCFR {_pair(seen['discounted'], 0)}, "
+            f"CFR {_pair(seen['cfr'], 0)}), and PCFR+'s last iterate is an equilibrium to machine precision within 100 "
+            f"iterations ({_pair(seen['pcfr+'], 1)}: its dashed line drops off the log axis). The other current "
+            f"policies keep moving (CFR+ {_pair(seen['cfr+'], 1)}, DCFR {_pair(seen['discounted'], 1)}): for them only "
+            "the average converges, as CFR's theory promises."
+        )
+    else:
+        words = (
+            "The lesson, as run here (exploitability after 100 and 1,000 iterations): on Leduc DCFR's average leads "
+            f"({_pair(seen['discounted'], 0)}), then CFR+ ({_pair(seen['cfr+'], 0)}) and PCFR+ "
+            f"({_pair(seen['pcfr+'], 0)}), CFR far behind ({_pair(seen['cfr'], 0)}). PCFR+'s last iterate does not "
+            f"collapse as on Kuhn ({_pair(seen['pcfr+'], 1)}); CFR+'s current policy is closer "
+            f"({_pair(seen['cfr+'], 1)}). Farina, Kroer & Sandholm (2021) found PCFR+ fastest on most, not all, games: "
+            "which variant wins, and whether a last iterate settles, depends on the game."
+        )
+    return f"{words} The game value for player 1 is {value}."

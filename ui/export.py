@@ -56,11 +56,19 @@ def _efg(run: LiveRun) -> str:
     return rmcore.write_efg(run.race.game)
 
 
+def _variant_words(variant) -> str:
+    """A variant as the command line's ``--variants`` takes it: its label's parts joined by '/' (a CFR variant's
+    name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``)."""
+    if isinstance(variant, rmcore.CFRVariant):
+        return f"{variant.name}/{variant.updates}"
+    return "/".join(variant.label.split(" · "))
+
+
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
     reads."""
     race, files = run.race, {}
-    variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
+    variants = ",".join(_variant_words(v) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
         try:
             name, values = rmcore.tree_game_setting(race.game)
@@ -84,6 +92,10 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         f"python -m rmcore race {source} --variants {variants} --iterations {iteration}",
         f"--seeds {race.seeds} --seed {race.seed}",
     ]
+    discounts = {v.discount for v in race.variants if getattr(v, "discount", None) is not None}
+    if discounts:  # (the page gives every discounted CFR of a race the same parameters: its one set of sliders)
+        (discount,) = discounts
+        parts.append(" ".join(f"--{name} {value!r}" for name, value in zip(("alpha", "beta", "gamma"), discount)))
     if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
         # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
         parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))

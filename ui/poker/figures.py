@@ -209,18 +209,19 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     )
 
 
-def current_exploitability_traces(histories: list[rmcore.History], labels: list[str]) -> list[dict]:
-    """Thin dotted lines: the exploitability of each variant's current policy (its first run), in its colour."""
+def current_exploitability_traces(histories: list[rmcore.History], names: list[str]) -> list[dict]:
+    """Dashed lines: the exploitability of each variant's current policy (its first run), in its colour, each named
+    by its legend entry in ``names``."""
     traces = []
-    for k, (history, label) in enumerate(zip(histories, labels)):
+    for k, (history, name) in enumerate(zip(histories, names)):
         traces.append(
             dict(
                 type="scatter",
                 x=history.iterations.astype(float),
                 y=positive(history.metrics["exploitability_current"]),
                 mode="lines",
-                name=f"current policy, {label}",
-                line=dict(color=colour(k), width=1, dash="dot"),
+                name=name,
+                line=dict(color=colour(k), width=2, dash="dash"),
             )
         )
     return traces

@@ -14,9 +14,10 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
+from rmcore.cfr import DISCOUNT_DEFAULTS
 from rmcore.tree import uniform_policy
 
-from .. import link, state
+from .. import explain, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun
 from . import exact, games
 
@@ -161,6 +162,11 @@ def widgets() -> RunSettings:
             else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
+    if any(v.name == "discounted" for v in variants):
+        discount = _discount_sliders()
+        variants = tuple(
+            rmcore.CFRVariant(v.name, v.updates, discount) if v.name == "discounted" else v for v in variants
+        )
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
         seeds = int(
@@ -175,6 +181,57 @@ def widgets() -> RunSettings:
             )
         )
     return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded)
+
+
+#: Discounted CFR's sliders: (low, high, step) for each parameter, within the library's [-10, 10]. α and γ below 0
+#: would weight early iterations more than late ones, which no paper recommends; β reaches -5, close to the paper's
+#: β = -inf (negative regrets forgotten at once).
+DCFR_RANGES = {"alpha": (0.0, 5.0, 0.25), "beta": (-5.0, 5.0, 0.25), "gamma": (0.0, 5.0, 0.25)}
+
+
+def _discount_sliders() -> tuple[float, float, float]:
+    """Discounted CFR's α, β and γ, a slider each (defaults ``rmcore.cfr.DISCOUNT_DEFAULTS``): shown only while
+    discounted CFR is among the variants."""
+    columns = st.columns(3)
+    values = []
+    for column, (name, (low, high, step)) in zip(columns, DCFR_RANGES.items()):
+        symbol, words = explain.DCFR_PARAMETERS[name]
+        values.append(
+            float(
+                column.slider(
+                    f"DCFR {symbol}",
+                    low,
+                    high,
+                    DISCOUNT_DEFAULTS[name],
+                    step,
+                    key=f"kuhn_dcfr_{name}",
+                    bind="query-params",
+                    help=words,
+                )
+            )
+        )
+    st.caption(explain.DCFR_CAPTION)
+    return tuple(values)
+
+
+def display_options(chosen: RunSettings) -> tuple[bool, str]:
+    """Whether the exploitability chart also draws each variant's current policy, and which policy ranks a race's
+    table (asked only of a race in self-play: against a fixed player the chart draws the learner's gain alone)."""
+    show_current = st.toggle(
+        "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
+    )
+    rank_by = "average"
+    if len(chosen.variants) > 1 and chosen.opponent is None:
+        rank_by = st.radio(
+            "Rank the race by",
+            list(explain.RANK_BY),
+            format_func=explain.RANK_BY.get,
+            horizontal=True,
+            key="kuhn_rank_by",
+            bind="query-params",
+            help=explain.RANK_HELP,
+        )
+    return show_current, rank_by or "average"
 
 
 def _kuhn_sliders() -> tuple[int, float]:

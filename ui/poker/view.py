@@ -5,6 +5,8 @@ check (``walkthrough.py``) and the bigger games as their exact answer, heat map 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import streamlit as st
 
@@ -19,7 +21,16 @@ from . import explorer, figures, walkthrough
 from . import fixed as locked  # (``fixed`` names whether the run has a fixed player)
 
 
-def draw(run: LiveRun, show_current: bool, timeline) -> None:
+class Display(NamedTuple):
+    """How the live panel draws the run: with each variant's current policy beside its average, which policy ranks a
+    race's table (``"average"`` or ``"current"``), and a lesson's words under the exploitability chart (or none)."""
+
+    show_current: bool = True
+    rank_by: str = "average"
+    lesson: str | None = None
+
+
+def draw(run: LiveRun, display: Display, timeline) -> None:
     """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on
     one)."""
     look = dict(running=state.running("kuhn"), projector=state.presenting())
@@ -33,11 +44,15 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     _numbers(run, metrics, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
-    labels = [v.label for v in run.race.variants]
+    variants = run.race.variants
     fixed = run.primary.learner is not None
+    show_current = display.show_current and not fixed  # (against a fixed player the chart is the learner's gain)
+    names = {v.label: explain.cfr_curve_name(v, "average") for v in variants} if not fixed else None
     extra = (
-        figures.current_exploitability_traces([charted(h) for h in firsts], labels)
-        if show_current and not fixed
+        figures.current_exploitability_traces(
+            [charted(h) for h in firsts], [explain.cfr_curve_name(v, "current") for v in variants]
+        )
+        if show_current
         else []
     )
     with (
@@ -46,11 +61,12 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             unit = "antes per hand" if explorer.is_poker(run.race.game) else "payoff units"
-            exploitability = race_figure(frame.race, extra, height=420 if look["projector"] else 440, unit=unit)
+            height = 420 if look["projector"] else 440
+            exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit)
             live_chart(
                 mark(legend_right(exploitability) if look["projector"] else exploitability),
                 key="kuhn_exploitability",
-                caption=_convergence_caption(run),
+                caption=_convergence_caption(run, show_current, display.lesson),
                 **look,
             )
         with right:
@@ -70,7 +86,7 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
-            race_view.table(frame.race)
+            race_view.table(frame.race, None if fixed else _current_gaps(frame), display.rank_by)
     if fixed:
         locked.section(run, history, row, look)
     _policies(
@@ -84,11 +100,18 @@ def draw(run: LiveRun, show_current: bool, timeline) -> None:
     )
 
 
-def _convergence_caption(run: LiveRun) -> str:
-    if run.is_race:
-        return explain.RACE
+def _current_gaps(frame) -> list[float]:
+    """Each variant's current policy's exploitability now: the median over its runs (one run unless sampled)."""
+    return [float(np.median([h.metrics["exploitability_current"][-1] for h in runs])) for runs in frame.histories]
+
+
+def _convergence_caption(run: LiveRun, show_current: bool = False, lesson: str | None = None) -> str:
     learner = run.primary.learner
-    return explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner)
+    if run.is_race:
+        words = explain.RACE + (" " + explain.RACE_CURRENT if show_current else "")
+    else:
+        words = explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner)
+    return words if lesson is None else f"{words} {lesson}"
 
 
 def _before_the_start(run: LiveRun, look: dict) -> None:
