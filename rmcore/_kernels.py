@@ -10,6 +10,7 @@ call (compiled, the general matrix kernel, or this file run as plain Python).
 from __future__ import annotations
 
 import functools
+import math
 from typing import NamedTuple
 
 import numba
@@ -1457,6 +1458,9 @@ def _mmd_step(tree, state, variant, updating):
     ``<g, sigma> + sum sigma log sigma``, which is ``-logsumexp(-g)``). Before the step the strategy sums get
     ``S(I, a) += pi_i(h) sigma_t(I, a)`` for every history h of I (weight 1: a uniform average of the iterates'
     sequence forms, normalised per information set).
+
+    Exponentials and logarithms are ``math.exp`` and ``math.log``, the C library's, which numba calls too: numpy's
+    own differ in the last bit, and the plain-Python twin must give the compiled kernel's numbers.
     """
     deals = tree.deal_start.shape[0]
     nodes = tree.player.shape[0]
@@ -1491,7 +1495,8 @@ def _mmd_step(tree, state, variant, updating):
         if updating != 2 and tree.infoset_player[info] != updating:
             continue  # (a fixed opponent's rows may hold zeros, whose log is no number to compute)
         for a in range(tree.num_actions[info]):
-            logits[info, a] = (eta * logits[info, a] + np.log(state.policy[info, a])) / shrink
+            played = state.policy[info, a]
+            logits[info, a] = (eta * logits[info, a] + (math.log(played) if played > 0.0 else -math.inf)) / shrink
     for k in range(state.mmd_order.shape[0]):
         info = state.mmd_order[k]
         if updating != 2 and tree.infoset_player[info] != updating:
@@ -1502,12 +1507,12 @@ def _mmd_step(tree, state, variant, updating):
             top = max(top, logits[info, a])
         total = 0.0
         for a in range(n):
-            total += np.exp(logits[info, a] - top)
+            total += math.exp(logits[info, a] - top)
         for a in range(n):
-            state.policy[info, a] = np.exp(logits[info, a] - top) / total
+            state.policy[info, a] = math.exp(logits[info, a] - top) / total
         parent = state.mmd_parent[info]
         if parent >= 0:
-            logits[parent // width, parent % width] += top + np.log(total)
+            logits[parent // width, parent % width] += top + math.log(total)
 
 
 @njit(**_ENTRY)

@@ -83,3 +83,69 @@ def test_mmd_is_openspiels_mmd_dilated_ent_on_kuhn_after_every_iteration(paramet
 def test_mmd_is_openspiels_mmd_dilated_ent_on_leduc():
     worst = _compare("leduc_poker", 20, alpha=0.1)
     assert max(worst.values()) < 1e-10, worst
+
+
+def test_the_last_iterate_converges_on_kuhn():
+    """The current policy's exploitability falls from the uniform start's, and the iterate settles (to the QRE):
+    what CFR's last iterate does not do."""
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.05)
+    solver.run(1_000)
+    settled = solver.current_policy().probabilities.copy()
+    solver.run(1_000)
+    history = solver.history()
+    current = dict(zip(history.iterations.tolist(), history.metrics["exploitability_current"]))
+    assert current[1] > 0.4 and current[10] < 0.25 and current[100] < 0.05 and current[2_000] < 0.05
+    assert np.abs(solver.current_policy().probabilities - settled).max() < 1e-9
+    # A smaller temperature: a QRE nearer to Nash, reached more slowly; the curve still goes down all along.
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01)
+    solver.run(3_000)
+    history = solver.history()
+    current = dict(zip(history.iterations.tolist(), history.metrics["exploitability_current"]))
+    assert current[1] > current[100] > current[1_000] > current[3_000] and current[3_000] < 0.015
+
+
+def test_any_split_of_a_run_gives_the_same_numbers_and_a_fixed_opponent_stays_fixed():
+    whole, split = (rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.1) for _ in range(2))
+    whole.run(20)
+    split.run(7)
+    split.run(13)
+    assert np.array_equal(whole.current_policy().probabilities, split.current_policy().probabilities)
+    assert np.array_equal(whole.average_policy().probabilities, split.average_policy().probabilities)
+    # Against a fixed opponent only the learner moves; its gain from a best response falls.
+    opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.equilibrium_policy(0.0), {"Jp": (3, 1)})
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01, opponent=opponent)
+    solver.run(300)
+    fixed = rmcore.KUHN.tree.infoset_player == 1
+    assert np.array_equal(solver.current_policy().probabilities[fixed], np.array(list(opponent.values())))
+    history = solver.history()
+    assert history.metrics["br_gain_1"][0] > 2 * history.metrics["br_gain_1"][-1]  # (the average's: it moves slowly)
+
+
+def test_the_parameters_and_the_update_order():
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd")
+    assert solver.variant.updates == "simultaneous" and solver.variant.parameters == {"alpha": 0.05, "stepsize": None}
+    assert solver.stepsize == pytest.approx(0.05 * 9)  # alpha / max|A|^2, A's largest entry 2 / 6
+    assert rmcore.CFRSolver(rmcore.KUHN, "mmd", stepsize=0.2).stepsize == 0.2
+    assert (
+        rmcore.CFRVariant("mmd")
+        == rmcore.CFRVariant.parse("mmd/simultaneous")
+        == rmcore.CFRVariant("mmd", mmd=(0.05, None))
+    )
+    assert rmcore.CFRVariant("mmd").label == "mmd · simultaneous"
+    assert rmcore.CFRVariant("mmd", mmd=(0.1, 0.5)).label == "mmd(α=0.1, η=0.5) · simultaneous"
+    assert rmcore.CFRVariant("cfr").updates == "alternating"
+    with pytest.raises(ValueError, match="no 'alternating' form"):
+        rmcore.CFRSolver(rmcore.KUHN, "mmd", "alternating")
+    for bad in (0, -1, float("inf"), float("nan"), 2e6, True, "1"):
+        with pytest.raises(ValueError, match="alpha"):
+            rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=bad)
+        with pytest.raises(ValueError, match="stepsize"):
+            rmcore.CFRSolver(rmcore.KUHN, "mmd", stepsize=bad)
+    with pytest.raises(ValueError, match="stepsize applies only to the 'mmd' variant"):
+        rmcore.CFRSolver(rmcore.KUHN, "cfr", stepsize=0.1)
+    with pytest.raises(ValueError, match="beta applies only to the 'discounted' variant"):
+        rmcore.CFRSolver(rmcore.KUHN, "mmd", beta=0.1)
+    with pytest.raises(ValueError, match="alpha applies only to the 'discounted' variant"):
+        rmcore.CFRSolver(rmcore.KUHN, "cfr+", alpha=0.1)
+    replica = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7)
+    assert replica.retrace(3) == rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7).retrace(3)
