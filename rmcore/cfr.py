@@ -441,6 +441,8 @@ class CFRSolver:
         sequence-form payoff matrix (chance's probability times the payoff, summed over the leaves of each pair of
         sequences).
 
+    Notes
+    -----
     Magnetic mirror descent (``"mmd"``, Sokota et al. 2023) is no regret method: each iteration moves both players at
     once by a mirror-descent step with the dilated entropy, towards the uniform magnet with temperature ``alpha``
     (by default ``MMD_DEFAULT_ALPHA``), as OpenSpiel's ``MMDDilatedEnt(game, alpha, stepsize)``
@@ -448,8 +450,6 @@ class CFRSolver:
     converges to the alpha-QRE; the average policy is the uniform average of the iterates' sequence forms, as CFR's.
     Its only update order is ``"simultaneous"`` (the default when ``updates`` is not given).
 
-    Notes
-    -----
     ``run(n)`` may be called any number of times: any split of the same total gives identical
     results. With the defaults, ``cfr`` and ``cfr+`` are OpenSpiel's CFRSolver and CFRPlusSolver bit for bit
     (Kuhn and Leduc poker: ``tests/test_openspiel.py``), and ``discounted`` with any parameters is OpenSpiel's
