@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, CFRVariant
+from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, CFRVariant
 from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
@@ -202,12 +202,14 @@ def _read_efg(path: str) -> TreeGame:
 
 
 def _kuhn(args) -> int:
-    from .cfr import CFRSolver
+    from .cfr import CFRSolver, tree_nash_conv
     from .kuhn import KUHN
 
     game = _read_efg(args.efg) if args.efg else KUHN
-    discount = {name: getattr(args, name) for name in ("alpha", "beta", "gamma") if getattr(args, name) is not None}
-    solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0, **discount)
+    parameters = {
+        name: getattr(args, name) for name in ("alpha", "beta", "gamma", "stepsize") if getattr(args, name) is not None
+    }
+    solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0, **parameters)
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
@@ -221,12 +223,16 @@ def _kuhn(args) -> int:
         "average_policy": solver.average_policy().to_dict(),
         "seconds": seconds,
     }
+    if solver.variant.name == "mmd":  # MMD's last iterate is the one that converges (to the alpha-QRE)
+        result["exploitability_current"] = tree_nash_conv(game, solver.current_policy()) / 2.0
     if args.json:
         print(_json(result))
         return 0
-    name = solver.variant.full_label.split(" · ")[0]  # discounted CFR's parameters included
-    print(f"{game.name}: {solver.iteration} iterations of {name} ({args.updates}), {seconds:.3f} s")
+    name = solver.variant.full_label.split(" · ")[0]  # discounted CFR's or MMD's parameters included
+    print(f"{game.name}: {solver.iteration} iterations of {name} ({solver.variant.updates}), {seconds:.3f} s")
     print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
+    if "exploitability_current" in result:
+        print(f"  exploitability of the current policy (the last iterate) {result['exploitability_current']:.6g}")
     if is_classic_kuhn(game):
         print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
         print("  average policy, probability of betting:")
@@ -368,15 +374,20 @@ def build_parser() -> argparse.ArgumentParser:
     kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker (or on the game in a Gambit .efg file)")
     kuhn.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
     kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
-    kuhn.add_argument("--updates", choices=list(CFR_UPDATES), default="alternating")
+    kuhn.add_argument(
+        "--updates", choices=list(CFR_UPDATES), help="default: alternating (mmd: simultaneous, its only order)"
+    )
     kuhn.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     kuhn.add_argument(
         "--seed", type=int, metavar="S", help="for the sampling variants (chance-, external-, outcome-sampling)"
     )
     for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRSolver: a bad value is one line, exit 2)
-        kuhn.add_argument(
-            f"--{name}", type=float, metavar="X", help=f"for discounted: {name} (default {default:g}), in [-10, 10]"
-        )
+        mmd = f"; for mmd: the temperature (default {MMD_DEFAULT_ALPHA:g}), in (0, 1e6]" if name == "alpha" else ""
+        text = f"for discounted: {name} (default {default:g}), in [-10, 10]{mmd}"
+        kuhn.add_argument(f"--{name}", type=float, metavar="X", help=text)
+    kuhn.add_argument(
+        "--stepsize", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
+    )
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
 

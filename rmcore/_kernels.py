@@ -10,6 +10,7 @@ call (compiled, the general matrix kernel, or this file run as plain Python).
 from __future__ import annotations
 
 import functools
+import math
 from typing import NamedTuple
 
 import numba
@@ -647,6 +648,12 @@ class CFRState(NamedTuple):
     stack_policy: np.ndarray  # [frame, action] the strategy played there
     stack_values: np.ndarray  # [frame, action] the children's values (external) or the sampling policy (outcome)
     stack_reach: np.ndarray  # [frame, 3] outcome sampling: own, opponent's and chance's, and the sample's reach
+    # Magnetic mirror descent's arrays (empty for the other variants; built by ``cfr._mmd_arrays``). A sequence (I, a)
+    # is the cell ``I * width + a`` of a policy array, the empty sequence -1.
+    mmd_logits: np.ndarray  # [infoset, action] scratch: the logits h(I, a) of the closed-form step
+    mmd_sequence: np.ndarray  # [node, player] int64 the player's last own action on the way to the node
+    mmd_parent: np.ndarray  # [infoset] int64 the sequence leading to the information set (its player's)
+    mmd_order: np.ndarray  # [infoset] int64 information sets, children before their parent sequences
 
 
 #: ``CFRFlags.learner`` when both players learn (self-play).
@@ -655,7 +662,8 @@ BOTH_LEARN = -1
 
 class CFRFlags(NamedTuple):
     """One CFR variant as plain values: the code (VANILLA_CFR ...), the update order, who learns, and discounted
-    CFR's parameters (runtime floats, so that no value needs a compile of its own; the other variants ignore them)."""
+    CFR's or MMD's parameters (runtime floats, so that no value needs a compile of its own; the other variants ignore
+    them)."""
 
     code: int
     alternating: bool
@@ -663,6 +671,7 @@ class CFRFlags(NamedTuple):
     alpha: float = 1.5  # discounted CFR: positive regrets are scaled by t^alpha / (t^alpha + 1) after iteration t,
     beta: float = 0.0  # negative ones by t^beta / (t^beta + 1),
     gamma: float = 2.0  # and iteration t's strategy is weighted by t^gamma in the average
+    stepsize: float = 0.0  # magnetic mirror descent: the step size eta (its temperature is ``alpha``)
 
 
 class CFRRecord(NamedTuple):
@@ -1413,4 +1422,110 @@ def run_mccfr(tree, state, variant, first_iteration, last_iteration, checkpoints
             record_cfr_checkpoint(tree, state, t, record, written)
             written += 1
     _regret_matched_policy(tree, state, variant.learner)
+    return written
+
+
+# ---------------------------------------------------------------------------------------
+# Magnetic mirror descent with the dilated entropy (Sokota, D'Orazio, Kolter, Loizou, Lanctot, Mitliagkas, Brown &
+# Kroer 2023), as OpenSpiel's ``mmd_dilated.py`` (``MMDDilatedEnt``) defines it, in behavioural form on the flat tree.
+
+MAGNETIC_MIRROR_DESCENT = 8
+
+
+@njit(**_ENTRY)
+def _mmd_step(tree, state, variant, updating):
+    r"""One MMD step for ``updating`` (2: both players at once, from the same profile; 0 or 1 against a fixed
+    opponent), replacing ``state.policy`` and adding the policy it played to the strategy sums.
+
+    In sequence form a player i maximises ``x^T u`` with ``u = A y`` (player 2: ``-A^T x``) over its treeplex, with the
+    dilated entropy ``psi(x) = sum_I x_p(I) sum_a sigma(I, a) log sigma(I, a)`` (``sigma(I, a) = x_Ia / x_p(I)``,
+    p(I) the sequence leading to I), whose minimiser, the uniform policy, is the magnet. MMD's step
+
+        x_{t+1} = argmax_x  eta <u_t, x> - eta alpha psi(x) - B_psi(x; x_t)
+
+    has the first-order condition ``(1 + eta alpha) grad psi(x) = eta u_t + grad psi(x_t)``, with
+    ``grad psi(x)_Ia = log sigma(I, a) + 1 - |children(I a)|``. The constants cancel (each child information set of
+    I a adds -1 to its logits, which passes up as -1), so ``x_{t+1} = argmax_x <h, x> - psi(x)`` with the logits
+
+        h(I, a) = (eta u_t(I a) + log sigma_t(I, a)) / (1 + eta alpha),
+
+    ``u_t(I a) = sum_z pi_c(z) pi_-i(z) u_i(z)`` over the leaves z whose last own action of i is (I, a). That
+    maximum is found bottom-up: at each information set I, children first,
+
+        sigma_{t+1}(I) = softmax(h(I)),   h(p(I)) += log sum_a exp h(I, a)   (the set's value, unless p(I) is empty),
+
+    the closed form OpenSpiel's ``_update_state_sequences`` computes (its ``-g`` is our h; it adds
+    ``<g, sigma> + sum sigma log sigma``, which is ``-logsumexp(-g)``). Before the step the strategy sums get
+    ``S(I, a) += pi_i(h) sigma_t(I, a)`` for every history h of I (weight 1: a uniform average of the iterates'
+    sequence forms, normalised per information set).
+
+    Exponentials and logarithms are ``math.exp`` and ``math.log``, the C library's, which numba calls too: numpy's
+    own differ in the last bit, and the plain-Python twin must give the compiled kernel's numbers.
+    """
+    deals = tree.deal_start.shape[0]
+    nodes = tree.player.shape[0]
+    width = state.policy.shape[1]
+    logits = state.mmd_logits
+    _forward_reach(tree, state.policy, state.reach, 0, deals - 1, 1.0)
+    state.touched[0] += nodes
+    for node in range(nodes):
+        actor = tree.player[node]
+        if actor < 0 or (updating != 2 and actor != updating):
+            continue
+        info = tree.infoset[node]
+        own = state.reach[node, actor]
+        for a in range(tree.num_actions[info]):
+            state.strategy_sums[info, a] += own * state.policy[info, a]
+    for info in range(tree.infoset_player.shape[0]):
+        for a in range(width):
+            logits[info, a] = 0.0
+    # u_t(I a): each leaf's payoff, weighted by chance and the opponent, goes to each player's last own sequence.
+    for node in range(nodes):
+        if tree.player[node] != -1:
+            continue
+        for p in range(2):
+            sequence = state.mmd_sequence[node, p]
+            if sequence < 0 or (updating != 2 and p != updating):
+                continue
+            payoff = tree.payoff[node] if p == 0 else -tree.payoff[node]
+            logits[sequence // width, sequence % width] += payoff * state.reach[node, 1 - p] * state.reach[node, 2]
+    eta = variant.stepsize
+    shrink = 1.0 + eta * variant.alpha
+    for info in range(tree.infoset_player.shape[0]):
+        if updating != 2 and tree.infoset_player[info] != updating:
+            continue  # (a fixed opponent's rows may hold zeros, whose log is no number to compute)
+        for a in range(tree.num_actions[info]):
+            played = state.policy[info, a]
+            logits[info, a] = (eta * logits[info, a] + (math.log(played) if played > 0.0 else -math.inf)) / shrink
+    for k in range(state.mmd_order.shape[0]):
+        info = state.mmd_order[k]
+        if updating != 2 and tree.infoset_player[info] != updating:
+            continue
+        n = tree.num_actions[info]
+        top = logits[info, 0]
+        for a in range(1, n):
+            top = max(top, logits[info, a])
+        total = 0.0
+        for a in range(n):
+            total += math.exp(logits[info, a] - top)
+        for a in range(n):
+            state.policy[info, a] = math.exp(logits[info, a] - top) / total
+        parent = state.mmd_parent[info]
+        if parent >= 0:
+            logits[parent // width, parent % width] += top + math.log(total)
+
+
+@njit(**_ENTRY)
+def run_mmd(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
+    """Magnetic mirror descent iterations first..last (:func:`_mmd_step`): both players at once as OpenSpiel's
+    ``MMDDilatedEnt.update_sequences``, or the learner alone against a fixed opponent, with temperature
+    ``variant.alpha`` and step size ``variant.stepsize``. Same arguments and return value as :func:`run_cfr`.
+    """
+    updating = 2 if variant.learner == BOTH_LEARN else variant.learner
+    written = 0
+    for t in range(first_iteration, last_iteration + 1):
+        _mmd_step(tree, state, variant, updating)
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            record_cfr_checkpoint(tree, state, t, record, written)
+            written += 1
     return written

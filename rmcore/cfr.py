@@ -65,6 +65,7 @@ CFR_VARIANTS = {
     "pcfr+": "Predictive CFR+ (Farina, Kroer & Sandholm 2021): RM+ on regrets plus the last ones, averages by t².",
     "external-sampling": "External-sampling MCCFR (Lanctot et al. 2009): every own action, sampled opponent, chance.",
     "outcome-sampling": "Outcome-sampling MCCFR (Lanctot et al. 2009): one sampled history, exploration ε = 0.6.",
+    "mmd": "Magnetic mirror descent (Sokota et al. 2023): dilated entropy, temperature α; the last iterate converges.",
 }
 CFR_UPDATES = {
     "alternating": "Player 1 then player 2, as OpenSpiel does.",
@@ -79,16 +80,75 @@ _VARIANT_CODES = {
     "pcfr+": _kernels.PREDICTIVE_CFR_PLUS,
     "external-sampling": _kernels.EXTERNAL_SAMPLING,
     "outcome-sampling": _kernels.OUTCOME_SAMPLING,
+    "mmd": _kernels.MAGNETIC_MIRROR_DESCENT,
 }
 #: The variants that sample with the seed: a race runs them once per seed (median and band).
 SAMPLED_VARIANTS = ("chance-sampling", "external-sampling", "outcome-sampling")
 #: Monte Carlo CFR walks sampled parts of the tree (``_kernels.run_mccfr``), always alternating as OpenSpiel does.
 MONTE_CARLO_VARIANTS = ("external-sampling", "outcome-sampling")
+#: The update order of each variant that has only one (the others default to alternating and take either): Monte
+#: Carlo CFR alternates, as OpenSpiel's solvers do; MMD moves both players at once from the same profile, as OpenSpiel's
+#: ``MMDDilatedEnt.update_sequences`` does.
+ONLY_UPDATES = {"external-sampling": "alternating", "outcome-sampling": "alternating", "mmd": "simultaneous"}
 #: Discounted CFR's parameters and their defaults (Brown & Sandholm 2019's recommended DCFR_{1.5, 0, 2}).
 DISCOUNT_DEFAULTS = {"alpha": 1.5, "beta": 0.0, "gamma": 2.0}
 #: Each parameter lies in ``[-DISCOUNT_LIMIT, DISCOUNT_LIMIT]``: then t^x stays finite (t < 2^63 gives at most 1e190)
 #: and so do the strategy sums (sum_t t^gamma < T^11), while every value in the paper (-inf excepted) is allowed.
 DISCOUNT_LIMIT = 10.0
+#: MMD's temperature when none is given (OpenSpiel's has none; 0.05 is the example of issue 29): on Kuhn the last
+#: iterate settles within a few hundred iterations, at the alpha-QRE, whose exploitability is 0.046 (alpha = 0.01:
+#: about 0.01, after some 3,000 iterations).
+MMD_DEFAULT_ALPHA = 0.05
+#: MMD's temperature and step size lie in ``(0, MMD_LIMIT]``: a temperature far above the payoffs' scale only makes the
+#: regularised equilibrium uniform, and eta * alpha stays far from overflowing in ``1 + eta * alpha``.
+MMD_LIMIT = 1e6
+
+
+def _positive_number(name: str, value) -> float:
+    """``value`` as a float in ``(0, MMD_LIMIT]``, else ``ValueError``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a number; got {type(value).__name__}")
+    value = float(value)
+    if not np.isfinite(value) or not 0.0 < value <= MMD_LIMIT:
+        raise ValueError(f"{name} must be a finite number above 0 and at most {MMD_LIMIT:g}; got {value}")
+    return value
+
+
+def mmd_parameters(variant: str, alpha=None, stepsize=None) -> dict:
+    """MMD's ``{"alpha", "stepsize"}``: alpha a float (default ``MMD_DEFAULT_ALPHA``), stepsize a float or ``None``
+    (then the solver takes OpenSpiel's default, ``alpha / max |A|^2`` with A the game's sequence-form payoff matrix);
+    ``{}`` for any other variant.
+
+    Raises ``ValueError`` for a value not in ``(0, 1e6]``, or a stepsize given to another variant.
+
+    >>> mmd_parameters("mmd")
+    {'alpha': 0.05, 'stepsize': None}
+    """
+    if variant != "mmd":
+        if stepsize is not None:
+            raise ValueError(f"stepsize applies only to the 'mmd' variant, not {variant!r}")
+        return {}
+    return {
+        "alpha": _positive_number("alpha", MMD_DEFAULT_ALPHA if alpha is None else alpha),
+        "stepsize": None if stepsize is None else _positive_number("stepsize", stepsize),
+    }
+
+
+def variant_parameters(variant: str, alpha=None, beta=None, gamma=None, stepsize=None) -> dict:
+    """The variant's parameters, validated and with defaults filled in: discounted CFR's ``alpha, beta, gamma``
+    (:func:`discount_parameters`), MMD's ``alpha, stepsize`` (:func:`mmd_parameters`), ``{}`` for the others (which
+    refuse any).
+
+    >>> variant_parameters("mmd", alpha=0.1)
+    {'alpha': 0.1, 'stepsize': None}
+    """
+    if variant == "mmd":
+        named = [name for name, value in (("beta", beta), ("gamma", gamma)) if value is not None]
+        if named:
+            raise ValueError(f"{', '.join(named)} applies only to the 'discounted' variant, not 'mmd'")
+        return mmd_parameters(variant, alpha, stepsize)
+    mmd_parameters(variant, stepsize=stepsize)  # refuses a step size
+    return discount_parameters(variant, alpha, beta, gamma)
 
 
 def discount_parameters(variant: str, alpha=None, beta=None, gamma=None) -> dict:
@@ -103,7 +163,8 @@ def discount_parameters(variant: str, alpha=None, beta=None, gamma=None) -> dict
     if variant != "discounted":
         named = [name for name, value in given.items() if value is not None]
         if named:
-            raise ValueError(f"{', '.join(named)} applies only to the 'discounted' variant, not {variant!r}")
+            also = " (alpha also to 'mmd', as its temperature)" if alpha is not None else ""
+            raise ValueError(f"{', '.join(named)} applies only to the 'discounted' variant{also}, not {variant!r}")
         return {}
     out = {}
     for name, value in given.items():
@@ -122,25 +183,36 @@ def discount_parameters(variant: str, alpha=None, beta=None, gamma=None) -> dict
 
 @dataclass(frozen=True)
 class CFRVariant:
-    """A CFR variant by name and update order.
+    """A CFR variant by name and update order (by default alternating, or the variant's only order:
+    ``ONLY_UPDATES``).
 
     >>> CFRVariant.parse("cfr+/simultaneous").label
     'cfr+ · simultaneous'
+    >>> CFRVariant("mmd").updates
+    'simultaneous'
     """
 
     name: str = "cfr"
-    updates: str = "alternating"
+    updates: str | None = None
     #: Discounted CFR's ``(alpha, beta, gamma)`` (``None``: the defaults, ``DISCOUNT_DEFAULTS``); others take none.
     discount: tuple[float, float, float] | None = None
+    #: MMD's ``(alpha, stepsize)``, stepsize ``None`` for OpenSpiel's default (``None``: alpha = ``MMD_DEFAULT_ALPHA``
+    #: and that step size); others take none.
+    mmd: tuple[float, float | None] | None = None
 
     def __post_init__(self):
         choice(self.name, CFR_VARIANTS, "variant")
+        if self.updates is None:
+            object.__setattr__(self, "updates", ONLY_UPDATES.get(self.name, "alternating"))
         choice(self.updates, CFR_UPDATES, "updates")
-        if self.name in MONTE_CARLO_VARIANTS and self.updates != "alternating":
-            raise ValueError(
-                f"{self.name} updates alternately (one traversal for player 1, then one for player 2, as in OpenSpiel);"
-                f" it has no {self.updates!r} form"
+        only = ONLY_UPDATES.get(self.name)
+        if only is not None and self.updates != only:
+            how = (
+                "alternately (one traversal for player 1, then one for player 2, as in OpenSpiel)"
+                if only == "alternating"
+                else "both players at once from the same profile (as OpenSpiel's MMDDilatedEnt)"
             )
+            raise ValueError(f"{self.name} updates {how}; it has no {self.updates!r} form")
         if self.discount is not None:
             if len(self.discount) != 3:
                 raise ValueError(f"discount is (alpha, beta, gamma); got {self.discount!r}")
@@ -149,10 +221,21 @@ class CFRVariant:
             object.__setattr__(
                 self, "discount", None if parameters == DISCOUNT_DEFAULTS else tuple(parameters.values())
             )
+        if self.mmd is not None:
+            if self.name != "mmd":
+                raise ValueError(f"mmd (alpha, stepsize) applies only to the 'mmd' variant, not {self.name!r}")
+            if len(self.mmd) != 2:
+                raise ValueError(f"mmd is (alpha, stepsize); got {self.mmd!r}")
+            alpha, stepsize = mmd_parameters(self.name, *self.mmd).values()
+            plain = alpha == MMD_DEFAULT_ALPHA and stepsize is None
+            object.__setattr__(self, "mmd", None if plain else (alpha, stepsize))
 
     @property
     def parameters(self) -> dict:
-        """Discounted CFR's ``{"alpha", "beta", "gamma"}`` (defaults filled in); ``{}`` for the other variants."""
+        """Discounted CFR's ``{"alpha", "beta", "gamma"}`` and MMD's ``{"alpha", "stepsize"}`` (defaults filled in,
+        MMD's stepsize ``None`` for OpenSpiel's default); ``{}`` for the other variants."""
+        if self.name == "mmd":
+            return mmd_parameters(self.name, *(self.mmd or (None, None)))
         return discount_parameters(self.name, *(self.discount or (None, None, None)))
 
     @classmethod
@@ -164,9 +247,10 @@ class CFRVariant:
 
     @property
     def label(self) -> str:
-        """``"name · updates"``; discounted CFR with parameters other than the defaults names them,
-        ``"discounted(α=1, β=1, γ=1) · alternating"``."""
-        return self.full_label if self.discount is not None else f"{self.name} · {self.updates}"
+        """``"name · updates"``; discounted CFR and MMD with parameters other than the defaults name them,
+        ``"discounted(α=1, β=1, γ=1) · alternating"``, ``"mmd(α=0.1) · simultaneous"``."""
+        plain = self.discount is None and self.mmd is None
+        return f"{self.name} · {self.updates}" if plain else self.full_label
 
     @property
     def full_label(self) -> str:
@@ -174,6 +258,9 @@ class CFRVariant:
         parameters = self.parameters
         if not parameters:
             return f"{self.name} · {self.updates}"
+        if self.name == "mmd":
+            stepsize = "" if parameters["stepsize"] is None else f", η={parameters['stepsize']:g}"
+            return f"{self.name}(α={parameters['alpha']:g}{stepsize}) · {self.updates}"
         alpha, beta, gamma = (f"{v:g}" for v in parameters.values())
         return f"{self.name}(α={alpha}, β={beta}, γ={gamma}) · {self.updates}"
 
@@ -251,6 +338,57 @@ def _stack_arrays(game: TreeGame, variant: str) -> dict:
     }
 
 
+def _mmd_arrays(game: TreeGame, variant: str) -> dict:
+    """MMD's arrays (``CFRState.mmd_*``; empty for the other variants) and ``payoff_scale``, the largest
+    ``|A[s, t]|`` of the sequence-form payoff matrix (OpenSpiel's default step size is ``alpha / payoff_scale^2``).
+
+    A sequence (I, a) is numbered ``I * width + a`` (a cell of a policy array), the empty sequence -1. Each node's
+    sequence for each player is the last action that player took on the way there; an information set's parent
+    sequence is that of any of its nodes (perfect recall); and the order lists information sets by their first node in
+    reverse, so children come before their parent sequences (nodes are laid out parents-first, deal by deal, so an
+    information set's first node precedes those of all that follow one of its actions).
+    """
+    tree = game.tree
+    infosets, width = len(game.infosets), policy_width(game)
+    nodes = tree.player.shape[0] if variant == "mmd" else 0
+    out = {
+        "mmd_logits": np.zeros((infosets if nodes else 0, width)),
+        "mmd_sequence": np.full((nodes, 2), -1, dtype=np.int64),
+        "mmd_parent": np.full(infosets if nodes else 0, -1, dtype=np.int64),
+        "mmd_order": np.arange(infosets if nodes else 0, dtype=np.int64),
+        "payoff_scale": 0.0,
+    }
+    if not nodes:
+        return out
+    # Each node's sequences, a tree level more per vectorised pass (as many passes as the depth).
+    sequence, inner = out["mmd_sequence"], np.flatnonzero(tree.parent >= 0)
+    parent, slot = tree.parent[inner], tree.parent_slot[inner]
+    actor = tree.player[parent]
+    own = np.where(actor >= 0, tree.infoset[parent] * width + slot, -1)
+    while True:
+        deeper = sequence.copy()
+        for p in range(2):
+            deeper[inner, p] = np.where(actor == p, own, sequence[parent, p])
+        if np.array_equal(deeper, sequence):
+            break
+        sequence[:] = deeper
+    decisions = np.flatnonzero(tree.player >= 0)
+    infoset_of = tree.infoset[decisions]
+    first = np.full(infosets, nodes, dtype=np.int64)
+    np.minimum.at(first, infoset_of, decisions)
+    out["mmd_parent"][:] = sequence[first, tree.infoset_player]
+    out["mmd_order"][:] = np.argsort(first, kind="stable")[::-1]
+    # A[s, t]: chance's reach times player 1's payoff, summed over the leaves of each pair of sequences.
+    reach = np.empty((nodes, 3))
+    _runtime.call_cfr(_kernels.forward_reach, tree, uniform_policy(game), reach)
+    leaves = np.flatnonzero(tree.player == -1)
+    pairs = (sequence[leaves, 0] + 1) * (infosets * width + 1) + sequence[leaves, 1] + 1
+    _, cell = np.unique(pairs, return_inverse=True)
+    entries = np.bincount(cell.ravel(), weights=reach[leaves, 2] * tree.payoff[leaves])
+    out["payoff_scale"] = float(np.abs(entries).max()) if entries.size else 0.0
+    return out
+
+
 def tree_nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
     array = as_policy_array(game, policy)
@@ -265,7 +403,7 @@ class CFRSolver:
     game : TreeGame
         For example :data:`rmcore.KUHN`.
     variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+", "external-sampling", \
-"outcome-sampling"}
+"outcome-sampling", "mmd"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
         (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
         Carlo CFR sampling one deal per iteration (reproducible from ``seed``); predictive CFR+ (Farina,
@@ -280,8 +418,9 @@ class CFRSolver:
         ``0.6 / n + 0.4 sigma``, and adds ``R(I, a) += pi_-i / q(h) (u(I a) - u(I))`` with importance-weighted
         estimates u and ``S(I, a) += pi_i(h) sigma(I, a) / q(h)`` at i's own nodes (stochastically weighted
         averaging). Both only alternate (``updates="simultaneous"`` is refused).
-    updates : {"alternating", "simultaneous"}
-        Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.).
+    updates : {"alternating", "simultaneous"}, optional
+        Player 1 then player 2 (OpenSpiel's order, the default), or both at once (Zinkevich et al.); by default the
+        variant's only order where it has one (``ONLY_UPDATES``: MMD is simultaneous), else alternating.
     seed : int, optional
         Seed for the sampling variants (chance sampling, Monte Carlo CFR); ``None`` draws fresh entropy (see ``seed``
         afterwards).
@@ -295,10 +434,22 @@ class CFRSolver:
         Discounted CFR only (Brown & Sandholm 2019), each a finite number in [-10, 10], by default 1.5, 0 and 2:
         after iteration t the cumulative regrets R >= 0 are multiplied by ``t^alpha / (t^alpha + 1)``, those
         R < 0 by ``t^beta / (t^beta + 1)``, and iteration t's strategy enters the average with weight
-        ``t^gamma``. (1, 1, 1) is linear CFR. Any other variant refuses them (``ValueError``).
+        ``t^gamma``. (1, 1, 1) is linear CFR. Any other variant refuses them (``ValueError``), except that ``alpha``
+        is also MMD's temperature.
+    stepsize : float, optional
+        MMD only: its step size eta, in (0, 1e6]; by default OpenSpiel's, ``alpha / max |A|^2`` with ``A`` the
+        sequence-form payoff matrix (chance's probability times the payoff, summed over the leaves of each pair of
+        sequences).
 
     Notes
     -----
+    Magnetic mirror descent (``"mmd"``, Sokota et al. 2023) is no regret method: each iteration moves both players at
+    once by a mirror-descent step with the dilated entropy, towards the uniform magnet with temperature ``alpha``
+    (by default ``MMD_DEFAULT_ALPHA``), as OpenSpiel's ``MMDDilatedEnt(game, alpha, stepsize)``
+    (``_kernels.run_mmd``). Its current policy (``current_policy()``, ``exploitability_current`` in the history)
+    converges to the alpha-QRE; the average policy is the uniform average of the iterates' sequence forms, as CFR's.
+    Its only update order is ``"simultaneous"`` (the default when ``updates`` is not given).
+
     ``run(n)`` may be called any number of times: any split of the same total gives identical
     results. With the defaults, ``cfr`` and ``cfr+`` are OpenSpiel's CFRSolver and CFRPlusSolver bit for bit
     (Kuhn and Leduc poker: ``tests/test_openspiel.py``), and ``discounted`` with any parameters is OpenSpiel's
@@ -310,18 +461,20 @@ class CFRSolver:
         self,
         game: TreeGame,
         variant: str = "cfr",
-        updates: str = "alternating",
+        updates: str | None = None,
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
         opponent: dict | None = None,
         alpha: float | None = None,
         beta: float | None = None,
         gamma: float | None = None,
+        stepsize: float | None = None,
     ):
         check_tree_game(game)
         self.game = game
-        parameters = discount_parameters(variant, alpha, beta, gamma)
-        self.variant = CFRVariant(variant, updates, tuple(parameters.values()) if parameters else None)
+        parameters = variant_parameters(variant, alpha, beta, gamma, stepsize)
+        values = tuple(parameters.values()) if parameters else None
+        self.variant = CFRVariant(variant, updates, *((None, values) if variant == "mmd" else (values,)))
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
         #: The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
         self.learner = None if fixed_player is None else 2 - fixed_player
@@ -329,8 +482,19 @@ class CFRSolver:
             None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
         )
         learner = _kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
+        mmd = _mmd_arrays(game, variant)
+        scale = mmd.pop("payoff_scale")
+        #: MMD's step size eta (``None`` for the other variants).
+        self.stepsize = None
+        flag_parameters = parameters or DISCOUNT_DEFAULTS
+        if variant == "mmd":
+            self.stepsize = parameters["stepsize"]
+            if self.stepsize is None:  # OpenSpiel's default (a game whose payoffs are all 0 moves at any step: alpha)
+                self.stepsize = parameters["alpha"] / scale**2 if scale > 0.0 else parameters["alpha"]
+            # The temperature travels in CFRFlags.alpha (discounted CFR's alpha, which MMD has no use for).
+            flag_parameters = dict(DISCOUNT_DEFAULTS, alpha=parameters["alpha"], stepsize=self.stepsize)
         self._flags = _kernels.CFRFlags(
-            _VARIANT_CODES[variant], updates == "alternating", learner, **(parameters or DISCOUNT_DEFAULTS)
+            _VARIANT_CODES[variant], self.variant.updates == "alternating", learner, **flag_parameters
         )
         self.max_points = history_points(max_points)
         rng, self.seed = seed_words(seed)
@@ -355,6 +519,7 @@ class CFRSolver:
             active=zeros(nodes, dtype=np.int64),
             touched=zeros(1, dtype=np.int64),
             **_stack_arrays(game, variant),
+            **mmd,
         )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
@@ -398,13 +563,20 @@ class CFRSolver:
         measured = -(-self.nodes_touched // self._iteration) if self._iteration else 0
         return max(measured, 2 * self._state.stack_node.shape[0])
 
+    @property
+    def _kernel(self):
+        """The kernel that runs iterations: Monte Carlo CFR's walks, MMD's step, or the full-pass CFR kernel."""
+        if self.variant.name in MONTE_CARLO_VARIANTS:
+            return _kernels.run_mccfr
+        return _kernels.run_mmd if self.variant.name == "mmd" else _kernels.run_cfr
+
     def _run_chunk(self, iterations: int) -> None:
         start, stop = self._iteration, self._iteration + iterations
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         infosets, actions = self._state.policy.shape
         rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
         written = _runtime.call_cfr(
-            _kernels.run_mccfr if self.variant.name in MONTE_CARLO_VARIANTS else _kernels.run_cfr,
+            self._kernel,
             self.game.tree,
             self._state,
             self._flags,

@@ -80,7 +80,7 @@ class KuhnCFR(CFRSolver):
     def __init__(
         self,
         variant: str = "cfr",
-        updates: str = "alternating",
+        updates: str | None = None,
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
     ):

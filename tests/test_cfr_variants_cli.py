@@ -1,4 +1,5 @@
-"""The command line's CFR variants: ``kuhn --variant pcfr+`` and discounted CFR's ``--alpha/--beta/--gamma``."""
+"""The command line's CFR variants: ``kuhn --variant pcfr+``, discounted CFR's ``--alpha/--beta/--gamma`` and MMD's
+``--alpha/--stepsize``."""
 
 import json
 
@@ -31,6 +32,19 @@ def test_kuhn_discounted_takes_its_parameters():
     assert result["exploitability"] == solver.metrics().exploitability
 
 
+def test_kuhn_runs_mmd_with_its_temperature_and_reports_the_last_iterate():
+    out = cli("kuhn", "--variant", "mmd", "--alpha", "0.1", "--stepsize", "0.5", "--iterations", "300", "--json")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.1, stepsize=0.5, max_points=0)
+    solver.run(300)
+    assert result["variant"] == "mmd(α=0.1, η=0.5) · simultaneous"
+    assert result["exploitability"] == solver.metrics().exploitability
+    assert result["exploitability_current"] == rmcore.tree_nash_conv(rmcore.KUHN, solver.current_policy()) / 2
+    out = cli("kuhn", "--variant", "mmd", "--iterations", "30")
+    assert "30 iterations of mmd(α=0.05) (simultaneous)" in out.stdout and "the last iterate" in out.stdout
+
+
 @pytest.mark.parametrize(
     "arguments,message",
     [
@@ -38,6 +52,9 @@ def test_kuhn_discounted_takes_its_parameters():
         (["--variant", "discounted", "--gamma", "11"], "gamma must be a finite number between -10 and 10"),
         (["--variant", "discounted", "--beta", "x"], "--beta: invalid float value"),
         (["--variant", "cfr+", "--alpha", "1"], "alpha applies only to the 'discounted' variant"),
+        (["--variant", "mmd", "--alpha", "0"], "alpha must be a finite number above 0"),
+        (["--variant", "mmd", "--updates", "alternating"], "mmd updates both players at once"),
+        (["--variant", "cfr", "--stepsize", "1"], "stepsize applies only to the 'mmd' variant"),
     ],
 )
 def test_bad_parameters_are_one_line_and_exit_status_2(arguments, message):

@@ -184,6 +184,7 @@ def test_a_call_too_large_for_plain_python_waits_for_the_compiled_kernel(monkeyp
         ("chance-sampling", "simultaneous"),
         ("pcfr+", "alternating"),
         ("pcfr+", "simultaneous"),
+        ("mmd", "simultaneous"),
     ],
 )
 def test_the_cfr_kernels_as_plain_python_give_bit_identical_results(monkeypatch, variant, updates):
