@@ -272,7 +272,15 @@ def _liteefg_rows(quick: bool) -> None:
                 e.exploitability(g, "linear-avg-iterate") for _ in range(k)
             ]
         _compare_liteefg(
-            f"{title} exploitability (average): per call", contenders, calls, calls, repeats, "", ">= 1x", False
+            # (Leduc's own row against OpenSpiel's bears the plain name.)
+            f"{title} exploitability (average{'' if title == 'Kuhn' else ', CFR+'}): per call",
+            contenders,
+            calls,
+            calls,
+            repeats,
+            "",
+            ">= 1x",
+            False,
         )
 
 
