@@ -187,6 +187,124 @@ def _kuhn_rows(quick: bool) -> None:
     )
 
 
+#: The algorithms compared with LiteEFG: ours by variant and update order, LiteEFG's baseline module, its label and
+#: the averaging its own training script uses. LiteEFG's CFR updates both players at once; its CFR+ and PCFR+
+#: alternate, with the last instantaneous regret as PCFR+'s prediction, as ours (tests/test_liteefg.py).
+_LITEEFG_ALGORITHMS = (
+    ("cfr", "simultaneous", "CFR", "CFR", "avg-iterate"),
+    ("cfr+", "alternating", "CFRplus", "CFR+", "linear-avg-iterate"),
+    ("pcfr+", "alternating", "PCFR", "PCFR+", "linear-avg-iterate"),
+)
+
+
+def liteefg_run(openspiel_name: str, module: str):
+    """LiteEFG's baseline ``module`` (``"CFR"``, ``"CFRplus"``, ``"PCFR"``) on an OpenSpiel game, as its training
+    script sets it up: ``(env, graph, step)``, where ``step()`` runs one iteration (the update, then the average's).
+    None when LiteEFG (optional, built from its source package by pip) is not installed."""
+    import contextlib
+    import importlib
+    import io
+
+    try:
+        import LiteEFG
+        import pyspiel
+    except ImportError:
+        return None
+    with contextlib.redirect_stdout(io.StringIO()):  # (its graphs print a banner when built)
+        env = LiteEFG.OpenSpielEnv(pyspiel.load_game(openspiel_name))
+        graph = importlib.import_module(f"LiteEFG.baselines.{module}").graph()
+        env.set_graph(graph)
+    strategy = graph.current_strategy()
+
+    def step():
+        graph.update_graph(env)
+        env.update_strategy(strategy)
+
+    return env, graph, step
+
+
+def _liteefg_rows(quick: bool) -> None:
+    """CFR, CFR+ and predictive CFR+ on Kuhn and Leduc poker against LiteEFG's (C++ engine) in the same process: the
+    same iterations of a fresh run on both sides (from the second: the first allocates), then the exploitability of
+    CFR+'s average after 100 iterations, per call."""
+    from .cfr import CFRSolver
+    from .kuhn import KUHN
+    from .poker import leduc_poker
+
+    games = (
+        ("Kuhn", KUHN, "kuhn_poker", 500 if quick else 2_000, 2_000 if quick else 20_000),
+        ("Leduc", leduc_poker(), "leduc_poker", 5 if quick else 30, 20 if quick else 200),
+    )
+    repeats = 3 if quick else 5
+    installed = _liteefg_installed()
+    for title, game, openspiel_name, n, calls in games:
+        for variant, updates, module, label, _ in _LITEEFG_ALGORITHMS:
+
+            def ours(variant=variant, updates=updates, game=game, n=n):
+                fresh = CFRSolver(game, variant, updates, max_points=0)
+                fresh.run(1)
+                started = time.perf_counter()
+                fresh.run(n)
+                return time.perf_counter() - started
+
+            def theirs(module=module, n=n, openspiel_name=openspiel_name):
+                step = liteefg_run(openspiel_name, module)[2]
+                step()
+                started = time.perf_counter()
+                for _ in range(n):
+                    step()
+                return time.perf_counter() - started
+
+            contenders = {"rmcore": ours, "liteefg": theirs} if installed else {"rmcore": ours}
+            name = f"{title} {variant}" + (" (simultaneous)" if updates == "simultaneous" else "") + ": per iteration"
+            _compare_liteefg(name, contenders, n, n, repeats, label, ">= 3x", True)
+
+        solver = CFRSolver(game, "cfr+", max_points=0)
+        solver.run(100)
+        contenders = {"rmcore": lambda s=solver, k=calls: [s.metrics() for _ in range(k)]}
+        run = liteefg_run(openspiel_name, "CFRplus")
+        if run is not None:
+            env, graph, step = run
+            for _ in range(100):
+                step()
+            strategy = graph.current_strategy()
+            contenders["liteefg"] = lambda e=env, g=strategy, k=calls: [
+                e.exploitability(g, "linear-avg-iterate") for _ in range(k)
+            ]
+        _compare_liteefg(
+            # (Leduc's own row against OpenSpiel's bears the plain name.)
+            f"{title} exploitability (average{'' if title == 'Kuhn' else ', CFR+'}): per call",
+            contenders,
+            calls,
+            calls,
+            repeats,
+            "",
+            ">= 1x",
+            False,
+        )
+
+
+def _compare_liteefg(name, contenders, ours_n, theirs_n, repeats, label, target, timed_inside) -> None:
+    times = _best_of(contenders, repeats, timed_inside=timed_inside)
+    ours = times["rmcore"] / ours_n
+    unit, scale = ("us", 1e6) if ours < 1e-4 else ("ms", 1e3)
+    if "liteefg" not in times:
+        _row(name, f"{ours * scale:.3g} {unit}", "(LiteEFG not installed)", "", f"{target} LiteEFG")
+        return
+    theirs = times["liteefg"] / theirs_n
+    baseline = f"{theirs * scale:.3g} {unit} (LiteEFG{' ' + label if label else ''})"
+    _row(name, f"{ours * scale:.3g} {unit}", baseline, f"{theirs / ours:.1f}x", target)
+
+
+def _liteefg_installed() -> bool:
+    try:
+        import LiteEFG  # noqa: F401
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def histories(game) -> int:
     """A tree game's histories as OpenSpiel counts them: our nodes, and the chance nodes above the deals (which the
     arrays fold into the deals' probabilities)."""
@@ -492,6 +610,7 @@ def main(quick: bool = False, markdown: bool = False) -> None:
     print(f"|{'-' * 52}|{'-' * 14}|{'-' * 24}|{'-' * 10}|{'-' * 14}|", flush=True)
     _matrix_rows(quick)
     _kuhn_rows(quick)
+    _liteefg_rows(quick)
     _per_history_rows(quick, _scale_rows(quick))
     if markdown:
         print()

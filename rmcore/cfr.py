@@ -521,6 +521,13 @@ class CFRSolver:
             **_stack_arrays(game, variant),
             **mmd,
         )
+        # A small tree's arrays packed for metrics() (numba unboxes two buffers rather than thirty arrays a call),
+        # with the live strategy sums; a large tree's metrics take long enough for that not to matter.
+        self._packed = (
+            (*_kernels.pack_for_metrics(game.tree, actions), self._state.strategy_sums)
+            if nodes <= config.PACKED_METRICS_NODES
+            else None
+        )
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
 
@@ -625,9 +632,15 @@ class CFRSolver:
     @exclusive
     def metrics(self) -> CFRMetrics:
         """Metrics of the average policy now (see :class:`CFRMetrics`)."""
-        br_value_1, br_value_2, game_value = _runtime.call_cfr(
-            _kernels.average_policy_values_of, tuple(self.game.tree), tuple(self._state)
-        )
+        packed = self._packed
+        if packed is None:
+            br_value_1, br_value_2, game_value = _runtime.call_cfr(
+                _kernels.average_policy_values_of, tuple(self.game.tree), tuple(self._state)
+            )
+        elif _kernels.average_policy_values_packed.overloads:  # loaded: call_cfr would call it as directly
+            br_value_1, br_value_2, game_value = _kernels.average_policy_values_packed(*packed)
+        else:  # (compiled, loaded, or run as plain Python while it compiles, as call_cfr decides)
+            br_value_1, br_value_2, game_value = _runtime.call_cfr(_kernels.average_policy_values_packed, *packed)
         nash_conv = br_value_1 + br_value_2
         gains = (br_value_1 - game_value, br_value_2 + game_value)
         return CFRMetrics(self._iteration, nash_conv, nash_conv / 2.0, game_value, gains, self.learner)
