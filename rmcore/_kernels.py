@@ -1080,8 +1080,9 @@ def average_policy_values(tree, state):
 @njit(**_ENTRY)
 def _average_policy_values(tree, strategy_sums, average, reach, value, scores):
     average_policy(strategy_sums, tree.num_actions, average)
-    br_value_1 = best_response_value(tree, average, 0, reach, value, scores)
-    br_value_2 = best_response_value(tree, average, 1, reach, value, scores)
+    _forward_reach(tree, average, reach, 0, tree.deal_start.shape[0] - 1, 1.0)
+    br_value_1 = _best_response_with_reach(tree, average, 0, reach, value, scores)
+    br_value_2 = _best_response_with_reach(tree, average, 1, reach, value, scores)
     return br_value_1, br_value_2, expected_value(tree, average, value)
 
 
@@ -1170,8 +1171,15 @@ def best_response_value(tree, policy, player, reach, value, scores):
     Information sets are resolved deepest first: at each depth the counterfactual value of every
     action, summed over the set's histories, picks the best action for the whole set.
     """
+    _forward_reach(tree, policy, reach, 0, tree.deal_start.shape[0] - 1, 1.0)
+    return _best_response_with_reach(tree, policy, player, reach, value, scores)
+
+
+@njit(**_ENTRY)
+def _best_response_with_reach(tree, policy, player, reach, value, scores):
+    """:func:`best_response_value` with ``reach`` already filled in for ``policy`` (both players' best responses
+    to one policy share one forward pass)."""
     deals = tree.deal_start.shape[0]
-    _forward_reach(tree, policy, reach, 0, deals - 1, 1.0)
     sign = 1.0 if player == 0 else -1.0
     has_chance = tree.chance_nodes.shape[0] > 0
     order = tree.by_depth
@@ -1256,7 +1264,8 @@ def average_policy(strategy_sums, num_actions, out):
 @njit(**_ENTRY)
 def nash_conv_of(tree, policy, reach, value, scores):
     """Sum over both players of the best-response value against ``policy`` (zero-sum: that is NashConv)."""
-    return best_response_value(tree, policy, 0, reach, value, scores) + best_response_value(
+    _forward_reach(tree, policy, reach, 0, tree.deal_start.shape[0] - 1, 1.0)
+    return _best_response_with_reach(tree, policy, 0, reach, value, scores) + _best_response_with_reach(
         tree, policy, 1, reach, value, scores
     )
 
