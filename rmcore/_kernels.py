@@ -760,13 +760,6 @@ def _reached_nodes(tree, policy, reach, first_deal, last_deal, chance_weight, ac
     after 100). OpenSpiel's CFR skips the same subtrees.
     """
     count = 0
-    if tree.subtree_end[tree.deal_start[first_deal]] < 0:  # subtrees are not ranges: visit every node
-        _forward_reach(tree, policy, reach, first_deal, last_deal, chance_weight)
-        for deal in range(first_deal, last_deal + 1):
-            for node in range(tree.deal_start[deal], tree.deal_end[deal]):
-                active[count] = node
-                count += 1
-        return count
     for deal in range(first_deal, last_deal + 1):
         root = tree.deal_start[deal]
         reach[root, 0] = 1.0
@@ -800,6 +793,28 @@ def _reached_nodes(tree, policy, reach, first_deal, last_deal, chance_weight, ac
             active[count] = node
             count += 1
             node += 1
+    return count
+
+
+@njit(**_ENTRY)
+def _regret_pass(tree, state, regrets, updating, first_deal, last_deal, chance_weight, strategy_weight, trace):
+    """One player's (or both players') CFR pass over deals first..last: reach forward, values backward, then the
+    regret and strategy-sum increments (:func:`_accumulate_cfr`). Returns the nodes it visited.
+
+    A tree laid out in prefix order skips the subtrees neither player reaches (:func:`_reached_nodes`); a tree laid
+    out breadth first (the poker builder's) visits every node, in plain ranges: listing them would cost Kuhn a
+    fifth of an iteration.
+    """
+    if tree.subtree_end[tree.deal_start[first_deal]] < 0:
+        _forward_reach(tree, state.policy, state.reach, first_deal, last_deal, chance_weight)
+        _backward_values(tree, state.policy, state.value, first_deal, last_deal)
+        first = tree.deal_start[first_deal]
+        count = tree.deal_end[last_deal] - first
+    else:
+        count = _reached_nodes(tree, state.policy, state.reach, first_deal, last_deal, chance_weight, state.active)
+        _reached_values(tree, state.policy, state.value, state.reach, state.active, count, updating)
+        first = -1
+    _accumulate_cfr(tree, state, regrets, updating, first, count, strategy_weight, trace)
     return count
 
 
@@ -849,7 +864,7 @@ def _backward_values(tree, policy, value, first_deal, last_deal):
 
 
 @njit(**_ENTRY)
-def _accumulate_cfr(tree, state, regrets, updating, count, strategy_weight, trace):
+def _accumulate_cfr(tree, state, regrets, updating, first, count, strategy_weight, trace):
     """Counterfactual regrets and reach-weighted strategy sums for ``updating`` (0, 1, or 2 for both).
 
     For history h at an information set I of player i, with counterfactual reach pi_-i(h) (the
@@ -865,8 +880,8 @@ def _accumulate_cfr(tree, state, regrets, updating, count, strategy_weight, trac
     """
     if trace:
         _clear_trace(tree, state, updating)
-    for k in range(count):  # the nodes _reached_nodes listed, deal by deal, in tree order
-        node = state.active[k]
+    for k in range(count):  # nodes first .. first + count - 1, or (first < 0) those _reached_nodes listed
+        node = first + k if first >= 0 else state.active[k]
         actor = tree.player[node]
         if actor < 0 or (updating != 2 and actor != updating):
             continue
@@ -1024,26 +1039,24 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
             negative_factor = scale / (scale + 1.0)
         if variant.alternating and variant.learner == BOTH_LEARN:
             for player in range(2):
-                count = _reached_nodes(
-                    tree, state.policy, state.reach, first_deal, last_deal, chance_weight, state.active
-                )
-                state.touched[0] += count
-                _reached_values(tree, state.policy, state.value, state.reach, state.active, count, player)
                 if predictive:
                     _clear_regrets(tree, regrets, player)
-                _accumulate_cfr(tree, state, regrets, player, count, weight, t == last_iteration)
+                trace = t == last_iteration
+                state.touched[0] += _regret_pass(
+                    tree, state, regrets, player, first_deal, last_deal, chance_weight, weight, trace
+                )
                 if predictive:
                     _apply_predictive_regrets(tree, state, player)
                 else:
                     _apply_regrets(tree, state, player, variant.code, float(t), positive_factor, negative_factor)
         else:  # both at once, or the learner alone against a fixed opponent
             updating = 2 if variant.learner == BOTH_LEARN else variant.learner
-            count = _reached_nodes(tree, state.policy, state.reach, first_deal, last_deal, chance_weight, state.active)
-            state.touched[0] += count
-            _reached_values(tree, state.policy, state.value, state.reach, state.active, count, updating)
             if predictive:
                 _clear_regrets(tree, regrets, updating)
-            _accumulate_cfr(tree, state, regrets, updating, count, weight, t == last_iteration)
+            trace = t == last_iteration
+            state.touched[0] += _regret_pass(
+                tree, state, regrets, updating, first_deal, last_deal, chance_weight, weight, trace
+            )
             if predictive:
                 _apply_predictive_regrets(tree, state, updating)
             else:
