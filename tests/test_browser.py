@@ -637,6 +637,6 @@ def test_the_tree_page_runs_an_uploaded_efg_and_explains_a_bad_file(app_url, tmp
             page, page.get_by_role("button", name="Step +10", exact=True), lambda: iteration_shown(page) == "10"
         )
         uploader.locator("input[type=file]").set_input_files(str(bad))
-        page.get_by_text("Not loaded: the .efg text, line 1").wait_for(timeout=60_000)
+        page.get_by_text("Not loaded: the file bad.efg, line 1").wait_for(timeout=60_000)
         assert iteration_shown(page) == "10" and page.get_by_text("from the file kuhn.efg").count() > 0
         assert page.locator("[data-testid=stException]").count() == 0
