@@ -3,7 +3,7 @@
 :func:`rmcore.compile_in_background` (``_runtime.py``) runs this so that a compile (several seconds of numba's type
 inference, in Python, holding that process's GIL) never slows a server's other sessions: the server then loads the
 finished kernel from the cache in a fraction of a second. ``FLAGS`` are a :class:`~rmcore._kernels.MatrixFlags`'
-seven values as integers, e.g. ``1,0,1,1,0,1,0``.
+eight values as integers, e.g. ``1,0,0,1,1,0,1,0``.
 """
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
     else:
         values = [int(v) for v in what.split(",")]
         if len(values) != 7:
-            print("usage: python -m rmcore._compile general|cfr|a,s,u,p,f,z,t", file=sys.stderr)
+            print("usage: python -m rmcore._compile general|cfr|a,o,s,u,p,f,z,t", file=sys.stderr)
             return 2
         algorithm, sampled, alternating, power, fixed, zero_sum, track = values
         compile_matrix(

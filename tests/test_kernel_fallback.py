@@ -18,8 +18,10 @@ from rmcore import _kernels, _runtime, checkpoints
 CARRIED = (
     "regrets_row",
     "regrets_col",
-    "last_regrets_row",
-    "last_regrets_col",
+    "predictions_row",
+    "predictions_col",
+    "scores_row",
+    "scores_col",
     "strategy_sums_row",
     "strategy_sums_col",
     "external_row",
