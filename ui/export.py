@@ -52,7 +52,9 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
     reads."""
     race, files = run.race, {}
-    variants = ",".join("/".join(v.label.split(" · ")) for v in race.variants)
+    # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
+    # parse.)
+    variants = ",".join(getattr(v, "text", None) or "/".join(v.label.split(" · ")) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
         name, values = rmcore.tree_game_setting(race.game)
         source = f"--game {name}"
