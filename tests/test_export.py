@@ -43,6 +43,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         # raw weights 7, 28, 7 do not give (0.0696249807249601 against 0.06962498072496007 after 1,000 iterations)
         (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent=(7 / 42, 28 / 42, 7 / 42), seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
+        (rmcore.preset("rps-crash"), ["hedge/eta=0.05", "optimistic-gda/eta=0.2"], dict(start=((6, 2, 2), (2, 2, 6)))),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
         (
             rmcore.kuhn_poker(4, 1.5),
@@ -57,7 +58,15 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
             ),
         ),
     ],
-    ids=["general-sum race", "fixed opponent", "fixed opponent 7-28-7", "a start", "kuhn", "kuhn-4, player 1 fixed"],
+    ids=[
+        "general-sum race",
+        "fixed opponent",
+        "fixed opponent 7-28-7",
+        "a start",
+        "steps",
+        "kuhn",
+        "kuhn-4, player 1 fixed",
+    ],
 )
 def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, game, variants, race):
     run, frame = _live(game, variants, **race)

@@ -149,9 +149,13 @@ def test_the_average_converges_and_the_optimistic_current_strategies_converge_to
 
 
 def test_gda_current_strategies_go_to_the_boundary():
-    solver = MatrixSolver(CRASH, "gda", start=OFF, eta=0.1)
+    solver = MatrixSolver(CRASH, "gda", start=OFF, eta=0.1, max_points=500)
     solver.run(3000)
-    assert solver.current_strategies().row.min() == 0.0
+    current = solver.history().current[-200:, :, :3]
+    # Late in the run the current profile keeps hitting a face of the simplex (some action exactly 0, by the
+    # projection) and stays far from the equilibrium; optimistic GDA's settles in its middle.
+    assert (current.min(axis=(1, 2)) == 0.0).mean() > 0.3
+    assert solver.metrics().nash_conv_current > 0.5
 
 
 def test_hedge_regret_stays_under_its_bound():
@@ -223,4 +227,14 @@ def test_a_race_tells_steps_apart():
     assert "hedge(η=0.5) · expected · simultaneous · uniform" in labels
     assert len(set(labels)) == 4
     optimistic = next(s for s in result.standings if s.label.startswith("optimistic-gda"))
-    assert optimistic.reached[1e-3] is not None  # its average reached 1e-3 within 2000 iterations
+    assert optimistic.reached[1e-2] is not None  # its average reached 1e-2 within 2000 iterations, RM's did not
+    assert next(s for s in result.standings if s.label.startswith("rm ")).reached[1e-2] is None
+
+
+def test_the_compile_process_reads_eight_flags():
+    import subprocess
+    import sys
+
+    # the seven flags of before the optimism flag are refused (a compile in the background would have failed)
+    old = subprocess.run([sys.executable, "-m", "rmcore._compile", "1,0,0,0,0,0,1"], capture_output=True, text=True)
+    assert old.returncode == 2 and "a,o,s,u,p,f,z,t" in old.stderr
