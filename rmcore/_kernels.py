@@ -278,9 +278,16 @@ def project_onto_simplex(values, scratch):
     n = values.shape[0]
     for i in range(n):
         scratch[i] = values[i]
-    # Insertion sort, ascending: for a handful of actions it beats a call to numba's quicksort, and a branch between
-    # the two left numba's reference counting in the hot loop. (Quadratic in the actions, like one pass over A.)
-    for i in range(1, n):
+    # Sorted ascending: three actions by three compare-exchanges (a min and a max each, no branch on the data: 3x3
+    # GDA 42 -> 37 ns an iteration), more by insertion sort, which for a handful of actions beats a call to numba's
+    # quicksort (quadratic in the actions, like one pass over A).
+    if n == 3:
+        low, middle, high = scratch[0], scratch[1], scratch[2]
+        low, middle = min(low, middle), max(low, middle)
+        middle, high = min(middle, high), max(middle, high)
+        low, middle = min(low, middle), max(low, middle)
+        scratch[0], scratch[1], scratch[2] = low, middle, high
+    for i in range(1, 0 if n == 3 else n):
         value = scratch[i]
         j = i - 1
         while j >= 0 and scratch[j] > value:
@@ -293,8 +300,7 @@ def project_onto_simplex(values, scratch):
         mu = scratch[n - 1 - k]
         running += mu
         candidate = (running - 1.0) / (k + 1)
-        if mu - candidate > 0.0:
-            theta = candidate
+        theta = candidate if mu - candidate > 0.0 else theta
     for i in range(n):
         shifted = values[i] - theta
         values[i] = shifted if shifted > 0.0 else 0.0
