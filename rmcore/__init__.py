@@ -34,6 +34,7 @@ from .matrix import (
     ALGORITHMS,
     AVERAGINGS,
     SAMPLINGS,
+    STEP_ALGORITHMS,
     UPDATES,
     MatrixMetrics,
     MatrixSolver,
@@ -41,7 +42,14 @@ from .matrix import (
     PlayerValues,
     StrategyProfile,
 )
-from .metrics import BestResponseGains, best_response_gains, exploitability, nash_conv, regret_bound
+from .metrics import (
+    BestResponseGains,
+    best_response_gains,
+    exploitability,
+    hedge_regret_bound,
+    nash_conv,
+    regret_bound,
+)
 from .play import Hand, running_mean
 from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
@@ -52,6 +60,8 @@ from .tree_builder import Chance, Decision, Terminal, build_tree_game
 
 __all__ = [
     "ALGORITHMS",
+    "STEP_ALGORITHMS",
+    "hedge_regret_bound",
     "AVERAGINGS",
     "SAMPLINGS",
     "UPDATES",

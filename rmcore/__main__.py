@@ -22,7 +22,7 @@ from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
 from .kuhn import is_classic_kuhn
-from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, UPDATES, MatrixSolver
+from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, STEP_ALGORITHMS, UPDATES, MatrixSolver
 from .race import THRESHOLDS, Race
 from .tree import TreeGame
 
@@ -136,6 +136,16 @@ def _parse_start(text: str | None):
         ) from None
 
 
+def _parse_eta(text: str | None):
+    """``--eta``: a number, or ``anytime`` (Hedge's schedule); MatrixSolver validates it."""
+    if text is None or text.strip() == "anytime":
+        return None if text is None else "anytime"
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"--eta must be a number or 'anytime', got {text!r}") from None
+
+
 def _solve(args) -> int:
     game = _load_game(args)
     solver = MatrixSolver(
@@ -147,6 +157,7 @@ def _solve(args) -> int:
         opponent=_parse_opponent(args.opponent),
         seed=args.seed,
         start=_parse_start(args.start),
+        eta=_parse_eta(args.eta),
     )
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -161,7 +172,9 @@ def _solve(args) -> int:
                     "iterations": solver.iteration,
                     "average_strategies": [average.row.tolist(), average.col.tolist()],
                     "current_strategies": [current.row.tolist(), current.col.tolist()],
+                    "variant": solver.variant.label,
                     "nash_conv": metrics.nash_conv,
+                    "nash_conv_current": metrics.nash_conv_current,
                     "br_gain": metrics.br_gains.row if metrics.nash_conv is None else None,
                     "exploitability": metrics.exploitability,
                     "value": metrics.value,
@@ -172,8 +185,8 @@ def _solve(args) -> int:
         return 0
     mode = "self-play" if solver.is_self_play else "against a fixed opponent"
     print(
-        f"{game.name or 'custom game'}: {solver.iteration} iterations of {args.algorithm} ({args.sampling}, "
-        f"{args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
+        f"{game.name or 'custom game'}: {solver.iteration} iterations of {solver.variant.label.split(' · ')[0]} "
+        f"({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
     )
     for who, labels, probabilities in (
         ("row", game.row_actions, average.row),
@@ -185,6 +198,7 @@ def _solve(args) -> int:
         print(f"  best-response gain of the learner: {metrics.br_gains.row:.6g}")
     else:
         print(f"  nash_conv: {metrics.nash_conv:.6g}")
+        print(f"  nash_conv of the current strategies: {metrics.nash_conv_current:.6g}")
     if metrics.exploitability is not None:
         print(f"  exploitability: {metrics.exploitability:.6g}")
     print(f"  value (row player's expected payoff): {metrics.value:.6g}")
@@ -363,6 +377,12 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--sampling", choices=list(SAMPLINGS), default="expected")
     solve.add_argument("--updates", choices=list(UPDATES), default="simultaneous")
     solve.add_argument("--averaging", choices=list(AVERAGINGS), default="uniform")
+    solve.add_argument(
+        "--eta",
+        metavar="ETA",
+        help=f"step size of {', '.join(STEP_ALGORITHMS)} (default 0.1), or 'anytime' for Hedge's "
+        "sqrt(8 ln(m) / t) / Delta",
+    )
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
     solve.add_argument(
@@ -422,8 +442,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--variants",
         required=True,
         metavar="V1,V2,..",
-        help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear; kuhn: "
-        "cfr+/simultaneous",
+        help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear or "
+        "hedge/eta=0.05; kuhn: cfr+/simultaneous",
     )
     race.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")

@@ -3,7 +3,7 @@
 :func:`rmcore.compile_in_background` (``_runtime.py``) runs this so that a compile (several seconds of numba's type
 inference, in Python, holding that process's GIL) never slows a server's other sessions: the server then loads the
 finished kernel from the cache in a fraction of a second. ``FLAGS`` are a :class:`~rmcore._kernels.MatrixFlags`'
-seven values as integers, e.g. ``1,0,1,1,0,1,0``.
+eight values as integers, e.g. ``1,0,0,1,1,0,1,0``.
 """
 
 from __future__ import annotations
@@ -78,15 +78,24 @@ def main(argv: list[str]) -> int:
 
         warm_up()
     elif what == "general":
-        compile_matrix((0, False, False, 0, False, True, False), general=True)
+        compile_matrix((0, False, False, False, 0, False, True, False), general=True)
     else:
         values = [int(v) for v in what.split(",")]
-        if len(values) != 7:
-            print("usage: python -m rmcore._compile general|cfr|a,s,u,p,f,z,t", file=sys.stderr)
+        if len(values) != 8:
+            print("usage: python -m rmcore._compile general|cfr|a,o,s,u,p,f,z,t", file=sys.stderr)
             return 2
-        algorithm, sampled, alternating, power, fixed, zero_sum, track = values
+        algorithm, optimistic, sampled, alternating, power, fixed, zero_sum, track = values
         compile_matrix(
-            (algorithm, bool(sampled), bool(alternating), power, bool(fixed), bool(zero_sum), bool(track)),
+            (
+                algorithm,
+                bool(optimistic),
+                bool(sampled),
+                bool(alternating),
+                power,
+                bool(fixed),
+                bool(zero_sum),
+                bool(track),
+            ),
             general=False,
         )
     return 0

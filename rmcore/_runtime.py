@@ -299,7 +299,9 @@ def compiled_matrix_kernel_ready(variant: MatrixFlags) -> bool:
 
 
 def run_matrix(row_payoffs, col_payoffs, variant, state, first_iteration, last_iteration, checkpoints, record):
-    """Run iterations ``first_iteration .. last_iteration`` (inclusive) of regret matching.
+    """Run iterations ``first_iteration .. last_iteration`` (inclusive) of regret matching (the other rules, Hedge,
+    fictitious play and GDA, change step 1's strategy map and add their own update in step 3: see
+    ``_kernels.play`` and ``_kernels.learn``).
 
     One iteration t, with ``RM(R)_i = max(R_i, 0) / sum_j max(R_j, 0)`` (uniform if none positive):
 

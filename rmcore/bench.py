@@ -497,6 +497,8 @@ def _matrix_rows(quick: bool) -> None:
             ">= 400x",
         )
 
+    _rule_rows(small, our_iterations // 2, repeats)
+
     big = preset("random-zero-sum", rows=1000, cols=1000, seed=1)
     matrix = np.array(big.row_payoffs)
     solver = MatrixSolver(big, max_points=0)
@@ -536,6 +538,29 @@ def _matrix_rows(quick: bool) -> None:
         warm = min(_startup_seconds(cache_dir) for _ in range(2 if quick else 3))
     _row("import + first run, empty numba cache", f"{cold:.2f} s", "", "", "(compile)")
     _row("import + first run, warm numba cache", f"{warm:.2f} s", "", "", "< 1 s")
+
+
+def _rule_rows(game, iterations: int, repeats: int) -> None:
+    """Each rule beside regret matching on the 3x3 expected self-play kernel, against RM's ns per iteration measured
+    in the same rounds (interleaved, so that both see the same machine). From a start off the equilibrium, as a
+    lecture runs them; a long run reaches the regime each rule settles in (Hedge's and GDA's strategies at the
+    boundary, the optimistic ones' at the equilibrium)."""
+    start = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])
+    rules = ("rm", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda")
+    solvers = {rule: MatrixSolver(game, algorithm=rule, start=start, max_points=0) for rule in rules}
+    for solver in solvers.values():
+        solver.run(10)
+    times = _best_of({rule: lambda s=solver: s.run(iterations) for rule, solver in solvers.items()}, repeats)
+    rm = times["rm"] / iterations
+    for rule in rules[1:]:
+        ours = times[rule] / iterations
+        _row(
+            f"3x3 self-play, {rule}: per iteration",  # (expected)
+            f"{ours * 1e9:.1f} ns",
+            f"{rm * 1e9:.1f} ns (rm)",
+            f"{ours / rm:.2f}x",
+            "<= 1.5x rm",
+        )
 
 
 def _parallel_row(game, quick: bool, repeats: int) -> None:

@@ -77,3 +77,9 @@ PACKED_METRICS_NODES = 20_000
 
 #: The same for a CFR call, in iterations times tree nodes: Kuhn poker's 54 nodes, 280 iterations, about 0.3 s.
 PYTHON_TWIN_CFR_WORK = 15_000
+
+#: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
+#: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and
+#: GDA jump to a vertex every round, so larger steps show nothing new.
+DEFAULT_ETA = 0.1
+MAX_ETA = 100.0

@@ -12,7 +12,14 @@ by the players' average positive regrets, each at most ``Delta * sqrt(|A| / T)``
 Variants (constructor arguments):
 
 * ``algorithm``: ``"rm"``; ``"rm+"`` (Tammelin 2014: clip R at 0 after each update);
-  ``"prm+"`` (predictive RM+, Farina, Kroer & Sandholm 2021: play ``RM+(R + r_{t-1})``).
+  ``"prm+"`` (predictive RM+, Farina, Kroer & Sandholm 2021: play ``RM+(R + r_{t-1})``). For contrast, with
+  ``U_t = u_1 + ... + u_t`` the cumulative payoff vectors: ``"hedge"`` (Freund & Schapire 1997:
+  ``x_{t+1} ∝ exp(eta U_t)``), ``"optimistic-hedge"`` (Rakhlin & Sridharan 2013: ``exp(eta (U_t + u_t))``),
+  ``"fictitious-play"`` (Brown 1951: a best response to ``U_t``, ties to the lowest index), ``"gda"`` (Zinkevich
+  2003: ``x_{t+1} = Proj(x_t + eta u_t)``, Euclidean projection onto the simplex) and ``"optimistic-gda"``
+  (Daskalakis et al. 2018: ``Proj(x_t + eta (2 u_t - u_{t-1}))``). Every rule also keeps the cumulative regrets.
+* ``eta``: the step of Hedge, optimistic Hedge, GDA and optimistic GDA (default 0.1; Hedge also takes
+  ``"anytime"``, ``eta_t = sqrt(8 ln(m) / t) / Delta``); the other rules refuse it.
 * ``sampling``: ``"expected"`` (full mixed strategies) or ``"sampled"`` (each player samples one
   action per iteration and regrets are measured against the sampled actions, as in tutorials).
 * ``updates``: ``"simultaneous"`` or ``"alternating"`` (the column player updates against the row
@@ -28,6 +35,10 @@ Variants (constructor arguments):
 [0.25, 0.5, 0.25]
 >>> solver.metrics().nash_conv < 1e-4
 True
+>>> hedge = MatrixSolver(preset("rps-crash"), algorithm="optimistic-hedge", eta=0.1, start=([6, 2, 2], [2, 2, 6]))
+>>> hedge.run(5_000)
+>>> hedge.metrics().nash_conv_current < 1e-3       # its current strategies converge, not only their average
+True
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ import numpy as np
 from . import _kernels, _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
 from .games import MatrixGame
+from .metrics import hedge_regret_bound
 from .records import History, Policy, RecordBuffer, concat_records
 from .validation import as_strategy, choice, history_points, named_parts, seed_words, whole_number
 
@@ -51,6 +63,7 @@ __all__ = [
     "StrategyProfile",
     "PlayerValues",
     "ALGORITHMS",
+    "STEP_ALGORITHMS",
     "SAMPLINGS",
     "UPDATES",
     "AVERAGINGS",
@@ -67,7 +80,29 @@ ALGORITHMS = {
         "Predictive RM+ (Farina, Kroer & Sandholm 2021): RM+ that also counts the last regret once more as a "
         "prediction; converges much faster in practice."
     ),
+    "hedge": (
+        "Hedge / multiplicative weights (Freund & Schapire 1997): play in proportion to exp(eta x cumulative payoff)."
+    ),
+    "optimistic-hedge": (
+        "Optimistic Hedge (Rakhlin & Sridharan 2013; Syrgkanis et al. 2015): Hedge that counts the last payoff twice; "
+        "its current strategies converge too (Daskalakis & Panageas 2019)."
+    ),
+    "fictitious-play": (
+        "Fictitious play (Brown 1951): best-respond to the opponent's empirical average so far; converges in the "
+        "average in zero-sum games (Robinson 1951), slowly, and has no regret bound."
+    ),
+    "gda": (
+        "Projected gradient ascent (Zinkevich 2003): step eta along the payoff vector, then project onto the simplex; "
+        "its current strategies spiral outwards."
+    ),
+    "optimistic-gda": (
+        "Optimistic gradient ascent (Daskalakis, Ilyas, Syrgkanis & Zeng 2018): the step along 2 u_t - u_(t-1); its "
+        "current strategies converge."
+    ),
 }
+#: The rules that take a step size ``eta``, and the rules that also take the anytime schedule ``eta="anytime"``.
+STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda")
+ANYTIME_ALGORITHMS = ("hedge", "optimistic-hedge")
 SAMPLINGS = {
     "expected": "Regrets against the opponent's full mixed strategy.",
     "sampled": (
@@ -84,37 +119,100 @@ AVERAGINGS = {
     "linear": "Iteration t weighs t: later, better iterations count more.",
     "quadratic": "Iteration t weighs t²: later iterations count even more.",
 }
-_ALGORITHM_CODES = {"rm": _kernels.RM, "rm+": _kernels.RM_PLUS, "prm+": _kernels.PREDICTIVE_RM_PLUS}
+# Each rule as its strategy map and whether it is optimistic (counts a prediction of the next round once more).
+_ALGORITHM_CODES = {
+    "rm": (_kernels.RM, False),
+    "rm+": (_kernels.RM_PLUS, False),
+    "prm+": (_kernels.RM_PLUS, True),
+    "hedge": (_kernels.HEDGE, False),
+    "optimistic-hedge": (_kernels.HEDGE, True),
+    "fictitious-play": (_kernels.FICTITIOUS_PLAY, False),
+    "gda": (_kernels.GDA, False),
+    "optimistic-gda": (_kernels.GDA, True),
+}
 _AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
+
+
+def step_size(eta, algorithm: str) -> float | str | None:
+    """A validated step size for ``algorithm``: ``None`` for a rule without one (where anything but ``None`` is an
+    error), else a finite number in ``(0, config.MAX_ETA]`` (``None`` gives ``config.DEFAULT_ETA``), or
+    ``"anytime"`` for Hedge and optimistic Hedge."""
+    if algorithm not in STEP_ALGORITHMS:
+        if eta is not None:
+            raise ValueError(f"eta is a step size of {', '.join(STEP_ALGORITHMS)}; {algorithm!r} takes none")
+        return None
+    if eta is None:
+        return config.DEFAULT_ETA
+    if isinstance(eta, str):
+        if eta.strip() == "anytime":
+            if algorithm not in ANYTIME_ALGORITHMS:
+                raise ValueError(f"eta='anytime' is Hedge's schedule; {algorithm!r} takes a number")
+            return "anytime"
+        try:
+            eta = float(eta)
+        except ValueError:
+            raise ValueError(f"eta must be a number or 'anytime', got {eta!r}") from None
+    if isinstance(eta, bool) or not isinstance(eta, (int, float, np.integer, np.floating)):
+        raise ValueError(f"eta must be a number, got {eta!r}")
+    eta = float(eta)
+    if not (math.isfinite(eta) and 0.0 < eta <= config.MAX_ETA):
+        raise ValueError(f"eta must be a finite number > 0 and <= {config.MAX_ETA:g}, got {eta!r}")
+    return eta
 
 
 @dataclass(frozen=True)
 class MatrixVariant:
-    """A regret-matching variant by name: algorithm, sampling, updates and averaging.
+    """A learning rule's variant by name: algorithm (with its step size ``eta``), sampling, updates and averaging.
+
+    Parsed from names joined by ``/`` in any order, the step as ``eta=0.05`` (or ``eta=anytime``); the label, which
+    races and links tell runs apart by, shows the step:
 
     >>> MatrixVariant.parse("rm+/sampled").label
     'rm+ · sampled · simultaneous · uniform'
+    >>> MatrixVariant.parse("hedge/eta=0.05/linear").label
+    'hedge(η=0.05) · expected · simultaneous · linear'
+    >>> MatrixVariant("optimistic-gda").eta
+    0.1
     """
 
     algorithm: str = "rm"
     sampling: str = "expected"
     updates: str = "simultaneous"
     averaging: str = "uniform"
+    eta: float | str | None = None
 
     def __post_init__(self):
         choice(self.algorithm, ALGORITHMS, "algorithm")
         choice(self.sampling, SAMPLINGS, "sampling")
         choice(self.updates, UPDATES, "updates")
         choice(self.averaging, AVERAGINGS, "averaging")
+        object.__setattr__(self, "eta", step_size(self.eta, self.algorithm))
 
     @classmethod
     def parse(cls, text: str) -> MatrixVariant:
-        """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"``; the rest default."""
-        return cls(**named_parts(text, _VARIANT_FIELDS, "a matrix variant", "rm+/sampled/alternating/linear"))
+        """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"`` or ``"hedge/eta=0.05"``; the
+        rest default."""
+        parts = text.split("/") if isinstance(text, str) else []
+        steps = [part.strip()[len("eta=") :] for part in parts if part.strip().startswith("eta=")]
+        if len(steps) > 1:
+            raise ValueError(f"{text!r} names the step eta twice")
+        names = "/".join(part for part in parts if not part.strip().startswith("eta=")) if parts else text
+        fields = named_parts(names, _VARIANT_FIELDS, "a matrix variant", "rm+/sampled/alternating/linear")
+        return cls(**fields, eta=steps[0] if steps else None)
 
     @property
     def label(self) -> str:
-        return " · ".join((self.algorithm, self.sampling, self.updates, self.averaging))
+        if self.eta is None:
+            algorithm = self.algorithm
+        else:
+            algorithm = f"{self.algorithm}(η={self.eta if isinstance(self.eta, str) else format(self.eta, 'g')})"
+        return " · ".join((algorithm, self.sampling, self.updates, self.averaging))
+
+    @property
+    def text(self) -> str:
+        """The variant as :meth:`parse` reads it (``"hedge/eta=0.05/expected/simultaneous/uniform"``)."""
+        step = [] if self.eta is None else [f"eta={self.eta if isinstance(self.eta, str) else format(self.eta, 'g')}"]
+        return "/".join([self.algorithm, *step, self.sampling, self.updates, self.averaging])
 
     @property
     def is_sampled(self) -> bool:
@@ -145,7 +243,8 @@ class MatrixMetrics(NamedTuple):
     best-response gain ``br_gains.row`` is the measure; ``exploitability`` (``nash_conv / 2``)
     is ``None`` for general-sum games; ``cce_gap`` (how much a player could gain by deviating from
     the empirical joint play, i.e. the largest external regret per iteration) is reported for
-    general-sum self-play only.
+    general-sum self-play only. ``nash_conv_current`` is the nash_conv of the *current* profile (the strategies the
+    next iteration plays), in self-play: the optimistic rules' current strategies converge, RM's and Hedge's cycle.
     """
 
     iteration: int
@@ -156,6 +255,7 @@ class MatrixMetrics(NamedTuple):
     regret_bound: PlayerValues
     value: float
     cce_gap: float | None
+    nash_conv_current: float | None = None
 
     @property
     def gap(self) -> float:
@@ -164,12 +264,13 @@ class MatrixMetrics(NamedTuple):
 
 
 class MatrixSolver:
-    """Regret matching (and RM+, predictive RM+) in a two-player matrix game, run incrementally.
+    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA) in a two-player matrix game, run
+    incrementally.
 
     Parameters
     ----------
     game : MatrixGame
-    algorithm : {"rm", "rm+", "prm+"}
+    algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda"}
     sampling : {"expected", "sampled"}
     updates : {"simultaneous", "alternating"}
         Ignored against a fixed opponent (only one player learns).
@@ -183,12 +284,18 @@ class MatrixSolver:
         player's payoff range: one iteration's worth of regret), so regret matching's first strategy
         ``RM(R_0)`` is exactly ``x_0``. ``None`` (default) starts from zero regrets, i.e. uniform play;
         in a symmetric game such as Rock-Paper-Scissors that is the equilibrium, and nothing moves.
-        Against a fixed opponent only the row player's start is used.
+        Against a fixed opponent only the row player's start is used. The other rules play the start first without
+        regrets: Hedge takes it as its prior (``x_t ∝ x_0 exp(eta U_{t-1})``), fictitious play plays it at ``t = 1``,
+        GDA starts its iterate there.
     seed : int, optional
         Seed of the sampled variant's random numbers; ``None`` draws fresh entropy (see ``seed``
         afterwards to reproduce the run).
     max_points : int
         Most rows ``history()`` keeps (0 keeps none).
+    eta : float or "anytime", optional
+        The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``: a finite number in
+        ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
+        ``eta_t = sqrt(8 ln(m) / t) / Delta`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3). Other rules take none.
 
     Notes
     -----
@@ -209,17 +316,20 @@ class MatrixSolver:
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
         start=None,
+        eta=None,
     ):
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
         self.game = game
-        self.variant = MatrixVariant(algorithm, sampling, updates, averaging)
+        self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
         self.max_points = history_points(max_points)
         m, n = game.shape
         self.opponent = None if opponent is None else as_strategy(opponent, n, "opponent strategy", normalise=True)
         fixed = self.opponent is not None
+        code, optimistic = _ALGORITHM_CODES[algorithm]
         self._flags = _kernels.MatrixFlags(
-            algorithm=_ALGORITHM_CODES[algorithm],
+            algorithm=code,
+            optimistic=optimistic,
             sampled=sampling == "sampled",
             alternating=updates == "alternating",
             averaging_power=_AVERAGING_POWERS[averaging],
@@ -232,14 +342,21 @@ class MatrixSolver:
         self._state = _kernels.MatrixState(
             regrets_row=zeros(m),
             regrets_col=zeros(n),
-            last_regrets_row=zeros(m),
-            last_regrets_col=zeros(n),
+            predictions_row=zeros(m),
+            predictions_col=zeros(n),
+            scores_row=zeros(m),
+            scores_col=zeros(n),
             strategy_sums_row=zeros(m),
             strategy_sums_col=zeros(n),
             external_row=zeros(m),
             external_col=zeros(n),
             weight_sum=zeros(1),
             rng=rng,
+            steps=self._steps(),
+            log_start_row=zeros(m),
+            log_start_col=zeros(n),
+            start_row=np.full(m, 1.0 / m),
+            start_col=np.full(n, 1.0 / n),
             x=np.full(m, 1.0 / m),
             y=self.opponent.copy() if fixed else np.full(n, 1.0 / n),
             next_x=zeros(m),
@@ -248,23 +365,55 @@ class MatrixSolver:
             avg_x=zeros(m),
             avg_y=zeros(n),
             fixed_row_utilities=zeros(m),
+            scratch_row=zeros(m),
+            scratch_col=zeros(n),
             drawn=np.full(3, -1, dtype=np.int64),
         )
         self.start = None if start is None else initial_strategies(game, start)
+        state = self._state
+        if code == _kernels.GDA:  # GDA's iterate: x_1 is the start (uniform without one)
+            state.scores_row[:] = state.start_row
+            state.scores_col[:] = state.start_col
         if self.start is not None:
-            delta_row, delta_col = game.payoff_range
-            self._state.regrets_row[:] = delta_row * self.start.row
+            players = [(self.start.row, state.regrets_row, state.log_start_row, state.start_row, state.scores_row)]
             if not fixed:
-                self._state.regrets_col[:] = delta_col * self.start.col
+                column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
+                players.append((self.start.col, *column))
+            for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
+                if code in (_kernels.RM, _kernels.RM_PLUS):
+                    regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
+                elif code == _kernels.HEDGE:
+                    with np.errstate(divide="ignore"):
+                        log_start[:] = np.log(x0)  # the start as Hedge's prior: x_1 = x_0 (-inf where it is 0)
+                elif code == _kernels.FICTITIOUS_PLAY:
+                    first[:] = x0
+                else:
+                    scores[:] = x0
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_matrix_record(0, m, n), self.max_points)
         self._initial_state = _runtime.copies(self._state)  # to run provisional iterations again (_settle)
         self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
 
     algorithm = property(lambda self: self.variant.algorithm)
+    eta = property(lambda self: self.variant.eta)
     sampling = property(lambda self: self.variant.sampling)
     updates = property(lambda self: self.variant.updates)
     averaging = property(lambda self: self.variant.averaging)
+
+    def _steps(self) -> np.ndarray:
+        """The kernels' ``[eta_row, eta_col, anytime]``: the step twice, or with ``eta="anytime"`` each player's
+        ``sqrt(8 ln(actions)) / Delta`` (Hedge's anytime step ``eta_t = sqrt(8 ln(m) / t) / Delta``, Cesa-Bianchi &
+        Lugosi 2006, Theorem 2.3; ``Delta = 1`` in a game whose payoffs are all equal)."""
+        eta = self.variant.eta
+        if eta is None:
+            return np.zeros(3)
+        if eta != "anytime":
+            return np.array([eta, eta, 0.0])
+        constants = [
+            math.sqrt(8.0 * math.log(actions)) / (delta if delta > 0 else 1.0)
+            for actions, delta in zip(self.game.shape, self.game.payoff_range)
+        ]
+        return np.array([*constants, 1.0])
 
     # -- running -------------------------------------------------------------------------
 
@@ -436,10 +585,11 @@ class MatrixSolver:
             "br_gain_col": record.br_gain_col,
             "average_regret_row": record.average_regret_row,
             "average_regret_col": record.average_regret_col,
-            "regret_bound_row": delta_row * np.sqrt(m / elapsed),
-            "regret_bound_col": fixed * delta_col * np.sqrt(n / elapsed),
+            "regret_bound_row": self._regret_bound(delta_row, m, elapsed),
+            "regret_bound_col": fixed * self._regret_bound(delta_col, n, elapsed),
             "value": record.value,
             "cce_gap": record.cce_gap,
+            "nash_conv_current": record.nash_conv_current,
         }
         return History(
             iteration,
@@ -451,6 +601,17 @@ class MatrixSolver:
             (game.row_actions, game.col_actions),
             "nash_conv" if self.opponent is None else "br_gain_row",
         )
+
+    def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
+        """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
+        PRM+), Hedge's (:func:`rmcore.hedge_regret_bound`), none (NaN) for the other rules. (From a start, RM's regrets
+        begin at ``Delta x_0`` and Hedge's prior is ``x_0``: the lines are those of the uniform start.)"""
+        algorithm = self.variant.algorithm
+        if algorithm in ("rm", "rm+", "prm+"):
+            return delta * np.sqrt(actions / elapsed)
+        if algorithm == "hedge":
+            return np.asarray(hedge_regret_bound(delta, actions, elapsed, self.variant.eta), dtype=float)
+        return np.full_like(elapsed, np.nan)
 
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
@@ -487,4 +648,5 @@ def metrics_at(history: History, row: int, zero_sum: bool) -> MatrixMetrics:
         regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
         value=get["value"],
         cce_gap=_number(get["cce_gap"]),
+        nash_conv_current=_number(get["nash_conv_current"]) if "nash_conv_current" in get else None,
     )

@@ -185,6 +185,7 @@ class Race:
                         v.sampling,
                         v.updates,
                         v.averaging,
+                        eta=v.eta,
                         opponent=opponent,
                         seed=s,
                         start=start,

@@ -43,6 +43,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         # raw weights 7, 28, 7 do not give (0.0696249807249601 against 0.06962498072496007 after 1,000 iterations)
         (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent=(7 / 42, 28 / 42, 7 / 42), seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
+        (rmcore.preset("rps-crash"), ["hedge/eta=0.05", "optimistic-gda/eta=0.2"], dict(start=((6, 2, 2), (2, 2, 6)))),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
         # discounted CFR with the page's sliders moved: both update orders, one set of parameters (--alpha ...)
         (
@@ -68,6 +69,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         "fixed opponent",
         "fixed opponent 7-28-7",
         "a start",
+        "steps",
         "kuhn",
         "kuhn dcfr",
         "kuhn-4, player 1 fixed",

@@ -18,8 +18,10 @@ from rmcore import _kernels, _runtime, checkpoints
 CARRIED = (
     "regrets_row",
     "regrets_col",
-    "last_regrets_row",
-    "last_regrets_col",
+    "predictions_row",
+    "predictions_col",
+    "scores_row",
+    "scores_col",
     "strategy_sums_row",
     "strategy_sums_col",
     "external_row",
@@ -31,7 +33,7 @@ GAMES = {
     "zero-sum 3x3": rmcore.preset("rps-crash"),
     "general-sum 3x4": rmcore.preset("random-general-sum", rows=3, cols=4, seed=2),
 }
-# Every value of every flag, in a dozen variants (compiling all 144 own kernels would take minutes on a cold cache).
+# Every value of every flag, every rule, in a few variants (compiling every own kernel would take long on a cold cache).
 VARIANTS = [
     dict(algorithm=a, sampling=s, updates=u, averaging=w)
     for a, s, u, w in [
@@ -41,6 +43,11 @@ VARIANTS = [
         ("rm", "sampled", "alternating", "linear"),
         ("rm+", "sampled", "simultaneous", "quadratic"),
         ("prm+", "sampled", "simultaneous", "uniform"),
+        ("hedge", "expected", "alternating", "linear"),
+        ("optimistic-hedge", "sampled", "simultaneous", "uniform"),
+        ("fictitious-play", "expected", "simultaneous", "quadratic"),
+        ("gda", "sampled", "alternating", "uniform"),
+        ("optimistic-gda", "expected", "simultaneous", "linear"),
     ]
 ]
 

@@ -3,7 +3,40 @@ what it shows, for students. Text only: no Streamlit, no math code."""
 
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
 #: shared link carries them.
-ALGORITHM_NAMES = {"rm": "RM (regret matching)", "rm+": "RM+", "prm+": "Predictive RM+"}
+ALGORITHM_NAMES = {
+    "rm": "RM (regret matching)",
+    "rm+": "RM+",
+    "prm+": "Predictive RM+",
+    "hedge": "Hedge (multiplicative weights)",
+    "optimistic-hedge": "Optimistic Hedge",
+    "fictitious-play": "Fictitious play",
+    "gda": "GDA (projected gradient ascent)",
+    "optimistic-gda": "Optimistic GDA",
+}
+#: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).
+BOUND_NAMES = {
+    "rm": "Δ·√(|A|/T)",
+    "rm+": "Δ·√(|A|/T)",
+    "prm+": "Δ·√(|A|/T)",
+    "hedge": "(ln|A|/η + ηTΔ²/8)/T",
+}
+ETA = (
+    "The step size η of Hedge and GDA, on a log scale. Hedge plays x ∝ exp(η·cumulative payoff): a small η moves "
+    "slowly and smoothly, a large one jumps to the best reply (fictitious play). GDA steps η along the payoff vector "
+    "and projects back onto the simplex. Hedge's regret bound ln|A|/η + ηTΔ²/8 is smallest at η = √(8 ln|A| / T)/Δ."
+)
+#: What the convergence chart shows for a rule besides regret matching (appended to its caption).
+RULE_NOTES = {
+    "hedge": "Dashed: Hedge's bound (ln|A|/η + ηTΔ²/8)/T on the average regret. Dotted: nash_conv of the current "
+    "strategies, which cycle.",
+    "optimistic-hedge": "Dotted: nash_conv of the current strategies, which converge too (last-iterate convergence). "
+    "No regret bound is drawn.",
+    "fictitious-play": "Dotted: nash_conv of the current strategy, a pure best reply. Fictitious play is not a "
+    "no-regret rule: it has no regret bound.",
+    "gda": "Dotted: nash_conv of the current strategies, which spiral out to the boundary. No regret bound is drawn "
+    "(GDA's O(√T) needs a step shrinking as 1/√T).",
+    "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge. No regret bound is drawn.",
+}
 
 STRATEGIES = (
     "Thin lines are the strategy regret matching plays at each iteration: it keeps chasing the last best reply, so it "

@@ -61,7 +61,9 @@ def _variant_words(variant) -> str:
     name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``)."""
     if isinstance(variant, rmcore.CFRVariant):
         return f"{variant.name}/{variant.updates}"
-    return "/".join(variant.label.split(" · "))
+    # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
+    # parse.)
+    return getattr(variant, "text", None) or "/".join(variant.label.split(" · "))
 
 
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:

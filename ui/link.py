@@ -60,8 +60,13 @@ _STREAMLITS = ("embed", "embed_options")
 
 
 def arrived() -> None:
-    """On a session's first run: remember the link's parameters."""
+    """On a session's first run: remember the link's parameters, and read an algorithm named as the library names it
+    (``algorithm=hedge``, as ``python -m rmcore`` and ``MatrixVariant.parse`` take it) as the label its widget shows
+    (``Hedge (multiplicative weights)``)."""
     st.session_state.link_given = {key: st.query_params.get_all(key) for key in st.query_params}
+    named = st.query_params.get_all("algorithm")
+    if len(named) == 1 and named[0] in ALGORITHM_NAMES:
+        st.session_state.algorithm = named[0]  # (the widget, bound to the link by its label, then shows it)
     st.session_state.link_problems = []
     st.session_state.link_checked = False
 

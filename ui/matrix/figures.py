@@ -276,9 +276,10 @@ def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
     )
 
 
-def convergence(history: History, fixed_opponent: bool = False) -> dict:
-    """nash_conv (or the learner's best-response gain), average positive regrets, the RM bound and 1/sqrt(T),
-    log-log."""
+def convergence(history: History, fixed_opponent: bool = False, bound: str | None = "Δ·√(|A|/T)") -> dict:
+    """nash_conv (or the learner's best-response gain), average positive regrets, the rule's regret bound (named
+    ``bound``; none when ``None`` or NaN) and 1/sqrt(T), log-log; in self-play also nash_conv of the current
+    profile, thin (the optimistic rules' current strategies converge, RM's and Hedge's cycle)."""
     t = history.iterations.astype(float)
     if fixed_opponent:
         traces = [
@@ -300,6 +301,16 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
                 line=dict(width=3, color="black"),
             )
         ]
+        if "nash_conv_current" in history.metrics:
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=t,
+                    y=_positive(history.metrics["nash_conv_current"]),
+                    name="nash_conv of the current profile",
+                    line=dict(width=1, color="black", dash="dot"),
+                )
+            )
     players = ("row",) if fixed_opponent else ("row", "col")
     for k, player in enumerate(players):
         name = PLAYER_NAMES[player].lower()
@@ -313,7 +324,9 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
             )
         )
     bounds = {player: history.metrics[f"regret_bound_{player}"] for player in players}
-    if len(players) == 2 and np.array_equal(
+    if bound is None or all(np.isnan(values).all() for values in bounds.values()):
+        pass  # no bound to draw (fictitious play, GDA, optimistic Hedge)
+    elif len(players) == 2 and np.array_equal(
         bounds["row"], bounds["col"]
     ):  # same Δ and |A|: one line, not two on top of each other
         traces.append(
@@ -321,7 +334,7 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
                 type="scatter",
                 x=t,
                 y=bounds["row"],
-                name="bound: Δ·√(|A|/T), both players",
+                name=f"bound: {bound}, both players",
                 line=dict(color="#555555", dash="dash"),
             )
         )
@@ -332,7 +345,7 @@ def convergence(history: History, fixed_opponent: bool = False) -> dict:
                     type="scatter",
                     x=t,
                     y=bounds[player],
-                    name=f"bound: Δ·√(|A|/T), {PLAYER_NAMES[player].lower()}",
+                    name=f"bound: {bound}, {PLAYER_NAMES[player].lower()}",
                     line=dict(color=COLOURS[k], dash="dash"),
                 )
             )

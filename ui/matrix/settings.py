@@ -17,7 +17,7 @@ import streamlit as st
 import rmcore
 
 from .. import state
-from ..explain import ALGORITHM_NAMES
+from ..explain import ALGORITHM_NAMES, ETA
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
 from ..tables import escape
@@ -39,6 +39,8 @@ ALL_VARIANTS = tuple(
     for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
 )
 MAX_RACE = 8
+#: The step sizes the eta slider offers, log-spaced (as text, so that the link reads ``eta=0.05``).
+ETA_CHOICES = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10")
 
 
 class RunSettings(NamedTuple):
@@ -332,6 +334,18 @@ def algorithm_section() -> rmcore.MatrixVariant:
         help=" ".join(rmcore.ALGORITHMS.values()),
     )
     st.caption(rmcore.ALGORITHMS[algorithm])
+    eta = None
+    if algorithm in rmcore.STEP_ALGORITHMS:  # (the anytime schedule is for Python and the command line)
+        eta = float(
+            st.select_slider(
+                "Step η",
+                ETA_CHOICES,
+                value=format(rmcore.config.DEFAULT_ETA, "g"),
+                key="eta",
+                bind="query-params",
+                help=ETA,
+            )
+        )
     sampling, updates, averaging = (
         _catalogue_radio(label, catalogue)
         for label, catalogue in (
@@ -340,7 +354,7 @@ def algorithm_section() -> rmcore.MatrixVariant:
             ("Averaging", rmcore.AVERAGINGS),
         )
     )
-    return rmcore.MatrixVariant(algorithm, sampling, updates, averaging)
+    return rmcore.MatrixVariant(algorithm, sampling, updates, averaging, eta)
 
 
 def _catalogue_radio(label: str, catalogue: dict) -> str:

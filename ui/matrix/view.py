@@ -81,7 +81,13 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
             live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
     with right:  # the race chart holds the first variant's curve too: one chart fewer to redraw
         key, text = _convergence_place(run)
-        convergence = race_figure(frame.race) if run.is_race else figures.convergence(shown, fixed_opponent=fixed)
+        bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
+        note = explain.RULE_NOTES.get(solver.variant.algorithm)
+        text = text if note is None or run.is_race else f"{text} {note}"
+        if run.is_race:
+            convergence = race_figure(frame.race)
+        else:
+            convergence = figures.convergence(shown, fixed_opponent=fixed, bound=bound)
         live_chart(mark(convergence), key=key, caption=text, **look)
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
