@@ -160,6 +160,32 @@ def step_size(eta, algorithm: str) -> float | str | None:
     return eta
 
 
+#: Every array a matrix kernel sums over starts on a boundary of this many bytes. The kernels let LLVM reorder sums
+#: (fastmath "reassoc": SIMD sums, 4.6x faster on a 1000x1000 game), and a vectorised sum's first few terms are
+#: taken one by one until the address is aligned, so the same numbers at differently aligned addresses could round
+#: differently: a rerun of one 2x4 game differed in the last bit about once in 500 runs. Aligned, they never do.
+_ALIGNMENT = 64
+
+
+def _aligned(array: np.ndarray) -> np.ndarray:
+    """A C-contiguous copy of ``array`` that starts on an ``_ALIGNMENT``-byte boundary."""
+    array = np.asarray(array)
+    buffer = np.empty(array.nbytes + _ALIGNMENT, dtype=np.uint8)
+    offset = -buffer.ctypes.data % _ALIGNMENT
+    out = buffer[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
+
+
+def _aligned_zeros(shape) -> np.ndarray:
+    return _aligned(np.zeros(shape))
+
+
+def _aligned_copies(state):
+    """A copy of a state record, array by array, each aligned as the kernels need."""
+    return type(state)(*[_aligned(a) for a in state])
+
+
 @dataclass(frozen=True)
 class MatrixVariant:
     """A learning rule's variant by name: algorithm (with its step size ``eta``), sampling, updates and averaging.
@@ -338,7 +364,8 @@ class MatrixSolver:
             track_external=not game.is_zero_sum and not fixed,
         )
         rng, self.seed = seed_words(seed)
-        zeros = np.zeros
+        zeros = _aligned_zeros
+        self._payoffs = (_aligned(game.row_payoffs), _aligned(game.col_payoffs))
         self._state = _kernels.MatrixState(
             regrets_row=zeros(m),
             regrets_col=zeros(n),
@@ -352,13 +379,13 @@ class MatrixSolver:
             external_col=zeros(n),
             weight_sum=zeros(1),
             rng=rng,
-            steps=self._steps(),
+            steps=_aligned(self._steps()),
             log_start_row=zeros(m),
             log_start_col=zeros(n),
-            start_row=np.full(m, 1.0 / m),
-            start_col=np.full(n, 1.0 / n),
-            x=np.full(m, 1.0 / m),
-            y=self.opponent.copy() if fixed else np.full(n, 1.0 / n),
+            start_row=_aligned(np.full(m, 1.0 / m)),
+            start_col=_aligned(np.full(n, 1.0 / n)),
+            x=_aligned(np.full(m, 1.0 / m)),
+            y=_aligned(self.opponent if fixed else np.full(n, 1.0 / n)),
             next_x=zeros(m),
             row_utilities=zeros(m),
             col_utilities=zeros(n),
@@ -391,7 +418,7 @@ class MatrixSolver:
                     scores[:] = x0
         self._iteration = 0
         self._records = RecordBuffer(_kernels.empty_matrix_record(0, m, n), self.max_points)
-        self._initial_state = _runtime.copies(self._state)  # to run provisional iterations again (_settle)
+        self._initial_state = _aligned_copies(self._state)  # to run provisional iterations again (_settle)
         self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
 
     algorithm = property(lambda self: self.variant.algorithm)
@@ -431,8 +458,7 @@ class MatrixSolver:
         thread, once per process, so that from then on every variant starts at once."""
         m, n = self.game.shape
         _runtime.prepare_general_kernel(
-            self.game.row_payoffs,
-            self.game.col_payoffs,
+            *self._payoffs,
             self._flags,
             self._state,
             np.zeros(0, dtype=np.int64),
@@ -454,13 +480,10 @@ class MatrixSolver:
         if not (self._provisional and _runtime.compiled_matrix_kernel_ready(self._flags)):
             return
         m, n = self.game.shape
-        state = _runtime.copies(self._initial_state)
+        state = _aligned_copies(self._initial_state)
         points = checkpoints.checkpoints_between(0, self._iteration, self.max_points)
         record = _kernels.empty_matrix_record(points.shape[0], m, n)
-        game = self.game
-        _, provisional = _runtime.run_matrix(
-            game.row_payoffs, game.col_payoffs, self._flags, state, 1, self._iteration, points, record
-        )
+        _, provisional = _runtime.run_matrix(*self._payoffs, self._flags, state, 1, self._iteration, points, record)
         assert not provisional
         self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
 
@@ -482,9 +505,8 @@ class MatrixSolver:
         new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
         m, n = self.game.shape
         rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
-        game = self.game
         written, provisional = _runtime.run_matrix(
-            game.row_payoffs, game.col_payoffs, self._flags, self._state, start + 1, stop, new_points, rows
+            *self._payoffs, self._flags, self._state, start + 1, stop, new_points, rows
         )
         assert written == new_points.shape[0]
         self._provisional |= provisional
@@ -501,10 +523,7 @@ class MatrixSolver:
         """A one-row record of the state now (computed, not stored)."""
         m, n = self.game.shape
         row = _kernels.empty_matrix_record(1, m, n)
-        game = self.game
-        _runtime.record_checkpoint_now(
-            game.row_payoffs, game.col_payoffs, self._flags, self._state, self._iteration, row, 0
-        )
+        _runtime.record_checkpoint_now(*self._payoffs, self._flags, self._state, self._iteration, row, 0)
         return row
 
     def _policy(self, strategies: np.ndarray) -> Policy:
