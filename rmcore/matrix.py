@@ -378,7 +378,7 @@ class MatrixSolver:
             external_row=zeros(m),
             external_col=zeros(n),
             weight_sum=zeros(1),
-            rng=rng,
+            rng=_aligned(rng),
             steps=_aligned(self._steps()),
             log_start_row=zeros(m),
             log_start_col=zeros(n),
@@ -394,7 +394,7 @@ class MatrixSolver:
             fixed_row_utilities=zeros(m),
             scratch_row=zeros(m),
             scratch_col=zeros(n),
-            drawn=np.full(3, -1, dtype=np.int64),
+            drawn=_aligned(np.full(3, -1, dtype=np.int64)),
         )
         self.start = None if start is None else initial_strategies(game, start)
         state = self._state
