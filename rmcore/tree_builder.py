@@ -294,15 +294,14 @@ def tree_depths(player, infoset, children, deal_start, name: str = "the game", i
         return repr(infoset_names[k]) if infoset_names is not None else str(k)
 
     depth = np.zeros(n, dtype=np.int64)
-    parent_of = np.full(n, -1, dtype=np.int64)
-    rows, cols = np.nonzero(children >= 0)
-    parent_of[children[rows, cols]] = rows
+    parent_of, _ = parents(children)
     for node in range(n):  # prefix order: parents first
         if parent_of[node] >= 0:
             depth[node] = depth[parent_of[node]] + 1
     decisions = np.flatnonzero(infoset >= 0)
     infosets = int(infoset.max()) + 1 if decisions.size else 0
-    edges_parent, edges_child = rows, children[rows, cols]
+    edges_child = np.flatnonzero(parent_of >= 0)
+    edges_parent = parent_of[edges_child]
     for _ in range(infosets + 2):
         highest = np.zeros(infosets, dtype=np.int64)
         np.maximum.at(highest, infoset[decisions], depth[decisions])
