@@ -315,6 +315,7 @@ def _race(args) -> int:
             "seconds": s.seconds,
             "iterations_per_second": s.iterations_per_second,
             result.gap_name: s.gap,
+            f"{result.gap_name}_current": s.current_gap,
             "reached": {
                 _threshold_name(t): None if r is None else {"iterations": r.iterations, "seconds": r.seconds}
                 for t, r in s.reached.items()
@@ -325,12 +326,19 @@ def _race(args) -> int:
     if args.json:
         print(_json({"game": name, "measure": result.gap_name, "seeds": args.seeds, "variants": rows}))
         return 0
+    current = all(s.current_gap is not None for s in result.standings)
     print(
-        f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average (median over "
-        f"{args.seeds} seeds where sampled)"
+        f"{name}: {args.iterations:,} iterations per variant; {result.gap_name} of the average"
+        + (" and of the current profile (the last iterate)" if current else "")
+        + f" (median over {args.seeds} seeds where sampled)"
     )
-    header = f"  {'variant':<42} {result.gap_name:>11} {'its/s':>12} " + " ".join(
-        f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS
+    width = max(len("variant"), *(len(s.label) for s in result.standings))
+    gap_width = max(11, len(result.gap_name))
+    header = (
+        f"  {'variant':<{width}} {result.gap_name:>{gap_width}} "
+        + (f"{'current':>11} " if current else "")
+        + f"{'its/s':>12} "
+        + " ".join(f"{'to ' + _threshold_name(t):>16}" for t in THRESHOLDS)
     )
     print(header)
     for s in result.standings:
@@ -338,7 +346,8 @@ def _race(args) -> int:
             f"{'not yet' if r is None else f'{r.iterations:,} ({r.seconds:.2g} s)':>16}" for r in s.reached.values()
         )
         rate = "-" if s.iterations_per_second is None else f"{s.iterations_per_second:,.0f}"
-        print(f"  {s.label:<42} {s.gap:>11.3e} {rate:>12} {reached}")
+        last = f"{s.current_gap:>11.3e} " if current else ""
+        print(f"  {s.label:<{width}} {s.gap:>{gap_width}.3e} {last}{rate:>12} {reached}")
     if is_classic_kuhn(game):
         print("  (classic Kuhn poker: the game value for player 1 is -1/18)")
     return 0

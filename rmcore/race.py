@@ -62,6 +62,9 @@ class Standing(NamedTuple):
     iterations_per_second: float | None
     gap: float  # the median convergence measure now
     reached: dict  # threshold -> Reached, or None ("not yet")
+    #: The same measure of the current profile (the last iterate) now, the median over seeds; None where the history
+    #: has none (against a fixed opponent the learner's gain is of its average only).
+    current_gap: float | None = None
 
 
 class Curve(NamedTuple):
@@ -310,6 +313,7 @@ class Race:
                     reached[threshold] = Reached(at, float(np.interp(at, timeline[:, 0], timeline[:, 1])))
                 else:
                     reached[threshold] = None
+            current = f"{gap_name}_current"
             standings.append(
                 Standing(
                     entry.label,
@@ -318,6 +322,9 @@ class Race:
                     self._iteration / seconds if seconds > 0 else None,
                     float(median[-1]) if median.size else float("nan"),
                     reached,
+                    float(np.median([h.metrics[current][-1] for h in runs]))
+                    if runs and current in runs[0].metrics and len(iterations)
+                    else None,
                 )
             )
         return RaceResult(standings, curves, gap_name)
