@@ -32,3 +32,9 @@ def run_to_reached(app: AppTest, page: str, reruns: int = 200) -> AppTest:
         app.run()
     assert not app.exception and app.session_state[f"{page}_run"] == "Pause"
     return app
+
+
+def run_switch(app: AppTest, page: str):
+    """The page's Run/Pause switch: keyed ``{page}_running``, renamed after a pause the user did not ask for
+    (``ui.state.pause_unasked``)."""
+    return next(c for c in app.segmented_control if c.key and c.key.startswith(f"{page}_running"))

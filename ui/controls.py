@@ -38,7 +38,7 @@ export default function (component) {
     const page = window.rmKeysPage;
     let button = null;
     if (event.key === " ") {
-      button = document.querySelector(`.st-key-${page}_running button[aria-checked="false"]`);
+      button = document.querySelector(`[class*="st-key-${page}_running"] button[aria-checked="false"]`);
     } else if (event.key === "r" || event.key === "R") {
       button = document.querySelector(`.st-key-${page}_reset button`);
     }
@@ -171,7 +171,7 @@ def _target_reached(page: str, run, heading: bool) -> None:
         st.session_state[f"{page}_target_said"] = True
         st.toast(run.target_note, icon=":material/speed:")
     if heading and run.target is None:
-        state.pause(page)
+        state.pause_unasked(page)
         st.rerun(scope="app")  # the whole page: the Run/Pause switch shows the pause
 
 

@@ -1,9 +1,9 @@
 """Session state in one place, for every page. Each browser tab is its own session, with its own runs.
 
 Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
-page is running; the Run/Pause switch, keyed ``{page}_running``, shows it and sets it), the live run ``{page}_live`` and
-a one-shot notice ``{page}_notice``. The matrix page also keeps its game, its editor draft and the last message of each
-input.
+page is running; the Run/Pause switch, keyed ``{page}_running`` until :func:`pause_unasked` renames it, shows it and
+sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game,
+its editor draft and the last message of each input.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def settle_faults() -> None:
     """Pause every page whose live panel failed in the last run (called before any widget is drawn)."""
     for page in PAGES:
         if st.session_state.pop(f"{page}_fault", False):
-            pause(page)
+            pause_unasked(page)
 
 
 def session_id() -> str:
@@ -109,20 +109,39 @@ def pause(page: str) -> None:
     st.session_state[f"{page}_run"] = PAUSE
 
 
+def pause_unasked(page: str) -> None:
+    """Pause a run the user did not pause (a link's ``run_to`` reached, a failed update), and give the Run/Pause switch
+    a key of its own for the rest of the session.
+
+    Why the new key: the live fragment's timed rerun, already scheduled in the browser when the server pauses, can
+    arrive after the pause carrying the switch's old value, Run; Streamlit then calls the switch's ``on_change`` as if
+    Run had been pressed (seen in Chromium for three links in four whose ``run_to`` took several updates: the run
+    went on past its target). A stale value of a switch no longer drawn changes nothing.
+    """
+    pause(page)
+    st.session_state[f"{page}_switch"] = st.session_state.get(f"{page}_switch", 0) + 1
+
+
+def _switch_key(page: str) -> str:
+    """The Run/Pause switch's key: ``{page}_running``, then ``{page}_running_N`` after the N-th unasked pause."""
+    renamed = st.session_state.get(f"{page}_switch", 0)
+    return f"{page}_running" if not renamed else f"{page}_running_{renamed}"
+
+
 def show_run_flag(page: str) -> str:
     """Give the Run/Pause switch the page's run flag before it is drawn; returns the switch's key.
 
     The flag lives under a key of its own, not the switch's: Streamlit forgets a widget's value on a page that does not
     draw it, and a page left while running came back with neither segment lit.
     """
-    key = f"{page}_running"
+    key = _switch_key(page)
     st.session_state[key] = st.session_state[f"{page}_run"]
     return key
 
 
 def take_run_flag(page: str) -> None:
     """The switch's ``on_change``: the flag follows what was pressed."""
-    st.session_state[f"{page}_run"] = st.session_state[f"{page}_running"]
+    st.session_state[f"{page}_run"] = st.session_state[_switch_key(page)]
 
 
 def live(page: str) -> LiveRun:
