@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, link, state
-from ui.matrix import settings, view
+from ui.matrix import lesson, settings, view
 
 presenting = state.presenting()
 if not presenting:
@@ -15,6 +15,7 @@ if not presenting:
 link.notice()
 
 with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():
+    lesson.button()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
         settings.game_section()
@@ -23,13 +24,14 @@ with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=Fa
         primary = settings.algorithm_section()
         start = settings.start_section(st.session_state.game)
         chosen = settings.race_section(primary, opponent, start)
-        log_x, show_current = settings.display_options()
+        display = settings.display_options(chosen)
+display = display._replace(lesson=lesson.words(st.session_state.game, chosen))
 
 if not presenting:
     st.divider()
 run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
-controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, log_x, show_current, timeline))
+controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
 view.export_section(run)
 link.check()

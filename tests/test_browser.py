@@ -3,6 +3,7 @@
 import os
 import re
 import time
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,51 @@ def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, whic
         assert page.locator("[data-testid=stException]").count() == 0
         if which == "kuhn":
             page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_race.png"), full_page=True)
+
+
+def test_a_link_whose_run_to_takes_several_updates_stops_there(app_url):
+    """The browser's timed rerun, scheduled before the pause reaches it, must not switch the run back on: without
+    ``state.pause_unasked`` renaming the switch this link ran on past 1.8 million, three times in three."""
+    with chromium_page(width=1280, height=720) as page:
+        page.goto(f"{app_url}/?show_current=true&run_to=900000")
+        iteration = page.locator("[data-testid=stMetric]").filter(has_text="iteration").first
+        iteration.wait_for(timeout=90_000)
+        deadline = time.time() + 90
+        while "900,000" not in iteration.inner_text() and time.time() < deadline:
+            time.sleep(0.25)
+        time.sleep(3.0)  # long enough for a stale Run to have taken effect
+        assert iteration.inner_text().split() == ["iteration", "900,000"]
+        assert page.get_by_role("radio", name="Pause").get_attribute("aria-checked") == "true"
+
+
+def test_the_rules_lesson_link_runs_eight_rules_with_their_last_iterates_on_a_projector(app_url):
+    """The matrix lesson's link with ``run_to``, on a 1280x720 screen: sixteen curves (each rule's average and its
+    current strategies), the lesson's words and the table; the screenshot goes in the lesson's tutorial."""
+    from ui.matrix import lesson
+
+    query = "&".join(f"{key}={urllib.parse.quote_plus(value)}" for key, value in lesson.query())
+    with chromium_page(width=1280, height=720) as page:
+        page.goto(f"{app_url}/?{query}&run_to=10000")
+        page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+        page.get_by_text("Iterations and solver seconds (per seed)").wait_for(timeout=120_000)
+        iteration = page.locator("[data-testid=stMetric]").filter(has_text="iteration").first
+        deadline = time.time() + 120
+        while "10,000" not in iteration.inner_text() and time.time() < deadline:
+            time.sleep(0.5)
+        wait_until_idle(page)
+        assert iteration.inner_text().split() == ["iteration", "10,000"]
+        deadline = time.time() + 30
+        while len(curves := race_curve_names(page)) < 16 and time.time() < deadline:  # (drawn after the pause's rerun)
+            time.sleep(0.25)
+        assert sum("current (last iterate)" in name for name in curves) == 8, curves
+        assert sum(name.endswith("uniform average") for name in curves) == 8, curves
+        assert page.get_by_text("The lesson, as run here", exact=False).count() == 1
+        assert page.locator("[data-testid=stException]").count() == 0
+        page.set_viewport_size({"width": 1280, "height": 2600})  # (only what the viewport shows is painted)
+        time.sleep(1.0)
+        chart = page.locator(".st-key-chart_race")
+        chart.scroll_into_view_if_needed()
+        chart.screenshot(path=str(ROOT / "docs" / "images" / "rules_lesson.png"))
 
 
 def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):

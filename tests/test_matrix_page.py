@@ -8,6 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import rmcore
 from tests.live_charts import captions, live_charts
+from tests.visits import run_switch
 
 
 @pytest.fixture
@@ -220,10 +221,17 @@ def test_a_race_of_three_variants_runs_together_and_fills_its_table(app):
     assert not app.exception
     live = app.session_state.matrix_live
     assert live.is_race and live.race.runs == 1 + 1 + 3  # the sampled variant runs once per seed
-    assert list(table["variant"]) == ["rm · expected · simultaneous · uniform", *others]
-    assert {"to 1e-02", "to 1e-03", "to 1e-04", "to 1e-06", "nash_conv", "iterations / s (solver)"} <= set(
-        table.columns
-    )
+    assert sorted(table["variant"]) == sorted(["rm · expected · simultaneous · uniform", *others])
+    averages = [float(gap) for gap in table["average's nash_conv"]]
+    assert list(table["rank"]) == [1, 2, 3] and averages == sorted(averages)  # ranked by the average's nash_conv
+    assert {
+        "to 1e-02",
+        "to 1e-03",
+        "to 1e-04",
+        "to 1e-06",
+        "current profile's nash_conv",
+        "iterations / s (solver)",
+    } <= (set(table.columns))
     fast = table.set_index("variant").loc["rm+ · expected · alternating · uniform"]
     assert fast["to 1e-02"].endswith(" s") and "its" in fast["to 1e-02"]  # reached within the first updates
 
@@ -354,14 +362,14 @@ def test_a_failure_inside_the_live_panel_pauses_the_run_with_a_short_message(app
     monkeypatch.setattr(figures, "strategy_trajectories", broken)
     app.segmented_control(key="matrix_running").set_value("Run").run()
     assert not app.exception  # no traceback on the page
-    assert app.segmented_control(key="matrix_running").value == "Pause"
+    assert run_switch(app, "matrix").value == "Pause"
     message = " ".join(e.value for e in app.error)
     assert (
         "The live panel stopped (RuntimeError: the figure could not be built)" in message
         and "paused at iteration" in message
     )
     monkeypatch.undo()
-    app.segmented_control(key="matrix_running").set_value("Run").run()
+    run_switch(app, "matrix").set_value("Run").run()
     assert not app.exception and not app.error and iteration(app) > 0  # Run carries on once the fault is gone
 
 

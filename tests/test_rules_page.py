@@ -63,7 +63,9 @@ def test_the_convergence_chart_draws_each_rules_bound_and_the_current_profile():
     for rule, expected in (("hedge", ["bound: (ln|A|/η + ηTΔ²/8)/T, both players"]), ("gda", [])):
         solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), rule, start=([6, 2, 2], [2, 2, 6]), max_points=100)
         solver.run(300)
-        figure = figures.convergence(solver.history(), bound=explain.BOUND_NAMES.get(rule))
+        figure = figures.convergence(solver.history(), bound=explain.BOUND_NAMES.get(rule), variant=solver.variant)
         names = [trace["name"] for trace in figure["data"]]
         assert [n for n in names if "bound" in n] == expected
-        assert "nash_conv of the current profile" in names
+        assert "nash_conv of the uniform average" in names
+        assert "nash_conv of the current strategies (last iterate)" in names
+        assert solver.variant.label in figure["layout"]["title"]["text"]  # algorithm, sampling, updates, averaging

@@ -214,7 +214,7 @@ def test_poker_figures_are_valid_plotly():
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
     spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
-    traces = poker_figures.current_exploitability_traces([history, history], ["a", "b"])
+    traces = charts.current_traces([history, history], ["a", "b"], "exploitability_current")
     assert [t["name"] for t in traces] == ["a", "b"] and {t["line"]["dash"] for t in traces} == {"dash"}
 
 

@@ -12,7 +12,8 @@ import numpy as np
 
 import rmcore
 
-COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+#: Grey comes last: the race chart's guides are grey, and a race of the eight matrix rules needs eight other colours.
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 #: Ten lighter partners of the colours above (d3's category20): lines 11 to 20 of one chart get a colour of their own.
 LIGHT_COLOURS = (
     "#aec7e8",
@@ -22,9 +23,9 @@ LIGHT_COLOURS = (
     "#ffbb78",
     "#c49c94",
     "#f7b6d2",
-    "#c7c7c7",
-    "#dbdb8d",
     "#9edae5",
+    "#dbdb8d",
+    "#c7c7c7",
 )
 
 
@@ -126,6 +127,23 @@ LEGEND_ROW = 24
 LEGEND_HALF_ROW = 28
 
 
+def current_traces(histories: list[rmcore.History], names: list[str], measure: str) -> list[dict]:
+    """Dashed lines: each race member's current (last-iterate) measure, ``history.metrics[measure]`` of its first run
+    (``"exploitability_current"`` on a tree, ``"nash_conv_current"`` on a matrix game), in the member's colour, each
+    named by its legend entry in ``names``."""
+    return [
+        dict(
+            type="scatter",
+            x=history.iterations.astype(float),
+            y=positive(history.metrics[measure]),
+            mode="lines",
+            name=name,
+            line=dict(color=colour(k), width=2, dash="dash"),
+        )
+        for k, (history, name) in enumerate(zip(histories, names))
+    ]
+
+
 def race_figure(
     result: rmcore.RaceResult,
     extra_traces=(),
@@ -219,9 +237,11 @@ def race_figure(
     long = sum(len(name) > LEGEND_HALF_ROW for name in entries)
     rows = long + -(-(len(entries) - long) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
+    # With the current profiles drawn too the title names the measure alone ("of the average" would be half the story).
+    measure = result.gap_name if extra_traces else GAP_TITLES.get(result.gap_name, result.gap_name)
     return figure(
         traces,
-        f"{'Race: ' if len(result.curves) > 1 else ''}{GAP_TITLES.get(result.gap_name, result.gap_name)} (log-log)",
+        f"{'Race: ' if len(result.curves) > 1 else ''}{measure} (log-log)",
         height,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t_all)),
         yaxis=dict(

@@ -146,6 +146,79 @@ RANK_HELP = (
     "Which policy's exploitability orders the race table: the average (what CFR guarantees to converge) or the "
     "current policy, the last iterate (what some variants, such as predictive CFR+, also bring close to equilibrium)."
 )
+MATRIX_LESSON_TITLE = "Lesson: eight rules, their averages and their last iterates"
+MATRIX_LESSON_HELP = (
+    "Sets up a race of RM, RM+, predictive RM+, Hedge, optimistic Hedge, fictitious play, GDA and optimistic GDA "
+    "(step η = 0.1) on Rock-Paper-Scissors with a crash, from the uniform start, simultaneous updates, uniform "
+    "averages, each drawn with its average (solid) and its current strategies (dashed); press Run. The link under "
+    "the chart opens the same lesson in any browser."
+)
+#: What this library's race measured (``python -m rmcore race --game rps-crash --variants
+#: rm,rm+,prm+,hedge,optimistic-hedge,fictitious-play,gda,optimistic-gda --iterations 1000`` and ``10000``): rule ->
+#: ((average's nash_conv, current's) after 1,000 iterations, the same after 10,000). ``tests/test_rules_lesson.py``
+#: holds the library to them, and to the two facts about the current strategies quoted with them.
+MATRIX_LESSON_OBSERVED = {
+    "rm": ((4.5e-2, 2.8), (1.4e-2, 2.0)),
+    "rm+": ((3.2e-2, 0.84), (8.4e-3, 1.1)),
+    "prm+": ((3.7e-3, 0.64), (4.7e-4, 0.79)),
+    "hedge": ((3.3e-2, 1.5), (1.4e-2, 2.0)),
+    "optimistic-hedge": ((6.7e-3, 4.0e-2), (6.9e-4, 9.1e-12)),
+    "fictitious-play": ((4.5e-2, 2.0), (1.4e-2, 2.0)),
+    "gda": ((6.9e-2, 1.2), (6.4e-2, 1.5)),
+    "optimistic-gda": ((2.5e-3, 1.5e-13), (2.5e-4, 4.4e-16)),
+}
+#: The first iteration at which GDA's current strategies in the lesson put zero weight on an action.
+MATRIX_LESSON_GDA_BOUNDARY = 18
+
+
+def matrix_lesson_words() -> str:
+    """The lines under the matrix lesson's race chart: what the curves show, with the numbers this library gave
+    after 1,000 and 10,000 iterations."""
+    seen = MATRIX_LESSON_OBSERVED
+
+    def pair(rule: str, k: int) -> str:
+        return " and ".join(f"{numbers[k]:.1f}" if numbers[k] >= 1 else f"{numbers[k]:.2g}" for numbers in seen[rule])
+
+    return (
+        "The lesson, as run here (nash_conv after 1,000 and 10,000 iterations). The averages: every no-regret rule's "
+        f"converges, PRM+'s fastest of the regret-matching rules ({pair('prm+', 0)}; RM+ {pair('rm+', 0)}, RM "
+        f"{pair('rm', 0)}), Hedge's at RM's pace ({pair('hedge', 0)}), the optimistic rules' faster still (optimistic "
+        f"Hedge {pair('optimistic-hedge', 0)}, optimistic GDA {pair('optimistic-gda', 0)}); fictitious play's "
+        f"converges too ({pair('fictitious-play', 0)}), and GDA's, with its fixed step, stalls ({pair('gda', 0)}). "
+        "The current strategies set the rules apart: RM's, RM+'s and PRM+'s keep cycling (nash_conv "
+        f"{pair('rm', 1)}; {pair('rm+', 1)}; {pair('prm+', 1)}), fictitious play jumps from corner to corner "
+        f"({pair('fictitious-play', 1)}), Hedge's drift outward to a corner ({pair('hedge', 1)}), GDA's reach the "
+        f"boundary at iteration {MATRIX_LESSON_GDA_BOUNDARY} and circle on it ({pair('gda', 1)}), and only the "
+        f"optimistic rules' converge: optimistic Hedge's ({pair('optimistic-hedge', 1)}) and optimistic GDA's "
+        f"({pair('optimistic-gda', 1)}), the last iterate at the equilibrium."
+    )
+
+
+#: Added under a matrix race chart that also draws the current strategies.
+MATRIX_RACE_CURRENT = (
+    "Each variant is drawn twice in its colour: solid, the nash_conv of its average strategies (what a no-regret "
+    "guarantee is about); dashed, that of its current strategies, the last iterate (a sampled variant's first seed's)."
+)
+
+
+def matrix_curve_name(variant, iterate: str) -> str:
+    """A matrix race curve's legend entry: the variant's label (algorithm and step, sampling, updates, averaging) and
+    which iterate (``"average"`` or ``"current"``): ``"rm+ · expected · simultaneous · linear average"``,
+    ``"rm+ · expected · simultaneous · linear · current (last iterate)"``."""
+    return f"{variant.label} average" if iterate == "average" else f"{variant.label} · current (last iterate)"
+
+
+#: The matrix page's ranking choices (its ``rank_by``) and what its current-strategies toggle draws.
+MATRIX_RANK_BY = {"average": "average strategies", "current": "current strategies"}
+MATRIX_RANK_HELP = (
+    "Which profile's nash_conv orders the race table: the average strategies (what a no-regret rule's guarantee is "
+    "about) or the current ones, the last iterate (which the optimistic rules also bring to the equilibrium)."
+)
+CURRENT_HELP = (
+    "The strategies played at the latest iteration, beside their running average: their path on the simplex and, in a "
+    "race, each variant's nash_conv of its current profile (dashed, in its colour). The table has a column for it in "
+    "any self-play race."
+)
 #: Discounted CFR's three parameters on the tree page, symbol -> what it does.
 DCFR_PARAMETERS = {
     "alpha": ("α", "After iteration t, positive cumulative regrets are multiplied by t^α / (t^α + 1)."),

@@ -9,18 +9,17 @@ import rmcore
 
 from .charts import race_table
 
-#: The race table's column of the current policies' measure (the tree page's, where the history has it).
-CURRENT_COLUMN = "current policy's exploitability"
 
-
-def table(result: rmcore.RaceResult, current: list[float] | None = None, rank_by: str = "average") -> None:
+def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:
     """Per variant: iterations and solver seconds to each threshold, the measure now, the solver's speed.
 
-    With ``current`` (each variant's current policy's exploitability now) the table has a column for it and ranks the
-    variants, best first, by the average's measure or (``rank_by="current"``) by the current policy's.
+    Where every variant has its current profile's measure (``Standing.current_gap``: in self-play) the table has a
+    column for it and ranks the variants, best first, by the average's measure or (``rank_by="current"``) by the
+    current one's.
     """
     rows = race_table(result)
-    if current is not None:
+    current = [s.current_gap for s in result.standings]
+    if all(gap is not None for gap in current):
         rows = [_beside_the_average(row, result.gap_name, gap) for row, gap in zip(rows, current)]
         ranked = current if rank_by == "current" else [s.gap for s in result.standings]
         order = sorted(range(len(rows)), key=lambda k: (not ranked[k] <= float("inf"), ranked[k]))  # (NaN last)
@@ -39,7 +38,7 @@ def _beside_the_average(row: dict, gap_name: str, current: float) -> dict:
     for column, value in row.items():
         if column == gap_name:
             out[f"average's {gap_name}"] = value
-            out[CURRENT_COLUMN] = f"{current:.3e}"
+            out[f"current {'policy' if gap_name == 'exploitability' else 'profile'}'s {gap_name}"] = f"{current:.3e}"
         else:
             out[column] = value
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rmcore import History, MatrixGame
+from rmcore import History, MatrixGame, MatrixVariant
 
 from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, colour, gap_axis
 from ..charts import figure as _figure
@@ -276,18 +276,25 @@ def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
     )
 
 
-def convergence(history: History, fixed_opponent: bool = False, bound: str | None = "Δ·√(|A|/T)") -> dict:
+def convergence(
+    history: History,
+    fixed_opponent: bool = False,
+    bound: str | None = "Δ·√(|A|/T)",
+    variant: MatrixVariant | None = None,
+) -> dict:
     """nash_conv (or the learner's best-response gain), average positive regrets, the rule's regret bound (named
     ``bound``; none when ``None`` or NaN) and 1/sqrt(T), log-log; in self-play also nash_conv of the current
-    profile, thin (the optimistic rules' current strategies converge, RM's and Hedge's cycle)."""
+    profile, thin (the optimistic rules' current strategies converge, RM's and Hedge's cycle). The title names the
+    ``variant`` (algorithm, sampling, updates, averaging) and each line which iterate it measures."""
     t = history.iterations.astype(float)
+    averaging = "the" if variant is None else f"the {variant.averaging}"
     if fixed_opponent:
         traces = [
             dict(
                 type="scatter",
                 x=t,
                 y=_positive(history.metrics["br_gain_row"]),
-                name="best-response gain of the average (learner)",
+                name=f"best-response gain of {averaging} average (learner)",
                 line=dict(width=3, color="black"),
             )
         ]
@@ -297,7 +304,7 @@ def convergence(history: History, fixed_opponent: bool = False, bound: str | Non
                 type="scatter",
                 x=t,
                 y=_positive(history.metrics["nash_conv"]),
-                name="nash_conv of the average profile",
+                name=f"nash_conv of {averaging} average",
                 line=dict(width=3, color="black"),
             )
         ]
@@ -307,7 +314,7 @@ def convergence(history: History, fixed_opponent: bool = False, bound: str | Non
                     type="scatter",
                     x=t,
                     y=_positive(history.metrics["nash_conv_current"]),
-                    name="nash_conv of the current profile",
+                    name="nash_conv of the current strategies (last iterate)",
                     line=dict(width=1, color="black", dash="dot"),
                 )
             )
@@ -353,9 +360,10 @@ def convergence(history: History, fixed_opponent: bool = False, bound: str | Non
         traces.append(
             dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot"))
         )
+    heading = "Convergence (log-log)" if variant is None else f"Convergence (log-log)<br><sup>{variant.label}</sup>"
     return _figure(
         traces,
-        "Convergence of the average (log-log)",
+        heading,
         420,
         xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
         yaxis=dict(

@@ -17,7 +17,7 @@ import streamlit as st
 import rmcore
 
 from .. import state
-from ..explain import ALGORITHM_NAMES, ETA
+from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
 from ..tables import escape
@@ -60,7 +60,8 @@ def _parameter_key(preset: str, name: str) -> str:
     return f"param_{preset}_{name}"
 
 
-def _load_preset() -> None:
+def load_preset() -> None:
+    """Load the chosen preset with its parameters' values (a message under the box if they are refused)."""
     entry = rmcore.PRESETS[st.session_state.preset]
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
@@ -83,7 +84,7 @@ def game_section() -> None:
         "Preset",
         names,
         key="preset",
-        on_change=_load_preset,
+        on_change=load_preset,
         bind="query-params",
         format_func=lambda name: rmcore.PRESETS[name].title,
         help="Pick a game to start from; then edit it below.",
@@ -100,7 +101,7 @@ def game_section() -> None:
             kind(p.default),
             step=1 if p.integer else 0.1,
             key=_parameter_key(entry.name, p.name),
-            on_change=_load_preset,
+            on_change=load_preset,
             help=p.help,
             bind="query-params",
         )
@@ -504,9 +505,36 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     )
 
 
-def display_options() -> tuple[bool, bool]:
+class Display(NamedTuple):
+    """How the live panel draws the run: the iteration axis, the current strategies (the last iterate) beside the
+    averages, which profile ranks a race's table (``"average"`` or ``"current"``), and a lesson's words under the race
+    chart (or none)."""
+
+    log_x: bool = True
+    show_current: bool = False
+    rank_by: str = "average"
+    lesson: str | None = None
+
+
+def display_options(chosen: RunSettings) -> Display:
+    """The chart toggles, and in a self-play race which profile ranks its table."""
     log_x = st.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
     show_current = st.toggle(
-        "Show current strategies on the simplex", value=False, key="show_current", bind="query-params"
+        "Show the current strategies (last iterate)",
+        value=False,
+        key="show_current",
+        bind="query-params",
+        help=CURRENT_HELP,
     )
-    return log_x, show_current
+    rank_by = "average"
+    if len(chosen.variants) > 1 and chosen.opponent is None:
+        rank_by = st.radio(
+            "Rank the race by",
+            list(MATRIX_RANK_BY),
+            format_func=MATRIX_RANK_BY.get,
+            horizontal=True,
+            key="rank_by",
+            bind="query-params",
+            help=MATRIX_RANK_HELP,
+        )
+    return Display(log_x, show_current, rank_by or "average")

@@ -10,11 +10,12 @@ import rmcore
 from rmcore.matrix import metrics_at
 
 from .. import explain, export, race_view, state
-from ..charts import mark_iteration, race_figure, waiting
-from ..live import LiveRun, chart_rows
+from ..charts import current_traces, mark_iteration, race_figure, waiting
+from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
 from ..tables import escape, markdown_table
 from . import figures
+from .settings import Display
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
@@ -36,7 +37,7 @@ def _fixed(value: float, digits: int) -> str:
     return f"{round(value, digits) + 0.0:.{digits}f}"
 
 
-def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
+def draw(run: LiveRun, display: Display, timeline) -> None:
     """The live panel: read every run once, then draw from that one frame (at the replay's iteration, when paused on
     one).
 
@@ -56,59 +57,86 @@ def draw(run: LiveRun, log_x: bool, show_current: bool, timeline) -> None:
     metrics = metrics_at(history, row, game.is_zero_sum)
     _numbers(run, metrics, running, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
-    shown = history.rows(chart_rows(history.iterations, log_x))
+    shown = history.rows(chart_rows(history.iterations, display.log_x))
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
     with st.container():  # the main chart, the replay slider under its time axis when paused, and its caption
         live_chart(
-            mark(figures.strategy_trajectories(shown, game, log_x=log_x, players=players)),
+            mark(figures.strategy_trajectories(shown, game, log_x=display.log_x, players=players)),
             key="chart_strategies",
             **look,
         )
         timeline.slider(history)
         st.caption(explain.strategies(fixed))
     average_then = history.policy("average", row)
-    left, right = st.columns(2)
-    with left:
-        equilibrium = game.equilibria[0] if game.equilibria else None
-        if equilibrium is None and exact is not None:
-            equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
-        moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
-        path = figures.simplex_path(shown, game, equilibrium, show_current, moment)
-        if path is None:
-            st.caption(explain.NO_SIMPLEX)
-        else:
-            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
-    with right:  # the race chart holds the first variant's curve too: one chart fewer to redraw
-        key, text = _convergence_place(run)
-        bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
-        note = explain.RULE_NOTES.get(solver.variant.algorithm)
-        text = text if note is None or run.is_race else f"{text} {note}"
-        if run.is_race:
-            convergence = race_figure(frame.race)
-        else:
-            convergence = figures.convergence(shown, fixed_opponent=fixed, bound=bound)
-        live_chart(mark(convergence), key=key, caption=text, **look)
+    equilibrium = game.equilibria[0] if game.equilibria else None
+    if equilibrium is None and exact is not None:
+        equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
+    moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
     slow = shown_at is None and run.last_step is not None and run.last_step[0] <= SLOW_STEP
     drawn = solver.last_sampled_actions() if slow and run.last_step[0] == 1 else None
-    bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
-    live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
+
+    def simplex() -> None:
+        path = figures.simplex_path(shown, game, equilibrium, display.show_current, moment)
+        if path is None:
+            st.caption(explain.NO_SIMPLEX)
+        else:
+            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
+
+    def regrets() -> None:
+        bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
+        live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
+
+    if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
+        race = _race_figure(frame, run.race.variants, fixed, display.show_current)
+        live_chart(mark(race), key="chart_race", caption=_race_caption(fixed, display), **look)
+        left, right = st.columns(2)
+        with left:
+            simplex()
+        with right:
+            regrets()
+    else:
+        left, right = st.columns(2)
+        with left:
+            simplex()
+        with right:
+            bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
+            note = explain.RULE_NOTES.get(solver.variant.algorithm)
+            text = explain.CONVERGENCE if solver.is_self_play else explain.CONVERGENCE_FIXED
+            convergence = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
+            live_chart(
+                mark(convergence),
+                key="chart_convergence",
+                caption=text if note is None else f"{text} {note}",
+                **look,
+            )
+        regrets()
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
     if run.is_race:
-        race_view.table(frame.race)
+        race_view.table(frame.race, display.rank_by)
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
 
 
-def _convergence_place(run: LiveRun) -> tuple[str, str]:
-    """The key and the explanation of the convergence chart's place: the race chart in a race, else nash_conv (or the
-    learner's best-response gain against a fixed opponent)."""
-    if run.is_race:
-        return "chart_race", explain.RACE
-    return "chart_convergence", explain.CONVERGENCE if run.primary.is_self_play else explain.CONVERGENCE_FIXED
+def _race_figure(frame, variants, fixed: bool, show_current: bool) -> dict:
+    """The race chart: each variant's average (solid, named with its averaging), and in self-play with
+    ``show_current`` its current profile too (dashed, its first seed's when sampled)."""
+    if fixed:
+        return race_figure(frame.race)
+    names = {v.label: explain.matrix_curve_name(v, "average") for v in variants}
+    extra = []
+    if show_current:
+        firsts = [charted(runs[0]) for runs in frame.histories]
+        extra = current_traces(firsts, [explain.matrix_curve_name(v, "current") for v in variants], "nash_conv_current")
+    return race_figure(frame.race, extra, height=520, names=names)  # (full width: room for a taller plot)
+
+
+def _race_caption(fixed: bool, display: Display) -> str:
+    words = explain.RACE + (" " + explain.MATRIX_RACE_CURRENT if display.show_current and not fixed else "")
+    return words if display.lesson is None else f"{words} {display.lesson}"
 
 
 def _before_the_start(run: LiveRun, exact, look: dict) -> None:
@@ -122,20 +150,34 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play))
-    left, right = st.columns(2)
-    with left:
+
+    def simplex() -> None:
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:
             caption = explain.SIMPLEX if solver.is_self_play else explain.SIMPLEX_FIXED
             live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=caption, **look)
-    with right:
-        key, text = _convergence_place(run)
-        live_chart(waiting("Convergence (log-log)", 420 if not run.is_race else 440), key=key, caption=text, **look)
-    regrets = solver.cumulative_regrets()
-    live_chart(
-        figures.regret_bars(game, regrets.row, regrets.col), key="chart_regrets", caption=explain.REGRETS, **look
-    )
+
+    def regrets() -> None:
+        start = solver.cumulative_regrets()
+        bars = figures.regret_bars(game, start.row, start.col)
+        live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
+
+    if run.is_race:
+        live_chart(waiting("Race (log-log)", 440), key="chart_race", caption=explain.RACE, **look)
+        left, right = st.columns(2)
+        with left:
+            simplex()
+        with right:
+            regrets()
+    else:
+        left, right = st.columns(2)
+        with left:
+            simplex()
+        with right:
+            text = explain.CONVERGENCE if solver.is_self_play else explain.CONVERGENCE_FIXED
+            live_chart(waiting("Convergence (log-log)", 420), key="chart_convergence", caption=text, **look)
+        regrets()
     _answer(None, solver, metrics, exact)  # no average before the first iteration
 
 

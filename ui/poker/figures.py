@@ -10,7 +10,7 @@ import numpy as np
 import rmcore
 from rmcore.kuhn import INFOSETS, equilibrium_policy
 
-from ..charts import COLOURS, colour, figure, log_ticks, positive, title
+from ..charts import COLOURS, colour, figure, log_ticks, title
 
 _PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
@@ -207,24 +207,6 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
         legend=dict(orientation="h", y=-0.02, yanchor="top"),
         **_PLAIN,
     )
-
-
-def current_exploitability_traces(histories: list[rmcore.History], names: list[str]) -> list[dict]:
-    """Dashed lines: the exploitability of each variant's current policy (its first run), in its colour, each named
-    by its legend entry in ``names``."""
-    traces = []
-    for k, (history, name) in enumerate(zip(histories, names)):
-        traces.append(
-            dict(
-                type="scatter",
-                x=history.iterations.astype(float),
-                y=positive(history.metrics["exploitability_current"]),
-                mode="lines",
-                name=name,
-                line=dict(color=colour(k), width=2, dash="dash"),
-            )
-        )
-    return traces
 
 
 def infoset_trajectories(history: rmcore.History) -> dict:

@@ -14,7 +14,7 @@ import rmcore
 from rmcore.cfr import metrics_at
 
 from .. import explain, race_view, state
-from ..charts import legend_right, mark_iteration, race_figure, waiting
+from ..charts import current_traces, legend_right, mark_iteration, race_figure, waiting
 from ..live import LiveRun, charted
 from ..live_chart import live_chart
 from . import explorer, figures, walkthrough
@@ -49,8 +49,10 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     show_current = display.show_current and not fixed  # (against a fixed player the chart is the learner's gain)
     names = {v.label: explain.cfr_curve_name(v, "average") for v in variants} if not fixed else None
     extra = (
-        figures.current_exploitability_traces(
-            [charted(h) for h in firsts], [explain.cfr_curve_name(v, "current") for v in variants]
+        current_traces(
+            [charted(h) for h in firsts],
+            [explain.cfr_curve_name(v, "current") for v in variants],
+            "exploitability_current",
         )
         if show_current
         else []
@@ -86,7 +88,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
         if run.is_race:
-            race_view.table(frame.race, None if fixed else _current_gaps(frame), display.rank_by)
+            race_view.table(frame.race, display.rank_by)
     if fixed:
         locked.section(run, history, row, look)
     _policies(
@@ -98,11 +100,6 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         metrics.game_value,
         look,
     )
-
-
-def _current_gaps(frame) -> list[float]:
-    """Each variant's current policy's exploitability now: the median over its runs (one run unless sampled)."""
-    return [float(np.median([h.metrics["exploitability_current"][-1] for h in runs])) for runs in frame.histories]
 
 
 def _convergence_caption(run: LiveRun, show_current: bool = False, lesson: str | None = None) -> str:
