@@ -296,6 +296,8 @@ def _race(args) -> int:
     discount = {name: getattr(args, name) for name in DISCOUNT_DEFAULTS if getattr(args, name) is not None}
     if discount:
         variants = _discounted(variants, discount, isinstance(game, TreeGame))
+    if args.mmd_alpha is not None:
+        variants = _tempered(variants, args.mmd_alpha, isinstance(game, TreeGame))
     contest = Race(
         game,
         variants,
@@ -360,6 +362,14 @@ def _discounted(variants: list[str], discount: dict, tree_game: bool) -> list:
         raise UsageError(f"--{', --'.join(discount)}: only for a race on a tree game with the 'discounted' variant")
     values = tuple(discount.get(name) for name in DISCOUNT_DEFAULTS)
     return [CFRVariant(v.name, v.updates, values) if v.name == "discounted" else v for v in parsed]
+
+
+def _tempered(variants: list, alpha: float, tree_game: bool) -> list:
+    """The race's variants with ``--mmd-alpha`` given to every MMD among them."""
+    parsed = [v if isinstance(v, CFRVariant) else CFRVariant.parse(v) for v in variants] if tree_game else []
+    if not any(v.name == "mmd" for v in parsed):
+        raise UsageError("--mmd-alpha: only for a race on a tree game with the 'mmd' variant")
+    return [CFRVariant(v.name, v.updates, v.discount, (alpha, None)) if v.name == "mmd" else v for v in parsed]
 
 
 def _bench(args) -> int:
@@ -472,6 +482,12 @@ def build_parser() -> argparse.ArgumentParser:
         race.add_argument(
             f"--{name}", type=float, metavar="X", help=f"for discounted: {name} (default {default:g}), in [-10, 10]"
         )
+    race.add_argument(
+        "--mmd-alpha",
+        type=float,
+        metavar="X",
+        help=f"for mmd: its temperature alpha (default {MMD_DEFAULT_ALPHA:g}), in (0, 1e6]",
+    )
     race.add_argument("--json", action="store_true", help="print one JSON object")
     race.set_defaults(handler=_race)
 

@@ -1,5 +1,5 @@
 """The command line's CFR variants: ``kuhn --variant pcfr+``, discounted CFR's ``--alpha/--beta/--gamma`` and MMD's
-``--alpha/--stepsize``."""
+``--alpha/--stepsize`` (``--mmd-alpha`` in a race)."""
 
 import json
 
@@ -87,3 +87,15 @@ def test_race_gives_discounted_cfr_its_parameters_and_refuses_them_without_it():
     assert rows["discounted(α=1, β=1, γ=1) · alternating"]["exploitability"] == solver.metrics().exploitability
     out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--alpha", "1", "--iterations", "10")
     assert out.returncode == 2 and "'discounted' variant" in out.stderr
+
+
+def test_race_gives_mmd_its_temperature_and_refuses_it_without_mmd():
+    out = cli("race", "--game", "kuhn", "--variants", "mmd,cfr+", "--mmd-alpha", "0.2", "--iterations", "100", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = {row["variant"]: row for row in json.loads(out.stdout)["variants"]}
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2)
+    solver.run(100)
+    mmd = rows["mmd(α=0.2) · simultaneous"]
+    assert mmd["exploitability_current"] == solver.history().metrics["exploitability_current"][-1]
+    out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--mmd-alpha", "0.2", "--iterations", "10")
+    assert out.returncode == 2 and "'mmd' variant" in out.stderr and len(out.stderr.strip().splitlines()) == 1

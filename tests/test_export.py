@@ -51,6 +51,8 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
             [rmcore.CFRVariant("discounted", updates, (0.75, -2.5, 3.25)) for updates in rmcore.CFR_UPDATES],
             {},
         ),
+        # MMD with the page's temperature slider moved (--mmd-alpha), beside CFR+
+        (rmcore.KUHN, [rmcore.CFRVariant("mmd", mmd=(0.2, None)), "cfr+"], {}),
         (
             rmcore.kuhn_poker(4, 1.5),
             ["linear"],
@@ -72,6 +74,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         "steps",
         "kuhn",
         "kuhn dcfr",
+        "kuhn mmd",
         "kuhn-4, player 1 fixed",
     ],
 )

@@ -41,6 +41,19 @@ def test_the_dcfr_sliders_come_only_with_discounted_cfr_and_change_the_run(page)
     assert not any(s.key and s.key.startswith("kuhn_dcfr_") for s in page.slider)
 
 
+def test_the_mmd_temperature_slider_comes_only_with_mmd_and_a_link_carries_it(page):
+    assert not any(s.key == "kuhn_mmd_alpha" for s in page.select_slider)
+    page.multiselect(key="kuhn_variants").set_value(["mmd · simultaneous", "cfr+ · alternating"]).run()
+    assert page.select_slider(key="kuhn_mmd_alpha").value == "0.05"
+    page.select_slider(key="kuhn_mmd_alpha").set_value("0.2").run()
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception
+    assert page.session_state.kuhn_live.race.variants[0].parameters == {"alpha": 0.2, "stepsize": None}
+    assert "mmd(α=0.2) · simultaneous · current (last iterate)" in _exploitability_names(page)
+    linked = opened({"kuhn_variants": ["mmd · simultaneous"], "kuhn_mmd_alpha": "0.01"}, "kuhn_poker")
+    assert not linked.warning and linked.session_state.kuhn_live.race.variants[0].mmd == (0.01, None)
+
+
 def test_a_link_carries_the_dcfr_parameters_and_the_ranking():
     app = opened(
         {"kuhn_variants": ["discounted · simultaneous", "pcfr+ · alternating"], "kuhn_dcfr_gamma": "3.5"}, "kuhn_poker"

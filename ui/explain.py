@@ -225,6 +225,12 @@ DCFR_PARAMETERS = {
     "beta": ("β", "After iteration t, negative cumulative regrets are multiplied by t^β / (t^β + 1)."),
     "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ (γ = 0: uniform)."),
 }
+MMD_ALPHA = (
+    "Magnetic mirror descent's temperature α: its current policy converges to the α-regularised equilibrium (a quantal "
+    "response equilibrium), not to a Nash equilibrium. Smaller α: nearer to Nash, and slower (its step size, "
+    "OpenSpiel's default α / max|A|², shrinks with it). Rank the race by the current policy to score MMD by the "
+    "iterate that converges."
+)
 DCFR_CAPTION = (
     "Discounted CFR (Brown & Sandholm 2019) forgets early iterations: the recommended α = 1.5, β = 0, γ = 2; "
     "α = β = γ = 1 is linear CFR. Other values name themselves in the legend."

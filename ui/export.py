@@ -58,7 +58,8 @@ def _efg(run: LiveRun) -> str:
 
 def _variant_words(variant) -> str:
     """A variant as the command line's ``--variants`` takes it: its label's parts joined by '/' (a CFR variant's
-    name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``)."""
+    name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``, MMD's in
+    ``--mmd-alpha``)."""
     if isinstance(variant, rmcore.CFRVariant):
         return f"{variant.name}/{variant.updates}"
     # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
@@ -98,6 +99,10 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     if discounts:  # (the page gives every discounted CFR of a race the same parameters: its one set of sliders)
         (discount,) = discounts
         parts.append(" ".join(f"--{name} {value!r}" for name, value in zip(("alpha", "beta", "gamma"), discount)))
+    tempers = {v.mmd[0] for v in race.variants if getattr(v, "mmd", None) is not None}
+    if tempers:  # (likewise one α slider for every MMD of a race)
+        (alpha,) = tempers
+        parts.append(f"--mmd-alpha {alpha!r}")
     if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
         # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
         parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))

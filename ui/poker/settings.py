@@ -14,7 +14,7 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import DISCOUNT_DEFAULTS
+from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
 from rmcore.tree import uniform_policy
 
 from .. import explain, link, state
@@ -162,6 +162,11 @@ def widgets() -> RunSettings:
             else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
+    if any(v.name == "mmd" for v in variants):
+        alpha = _mmd_slider()
+        variants = tuple(
+            rmcore.CFRVariant(v.name, v.updates, mmd=(alpha, None)) if v.name == "mmd" else v for v in variants
+        )
     if any(v.name == "discounted" for v in variants):
         discount = _discount_sliders()
         variants = tuple(
@@ -212,6 +217,24 @@ def _discount_sliders() -> tuple[float, float, float]:
         )
     st.caption(explain.DCFR_CAPTION)
     return tuple(values)
+
+
+#: MMD's temperatures on the slider, log-spaced (as text, so that the link reads ``kuhn_mmd_alpha=0.05``).
+MMD_ALPHAS = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1")
+
+
+def _mmd_slider() -> float:
+    """MMD's temperature α on a log scale (default ``rmcore.cfr.MMD_DEFAULT_ALPHA``), shown only while MMD is among
+    the variants; its step size stays OpenSpiel's default for that α."""
+    alpha = st.select_slider(
+        "MMD α (temperature)",
+        MMD_ALPHAS,
+        value=format(MMD_DEFAULT_ALPHA, "g"),
+        key="kuhn_mmd_alpha",
+        bind="query-params",
+        help=explain.MMD_ALPHA,
+    )
+    return float(alpha)
 
 
 def display_options(chosen: RunSettings) -> tuple[bool, str]:
