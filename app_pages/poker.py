@@ -39,8 +39,8 @@ with st.expander("The game and the settings", expanded=False) if presenting else
     chosen = settings.widgets()
     st.markdown(GAME_RULES.get(chosen.game) or games.description(chosen.game, chosen.uploaded, chosen.tree_game))
     settings.download(chosen)
-    show_current, rank_by = settings.display_options(chosen)
-display = view.Display(show_current, rank_by, lesson.words(chosen))
+    show_current, rank_by, work = settings.display_options(chosen)
+display = view.Display(show_current, rank_by, lesson.words(chosen), work)
 
 run = settings.live_run(chosen)
 with st.container():  # (there for every game: the charts below keep their place when the game changes)

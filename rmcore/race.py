@@ -76,6 +76,9 @@ class Curve(NamedTuple):
     low: np.ndarray
     high: np.ndarray
     runs: int
+    #: Nodes touched by then (the median over seeds) at the same checkpoints, where the history counts them (CFR and
+    #: its variants: a sampled iteration costs far less than a full pass); None for matrix games.
+    work: np.ndarray | None = None
 
 
 class RaceResult(NamedTuple):
@@ -293,6 +296,9 @@ class Race:
             else:
                 shown = grid
             median = np.median(gaps, axis=0) if gaps.size else np.empty(0)
+            work = None
+            if runs and "nodes_touched" in runs[0].metrics:
+                work = np.median(np.vstack([h.metrics["nodes_touched"] for h in runs]), axis=0)[shown]
             curves.append(
                 Curve(
                     entry.label,
@@ -301,6 +307,7 @@ class Race:
                     gaps.min(axis=0)[shown] if gaps.size else median,
                     gaps.max(axis=0)[shown] if gaps.size else median,
                     len(entry.solvers),
+                    work,
                 )
             )
             seconds = entry.seconds / len(entry.solvers)

@@ -131,3 +131,22 @@ def test_the_lessons_words_quote_what_the_library_gives(game):
                     assert measured < 1e-10, (variant.label, target)
                 else:
                     assert measured == pytest.approx(quoted, rel=0.06), (variant.label, target)
+
+
+def test_the_exploitability_chart_can_be_drawn_against_the_nodes_touched(page):
+    page.multiselect(key="kuhn_variants").set_value(["cfr · alternating", "external-sampling · alternating"]).run()
+    page.radio(key="kuhn_x_axis").set_value("nodes").run()
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception
+    chart = next(c for c in live_charts(page) if "exploitability" in c["figure"]["layout"]["title"]["text"])
+    assert chart["figure"]["layout"]["xaxis"]["title"]["text"] == "nodes touched"
+    live = page.session_state.kuhn_live
+    touched = {
+        v.label: runs[0].metrics["nodes_touched"][-1] for v, runs in zip(live.race.variants, live.race.histories())
+    }
+    ends = {trace["name"]: trace["x"][-1] for trace in chart["figure"]["data"] if trace.get("name")}
+    assert ends["cfr · alternating · current (last iterate)"] == touched["cfr · alternating"]
+    assert ends["cfr · alternating · current (last iterate)"] > 5 * touched["external-sampling · alternating"]
+    assert not any(name.startswith("guide") for name in ends)  # rates in iterations: no guides on a work axis
+    linked = opened({"kuhn_x_axis": "nodes touched"}, "kuhn_poker")
+    assert linked.radio(key="kuhn_x_axis").value == "nodes" and not linked.warning

@@ -127,14 +127,14 @@ LEGEND_ROW = 24
 LEGEND_HALF_ROW = 28
 
 
-def current_traces(histories: list[rmcore.History], names: list[str], measure: str) -> list[dict]:
+def current_traces(histories: list[rmcore.History], names: list[str], measure: str, work: bool = False) -> list[dict]:
     """Dashed lines: each race member's current (last-iterate) measure, ``history.metrics[measure]`` of its first run
     (``"exploitability_current"`` on a tree, ``"nash_conv_current"`` on a matrix game), in the member's colour, each
-    named by its legend entry in ``names``."""
+    named by its legend entry in ``names``; against the nodes touched with ``work``, else the iterations."""
     return [
         dict(
             type="scatter",
-            x=history.iterations.astype(float),
+            x=history.metrics["nodes_touched"] if work else history.iterations.astype(float),
             y=positive(history.metrics[measure]),
             mode="lines",
             name=name,
@@ -150,19 +150,22 @@ def race_figure(
     height: int = 440,
     names: dict | None = None,
     unit: str = "payoff units",
+    work: bool = False,
 ) -> dict:
     """Each variant's convergence measure on log-log axes: the median line, and the min-max band over seeds.
 
     Guides ``c/√T`` and ``c/T`` start where the first curve starts, so they show the two rates a
     no-regret learner's measure typically follows. ``extra_traces`` are added as they are (for
     example the current policies' exploitability). ``names`` gives a curve's legend entry by its label (the tree page
-    says which iterate and which averaging); by default the label.
+    says which iterate and which averaging); by default the label. With ``work`` the x-axis is the nodes each variant
+    has touched (``Curve.work``) rather than its iterations, and the guides, which are rates in iterations, are left
+    out.
     """
     names = names or {}
     traces = []
     for k, curve in enumerate(result.curves):
         ink = colour(k)
-        t = curve.iterations.astype(float)
+        t = curve.work if work else curve.iterations.astype(float)
         if curve.runs > 1:
             traces.append(
                 dict(
@@ -204,8 +207,9 @@ def race_figure(
             )
         )
     traces.extend(extra_traces)
-    t_all = np.concatenate([c.iterations for c in result.curves]).astype(float) if result.curves else np.empty(0)
-    if t_all.size and t_all.max() > 1:
+    axis = [c.work if work else c.iterations for c in result.curves]
+    t_all = np.concatenate(axis).astype(float) if result.curves else np.empty(0)
+    if t_all.size and t_all.max() > 1 and not work:
         start = next((c for c in result.curves if len(c.median)), None)
         scale = float(start.median[0]) if start is not None and start.median[0] > 0 else 1.0
         grid = np.geomspace(1.0, t_all.max(), 40)
@@ -243,7 +247,7 @@ def race_figure(
         traces,
         f"{'Race: ' if len(result.curves) > 1 else ''}{measure} (log-log)",
         height,
-        xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t_all)),
+        xaxis=dict(type="log", title=title("nodes touched" if work else "iteration T"), **log_ticks(t_all)),
         yaxis=dict(
             type="log",
             exponentformat="power",
@@ -336,10 +340,11 @@ def legend_right(spec: dict) -> dict:
     }
 
 
-def mark_iteration(spec: dict, iteration: int) -> dict:
+def mark_iteration(spec: dict, iteration: int, at: float | None = None) -> dict:
     """``spec`` with a vertical line at ``iteration`` on every x axis (every panel) and a label on the first: a replay's
-    "now"."""
+    "now". ``at`` places it elsewhere on an x-axis that is not the iterations (the nodes touched by ``iteration``)."""
     layout = dict(spec["layout"])
+    x_value = iteration if at is None else at
     axes = sorted(key for key in layout if key.startswith("xaxis")) or ["xaxis"]
     shapes = list(layout.get("shapes", []))
     for axis in axes:
@@ -350,8 +355,8 @@ def mark_iteration(spec: dict, iteration: int) -> dict:
                 type="line",
                 xref=x,
                 yref=f"{y} domain",
-                x0=iteration,
-                x1=iteration,
+                x0=x_value,
+                x1=x_value,
                 y0=0,
                 y1=1,
                 line=dict(color="black", width=2, dash="dot"),
@@ -361,7 +366,7 @@ def mark_iteration(spec: dict, iteration: int) -> dict:
         text=f"t = {iteration:,}",
         xref="x",
         yref="y domain",
-        x=_axis_position(layout.get("xaxis", {}), iteration),
+        x=_axis_position(layout.get("xaxis", {}), x_value),
         y=1.0,
         showarrow=False,
         xanchor="left",

@@ -237,11 +237,21 @@ def _mmd_slider() -> float:
     return float(alpha)
 
 
-def display_options(chosen: RunSettings) -> tuple[bool, str]:
-    """Whether the exploitability chart also draws each variant's current policy, and which policy ranks a race's
-    table (asked only of a race in self-play: against a fixed player the chart draws the learner's gain alone)."""
+def display_options(chosen: RunSettings) -> tuple[bool, str, bool]:
+    """Whether the exploitability chart also draws each variant's current policy, which policy ranks a race's table
+    (asked only of a race in self-play: against a fixed player the chart draws the learner's gain alone), and whether
+    the chart's x-axis is the nodes touched rather than the iterations."""
     show_current = st.toggle(
         "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
+    )
+    axis = st.radio(
+        "Exploitability against",
+        list(explain.WORK_AXES),
+        format_func=explain.WORK_AXES.get,
+        horizontal=True,
+        key="kuhn_x_axis",
+        bind="query-params",
+        help=explain.WORK_AXIS_HELP,
     )
     rank_by = "average"
     if len(chosen.variants) > 1 and chosen.opponent is None:
@@ -254,7 +264,7 @@ def display_options(chosen: RunSettings) -> tuple[bool, str]:
             bind="query-params",
             help=explain.RANK_HELP,
         )
-    return show_current, rank_by or "average"
+    return show_current, rank_by or "average", axis == "nodes"
 
 
 def _kuhn_sliders() -> tuple[int, float]:

@@ -28,6 +28,7 @@ class Display(NamedTuple):
     show_current: bool = True
     rank_by: str = "average"
     lesson: str | None = None
+    work: bool = False  # the exploitability chart against the nodes touched rather than the iterations
 
 
 def draw(run: LiveRun, display: Display, timeline) -> None:
@@ -53,6 +54,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             [charted(h) for h in firsts],
             [explain.cfr_curve_name(v, "current") for v in variants],
             "exploitability_current",
+            display.work,
         )
         if show_current
         else []
@@ -64,9 +66,12 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         with left:
             unit = "antes per hand" if explorer.is_poker(run.race.game) else "payoff units"
             height = 420 if look["projector"] else 440
-            exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit)
+            exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit, work=display.work)
+            if shown_at is not None:  # the replay's line (on the work axis, at the nodes touched by then)
+                at = history.metrics["nodes_touched"][row] if display.work else None
+                exploitability = mark_iteration(exploitability, shown_at, at)
             live_chart(
-                mark(legend_right(exploitability) if look["projector"] else exploitability),
+                legend_right(exploitability) if look["projector"] else exploitability,
                 key="kuhn_exploitability",
                 caption=_convergence_caption(run, show_current, display.lesson),
                 **look,
