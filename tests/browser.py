@@ -280,23 +280,54 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
     return name
 
 
+def open_lesson_and_run(page, url: str, lesson: str) -> str:
+    """Open a lesson's link (``"rules"``: the matrix page's; ``"kuhn"``, ``"leduc"``: the tree page's), take a step
+    so the charts exist, press Run; returns the name part of a trace that changes on every redraw."""
+    import urllib.parse
+
+    from ui.matrix import lesson as matrix_lesson
+    from ui.poker import lesson as tree_lesson
+
+    if lesson == "rules":
+        address = f"{url}/?{urllib.parse.urlencode(matrix_lesson.query())}"
+    else:
+        address = f"{url}/kuhn_poker?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
+    page.goto(address)
+    page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+    name = "guide: 1/T"
+    click_until(
+        page,
+        page.get_by_role("button", name="Step +10", exact=True),
+        lambda: last_x_of_trace(page, name) is not None,
+        timeout=120,
+    )
+    wait_until_idle(page)
+    page.get_by_role("radio", name="Run").click()
+    return name
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="Chart updates per second in headless Chromium against streamlit run.")
     parser.add_argument("--page", choices=["matrix", "kuhn"], default="matrix")
     parser.add_argument("--race", type=int, default=1, help="variants running (1: no race)")
+    parser.add_argument("--lesson", choices=["rules", "kuhn", "leduc"], help="run a lesson's link instead")
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--pin", action="store_true", help="server on core 0, browser and this script on core 1")
     args = parser.parse_args()
     if args.pin:
         os.sched_setaffinity(0, {1})  # the browser started below inherits it
     with running_app(cpus="0" if args.pin else None) as url, chromium_page() as page:
-        name = open_page_and_run(page, url, args.page, args.race)
+        if args.lesson:
+            name = open_lesson_and_run(page, url, args.lesson)
+        else:
+            name = open_page_and_run(page, url, args.page, args.race)
         time.sleep(1.0)
         seen = chart_states_while_running(page, args.seconds, name)
         errors = page.locator("[data-testid=stException]").count()
     rate = (len(seen) - 1) / args.seconds
+    what = f"the {args.lesson} lesson" if args.lesson else f"{args.page} page, {args.race} variant(s)"
     print(
-        f"{args.page} page, {args.race} variant(s), headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
+        f"{what}, headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
         f"chart updates per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the "
         f"end; {errors} errors"
     )
