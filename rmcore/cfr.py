@@ -515,6 +515,7 @@ class CFRSolver:
             rng=rng,
             average=zeros((infosets, actions)),
             scores=zeros((infosets, actions)),
+            br_values=zeros((nodes, 3)),
             last_regrets=zeros((infosets, actions)),
             active=zeros(nodes, dtype=np.int64),
             touched=zeros(1, dtype=np.int64),
