@@ -1651,7 +1651,7 @@ def _packed_matrix(buffer, k):
 def average_policy_values_packed(integers, table, strategy_sums):
     """:func:`average_policy_values` on the arrays of :func:`pack_for_metrics`: the average policy, reach, then
     :func:`_both_best_responses` row by row. Every number is the same product or sum, of the same terms in the same
-    order, as there: the same results to the last bit (``tests/test_metrics_and_exact.py``)."""
+    order, as there: the same results to the last bit (``tests/test_exploit.py``)."""
     steps, roots, num_actions = _packed_matrix(integers, 0), _packed_vector(integers, 1), _packed_vector(integers, 2)
     nodes, infosets = steps.shape[0], num_actions.shape[0]
     rows, average, scores = table[:nodes], table[nodes : nodes + infosets], table[nodes + infosets :]
