@@ -958,6 +958,9 @@ class CFRState(NamedTuple):
     rng: np.ndarray  # xoshiro256+ state for chance sampling
     average: np.ndarray  # [infoset, action] scratch: the average policy at a checkpoint
     scores: np.ndarray  # [infoset, action] scratch: a best response's action values
+    #: [node, 3] scratch: both best responses' values (player 0's, then player 1's in its own payoff) and player 0's
+    #: expected payoff, under the average policy at a checkpoint (:func:`_both_best_responses`)
+    br_values: np.ndarray
     last_regrets: np.ndarray  # [infoset, action] predictive CFR+: the last instantaneous regret r_t (the prediction)
     active: np.ndarray  # [node] scratch: the nodes an iteration's pass visits, in tree order (see _reached_nodes)
     touched: np.ndarray  # [1] int64: nodes touched so far (every pass's active nodes; Monte Carlo CFR: nodes entered)
@@ -1406,16 +1409,152 @@ def record_cfr_checkpoint(tree, state, iteration, record, k):
 @njit(**_ENTRY)
 def average_policy_values(tree, state):
     """``(br_value_1, br_value_2, game_value)`` of the average policy (left in ``state.average``)."""
-    return _average_policy_values(tree, state.strategy_sums, state.average, state.reach, state.value, state.scores)
+    return _average_policy_values(tree, state.strategy_sums, state.average, state.reach, state.br_values, state.scores)
 
 
-@njit(**_ENTRY)
-def _average_policy_values(tree, strategy_sums, average, reach, value, scores):
-    average_policy(strategy_sums, tree.num_actions, average)
-    _forward_reach(tree, average, reach, 0, tree.deal_start.shape[0] - 1, 1.0)
-    br_value_1 = _best_response_with_reach(tree, average, 0, reach, value, scores)
-    br_value_2 = _best_response_with_reach(tree, average, 1, reach, value, scores)
-    return br_value_1, br_value_2, expected_value(tree, average, value)
+@njit(**_INLINE)
+def _average_policy_values(tree, strategy_sums, average, reach, values, scores):
+    # Its three steps inlined, and so written again here rather than called (average_policy, _forward_reach): each
+    # call passes the tree's sixteen arrays, and the calls were a quarter of a Kuhn metrics() call's kernel.
+    _average_rows(strategy_sums, tree.num_actions, average)
+    _reach_of_every_node(tree, average, reach)
+    return _both_best_responses(tree, average, reach, values, scores)
+
+
+@njit(**_INLINE)
+def _reach_of_every_node(tree, policy, reach):
+    """:func:`_forward_reach` of every deal (the same products), a chance node's children taken in the loop."""
+    player, infoset, children, num_actions, chance = (
+        tree.player,
+        tree.infoset,
+        tree.children,
+        tree.num_actions,
+        tree.chance,
+    )
+    for deal in range(tree.deal_start.shape[0]):
+        root = tree.deal_start[deal]
+        reach[root, 0] = 1.0
+        reach[root, 1] = 1.0
+        reach[root, 2] = tree.deal_probability[deal]
+        for node in range(root, tree.deal_end[deal]):
+            actor = player[node]
+            if actor == CHANCE_NODE:
+                for outcome in range(children.shape[1]):
+                    child = children[node, outcome]
+                    if child < 0:
+                        break
+                    reach[child, 0] = reach[node, 0]
+                    reach[child, 1] = reach[node, 1]
+                    reach[child, 2] = reach[node, 2] * chance[node, outcome]
+                continue
+            if actor < 0:
+                continue
+            info = infoset[node]
+            for a in range(num_actions[info]):
+                child = children[node, a]
+                reach[child, 0] = reach[node, 0]
+                reach[child, 1] = reach[node, 1]
+                reach[child, 2] = reach[node, 2]
+                reach[child, actor] *= policy[info, a]
+
+
+@njit(**_INLINE)
+def _both_best_responses(tree, policy, reach, values, scores):
+    """``(br_value_1, br_value_2, game_value)`` of ``policy``, ``reach`` already filled in for it, in one pass.
+
+    :func:`_best_response_with_reach` for each player and :func:`expected_value` in a single walk of the nodes
+    deepest first, each node's three values side by side in a row of ``values`` (player 0's best-response value,
+    player 1's in its own payoff, and player 0's expected payoff): the tree's arrays are read once rather than three
+    times. Every value is the same sum, of the same terms in the same order, as in those three functions, so the
+    results are theirs to the last bit; on Leduc poker the pass takes half their time (its nodes, visited by depth,
+    are scattered through memory, and each visit now serves all three).
+
+    An information set's histories share one depth (``tree_depths``), so its scores are complete once its depth's
+    nodes have all been summed, and the best action is picked then; each player's information sets have rows of
+    ``scores`` of their own, so the two best responses share it.
+    """
+    player, infoset, children, num_actions, depth = (
+        tree.player,
+        tree.infoset,
+        tree.children,
+        tree.num_actions,
+        tree.depth,
+    )
+    payoff, chance, order, nodes = tree.payoff, tree.chance, tree.by_depth, tree.by_depth.shape[0]
+    k = 0
+    while k < nodes:
+        end = k + 1
+        while end < nodes and depth[order[end]] == depth[order[k]]:
+            end += 1
+        for j in range(k, end):
+            node = order[j]
+            if player[node] >= 0:
+                info = infoset[node]
+                for a in range(num_actions[info]):
+                    scores[info, a] = 0.0
+        # Terminals and chance nodes (whose outcomes lie deeper: done); at a decision, the opponent's best response
+        # and the expected payoff are expectations under the policy, and the actor's counterfactual action values
+        # enter its scores. (The chance sums written out here rather than in a call, or in a loop of their own as in
+        # _best_response_with_reach: either made Kuhn's pass, which has no chance node, 1.7 times as long.)
+        for j in range(k, end):
+            node = order[j]
+            actor = player[node]
+            if actor == CHANCE_NODE:
+                first = 0.0
+                second = 0.0
+                third = 0.0
+                for outcome in range(children.shape[1]):
+                    child = children[node, outcome]
+                    if child < 0:
+                        break
+                    probability = chance[node, outcome]
+                    first += probability * values[child, 0]
+                    second += probability * values[child, 1]
+                    third += probability * values[child, 2]
+                values[node, 0] = first
+                values[node, 1] = second
+                values[node, 2] = third
+                continue
+            if actor < 0:
+                value = payoff[node]
+                values[node, 0] = value
+                values[node, 1] = -value
+                values[node, 2] = value
+                continue
+            other = 1 - actor
+            info = infoset[node]
+            weight = reach[node, other] * reach[node, 2]
+            by_other = 0.0
+            expected = 0.0
+            for a in range(num_actions[info]):
+                child = children[node, a]
+                probability = policy[info, a]
+                by_other += probability * values[child, other]
+                expected += probability * values[child, 2]
+                scores[info, a] += weight * values[child, actor]
+            values[node, other] = by_other
+            values[node, 2] = expected
+        for j in range(k, end):
+            node = order[j]
+            actor = player[node]
+            if actor >= 0:
+                info = infoset[node]
+                best = 0
+                for a in range(1, num_actions[info]):
+                    if scores[info, a] > scores[info, best]:
+                        best = a
+                values[node, actor] = values[children[node, best], actor]
+        k = end
+    br_value_1 = 0.0
+    br_value_2 = 0.0
+    game_value = 0.0
+    for deal in range(tree.deal_start.shape[0]):
+        root = tree.deal_start[deal]
+        probability = tree.deal_probability[deal]
+        br_value_1 += probability * values[root, 0]
+        br_value_2 += probability * values[root, 1]
+        game_value += probability * values[root, 2]
+    return br_value_1, br_value_2, game_value
 
 
 @njit(**_ENTRY)
@@ -1428,72 +1567,171 @@ def average_policy_values_of(tree_fields, state_fields):
     return average_policy_values(TreeArrays(*tree_fields), CFRState(*state_fields))
 
 
-#: What :func:`pack_for_metrics` packs, in order: the tree's fields, then the scratch a metrics call writes.
-_PACKED_SCRATCH = ("average", "reach", "value", "scores")
+# The columns of :func:`pack_for_metrics`'s two tables, a row per node: in the int64 table the node's actor
+# (``TreeArrays.player``), information set, the row one past the last of its information set's nodes, its parent's row
+# and the parent's action or outcome leading to it (-1 at a deal's root), then its children's rows (-1 past the last);
+# in the float64 table its reach (player 0, player 1, chance), its three values (:func:`_both_best_responses`), then
+# chance's probability of each child (chance nodes).
+_ACTOR, _INFOSET, _RUN_END, _PARENT, _SLOT, _CHILD = 0, 1, 2, 3, 4, 5
+_REACH, _VALUE, _CHANCE = 0, 3, 6
 
 
 def pack_for_metrics(tree: TreeArrays, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """A small tree's arrays, and scratch for :func:`average_policy_values`, packed into one int64 and one float64
-    buffer for :func:`average_policy_values_packed`.
+    """A small tree laid out for :func:`average_policy_values_packed`, with its scratch: one int64 buffer and one
+    float64 table.
 
     numba unboxes every array argument of a call from Python (about 70 ns each, 2 us for the 30 arrays of the tree
-    and the state): on Kuhn poker that is as long as the two best responses themselves. The int64 buffer opens with
-    a header, three numbers a field (offset, rows, columns; columns 0 for a vector), in the order of
-    :class:`TreeArrays` then ``_PACKED_SCRATCH``; each field follows in the buffer of its dtype.
+    and the state), and each view it takes of a buffer costs 10-25 ns (its reference count; a reshape): on Kuhn
+    poker, whose two best responses take half a microsecond, a call was mostly its arguments. Here a node is a row
+    of two tables (the columns ``_ACTOR ... _CHILD`` and ``_REACH ... _CHANCE``), and a node's reach and values
+    share a row. The terminals come first, their values written here once (a payoff does not change), so that neither
+    pass visits one (on Kuhn poker, 30 of 54 nodes); then the other nodes in the order the best responses visit them:
+    deepest first, as ``by_depth``, and an information set's nodes in one run, so that its action scores are summed,
+    and its best action picked, in one go (reach is filled in backwards, parents first). A deal's root has its reach
+    written here too: 1, 1 and the deal's probability.
+
+    The int64 buffer opens with a header: the number of terminals (the first row that is none), then three numbers
+    a field (offset, rows, columns; columns 0 for a vector) for the int table, each deal's root row and the
+    information sets' action counts, which follow. The float table's rows are the nodes', then room for the average
+    policy, then for a best response's action scores, a row per information set (views of its rows cost less than
+    a reshape).
     """
-    nodes, infosets = tree.player.shape[0], tree.num_actions.shape[0]
-    scratch = (np.zeros((infosets, width)), np.zeros((nodes, 3)), np.zeros(nodes), np.zeros((infosets, width)))
-    fields = (*tree, *scratch)
-    header = np.zeros(3 * len(fields), dtype=np.int64)
-    parts: dict = {np.dtype(np.int64): [header], np.dtype(np.float64): []}
-    used = {np.dtype(np.int64): header.shape[0], np.dtype(np.float64): 0}
+    terminal = tree.player == -1
+    inner = tree.by_depth[~terminal[tree.by_depth]]
+    # Deepest first; within a depth (whose nodes depend on none of each other), an information set's nodes together,
+    # in by_depth's order (the order their action values are summed in), chance nodes first.
+    inner = inner[np.lexsort((np.arange(inner.shape[0]), tree.infoset[inner], -tree.depth[inner]))]
+    order = np.concatenate((np.flatnonzero(terminal), inner))
+    nodes, infosets, outcomes = order.shape[0], tree.num_actions.shape[0], tree.children.shape[1]
+    terminals = nodes - inner.shape[0]
+    row_of = np.empty(nodes, dtype=np.int64)
+    row_of[order] = np.arange(nodes)
+    steps = np.full((nodes, _CHILD + outcomes), -1, dtype=np.int64)
+    steps[:, _ACTOR] = tree.player[order]
+    steps[:, _INFOSET] = tree.infoset[order]
+    # One past the last row of each row's run of one information set (all its nodes: it lies at one depth).
+    starts = np.flatnonzero(np.diff(tree.infoset[inner]) != 0) + 1
+    run_ends = np.append(starts, inner.shape[0])
+    steps[terminals:, _RUN_END] = terminals + run_ends[np.searchsorted(starts, np.arange(inner.shape[0]), "right")]
+    parent = tree.parent[order]
+    steps[:, _PARENT] = np.where(parent >= 0, row_of[np.maximum(parent, 0)], -1)
+    steps[:, _SLOT] = tree.parent_slot[order]
+    children = tree.children[order]
+    steps[:, _CHILD:] = np.where(children >= 0, row_of[np.maximum(children, 0)], -1)
+    table = np.zeros((nodes + 2 * infosets, max(_CHANCE + outcomes, width)))
+    payoff = tree.payoff[order[:terminals]]
+    table[:terminals, _VALUE : _VALUE + 3] = np.column_stack((payoff, -payoff, payoff))
+    table[:nodes, _CHANCE : _CHANCE + outcomes] = tree.chance[order]
+    roots = row_of[tree.deal_start]
+    table[roots, _REACH : _REACH + 2] = 1.0
+    table[roots, _REACH + 2] = tree.deal_probability
+    fields = (steps, roots, tree.num_actions.astype(np.int64))
+    header = np.zeros(1 + 3 * len(fields), dtype=np.int64)
+    header[0] = terminals
+    used = header.shape[0]
     for k, field in enumerate(fields):
-        kind = np.dtype(field.dtype)
-        header[3 * k : 3 * k + 3] = (used[kind], field.shape[0], field.shape[1] if field.ndim == 2 else 0)
-        parts[kind].append(field.ravel())
-        used[kind] += field.size
-    return np.concatenate(parts[np.dtype(np.int64)]), np.concatenate(parts[np.dtype(np.float64)])
+        header[1 + 3 * k : 4 + 3 * k] = (used, field.shape[0], field.shape[1] if field.ndim == 2 else 0)
+        used += field.size
+    return np.concatenate((header, *(field.ravel() for field in fields))), table
 
 
 @njit(**_INLINE)
-def _packed_vector(buffer, header, k):
-    start = header[3 * k]
-    return buffer[start : start + header[3 * k + 1]]
+def _packed_vector(buffer, k):
+    start = buffer[1 + 3 * k]
+    return buffer[start : start + buffer[2 + 3 * k]]
 
 
 @njit(**_INLINE)
-def _packed_matrix(buffer, header, k):
-    start, rows, columns = header[3 * k], header[3 * k + 1], header[3 * k + 2]
+def _packed_matrix(buffer, k):
+    start, rows, columns = buffer[1 + 3 * k], buffer[2 + 3 * k], buffer[3 + 3 * k]
     return buffer[start : start + rows * columns].reshape((rows, columns))
 
 
 @njit(**_ENTRY)
-def average_policy_values_packed(integers, floats, strategy_sums):
-    """:func:`average_policy_values` on the buffers of :func:`pack_for_metrics`: three arrays to unbox per call rather
-    than thirty (that unboxing was most of a Kuhn ``metrics()`` call). The same arithmetic in the same order: the same
-    numbers to the last bit."""
-    h = integers  # (the header opens the int64 buffer)
-    tree = TreeArrays(
-        _packed_vector(integers, h, 0),
-        _packed_vector(integers, h, 1),
-        _packed_matrix(integers, h, 2),
-        _packed_vector(floats, h, 3),
-        _packed_vector(integers, h, 4),
-        _packed_vector(integers, h, 5),
-        _packed_vector(floats, h, 6),
-        _packed_vector(integers, h, 7),
-        _packed_vector(integers, h, 8),
-        _packed_vector(integers, h, 9),
-        _packed_vector(integers, h, 10),
-        _packed_matrix(floats, h, 11),
-        _packed_vector(integers, h, 12),
-        _packed_vector(integers, h, 13),
-        _packed_vector(integers, h, 14),
-        _packed_vector(integers, h, 15),
-    )
-    average, reach = _packed_matrix(floats, h, 16), _packed_matrix(floats, h, 17)
-    value, scores = _packed_vector(floats, h, 18), _packed_matrix(floats, h, 19)
-    return _average_policy_values(tree, strategy_sums, average, reach, value, scores)
+def average_policy_values_packed(integers, table, strategy_sums):
+    """:func:`average_policy_values` on the arrays of :func:`pack_for_metrics`: the average policy, reach, then
+    :func:`_both_best_responses` row by row. Every number is the same product or sum, of the same terms in the same
+    order, as there: the same results to the last bit (``tests/test_exploit.py``)."""
+    steps, roots, num_actions = _packed_matrix(integers, 0), _packed_vector(integers, 1), _packed_vector(integers, 2)
+    nodes, infosets = steps.shape[0], num_actions.shape[0]
+    rows, average, scores = table[:nodes], table[nodes : nodes + infosets], table[nodes + infosets :]
+    _average_rows(strategy_sums, num_actions, average)
+    first = integers[0]  # the first row that is no terminal
+    # Reach, parents first: each row takes its parent's and multiplies in the probability of the step between them.
+    for row in range(nodes - 1, first - 1, -1):
+        parent = steps[row, _PARENT]
+        if parent < 0:
+            continue
+        slot = steps[row, _SLOT]
+        own_0 = rows[parent, _REACH]
+        own_1 = rows[parent, _REACH + 1]
+        by_chance = rows[parent, _REACH + 2]
+        actor = steps[parent, _ACTOR]
+        if actor == CHANCE_NODE:
+            by_chance *= rows[parent, _CHANCE + slot]
+        elif actor == 0:
+            own_0 *= average[steps[parent, _INFOSET], slot]
+        else:
+            own_1 *= average[steps[parent, _INFOSET], slot]
+        rows[row, _REACH] = own_0
+        rows[row, _REACH + 1] = own_1
+        rows[row, _REACH + 2] = by_chance
+    # Values, deepest first, an information set at a time: its rows, then its best action (see _both_best_responses).
+    row = first
+    while row < nodes:
+        actor = steps[row, _ACTOR]
+        if actor == CHANCE_NODE:
+            total_0 = 0.0
+            total_1 = 0.0
+            total_2 = 0.0
+            for outcome in range(steps.shape[1] - _CHILD):
+                child = steps[row, _CHILD + outcome]
+                if child < 0:
+                    break
+                probability = rows[row, _CHANCE + outcome]
+                total_0 += probability * rows[child, _VALUE]
+                total_1 += probability * rows[child, _VALUE + 1]
+                total_2 += probability * rows[child, _VALUE + 2]
+            rows[row, _VALUE] = total_0
+            rows[row, _VALUE + 1] = total_1
+            rows[row, _VALUE + 2] = total_2
+            row += 1
+            continue
+        other = 1 - actor
+        info = steps[row, _INFOSET]
+        n = num_actions[info]
+        end = steps[row, _RUN_END]
+        for a in range(n):
+            scores[info, a] = 0.0
+        for j in range(row, end):
+            weight = rows[j, _REACH + other] * rows[j, _REACH + 2]
+            by_other = 0.0
+            expected = 0.0
+            for a in range(n):
+                child = steps[j, _CHILD + a]
+                probability = average[info, a]
+                by_other += probability * rows[child, _VALUE + other]
+                expected += probability * rows[child, _VALUE + 2]
+                scores[info, a] += weight * rows[child, _VALUE + actor]
+            rows[j, _VALUE + other] = by_other
+            rows[j, _VALUE + 2] = expected
+        best = 0
+        for a in range(1, n):
+            if scores[info, a] > scores[info, best]:
+                best = a
+        for j in range(row, end):
+            rows[j, _VALUE + actor] = rows[steps[j, _CHILD + best], _VALUE + actor]
+        row = end
+    br_value_1 = 0.0
+    br_value_2 = 0.0
+    game_value = 0.0
+    for deal in range(roots.shape[0]):
+        root = roots[deal]
+        probability = rows[root, _REACH + 2]  # (the deal's probability, as pack_for_metrics wrote it)
+        br_value_1 += probability * rows[root, _VALUE]
+        br_value_2 += probability * rows[root, _VALUE + 1]
+        game_value += probability * rows[root, _VALUE + 2]
+    return br_value_1, br_value_2, game_value
 
 
 @njit(**_ENTRY)
@@ -1582,6 +1820,11 @@ def expected_value(tree, policy, value):
 @njit(**_ENTRY)
 def average_policy(strategy_sums, num_actions, out):
     """``out = S(I) / sum S(I)`` per information set, uniform over its legal actions where nothing was accumulated."""
+    _average_rows(strategy_sums, num_actions, out)
+
+
+@njit(**_INLINE)
+def _average_rows(strategy_sums, num_actions, out):
     for info in range(strategy_sums.shape[0]):
         n = num_actions[info]
         total = 0.0
