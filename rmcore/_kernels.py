@@ -229,20 +229,36 @@ def regret_matching(regrets, prediction, optimistic, out):
 
 
 @njit(**_INLINE)
-def _softmax(scores, prediction, optimistic, log_start, eta, out):
-    """Hedge's ``out ∝ x_1 * exp(eta * (U + m))``: the logits less their maximum, so that no exp overflows.
+def _hedge_step(steps, player, t):
+    """Hedge's step ``eta_t``: the constant ``eta``, or with the anytime schedule ``eta / sqrt(t)``.
 
-    Without a start ``log_start`` is 0 (adding 0.0 changes no bit); an action the start excludes has ``-inf``.
+    The division and the square root only when the schedule asks for them (``eta / 1.0`` was the same number, a
+    division later).
     """
-    n = scores.shape[0]
+    eta = steps[player]
+    if steps[2] != 0.0:
+        eta = eta / np.sqrt(float(t))
+    return eta
+
+
+@njit(**_INLINE)
+def _logits(scores, prediction, optimistic, log_start, eta, out):
+    """``out = eta * (U + m) + ln x_1``, Hedge's logits; returns their maximum."""
     best = -np.inf
-    for i in range(n):
+    for i in range(scores.shape[0]):
         if optimistic:
             logit = eta * (scores[i] + prediction[i]) + log_start[i]
         else:
             logit = eta * scores[i] + log_start[i]
         out[i] = logit
         best = logit if logit > best else best
+    return best
+
+
+@njit(**_INLINE)
+def _exponentiate(best, out):
+    """``out <- exp(out - best) / sum_j exp(out_j - best)``, the logits in ``out`` turned into a strategy."""
+    n = out.shape[0]
     total = 0.0
     for i in range(n):
         weight = np.exp(out[i] - best)
@@ -250,6 +266,15 @@ def _softmax(scores, prediction, optimistic, log_start, eta, out):
         total += weight
     for i in range(n):
         out[i] = out[i] / total
+
+
+@njit(**_INLINE)
+def _softmax(scores, prediction, optimistic, log_start, eta, out):
+    """Hedge's ``out ∝ x_1 * exp(eta * (U + m))``: the logits less their maximum, so that no exp overflows.
+
+    Without a start ``log_start`` is 0 (adding 0.0 changes no bit); an action the start excludes has ``-inf``.
+    """
+    _exponentiate(_logits(scores, prediction, optimistic, log_start, eta, out), out)
 
 
 @njit(**_INLINE)
@@ -316,8 +341,7 @@ def play(algorithm, optimistic, regrets, predictions, scores, log_start, start, 
     fictitious play: the start at ``t = 1``, then ``e_argmax U_{t-1}``.
     """
     if algorithm == HEDGE:
-        eta = steps[player] / (np.sqrt(float(t)) if steps[2] != 0.0 else 1.0)
-        _softmax(scores, predictions, optimistic, log_start, eta, out)
+        _softmax(scores, predictions, optimistic, log_start, _hedge_step(steps, player, t), out)
     elif algorithm == GDA:
         for i in range(out.shape[0]):
             out[i] = scores[i]
@@ -585,32 +609,45 @@ def _sampled_col_utilities(A, B, zero_sum, a, out):
 def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
-        play(
-            algorithm,
-            optimistic,
-            s.regrets_row,
-            s.predictions_row,
-            s.scores_row,
-            s.log_start_row,
-            s.start_row,
-            s.steps,
-            0,
-            t,
-            s.x,
-        )
-        play(
-            algorithm,
-            optimistic,
-            s.regrets_col,
-            s.predictions_col,
-            s.scores_col,
-            s.log_start_col,
-            s.start_col,
-            s.steps,
-            1,
-            t,
-            s.y,
-        )
+        if algorithm == HEDGE:
+            # Both players' logits first, then both players' exps: the two softmaxes are independent, and in this order
+            # the processor overlaps their exp calls (libm's exp is most of Hedge's iteration; 3x3: 50.6 -> 47.3 ns).
+            # The same operations on the same numbers as play()'s, so the same bits.
+            best_row = _logits(
+                s.scores_row, s.predictions_row, optimistic, s.log_start_row, _hedge_step(s.steps, 0, t), s.x
+            )
+            best_col = _logits(
+                s.scores_col, s.predictions_col, optimistic, s.log_start_col, _hedge_step(s.steps, 1, t), s.y
+            )
+            _exponentiate(best_row, s.x)
+            _exponentiate(best_col, s.y)
+        else:
+            play(
+                algorithm,
+                optimistic,
+                s.regrets_row,
+                s.predictions_row,
+                s.scores_row,
+                s.log_start_row,
+                s.start_row,
+                s.steps,
+                0,
+                t,
+                s.x,
+            )
+            play(
+                algorithm,
+                optimistic,
+                s.regrets_col,
+                s.predictions_col,
+                s.scores_col,
+                s.log_start_col,
+                s.start_col,
+                s.steps,
+                1,
+                t,
+                s.y,
+            )
         if sampled:
             a = sample_index(s.x, next_uniform(s.rng))
             b = sample_index(s.y, next_uniform(s.rng))
