@@ -178,7 +178,7 @@ def test_a_link_whose_run_to_takes_several_updates_stops_there(app_url):
         while "900,000" not in iteration.inner_text() and time.time() < deadline:
             time.sleep(0.25)
         time.sleep(3.0)  # long enough for a stale Run to have taken effect
-        assert iteration.inner_text().split() == ["iteration", "900,000"]
+        assert iteration.inner_text().split()[:2] == ["iteration", "900,000"]  # (then a compile note, when cold)
         assert page.get_by_role("radio", name="Pause").get_attribute("aria-checked") == "true"
 
 
@@ -197,7 +197,7 @@ def test_the_rules_lesson_link_runs_eight_rules_with_their_last_iterates_on_a_pr
         while "10,000" not in iteration.inner_text() and time.time() < deadline:
             time.sleep(0.5)
         wait_until_idle(page)
-        assert iteration.inner_text().split() == ["iteration", "10,000"]
+        assert iteration.inner_text().split()[:2] == ["iteration", "10,000"]  # (then a compile note, when cold)
         deadline = time.time() + 30
         while len(curves := race_curve_names(page)) < 16 and time.time() < deadline:  # (drawn after the pause's rerun)
             time.sleep(0.25)
