@@ -3,6 +3,7 @@
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.live_charts import captions
 from tests.visits import opened, run_to_reached
 
 
@@ -32,6 +33,8 @@ def test_choosing_hedge_runs_and_charts_it(app):
     assert live.iteration == 100
     history = live.primary.history()
     assert history.metrics["nash_conv_current"][-1] >= 0
+    words = captions(app)
+    assert "Hedge's bound" in words and "regret-matching bound" not in words  # the chart's words are Hedge's own
 
 
 def test_a_link_with_hedge_and_its_step_opens_it():

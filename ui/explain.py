@@ -53,6 +53,11 @@ SIMPLEX_FIXED = (
     "over time: against a fixed opponent it heads for a best response to that opponent (a corner or an edge), not for "
     "the equilibrium (the star)."
 )
+#: The convergence chart's words for a rule other than the regret-matching family (its own note follows them).
+CONVERGENCE_OTHER_RULE = (
+    "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
+    "0 exactly at an equilibrium. The dotted guide shows the 1/√T rate."
+)
 CONVERGENCE = (
     "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
     "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T) on each player's average "

@@ -105,6 +105,8 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
             note = explain.RULE_NOTES.get(solver.variant.algorithm)
             text = explain.CONVERGENCE if solver.is_self_play else explain.CONVERGENCE_FIXED
+            if note is not None and solver.is_self_play:  # (the regret-matching bound is not this rule's)
+                text = explain.CONVERGENCE_OTHER_RULE
             convergence = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
             live_chart(
                 mark(convergence),
