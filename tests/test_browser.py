@@ -473,10 +473,17 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
         time.sleep(0.3)
         zoomed = page.evaluate(_MAIN_CHART_JS, "(average)")
         assert zoomed["autorange"] is False, zoomed
-        # While running, the chart under the pointer also offers its image downloads.
-        buttons = chart.evaluate(
-            "chart => [...chart.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))"
-        )
+        # While running, the chart under the pointer also offers its image downloads (asked again for a few seconds:
+        # the redraw that follows the release may come after this line).
+        page.mouse.move(x0 + area["width"] * 0.1, y0 + area["height"] * 0.1)
+        deadline = time.time() + 5
+        while True:
+            buttons = chart.evaluate(
+                "chart => [...chart.querySelectorAll('.modebar-btn')].map(b => b.getAttribute('data-title'))"
+            )
+            if buttons or time.time() > deadline:
+                break
+            time.sleep(0.2)
         assert {"Download plot as a PNG", "Download plot as SVG"} <= set(buttons) and "Share chart..." not in buttons, (
             buttons
         )
