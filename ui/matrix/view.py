@@ -89,38 +89,46 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
         live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
 
-    if run.is_race:  # the race chart holds the first variant's curve too: one chart fewer to redraw
-        race = _race_figure(frame, run.race.variants, fixed, display.show_current)
-        live_chart(mark(race), key="chart_race", caption=_race_caption(fixed, display), **look)
-        left, right = st.columns(2)
-        with left:
-            simplex()
-        with right:
-            regrets()
-    else:
-        left, right = st.columns(2)
-        with left:
-            simplex()
-        with right:
-            bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
-            note = explain.RULE_NOTES.get(solver.variant.algorithm)
-            text = explain.CONVERGENCE if solver.is_self_play else explain.CONVERGENCE_FIXED
-            if note is not None and solver.is_self_play:  # (the regret-matching bound is not this rule's)
-                text = explain.CONVERGENCE_OTHER_RULE
-            convergence = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
-            live_chart(
-                mark(convergence),
-                key="chart_convergence",
-                caption=text if note is None else f"{text} {note}",
-                **look,
-            )
-        regrets()
+    def convergence() -> None:  # in a race, the race chart: it holds the first variant's curve too
+        if run.is_race:
+            race = _race_figure(frame, run.race.variants, fixed, display.show_current)
+            live_chart(mark(race), key="chart_race", caption=_race_caption(fixed, display), **look)
+            return
+        bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
+        figure = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
+        live_chart(mark(figure), key="chart_convergence", caption=_convergence_words(solver), **look)
+
+    _lay_out(run.is_race, simplex, convergence, regrets)
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
     if run.is_race:
         race_view.table(frame.race, display.rank_by)
     _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
+
+
+def _lay_out(race: bool, simplex, convergence, regrets) -> None:
+    """The three charts under the strategies, drawn by the callables given, in one order for the live panel and its
+    waiting state (a chart that moves is mounted afresh): a race's chart across the page, then the simplex and the
+    regret bars side by side; one run's convergence chart beside the simplex, the regret bars under both."""
+    if race:
+        convergence()
+    left, right = st.columns(2)
+    with left:
+        simplex()
+    with right:
+        (regrets if race else convergence)()
+    if not race:
+        regrets()
+
+
+def _convergence_words(solver: rmcore.MatrixSolver) -> str:
+    """The convergence chart's caption: the regret-matching bound's words only for that family; another rule's own
+    note after the measure's."""
+    note = explain.RULE_NOTES.get(solver.variant.algorithm)
+    if not solver.is_self_play:
+        return explain.CONVERGENCE_FIXED if note is None else f"{explain.CONVERGENCE_FIXED} {note}"
+    return explain.CONVERGENCE if note is None else f"{explain.CONVERGENCE_OTHER_RULE} {note}"
 
 
 def _race_figure(frame, variants, fixed: bool, show_current: bool) -> dict:
@@ -165,21 +173,14 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         bars = figures.regret_bars(game, start.row, start.col)
         live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
 
-    if run.is_race:
-        live_chart(waiting("Race (log-log)", 440), key="chart_race", caption=explain.RACE, **look)
-        left, right = st.columns(2)
-        with left:
-            simplex()
-        with right:
-            regrets()
-    else:
-        left, right = st.columns(2)
-        with left:
-            simplex()
-        with right:
-            text = explain.CONVERGENCE if solver.is_self_play else explain.CONVERGENCE_FIXED
-            live_chart(waiting("Convergence (log-log)", 420), key="chart_convergence", caption=text, **look)
-        regrets()
+    def convergence() -> None:
+        if run.is_race:
+            live_chart(waiting("Race (log-log)", 440), key="chart_race", caption=explain.RACE, **look)
+        else:
+            words = _convergence_words(solver)
+            live_chart(waiting("Convergence (log-log)", 420), key="chart_convergence", caption=words, **look)
+
+    _lay_out(run.is_race, simplex, convergence, regrets)
     _answer(None, solver, metrics, exact)  # no average before the first iteration
 
 
