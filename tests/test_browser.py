@@ -504,6 +504,39 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
             assert now["range"] == pytest.approx(zoomed["range"]) and now["autorange"] is False, (control, now)
 
 
+def clicks_while_running_leave_the_run_whole(url: str, clicks: int = 24) -> list[str]:
+    """Pause, Run and Step +1, pressed in turn every 0.15 s while the matrix page runs; returns what went wrong.
+
+    A click starts a new script run while the last one may still be inside the solver (its update takes up to the
+    time budget). The two must not meet: the solver refuses a second thread (``ConcurrentUseError``), which stopped
+    the live panel, or raised from a Step's callback."""
+    with chromium_page(width=1400, height=1600) as page:
+        open_matrix_page_and_run(page, url)
+        wait_until_idle(page)
+        time.sleep(1.0)
+        controls = [
+            page.get_by_role("radio", name="Pause"),
+            page.get_by_role("radio", name="Run"),
+            page.get_by_role("button", name="Step +1 Shortcut →"),
+            page.get_by_role("radio", name="Run"),
+        ]
+        for k in range(clicks):
+            try:
+                controls[k % len(controls)].click(timeout=10_000)
+            except Exception as error:  # noqa: BLE001  a control gone from the page (a traceback in its place) is reported
+                traceback = page.locator("[data-testid=stException]").all_inner_texts()
+                return [f"click {k}: {type(error).__name__}", *traceback]
+            time.sleep(0.15)
+        wait_until_idle(page)
+        time.sleep(1.0)
+        problems = [page.locator(f"[data-testid={kind}]").all_inner_texts() for kind in ("stException", "stAlert")]
+        return [text for texts in problems for text in texts if "stopped" in text or "Error" in text]
+
+
+def test_clicks_while_running_never_meet_the_last_update_in_the_solver(app_url):
+    assert clicks_while_running_leave_the_run_whole(app_url) == []
+
+
 @pytest.mark.parametrize(
     "which, control", [("matrix", "Run"), ("matrix", "Step +10"), ("kuhn_poker", "Run"), ("kuhn_poker", "Step +10")]
 )
