@@ -1,4 +1,5 @@
-"""Compile kernels into numba's disk cache in a process of its own: ``python -m rmcore._compile general|cfr|FLAGS``.
+"""Compile kernels into numba's disk cache in a process of its own: ``python -m rmcore._compile general|cfr|FLAGS``,
+or every matrix kernel: ``python -m rmcore._compile every [K/N]`` (share K of N, to split the work between processes).
 
 :func:`rmcore.compile_in_background` (``_runtime.py``) runs this so that a compile (several seconds of numba's type
 inference, in Python, holding that process's GIL) never slows a server's other sessions: the server then loads the
@@ -34,6 +35,29 @@ def compile_matrix(flags, general: bool) -> None:
         np.zeros(0, dtype=np.int64),
         _kernels.empty_matrix_record(0, m, n),
     )
+
+
+def every_matrix_variant() -> list:
+    """The flags of every matrix kernel a page can ask for: each rule, sampling and update order, in self-play on a
+    zero-sum and on a general-sum game, and against a fixed opponent (its kernel ignores the update order)."""
+    from . import MatrixSolver, matrix, preset
+
+    games = (preset("rps"), preset("random-general-sum", rows=3, cols=3, seed=1))
+    variants = []
+    for algorithm in matrix.ALGORITHMS:
+        for sampling in ("expected", "sampled"):
+            eta = 0.1 if algorithm in matrix.STEP_ALGORITHMS else None
+            opponents = [(game, None, updates) for game in games for updates in ("simultaneous", "alternating")]
+            for game, opponent, updates in [*opponents, (games[0], [0.5, 0.25, 0.25], "simultaneous")]:
+                solver = MatrixSolver(game, algorithm, sampling, updates, opponent=opponent, eta=eta)
+                variants.append(tuple(solver._flags))
+    return variants
+
+
+def compile_every(share: int, shares: int) -> None:
+    """Compile share ``share`` (1-based) of ``shares`` of :func:`every_matrix_variant`'s kernels."""
+    for variant in every_matrix_variant()[share - 1 :: shares]:
+        compile_matrix(variant, general=False)
 
 
 #: Niceness of a compile: a page that waits for it is served meanwhile (plain Python or the general kernel), so the
@@ -79,10 +103,16 @@ def main(argv: list[str]) -> int:
         warm_up()
     elif what == "general":
         compile_matrix((0, False, False, False, 0, False, True, False), general=True)
+    elif what == "every":
+        share, shares = (int(v) for v in (argv[1] if len(argv) > 1 else "1/1").split("/"))
+        if not 1 <= share <= shares:
+            print("usage: python -m rmcore._compile every [K/N] with 1 <= K <= N", file=sys.stderr)
+            return 2
+        compile_every(share, shares)
     else:
         values = [int(v) for v in what.split(",")]
         if len(values) != 8:
-            print("usage: python -m rmcore._compile general|cfr|a,o,s,u,p,f,z,t", file=sys.stderr)
+            print("usage: python -m rmcore._compile general|cfr|every [K/N]|a,o,s,u,p,f,z,t", file=sys.stderr)
             return 2
         algorithm, optimistic, sampled, alternating, power, fixed, zero_sum, track = values
         compile_matrix(

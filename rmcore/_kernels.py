@@ -872,8 +872,10 @@ def make_matrix_kernel(variant: MatrixFlags):
     inlining and loop unswitching. The averaging is the exception: ``w_t = t ** averaging_power`` is one
     loop-invariant branch an iteration, read from ``variant`` at run time at no measurable cost (3x3 RM 25.0 ns
     either way), so that one kernel serves all three averagings: a third of the compiles, which on an empty cache
-    take seconds each.
+    take seconds each. Against a fixed opponent the flags its loop never reads are set aside too, for the same reason.
     """
+    if variant.fixed_opponent:  # the row player's loop reads neither B nor the update order nor the external regrets
+        variant = variant._replace(alternating=False, zero_sum=False, track_external=False)
     return _kernel_of(variant._replace(averaging_power=0))
 
 

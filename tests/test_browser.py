@@ -111,7 +111,7 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
         against = page.get_by_text("Against the fixed player 2")
         click_until(
             page,
-            page.get_by_text("Player 2 fixed"),
+            page.get_by_text("Player 2 fixed", exact=True),  # (the chart title says "player 2 fixed" too)
             lambda: page.get_by_text("Player 2's locked information sets").count() > 0,
         )
         click_until(page, step, lambda: against.count() > 0, timeout=60)

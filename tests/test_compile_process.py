@@ -1,4 +1,4 @@
-"""A compile started in a process of its own ends with the process that asked for it."""
+"""Compiles in processes of their own: one ends with the process that asked for it; `every` covers every kernel."""
 
 import os
 import signal
@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,3 +43,40 @@ def test_a_compile_whose_server_is_killed_stops_too(tmp_path):
         assert not _alive(child), "the compile outlived the process that asked for it"
     finally:
         parent.kill()
+
+
+def test_every_kernel_a_solver_can_ask_for_is_in_the_list_compile_every_works_through():
+    import itertools
+
+    from rmcore import MatrixSolver, _compile, _kernels, matrix, preset
+
+    def kernel_key(flags):  # what make_matrix_kernel compiles for these flags
+        flags = _kernels.MatrixFlags(*flags)
+        if flags.fixed_opponent:
+            flags = flags._replace(alternating=False, zero_sum=False, track_external=False)
+        return flags._replace(averaging_power=0)
+
+    listed = _compile.every_matrix_variant()
+    shares = [listed[k::3] for k in range(3)]  # as `every K/3` splits it
+    assert sorted(itertools.chain(*shares)) == sorted(listed) and len(set(listed)) == len(listed) == 80
+    compiled = {kernel_key(flags) for flags in listed}
+    games = (preset("rps-crash"), preset("random-general-sum", rows=3, cols=4, seed=2), preset("matching-pennies"))
+    for game, algorithm, sampling, updates, averaging, fixed in itertools.product(
+        games,
+        matrix.ALGORITHMS,
+        ("expected", "sampled"),
+        ("simultaneous", "alternating"),
+        ("uniform", "quadratic"),
+        (False, True),
+    ):
+        opponent = np.full(game.shape[1], 1 / game.shape[1]) if fixed else None
+        eta = 0.5 if algorithm in matrix.STEP_ALGORITHMS else None
+        solver = MatrixSolver(game, algorithm, sampling, updates, averaging, opponent=opponent, eta=eta)
+        assert kernel_key(solver._flags) in compiled, solver.variant.label
+
+
+def test_compile_every_refuses_a_share_out_of_range():
+    result = subprocess.run(
+        [sys.executable, "-m", "rmcore._compile", "every", "3/2"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert result.returncode == 2 and "1 <= K <= N" in result.stderr
