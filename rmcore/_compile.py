@@ -24,10 +24,8 @@ def compile_matrix(flags, general: bool) -> None:
     solver = MatrixSolver(preset("rps"), opponent=[0.5, 0.25, 0.25] if variant.fixed_opponent else None)
     kernel = _kernels.run_matrix_general if general else _kernels.make_matrix_kernel(variant)
     m, n = solver.game.shape
-    game = solver.game
     kernel(
-        game.row_payoffs,
-        game.col_payoffs,
+        *solver._payoffs,  # (the solver's own writable copies: a game's read-only arrays are another type to numba)
         variant,
         solver._state,
         1,

@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,3 +81,24 @@ def test_compile_every_refuses_a_share_out_of_range():
         [sys.executable, "-m", "rmcore._compile", "every", "3/2"], cwd=ROOT, capture_output=True, text=True
     )
     assert result.returncode == 2 and "1 <= K <= N" in result.stderr
+
+
+# Loads the kernel of RM on a zero-sum game in self-play as a solver runs it; prints numba's cache hits and misses.
+LOAD = """
+import rmcore
+from rmcore import _kernels
+solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+solver.run(10)
+stats = _kernels.make_matrix_kernel(solver._flags).stats
+print(sum(stats.cache_hits.values()), sum(stats.cache_misses.values()))
+"""
+
+
+@pytest.mark.slow
+def test_a_kernel_compiled_in_a_process_of_its_own_is_loaded_by_a_solver_not_compiled_again(tmp_path):
+    """The compile process must compile the very signature a solver calls (its writable payoff copies, not the game's
+    read-only arrays): otherwise the server compiles the kernel again itself, holding its GIL for seconds."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "rmcore._compile", "0,0,0,0,0,0,1,0"], cwd=ROOT, env=env, check=True)
+    loaded = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert loaded.stdout.split() == ["1", "0"], loaded.stdout
