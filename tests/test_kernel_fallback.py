@@ -56,8 +56,8 @@ def _run_on(kernel, solver, first, last):
     m, n = solver.game.shape
     points = checkpoints.checkpoints_between(first - 1, last, solver.max_points)
     record = _kernels.empty_matrix_record(points.shape[0], m, n)
-    game = solver.game
-    written = kernel(game.row_payoffs, game.col_payoffs, solver._flags, solver._state, first, last, points, record)
+    # The solver's own payoff arrays: the game's read-only ones are another signature to numba, compiled afresh.
+    written = kernel(*solver._payoffs, solver._flags, solver._state, first, last, points, record)
     return record, written
 
 
