@@ -874,9 +874,15 @@ def make_matrix_kernel(variant: MatrixFlags):
     either way), so that one kernel serves all three averagings: a third of the compiles, which on an empty cache
     take seconds each. Against a fixed opponent the flags its loop never reads are set aside too, for the same reason.
     """
-    if variant.fixed_opponent:  # the row player's loop reads neither B nor the update order nor the external regrets
+    return _kernel_of(kernel_key(variant))
+
+
+def kernel_key(variant: MatrixFlags) -> MatrixFlags:
+    """The flags a variant's kernel is compiled for: the averaging (read at run time) set to 0, and against a fixed
+    opponent the flags its loop never reads (B, the update order, the external regrets) set aside."""
+    if variant.fixed_opponent:
         variant = variant._replace(alternating=False, zero_sum=False, track_external=False)
-    return _kernel_of(variant._replace(averaging_power=0))
+    return variant._replace(averaging_power=0)
 
 
 @functools.cache

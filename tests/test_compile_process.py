@@ -51,16 +51,10 @@ def test_every_kernel_a_solver_can_ask_for_is_in_the_list_compile_every_works_th
 
     from rmcore import MatrixSolver, _compile, _kernels, matrix, preset
 
-    def kernel_key(flags):  # what make_matrix_kernel compiles for these flags
-        flags = _kernels.MatrixFlags(*flags)
-        if flags.fixed_opponent:
-            flags = flags._replace(alternating=False, zero_sum=False, track_external=False)
-        return flags._replace(averaging_power=0)
-
     listed = _compile.every_matrix_variant()
     shares = [listed[k::3] for k in range(3)]  # as `every K/3` splits it
     assert sorted(itertools.chain(*shares)) == sorted(listed) and len(set(listed)) == len(listed) == 80
-    compiled = {kernel_key(flags) for flags in listed}
+    compiled = {_kernels.kernel_key(_kernels.MatrixFlags(*flags)) for flags in listed}
     games = (preset("rps-crash"), preset("random-general-sum", rows=3, cols=4, seed=2), preset("matching-pennies"))
     for game, algorithm, sampling, updates, averaging, fixed in itertools.product(
         games,
@@ -73,7 +67,7 @@ def test_every_kernel_a_solver_can_ask_for_is_in_the_list_compile_every_works_th
         opponent = np.full(game.shape[1], 1 / game.shape[1]) if fixed else None
         eta = 0.5 if algorithm in matrix.STEP_ALGORITHMS else None
         solver = MatrixSolver(game, algorithm, sampling, updates, averaging, opponent=opponent, eta=eta)
-        assert kernel_key(solver._flags) in compiled, solver.variant.label
+        assert _kernels.kernel_key(solver._flags) in compiled, solver.variant.label
 
 
 def test_compile_every_refuses_a_share_out_of_range():
