@@ -401,11 +401,56 @@ def learn(algorithm, optimistic, regrets, predictions, scores, utilities, value,
 
 
 @njit(**_INLINE_PASS)
+def _payoff_vectors_three(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities):
+    """:func:`payoff_vectors` for three columns, the sums in registers."""
+    y0, y1, y2 = y[0], y[1], y[2]
+    col0 = col1 = col2 = 0.0
+    for i in range(row_payoffs.shape[0]):
+        a0, a1, a2 = row_payoffs[i, 0], row_payoffs[i, 1], row_payoffs[i, 2]
+        row_utilities[i] = a0 * y0 + a1 * y1 + a2 * y2
+        weight = x[i]
+        if zero_sum:
+            col0 -= weight * a0
+            col1 -= weight * a1
+            col2 -= weight * a2
+        else:
+            col0 += weight * col_payoffs[i, 0]
+            col1 += weight * col_payoffs[i, 1]
+            col2 += weight * col_payoffs[i, 2]
+    col_utilities[0], col_utilities[1], col_utilities[2] = col0, col1, col2
+
+
+#: From this many columns on, :func:`payoff_vectors` sums a row and updates the column sums in one loop. Such a loop is
+#: vectorised behind LLVM's run-time check that its stores (the column sums) lie at least a few vectors' width
+#: (up to 4 x 8 doubles with AVX-512) past its loads; its scalar fallback adds the row's terms in another order under
+#: "reassoc", so where the check fails the results depend on where the state arrays happen to lie. Arrays of this many
+#: doubles lie that far apart whenever they are distinct, so the check cannot fail.
+_FUSED_FROM_COLUMNS = 64
+
+
+@njit(**_INLINE_PASS)
 def payoff_vectors(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities):
-    """``row_utilities = A y`` and ``col_utilities = x^T B`` in a single pass over the matrix."""
+    """``row_utilities = A y`` and ``col_utilities = x^T B`` in a single pass over the matrix's rows.
+
+    - Three columns (the lessons' RPS family): the three column sums and ``y`` stay in registers
+      (:func:`_payoff_vectors_three`); a value stored to an array and loaded back for the next row waits for its store.
+    - Fewer than :data:`_FUSED_FROM_COLUMNS` columns: each row is read by a loop that only reads (its dot product with
+      ``y``) and then by a loop that only writes (the column sums), so that no loop both sums and stores and the
+      results do not depend on the arrays' addresses
+      (``tests/test_kernel_fallback.py::test_results_do_not_depend_on_array_addresses``).
+    - More: one loop does both, and the row is read from memory once (a large matrix is read at memory speed, and two
+      loops read it 1.4x slower at 1000x1000).
+
+    The column sums start from the first row's terms rather than from zeros: LLVM turns a loop that writes zeros into
+    a call to ``memset``, and a call in the hot loop sends every live vector register to memory and back.
+    """
     m, n = row_payoffs.shape
-    for j in range(n):
-        col_utilities[j] = 0.0
+    if n == 3:
+        _payoff_vectors_three(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities)
+        return
+    if n < _FUSED_FROM_COLUMNS:
+        _payoff_vectors_two_loops(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities)
+        return
     for i in range(m):
         weight = x[i]
         total = 0.0
@@ -413,12 +458,36 @@ def payoff_vectors(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_
             for j in range(n):
                 payoff = row_payoffs[i, j]
                 total += payoff * y[j]
-                col_utilities[j] -= weight * payoff
+                col_utilities[j] = -(weight * payoff) if i == 0 else col_utilities[j] - weight * payoff
         else:
             for j in range(n):
                 total += row_payoffs[i, j] * y[j]
-                col_utilities[j] += weight * col_payoffs[i, j]
+                col_utilities[j] = (
+                    weight * col_payoffs[i, j] if i == 0 else col_utilities[j] + weight * col_payoffs[i, j]
+                )
         row_utilities[i] = total
+
+
+@njit(**_INLINE_PASS)
+def _payoff_vectors_two_loops(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities):
+    """:func:`payoff_vectors` with a loop that sums each row and another that updates the column sums."""
+    m, n = row_payoffs.shape
+    for i in range(m):
+        total = 0.0
+        for j in range(n):
+            total += row_payoffs[i, j] * y[j]
+        row_utilities[i] = total
+        weight = x[i]
+        if zero_sum:
+            for j in range(n):
+                col_utilities[j] = (
+                    -(weight * row_payoffs[i, j]) if i == 0 else col_utilities[j] - weight * row_payoffs[i, j]
+                )
+        else:
+            for j in range(n):
+                col_utilities[j] = (
+                    weight * col_payoffs[i, j] if i == 0 else col_utilities[j] + weight * col_payoffs[i, j]
+                )
 
 
 @njit(**_INLINE_PASS)
@@ -434,18 +503,17 @@ def row_utilities_against(row_payoffs, y, out):
 
 @njit(**_INLINE_PASS)
 def col_utilities_against(row_payoffs, col_payoffs, zero_sum, x, out):
-    """``out = x^T B``."""
+    """``out = x^T B`` (from the first row's terms, not from zeros: see :func:`payoff_vectors`)."""
     m, n = row_payoffs.shape
-    for j in range(n):
-        out[j] = 0.0
     for i in range(m):
         weight = x[i]
         if zero_sum:
             for j in range(n):
-                out[j] -= weight * row_payoffs[i, j]
+                payoff = row_payoffs[i, j]
+                out[j] = -(weight * payoff) if i == 0 else out[j] - weight * payoff
         else:
             for j in range(n):
-                out[j] += weight * col_payoffs[i, j]
+                out[j] = weight * col_payoffs[i, j] if i == 0 else out[j] + weight * col_payoffs[i, j]
 
 
 @njit(**_INLINE)

@@ -334,3 +334,44 @@ def test_a_large_tree_waits_for_its_compile_and_says_for_how_long(monkeypatch):
     _runtime._ready.add("cfr")
     monkeypatch.setattr(_runtime, "_preparing_since", {})
     assert not leduc.waits_for_compile() and leduc.tick(None) > 0 and leduc.compile_seconds() is None
+
+
+def _packed_side_by_side(state):
+    """The same arrays, copied into one buffer with nothing between them (as a fresh process may happen to lay them
+    out): a vectorised loop whose loads and stores lie this close takes LLVM's scalar fallback."""
+    buffer = np.zeros(sum(a.nbytes for a in state) + 64, np.uint8)
+    offset = -buffer.ctypes.data % 64
+    packed = []
+    for array in state:
+        view = buffer[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
+        view[...] = array
+        packed.append(view)
+        offset += array.nbytes
+    return type(state)(*packed)
+
+
+@pytest.mark.parametrize(
+    "game, variant",
+    [
+        (rmcore.preset("random-general-sum", rows=3, cols=4, seed=2), VARIANTS[0]),
+        (rmcore.preset("random-zero-sum", rows=5, cols=5, seed=2), VARIANTS[2]),
+        (rmcore.preset("random-zero-sum", rows=4, cols=4, seed=2), VARIANTS[6]),
+        # From _kernels._FUSED_FROM_COLUMNS columns on, one loop sums a row and updates the columns.
+        (rmcore.preset("random-general-sum", rows=3, cols=_kernels._FUSED_FROM_COLUMNS, seed=2), VARIANTS[0]),
+        (rmcore.preset("random-zero-sum", rows=3, cols=_kernels._FUSED_FROM_COLUMNS, seed=2), VARIANTS[7]),
+    ],
+    ids=[
+        "general-sum 3x4 rm",
+        "zero-sum 5x5 prm+",
+        "zero-sum 4x4 hedge",
+        "general-sum 3x64 rm",
+        "zero-sum 3x64 o-hedge",
+    ],
+)
+def test_results_do_not_depend_on_array_addresses(game, variant):
+    spread, packed = (rmcore.MatrixSolver(game, seed=11, **variant) for _ in range(2))
+    packed._state = _packed_side_by_side(packed._state)
+    _run_on(_kernels.run_matrix_general, spread, 1, 2000)
+    _run_on(_kernels.run_matrix_general, packed, 1, 2000)
+    for name in CARRIED:
+        assert np.array_equal(getattr(spread._state, name), getattr(packed._state, name)), name
