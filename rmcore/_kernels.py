@@ -9,6 +9,7 @@ call (compiled, the general matrix kernel, or this file run as plain Python).
 
 from __future__ import annotations
 
+import decimal
 import functools
 import math
 from typing import NamedTuple
@@ -235,6 +236,89 @@ def regret_matching(regrets, prediction, optimistic, out):
         _normalise_positive_part(regrets, out)
 
 
+def _powers_of_two_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``2^(j / N)`` for ``j = 0 .. N-1`` (``N = 2^bits``), each as the nearest double ``h`` and the relative
+    correction ``c`` with ``2^(j / N) = h (1 + c)`` to about 106 bits (computed in 40-digit decimal arithmetic)."""
+    with decimal.localcontext() as context:
+        context.prec = 40
+        exact = [decimal.Decimal(2) ** (decimal.Decimal(j) / (1 << bits)) for j in range(1 << bits)]
+        rounded = [float(value) for value in exact]
+        correction = [float(value / decimal.Decimal(near) - 1) for value, near in zip(exact, rounded)]
+    return np.array(rounded), np.array(correction)
+
+
+def _ln2_over(n: int) -> tuple[float, float]:
+    """``ln(2) / n`` in two parts (Cody & Waite 1980): the high one with its last 20 bits zero, so that ``k * high`` is
+    exact for ``|k| < 2^20``, and the double nearest the rest."""
+    exact = decimal.Decimal(2).ln(decimal.Context(prec=40)) / n
+    mantissa, exponent = math.frexp(float(exact))
+    high = math.ldexp(math.floor(math.ldexp(mantissa, 33)), exponent - 33)
+    return high, float(exact - decimal.Decimal(high))
+
+
+_EXP_TABLE_BITS = 7
+_EXP_TABLE, _EXP_TABLE_CORRECTION = _powers_of_two_table(_EXP_TABLE_BITS)
+_EXP_N_OVER_LN2 = (1 << _EXP_TABLE_BITS) / math.log(2.0)
+_EXP_LN2_OVER_N_HIGH, _EXP_LN2_OVER_N_LOW = _ln2_over(1 << _EXP_TABLE_BITS)
+_EXP_ROUNDING_SHIFT = 1.5 * 2.0**52  # adding it rounds a double of magnitude below 2^51 to an integer k ...
+_EXP_ROUNDING_SHIFT_BITS = int(np.float64(_EXP_ROUNDING_SHIFT).view(np.int64))  # ... whose bits are these plus k
+_LOG_SMALLEST_NORMAL = -1022.0 * math.log(2.0)  # ln 2^-1022
+
+
+# The exponential is strict arithmetic: "reassoc" may fold (z + shift) - shift back to z or merge the two parts of
+# ln(2) / N, and "contract" makes scale + scale * rest one fused multiply-add, another rounding than the plain-Python
+# twin's. So it is not inlined at numba's level, where it would take its caller's fastmath flags, and it says
+# fastmath=False: a function that leaves fastmath unset inherits its caller's flags when numba compiles it for that
+# call, and numba's cache then serves that build to every caller. LLVM inlines it instead, where each instruction
+# keeps its own flags.
+_STRICT = dict(cache=True, error_model="numpy", fastmath=False)
+
+
+@njit(**_STRICT)
+def _exp_parts(x):
+    """``(q, bits of 2^(j/N), rest)`` with ``e^x = 2^q 2^(j/N) (1 + rest)``, for ``|x| < 2^51 ln(2) / N`` (Tang 1989,
+    "Table-driven implementation of the exponential function in IEEE floating-point arithmetic", ACM TOMS 15(2)).
+
+    With ``k = round(x N / ln 2)``, ``N = 128``, ``k = 128 q + j`` (``0 <= j < 128``) and ``r = x - k ln(2) / N``
+    (``|r| <= ln(2) / 256``): ``e^x = 2^q 2^(j/N) e^r``, ``2^(j/N)`` from a table held in two parts and
+    ``e^r - 1 = r + r^2/2 + r^3/6 + r^4/24 + r^5/120`` (its truncation error below ``2^-60``); the table's relative
+    correction joins ``e^r - 1`` in ``rest``, so that only one addition rounds at the scale of the result. No branch,
+    no conversion: ``k`` is read off the bits of the rounded double.
+    """
+    rounded = x * _EXP_N_OVER_LN2 + _EXP_ROUNDING_SHIFT
+    k = rounded - _EXP_ROUNDING_SHIFT
+    r = (x - k * _EXP_LN2_OVER_N_HIGH) - k * _EXP_LN2_OVER_N_LOW
+    whole = np.float64(rounded).view(np.int64) - _EXP_ROUNDING_SHIFT_BITS  # k as an integer
+    j = whole & ((1 << _EXP_TABLE_BITS) - 1)
+    r2 = r * r
+    rest = _EXP_TABLE_CORRECTION[j] + r + r2 * (0.5 + r * (1.0 / 6.0)) + (r2 * r2) * (1.0 / 24.0 + r * (1.0 / 120.0))
+    return whole >> _EXP_TABLE_BITS, np.float64(_EXP_TABLE[j]).view(np.int64), rest
+
+
+@njit(**_STRICT)
+def softmax_weight(shifted):
+    """``e^s`` for a logit less the largest (``s <= 0``), within 0.51 of a unit in the last place (0.75 in the seven
+    binades above ``2^-1022``, where ``2^q 2^(j/N) (e^r - 1)`` is itself subnormal), and 0 where ``e^s < 2^-1022``
+    (:func:`_exp_parts` computes it; ``tests/test_softmax_weight.py`` measures it).
+
+    Why not the C library's ``exp``, which numba calls for ``np.exp`` and ``math.exp``: the call cannot be inlined, a
+    call in a loop makes the loop keep its running values and constants in memory (every vector register is the
+    callee's to change), and a Hedge run that drifts to the boundary sends many exps through the library's underflow
+    path, which sets ``errno``. The results equal the C library's in about 998 inputs of 1000 and differ by one unit in
+    the last place in the rest, where the exact value lies near halfway between two doubles: both are within 0.51 of a
+    unit of it.
+
+    A weight under ``2^-1022`` would be a subnormal number, which costs a microcode assist (a hundred cycles and more)
+    in every operation that touches it: a probability that small is 0 here. The argument is never positive, so ``2^q``
+    is one normal double. ``-inf`` (the logit of an action the start excludes) gives 0; a NaN stays a NaN.
+    """
+    # (Clamped so that every number on the way is finite, as the plain-Python twin wants it: one maxsd.)
+    q, table_bits, rest = _exp_parts(-745.0 if shifted < -745.0 else shifted)
+    scale = np.int64(table_bits + (q << 52)).view(np.float64)
+    weight = scale + scale * rest
+    return 0.0 if shifted < _LOG_SMALLEST_NORMAL else weight
+
+
 @njit(**_INLINE)
 def _hedge_step(steps, player, t):
     """Hedge's step ``eta_t``: the constant ``eta``, or with the anytime schedule ``eta / sqrt(t)``.
@@ -249,14 +333,19 @@ def _hedge_step(steps, player, t):
 
 
 @njit(**_INLINE)
+def _logit(scores, prediction, optimistic, log_start, eta, i):
+    """``eta * (U_i + m_i) + ln x_1(i)``, Hedge's logit of action ``i``."""
+    if optimistic:
+        return eta * (scores[i] + prediction[i]) + log_start[i]
+    return eta * scores[i] + log_start[i]
+
+
+@njit(**_INLINE)
 def _logits(scores, prediction, optimistic, log_start, eta, out):
     """``out = eta * (U + m) + ln x_1``, Hedge's logits; returns their maximum."""
     best = -np.inf
     for i in range(scores.shape[0]):
-        if optimistic:
-            logit = eta * (scores[i] + prediction[i]) + log_start[i]
-        else:
-            logit = eta * scores[i] + log_start[i]
+        logit = _logit(scores, prediction, optimistic, log_start, eta, i)
         out[i] = logit
         best = logit if logit > best else best
     return best
@@ -268,10 +357,7 @@ def _exponentiate(best, out):
     n = out.shape[0]
     total = 0.0
     for i in range(n):
-        shifted = out[i] - best
-        # exp(0) is exactly 1: the largest logit's exp is skipped, the same bits for one libm call fewer (a 3x3 Hedge
-        # iteration makes six, most of its time).
-        weight = 1.0 if shifted == 0.0 else np.exp(shifted)
+        weight = softmax_weight(out[i] - best)
         out[i] = weight
         total += weight
     for i in range(n):
@@ -284,7 +370,23 @@ def _softmax(scores, prediction, optimistic, log_start, eta, out):
 
     Without a start ``log_start`` is 0 (adding 0.0 changes no bit); an action the start excludes has ``-inf``.
     """
-    _exponentiate(_logits(scores, prediction, optimistic, log_start, eta, out), out)
+    if out.shape[0] == 3:
+        _softmax_three(scores, prediction, optimistic, log_start, eta, out)
+    else:
+        _exponentiate(_logits(scores, prediction, optimistic, log_start, eta, out), out)
+
+
+@njit(**_INLINE)
+def _softmax_three(scores, prediction, optimistic, log_start, eta, out):
+    """:func:`_softmax` for three actions, the logits and weights in registers: written to ``out`` and read back, each
+    value waits for its store."""
+    first = _logit(scores, prediction, optimistic, log_start, eta, 0)
+    second = _logit(scores, prediction, optimistic, log_start, eta, 1)
+    third = _logit(scores, prediction, optimistic, log_start, eta, 2)
+    best = max(max(first, second), third)
+    first, second, third = softmax_weight(first - best), softmax_weight(second - best), softmax_weight(third - best)
+    total = first + second + third
+    out[0], out[1], out[2] = first / total, second / total, third / total
 
 
 @njit(**_INLINE)
@@ -312,18 +414,14 @@ def project_onto_simplex(values, scratch):
     ``rho = max{j : mu_j - (sum_{r<=j} mu_r - 1) / j > 0}``, ``theta = (sum_{r<=rho} mu_r - 1) / rho`` and
     ``x_i = max(v_i - theta, 0)``. ``scratch`` (as long as ``values``) holds the sorted copy."""
     n = values.shape[0]
+    if n == 3:
+        _project_three(values)
+        return
     for i in range(n):
         scratch[i] = values[i]
-    # Sorted ascending: three actions by three compare-exchanges (a min and a max each, no branch on the data: 3x3
-    # GDA 42 -> 37 ns an iteration), more by insertion sort, which for a handful of actions beats a call to numba's
-    # quicksort (quadratic in the actions, like one pass over A).
-    if n == 3:
-        low, middle, high = scratch[0], scratch[1], scratch[2]
-        low, middle = min(low, middle), max(low, middle)
-        middle, high = min(middle, high), max(middle, high)
-        low, middle = min(low, middle), max(low, middle)
-        scratch[0], scratch[1], scratch[2] = low, middle, high
-    for i in range(1, 0 if n == 3 else n):
+    # Sorted ascending by insertion sort, which for a handful of actions beats a call to numba's quicksort (quadratic
+    # in the actions, like one pass over A).
+    for i in range(1, n):
         value = scratch[i]
         j = i - 1
         while j >= 0 and scratch[j] > value:
@@ -340,6 +438,28 @@ def project_onto_simplex(values, scratch):
     for i in range(n):
         shifted = values[i] - theta
         values[i] = shifted if shifted > 0.0 else 0.0
+
+
+@njit(**_INLINE)
+def _project_three(values):
+    """:func:`project_onto_simplex` for three actions, in registers: sorted by three compare-exchanges (a min and a max
+    each, no branch on the data), and divided by the constants 2 and 3, which the kernels' "arcp" makes multiplications
+    (a division is the longest step of an iteration's chain). The RPS family of the lessons has three actions; the
+    benchmark's 3x3 rows (``python -m rmcore bench``) give GDA's time per iteration beside RM's."""
+    first, second, third = values[0], values[1], values[2]
+    low, middle = min(first, second), max(first, second)
+    middle, high = min(middle, third), max(middle, third)
+    low, middle = min(low, middle), max(low, middle)
+    # theta for rho = 1 always holds (mu_1 - (mu_1 - 1) = 1 > 0); rho = 2 and 3 where their condition does.
+    theta = high - 1.0
+    two = (high + middle - 1.0) / 2.0
+    theta = two if middle - two > 0.0 else theta
+    three = (high + middle + low - 1.0) / 3.0
+    theta = three if low - three > 0.0 else theta
+    first, second, third = first - theta, second - theta, third - theta
+    values[0] = first if first > 0.0 else 0.0
+    values[1] = second if second > 0.0 else 0.0
+    values[2] = third if third > 0.0 else 0.0
 
 
 @njit(**_INLINE)
@@ -687,10 +807,9 @@ def _sampled_col_utilities(A, B, zero_sum, a, out):
 def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
-        if algorithm == HEDGE:
+        if algorithm == HEDGE and not (s.x.shape[0] == 3 and s.y.shape[0] == 3):
             # Both players' logits first, then both players' exps: the two softmaxes are independent, and in this order
-            # the processor overlaps their exp calls (libm's exp is most of Hedge's iteration; 3x3: 50.6 -> 47.3 ns).
-            # The same operations on the same numbers as play()'s, so the same bits.
+            # the processor overlaps their exps. The same operations on the same numbers as play()'s, so the same bits.
             best_row = _logits(
                 s.scores_row, s.predictions_row, optimistic, s.log_start_row, _hedge_step(s.steps, 0, t), s.x
             )
