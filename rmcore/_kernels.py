@@ -554,8 +554,8 @@ def payoff_vectors(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_
 
     - Three columns (the lessons' RPS family): the three column sums and ``y`` stay in registers
       (:func:`_payoff_vectors_three`); a value stored to an array and loaded back for the next row waits for its store.
-    - Fewer than :data:`_FUSED_FROM_COLUMNS` columns: each row is read by a loop that only reads (its dot product with
-      ``y``) and then by a loop that only writes (the column sums), so that no loop both sums and stores and the
+    - Fewer than :data:`_FUSED_FROM_COLUMNS` columns: :func:`row_utilities_against`, whose inner loop only reads, and
+      :func:`col_utilities_against`, whose inner loop sums nothing, so that no loop both sums and stores and the
       results do not depend on the arrays' addresses
       (``tests/test_kernel_fallback.py::test_results_do_not_depend_on_array_addresses``).
     - More: one loop does both, and the row is read from memory once (a large matrix is read at memory speed, and two
@@ -569,7 +569,8 @@ def payoff_vectors(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_
         _payoff_vectors_three(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities)
         return
     if n < _FUSED_FROM_COLUMNS:
-        _payoff_vectors_two_loops(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities)
+        row_utilities_against(row_payoffs, y, row_utilities)
+        col_utilities_against(row_payoffs, col_payoffs, zero_sum, x, col_utilities)
         return
     for i in range(m):
         weight = x[i]
@@ -586,28 +587,6 @@ def payoff_vectors(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_
                     weight * col_payoffs[i, j] if i == 0 else col_utilities[j] + weight * col_payoffs[i, j]
                 )
         row_utilities[i] = total
-
-
-@njit(**_INLINE_PASS)
-def _payoff_vectors_two_loops(row_payoffs, col_payoffs, zero_sum, x, y, row_utilities, col_utilities):
-    """:func:`payoff_vectors` with a loop that sums each row and another that updates the column sums."""
-    m, n = row_payoffs.shape
-    for i in range(m):
-        total = 0.0
-        for j in range(n):
-            total += row_payoffs[i, j] * y[j]
-        row_utilities[i] = total
-        weight = x[i]
-        if zero_sum:
-            for j in range(n):
-                col_utilities[j] = (
-                    -(weight * row_payoffs[i, j]) if i == 0 else col_utilities[j] - weight * row_payoffs[i, j]
-                )
-        else:
-            for j in range(n):
-                col_utilities[j] = (
-                    weight * col_payoffs[i, j] if i == 0 else col_utilities[j] + weight * col_payoffs[i, j]
-                )
 
 
 @njit(**_INLINE_PASS)
