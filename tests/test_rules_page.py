@@ -35,6 +35,20 @@ def test_choosing_hedge_runs_and_charts_it(app):
     assert history.metrics["nash_conv_current"][-1] >= 0
     words = captions(app)
     assert "Hedge's bound" in words and "regret-matching bound" not in words  # the chart's words are Hedge's own
+    assert "the strategy Hedge plays" in words and "regret matching plays" not in words
+    assert "Hedge does not play by them" in words  # the regret bars' words too
+
+
+def test_every_rule_has_its_own_words_under_the_strategies_and_the_regrets():
+    from rmcore import matrix
+    from ui import explain
+
+    lines = {rule: explain.strategies(False, rule) for rule in matrix.ALGORITHMS}
+    assert len(set(lines.values())) == len(matrix.ALGORITHMS)
+    assert all(("regret matching plays" in line) == (rule == "rm") for rule, line in lines.items())
+    for rule in matrix.ALGORITHMS:
+        plays_by_regrets = rule in ("rm", "rm+", "prm+")
+        assert ("plays each positive (blue) one" in explain.regrets(rule)) == plays_by_regrets
 
 
 def test_a_link_with_hedge_and_its_step_opens_it():

@@ -38,11 +38,37 @@ RULE_NOTES = {
     "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge. No regret bound is drawn.",
 }
 
-STRATEGIES = (
-    "Thin lines are the strategy regret matching plays at each iteration: it keeps chasing the last best reply, so it "
-    "cycles. Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
-    "average, not the current play, that converges to an equilibrium."
-)
+#: What the thin lines of the strategy chart do, rule by rule (in self-play).
+CURRENT_PLAY = {
+    "rm": "Thin lines are the strategy regret matching plays at each iteration: it keeps chasing the last best reply, "
+    "so it cycles.",
+    "rm+": "Thin lines are the strategy RM+ plays at each iteration: like regret matching, it chases the last best "
+    "reply.",
+    "prm+": "Thin lines are the strategy predictive RM+ plays at each iteration: it counts the last regrets once more, "
+    "as a prediction of the next.",
+    "hedge": "Thin lines are the strategy Hedge plays at each iteration, in proportion to exp(η × cumulative payoff): "
+    "it cycles, drifting out towards the edges.",
+    "optimistic-hedge": "Thin lines are the strategy optimistic Hedge plays at each iteration: counting the last "
+    "payoff twice, it stops cycling and converges.",
+    "fictitious-play": "Thin lines are fictitious play's strategy at each iteration, a pure best reply to the "
+    "opponent's average: it jumps from corner to corner.",
+    "gda": "Thin lines are GDA's strategy at each iteration, a step along the payoff vector projected back onto the "
+    "simplex: it spirals out to the edges.",
+    "optimistic-gda": "Thin lines are optimistic GDA's strategy at each iteration: stepping along the last payoff "
+    "counted twice, it stops spiralling and converges.",
+}
+#: What the thick lines do: for regret matching's family and fictitious play the average converges to an equilibrium;
+#: with a constant step, Hedge's and GDA's only to within a distance that shrinks with the step, and the optimistic
+#: rules' current play goes with it.
+AVERAGE_PLAY = {
+    "converges": "Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
+    "average, not the current play, that converges to an equilibrium.",
+    "approaches": "Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
+    "average, not the current play, that approaches an equilibrium (to within a distance that shrinks with η).",
+    "both": "Thick lines are the running average of those strategies; in two-player zero-sum self-play both the "
+    "average and the current play approach an equilibrium.",
+}
+_AVERAGE_OF = {"hedge": "approaches", "gda": "approaches", "optimistic-hedge": "both", "optimistic-gda": "both"}
 NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
 SIMPLEX = (
     "Each corner is one action played for sure; a point inside mixes them. The line is the average strategy over time, "
@@ -109,6 +135,29 @@ REGRETS = (
     "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not "
     "played."
 )
+#: The regret chart's last sentence for a rule that does not play by its regrets.
+NOT_BY_REGRETS = {
+    "hedge": "Hedge does not play by them but by cumulative payoffs; as a no-regret rule it keeps them growing more "
+    "slowly than the iterations.",
+    "optimistic-hedge": "Optimistic Hedge does not play by them but by cumulative payoffs; as a no-regret rule it "
+    "keeps them growing more slowly than the iterations.",
+    "fictitious-play": "Fictitious play does not play by them: it plays a best reply to the opponent's average.",
+    "gda": "GDA does not play by them: it steps along the payoff vector.",
+    "optimistic-gda": "Optimistic GDA does not play by them: it steps along the payoff vector.",
+}
+
+
+def regrets(algorithm: str) -> str:
+    """The regret chart's caption: what the bars are, and whether the rule plays by them."""
+    other = NOT_BY_REGRETS.get(algorithm)
+    if other is None:
+        return REGRETS
+    return (
+        "An action's cumulative regret is how much better it would have done, summed over all iterations, than what "
+        f"was actually played (blue where positive). {other}"
+    )
+
+
 RACE = (
     "One line per variant, lower is better; a sampled variant shows the median of its seeds with a band from the "
     "best to the worst seed. The guides show the 1/√T rate that plain regret matching guarantees and the faster 1/T "
@@ -249,11 +298,11 @@ DCFR_CAPTION = (
 )
 
 
-def strategies(fixed: bool) -> str:
-    """The strategy chart's caption: in self-play both players chase each other; against a fixed opponent only one
-    learns."""
+def strategies(fixed: bool, algorithm: str = "rm") -> str:
+    """The strategy chart's caption: in self-play both players chase each other, each rule in its own way; against a
+    fixed opponent only one learns."""
     if not fixed:
-        return STRATEGIES
+        return f"{CURRENT_PLAY[algorithm]} {AVERAGE_PLAY[_AVERAGE_OF.get(algorithm, 'converges')]}"
     return (
         "Thin lines are the strategy the row player plays at each iteration, thick lines their running average. The "
         "column player is fixed: the learner's average heads for a best response to it, not for the equilibrium."

@@ -67,7 +67,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             **look,
         )
         timeline.slider(history)
-        st.caption(explain.strategies(fixed))
+        st.caption(explain.strategies(fixed, solver.variant.algorithm))
     average_then = history.policy("average", row)
     equilibrium = game.equilibria[0] if game.equilibria else None
     if equilibrium is None and exact is not None:
@@ -87,7 +87,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
 
     def regrets() -> None:
         bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
-        live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
+        live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:  # in a race, the race chart: it holds the first variant's curve too
         if run.is_race:
@@ -159,7 +159,7 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         st.info("Press **Run** or a **Step** button to start learning.")
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
-        st.caption(explain.strategies(not solver.is_self_play))
+        st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm))
 
     def simplex() -> None:
         if not figures.has_simplex(game):
@@ -171,7 +171,7 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
     def regrets() -> None:
         start = solver.cumulative_regrets()
         bars = figures.regret_bars(game, start.row, start.col)
-        live_chart(bars, key="chart_regrets", caption=explain.REGRETS, **look)
+        live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:
         if run.is_race:
