@@ -9,8 +9,8 @@ presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")
     st.caption(
-        "Regret matching plays each action in proportion to its positive cumulative regret; the rules it is set "
-        "against play by payoffs. In zero-sum self-play the *average* strategies approach a Nash equilibrium."
+        "Each action is played in proportion to its positive cumulative regret. "
+        "In zero-sum self-play the *average* strategies approach a Nash equilibrium."
     )
 link.notice()
 

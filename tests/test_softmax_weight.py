@@ -91,9 +91,9 @@ def test_three_actions_take_two_exponentials_and_give_the_same_bits_as_three(opt
     cases += [
         np.array(case, dtype=float) for case in ([1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [2.0, 2.0, 2.0])
     ]
-    log_starts = [np.zeros(3), np.log([0.5, 0.5, 0.0]), np.log([0.0, 0.0, 1.0]), np.log([0.6, 0.2, 0.2])]
     twin = _runtime.python_twin()
     with np.errstate(divide="ignore"):
+        log_starts = [np.zeros(3), np.log([0.5, 0.5, 0.0]), np.log([0.0, 0.0, 1.0]), np.log([0.6, 0.2, 0.2])]
         for case_index, scores in enumerate(cases):
             prediction = rng.normal(0.0, 1.0, 3)
             log_start = log_starts[case_index % len(log_starts)]
