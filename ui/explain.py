@@ -60,13 +60,12 @@ CURRENT_PLAY = {
 #: What the thick lines do: for regret matching's family and fictitious play the average converges to an equilibrium;
 #: with a constant step, Hedge's and GDA's only to within a distance that shrinks with the step, and the optimistic
 #: rules' current play goes with it.
+_AVERAGE = "Thick lines are the running average of those strategies; in two-player zero-sum self-play "
 AVERAGE_PLAY = {
-    "converges": "Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
-    "average, not the current play, that converges to an equilibrium.",
-    "approaches": "Thick lines are the running average of those strategies; in two-player zero-sum self-play it is the "
-    "average, not the current play, that approaches an equilibrium (to within a distance that shrinks with η).",
-    "both": "Thick lines are the running average of those strategies; in two-player zero-sum self-play both the "
-    "average and the current play approach an equilibrium.",
+    "converges": _AVERAGE + "it is the average, not the current play, that converges to an equilibrium.",
+    "approaches": _AVERAGE + "it is the average, not the current play, that approaches an equilibrium (to within a "
+    "distance that shrinks with η).",
+    "both": _AVERAGE + "both the average and the current play approach an equilibrium.",
 }
 _AVERAGE_OF = {"hedge": "approaches", "gda": "approaches", "optimistic-hedge": "both", "optimistic-gda": "both"}
 NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
@@ -130,32 +129,29 @@ def trajectories(classic: bool, fixed: bool, poker: bool = True) -> str:
     )
 
 
-REGRETS = (
+_REGRET_MEANING = (
     "An action's cumulative regret is how much better it would have done, summed over all iterations, than what was "
-    "actually played. Regret matching plays each positive (blue) one in proportion to its size; grey ones are not "
-    "played."
+    "actually played"
 )
+REGRETS = _REGRET_MEANING + (
+    ". Regret matching plays each positive (blue) one in proportion to its size; grey ones are not played."
+)
+_BY_PAYOFFS = "does not play by them but by cumulative payoffs; as a no-regret rule it keeps them growing more slowly "
+_STEPS = "does not play by them: it steps along the payoff vector."
 #: The regret chart's last sentence for a rule that does not play by its regrets.
 NOT_BY_REGRETS = {
-    "hedge": "Hedge does not play by them but by cumulative payoffs; as a no-regret rule it keeps them growing more "
-    "slowly than the iterations.",
-    "optimistic-hedge": "Optimistic Hedge does not play by them but by cumulative payoffs; as a no-regret rule it "
-    "keeps them growing more slowly than the iterations.",
+    "hedge": "Hedge " + _BY_PAYOFFS + "than the iterations.",
+    "optimistic-hedge": "Optimistic Hedge " + _BY_PAYOFFS + "than the iterations.",
     "fictitious-play": "Fictitious play does not play by them: it plays a best reply to the opponent's average.",
-    "gda": "GDA does not play by them: it steps along the payoff vector.",
-    "optimistic-gda": "Optimistic GDA does not play by them: it steps along the payoff vector.",
+    "gda": "GDA " + _STEPS,
+    "optimistic-gda": "Optimistic GDA " + _STEPS,
 }
 
 
 def regrets(algorithm: str) -> str:
     """The regret chart's caption: what the bars are, and whether the rule plays by them."""
     other = NOT_BY_REGRETS.get(algorithm)
-    if other is None:
-        return REGRETS
-    return (
-        "An action's cumulative regret is how much better it would have done, summed over all iterations, than what "
-        f"was actually played (blue where positive). {other}"
-    )
+    return REGRETS if other is None else f"{_REGRET_MEANING} (blue where positive). {other}"
 
 
 RACE = (
