@@ -143,6 +143,13 @@ _MATRIX_PASS = dict(cache=True, error_model="numpy", nogil=True, fastmath={"reas
 # The passes are inlined into the kernels too: a call in the hot loop costs more than a 3x3 pass,
 # and an array handed to a call could be changed by it, as far as LLVM knows.
 _INLINE_PASS = dict(_MATRIX_PASS, inline="always")
+# A kernel's loop over iterations is a function of its own, called once per chunk: a kernel passes its flags as
+# constants, numba compiles the loop for those values (as literal types, which it lowers as constants) and LLVM folds
+# every flag test away, so that a 3x3 RM iteration takes the same 29-30 ns as with the loop inlined. Inlined at numba's
+# level it cost 20 s of a kernel's 34 s compile: numba's inliner deep-copies the callee's IR block by block, each block
+# with the callee's whole table of variables, so the copy grows with the square of the loop's size (every rule's
+# play and update inlined into it). The loops allocate nothing, hence no reference counting (see ``_kernel_of``).
+_LOOP = dict(_MATRIX_PASS, _nrt=False)
 
 
 class MatrixState(NamedTuple):
@@ -824,7 +831,7 @@ def _sampled_col_utilities(A, B, zero_sum, a, out):
             out[j] = B[a, j]
 
 
-@njit(**_INLINE)
+@njit(**_LOOP)
 def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
@@ -913,7 +920,7 @@ def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, p
     return weight_sum
 
 
-@njit(**_INLINE)
+@njit(**_LOOP)
 def _self_play_alternating(A, B, s, zero_sum, algorithm, optimistic, sampled, power, track, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
@@ -1015,7 +1022,7 @@ def _self_play_alternating(A, B, s, zero_sum, algorithm, optimistic, sampled, po
     return weight_sum
 
 
-@njit(**_INLINE)
+@njit(**_LOOP)
 def _fixed_opponent(A, s, algorithm, optimistic, sampled, power, first, last):
     weight_sum = 0.0
     for t in range(first, last + 1):
@@ -1074,8 +1081,8 @@ def make_matrix_kernel(variant: MatrixFlags):
     Returns ``run(A, B, variant, state, first_iteration, last_iteration, checkpoints, record)``
     (see :func:`rmcore._runtime.run_matrix`), which returns the number of history rows written.
 
-    The variant's values are constants of the closure, and the loops above are inlined into it,
-    so numba folds every variant test away. With the flags as runtime arguments the same 3x3
+    The variant's values are constants of the closure, which it passes to the loop above that it runs (compiled
+    for those values, see ``_LOOP``), so every variant test folds away. With the flags as runtime arguments the same 3x3
     iteration measured 97-169 ns instead of 45-58 ns, because the larger loop bodies defeat
     inlining and loop unswitching. The averaging is the exception: ``w_t = t ** averaging_power`` is one
     loop-invariant branch an iteration, read from ``variant`` at run time at no measurable cost (3x3 RM 25.0 ns
@@ -1142,9 +1149,8 @@ def run_matrix_general(A, B, variant, state, first_iteration, last_iteration, ch
     kernel compiles in the background (:func:`rmcore.compile_in_background`).
 
     Its body is the one of :func:`make_matrix_kernel`'s ``run`` line for line, the flags read from ``variant``
-    instead of captured. (One body inlined into both, with numba's ``inline="always"``, took 30 s to compile per
-    kernel instead of 4-9 s.) ``tests/test_kernel_fallback.py`` checks that every variant gives bit-identical
-    results on both.
+    instead of captured, and it calls the same loops, which numba compiles once more for flags that are values at run
+    time. ``tests/test_kernel_fallback.py`` checks that every variant gives bit-identical results on both.
     """
     algorithm, optimistic, sampled, alternating, power = (
         variant.algorithm,
