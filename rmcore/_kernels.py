@@ -398,8 +398,9 @@ def _exponentiate(best, out):
         weight = softmax_weight(out[i] - best)
         out[i] = weight
         total += weight
+    scale = 1.0 / total
     for i in range(n):
-        out[i] = out[i] / total
+        out[i] = out[i] * scale
 
 
 @njit(**_INLINE)
@@ -416,24 +417,30 @@ def _softmax(scores, prediction, optimistic, log_start, eta, out):
 
 @njit(**_INLINE)
 def _softmax_three(scores, prediction, optimistic, log_start, eta, out):
-    """:func:`_softmax` for three actions, in registers (written to ``out`` and read back, each value waits for its
-    store), with two exponentials: the largest logit's weight is ``e^0 = 1`` exactly, so only the other two are
-    computed, and each weight is put back in its place before the sum, which adds in the same order (the same bits as
-    three exponentials; ``tests/test_softmax_weight.py``)."""
+    """:func:`_softmax` for three actions: :func:`_softmax_weights_three`, each weight times ``1 / total``."""
+    first, second, third, scale = _softmax_weights_three(scores, prediction, optimistic, log_start, eta)
+    out[0], out[1], out[2] = first * scale, second * scale, third * scale
+
+
+@njit(**_INLINE)
+def _softmax_weights_three(scores, prediction, optimistic, log_start, eta):
+    """Hedge's three weights ``e^(logit - max)``, unnormalised, and ``1 / total``, in registers. Two exponentials: the
+    largest logit's weight is ``e^0 = 1`` exactly, so only the other two are computed, and each weight is put back in
+    its place before the sum, which adds in the same order (the same bits as three exponentials;
+    ``tests/test_softmax_weight.py``)."""
     first = _logit(scores, prediction, optimistic, log_start, eta, 0)
     second = _logit(scores, prediction, optimistic, log_start, eta, 1)
     third = _logit(scores, prediction, optimistic, log_start, eta, 2)
     best = max(max(first, second), third)
     first_is_best = first == best
-    second_is_best = second == best and not first_is_best
+    second_is_best = second == best  # (used only when the first is not the best)
     third_is_best = not (first_is_best or second_is_best)
     earlier = softmax_weight((second if first_is_best else first) - best)  # the lower index of the other two
     later = softmax_weight((second if third_is_best else third) - best)
     first = 1.0 if first_is_best else earlier
     second = earlier if first_is_best else (1.0 if second_is_best else later)
     third = 1.0 if third_is_best else later
-    total = first + second + third
-    out[0], out[1], out[2] = first / total, second / total, third / total
+    return first, second, third, 1.0 / (first + second + third)
 
 
 @njit(**_INLINE)
@@ -587,6 +594,23 @@ def _payoff_vectors_three(row_payoffs, col_payoffs, zero_sum, x, y, row_utilitie
             col1 += weight * col_payoffs[i, 1]
             col2 += weight * col_payoffs[i, 2]
     col_utilities[0], col_utilities[1], col_utilities[2] = col0, col1, col2
+
+
+@njit(**_INLINE_PASS)
+def _payoffs_of_weights_three(
+    row_payoffs, col_payoffs, zero_sum, x0, x1, x2, x_scale, y0, y1, y2, y_scale, row_out, col_out
+):
+    """``A y`` and ``x^T B`` of a 3x3 game for ``x = (x0, x1, x2) x_scale`` and ``y = (y0, y1, y2) y_scale``, from the
+    unnormalised weights in registers, each sum then times its scale."""
+    for i in range(3):
+        a0, a1, a2 = row_payoffs[i, 0], row_payoffs[i, 1], row_payoffs[i, 2]
+        row_out[i] = (a0 * y0 + a1 * y1 + a2 * y2) * y_scale
+    if zero_sum:
+        for j in range(3):
+            col_out[j] = -(x0 * row_payoffs[0, j] + x1 * row_payoffs[1, j] + x2 * row_payoffs[2, j]) * x_scale
+    else:
+        for j in range(3):
+            col_out[j] = (x0 * col_payoffs[0, j] + x1 * col_payoffs[1, j] + x2 * col_payoffs[2, j]) * x_scale
 
 
 #: From this many columns on, :func:`payoff_vectors` sums a row and updates the column sums in one loop. Such a loop is
@@ -834,8 +858,23 @@ def _sampled_col_utilities(A, B, zero_sum, a, out):
 @njit(**_LOOP)
 def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, power, track, first, last):
     weight_sum = 0.0
+    hedge_three = algorithm == HEDGE and not sampled and s.x.shape[0] == 3 and s.y.shape[0] == 3
     for t in range(first, last + 1):
-        if algorithm == HEDGE and not (s.x.shape[0] == 3 and s.y.shape[0] == 3):
+        if hedge_three:
+            # The payoffs from the unnormalised weights, each then times 1 / total: the division is computed beside
+            # the pass over A instead of before it, on the path from one iteration's scores to the next.
+            x0, x1, x2, row_scale = _softmax_weights_three(
+                s.scores_row, s.predictions_row, optimistic, s.log_start_row, _hedge_step(s.steps, 0, t)
+            )
+            y0, y1, y2, col_scale = _softmax_weights_three(
+                s.scores_col, s.predictions_col, optimistic, s.log_start_col, _hedge_step(s.steps, 1, t)
+            )
+            _payoffs_of_weights_three(
+                A, B, zero_sum, x0, x1, x2, row_scale, y0, y1, y2, col_scale, s.row_utilities, s.col_utilities
+            )
+            s.x[0], s.x[1], s.x[2] = x0 * row_scale, x1 * row_scale, x2 * row_scale
+            s.y[0], s.y[1], s.y[2] = y0 * col_scale, y1 * col_scale, y2 * col_scale
+        elif algorithm == HEDGE and not (s.x.shape[0] == 3 and s.y.shape[0] == 3):
             # Both players' logits first, then both players' exps: the two softmaxes are independent, and in this order
             # the processor overlaps their exps. The same operations on the same numbers as play()'s, so the same bits.
             best_row = _logits(
@@ -882,7 +921,8 @@ def _self_play_simultaneous(A, B, s, zero_sum, algorithm, optimistic, sampled, p
             v1 = s.row_utilities[a]
             v2 = s.col_utilities[b]
         else:
-            payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
+            if not hedge_three:
+                payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
             v1 = _dot(s.x, s.row_utilities)
             # x^T B y = -x^T A y in a zero-sum game: one dot product fewer on the critical path.
             v2 = -v1 if zero_sum else _dot(s.y, s.col_utilities)

@@ -14,6 +14,7 @@ from . import naive_rules
 RULES = ("hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda")
 STEPPED = ("hedge", "optimistic-hedge", "gda", "optimistic-gda")
 GENERAL = preset("random-general-sum", rows=3, cols=4, seed=7)
+GENERAL_3X3 = preset("random-general-sum", rows=3, cols=3, seed=7)  # (3x3 self-play Hedge has a path of its own)
 ZERO_SUM = preset("random-zero-sum", rows=4, cols=3, seed=3)
 CRASH = preset("rps-crash")
 OFF = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])  # a start off RPS-with-a-crash's equilibrium
@@ -46,7 +47,9 @@ def _reference(game, iterations, rule, **options):
 
 
 @pytest.mark.parametrize("rule", RULES)
-@pytest.mark.parametrize("game", [GENERAL, ZERO_SUM, CRASH], ids=["general-sum", "zero-sum", "rps-crash"])
+@pytest.mark.parametrize(
+    "game", [GENERAL, GENERAL_3X3, ZERO_SUM, CRASH], ids=["general-sum", "general-sum-3x3", "zero-sum", "rps-crash"]
+)
 def test_defaults_equal_the_plain_loop(game, rule):
     solver = MatrixSolver(game, rule)
     solver.run(300)
@@ -92,10 +95,11 @@ def test_a_start_equals_the_plain_loop(rule):
 
 
 @pytest.mark.parametrize("rule", ["hedge", "optimistic-hedge"])
-def test_the_anytime_step_equals_the_plain_loop(rule):
-    solver = MatrixSolver(GENERAL, rule, updates="alternating", eta="anytime")
+@pytest.mark.parametrize("game, updates", [(GENERAL, "alternating"), (GENERAL_3X3, "simultaneous")], ids=["3x4", "3x3"])
+def test_the_anytime_step_equals_the_plain_loop(rule, game, updates):
+    solver = MatrixSolver(game, rule, updates=updates, eta="anytime")
     solver.run(300)
-    _compare(solver, _reference(GENERAL, 300, rule, eta="anytime", updates="alternating"))
+    _compare(solver, _reference(game, 300, rule, eta="anytime", updates=updates))
     assert solver.variant.label.startswith(f"{rule}(η=anytime)")
 
 
