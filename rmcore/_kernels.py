@@ -1124,28 +1124,30 @@ def make_matrix_kernel(variant: MatrixFlags):
     The variant's values are constants of the closure, which it passes to the loop above that it runs (compiled
     for those values, see ``_LOOP``), so every variant test folds away. With the flags as runtime arguments the same 3x3
     iteration measured 97-169 ns instead of 45-58 ns, because the larger loop bodies defeat
-    inlining and loop unswitching. The averaging is the exception: ``w_t = t ** averaging_power`` is one
-    loop-invariant branch an iteration, read from ``variant`` at run time at no measurable cost (3x3 RM 25.0 ns
-    either way), so that one kernel serves all three averagings: a third of the compiles, which on an empty cache
-    take seconds each. Against a fixed opponent the flags its loop never reads are set aside too, for the same reason.
+    inlining and loop unswitching. The averaging and the sampling are the exceptions, read from ``variant`` at run
+    time: ``w_t = t ** averaging_power`` is one loop-invariant branch an iteration, and a sampled iteration one branch
+    away from an expected one, at no measurable cost (3x3 RM, sampled RM and Hedge within the noise of a kernel that
+    bakes them in), so that one kernel serves all three averagings and both samplings: a sixth of the compiles, which
+    on an empty cache take 10-20 s each. Against a fixed opponent the flags its loop never reads are set aside too, for
+    the same reason.
     """
     return _kernel_of(kernel_key(variant))
 
 
 def kernel_key(variant: MatrixFlags) -> MatrixFlags:
-    """The flags a variant's kernel is compiled for: the averaging (read at run time) set to 0, and against a fixed
-    opponent the flags its loop never reads (B, the update order, the external regrets) set aside."""
+    """The flags a variant's kernel is compiled for: the averaging and the sampling (read at run time) set to 0, and
+    against a fixed opponent the flags its loop never reads (B, the update order, the external regrets) set aside."""
     if variant.fixed_opponent:
         variant = variant._replace(alternating=False, zero_sum=False, track_external=False)
-    return variant._replace(averaging_power=0)
+    return variant._replace(averaging_power=0, sampled=False)
 
 
 @functools.cache
 def _kernel_of(variant: MatrixFlags):
-    """:func:`make_matrix_kernel`'s compile, keyed by the flags the kernel bakes in (its averaging set to 0). The
+    """:func:`make_matrix_kernel`'s compile, keyed by the flags the kernel bakes in (:func:`kernel_key`). The
     closure captures plain values only (the record's fields, not the record): numba's disk cache keys closures by what
     they capture."""
-    algorithm, optimistic, sampled, alternating, _, fixed, zero_sum, track = variant
+    algorithm, optimistic, _, alternating, _, fixed, zero_sum, track = variant
 
     # No reference counting (numba's ``_nrt=False``): the kernel allocates nothing, and the arrays it is given outlive
     # the call. With it, numba left atomic increments and decrements of the state's arrays in the hot loop wherever
@@ -1154,7 +1156,7 @@ def _kernel_of(variant: MatrixFlags):
     @njit(**_MATRIX_PASS, _nrt=False)
     def run(A, B, variant, state, first_iteration, last_iteration, checkpoints, record):
         s = state
-        power = variant.averaging_power
+        power, sampled = variant.averaging_power, variant.sampled
         if fixed and not sampled:
             # The opponent never moves, so A y is the same every iteration.
             row_utilities_against(A, s.y, s.fixed_row_utilities)
