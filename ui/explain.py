@@ -328,8 +328,8 @@ KUHN_INFOSET_NAMES = (
 
 
 #: Seconds a cold compile took, by what compiles (``python -m rmcore._compile cfr`` or ``general`` on an empty
-#: ``NUMBA_CACHE_DIR``, niced as the server runs it, on an idle 2-core x86-64 machine): 11 s and 23 s.
-COMPILE_SECONDS = {"cfr": 11, "general": 23}
+#: ``NUMBA_CACHE_DIR``, niced as the server runs it, on an idle 2-core x86-64 machine): 11 s and 66 s.
+COMPILE_SECONDS = {"cfr": 11, "general": 66}
 
 
 def compiling(seconds: float, what: str) -> str:
