@@ -39,21 +39,17 @@ def every_matrix_variant() -> list:
     """The flags of every matrix kernel a page can ask for, one variant per kernel: each rule and update order, in
     self-play on a zero-sum and on a general-sum game, and against a fixed opponent (its kernel ignores the update
     order; every kernel reads the sampling and the averaging at run time)."""
-    from . import MatrixSolver, _kernels, matrix, preset
+    from . import MatrixSolver, matrix, preset
 
     games = (preset("rps"), preset("random-general-sum", rows=3, cols=3, seed=1))
     variants = []
     for algorithm in matrix.ALGORITHMS:
-        for sampling in ("expected", "sampled"):
-            eta = 0.1 if algorithm in matrix.STEP_ALGORITHMS else None
-            opponents = [(game, None, updates) for game in games for updates in ("simultaneous", "alternating")]
-            for game, opponent, updates in [*opponents, (games[0], [0.5, 0.25, 0.25], "simultaneous")]:
-                solver = MatrixSolver(game, algorithm, sampling, updates, opponent=opponent, eta=eta)
-                variants.append(tuple(solver._flags))
-    one_per_kernel: dict = {}
-    for flags in variants:
-        one_per_kernel.setdefault(_kernels.kernel_key(_kernels.MatrixFlags(*flags)), flags)
-    return list(one_per_kernel.values())
+        eta = 0.1 if algorithm in matrix.STEP_ALGORITHMS else None
+        opponents = [(game, None, updates) for game in games for updates in ("simultaneous", "alternating")]
+        for game, opponent, updates in [*opponents, (games[0], [0.5, 0.25, 0.25], "simultaneous")]:
+            solver = MatrixSolver(game, algorithm, updates=updates, opponent=opponent, eta=eta)
+            variants.append(tuple(solver._flags))
+    return variants
 
 
 def compile_every(share: int, shares: int) -> None:
