@@ -48,6 +48,8 @@ VARIANTS = [
         ("fictitious-play", "expected", "simultaneous", "quadratic"),
         ("gda", "sampled", "alternating", "uniform"),
         ("optimistic-gda", "expected", "simultaneous", "linear"),
+        ("hedge", "expected", "simultaneous", "quadratic"),  # (on a 3x3 game, a loop of its own)
+        ("optimistic-hedge", "expected", "simultaneous", "linear"),
     ]
 ]
 
