@@ -195,8 +195,8 @@ def _kernel_notice(run) -> None:
         )
     else:
         st.toast(
-            "The compiled kernel for these settings is being prepared (a few seconds, once per server). Meanwhile a "
-            "general kernel runs them, a few times slower, with identical results.",
+            "The compiled kernel for these settings is being prepared (10-30 s, once per server). Meanwhile a "
+            "general kernel runs them, a little slower (1.0-1.3x), with identical results.",
             icon=":material/hourglass_top:",
         )
 
