@@ -14,7 +14,7 @@ from . import naive_rules
 RULES = ("hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda")
 STEPPED = ("hedge", "optimistic-hedge", "gda", "optimistic-gda")
 GENERAL = preset("random-general-sum", rows=3, cols=4, seed=7)
-GENERAL_3X3 = preset("random-general-sum", rows=3, cols=3, seed=7)  # (3x3 self-play Hedge has a path of its own)
+GENERAL_3X3 = preset("random-general-sum", rows=3, cols=3, seed=7)  # (3x3 self-play Hedge has a loop of its own)
 ZERO_SUM = preset("random-zero-sum", rows=4, cols=3, seed=3)
 CRASH = preset("rps-crash")
 OFF = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])  # a start off RPS-with-a-crash's equilibrium

@@ -195,7 +195,7 @@ def _kernel_notice(run) -> None:
         )
     else:
         st.toast(
-            "The compiled kernel for these settings is being prepared (10-30 s, once per server). Meanwhile a "
+            "The compiled kernel for these settings is being prepared (up to 40 s, once per server). Meanwhile a "
             "general kernel runs them, a little slower (1.0-1.3x), with identical results.",
             icon=":material/hourglass_top:",
         )
