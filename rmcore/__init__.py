@@ -11,7 +11,7 @@ True
 """
 
 from . import poker as poker  # the subpackage, re-exported as rmcore.poker
-from ._runtime import compile_in_background, compiles_in_background, compiling
+from ._runtime import KernelsCompiling, compile_in_background, compiles_in_background, compiling, prepare_kernels
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
 from .exact import ZeroSumSolution, solve_zero_sum
@@ -142,5 +142,7 @@ __all__ = [
     "compile_in_background",
     "compiles_in_background",
     "compiling",
+    "prepare_kernels",
+    "KernelsCompiling",
 ]
 __version__ = "0.2.0"

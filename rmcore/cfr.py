@@ -30,9 +30,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels, _runtime, checkpoints, config, poker
-from ._guard import exclusive, run_in_chunks
-from .records import History, Policy, RecordBuffer, concat_records
+from . import _runtime, config, poker
+from ._guard import exclusive
+from .kernels import tree as kernels
+from .records import History, Policy
+from .solver import Solver
 from .tree import (
     TreeGame,
     as_policy_array,
@@ -40,10 +42,9 @@ from .tree import (
     opponent_rows,
     player_index,
     policy_width,
-    scratch_arrays,
     uniform_policy,
 )
-from .validation import choice, history_points, named_parts, seed_words, whole_number
+from .validation import choice, named_parts, seed_words, whole_number
 
 __all__ = [
     "CFRSolver",
@@ -73,19 +74,19 @@ CFR_UPDATES = {
     "simultaneous": "Both players at once, as in Zinkevich et al. (2007).",
 }
 _VARIANT_CODES = {
-    "cfr": _kernels.VANILLA_CFR,
-    "cfr+": _kernels.CFR_PLUS,
-    "linear": _kernels.LINEAR_CFR,
-    "discounted": _kernels.DISCOUNTED_CFR,
-    "chance-sampling": _kernels.CHANCE_SAMPLING,
-    "pcfr+": _kernels.PREDICTIVE_CFR_PLUS,
-    "external-sampling": _kernels.EXTERNAL_SAMPLING,
-    "outcome-sampling": _kernels.OUTCOME_SAMPLING,
-    "mmd": _kernels.MAGNETIC_MIRROR_DESCENT,
+    "cfr": kernels.VANILLA_CFR,
+    "cfr+": kernels.CFR_PLUS,
+    "linear": kernels.LINEAR_CFR,
+    "discounted": kernels.DISCOUNTED_CFR,
+    "chance-sampling": kernels.CHANCE_SAMPLING,
+    "pcfr+": kernels.PREDICTIVE_CFR_PLUS,
+    "external-sampling": kernels.EXTERNAL_SAMPLING,
+    "outcome-sampling": kernels.OUTCOME_SAMPLING,
+    "mmd": kernels.MAGNETIC_MIRROR_DESCENT,
 }
 #: The variants that sample with the seed: a race runs them once per seed (median and band).
 SAMPLED_VARIANTS = ("chance-sampling", "external-sampling", "outcome-sampling")
-#: Monte Carlo CFR walks sampled parts of the tree (``_kernels.run_mccfr``), always alternating as OpenSpiel does.
+#: Monte Carlo CFR walks sampled parts of the tree, always alternating as OpenSpiel does.
 MONTE_CARLO_VARIANTS = ("external-sampling", "outcome-sampling")
 #: The update order of each variant that has only one (the others default to alternating and take either): Monte
 #: Carlo CFR alternates, as OpenSpiel's solvers do; MMD moves both players at once from the same profile, as OpenSpiel's
@@ -319,40 +320,79 @@ class CFRTrace(NamedTuple):
     average_strategy: tuple[float, ...]
 
 
-def _stack_arrays(game: TreeGame, variant: str) -> dict:
-    """Monte Carlo CFR's explicit stack (``CFRState.stack_*``): a frame per node of the longest path from a deal's
-    root (no room for the other variants, which never use it)."""
+def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None, fixed_player=None) -> kernels.CFRState:
+    """A :class:`~rmcore.kernels.tree.CFRState` for ``game``: a solver's (``variant``; ``policy`` the first one, with a
+    fixed player's rows fixed) or, without ``variant``, room for a best response's or a reach's work alone. Every
+    field has the same type either way, so that one compiled signature serves both."""
     tree = game.tree
-    frames = 0
-    if variant in MONTE_CARLO_VARIANTS:
-        # Depth of every node from its deal's root, a level more per vectorised pass (as many passes as the depth).
-        inner = tree.parent >= 0
-        depth = np.zeros(tree.player.shape[0], dtype=np.int64)
-        while True:
-            deeper = np.where(inner, depth[tree.parent] + 1, 0)
-            if np.array_equal(deeper, depth):
-                break
-            depth = deeper
-        frames = int(depth.max()) + 1
-    width = policy_width(game)
-    return {
-        "stack_node": np.zeros(frames, dtype=np.int64),
-        "stack_next": np.zeros(frames, dtype=np.int64),
-        "stack_policy": np.zeros((frames, width)),
-        "stack_values": np.zeros((frames, width)),
-        "stack_reach": np.zeros((frames, 3)),
-    }
+    nodes, infosets, width = tree.player.shape[0], len(game.infosets), policy_width(game)
+    blocks = tree.block_kind.shape[0]
+    zeros = np.zeros
+    solving = variant is not None
+    shape = (infosets, width) if solving else (0, width)
+    start = uniform_policy(game) if policy is None else policy
+    frames = int(tree.depth.max()) + 1 if variant in MONTE_CARLO_VARIANTS else 0  # (the longest path's nodes)
+    strategy_sums = zeros(shape)
+    if solving and fixed_player is not None:  # a fixed opponent's strategy sums are its policy: its average is it
+        strategy_sums = np.where((tree.infoset_player == fixed_player)[:, None], start, 0.0)
+    return kernels.CFRState(
+        regrets=zeros(shape),
+        strategy_sums=strategy_sums,
+        policy=np.array(start) if solving else zeros(shape),
+        last_regrets=zeros(shape),
+        rng=np.zeros(4, dtype=np.uint64) if rng is None else rng,
+        touched=zeros(1, dtype=np.int64),
+        reach=zeros((3, nodes)),
+        value=tree.payoff.copy(),  # (a terminal's value is its payoff, once and for all)
+        weights=zeros((2, nodes)),
+        responses=np.vstack((tree.payoff, -tree.payoff, tree.payoff)),
+        scores=zeros((infosets, width)),
+        average=zeros((infosets, width)),
+        first=zeros(blocks, dtype=np.int64),
+        last=zeros(blocks, dtype=np.int64),
+        reached=np.full(blocks, -1, dtype=np.int64),
+        passes=zeros(1, dtype=np.int64),
+        regret_increment=zeros(shape),
+        action_values=zeros(shape),
+        strategy_value=zeros(shape[0]),
+        own_reach=zeros(shape[0]),
+        opponent_reach=zeros(shape[0]),
+        stack_node=zeros(frames, dtype=np.int64),
+        stack_next=zeros(frames, dtype=np.int64),
+        stack_policy=zeros((frames, width)),
+        stack_values=zeros((frames, width)),
+        stack_reach=zeros((frames, 3)),
+        **_mmd_arrays(game, variant if solving else None),
+    )
 
 
-def _mmd_arrays(game: TreeGame, variant: str) -> dict:
-    """MMD's arrays (``CFRState.mmd_*``; empty for the other variants) and ``payoff_scale``, the largest
-    ``|A[s, t]|`` of the sequence-form payoff matrix (OpenSpiel's default step size is ``alpha / payoff_scale^2``).
+def reach_of(game: TreeGame, policy: np.ndarray) -> np.ndarray:
+    """Every node's reach ``[3, node]`` (player 1, player 2, chance) under a policy array."""
+    state = new_state(game)
+    _runtime.call("tree", kernels.reach_of, game.tree, policy, state, work=game.tree.player.shape[0])
+    return state.reach
+
+
+def best_responses(game: TreeGame, policy: np.ndarray) -> tuple[float, float, float, np.ndarray, np.ndarray]:
+    """``(br_value_1, br_value_2, game_value, scores, reach)`` of a policy array: both best responses' values (each in
+    its player's own payoff), player 1's expected value, each player's counterfactual action values at its
+    information sets (the best response played below), and the policy's reach ``[3, node]`` of the blocks either
+    player reaches (``rmcore/kernels/tree.py``)."""
+    state = new_state(game)
+    first, second, expected = _runtime.call(
+        "tree", kernels.best_responses, game.tree, policy, state, work=game.tree.player.shape[0]
+    )
+    return float(first), float(second), float(expected), state.scores, state.reach
+
+
+def _mmd_arrays(game: TreeGame, variant: str | None) -> dict:
+    """MMD's arrays (``CFRState.mmd_*``; empty for the other variants).
 
     A sequence (I, a) is numbered ``I * width + a`` (a cell of a policy array), the empty sequence -1. Each node's
     sequence for each player is the last action that player took on the way there; an information set's parent
     sequence is that of any of its nodes (perfect recall); and the order lists information sets by their first node in
-    reverse, so children come before their parent sequences (nodes are laid out parents-first, deal by deal, so an
-    information set's first node precedes those of all that follow one of its actions).
+    reverse, so children come before their parent sequences (nodes are laid out parents first, so an information
+    set's first node precedes those of all that follow one of its actions).
     """
     tree = game.tree
     infosets, width = len(game.infosets), policy_width(game)
@@ -362,12 +402,12 @@ def _mmd_arrays(game: TreeGame, variant: str) -> dict:
         "mmd_sequence": np.full((nodes, 2), -1, dtype=np.int64),
         "mmd_parent": np.full(infosets if nodes else 0, -1, dtype=np.int64),
         "mmd_order": np.arange(infosets if nodes else 0, dtype=np.int64),
-        "payoff_scale": 0.0,
     }
     if not nodes:
         return out
+    sequence = out["mmd_sequence"]
     # Each node's sequences, a tree level more per vectorised pass (as many passes as the depth).
-    sequence, inner = out["mmd_sequence"], np.flatnonzero(tree.parent >= 0)
+    inner = np.flatnonzero(tree.parent >= 0)
     parent, slot = tree.parent[inner], tree.parent_slot[inner]
     actor = tree.player[parent]
     own = np.where(actor >= 0, tree.infoset[parent] * width + slot, -1)
@@ -384,24 +424,31 @@ def _mmd_arrays(game: TreeGame, variant: str) -> dict:
     np.minimum.at(first, infoset_of, decisions)
     out["mmd_parent"][:] = sequence[first, tree.infoset_player]
     out["mmd_order"][:] = np.argsort(first, kind="stable")[::-1]
-    # A[s, t]: chance's reach times player 1's payoff, summed over the leaves of each pair of sequences.
-    reach = np.empty((nodes, 3))
-    _runtime.call_cfr(_kernels.forward_reach, tree, uniform_policy(game), reach)
-    leaves = np.flatnonzero(tree.player == -1)
-    pairs = (sequence[leaves, 0] + 1) * (infosets * width + 1) + sequence[leaves, 1] + 1
-    _, cell = np.unique(pairs, return_inverse=True)
-    entries = np.bincount(cell.ravel(), weights=reach[leaves, 2] * tree.payoff[leaves])
-    out["payoff_scale"] = float(np.abs(entries).max()) if entries.size else 0.0
     return out
+
+
+def _payoff_scale(game: TreeGame) -> float:
+    """The largest ``|A[s, t]|`` of the sequence-form payoff matrix (chance's reach times player 1's payoff, summed
+    over the leaves of each pair of sequences): OpenSpiel's default MMD step size is ``alpha / scale^2``."""
+    tree = game.tree
+    sequences = _mmd_arrays(game, "mmd")["mmd_sequence"]
+    reach = reach_of(game, uniform_policy(game))
+    leaves = np.flatnonzero(tree.player == kernels.TERMINAL)
+    infosets, width = len(game.infosets), policy_width(game)
+    pairs = (sequences[leaves, 0] + 1) * (infosets * width + 1) + sequences[leaves, 1] + 1
+    _, cell = np.unique(pairs, return_inverse=True)
+    entries = np.bincount(cell.ravel(), weights=reach[2, leaves] * tree.payoff[leaves])
+    return float(np.abs(entries).max()) if entries.size else 0.0
 
 
 def tree_nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
-    array = as_policy_array(game, policy)
-    return float(_runtime.call_cfr(_kernels.nash_conv_of, game.tree, array, *scratch_arrays(game)))
+    check_tree_game(game)
+    first, second, *_ = best_responses(game, as_policy_array(game, policy))
+    return first + second
 
 
-class CFRSolver:
+class CFRSolver(Solver):
     """CFR and its variants on a :class:`TreeGame`, run incrementally.
 
     Parameters
@@ -432,6 +479,10 @@ class CFRSolver:
         afterwards).
     max_points : int
         Most rows ``history()`` keeps.
+    history_share : float or None
+        The share of a run's time its history's rows may take, by default ``config.HISTORY_SHARE`` (a tenth): a row
+        costs two best responses to each of two policies, more than an iteration, so the checkpoints are spaced
+        (:attr:`checkpoint_stride`). ``None`` keeps every checkpoint of the grid however much it costs.
     opponent : dict, optional
         A fixed opponent: a strategy for every information set of one player (``rmcore.fixed_strategy``
         builds one). Then only the other player, the learner, runs CFR; its average converges to a best
@@ -463,6 +514,8 @@ class CFRSolver:
     rounding, since the strategy weight is multiplied in another order: ``tests/test_cfr_variants.py``).
     """
 
+    family = "tree"
+
     def __init__(
         self,
         game: TreeGame,
@@ -475,6 +528,7 @@ class CFRSolver:
         beta: float | None = None,
         gamma: float | None = None,
         stepsize: float | None = None,
+        history_share: float | None = config.HISTORY_SHARE,
     ):
         check_tree_game(game)
         self.game = game
@@ -487,135 +541,67 @@ class CFRSolver:
         self.opponent = (
             None if opponent is None else {name: tuple(float(p) for p in row) for name, row in opponent.items()}
         )
-        learner = _kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
-        mmd = _mmd_arrays(game, variant)
-        scale = mmd.pop("payoff_scale")
+        learner = kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
         #: MMD's step size eta (``None`` for the other variants).
         self.stepsize = None
         flag_parameters = parameters or DISCOUNT_DEFAULTS
         if variant == "mmd":
             self.stepsize = parameters["stepsize"]
             if self.stepsize is None:  # OpenSpiel's default (a game whose payoffs are all 0 moves at any step: alpha)
+                scale = _payoff_scale(game)
                 self.stepsize = parameters["alpha"] / scale**2 if scale > 0.0 else parameters["alpha"]
             # The temperature travels in CFRFlags.alpha (discounted CFR's alpha, which MMD has no use for).
             flag_parameters = dict(DISCOUNT_DEFAULTS, alpha=parameters["alpha"], stepsize=self.stepsize)
-        self._flags = _kernels.CFRFlags(
+        self._flags = kernels.CFRFlags(
             _VARIANT_CODES[variant], self.variant.updates == "alternating", learner, **flag_parameters
         )
-        self.max_points = history_points(max_points)
         rng, self.seed = seed_words(seed)
-        nodes, infosets, actions = game.tree.player.shape[0], len(game.infosets), policy_width(game)
-        zeros = np.zeros
-        self._state = _kernels.CFRState(
-            # A fixed opponent's rows: its policy, and strategy sums equal to it (never updated), so its average is it.
-            regrets=zeros((infosets, actions)),
-            strategy_sums=np.where((game.tree.infoset_player == fixed_player)[:, None], start, 0.0),
-            policy=start,
-            reach=zeros((nodes, 3)),
-            value=zeros(nodes),
-            regret_increment=zeros((infosets, actions)),
-            action_values=zeros((infosets, actions)),
-            strategy_value=zeros(infosets),
-            own_reach=zeros(infosets),
-            opponent_reach=zeros(infosets),
-            rng=rng,
-            average=zeros((infosets, actions)),
-            scores=zeros((infosets, actions)),
-            br_values=zeros((nodes, 3)),
-            last_regrets=zeros((infosets, actions)),
-            active=zeros(nodes, dtype=np.int64),
-            touched=zeros(1, dtype=np.int64),
-            **_stack_arrays(game, variant),
-            **mmd,
-        )
-        # A small tree laid out again for metrics() (numba unboxes two arrays rather than thirty a call, and the
-        # passes read rows in turn), with the live strategy sums; a large tree's metrics take long enough for the
-        # arguments not to matter, and a copy of it would be large.
-        self._packed = (
-            (*_kernels.pack_for_metrics(game.tree, actions), self._state.strategy_sums)
-            if nodes <= config.PACKED_METRICS_NODES
-            else None
-        )
-        self._iteration = 0
-        self._records = RecordBuffer(_kernels.empty_cfr_record(0, infosets, actions), self.max_points)
-
-    @property
-    def iteration(self) -> int:
-        """Iterations run so far."""
-        return self._iteration
+        self._state = new_state(game, variant, start, rng, fixed_player)
+        self._start(max_points, history_share)
 
     @property
     def nodes_touched(self) -> int:
-        """Nodes touched so far, over all iterations: the work measure that puts full passes and sampled walks on one
-        axis. A full pass counts the nodes it visits (both players' passes under alternating updates; subtrees
-        neither player reaches are skipped and not counted); Monte Carlo CFR counts every node its walks enter."""
+        """Histories visited so far, over all iterations: the work measure that puts full passes and sampled walks on
+        one axis. A full pass counts the histories of the blocks it reaches (both players' passes under alternating
+        updates; blocks neither player reaches are skipped and not counted); Monte Carlo CFR counts every node its
+        walks enter."""
         return int(self._state.touched[0])
 
-    @property
-    def kernel_status(self) -> str:
-        """``"ready"``; ``"python"`` while, with :func:`rmcore.compile_in_background`, the CFR kernels run as plain
-        Python (the same results, slower) until they are compiled; or ``"load"`` while they are yet to be compiled or
-        loaded."""
-        return _runtime.cfr_kernel_status()
+    # -- the solver core's parts (rmcore/solver.py) ---------------------------------------------------
 
-    @exclusive
-    def run(self, iterations: int) -> None:
-        """Advance ``iterations`` iterations; any split of the same total gives identical results.
+    def _iteration_work(self) -> int:
+        """An iteration's work in node visits: a full pass's reach and regret sweeps, once per updating player (twice
+        under alternating updates); a Monte Carlo walk's, about one deal's subtree (external sampling) or one path
+        (outcome sampling) per player; MMD's, a reach sweep and a sweep over the leaves."""
+        tree = self.game.tree
+        nodes = tree.player.shape[0]
+        name = self.variant.name
+        if name == "external-sampling":
+            return max(2 * nodes // tree.deal_root.shape[0], 1)
+        if name == "outcome-sampling":
+            return 2 * int(tree.depth.max() + 1)
+        passes = 2 if self.variant.updates == "alternating" and self.learner is None else 1
+        return 2 * passes * nodes
 
-        Runs in chunks of at most ``config.RUN_CHUNK_CFR_WORK`` (iterations times nodes), each recorded before the
-        next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
-        """
-        iterations = whole_number(iterations, "iterations", 0)
-        chunk = max(config.RUN_CHUNK_CFR_WORK // self._work_per_iteration(), 1)
-        run_in_chunks(self, iterations, chunk)
+    def _row_work(self) -> float:
+        """A history row's work in node visits: for the average and the current policy, a reach sweep and each
+        player's best-response sweep (``config.TREE_ROW_WORK`` sweeps of the tree)."""
+        return config.TREE_ROW_WORK * self.game.tree.player.shape[0]
 
-    def _work_per_iteration(self) -> int:
-        """Nodes an iteration touches: the tree's for a full pass; for Monte Carlo CFR, a sampled walk's few, as
-        measured so far (at least twice the longest path), so that its chunks are not a full pass's size (on Leduc
-        they were 211 iterations, and the chunks' own cost doubled the time of external sampling's iterations)."""
-        if self.variant.name not in MONTE_CARLO_VARIANTS:
-            return self.game.tree.player.shape[0]
-        measured = -(-self.nodes_touched // self._iteration) if self._iteration else 0
-        return max(measured, 2 * self._state.stack_node.shape[0])
+    def _empty_record(self, rows: int) -> kernels.CFRRecord:
+        infosets, actions = len(self.game.infosets), policy_width(self.game)
+        return kernels.empty_cfr_record(rows, infosets, actions)
 
-    @property
-    def _kernel(self):
-        """The kernel that runs iterations: Monte Carlo CFR's walks, MMD's step, or the full-pass CFR kernel."""
-        if self.variant.name in MONTE_CARLO_VARIANTS:
-            return _kernels.run_mccfr
-        return _kernels.run_mmd if self.variant.name == "mmd" else _kernels.run_cfr
-
-    def _run_chunk(self, iterations: int) -> None:
-        start, stop = self._iteration, self._iteration + iterations
-        new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
-        infosets, actions = self._state.policy.shape
-        rows = _kernels.empty_cfr_record(new_points.shape[0], infosets, actions)
-        written = _runtime.call_cfr(
-            self._kernel,
-            self.game.tree,
-            self._state,
-            self._flags,
-            start + 1,
-            stop,
-            new_points,
-            rows,
-            work=iterations * self._work_per_iteration(),
+    def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
+        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
+        return _runtime.call(
+            "tree", kernels.run_cfr, self.game.tree, self._state, self._flags, first, last, points, record, work=work
         )
-        assert written == new_points.shape[0]
-        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
-        self._iteration = stop
 
-    @property
-    def _record(self) -> _kernels.CFRRecord:
-        return self._records.rows
+    def _metrics_at(self, history: History, row: int) -> CFRMetrics:
+        return metrics_at(history, row)
 
     # -- reading ------------------------------------------------------------------------------
-
-    def _snapshot(self) -> _kernels.CFRRecord:
-        infosets, actions = self._state.policy.shape
-        row = _kernels.empty_cfr_record(1, infosets, actions)
-        _runtime.call_cfr(_kernels.record_cfr_checkpoint, self.game.tree, self._state, self._iteration, row, 0)
-        return row
 
     def _policy(self, probabilities: np.ndarray) -> Policy:
         return Policy(probabilities, self.game.infosets, self.game.actions)
@@ -623,9 +609,12 @@ class CFRSolver:
     @exclusive
     def average_policy(self) -> Policy:
         """``S(I) / sum S(I)`` per information set (uniform where nothing was accumulated)."""
-        average = np.empty_like(self._state.strategy_sums)
-        _runtime.call_cfr(_kernels.average_policy, self._state.strategy_sums, self.game.tree.num_actions, average)
-        return self._policy(average)
+        sums = self._state.strategy_sums
+        totals = sums.sum(axis=1, keepdims=True)
+        legal = np.arange(sums.shape[1])[None, :] < self.game.tree.num_actions[:, None]
+        uniform = legal / self.game.tree.num_actions[:, None]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return self._policy(np.where(totals > 0.0, sums / totals, uniform))
 
     @exclusive
     def current_policy(self) -> Policy:
@@ -637,21 +626,9 @@ class CFRSolver:
         """A copy of ``R[infoset, action]`` (rows in the order of ``game.infosets``)."""
         return self._state.regrets.copy()
 
-    @exclusive
     def metrics(self) -> CFRMetrics:
-        """Metrics of the average policy now (see :class:`CFRMetrics`)."""
-        packed = self._packed
-        if packed is None:
-            br_value_1, br_value_2, game_value = _runtime.call_cfr(
-                _kernels.average_policy_values_of, tuple(self.game.tree), tuple(self._state)
-            )
-        elif _kernels.average_policy_values_packed.overloads:  # loaded: call_cfr would call it as directly
-            br_value_1, br_value_2, game_value = _kernels.average_policy_values_packed(*packed)
-        else:  # (compiled, loaded, or run as plain Python while it compiles, as call_cfr decides)
-            br_value_1, br_value_2, game_value = _runtime.call_cfr(_kernels.average_policy_values_packed, *packed)
-        nash_conv = br_value_1 + br_value_2
-        gains = (br_value_1 - game_value, br_value_2 + game_value)
-        return _new_metrics((self._iteration, nash_conv, nash_conv / 2.0, game_value, gains, self.learner))
+        """Metrics now (see :class:`CFRMetrics`): the last row of :meth:`history`."""
+        return super().metrics()
 
     @exclusive
     def reach_probabilities(self, policy=None) -> np.ndarray:
@@ -662,14 +639,12 @@ class CFRSolver:
         """
         chosen = self._state.policy if policy is None else as_policy_array(self.game, policy)
         tree = self.game.tree
-        reach = np.empty((tree.player.shape[0], 3))
-        _runtime.call_cfr(_kernels.forward_reach, tree, chosen, reach)
+        reach = reach_of(self.game, chosen)
         totals = np.zeros(len(self.game.infosets))
         decisions = tree.player >= 0
-        np.add.at(totals, tree.infoset[decisions], reach[decisions].prod(axis=1))
+        np.add.at(totals, tree.infoset[decisions], reach[:, decisions].prod(axis=0))
         return totals
 
-    @exclusive
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
@@ -678,12 +653,9 @@ class CFRSolver:
         ``exploitability_current`` (of the current policy), and ``nodes_touched`` (:attr:`nodes_touched` then, as
         floats: an x-axis for comparing sampled and full-pass variants by work).
         """
-        record = self._record
-        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
-            record = concat_records(record, self._snapshot())
-        return self.history_of(record)
+        return super().history()
 
-    def history_of(self, record: _kernels.CFRRecord) -> History:
+    def history_of(self, record: kernels.CFRRecord) -> History:
         """A :class:`~rmcore.History` from rows the kernel wrote."""
         nash_conv = record.br_value_1 + record.br_value_2
         metrics = {
@@ -752,7 +724,7 @@ class CFRSolver:
             self.variant.name,
             self.variant.updates,
             self.seed,
-            max_points=2,
+            max_points=0,
             opponent=self.opponent,  # the same fixed player, if any
             **self.variant.parameters,
         )
@@ -776,15 +748,35 @@ def metrics_at(history: History, row: int) -> CFRMetrics:
     )
 
 
-def warm_up() -> None:
-    """Run the kernels a solver calls (run, metrics, trace) once, on classic Kuhn poker: this loads them from numba's
-    disk cache, or compiles them. ``python -m rmcore._compile cfr`` runs it to fill that cache in a process of its own,
-    then the runtime runs it again in the server (``_runtime.register_cfr_warm_up``)."""
-    solver = CFRSolver(poker.kuhn_poker(3, 1.0), "cfr")
-    solver.run(2)
-    solver.metrics()
-    solver.trace_iteration()
-    CFRSolver(poker.kuhn_poker(3, 1.0), "external-sampling", seed=0).run(2)  # Monte Carlo CFR's kernel (both walks)
+def _warm_up_solvers() -> list[CFRSolver]:
+    """Small solvers whose kernel calls have the argument types of every solver's (the family's one signature each)."""
+    game = poker.kuhn_poker(3, 1.0)
+    return [CFRSolver(game, "cfr", max_points=4, history_share=None)]
 
 
-_runtime.register_cfr_warm_up(warm_up)
+def _warm_up() -> None:
+    """Run every tree kernel once on classic Kuhn poker (iterations and a checkpoint, a snapshot, the best responses and
+    reach of a policy): loads them from numba's disk cache, or compiles them. ``python -m rmcore._compile tree`` runs
+    this in a process of its own."""
+    (solver,) = _warm_up_solvers()
+    solver._advance(1, 2, np.array([2], dtype=np.int64), solver._empty_record(1))
+    best_responses(solver.game, solver._state.policy)
+    reach_of(solver.game, solver._state.policy)
+
+
+def _on_disk() -> bool:
+    """Whether numba's disk cache holds every tree kernel for the solvers' argument types."""
+    (solver,) = _warm_up_solvers()
+    game, policy = solver.game, solver._state.policy
+    calls = (
+        (
+            kernels.run_cfr,
+            (game.tree, solver._state, solver._flags, 1, 2, np.array([2], dtype=np.int64), solver._empty_record(1)),
+        ),
+        (kernels.best_responses, (game.tree, policy, new_state(game))),
+        (kernels.reach_of, (game.tree, policy, new_state(game))),
+    )
+    return all(_runtime.on_disk(kernel, arguments) for kernel, arguments in calls)
+
+
+_runtime.register_warm_up("tree", _warm_up, _on_disk)

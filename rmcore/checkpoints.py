@@ -1,15 +1,21 @@
-"""Which iterations a bounded history keeps: log-spaced early, evenly spaced later.
+"""Which iterations a bounded history keeps: log-spaced early, evenly spaced later, and never closer than a row's cost
+allows.
 
-The set of checkpoints after ``T`` iterations is a function of ``T`` and ``max_points`` only, and
+The set of checkpoints after ``T`` iterations is a function of ``T``, ``max_points`` and the ``stride`` only, and
 shrinks by dropping points (never adding past ones) as ``T`` grows. So a run split into chunks
 records exactly the rows a single run would, and memory stays flat however long it runs.
 
 * Log-spaced part (a quarter of the budget): ``round(10 ** (k * step / 32))`` for ``k = 0, 1, ...``;
   ``step`` doubles (keeping every other point) whenever the part would exceed its budget.
-* Evenly spaced part (the rest): multiples of a stride that doubles in the same way.
+* Evenly spaced part (the rest): multiples of a spacing that doubles in the same way.
+* ``stride``: both parts are laid on the multiples of ``stride`` (``stride * round(10 ** (k / 32))`` ...), so that at
+  most one checkpoint in ``stride`` iterations is written. A solver picks the stride from what a row costs beside an
+  iteration (:func:`stride_for`), so that its history costs at most a set share of its run.
 
 >>> checkpoints_between(0, 20, max_points=8).tolist()
 [1, 4, 8, 10, 12, 16, 20]
+>>> checkpoints_between(0, 200, max_points=8, stride=10).tolist()
+[10, 40, 80, 100, 120, 160, 200]
 >>> len(checkpoints_between(0, 10**8, max_points=2000)) <= 2000
 True
 """
@@ -17,6 +23,7 @@ True
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -78,25 +85,51 @@ def _even_stride(stop: int, max_points: int) -> int:
     return stride
 
 
-def checkpoints_between(start: int, stop: int, max_points: int) -> np.ndarray:
+def at(iteration: int) -> np.ndarray:
+    """The checkpoint list of a single row at ``iteration`` (a snapshot of the state now)."""
+    return np.array([iteration], dtype=np.int64)
+
+
+def stride_for(row_cost: float, iteration_cost: float, share: float | None) -> int:
+    """The fewest iterations between checkpoints for a history to cost at most ``share`` of a run: a row costs
+    ``row_cost``, an iteration ``iteration_cost`` (in one unit); ``share=None`` asks for every point (stride 1).
+
+    At most one row in ``stride`` iterations, each costing ``row_cost``, is a share ``row_cost / (stride *
+    iteration_cost)`` of the iterations' cost.
+
+    >>> stride_for(3.0, 1.0, 0.1), stride_for(0.05, 1.0, 0.1), stride_for(3.0, 1.0, None)
+    (30, 1, 1)
+    """
+    if share is None or row_cost <= 0.0:
+        return 1
+    return max(1, math.ceil(row_cost / (share * iteration_cost)))
+
+
+def checkpoints_between(start: int, stop: int, max_points: int, stride: int = 1) -> np.ndarray:
     """The checkpoints in ``(start, stop]`` that the history keeps once ``stop`` iterations have run."""
     if max_points <= 0 or stop <= start:
         return np.empty(0, dtype=np.int64)
-    stride = _even_stride(stop, max_points)
-    first = (start // stride + 1) * stride
-    even = np.arange(first, stop + 1, stride, dtype=np.int64)
-    log = _log_grid(stop, max_points)
-    log = log[log > start]
-    return np.union1d(even, log)
+    scaled = stop // stride
+    if scaled < 1:
+        return np.empty(0, dtype=np.int64)
+    spacing = _even_stride(scaled, max_points)
+    first = (start // stride // spacing + 1) * spacing
+    even = np.arange(first, scaled + 1, spacing, dtype=np.int64)
+    log = _log_grid(scaled, max_points)
+    points = stride * np.union1d(even, log)
+    return points[points > start]
 
 
-def kept(iterations: np.ndarray, stop: int, max_points: int) -> np.ndarray:
+def kept(iterations: np.ndarray, stop: int, max_points: int, stride: int = 1) -> np.ndarray:
     """Boolean mask: which of the recorded ``iterations`` are still checkpoints at ``stop``."""
     iterations = np.asarray(iterations, dtype=np.int64)
     if max_points <= 0:
         return np.zeros(iterations.shape, dtype=bool)
-    stride = _even_stride(stop, max_points)
-    return (iterations % stride == 0) | _members(iterations, _log_grid(stop, max_points))
+    scaled = stop // stride
+    spacing = _even_stride(scaled, max_points)
+    on_stride = iterations % stride == 0
+    units = iterations // stride
+    return on_stride & ((units % spacing == 0) | _members(units, _log_grid(scaled, max_points)))
 
 
 def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
@@ -107,8 +140,8 @@ def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
     return sorted_grid[at] == values
 
 
-def on_log_grid(iterations: np.ndarray) -> np.ndarray:
-    """Boolean mask: which ``iterations`` are on the finest log grid, ``round(10 ** (k / 32))``.
+def on_log_grid(iterations: np.ndarray, stride: int = 1) -> np.ndarray:
+    """Boolean mask: which ``iterations`` are on the finest log grid, ``stride * round(10 ** (k / 32))``.
 
     A history keeps all of these until its log-spaced budget runs out (about 10^15 iterations at
     the default ``max_points``), so quantities read at them do not depend on how a run was chunked.
@@ -119,4 +152,6 @@ def on_log_grid(iterations: np.ndarray) -> np.ndarray:
     iterations = np.asarray(iterations, dtype=np.int64)
     if iterations.size == 0:
         return np.zeros(0, dtype=bool)
-    return _members(iterations, _log_grid_of(_exponents_up_to(iterations.max()), 1))
+    units = iterations // stride
+    finest = _log_grid_of(_exponents_up_to(max(int(units.max()), 1)), 1)
+    return (iterations % stride == 0) & _members(units, finest)

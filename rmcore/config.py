@@ -45,6 +45,15 @@ RUN_CHUNK_CFR_WORK = 2_000_000
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
 
+#: The share of a run's work its history's rows may take by default: checkpoints are spaced so that the rows cost at
+#: most this much beside the iterations (``rmcore.checkpoints.stride_for``).
+HISTORY_SHARE = 0.1
+
+#: A matrix game's history row in the units of an iteration's work (its cells and actions, ``m n + m + n``): so many
+#: times the cells (two best responses pass over the matrix), per action, and a fixed part. Measured with
+#: ``python -m rmcore bench`` (the rows "history row / iteration"), rounded up.
+MATRIX_ROW_WORK = (4.0, 4.0, 20.0)
+
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
 
@@ -61,22 +70,19 @@ LOG_CHECKPOINT_SHARE = 0.25
 LOG_POINTS_PER_DECADE = 32
 
 
-#: Largest call run as plain Python while its compiled kernel is being prepared (``rmcore.compile_in_background``),
-#: in iterations times (m n + m + n): a 3x3 game's 15 numbers, 13,000 iterations, about 0.3 s. A larger call waits
-#: for the compile instead.
+#: Largest call run as plain Python while its family compiles in a process of its own
+#: (``rmcore.compile_in_background``), in iterations times (m n + m + n) and rows times their work: a 3x3 game's 15
+#: numbers, about 13,000 iterations or 0.3 s. A larger call waits for the compile instead.
 PYTHON_TWIN_WORK = 200_000
 
-#: Largest tree (in nodes) a live page runs as plain Python while its CFR kernels compile: one plain-Python iteration
-#: of Leduc's 9,450 nodes takes about 0.7 s, and iterations that slow take the core from the compile they wait for.
-PYTHON_TWIN_CFR_NODES = 2_000
+#: The same for a game tree, in node visits (an iteration's sweeps times the nodes, and a history row's): classic Kuhn
+#: poker's 54 nodes, about 100 iterations, 0.1 s. A tree of a few thousand nodes waits for the compile.
+PYTHON_TWIN_CFR_WORK = 30_000
 
-#: Largest tree (in nodes) that a CFRSolver lays out again for ``metrics()`` (``_kernels.pack_for_metrics``): unboxing
-#: thirty arrays costs about 2 us a call, which matters on Kuhn poker (about half a microsecond of work), and the
-#: layout halves Leduc's pass; the copy costs at most about 4 MB a solver.
-PACKED_METRICS_NODES = 20_000
-
-#: The same for a CFR call, in iterations times tree nodes: Kuhn poker's 54 nodes, 280 iterations, about 0.3 s.
-PYTHON_TWIN_CFR_WORK = 15_000
+#: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
+#: player's best-response sweep (six sweeps of the tree, each cheaper than an iteration's). Measured with
+#: ``python -m rmcore bench`` (the rows "history row / iteration"), rounded up.
+TREE_ROW_WORK = 6.0
 
 #: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
 #: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and

@@ -5,9 +5,9 @@ bets 1; after a pass player 2 passes (showdown for 2) or bets, and player 1 then
 calls (bet); after a bet the other player folds or calls. The game value for player 1 is -1/18,
 and the equilibria form a family with one parameter alpha in [0, 1/3] (:func:`equilibrium_policy`).
 
-The tree is walked once into flat arrays (``poker.py``, which also builds Kuhn poker with more
-cards and other bet sizes), deal by deal, each deal's subtree parents first, so CFR (see ``cfr.py``)
-is one forward and one backward pass over arrays.
+The tree is built once into flat arrays (``poker.py``, which also builds Kuhn poker with more cards and other bet
+sizes), laid out in blocks of histories of one shape, so CFR (see ``cfr.py``) is one forward and one backward pass
+over arrays.
 
 >>> from rmcore import KuhnCFR
 >>> solver = KuhnCFR("cfr+")
@@ -69,7 +69,7 @@ def is_classic_kuhn(game: TreeGame) -> bool:
 
 
 class KuhnCFR(CFRSolver):
-    """:class:`~rmcore.CFRSolver` on Kuhn poker: ``KuhnCFR(variant, updates, seed, max_points)``.
+    """:class:`~rmcore.CFRSolver` on Kuhn poker: ``KuhnCFR(variant, updates, seed, max_points, history_share)``.
 
     >>> solver = KuhnCFR("cfr")
     >>> solver.run(100)
@@ -83,8 +83,9 @@ class KuhnCFR(CFRSolver):
         updates: str | None = None,
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
+        history_share: float | None = config.HISTORY_SHARE,
     ):
-        super().__init__(KUHN, variant, updates, seed, max_points)
+        super().__init__(KUHN, variant, updates, seed, max_points, history_share=history_share)
 
 
 def kuhn_nash_conv(policy) -> float:

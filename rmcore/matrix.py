@@ -49,12 +49,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels, _runtime, checkpoints, config
-from ._guard import exclusive, run_in_chunks
+from . import _runtime, config
+from ._guard import exclusive
 from .games import MatrixGame
+from .kernels import matrix as kernels
 from .metrics import hedge_regret_bound
-from .records import History, Policy, RecordBuffer, concat_records
-from .validation import as_strategy, choice, history_points, named_parts, seed_words, whole_number
+from .records import History, Policy
+from .solver import Solver
+from .validation import as_strategy, choice, named_parts, seed_words
 
 __all__ = [
     "MatrixSolver",
@@ -121,14 +123,14 @@ AVERAGINGS = {
 }
 # Each rule as its strategy map and whether it is optimistic (counts a prediction of the next round once more).
 _ALGORITHM_CODES = {
-    "rm": (_kernels.RM, False),
-    "rm+": (_kernels.RM_PLUS, False),
-    "prm+": (_kernels.RM_PLUS, True),
-    "hedge": (_kernels.HEDGE, False),
-    "optimistic-hedge": (_kernels.HEDGE, True),
-    "fictitious-play": (_kernels.FICTITIOUS_PLAY, False),
-    "gda": (_kernels.GDA, False),
-    "optimistic-gda": (_kernels.GDA, True),
+    "rm": (kernels.RM, False),
+    "rm+": (kernels.RM_PLUS, False),
+    "prm+": (kernels.RM_PLUS, True),
+    "hedge": (kernels.HEDGE, False),
+    "optimistic-hedge": (kernels.HEDGE, True),
+    "fictitious-play": (kernels.FICTITIOUS_PLAY, False),
+    "gda": (kernels.GDA, False),
+    "optimistic-gda": (kernels.GDA, True),
 }
 _AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
 
@@ -158,32 +160,6 @@ def step_size(eta, algorithm: str) -> float | str | None:
     if not (math.isfinite(eta) and 0.0 < eta <= config.MAX_ETA):
         raise ValueError(f"eta must be a finite number > 0 and <= {config.MAX_ETA:g}, got {eta!r}")
     return eta
-
-
-#: Every array a matrix kernel sums over starts on a boundary of this many bytes. The kernels let LLVM reorder sums
-#: (fastmath "reassoc": SIMD sums, 4.6x faster on a 1000x1000 game), and a vectorised sum's first few terms are
-#: taken one by one until the address is aligned, so the same numbers at differently aligned addresses could round
-#: differently: a rerun of one 2x4 game differed in the last bit about once in 500 runs. Aligned, they never do.
-_ALIGNMENT = 64
-
-
-def _aligned(array: np.ndarray) -> np.ndarray:
-    """A C-contiguous copy of ``array`` that starts on an ``_ALIGNMENT``-byte boundary."""
-    array = np.asarray(array)
-    buffer = np.empty(array.nbytes + _ALIGNMENT, dtype=np.uint8)
-    offset = -buffer.ctypes.data % _ALIGNMENT
-    out = buffer[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
-    out[...] = array
-    return out
-
-
-def _aligned_zeros(shape) -> np.ndarray:
-    return _aligned(np.zeros(shape))
-
-
-def _aligned_copies(state):
-    """A copy of a state record, array by array, each aligned as the kernels need."""
-    return type(state)(*[_aligned(a) for a in state])
 
 
 @dataclass(frozen=True)
@@ -289,7 +265,7 @@ class MatrixMetrics(NamedTuple):
         return self.br_gains.row if self.nash_conv is None else self.nash_conv
 
 
-class MatrixSolver:
+class MatrixSolver(Solver):
     """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA) in a two-player matrix game, run
     incrementally.
 
@@ -318,6 +294,10 @@ class MatrixSolver:
         afterwards to reproduce the run).
     max_points : int
         Most rows ``history()`` keeps (0 keeps none).
+    history_share : float or None
+        The share of a run's time its history's rows may take, by default ``config.HISTORY_SHARE`` (a tenth): the
+        checkpoints are spaced so (:attr:`checkpoint_stride`). ``None`` keeps every checkpoint of the grid however
+        much it costs (a page that shows every step of a small game asks for that).
     eta : float or "anytime", optional
         The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``: a finite number in
         ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
@@ -331,6 +311,8 @@ class MatrixSolver:
     (uniform before the first iteration).
     """
 
+    family = "matrix"
+
     def __init__(
         self,
         game: MatrixGame,
@@ -343,30 +325,31 @@ class MatrixSolver:
         max_points: int = config.DEFAULT_MAX_POINTS,
         start=None,
         eta=None,
+        history_share: float | None = config.HISTORY_SHARE,
     ):
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
         self.game = game
         self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
-        self.max_points = history_points(max_points)
         m, n = game.shape
         self.opponent = None if opponent is None else as_strategy(opponent, n, "opponent strategy", normalise=True)
         fixed = self.opponent is not None
         code, optimistic = _ALGORITHM_CODES[algorithm]
-        self._flags = _kernels.MatrixFlags(
+        self._flags = kernels.MatrixFlags(
             algorithm=code,
-            optimistic=optimistic,
-            sampled=sampling == "sampled",
-            alternating=updates == "alternating",
+            optimistic=int(optimistic),
+            sampled=int(sampling == "sampled"),
+            alternating=int(updates == "alternating" and not fixed),
             averaging_power=_AVERAGING_POWERS[averaging],
-            fixed_opponent=fixed,
-            zero_sum=game.is_zero_sum,
-            track_external=not game.is_zero_sum and not fixed,
+            fixed_opponent=int(fixed),
+            zero_sum=int(game.is_zero_sum),
+            track_external=int(not game.is_zero_sum and not fixed),
         )
         rng, self.seed = seed_words(seed)
-        zeros = _aligned_zeros
-        self._payoffs = (_aligned(game.row_payoffs), _aligned(game.col_payoffs))
-        self._state = _kernels.MatrixState(
+        zeros = np.zeros
+        # The kernel's own writable copies (a read-only array is another type to numba: another compile).
+        self._payoffs = (np.array(game.row_payoffs), np.array(game.col_payoffs))
+        self._state = kernels.MatrixState(
             regrets_row=zeros(m),
             regrets_col=zeros(n),
             predictions_row=zeros(m),
@@ -378,14 +361,14 @@ class MatrixSolver:
             external_row=zeros(m),
             external_col=zeros(n),
             weight_sum=zeros(1),
-            rng=_aligned(rng),
-            steps=_aligned(self._steps()),
+            rng=rng,
+            steps=self._steps(),
             log_start_row=zeros(m),
             log_start_col=zeros(n),
-            start_row=_aligned(np.full(m, 1.0 / m)),
-            start_col=_aligned(np.full(n, 1.0 / n)),
-            x=_aligned(np.full(m, 1.0 / m)),
-            y=_aligned(self.opponent if fixed else np.full(n, 1.0 / n)),
+            start_row=np.full(m, 1.0 / m),
+            start_col=np.full(n, 1.0 / n),
+            x=np.full(m, 1.0 / m),
+            y=np.array(self.opponent) if fixed else np.full(n, 1.0 / n),
             next_x=zeros(m),
             row_utilities=zeros(m),
             col_utilities=zeros(n),
@@ -394,11 +377,11 @@ class MatrixSolver:
             fixed_row_utilities=zeros(m),
             scratch_row=zeros(m),
             scratch_col=zeros(n),
-            drawn=_aligned(np.full(3, -1, dtype=np.int64)),
+            drawn=np.full(3, -1, dtype=np.int64),
         )
         self.start = None if start is None else initial_strategies(game, start)
         state = self._state
-        if code == _kernels.GDA:  # GDA's iterate: x_1 is the start (uniform without one)
+        if code == kernels.GDA:  # GDA's iterate: x_1 is the start (uniform without one)
             state.scores_row[:] = state.start_row
             state.scores_col[:] = state.start_col
         if self.start is not None:
@@ -407,19 +390,20 @@ class MatrixSolver:
                 column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
                 players.append((self.start.col, *column))
             for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
-                if code in (_kernels.RM, _kernels.RM_PLUS):
+                if code in (kernels.RM, kernels.RM_PLUS):
                     regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
-                elif code == _kernels.HEDGE:
+                elif code == kernels.HEDGE:
                     with np.errstate(divide="ignore"):
                         log_start[:] = np.log(x0)  # the start as Hedge's prior: x_1 = x_0 (-inf where it is 0)
-                elif code == _kernels.FICTITIOUS_PLAY:
+                elif code == kernels.FICTITIOUS_PLAY:
                     first[:] = x0
                 else:
                     scores[:] = x0
-        self._iteration = 0
-        self._records = RecordBuffer(_kernels.empty_matrix_record(0, m, n), self.max_points)
-        self._initial_state = _aligned_copies(self._state)  # to run provisional iterations again (_settle)
-        self._provisional = False  # whether iterations so far ran as plain Python (rmcore.compile_in_background)
+        self._start(max_points, history_share)
+
+    @property
+    def is_self_play(self) -> bool:
+        return self.opponent is None
 
     algorithm = property(lambda self: self.variant.algorithm)
     eta = property(lambda self: self.variant.eta)
@@ -442,89 +426,47 @@ class MatrixSolver:
         ]
         return np.array([*constants, 1.0])
 
-    # -- running -------------------------------------------------------------------------
+    # -- the solver core's parts (rmcore/solver.py) ---------------------------------------------------
 
-    @property
-    def iteration(self) -> int:
-        """Iterations run so far."""
-        return self._iteration
-
-    @property
-    def is_self_play(self) -> bool:
-        return self.opponent is None
-
-    def prepare_in_background(self) -> None:
-        """With :func:`rmcore.compile_in_background`: compile the general kernel (then the CFR kernels) in a background
-        thread, once per process, so that from then on every variant starts at once."""
+    def _iteration_work(self) -> int:
+        """An iteration's work: the payoff matrix's cells and both strategies' entries."""
         m, n = self.game.shape
-        _runtime.prepare_general_kernel(
+        return m * n + m + n
+
+    def _row_work(self) -> float:
+        """A history row's work in an iteration's units: two passes over the matrix (the current and the average
+        profile's best responses) and a few dozen operations per action (``config.MATRIX_ROW_WORK``)."""
+        m, n = self.game.shape
+        cells, per_action, fixed = config.MATRIX_ROW_WORK
+        return cells * m * n + per_action * (m + n) + fixed
+
+    def _empty_record(self, rows: int) -> kernels.MatrixRecord:
+        return kernels.empty_matrix_record(rows, *self.game.shape)
+
+    def _twin_exact(self) -> bool:
+        # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns)
+        return self.game.shape[1] < kernels.WIDE_ROWS
+
+    def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
+        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
+        return _runtime.call(
+            "matrix",
+            kernels.run_matrix,
             *self._payoffs,
             self._flags,
             self._state,
-            np.zeros(0, dtype=np.int64),
-            _kernels.empty_matrix_record(0, m, n),
+            first,
+            last,
+            points,
+            record,
+            work=work,
+            twin=self._twin_exact(),
         )
 
-    @property
-    def kernel_status(self) -> str:
-        """What the next :meth:`run` runs on: ``"ready"`` (this variant's own compiled kernel), ``"general"`` (with
-        :func:`rmcore.compile_in_background`, the general kernel stands in while the own one compiles: the same
-        results, a few times slower), ``"python"`` (before anything is compiled, the kernels run as plain Python,
-        about a thousand times slower; :meth:`run` later runs those iterations again on the compiled kernel) or
-        ``"load"`` (it first loads the kernel from numba's cache, or compiles it)."""
-        return _runtime.matrix_kernel_status(self._flags)
-
-    def _settle(self) -> None:
-        """Once a compiled kernel is ready, run the iterations that ran as plain Python again on it, so that every
-        result is the compiled kernels' to the last bit (plain Python agrees to rounding only: ``fastmath``)."""
-        if not (self._provisional and _runtime.compiled_matrix_kernel_ready(self._flags)):
-            return
-        m, n = self.game.shape
-        state = _aligned_copies(self._initial_state)
-        points = checkpoints.checkpoints_between(0, self._iteration, self.max_points)
-        record = _kernels.empty_matrix_record(points.shape[0], m, n)
-        _, provisional = _runtime.run_matrix(*self._payoffs, self._flags, state, 1, self._iteration, points, record)
-        assert not provisional
-        self._state, self._records, self._provisional = state, RecordBuffer(record, self.max_points), False
-
-    @exclusive
-    def run(self, iterations: int) -> None:
-        """Advance ``iterations`` iterations (a whole number >= 0).
-
-        Runs in chunks of at most ``config.RUN_CHUNK_WORK`` (iterations times m n + m + n), each recorded before the
-        next: a Ctrl-C lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
-        """
-        iterations = whole_number(iterations, "iterations", 0)
-        m, n = self.game.shape
-        chunk = max(config.RUN_CHUNK_WORK // (m * n + m + n), 1)
-        run_in_chunks(self, iterations, chunk)
-
-    def _run_chunk(self, iterations: int) -> None:
-        self._settle()
-        start, stop = self._iteration, self._iteration + iterations
-        new_points = checkpoints.checkpoints_between(start, stop, self.max_points)
-        m, n = self.game.shape
-        rows = _kernels.empty_matrix_record(new_points.shape[0], m, n)
-        written, provisional = _runtime.run_matrix(
-            *self._payoffs, self._flags, self._state, start + 1, stop, new_points, rows
-        )
-        assert written == new_points.shape[0]
-        self._provisional |= provisional
-        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points), rows)
-        self._iteration = stop
-
-    @property
-    def _record(self) -> _kernels.MatrixRecord:
-        return self._records.rows
+    def _metrics_at(self, history: History, row: int) -> MatrixMetrics:
+        return metrics_at(history, row, self.game.is_zero_sum)
 
     # -- reading -------------------------------------------------------------------------
-
-    def _snapshot(self) -> _kernels.MatrixRecord:
-        """A one-row record of the state now (computed, not stored)."""
-        m, n = self.game.shape
-        row = _kernels.empty_matrix_record(1, m, n)
-        _runtime.record_checkpoint_now(*self._payoffs, self._flags, self._state, self._iteration, row, 0)
-        return row
 
     def _policy(self, strategies: np.ndarray) -> Policy:
         return Policy(strategies, ("row", "col"), (self.game.row_actions, self.game.col_actions))
@@ -568,27 +510,22 @@ class MatrixSolver:
         drawn = self._state.drawn
         return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
 
-    @exclusive
     def metrics(self) -> MatrixMetrics:
-        """Metrics of the average profile now (see :class:`MatrixMetrics`)."""
-        return metrics_at(self.history_of(self._snapshot()), -1, self.game.is_zero_sum)
+        """Metrics of the average profile now (see :class:`MatrixMetrics`): the last row of :meth:`history`."""
+        return super().metrics()
 
-    @exclusive
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
         Metrics (NaN where one does not apply): ``nash_conv``, ``exploitability``,
         ``br_gain_row``, ``br_gain_col``, ``average_regret_row``, ``average_regret_col``,
-        ``regret_bound_row``, ``regret_bound_col``, ``value``, ``cce_gap``. Policies are over the
-        information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with
-        columns such as ``row_average[Rock]``.
+        ``regret_bound_row``, ``regret_bound_col``, ``value``, ``cce_gap``, ``nash_conv_current``. Policies are over
+        the information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with columns such as
+        ``row_average[Rock]``.
         """
-        record = self._record
-        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
-            record = concat_records(record, self._snapshot())
-        return self.history_of(record)
+        return super().history()
 
-    def history_of(self, record: _kernels.MatrixRecord) -> History:
+    def history_of(self, record: kernels.MatrixRecord) -> History:
         """A :class:`~rmcore.History` from rows the kernel wrote (derived metrics added here)."""
         game = self.game
         m, n = game.shape
@@ -669,3 +606,28 @@ def metrics_at(history: History, row: int, zero_sum: bool) -> MatrixMetrics:
         cce_gap=_number(get["cce_gap"]),
         nash_conv_current=_number(get["nash_conv_current"]) if "nash_conv_current" in get else None,
     )
+
+
+def _warm_up_solver() -> MatrixSolver:
+    """A small solver whose kernel calls have the argument types of every solver's (the family's one signature)."""
+    from .games import preset
+
+    return MatrixSolver(preset("rps"), max_points=4, history_share=None)
+
+
+def _warm_up() -> None:
+    """Run the matrix kernel once (its iterations, a checkpoint and a snapshot): loads it from numba's disk cache, or
+    compiles it. ``python -m rmcore._compile matrix`` runs this in a process of its own."""
+    solver = _warm_up_solver()
+    solver._advance(1, 2, np.array([2], dtype=np.int64), solver._empty_record(1))
+
+
+def _on_disk() -> bool:
+    """Whether numba's disk cache holds the matrix kernel for the solvers' argument types."""
+    solver = _warm_up_solver()
+    record = solver._empty_record(1)
+    arguments = (*solver._payoffs, solver._flags, solver._state, 1, 2, np.array([2], dtype=np.int64), record)
+    return _runtime.on_disk(kernels.run_matrix, arguments)
+
+
+_runtime.register_warm_up("matrix", _warm_up, _on_disk)

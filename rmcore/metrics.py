@@ -23,7 +23,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _kernels
 from .games import MatrixGame
 from .validation import as_strategy
 
@@ -59,10 +58,11 @@ def best_response_gains(game: MatrixGame, x, y) -> BestResponseGains:
     m, n = game.shape
     x = as_strategy(x, m, "row strategy")
     y = as_strategy(y, n, "column strategy")
-    g1, g2, _ = _kernels.best_response_gains(
-        game.row_payoffs, game.col_payoffs, game.is_zero_sum, x, y, np.empty(m), np.empty(n)
-    )
-    return BestResponseGains(float(g1), float(g2))
+    row_utilities = game.row_payoffs @ y
+    col_utilities = x @ game.col_payoffs
+    g1 = float(row_utilities.max() - x @ row_utilities)
+    g2 = float(col_utilities.max() - col_utilities @ y)
+    return BestResponseGains(max(g1, 0.0), max(g2, 0.0))  # (>= 0 in exact arithmetic; clipped against rounding)
 
 
 def nash_conv(game: MatrixGame, x, y) -> float:

@@ -84,7 +84,7 @@ class Hand:
         tree = game.tree
         deals = tree.deal_probability
         self.deal_index = int(self._rng.choice(len(deals), p=deals / deals.sum()))
-        self.node = int(tree.deal_start[self.deal_index])
+        self.node = int(tree.deal_root[self.deal_index])
         self.bot_moves: list[BotMove] = []
         #: The hand so far as (who, what): "you", "bot", or "dealer" (a chance move after the deal).
         self.steps: list[tuple[str, str]] = []

@@ -1,10 +1,9 @@
-"""Small poker games as :class:`~rmcore.TreeGame` flat arrays: Kuhn poker on sliders and Leduc hold'em.
+"""Small poker games as :class:`~rmcore.TreeGame`: Kuhn poker on sliders and Leduc hold'em.
 
 A game is given by its rules (:class:`KuhnRules`, :class:`LeducRules`): the equally likely deals,
 and for a betting history the player to act, the legal actions, the payoff and the information
-set. :func:`poker_tree` walks every deal's betting tree once, parents before children, into the
-arrays the CFR kernels run on (``tree.py``, ``cfr.py``). The private cards are dealt at each deal's root;
-Leduc's public card is a chance node between the rounds, as in OpenSpiel, so that CFR's
+set. :func:`poker_tree` describes them to :func:`rmcore.build_tree_game`, which builds every game: the private
+cards dealt at each deal's root, Leduc's public card a chance node between the rounds, as in OpenSpiel, so that CFR's
 arithmetic is OpenSpiel's to the last bit.
 
 Histories are strings of action letters, one round after another separated by ``/``:
@@ -13,7 +12,7 @@ Histories are strings of action letters, one round after another separated by ``
 - Leduc: ``f`` fold, ``c`` check or call, ``r`` bet or raise (OpenSpiel's action ids 0, 1, 2).
 
 >>> game = leduc_poker()
->>> len(game.infosets), game.tree.deal_start.shape[0], game.actions[game.infosets.index("J♠ r")]
+>>> len(game.infosets), game.tree.deal_root.shape[0], game.actions[game.infosets.index("J♠ r")]
 (936, 30, ('fold', 'call', 'raise'))
 >>> kuhn_poker(cards=4, bet=2.0).infosets[:4]
 ('T', 'J', 'Q', 'K')
@@ -21,7 +20,6 @@ Histories are strings of action letters, one round after another separated by ``
 
 from __future__ import annotations
 
-import bisect
 import functools
 import itertools
 import math
@@ -30,7 +28,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeArrays, TreeGame, parents
+from .tree import CHANCE_NODE, TreeGame
+from .tree_builder import Chance, Decision, Terminal, build_tree_game
 
 __all__ = ["KuhnRules", "LeducRules", "poker_tree", "kuhn_poker", "leduc_poker", "KUHN_CARDS", "KUHN_BETS"]
 
@@ -282,116 +281,76 @@ def _branches(rules, history: str, deal) -> tuple[str, ...]:
     return rules.actions(history) if actor >= 0 else ()
 
 
-def _dealt_with(rules, deal) -> float:
-    """The probability of ``deal``, card by card as a dealer (and OpenSpiel) multiplies it: 1/n, then 1/(n-1) ...
-
-    (The product in this order, not ``1 / (n (n-1))``, so that the arithmetic is OpenSpiel's to the last bit.)
-    """
-    cards, probability = len(rules.card_names), 1.0
-    for k in range(len(deal)):
-        probability *= 1.0 / (cards - k)
-    return probability
+def _infoset_order(rules) -> dict[str, tuple]:
+    """Each information set's place among its player's: by the number of actions before it, the cards its player
+    sees, then where a breadth-first walk of its first deal meets it (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp
+    Kb)."""
+    keys: dict[str, tuple] = {}
+    for deal in rules.deals():
+        place = 0
+        frontier = [""]
+        while frontier:
+            for history in frontier:
+                actor = rules.player(history)
+                if actor >= 0:
+                    keys.setdefault(
+                        rules.infoset(history, deal),
+                        (len(history.replace("/", "")), rules.seen(history, deal), place),
+                    )
+                place += 1
+            frontier = [rules.after(h, a) for h in frontier for a in _branches(rules, h, deal)]
+    return keys
 
 
 def poker_tree(rules) -> TreeGame:
-    """The game ``rules`` describe, walked into flat arrays deal by deal, each deal's tree breadth first.
+    """The game ``rules`` describe, built as every game is (:func:`rmcore.build_tree_game`): the cards dealt one by one
+    (each deal's probability is then ``1/n * 1/(n-1)``, multiplied in that order as OpenSpiel does), the betting, and
+    Leduc's public card a chance node between the rounds.
 
-    Information sets are numbered player 1's first, then by the number of actions before them, the
-    cards their player sees and the history (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp Kb); their
-    legal actions are columns ``0 .. n-1`` of a policy (:attr:`~rmcore.tree.TreeArrays.num_actions`).
-    Every information set must have one history per deal at most and one set of legal actions
-    (checked here).
+    Information sets are numbered player 1's first, then by the number of actions before them, the cards their
+    player sees and the history (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp Kb); their legal actions are columns
+    ``0 .. n-1`` of a policy. A node's label is ``(card, card, history)``.
     """
-    labels: list[tuple[tuple[int, ...], str]] = []
-    deal_start, deal_end = [], []
-    deals = rules.deals()
-    for deal in deals:
-        deal_start.append(len(labels))
-        frontier = [""]
-        while frontier:  # breadth first: parents before children, and every depth together
-            labels.extend((deal, history) for history in frontier)
-            frontier = [rules.after(h, a) for h in frontier for a in _branches(rules, h, deal)]
-        deal_end.append(len(labels))
-    index = {label: k for k, label in enumerate(labels)}
-    names: dict[str, int] = {}
-    first_met: list[tuple[int, str, tuple[str, ...], tuple[str, ...]]] = []
-    sort_keys = []
-    for k, (deal, history) in enumerate(labels):
-        actor = rules.player(history)
-        if actor >= 0:
-            name = rules.infoset(history, deal)
-            if name not in names:
-                names[name] = len(first_met)
-                first_met.append((actor, name, rules.actions(history), rules.action_names(history)))
-                place = k - deal_start[bisect.bisect_right(deal_start, k) - 1]  # the history's place in its deal's walk
-                sort_keys.append((actor, len(history.replace("/", "")), rules.seen(history, deal), place))
-    order = sorted(range(len(first_met)), key=sort_keys.__getitem__)
-    number = {first_met[k][1]: rank for rank, k in enumerate(order)}
-    widest = max(len(entry[2]) for entry in first_met)
-    n = len(labels)
-    player = np.full(n, -1, dtype=np.int64)
-    infoset = np.full(n, -1, dtype=np.int64)
-    children = np.full((n, widest), -1, dtype=np.int64)
-    payoff = np.zeros(n)
-    depth = np.zeros(n, dtype=np.int64)
-    chance = np.zeros(children.shape)
-    for k, (deal, history) in enumerate(labels):
-        depth[k] = len(history.replace("/", ""))
+    names = rules.card_names
+    cards = len(names)
+    order = _infoset_order(rules)
+
+    def expand(state):
+        if state[0] == "dealing":
+            dealt = state[1]
+            if len(dealt) < 2:
+                left = [card for card in range(cards) if card not in dealt]
+                return Chance(
+                    tuple(names[card] for card in left),
+                    tuple(Fraction(1, cards - len(dealt)) for _ in left),
+                    tuple(("dealing", dealt + (card,)) for card in left),
+                )
+            return expand(("betting", dealt, ""))
+        _, deal, history = state
         actor = rules.player(history)
         if actor == CHANCE_NODE:
             outcomes = rules.chance(history, deal)
-            if len(outcomes) > children.shape[1]:  # (widen the arrays for the outcomes)
-                extra = len(outcomes) - children.shape[1]
-                children = np.pad(children, ((0, 0), (0, extra)), constant_values=-1)
-                chance = np.pad(chance, ((0, 0), (0, extra)))
-            player[k] = actor
-            for o, (outcome, probability) in enumerate(outcomes):
-                children[k, o] = index[(deal, rules.after(history, outcome))]
-                chance[k, o] = probability
-            continue
+            return Chance(
+                tuple(outcome for outcome, _ in outcomes),
+                tuple(probability for _, probability in outcomes),
+                tuple(("betting", deal, rules.after(history, outcome)) for outcome, _ in outcomes),
+            )
         if actor < 0:
-            payoff[k] = rules.payoff(history, deal)
-            continue
-        name = rules.infoset(history, deal)
-        if first_met[names[name]][2] != rules.actions(history):
-            raise ValueError(f"information set {name!r} has histories with different legal actions")
-        player[k] = actor
-        infoset[k] = number[name]
-        for a, action in enumerate(rules.actions(history)):
-            children[k, a] = index[(deal, rules.after(history, action))]
-    ordered = [first_met[k] for k in order]
-    parent, parent_slot = parents(children)
-    tree = TreeArrays(
-        player=player,
-        infoset=infoset,
-        children=children,
-        payoff=payoff,
-        deal_start=np.array(deal_start, dtype=np.int64),
-        deal_end=np.array(deal_end, dtype=np.int64),
-        deal_probability=np.array([_dealt_with(rules, deal) for deal in deals]),
-        by_depth=np.argsort(-depth, kind="stable").astype(np.int64),
-        depth=depth,
-        infoset_player=np.array([actor for actor, *_ in ordered], dtype=np.int64),
-        num_actions=np.array([len(actions) for _, _, actions, _ in ordered], dtype=np.int64),
-        chance=chance,
-        chance_nodes=np.flatnonzero(player == CHANCE_NODE).astype(np.int64),
-        subtree_end=np.full(n, -1, dtype=np.int64),  # (laid out breadth first: subtrees are not ranges)
-        parent=parent,
-        parent_slot=parent_slot,
-    )
-    node_labels = tuple(deal + (history,) for deal, history in labels)  # (cards dealt ..., history)
-    cards = len(rules.card_names)
-    deal_paths = tuple(
-        tuple((rules.card_names[card], Fraction(1, cards - k)) for k, card in enumerate(deal)) for deal in deals
-    )
-    return TreeGame(
-        rules.name,
-        tree,
-        tuple(name for _, name, _, _ in ordered),
-        tuple(names_ for *_, names_ in ordered),
-        node_labels,
-        rules,
-        deal_paths,
+            return Terminal(rules.payoff(history, deal))
+        return Decision(
+            actor + 1,
+            rules.infoset(history, deal),
+            rules.action_names(history),
+            tuple(("betting", deal, rules.after(history, action)) for action in rules.actions(history)),
+        )
+
+    def label(state, path):
+        if state[0] == "dealing":
+            return (*state[1], "")
+        return (*state[1], state[2])
+
+    return build_tree_game(
+        rules.name, ("dealing", ()), expand, infoset_order=order.__getitem__, rules=rules, label=label
     )
 
 
@@ -403,5 +362,5 @@ def kuhn_poker(cards: int = 3, bet: float = 1.0) -> TreeGame:
 
 @functools.lru_cache(maxsize=1)
 def leduc_poker() -> TreeGame:
-    """Leduc hold'em as OpenSpiel's ``leduc_poker``: 936 information sets, 120 deals."""
+    """Leduc hold'em as OpenSpiel's ``leduc_poker``: 936 information sets, 30 deals of the private cards."""
     return poker_tree(LeducRules())

@@ -6,9 +6,10 @@ run; a sampled one (sampled regret matching, chance-sampling CFR) is ``seeds`` r
 (nash_conv, the learner's best-response gain against a fixed opponent, or exploitability: each
 history's ``gap``).
 
-"First reached ε" is read at the log-spaced checkpoints ``round(10 ** (k / 32))`` (every history
-keeps all of them for the first 10^15 iterations at the default ``max_points``), so it is the same
-however the race was split into chunks, and equals what a separately run solver's history says.
+"First reached ε" is read at the log-spaced checkpoints ``stride * round(10 ** (k / 32))`` (every history
+keeps all of them for the first 10^15 iterations at the default ``max_points``; ``stride`` is each variant's
+:attr:`~rmcore.MatrixSolver.checkpoint_stride`), so it is the same however the race was split into chunks, and
+equals what a separately run solver's history says.
 Seconds are the solver's own time (per seed), interpolated within the chunk where ε was reached.
 
 >>> import rmcore
@@ -29,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import checkpoints, config
+from . import _runtime, checkpoints, config
 from .cfr import CFRSolver, CFRVariant
 from .games import MatrixGame
 from .matrix import MatrixSolver, MatrixVariant
@@ -142,6 +143,8 @@ class Race:
         Checkpoint rows the first run of the first variant keeps (the run a page draws in detail).
     member_points : int
         Checkpoint rows every other run keeps: it draws one curve (by default ``config.RACE_MEMBER_POINTS``).
+    history_share : float or None
+        The share of each run's time its history may take (see :class:`~rmcore.MatrixSolver`).
     """
 
     def __init__(
@@ -155,6 +158,7 @@ class Race:
         start=None,
         max_points: int = config.DEFAULT_MAX_POINTS,
         member_points: int = config.RACE_MEMBER_POINTS,
+        history_share: float | None = config.HISTORY_SHARE,
     ):
         if not isinstance(game, (MatrixGame, TreeGame)):
             raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
@@ -180,6 +184,7 @@ class Race:
         self.opponent = opponent
         self.start = start
         self.max_points, self.member_points = history_points(max_points), history_points(member_points)
+        self.history_share = history_share
         self._entries = []
         for k, variant in enumerate(parsed):
             if isinstance(game, MatrixGame):
@@ -196,22 +201,28 @@ class Race:
                         seed=s,
                         start=start,
                         max_points=points,
+                        history_share=history_share,
                     )
             else:
 
                 def make(s, points, v=variant):
                     return CFRSolver(
-                        game, v.name, v.updates, seed=s, opponent=opponent, max_points=points, **v.parameters
+                        game,
+                        v.name,
+                        v.updates,
+                        seed=s,
+                        opponent=opponent,
+                        max_points=points,
+                        history_share=history_share,
+                        **v.parameters,
                     )
 
-            # Compile the variant's kernels on a throwaway run, so that no solver time counts compilation.
-            warm = make(seed, 2)
-            warm.run(1)
-            warm.history()
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
             points = [self.max_points if k == 0 and j == 0 else self.member_points for j in range(len(runs))]
             self._entries.append(_Entry(variant.label, [make(s, p) for s, p in zip(runs, points)]))
         self._iteration = 0
+        # The kernels compiled or loaded before any run is timed (or, in the background, started on their way).
+        _runtime.prepare_kernels(("matrix" if isinstance(game, MatrixGame) else "tree",))
 
     def fresh(self) -> Race:
         """The same race from iteration 0."""
@@ -224,6 +235,7 @@ class Race:
             start=self.start,
             max_points=self.max_points,
             member_points=self.member_points,
+            history_share=self.history_share,
         )
 
     def history_bytes(self) -> int:
@@ -289,7 +301,7 @@ class Race:
             gap_name = runs[0].gap_name
             iterations = runs[0].iterations
             gaps = np.vstack([h.gap for h in runs]) if len(runs) else np.empty((0, 0))
-            grid = checkpoints.on_log_grid(iterations)
+            grid = checkpoints.on_log_grid(iterations, entry.solvers[0].checkpoint_stride)
             if len(iterations) and not grid[-1]:
                 shown = grid.copy()
                 shown[-1] = True  # the chart also shows where the run is now

@@ -64,34 +64,30 @@ def _sequence_form(game: TreeGame) -> _SequenceForm:
     sequence = np.zeros((tree.player.shape[0], 2), dtype=np.int64)
     chance = np.zeros(tree.player.shape[0])
     rows, cols, terms = [], [], []
-    for deal in range(tree.deal_start.shape[0]):
-        root = tree.deal_start[deal]
-        chance[root] = tree.deal_probability[deal]
-        for node in range(root, tree.deal_end[deal]):  # parents before children
-            actor = tree.player[node]
-            if actor == -1:
-                rows.append(sequence[node, 0])
-                cols.append(sequence[node, 1])
-                terms.append(chance[node] * tree.payoff[node])
-                continue
-            if actor == CHANCE_NODE:
-                for k, child in enumerate(tree.children[node]):
-                    if child < 0:
-                        break
-                    sequence[child] = sequence[node]
-                    chance[child] = chance[node] * tree.chance[node, k]
-                continue
-            info = tree.infoset[node]
-            if parent[actor][info] not in (-1, sequence[node, actor]):
-                raise ValueError(
-                    f"{game.name} lacks perfect recall at {game.infosets[info]!r}: the sequence form needs it"
-                )
-            parent[actor][info] = sequence[node, actor]
-            for a in range(tree.num_actions[info]):
-                child = tree.children[node, a]
+    chance[tree.deal_root] = tree.deal_probability
+    for node in range(tree.player.shape[0]):  # (the nodes are laid out parents first)
+        actor = tree.player[node]
+        if actor == -1:
+            rows.append(sequence[node, 0])
+            cols.append(sequence[node, 1])
+            terms.append(chance[node] * tree.payoff[node])
+            continue
+        if actor == CHANCE_NODE:
+            for k, child in enumerate(tree.children[node]):
+                if child < 0:
+                    break
                 sequence[child] = sequence[node]
-                sequence[child, actor] = first[actor][info] + a
-                chance[child] = chance[node]
+                chance[child] = chance[node] * tree.chance[node, k]
+            continue
+        info = tree.infoset[node]
+        if parent[actor][info] not in (-1, sequence[node, actor]):
+            raise ValueError(f"{game.name} lacks perfect recall at {game.infosets[info]!r}: the sequence form needs it")
+        parent[actor][info] = sequence[node, actor]
+        for a in range(tree.num_actions[info]):
+            child = tree.children[node, a]
+            sequence[child] = sequence[node]
+            sequence[child, actor] = first[actor][info] + a
+            chance[child] = chance[node]
     payoffs = sparse.csr_matrix((terms, (rows, cols)), shape=tuple(counts))
     constraints = []
     for owner in range(2):

@@ -21,7 +21,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import config
-from ._kernels import CHANCE_NODE, TreeArrays
+from .kernels.tree import CHANCE_NODE, TERMINAL, TreeArrays
 from .records import Policy
 from .validation import normalised
 
@@ -35,7 +35,6 @@ __all__ = [
     "scratch_arrays",
     "player_index",
     "check_tree_game",
-    "subtree_ends",
     "parents",
     "action_weights",
     "opponent_rows",
@@ -60,32 +59,37 @@ class TreeGame(NamedTuple):
 def check_tree_game(game) -> None:
     """Raise a ValueError unless ``game`` is a :class:`TreeGame` whose arrays the kernels can walk safely.
 
-    The kernels index without bounds checks (a child index past the end crashed the process), so every index is
-    checked here, once per solver or call, in vectorised numpy (under a millisecond for Leduc's 9,450 nodes).
+    The kernels index without bounds checks (a child index past the end crashed the process), so every index and the
+    layout's every promise (``rmcore/kernels/tree.py``: blocks of one kind, children found by arithmetic) are checked
+    here, once per solver or call, in vectorised numpy (a few milliseconds for Leduc's 9,457 nodes).
     """
     if not isinstance(game, TreeGame):
         raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
     tree = game.tree
     if not isinstance(tree, TreeArrays) or not all(isinstance(a, np.ndarray) for a in tree):
-        raise ValueError("game.tree must be a TreeArrays of numpy arrays (as rmcore.poker_tree builds it)")
+        raise ValueError("game.tree must be a TreeArrays of numpy arrays (as rmcore.build_tree_game builds it)")
     nodes, infosets = tree.player.shape[0], len(game.infosets)
 
     def refuse(what: str) -> None:
         raise ValueError(f"the game tree is inconsistent: {what}")
 
+    for name in TreeArrays._fields:
+        kind = np.float64 if name in ("chance", "payoff", "deal_probability") else np.int64
+        if getattr(tree, name).dtype != kind:
+            refuse(f"{name} must be an array of {np.dtype(kind).name}")
     if tree.player.ndim != 1 or nodes == 0:
         refuse("player must be a non-empty 1-D array, one entry per node")
-    for name in ("infoset", "payoff", "depth", "by_depth"):
+    for name in ("infoset", "payoff", "parent", "parent_slot", "depth"):
         if getattr(tree, name).shape != (nodes,):
             refuse(f"{name} must have one entry per node ({nodes})")
     if tree.children.ndim != 2 or tree.children.shape[0] != nodes or tree.chance.shape != tree.children.shape:
         refuse("children and chance must be [node, action] arrays of the same shape")
-    if not np.isin(tree.player, (0, 1, -1, CHANCE_NODE)).all():
+    if not np.isin(tree.player, (0, 1, TERMINAL, CHANCE_NODE)).all():
         refuse("player must be 0 or 1 at decisions, -1 at terminals, CHANCE_NODE at chance nodes")
-    children, rows = tree.children, np.arange(nodes)[:, None]
-    if not ((children == -1) | ((children > rows) & (children < nodes))).all():
-        bad = int(np.argwhere(~((children == -1) | ((children > rows) & (children < nodes))))[0, 0])
-        refuse(f"node {bad} has a child index outside the nodes after it (0 to {nodes - 1})")
+    children = tree.children
+    if not ((children == -1) | ((children >= 0) & (children < nodes))).all():
+        bad = int(np.argwhere(~((children == -1) | ((children >= 0) & (children < nodes))))[0, 0])
+        refuse(f"node {bad} has a child index outside the nodes (0 to {nodes - 1})")
     if (
         tree.infoset_player.shape != (infosets,)
         or tree.num_actions.shape != (infosets,)
@@ -101,35 +105,90 @@ def check_tree_game(game) -> None:
     width = children.shape[1]
     if ((tree.num_actions < 1) | (tree.num_actions > width)).any():
         refuse(f"every information set needs 1 to {width} actions")
-    legal = np.arange(width)[None, :] < tree.num_actions[at][:, None]
-    if (children[decisions][legal] < 0).any():
-        refuse("a decision node lacks a child for one of its legal actions")
+    slots = (children >= 0).sum(axis=1)
+    if (children[np.arange(width)[None, :] >= slots[:, None]] != -1).any():
+        refuse("a node's children must fill its first columns (-1 after the last)")
+    if (slots[decisions] != tree.num_actions[at]).any():
+        refuse("a decision node needs exactly one child for each of its information set's actions")
+    if (slots[tree.player == TERMINAL] != 0).any() or (slots[tree.player == CHANCE_NODE] < 1).any():
+        refuse("terminals have no children, chance nodes at least one")
     if not np.isfinite(tree.payoff).all():
         refuse("a payoff is not a finite number")
-    if not np.array_equal(np.sort(tree.by_depth), np.arange(nodes)):
-        refuse("by_depth must list every node once")
-    starts, ends, probabilities = tree.deal_start, tree.deal_end, tree.deal_probability
-    if (
-        not (starts.shape == ends.shape == probabilities.shape)
-        or ((starts < 0) | (ends > nodes) | (starts >= ends)).any()
-    ):
-        refuse("every deal needs a range of nodes inside the tree")
+    roots, probabilities = tree.deal_root, tree.deal_probability
+    if roots.ndim != 1 or roots.shape != probabilities.shape or ((roots < 0) | (roots >= nodes)).any():
+        refuse("every deal needs a root node inside the tree")
     if (probabilities < 0).any() or abs(float(probabilities.sum()) - 1.0) > 1e-9:
         refuse(f"the deals' probabilities must be >= 0 and sum to 1 (they sum to {float(probabilities.sum()):.12g})")
-    chance_nodes = tree.chance_nodes
-    if ((chance_nodes < 0) | (chance_nodes >= nodes)).any() or (tree.player[chance_nodes] != CHANCE_NODE).any():
-        refuse("chance_nodes must list the nodes whose player is CHANCE_NODE")
-    if tree.parent.shape != (nodes,) or tree.parent_slot.shape != (nodes,):
-        refuse(f"parent and parent_slot must have one entry per node ({nodes})")
     parent, slot = parents(children)
     if not (np.array_equal(tree.parent, parent) and np.array_equal(tree.parent_slot, slot)):
         refuse("parent and parent_slot must name each node's parent and the action or outcome leading to it")
-    if tree.subtree_end.shape != (nodes,):
-        refuse(f"subtree_end must have one entry per node ({nodes})")
-    if not (tree.subtree_end == -1).all() and not np.array_equal(tree.subtree_end, subtree_ends(tree)):
-        refuse("subtree_end must be -1 everywhere or, for a tree laid out in prefix order, each subtree's end")
+    if not np.array_equal(np.sort(roots), np.flatnonzero(parent < 0)):
+        refuse("the deals' roots must be exactly the nodes without a parent")
+    inner = parent >= 0
+    if (tree.depth[roots] != 0).any() or (tree.depth[inner] != tree.depth[parent[inner]] + 1).any():
+        refuse("depth must count the moves from each deal's root")
+    chance_nodes = tree.player == CHANCE_NODE
     if (tree.chance < 0).any() or (np.abs(tree.chance[chance_nodes].sum(axis=1) - 1.0) > 1e-9).any():
         refuse("the probabilities at every chance node must be >= 0 and sum to 1")
+    _check_blocks(tree, refuse)
+
+
+def _check_blocks(tree: TreeArrays, refuse) -> None:
+    """The block layout's promises (``rmcore.tree_builder.lay_out``), which the kernels rely on without checking."""
+    nodes, width = tree.children.shape
+    start = tree.block_start
+    blocks = start.shape[0] - 1
+    if start.ndim != 1 or blocks < 1 or start[0] != 0 or start[-1] != nodes or (np.diff(start) < 1).any():
+        refuse("block_start must cut the nodes into non-empty consecutive blocks")
+    for name in ("block_kind", "block_width", "block_end"):
+        if getattr(tree, name).shape != (blocks,):
+            refuse(f"{name} must have one entry per block ({blocks})")
+    for name in ("block_child", "block_child_offset", "block_child_stride"):
+        if getattr(tree, name).shape != (blocks, width):
+            refuse(f"{name} must be a [block, slot] array ({blocks} x {width})")
+    block_of = np.repeat(np.arange(blocks), np.diff(start))
+    slots = (tree.children >= 0).sum(axis=1)
+    if (tree.player != tree.block_kind[block_of]).any() or (slots != tree.block_width[block_of]).any():
+        refuse("every node of a block must be of the block's kind, with the block's number of children")
+    used = np.arange(width)[None, :] < tree.block_width[:, None]
+    child, offset, stride = tree.block_child, tree.block_child_offset, tree.block_child_stride
+    above = np.nonzero(used)[0]
+    if ((child[used] <= above) | (child[used] >= blocks)).any() or (child[~used] != -1).any():
+        refuse("a block's children must be later blocks, one per slot")
+    if ((stride[used] < 1) | (offset[used] < 0) | (offset[used] >= stride[used])).any():
+        refuse("a block's child offsets must lie within their strides")
+    sizes = np.diff(start)
+    if (sizes[child[used]] != sizes[above] * stride[used]).any():
+        refuse("a child block must hold its parent block's histories times the siblings it merges")
+    # Child by slot of history j of block b: history j * stride + offset of the child block (every node checked).
+    rows, columns = np.nonzero(used[block_of])
+    of = block_of[rows]
+    expected = start[child[of, columns]] + (rows - start[of]) * stride[of, columns] + offset[of, columns]
+    if not np.array_equal(tree.children[rows, columns], expected):
+        refuse("a block's histories' children must lie where its child blocks, offsets and strides say")
+    end = tree.block_end
+    if ((end <= np.arange(blocks)) | (end > blocks)).any() or (end[child[used]] > end[above]).any():
+        refuse("block_end must close each block's subtree of blocks, within the blocks")
+    parentless = np.ones(blocks, dtype=bool)
+    parentless[child[used]] = False
+    if not np.array_equal(tree.root_blocks, np.flatnonzero(parentless)):
+        refuse("root_blocks must list the blocks no other block leads to")
+    if not parentless[block_of[tree.deal_root]].all():
+        refuse("every deal's root must lie in a root block")
+    order, levels, own = tree.response_order, tree.response_levels, tree.response_own
+    if order.shape != (2, blocks) or levels.ndim != 2 or levels.shape[0] != 2 or own.shape != (2, levels.shape[1] - 1):
+        refuse("the best-response orders must list every block for each player")
+    for p in (0, 1):
+        if not np.array_equal(np.sort(order[p]), np.arange(blocks)):
+            refuse("each best-response order must list every block once")
+        bounds = levels[p][levels[p] >= 0]
+        if bounds.size < 2 or bounds[0] != 0 or bounds[-1] != blocks or (np.diff(bounds) < 0).any():
+            refuse("the best-response levels must cut each order into consecutive ranges")
+        if (levels[p][bounds.size :] != -1).any():
+            refuse("the best-response levels must end in -1 past the last")
+        count = bounds.size - 1
+        if (own[p, :count] > np.diff(bounds)).any() or (own[p, :count] < 0).any():
+            refuse("a level's own decision blocks must lie within it")
 
 
 def parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,34 +200,6 @@ def parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     parent[children[rows, columns]] = rows
     slot[children[rows, columns]] = columns
     return parent, slot
-
-
-def subtree_ends(tree: TreeArrays) -> np.ndarray:
-    """One past the last node of every node's subtree, if every subtree is a contiguous range of nodes (a tree laid
-    out in prefix order, each deal's nodes together); else -1 for every node (the kernels then skip no subtree)."""
-    children = tree.children
-    nodes = children.shape[0]
-    ends = np.full(nodes, -1, dtype=np.int64)
-    valid = children >= 0
-    internal = valid[:, 0]
-    last = children[np.arange(nodes), np.maximum(valid.sum(axis=1) - 1, 0)]
-    if (children[internal, 0] != np.flatnonzero(internal) + 1).any():
-        return ends
-    # A subtree's last node is its last child's last node: follow last children down, doubling the stride each round.
-    deepest = np.where(internal, last, np.arange(nodes))
-    while True:
-        further = deepest[deepest]
-        if np.array_equal(further, deepest):
-            break
-        deepest = further
-    ends = deepest + 1
-    for k in range(children.shape[1] - 1):
-        rows = np.flatnonzero(valid[:, k + 1])
-        if (children[rows, k + 1] != ends[children[rows, k]]).any():
-            return np.full(nodes, -1, dtype=np.int64)
-    if not np.array_equal(ends[tree.deal_start], tree.deal_end):
-        return np.full(nodes, -1, dtype=np.int64)
-    return ends
 
 
 def player_index(value, what: str = "player") -> int:
@@ -240,7 +271,7 @@ def as_policy_array(game: TreeGame, policy) -> np.ndarray:
     bad = np.abs(array.sum(axis=1) - 1.0) > config.SIMPLEX_TOLERANCE
     if bad.any():
         raise ValueError(f"the probabilities at {game.infosets[int(np.argmax(bad))]!r} do not sum to 1")
-    return np.ascontiguousarray(array)
+    return np.array(array, dtype=np.float64, order="C")  # (a writable copy: a read-only array is another type to numba)
 
 
 def action_weights(game: TreeGame, name: str, weights, k: int | None = None) -> np.ndarray:

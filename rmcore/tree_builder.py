@@ -1,19 +1,20 @@
-"""Any two-player zero-sum game tree, walked once into a :class:`~rmcore.TreeGame`.
+"""Any two-player zero-sum game tree, walked once into a :class:`~rmcore.TreeGame`: the one builder every game goes
+through (the poker games, Liar's dice, Goofspiel, Gambit ``.efg`` files, OpenSpiel games).
 
 A game is given as a root state and an ``expand(state)`` function that says what a state is: a
 :class:`Decision` (whose turn, the information set's name, the actions and the states after them),
 a :class:`Chance` node (outcomes with their probabilities) or a :class:`Terminal` (player 1's payoff).
-The Gambit ``.efg`` reader, the OpenSpiel converter and the teaching games (Liar's dice, Goofspiel) all
-describe their games so; :func:`build_tree_game` lays the tree out for the kernels:
+:func:`build_tree_game` walks it depth first:
 
-- the chance nodes above every decision are *deals* (``TreeArrays.deal_start``): each path through them is one
+- the chance nodes above every decision are *deals* (``TreeArrays.deal_root``): each path through them is one
   deal whose probability is the product of its steps, multiplied from the root down (``1.0 * p1 * p2 ...``, the
   order in which OpenSpiel multiplies reach probabilities, so that CFR's arithmetic is OpenSpiel's to the last bit);
-- each deal's subtree is laid out depth first, in prefix order (parents before children, and a history's actions
-  in order), the order in which OpenSpiel's CFR visits histories and a Gambit file lists them;
 - chance nodes below a decision stay chance nodes (``CHANCE_NODE``) with their probabilities;
 - information sets are rows of a policy, player 1's first, each player's in the order first met (or as
-  ``infoset_order`` says).
+  ``infoset_order`` says);
+
+then :func:`lay_out` arranges the nodes in blocks of histories of one shape, the layout every kernel pass walks
+(``rmcore/kernels/tree.py``).
 
 Perfect recall is checked (every history of an information set follows the same own moves of its player: the
 property CFR's convergence and the sequence form need), as is a consistent set of actions per information set;
@@ -27,7 +28,7 @@ each failure names the information set.
 ...     return Terminal(1.0 if history[0] == history[1] else -1.0)
 >>> game = build_tree_game("Matching pennies", "", expand)
 >>> game.infosets, game.tree.player.tolist()
-(('player 1', 'player 2'), [0, 1, -1, -1, 1, -1, -1])
+(('player 1', 'player 2'), [0, 1, 1, -1, -1, -1, -1])
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents, subtree_ends
+from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
 
-__all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "MAX_TREE_NODES", "tree_depths"]
+__all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES"]
 
 #: Most nodes a tree built here may have: Liar's dice with six sides has 294,883; ten million would take the
 #: builder minutes and the arrays gigabytes.
@@ -98,6 +99,7 @@ def build_tree_game(
     infoset_order: Callable[[str], object] | None = None,
     rules=None,
     max_nodes: int = MAX_TREE_NODES,
+    label: Callable[[object, tuple[str, ...]], object] | None = None,
 ) -> TreeGame:
     """The game reached from ``root`` by ``expand``, as a checked :class:`~rmcore.TreeGame`.
 
@@ -114,12 +116,15 @@ def build_tree_game(
         What the game was built from (kept as ``TreeGame.rules``).
     max_nodes
         Refuse (ValueError) a tree with more nodes than this.
+    label
+        ``label(state, history)``: what ``node_labels`` holds for a node; by default its history (the action and
+        outcome names from the root, joined by spaces).
 
     Returns
     -------
     TreeGame
-        Its ``node_labels`` hold each node's history (the action and outcome names from the root, joined by
-        spaces) and its ``deal_paths`` each deal's chance steps ``((outcome, probability), ...)``.
+        Laid out by :func:`lay_out`. Its ``node_labels`` hold each node's label and its ``deal_paths`` each deal's
+        chance steps ``((outcome, probability), ...)``.
     """
     deals: list[tuple[tuple[tuple[str, object], ...], object, tuple[str, ...]]] = []
     pending = [((), root, ())]
@@ -159,7 +164,7 @@ def build_tree_game(
             if slot is not None:
                 children[slot[0]][slot[1]] = index
             node = expand(state)
-            labels.append(" ".join(history))
+            labels.append(" ".join(history) if label is None else label(state, history))
             if isinstance(node, Terminal):
                 value = float(node.payoff)
                 if not np.isfinite(value):
@@ -228,44 +233,26 @@ def build_tree_game(
     for k, (kids, probs) in enumerate(zip(children, probabilities)):
         children_array[k, : len(kids)] = kids
         chance_array[k, : len(probs)] = probs
-    player_array = np.array(player, dtype=np.int64)
     infoset_array = np.array(infoset_of, dtype=np.int64)
     decisions = infoset_array >= 0
     infoset_array[decisions] = row[infoset_array[decisions]]
-    depth = tree_depths(
-        player_array,
+    tree, order_of_nodes = lay_out(
+        np.array(player, dtype=np.int64),
         infoset_array,
         children_array,
+        chance_array,
+        np.array(payoff),
         np.array(deal_start, dtype=np.int64),
-        name,
-        [names[k] for k in order],
+        np.array(deal_probability),
+        np.array([infoset_owner[k] for k in order], dtype=np.int64),
+        np.array([len(infoset_actions[k]) for k in order], dtype=np.int64),
     )
-    parent, parent_slot = parents(children_array)
-    tree = TreeArrays(
-        player=player_array,
-        infoset=infoset_array,
-        children=children_array,
-        payoff=np.array(payoff),
-        deal_start=np.array(deal_start, dtype=np.int64),
-        deal_end=np.array(deal_end, dtype=np.int64),
-        deal_probability=np.array(deal_probability),
-        by_depth=np.argsort(-depth, kind="stable").astype(np.int64),
-        depth=depth,
-        infoset_player=np.array([infoset_owner[k] for k in order], dtype=np.int64),
-        num_actions=np.array([len(infoset_actions[k]) for k in order], dtype=np.int64),
-        chance=chance_array,
-        chance_nodes=np.flatnonzero(player_array == CHANCE_NODE).astype(np.int64),
-        subtree_end=np.full(n, -1, dtype=np.int64),
-        parent=parent,
-        parent_slot=parent_slot,
-    )
-    tree = tree._replace(subtree_end=subtree_ends(tree))  # prefix order: every subtree is a range of nodes
     game = TreeGame(
         name,
         tree,
         tuple(names[k] for k in order),
         tuple(infoset_actions[k] for k in order),
-        tuple(labels),
+        tuple(labels[k] for k in order_of_nodes),
         rules,
         tuple(tuple((outcome, _exact(p)) for outcome, p in steps) for steps, _, _ in deals),
     )
@@ -273,54 +260,145 @@ def build_tree_game(
     return game
 
 
+def lay_out(
+    player: np.ndarray,
+    infoset: np.ndarray,
+    children: np.ndarray,
+    chance: np.ndarray,
+    payoff: np.ndarray,
+    deal_root: np.ndarray,
+    deal_probability: np.ndarray,
+    infoset_player: np.ndarray,
+    num_actions: np.ndarray,
+) -> tuple[TreeArrays, np.ndarray]:
+    """A game tree's nodes (any order, parents before children) laid out in blocks for the kernels
+    (``rmcore/kernels/tree.py``): ``(TreeArrays, order)``, ``order[k]`` the given node that became node ``k``.
+
+    Every node gets a *shape*, bottom up: its kind (player 1's or 2's decision, chance, terminal), its number of
+    children and their shapes. A block is a set of histories of one shape reached the same way from the deals' roots:
+    the deals' roots of one shape, then, for each block and each child shape, the children of its histories of that
+    shape, history by history and, within a history, slot by slot. Siblings of one shape (the outcomes of a chance
+    node between two rounds, a Goofspiel player's cards) so share a block, whose histories are then the parents'
+    times the siblings: the history ``j`` of the parent block's child by slot ``a`` is history ``j * stride +
+    offset`` of the child block, where ``stride`` counts those siblings and ``offset`` is slot ``a``'s place among
+    them. This keeps a block's histories in the order a depth-first walk meets them.
+
+    Blocks are numbered in pre-order (a block before the blocks below it, which follow as a range), and the nodes
+    block by block. Each player's best-response order: the blocks by level (the player's own decisions above them,
+    deepest level first), at each level the player's decision blocks first, then the rest, children before parents.
+    """
+    n = player.shape[0]
+    width = children.shape[1]
+    # Shapes, children before parents (the nodes are given parents first).
+    shape = np.empty(n, dtype=np.int64)
+    shapes: dict[tuple, int] = {}
+    slots = (children >= 0).sum(axis=1)
+    for node in range(n - 1, -1, -1):
+        count = int(slots[node])
+        key = (int(player[node]), count, *(int(shape[c]) for c in children[node, :count]))
+        shape[node] = shapes.setdefault(key, len(shapes))
+    # Blocks, pre-order: a stack of (member nodes, the parent block, its slots that lead here).
+    pending: list[tuple[list[int], int, tuple[int, ...]]] = []
+    roots_by_shape: dict[int, list[int]] = {}
+    for root in deal_root.tolist():
+        roots_by_shape.setdefault(int(shape[root]), []).append(root)
+    for members in reversed(list(roots_by_shape.values())):
+        pending.append((members, -1, ()))
+    block_members: list[list[int]] = []
+    block_parent: list[int] = []
+    child_of: list[list[int]] = []
+    offset_of: list[list[int]] = []
+    stride_of: list[list[int]] = []
+    while pending:
+        members, parent_block, parent_slots = pending.pop()
+        block = len(block_members)
+        block_members.append(members)
+        block_parent.append(parent_block)
+        child_of.append([-1] * width), offset_of.append([0] * width), stride_of.append([0] * width)
+        for place, slot in enumerate(parent_slots):
+            child_of[parent_block][slot] = block
+            offset_of[parent_block][slot] = place
+            stride_of[parent_block][slot] = len(parent_slots)
+        count = int(slots[members[0]])
+        groups: dict[int, list[int]] = {}
+        for slot in range(count):
+            groups.setdefault(int(shape[children[members[0], slot]]), []).append(slot)
+        for group in reversed(list(groups.values())):
+            below = [int(children[m, s]) for m in members for s in group]
+            pending.append((below, block, tuple(group)))
+    blocks = len(block_members)
+    order = np.array([node for members in block_members for node in members], dtype=np.int64)
+    new_index = np.empty(n, dtype=np.int64)
+    new_index[order] = np.arange(n)
+    block_start = np.zeros(blocks + 1, dtype=np.int64)
+    block_start[1:] = np.cumsum([len(members) for members in block_members])
+    block_kind = np.array([int(player[members[0]]) for members in block_members], dtype=np.int64)
+    block_width = np.array([int(slots[members[0]]) for members in block_members], dtype=np.int64)
+    parent_block = np.array(block_parent, dtype=np.int64)
+    # A block's subtree of blocks ends where the next block that is not below it begins (pre-order).
+    block_end = np.arange(1, blocks + 1, dtype=np.int64)
+    for block in range(blocks - 1, 0, -1):
+        above = parent_block[block]
+        if above >= 0:
+            block_end[above] = max(block_end[above], block_end[block])
+    new_children = np.where(children[order] >= 0, new_index[np.maximum(children[order], 0)], -1)
+    parent, parent_slot = parents(new_children)
+    depth = np.zeros(n, dtype=np.int64)
+    for node in range(n):  # (parents first)
+        if parent[node] >= 0:
+            depth[node] = depth[parent[node]] + 1
+    orders, level_starts, owns = [], [], []
+    for p in (0, 1):
+        level = np.zeros(blocks, dtype=np.int64)
+        for block in range(blocks):  # (parents first)
+            above = parent_block[block]
+            if above >= 0:
+                level[block] = level[above] + (1 if block_kind[above] == p else 0)
+        sequence, starts, own = [], [], []
+        for at in range(int(level.max()), -1, -1):
+            mine = [b for b in range(blocks) if level[b] == at and block_kind[b] == p]
+            rest = [b for b in range(blocks - 1, -1, -1) if level[b] == at and block_kind[b] != p]
+            starts.append(len(sequence))
+            own.append(len(mine))
+            sequence += mine + rest
+        starts.append(len(sequence))
+        orders.append(sequence), level_starts.append(starts), owns.append(own)
+    levels = max(len(own) for own in owns)
+    response_levels = np.full((2, levels + 1), -1, dtype=np.int64)
+    response_own = np.zeros((2, levels), dtype=np.int64)
+    for p in (0, 1):
+        response_levels[p, : len(level_starts[p])] = level_starts[p]
+        response_own[p, : len(owns[p])] = owns[p]
+    tree = TreeArrays(
+        player=player[order].copy(),
+        infoset=infoset[order].copy(),
+        children=new_children,
+        chance=chance[order].copy(),
+        payoff=payoff[order].copy(),
+        parent=parent,
+        parent_slot=parent_slot,
+        depth=depth,
+        deal_root=new_index[deal_root],
+        deal_probability=np.asarray(deal_probability, dtype=np.float64).copy(),
+        infoset_player=np.asarray(infoset_player, dtype=np.int64).copy(),
+        num_actions=np.asarray(num_actions, dtype=np.int64).copy(),
+        block_start=block_start,
+        block_kind=block_kind,
+        block_width=block_width,
+        block_child=np.array(child_of, dtype=np.int64).reshape(blocks, width),
+        block_child_offset=np.array(offset_of, dtype=np.int64).reshape(blocks, width),
+        block_child_stride=np.array(stride_of, dtype=np.int64).reshape(blocks, width),
+        block_end=block_end,
+        root_blocks=np.flatnonzero(parent_block < 0).astype(np.int64),
+        response_order=np.array(orders, dtype=np.int64),
+        response_levels=response_levels,
+        response_own=response_own,
+    )
+    return tree, order
+
+
 def _names(index: dict[str, int]) -> list[str]:
     names = [""] * len(index)
     for name, k in index.items():
         names[k] = name
     return names
-
-
-def tree_depths(player, infoset, children, deal_start, name: str = "the game", infoset_names=None) -> np.ndarray:
-    """A level per node such that every child lies deeper than its parent and the histories of an information set
-    share one level: the order in which a best response resolves information sets, deepest first.
-
-    The number of moves from the deal's root is such a level when every information set's histories are equally
-    deep (poker, Liar's dice, Goofspiel); otherwise levels are raised until both rules hold. A tree where no level
-    can satisfy them (each player's information sets straddle the other's) is refused.
-    """
-    n = player.shape[0]
-
-    def _label(k: int) -> str:
-        return repr(infoset_names[k]) if infoset_names is not None else str(k)
-
-    depth = np.zeros(n, dtype=np.int64)
-    parent_of, _ = parents(children)
-    for node in range(n):  # prefix order: parents first
-        if parent_of[node] >= 0:
-            depth[node] = depth[parent_of[node]] + 1
-    decisions = np.flatnonzero(infoset >= 0)
-    infosets = int(infoset.max()) + 1 if decisions.size else 0
-    edges_child = np.flatnonzero(parent_of >= 0)
-    edges_parent = parent_of[edges_child]
-    for _ in range(infosets + 2):
-        highest = np.zeros(infosets, dtype=np.int64)
-        np.maximum.at(highest, infoset[decisions], depth[decisions])
-        raised = depth.copy()
-        raised[decisions] = highest[infoset[decisions]]
-        # Children below their parents again: one relaxation sweep per level of the deepest chain.
-        while True:
-            need = raised[edges_parent] + 1
-            short = need > raised[edges_child]
-            if not short.any():
-                break
-            np.maximum.at(raised, edges_child[short], need[short])
-        if np.array_equal(raised, depth):
-            return depth
-        moved = raised[decisions] != depth[decisions]
-        depth = raised
-    tangled = int(infoset[decisions][np.argmax(moved)])
-    raise ValueError(
-        f"{name}: information set {_label(tangled)} has histories both before and after histories of another "
-        "information set (the players' information sets interleave), so no order resolves them deepest first, "
-        "as rmcore's best response does"
-    )

@@ -3,15 +3,18 @@
 Written from Lanctot, Waugh, Zinkevich & Bowling (2009) and OpenSpiel's ``external_sampling_mccfr.py`` and
 ``outcome_sampling_mccfr.py`` (their recursion, their update order, regret matching at each visit, exploration 0.6),
 with dicts keyed by information set. It shares no code with the kernels' explicit-stack walks except the random
-numbers: it draws from a copy of the solver's xoshiro256+ state with ``rmcore._kernels.next_uniform`` (the generator
-is the one thing both must share to be compared run for run), and samples by its own inverse CDF.
+numbers: it draws from a copy of the solver's xoshiro256+ state with the kernels' ``next_uniform`` run as plain Python
+(the generator is the one thing both must share to be compared run for run), and samples by its own inverse CDF.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from rmcore import _kernels
+from rmcore.kernels import python_twin
+from rmcore.kernels.tree import CHANCE_NODE
+
+_GENERATOR = python_twin("rng")
 
 EXPLORATION = 0.6
 
@@ -28,7 +31,7 @@ class NaiveMCCFR:
 
     def uniform(self):
         with np.errstate(over="ignore"):
-            return _kernels.next_uniform(self.rng)
+            return _GENERATOR.next_uniform(self.rng)
 
     def draw(self, probabilities):
         """The first index whose running sum exceeds a fresh uniform (the last positive one if rounding leaves none)."""
@@ -62,7 +65,7 @@ class NaiveMCCFR:
     def iteration(self):
         for player in (0, 1):
             deal = self.draw(self.tree.deal_probability)
-            root = int(self.tree.deal_start[deal])
+            root = int(self.tree.deal_root[deal])
             if self.variant == "external-sampling":
                 self.external(root, player)
             else:
@@ -75,7 +78,7 @@ class NaiveMCCFR:
         actor = int(self.tree.player[node])
         if actor == -1:
             return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
-        if actor == _kernels.CHANCE_NODE:
+        if actor == CHANCE_NODE:
             children, probabilities = self.outcomes(node)
             return self.external(children[self.draw(probabilities)], player)
         info, children = self.actions(node)
@@ -97,7 +100,7 @@ class NaiveMCCFR:
         actor = int(self.tree.player[node])
         if actor == -1:
             return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
-        if actor == _kernels.CHANCE_NODE:
+        if actor == CHANCE_NODE:
             children, probabilities = self.outcomes(node)
             k = self.draw(probabilities)
             q = probabilities[k]

@@ -35,12 +35,20 @@ def test_a_hand_written_file_reads_with_its_outcomes_summed_along_each_path():
     game = rmcore.read_efg(SMALL)
     assert game.name == "small"
     assert game.infosets == ("P1:1", "P2:1") and game.actions == (("1", "2"), ("L", "R"))
-    terminals = game.tree.player == -1
+    tree = game.tree
+
+    def in_file_order(node):  # the nodes as the file lists them: depth first
+        yield node
+        for child in tree.children[node]:
+            if child >= 0:
+                yield from in_file_order(int(child))
+
+    order = [k for root in tree.deal_root for k in in_file_order(int(root))]
     # The ante 1/2 is added to every terminal's payoff; the coin is a deal of two, the middle chance node stays.
-    assert game.tree.payoff[terminals].tolist() == [1.5, -0.5, 3.5, -1.5, 1.5, -0.5, 3.5, -0.5]
+    assert [tree.payoff[k] for k in order if tree.player[k] == -1] == [1.5, -0.5, 3.5, -1.5, 1.5, -0.5, 3.5, -0.5]
     assert game.deal_paths == ((("h", Fraction(1, 3)),), (("t", Fraction(2, 3)),))
-    assert game.tree.deal_probability.tolist() == [1 / 3, 2 / 3]
-    assert game.node_labels[:3] == ("h", "mid", "h 1 x")  # the node's name, else its history
+    assert tree.deal_probability.tolist() == [1 / 3, 2 / 3]
+    assert [game.node_labels[k] for k in order[:3]] == ["h", "mid", "h 1 x"]  # the node's name, else its history
     # Player 1 cannot see the coin: the lottery is worth 0, player 2 answers the other move with R (-4/3); plus ante.
     assert rmcore.solve_tree_game(game).value == pytest.approx(0.5, abs=1e-9)
 

@@ -135,12 +135,15 @@ def _corrupted(field: str, change) -> rmcore.TreeGame:
     "field, change, message",
     [
         ("children", lambda a: a.__setitem__((0, 0), 10_000), "child index outside"),
-        ("children", lambda a: a.__setitem__((5, 0), 2), "child index outside"),  # a child before its parent: a cycle
+        ("children", lambda a: a.__setitem__((5, 0), 2), "parent and parent_slot"),  # a child with two parents
         ("infoset", lambda a: a.__setitem__(int(np.argmax(a >= 0)), 99), "information set is outside"),
         ("player", lambda a: a.__setitem__(0, 7), "player must be"),
         ("deal_probability", lambda a: a.__setitem__(0, 0.5), "sum to 1"),
         ("payoff", lambda a: a.__setitem__(-1, np.nan), "not a finite number"),
-        ("by_depth", lambda a: a.__setitem__(0, a[1]), "every node once"),
+        ("response_order", lambda a: a.__setitem__((0, 0), a[0, 1]), "every block once"),
+        ("block_child_offset", lambda a: a.__setitem__((0, 0), 1), "offsets must lie within"),
+        ("block_start", lambda a: a.__setitem__(1, a[1] + 1), "every node of a block"),
+        ("deal_root", lambda a: a.__setitem__(0, a[1]), "roots must be exactly"),
     ],
 )
 def test_a_hand_built_tree_is_checked_before_any_kernel_walks_it(field, change, message):

@@ -15,9 +15,12 @@ import pytest
 pytest.importorskip("LiteEFG")
 pytest.importorskip("pyspiel")
 
-from rmcore import KUHN, CFRSolver, _kernels  # noqa: E402
+from rmcore import KUHN, CFRSolver  # noqa: E402
 from rmcore.bench import _LITEEFG_ALGORITHMS, liteefg_run  # noqa: E402
-from rmcore.cfr import tree_nash_conv  # noqa: E402
+from rmcore.cfr import (
+    reach_of,  # noqa: E402
+    tree_nash_conv,  # noqa: E402
+)
 from rmcore.poker import leduc_poker  # noqa: E402
 
 ITERATIONS = 100
@@ -28,20 +31,19 @@ def own_reach(game, policy: np.ndarray) -> np.ndarray:
     """Each information set's own reach (the acting player's probability of playing to it; perfect recall makes it
     the same at every history of the set)."""
     tree = game.tree
-    reach = np.empty((tree.player.shape[0], 3))
-    _kernels.forward_reach(tree, policy, reach)
+    reach = reach_of(game, policy)
     decisions = np.nonzero(tree.player >= 0)[0]
     out = np.zeros(len(game.infosets))
-    out[tree.infoset[decisions]] = reach[decisions, tree.player[decisions]]
+    out[tree.infoset[decisions]] = reach[tree.player[decisions], decisions]
     return out
 
 
 def weighted_average(game, policies, weights) -> np.ndarray:
     """The average policy of the sequence form: sum_t w_t pi_i^t(I) sigma_t(I) normalised per information set."""
     sums = sum(w * own_reach(game, p)[:, None] * p for p, w in zip(policies, weights, strict=True))
-    out = np.empty_like(sums)
-    _kernels.average_policy(sums, game.tree.num_actions, out)
-    return out
+    totals = sums.sum(axis=1, keepdims=True)
+    legal = np.arange(sums.shape[1])[None, :] < game.tree.num_actions[:, None]
+    return np.where(totals > 0, sums / np.where(totals > 0, totals, 1.0), legal / game.tree.num_actions[:, None])
 
 
 @pytest.mark.parametrize("name", GAMES)

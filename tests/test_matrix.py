@@ -68,11 +68,13 @@ def test_fixed_opponent_matches_the_reference(algorithm, sampling):
 
 
 def test_random_numbers_are_xoshiro256_plus():
-    words = _rng_words(2024)
-    ours = np.empty(1000)
-    rmcore._kernels.fill_uniforms(words.copy(), ours)
-    reference = naive.Xoshiro256Plus(words)
-    assert ours.tolist() == [reference.uniform() for _ in range(1000)]
+    # The generator's own code, run as plain Python (the kernels compile the same lines; tests/test_kernel_twin.py
+    # checks that the sampled kernels equal their twins to the last bit).
+    generator, words = rmcore.kernels.python_twin("rng"), _rng_words(2024)
+    with np.errstate(over="ignore"):
+        ours = [generator.next_uniform(words) for _ in range(1000)]
+    reference = naive.Xoshiro256Plus(_rng_words(2024))
+    assert ours == [reference.uniform() for _ in range(1000)]
 
 
 # -- known games ------------------------------------------------------------------------
@@ -285,13 +287,15 @@ def test_history_is_bounded_and_ends_at_the_current_iteration():
         solver.run(123_457)
     history = solver.history().to_frame()
     assert len(history) <= 201
-    assert history.iteration.iloc[0] == 1 and history.iteration.iloc[-1] == solver.iteration
+    stride = solver.checkpoint_stride
+    assert stride > 1 and history.iteration.iloc[0] == stride and history.iteration.iloc[-1] == solver.iteration
+    assert (history.iteration.iloc[:-1] % stride == 0).all()  # at most one row every `stride` iterations
     assert history.iteration.is_monotonic_increasing
     assert history.nash_conv.iloc[-1] == pytest.approx(solver.metrics().nash_conv, abs=0)
 
 
 def test_history_columns_and_values():
-    solver = MatrixSolver(preset("rps-crash"))
+    solver = MatrixSolver(preset("rps-crash"), history_share=None)  # (every point of the grid: the first ten)
     solver.run(10)
     history = solver.history().to_frame()
     assert list(history.columns[:11]) == [
@@ -312,6 +316,23 @@ def test_history_columns_and_values():
     row = history.iloc[-1]
     assert row.exploitability == pytest.approx(row.nash_conv / 2)
     assert row.regret_bound_row == pytest.approx(4.0 * np.sqrt(3 / 10))
+
+
+def test_the_history_costs_a_tenth_of_the_run_by_default():
+    """A row costs several iterations (two best responses): by default at most one row every ``checkpoint_stride``
+    iterations, which keeps the rows' cost within ``config.HISTORY_SHARE`` of the iterations' by the cost model, and
+    ``history_share=None`` keeps every point of the grid."""
+    game = preset("rps-crash")
+    priced, every = MatrixSolver(game), MatrixSolver(game, history_share=None)
+    priced.run(5_000)
+    every.run(5_000)
+    stride, rows = priced.checkpoint_stride, len(priced._record.iteration)
+    assert every.checkpoint_stride == 1 and len(every._record.iteration) > 10 * rows
+    assert rows <= 5_000 // stride
+    assert rows * priced._row_work() <= rmcore.config.HISTORY_SHARE * 5_000 * priced._iteration_work()
+    assert MatrixSolver(game, history_share=1.0).checkpoint_stride < stride
+    with pytest.raises(ValueError, match="history_share"):
+        MatrixSolver(game, history_share=0.0)
 
 
 def test_history_memory_is_flat_for_a_long_run():
@@ -409,14 +430,26 @@ def test_a_bad_start_is_explained(start, message):
         MatrixSolver(preset("rps"), start=start)
 
 
-def test_every_array_the_kernels_sum_over_starts_on_a_64_byte_boundary():
-    """The matrix kernels reorder sums (fastmath reassoc); a vectorised sum rounds by its arrays' alignment, so the
-    solver keeps its payoffs and state on 64-byte boundaries, whatever numpy's allocator gave the game."""
-    game = MatrixGame(
-        [[2.076, 0.0, 7.776, 0.925], [-1.859, -0.0, 0.024, 0.0]],
-        [[0.385, -0.0, 0.93, -7.352], [0.0, -0.0, 0.06, -8.92]],
-    )
-    for variant in ("rm+", "hedge"):
-        solver = MatrixSolver(game, variant, averaging="linear", seed=9, max_points=16)
-        solver.run(13)
-        assert all(a.ctypes.data % 64 == 0 for a in (*solver._payoffs, *solver._state))
+@pytest.mark.parametrize("shape", [(2, 4), (40, 33)])
+def test_results_do_not_depend_on_where_the_arrays_lie(shape):
+    """The kernel adds in the order its source fixes (a wide row's sum by the vector width, not by its address): the
+    same run with every array moved to another offset from a 64-byte boundary gives the same bits."""
+    m, n = shape
+    rng = np.random.default_rng(3)
+    game = MatrixGame(rng.normal(size=shape).round(3), rng.normal(size=shape).round(3))
+
+    def moved(array, offset):
+        buffer = np.zeros(array.size + 8, dtype=array.dtype)
+        out = buffer[offset : offset + array.size].reshape(array.shape)
+        out[...] = array
+        return out
+
+    for variant in ("rm+", "hedge", "gda"):
+        results = []
+        for offset in (0, 1, 3):
+            solver = MatrixSolver(game, variant, averaging="linear", seed=9, max_points=16)
+            solver._payoffs = tuple(moved(a, offset) for a in solver._payoffs)
+            solver._state = type(solver._state)(*(moved(a, offset) for a in solver._state))
+            solver.run(57)
+            results.append((solver.history().average.tobytes(), solver._state.regrets_row.tobytes()))
+        assert results[0] == results[1] == results[2], variant

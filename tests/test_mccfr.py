@@ -167,17 +167,16 @@ def test_the_command_line_runs_a_seeded_sampler_and_refuses_simultaneous():
 
 @pytest.mark.parametrize("variant", SAMPLERS)
 def test_the_plain_python_twin_equals_the_compiled_kernel_to_the_bit(variant):
-    """What runs while the kernels compile in the background (``_runtime.python_twin``) draws and adds the same."""
-    from rmcore import _kernels, _runtime
+    """What runs while the kernels compile in the background (``kernels.python_twin``) draws and adds the same."""
+    from rmcore.kernels import python_twin
 
-    twin = _runtime.python_twin()
+    twin = python_twin("tree")
     compiled = rmcore.CFRSolver(rmcore.leduc_poker(), variant, seed=2, max_points=0)
     plain = rmcore.CFRSolver(rmcore.leduc_poker(), variant, seed=2, max_points=0)
     compiled.run(30)
-    rows = _kernels.empty_cfr_record(0, *plain._state.policy.shape)
-    state, flags, no_checkpoints = twin.CFRState(*plain._state), twin.CFRFlags(*plain._flags), np.zeros(0, np.int64)
+    rows, no_checkpoints = plain._empty_record(0), np.zeros(0, np.int64)
     with np.errstate(over="ignore"):
-        twin.run_mccfr(plain.game.tree, state, flags, 1, 30, no_checkpoints, rows)
+        twin.run_cfr(plain.game.tree, plain._state, plain._flags, 1, 30, no_checkpoints, rows)
     for a, b in zip(_state_of(compiled), _state_of(plain)):
         assert np.array_equal(a, b)
     assert compiled.nodes_touched == int(plain._state.touched[0])

@@ -88,7 +88,7 @@ def test_mmd_is_openspiels_mmd_dilated_ent_on_leduc():
 def test_the_last_iterate_converges_on_kuhn():
     """The current policy's exploitability falls from the uniform start's, and the iterate settles (to the QRE):
     what CFR's last iterate does not do."""
-    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.05)
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.05, history_share=None)  # (a row at 1, 10 and 100)
     solver.run(1_000)
     settled = solver.current_policy().probabilities.copy()
     solver.run(1_000)
@@ -97,7 +97,7 @@ def test_the_last_iterate_converges_on_kuhn():
     assert current[1] > 0.4 and current[10] < 0.25 and current[100] < 0.05 and current[2_000] < 0.05
     assert np.abs(solver.current_policy().probabilities - settled).max() < 1e-9
     # A smaller temperature: a QRE nearer to Nash, reached more slowly; the curve still goes down all along.
-    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01)
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01, history_share=None)
     solver.run(3_000)
     history = solver.history()
     current = dict(zip(history.iterations.tolist(), history.metrics["exploitability_current"]))
@@ -113,7 +113,7 @@ def test_any_split_of_a_run_gives_the_same_numbers_and_a_fixed_opponent_stays_fi
     assert np.array_equal(whole.average_policy().probabilities, split.average_policy().probabilities)
     # Against a fixed opponent only the learner moves; its gain from a best response falls.
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.equilibrium_policy(0.0), {"Jp": (3, 1)})
-    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01, opponent=opponent)
+    solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01, opponent=opponent, history_share=None)
     solver.run(300)
     fixed = rmcore.KUHN.tree.infoset_player == 1
     assert np.array_equal(solver.current_policy().probabilities[fixed], np.array(list(opponent.values())))

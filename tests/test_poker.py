@@ -15,56 +15,60 @@ from rmcore.kuhn import INFOSETS
 from . import naive_rules_cfr
 
 
-def hand_built_kuhn_arrays():
-    """Kuhn poker's arrays built by hand from Kuhn's rules alone, without the builder: the reference it is held to."""
+def hand_built_kuhn():
+    """Kuhn poker written out by hand from Kuhn's rules alone, without the builder, node by node by label
+    ``(card 1, card 2, history)``: ``{label: (player, information set, payoff, children's labels)}``."""
     terminal = {"pp", "bp", "bb", "pbp", "pbb"}
-    labels, deal_start, deal_end = [], [], []
+    nodes = {}
     for card_1, card_2 in itertools.permutations(range(3), 2):
-        deal_start.append(len(labels))
         frontier = [""]
         while frontier:
-            labels.extend((card_1, card_2, h) for h in frontier)
+            for h in frontier:
+                if h in terminal:
+                    showdown = 1.0 if card_1 > card_2 else -1.0
+                    payoff = {"pp": showdown, "bp": 1.0, "pbp": -1.0, "bb": 2.0 * showdown, "pbb": 2.0 * showdown}[h]
+                    nodes[(card_1, card_2, h)] = (-1, None, payoff, ())
+                else:
+                    seen = "JQK"[(card_1, card_2)[len(h) % 2]]
+                    kids = ((card_1, card_2, h + "p"), (card_1, card_2, h + "b"))
+                    nodes[(card_1, card_2, h)] = (len(h) % 2, seen + h, 0.0, kids)
             frontier = [h + a for h in frontier if h not in terminal for a in "pb"]
-        deal_end.append(len(labels))
-    index = {label: k for k, label in enumerate(labels)}
-    n = len(labels)
-    player, infoset = np.full(n, -1), np.full(n, -1)
-    children, payoff = np.full((n, 2), -1), np.zeros(n)
-    for k, (c1, c2, h) in enumerate(labels):
-        if h in terminal:
-            showdown = 1.0 if c1 > c2 else -1.0
-            payoff[k] = {"pp": showdown, "bp": 1.0, "pbp": -1.0, "bb": 2.0 * showdown, "pbb": 2.0 * showdown}[h]
-            continue
-        player[k] = len(h) % 2
-        infoset[k] = INFOSETS.index("JQK"[(c1, c2)[len(h) % 2]] + h)
-        children[k] = [index[(c1, c2, h + "p")], index[(c1, c2, h + "b")]]
-    depth = np.array([len(h) for _, _, h in labels])
-    return dict(
-        player=player,
-        infoset=infoset,
-        children=children,
-        payoff=payoff,
-        deal_start=deal_start,
-        deal_end=deal_end,
-        by_depth=np.argsort(-depth, kind="stable"),
-        depth=depth,
-        labels=tuple(labels),
-    )
+    return nodes
 
 
-def test_the_builders_kuhn_is_the_hand_built_kuhn_array_for_array():
-    game, by_hand = poker.kuhn_poker(3, 1.0), hand_built_kuhn_arrays()
-    assert game is rmcore.KUHN and game.infosets == INFOSETS and game.node_labels == by_hand.pop("labels")
-    for name, expected in by_hand.items():
-        np.testing.assert_array_equal(getattr(game.tree, name), expected, err_msg=name)
-    assert game.tree.deal_probability.tolist() == [1 / 6] * 6 and game.tree.num_actions.tolist() == [2] * 12
+def test_the_builders_kuhn_is_the_hand_built_kuhn_node_for_node():
+    game, by_hand = poker.kuhn_poker(3, 1.0), hand_built_kuhn()
+    tree = game.tree
+    assert game is rmcore.KUHN and game.infosets == INFOSETS and set(game.node_labels) == set(by_hand)
+    for k, label in enumerate(game.node_labels):
+        player, infoset, payoff, kids = by_hand[label]
+        assert tree.player[k] == player and tree.payoff[k] == payoff, label
+        assert (game.infosets[tree.infoset[k]] if infoset else None) == infoset, label
+        assert tuple(game.node_labels[c] for c in tree.children[k] if c >= 0) == kids, label
+    assert [game.node_labels[r] for r in tree.deal_root] == [(a, b, "") for a, b in itertools.permutations(range(3), 2)]
+    assert tree.deal_probability.tolist() == [1 / 6] * 6 and tree.num_actions.tolist() == [2] * 12
+    assert [len(game.node_labels[k][2]) for k in range(len(game.node_labels))] == tree.depth.tolist()
+
+
+def test_the_layout_puts_each_information_sets_histories_in_one_block_in_deal_order():
+    """What makes CFR's arithmetic OpenSpiel's to the last bit: an information set's regret increments are added in
+    the order OpenSpiel walks its histories (deal by deal), which the block layout keeps."""
+    for game in (rmcore.KUHN, poker.leduc_poker(), poker.kuhn_poker(5, 2.0)):
+        tree = game.tree
+        block_of = np.repeat(np.arange(tree.block_kind.shape[0]), np.diff(tree.block_start))
+        decisions = np.flatnonzero(tree.player >= 0)
+        for info in range(len(game.infosets)):
+            nodes = decisions[tree.infoset[decisions] == info]
+            assert len(set(block_of[nodes])) == 1
+            deals = [game.node_labels[n][:2] for n in nodes]  # (the deal's cards; Leduc's public card follows)
+            assert deals == sorted(deals)
 
 
 @pytest.mark.parametrize("cards,bet", [(3, 1.0), (4, 2.0), (7, 0.5), (13, 4.0)])
 def test_kuhn_on_sliders_tree_facts(cards, bet):
     game = poker.kuhn_poker(cards, bet)
     tree = game.tree
-    assert len(game.infosets) == 4 * cards and tree.deal_start.shape[0] == cards * (cards - 1)
+    assert len(game.infosets) == 4 * cards and tree.deal_root.shape[0] == cards * (cards - 1)
     assert (tree.player >= 0).sum() == 4 * cards * (cards - 1) and (tree.player < 0).sum() == 5 * cards * (cards - 1)
     for k in range(len(game.infosets)):  # each information set holds the deals that share the actor's card
         assert (tree.infoset == k).sum() == cards - 1
@@ -80,10 +84,9 @@ def test_kuhn_on_sliders_tree_facts(cards, bet):
 def test_leduc_tree_facts():
     game = poker.leduc_poker()
     tree = game.tree
-    assert len(game.infosets) == 936 and tree.deal_start.shape[0] == 30
+    assert len(game.infosets) == 936 and tree.deal_root.shape[0] == 30
     assert tree.deal_probability.tolist() == [(1 / 6) * (1 / 5)] * 30  # as a dealer multiplies (and OpenSpiel)
-    per_deal = tree.deal_end - tree.deal_start
-    assert (per_deal == 315).all()
+    assert tree.player.shape[0] == 30 * 315
     # A betting round: 6 decision histories, 4 folds, 5 ways on; after each of the 5, chance deals one of 4 public
     # cards.
     decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.tree.CHANCE_NODE).sum()

@@ -9,11 +9,11 @@ from rmcore import checkpoints, config
 GAME = rmcore.preset("rps-crash")
 
 
-def first_reached(histories, threshold):
+def first_reached(histories, threshold, stride):
     """What separate histories say: the first log-grid checkpoint where the median gap is <= threshold."""
     iterations = histories[0].iterations
     median = np.median(np.vstack([h.gap for h in histories]), axis=0)
-    hits = np.flatnonzero(checkpoints.on_log_grid(iterations) & (median <= threshold))
+    hits = np.flatnonzero(checkpoints.on_log_grid(iterations, stride) & (median <= threshold))
     return int(iterations[hits[0]]) if hits.size else None
 
 
@@ -50,7 +50,7 @@ def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, va
         histories = [s.history() for s in solvers]
         assert standing.label == v.label and standing.iterations == iterations and curve.runs == len(solvers)
         for threshold in rmcore.THRESHOLDS:
-            expected = first_reached(histories, threshold)
+            expected = first_reached(histories, threshold, solvers[0].checkpoint_stride)
             got = standing.reached[threshold]
             assert (got is None and expected is None) or got.iterations == expected, (v.label, threshold)
         gaps = np.vstack([h.gap for h in histories])

@@ -3,7 +3,7 @@
 import numpy as np
 
 import rmcore
-from rmcore._kernels import empty_cfr_record
+from rmcore.kernels.tree import empty_cfr_record
 from rmcore.records import RecordBuffer, concat_records, take_records
 
 

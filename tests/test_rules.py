@@ -235,24 +235,28 @@ def test_a_race_tells_steps_apart():
     assert next(s for s in result.standings if s.label.startswith("rm ")).reached[1e-2] is None
 
 
-def test_the_compile_process_reads_eight_flags():
+def test_the_compile_process_names_the_families_it_compiles():
     import subprocess
     import sys
 
-    # the seven flags of before the optimism flag are refused (a compile in the background would have failed)
-    old = subprocess.run([sys.executable, "-m", "rmcore._compile", "1,0,0,0,0,0,1"], capture_output=True, text=True)
-    assert old.returncode == 2 and "a,o,s,u,p,f,z,t" in old.stderr
+    unknown = subprocess.run([sys.executable, "-m", "rmcore._compile", "hedge"], capture_output=True, text=True)
+    assert unknown.returncode == 2 and "matrix|tree|all" in unknown.stderr
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 7, 20])
 def test_the_projection_onto_the_simplex_is_the_nearest_point(size):
-    from rmcore import _kernels
+    from rmcore.kernels import python_twin
 
+    from .compiled_parts import project_onto_simplex
+
+    twin = python_twin("matrix")
     random = np.random.default_rng(size)
     for scale in (0.01, 1.0, 30.0):
         values = random.normal(0, scale, size)
         values[: size // 2] = values[0]  # ties too
-        projected = values.copy()
-        _kernels.project_onto_simplex(projected, np.zeros(size))
+        projected, plain = values.copy(), values.copy()
+        project_onto_simplex(projected, np.zeros(size))
+        twin.project_onto_simplex(plain, np.zeros(size))
         np.testing.assert_allclose(projected, naive_rules.projection(values.tolist()), rtol=0, atol=1e-14)
         assert projected.min() >= 0 and projected.sum() == pytest.approx(1.0, abs=1e-14)
+        assert projected.tolist() == plain.tolist()  # the compiled projection is its plain-Python twin's

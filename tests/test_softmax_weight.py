@@ -1,5 +1,5 @@
-"""Hedge's exponential (``_kernels.softmax_weight``): against the exact value, the C library, the plain-Python twin, and
-what it does to a Hedge run that drifts to the boundary."""
+"""Hedge's exponential (``rmcore.kernels.matrix.softmax_weight``): against the exact value, the C library, the
+plain-Python twin, and what it does to a Hedge run that drifts to the boundary."""
 
 import decimal
 import math
@@ -13,9 +13,10 @@ import numba
 import numpy as np
 import pytest
 
-from rmcore import MatrixSolver, _kernels, _runtime, preset
+from rmcore import MatrixSolver, preset
+from rmcore.kernels import matrix, python_twin
 
-from . import naive_rules
+from . import compiled_parts, naive_rules
 
 SMALLEST_NORMAL = 2.0**-1022
 LOG_SMALLEST_NORMAL = math.log(SMALLEST_NORMAL)
@@ -41,7 +42,7 @@ def _units_from_exact(value, x):
 
 def test_within_half_a_unit_in_the_last_place_as_the_c_library_is():
     arguments = _arguments()
-    ours = np.array([_kernels.softmax_weight(x) for x in arguments])
+    ours = np.array([compiled_parts.softmax_weight(x) for x in arguments])
     theirs = np.array([math.exp(x) for x in arguments])
     # Every weight is within 0.501 of a unit in the last place of the exact value, down to 2^-1022 (the last rounding,
     # at the scale of the result, is one fused multiply-add). The C library's exp differs from it by one unit in about
@@ -67,12 +68,12 @@ def test_the_fused_multiply_add_rounds_once_compiled_and_in_the_plain_python_twi
     @numba.njit(fastmath=False)
     def compiled(a, b, c, out):
         for i in range(a.shape[0]):
-            out[i] = _kernels.fused_multiply_add(a[i], b[i], c[i])
+            out[i] = matrix.fused_multiply_add(a[i], b[i], c[i])
 
     out = np.empty(400)
     compiled(a, b, c, out)
     assert out.tolist() == exact
-    twin = _runtime.python_twin()
+    twin = python_twin("matrix")
     assert [twin.fused_multiply_add(x, y, z) for x, y, z in zip(a, b, c)] == exact
     assert (
         math.isnan(twin.fused_multiply_add(math.inf, 0.0, 1.0))
@@ -82,47 +83,52 @@ def test_the_fused_multiply_add_rounds_once_compiled_and_in_the_plain_python_twi
 
 
 @pytest.mark.parametrize("optimistic", [False, True])
-def test_three_actions_take_two_exponentials_and_give_the_same_bits_as_three(optimistic):
-    """The largest logit's weight is 1 exactly, so the three-action softmax computes only the other two: the same bits
-    as the loop over all three, with ties (the first largest is the one skipped), excluded actions (``-inf``) and
-    logits far apart, compiled and as plain Python."""
+def test_the_softmax_gives_the_largest_logit_weight_one_and_equals_its_twin(optimistic):
+    """Hedge's softmax (``matrix._softmax``): the largest logit's weight is ``e^0 = 1`` before normalising, with
+    ties, excluded actions (``-inf``) and logits far apart; compiled and as plain Python, the same bits."""
     rng = np.random.default_rng(4)
     cases = [rng.normal(0.0, scale, 3) for scale in (0.01, 1.0, 300.0) for _ in range(100)]
     cases += [
         np.array(case, dtype=float) for case in ([1.0, 1.0, 0.0], [0.0, 1.0, 1.0], [1.0, 0.0, 1.0], [2.0, 2.0, 2.0])
     ]
-    twin = _runtime.python_twin()
+    cases += [rng.normal(0.0, 3.0, size) for size in (2, 5, 9) for _ in range(20)]
+    twin = python_twin("matrix")
     with np.errstate(divide="ignore"):
-        log_starts = [np.zeros(3), np.log([0.5, 0.5, 0.0]), np.log([0.0, 0.0, 1.0]), np.log([0.6, 0.2, 0.2])]
         for case_index, scores in enumerate(cases):
-            prediction = rng.normal(0.0, 1.0, 3)
-            log_start = log_starts[case_index % len(log_starts)]
-            for module in (_kernels, twin):
-                three, loop = np.empty(3), np.empty(3)
-                module._softmax_three(scores, prediction, optimistic, log_start, 0.7, three)
-                module._exponentiate(module._logits(scores, prediction, optimistic, log_start, 0.7, loop), loop)
-                assert three.tobytes() == loop.tobytes(), (scores, log_start)
+            size = scores.shape[0]
+            prediction = rng.normal(0.0, 1.0, size)
+            starts = [np.zeros(size), np.log(rng.dirichlet(np.ones(size))), np.log(np.eye(size)[0])]
+            log_start = starts[case_index % len(starts)]
+            compiled, plain = np.empty(size), np.empty(size)
+            compiled_parts.softmax(scores, prediction, optimistic, log_start, 0.7, compiled)
+            with np.errstate(over="ignore"):
+                twin._softmax(scores, prediction, optimistic, log_start, 0.7, plain)
+            assert compiled.tobytes() == plain.tobytes(), (scores, log_start)
+            logits = 0.7 * (scores + prediction if optimistic else scores) + log_start
+            top = np.flatnonzero(logits == logits.max())
+            assert np.all(compiled[top] == compiled[top[0]]) and compiled.max() == compiled[top[0]]
+            assert compiled.sum() == pytest.approx(1.0, abs=1e-15)
 
 
 def test_exact_values_and_the_ends():
-    assert _kernels.softmax_weight(0.0) == 1.0 and _kernels.softmax_weight(-0.0) == 1.0
-    assert _kernels.softmax_weight(-math.log(2.0)) == 0.5
-    assert _kernels.softmax_weight(-math.inf) == 0.0  # the logit of an action the start excludes
-    assert math.isnan(_kernels.softmax_weight(math.nan))
+    assert compiled_parts.softmax_weight(0.0) == 1.0 and compiled_parts.softmax_weight(-0.0) == 1.0
+    assert compiled_parts.softmax_weight(-math.log(2.0)) == 0.5
+    assert compiled_parts.softmax_weight(-math.inf) == 0.0  # the logit of an action the start excludes
+    assert math.isnan(compiled_parts.softmax_weight(math.nan))
     # Below 2^-1022 a weight is 0 rather than a subnormal number; just above, it is the normal double.
-    assert _kernels.softmax_weight(LOG_SMALLEST_NORMAL - 1e-9) == 0.0
-    assert _kernels.softmax_weight(-745.2) == 0.0 and _kernels.softmax_weight(-1e300) == 0.0
-    just_above = _kernels.softmax_weight(LOG_SMALLEST_NORMAL + 1e-9)
+    assert compiled_parts.softmax_weight(LOG_SMALLEST_NORMAL - 1e-9) == 0.0
+    assert compiled_parts.softmax_weight(-745.2) == 0.0 and compiled_parts.softmax_weight(-1e300) == 0.0
+    just_above = compiled_parts.softmax_weight(LOG_SMALLEST_NORMAL + 1e-9)
     assert SMALLEST_NORMAL <= just_above == pytest.approx(math.exp(LOG_SMALLEST_NORMAL + 1e-9), rel=1e-15)
 
 
 def test_the_plain_python_twin_gives_the_same_bits():
     """What runs while the kernels compile is the same function as plain Python, with no warning on the way."""
-    twin = _runtime.python_twin()
+    twin = python_twin("matrix")
     arguments = np.concatenate([_arguments(count=600), [-math.inf, -745.0, -746.0, -1e300, 0.0]])
     with np.errstate(over="ignore", invalid="raise", divide="raise"):
         plain = [twin.softmax_weight(np.float64(x)) for x in arguments]
-    assert plain == [_kernels.softmax_weight(x) for x in arguments]
+    assert plain == [compiled_parts.softmax_weight(x) for x in arguments]
 
 
 def test_a_kernel_compiled_with_fastmath_gets_the_same_bits(tmp_path):
@@ -132,20 +138,23 @@ def test_a_kernel_compiled_with_fastmath_gets_the_same_bits(tmp_path):
     np.save(tmp_path / "arguments.npy", arguments)
     script = f"""
 import numpy as np, numba
-from rmcore import _kernels
+from rmcore.kernels import matrix
 @numba.njit(fastmath={{"reassoc", "contract", "arcp"}})
 def caller(values, out):
     for i in range(values.shape[0]):
-        out[i] = _kernels.softmax_weight(values[i])
+        out[i] = matrix.softmax_weight(values[i])
+@numba.njit
+def alone(x):
+    return matrix.softmax_weight(x)
 values = np.load({str(tmp_path / "arguments.npy")!r})
 out = np.empty_like(values)
 caller(values, out)
-np.save({str(tmp_path / "weights.npy")!r}, np.array([out, [_kernels.softmax_weight(x) for x in values]]))
+np.save({str(tmp_path / "weights.npy")!r}, np.array([out, [alone(x) for x in values]]))
 """
     environment = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
     subprocess.run([sys.executable, "-c", script], check=True, env=environment, cwd=Path(__file__).parents[1])
     in_a_kernel, standalone = np.load(tmp_path / "weights.npy")
-    twin = _runtime.python_twin()
+    twin = python_twin("matrix")
     with np.errstate(over="ignore", invalid="raise", divide="raise"):
         plain = np.array([twin.softmax_weight(np.float64(x)) for x in arguments])
     assert np.array_equal(in_a_kernel, plain) and np.array_equal(standalone, plain)

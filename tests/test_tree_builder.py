@@ -58,15 +58,13 @@ def _brute_force_nash_conv(states, game, policy):
     return total
 
 
-def test_uneven_depths_are_levelled_and_the_best_response_is_exact():
+def test_an_information_set_at_uneven_depths_gets_the_exact_best_response():
+    """Player 2's information set holds histories at different depths: a best response resolves it by its level
+    (player 2's own moves before it), not by depth."""
     game = build_tree_game("uneven", "root", _table_game(UNEVEN))
     tree = game.tree
     ask = [n for n in range(tree.player.shape[0]) if tree.player[n] == 1]
-    assert len(ask) == 2 and tree.depth[ask[0]] == tree.depth[ask[1]]
-    for node in range(tree.player.shape[0]):
-        for child in tree.children[node]:
-            if child >= 0:
-                assert tree.depth[child] > tree.depth[node]
+    assert len(ask) == 2 and tree.depth[ask[0]] != tree.depth[ask[1]]
     rng = np.random.default_rng(3)
     for _ in range(5):
         policy = rng.dirichlet(np.ones(2), size=2)
@@ -84,10 +82,11 @@ def test_leading_chance_nodes_become_deals_multiplied_from_the_root_down():
         "end": Terminal(1.0),
     }
     game = build_tree_game("deals", "root", _table_game(states))
-    assert game.tree.deal_start.tolist() == [0, 2, 4]
+    roots = game.tree.deal_root.tolist()
+    assert [game.node_labels[r] for r in roots] == ["a x", "a y", "b"]  # (the deals in the order the root lists them)
     assert game.tree.deal_probability.tolist() == [1.0 * (1 / 3) * (1 / 7), 1.0 * (1 / 3) * (6 / 7), 2 / 3]
     assert game.deal_paths[1] == (("a", Fraction(1, 3)), ("y", Fraction(6, 7)))
-    assert game.node_labels[:2] == ("a x", "a x stop")
+    assert game.node_labels[game.tree.children[roots[0], 0]] == "a x stop"
 
 
 def test_every_inconsistency_is_named():
@@ -120,8 +119,9 @@ def test_imperfect_recall_is_named():
         build_tree_game("forgetful", "root", _table_game(states))
 
 
-def test_information_sets_that_straddle_each_other_are_refused():
-    """Chance picks who moves first and neither sees the other's move nor the order: no level fits both players."""
+def test_information_sets_that_straddle_each_other_get_exact_best_responses():
+    """Chance picks who moves first and neither sees the other's move nor the order: no single depth fits both
+    players' information sets, and each player's best response is resolved by its own levels."""
     states = {
         "root": Chance(("1 first", "2 first"), (0.5, 0.5), ("a", "b")),
         "a": Decision(1, "P1", ("x", "y"), ("a2", "a2")),
@@ -130,8 +130,11 @@ def test_information_sets_that_straddle_each_other_are_refused():
         "b2": Decision(1, "P1", ("x", "y"), ("end", "end")),
         "end": Terminal(0.0),
     }
-    with pytest.raises(ValueError, match="information set 'P1' has histories both before and after"):
-        build_tree_game("orders", "root", _table_game(states))
+    game = build_tree_game("orders", "root", _table_game(states))
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        policy = rng.dirichlet(np.ones(2), size=2)
+        assert rmcore.tree_nash_conv(game, policy) == pytest.approx(_brute_force_nash_conv(states, game, policy))
 
 
 def test_size_cap():

@@ -24,7 +24,7 @@ def _checked(spec):
 
 
 def _history(game, iterations=500, **settings):
-    solver = rmcore.MatrixSolver(game, max_points=100, **settings)
+    solver = rmcore.MatrixSolver(game, max_points=100, history_share=None, **settings)  # (as a page keeps it)
     solver.run(iterations)
     return solver, solver.history()
 

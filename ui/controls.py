@@ -10,7 +10,9 @@ import logging
 import numpy as np
 import streamlit as st
 
-from . import link, state
+import rmcore
+
+from . import explain, link, state
 from .governor import GOVERNOR
 from .live import SPEEDS, Speed
 
@@ -154,8 +156,10 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         _kernel_notice(run)
                         _target_reached(page, run, heading)
                     draw(run, Timeline(page, run.iteration, paused=False))
-            if run.iteration and hasattr(run.primary, "prepare_in_background"):
-                run.primary.prepare_in_background()  # after a first update: its compiles came first (once per server)
+        except rmcore.KernelsCompiling:
+            # (A read the page makes before its run starts, on a game too large for plain Python: the panel waits, and
+            # the line under the iteration says what compiles and for how long.)
+            draw(run, Timeline(page, run.iteration, paused=not state.running(page)))
         except (
             Exception
         ) as error:  # a solver, figure or component failure: a short message and a paused run, not a traceback
@@ -186,19 +190,7 @@ def _kernel_notice(run) -> None:
     if status in ("ready", "load") or (status, run.key) in said:
         return
     said.add((status, run.key))
-    if status == "python":
-        st.toast(
-            "This server is compiling the solver for these settings (once; the iteration counter shows for how long). "
-            "Meanwhile it runs as plain Python, far slower (a large game waits instead); those iterations are then "
-            "run again on the compiled solver.",
-            icon=":material/hourglass_top:",
-        )
-    else:
-        st.toast(
-            "The compiled kernel for these settings is being prepared (up to 40 s, once per server). Meanwhile a "
-            "general kernel runs them, a little slower (1.0-1.3x), with identical results.",
-            icon=":material/hourglass_top:",
-        )
+    st.toast(explain.COMPILING_NOTICE[status], icon=":material/hourglass_top:")
 
 
 def _user_asked() -> bool:

@@ -208,9 +208,9 @@ MATRIX_LESSON_HELP = (
 #: ((average's nash_conv, current's) after 1,000 iterations, the same after 10,000). ``tests/test_rules_lesson.py``
 #: holds the library to them, and to the two facts about the current strategies quoted with them.
 MATRIX_LESSON_OBSERVED = {
-    "rm": ((4.5e-2, 2.8), (1.4e-2, 2.0)),
+    "rm": ((4.5e-2, 2.8), (1.6e-2, 2.0)),
     "rm+": ((3.2e-2, 0.84), (8.4e-3, 1.1)),
-    "prm+": ((3.7e-3, 0.64), (4.7e-4, 0.79)),
+    "prm+": ((4.7e-3, 0.79), (4.3e-4, 0.96)),
     "hedge": ((3.3e-2, 1.5), (1.4e-2, 2.0)),
     "optimistic-hedge": ((6.7e-3, 4.0e-2), (6.9e-4, 9.1e-12)),
     "fictitious-play": ((4.5e-2, 2.0), (1.4e-2, 2.0)),
@@ -327,16 +327,27 @@ KUHN_INFOSET_NAMES = (
 )
 
 
-#: Seconds a cold compile took, by what compiles (``python -m rmcore._compile cfr`` or ``general`` on an empty
-#: ``NUMBA_CACHE_DIR``, niced as the server runs it, on an idle 2-core x86-64 machine): 11 s and 66 s.
-COMPILE_SECONDS = {"cfr": 11, "general": 66}
+#: What a page says, once per setting, when its solver is not compiled yet (rmcore.compile_in_background): by the
+#: solvers' kernel status.
+COMPILING_NOTICE = {
+    "python": (
+        "This server is compiling its solvers (once; the line under the iteration says for how long). Meanwhile this "
+        "game runs as plain Python, far slower, with the same numbers."
+    ),
+    "compiling": (
+        "This server is compiling its solvers (once; the line under the iteration says for how long). This game is "
+        "too large to run as plain Python meanwhile: it starts when they are ready."
+    ),
+}
+
+#: What each kernel family serves, as the line under the iteration names it while it compiles.
+KERNEL_FAMILIES = {"matrix": "the matrix-game solver", "tree": "the game-tree solver"}
 
 
-def compiling(seconds: float, what: str) -> str:
-    """The line under the iteration while kernels compile: how long so far, and how long it took on an idle machine."""
-    typical = COMPILE_SECONDS.get(what)
-    usual = f" (about {typical} s on an idle 2-core machine, longer on a busy one)" if typical else ""
-    return f"compiling the solver: {seconds:.0f} s so far{usual}"
+def compiling(seconds: float, family: str) -> str:
+    """The line under the iteration while a kernel family compiles in the background: what, and how long so far (as
+    measured now)."""
+    return f"compiling {KERNEL_FAMILIES.get(family, family)} (once per server): {seconds:.0f} s so far"
 
 
 #: How an information set of the bigger games is named: the cards seen, then the betting, round by round.

@@ -48,6 +48,23 @@ LINK_WORK_SECONDS = 60.0
 #: Most bytes the histories of one page's runs may hold: a race of many runs on a large game keeps fewer checkpoints
 #: per run (a Leduc row is 67 kB; 48 runs of 500 rows would be 1.6 GB).
 SESSION_HISTORY_BYTES = 150_000_000
+#: The largest game whose history keeps every point of the checkpoint grid on a page (``history_share=None``): a
+#: matrix game's cells, a tree's nodes. A row of such a game costs well under a thousandth of a screen update's solver
+#: time (a 200x200 game's about 20 us, Kuhn poker's about 3 us) and a class stepping through the first iterations
+#: sees each of them; a larger game's rows cost as much as several iterations, and its page keeps a tenth of its
+#: time for them, as the library does by default (``rmcore.config.HISTORY_SHARE``).
+DENSE_HISTORY_CELLS = 40_000
+DENSE_HISTORY_NODES = 2_500
+
+
+def history_share(game) -> float | None:
+    """The history share a page's runs of ``game`` keep (see :data:`DENSE_HISTORY_CELLS`)."""
+    if isinstance(game, rmcore.MatrixGame):
+        m, n = game.shape
+        return None if m * n <= DENSE_HISTORY_CELLS else rmcore.config.HISTORY_SHARE
+    return None if game.tree.player.shape[0] <= DENSE_HISTORY_NODES else rmcore.config.HISTORY_SHARE
+
+
 #: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
 #: time on each update.
 CHART_POINTS = 250
@@ -55,9 +72,7 @@ _MAX_CHUNK = 50_000_000
 #: A full-speed chunk that used less than this share of its time budget grows the next (LiveRun._advance).
 FILLED = 0.8
 #: Iterations per second of solver time a new run assumes for each of its runs while its kernels may run as plain
-#: Python: a first chunk of one iteration at the full budget. A Kuhn iteration with its checkpoint takes about 10 ms
-#: so, a Leduc one 0.3 s; two Leduc iterations are more than rmcore runs as plain Python in one call (it would wait
-#: for the compile instead: 10-20 s on a cold server).
+#: Python: a first chunk of one iteration at the full budget (then timed chunks follow what fits).
 PLAIN_PYTHON_RATE = 1.0 / TIME_BUDGET
 #: Tree nodes a CFR iteration walks per second of CPU: a first guess of a tree game's rate, before a chunk was timed
 #: (measured: Leduc's 9,450 nodes 5.7e7 a second, Liar's dice's 294,876 3.7e7; lower, so that a first chunk fits its
@@ -169,7 +184,7 @@ class LiveRun:
         # a thousand times slower: a race of 2 on Kuhn takes 2.6 s for a first chunk of 125 iterations there (measured),
         # most of it recording the checkpoints (every iteration is one at first).
         status = self.kernel_status()
-        uncertain = status == "python" or (status == "load" and rmcore.compiles_in_background())
+        uncertain = status in ("python", "compiling")
         first_guess = 1e4
         if isinstance(self.primary, rmcore.CFRSolver):  # a large tree: its iterations cost in proportion to its nodes
             first_guess = min(first_guess, CFR_NODES_PER_SECOND / self.primary.game.tree.player.shape[0])
@@ -191,29 +206,28 @@ class LiveRun:
         return self.race.solvers[0]
 
     def kernel_status(self) -> str:
-        """The slowest of the runs' kernel statuses: ``"load"`` (the next chunk first loads or compiles a kernel),
-        ``"python"`` (a run goes as plain Python while its kernel compiles), ``"general"`` (a variant runs on the
-        general kernel while its own compiles) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
+        """The slowest of the runs' kernel statuses: ``"compiling"`` (a chunk waits for the kernels compiling in the
+        background), ``"python"`` (small chunks run as plain Python meanwhile), ``"load"`` (the next chunk loads or
+        compiles them) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
         statuses = {solver.kernel_status for solver in self.race.solvers}
-        return next((s for s in ("load", "python", "general") if s in statuses), "ready")
+        return next((s for s in ("compiling", "python", "load") if s in statuses), "ready")
+
+    def iterations_now(self) -> int | None:
+        """The most iterations a chunk makes now without waiting for a compile (``None``: any number; 0: it waits)."""
+        limits = [n for n in (solver.iterations_now() for solver in self.race.solvers) if n is not None]
+        return min(limits) if limits else None
 
     def waits_for_compile(self) -> bool:
-        """Whether the run waits, running nothing, for its CFR kernels to compile: a tree larger than
-        ``config.PYTHON_TWIN_CFR_NODES`` would crawl as plain Python and slow the compile it waits for."""
-        primary = self.primary
-        return (
-            isinstance(primary, rmcore.CFRSolver)
-            and primary.game.tree.player.shape[0] > rmcore.config.PYTHON_TWIN_CFR_NODES
-            and self.kernel_status() == "python"
-            and "cfr" in rmcore.compiling()
-        )
+        """Whether the run waits, running nothing, for its kernels to compile in the background: even one of its
+        iterations as plain Python (a large tree, a wide matrix game) would take longer than a screen update."""
+        return self.iterations_now() == 0
 
     def compile_seconds(self) -> float | None:
-        """How long the kernels this run waits for (or runs slower without) have been compiling; None when ready."""
-        if self.kernel_status() not in ("python", "general"):
+        """How long the kernels this run waits for (or runs as plain Python without) have been compiling, as measured
+        now; None when they are ready."""
+        if self.kernel_status() in ("ready", "load"):
             return None
-        seconds = rmcore.compiling()
-        return max(seconds.values()) if seconds else None
+        return rmcore.compiling().get(self.primary.family)
 
     @property
     def is_race(self) -> bool:
@@ -227,10 +241,12 @@ class LiveRun:
         left after the fixed cost, and never less than 40% of the budget's worth of iterations, so that a fixed cost
         near the budget cannot shrink the chunks to one iteration.
         """
+        now = self.iterations_now()
         if speed is not None:
-            return speed
+            return speed if now is None else min(speed, now)
         marginal_budget = max(budget - self._fixed, 0.4 * budget)
-        return round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
+        size = round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
+        return size if now is None else min(size, now)
 
     def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
         """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how

@@ -448,31 +448,13 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES) -> TreeGame:
             infoset_order=number_of.__getitem__,
             rules=None,
             max_nodes=max_nodes,
+            label=lambda state, history: nodes[state[0]].name or " ".join(history),  # the node's name, else its history
         )
     except (ValueError, OverflowError) as error:
         if last_seen[0] == len(nodes) - 1:  # the walk was over: a refusal of the whole game
             raise ValueError(f"{where}: {error}") from None
         raise ValueError(f"{where}, line {nodes[last_seen[0]].line}: {error}") from None
-    # The builder lays out each deal's subtree in prefix order, deal after deal: the file's order without the
-    # chance nodes above every decision (which are not tree nodes).
-    above_decisions = _deal_chance_nodes(nodes)
-    names_in_order = [node.name for k, node in enumerate(nodes) if k not in above_decisions]
-    labels = tuple(name or history for name, history in zip(names_in_order, game.node_labels))
-    return game._replace(node_labels=labels)
-
-
-def _deal_chance_nodes(nodes: list[_Node]) -> set[int]:
-    """The chance nodes with only chance nodes above them: the builder's deals, not nodes of the tree."""
-    found, pending = set(), [0]
-    while pending:
-        index = pending.pop()
-        if nodes[index].kind == "c":
-            found.add(index)
-            pending.extend(nodes[index].children)
-    return found
-
-
-# --- Writing -------------------------------------------------------------------------------------------------------
+    return game
 
 
 def _quoted(text) -> str:
@@ -625,7 +607,7 @@ def write_efg(game: TreeGame) -> str:
         return f"c {_quoted(name)} {chance_sets[0]} {_quoted(set_name)} {{ {listed} }} 0"
 
     def write_deal(d: int) -> None:
-        stack = [int(tree.deal_start[d])]
+        stack = [int(tree.deal_root[d])]
         while stack:
             k = stack.pop()
             label = _label_text(game.node_labels[k]) if k < len(game.node_labels) else ""
@@ -652,7 +634,7 @@ def write_efg(game: TreeGame) -> str:
             stack.extend(reversed(kids))
 
     trie = _deal_trie(game)
-    deals = tree.deal_start.shape[0]
+    deals = tree.deal_root.shape[0]
     if trie is not None:
         pending: list[tuple[_DealTrie, tuple[str, ...]]] = [(trie, ())]
         while pending:

@@ -18,7 +18,7 @@ import rmcore
 
 from .. import state
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
-from ..live import LiveRun
+from ..live import LiveRun, history_share
 from ..state import DEFAULT_PRESET, load_game
 from ..tables import escape
 from .editor import (
@@ -500,6 +500,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
             start=settings.start,
             max_points=points,
             member_points=members,
+            history_share=history_share(game),
         ),
         describe_change,
     )

@@ -218,7 +218,7 @@ def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_a
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
         compile_seconds = run.compile_seconds()
-        note = None if compile_seconds is None else explain.compiling(compile_seconds, "general")
+        note = None if compile_seconds is None else explain.compiling(compile_seconds, "matrix")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)

@@ -41,10 +41,10 @@ def tree_layout(game: rmcore.TreeGame) -> TreeLayout:
             x[node] = np.mean([place(int(child)) for child in tree.children[node] if child >= 0])
         return x[node]
 
-    for root in tree.deal_start:
+    for root in tree.deal_root:
         place(int(root))
         next_leaf += 1
-    roots = x[tree.deal_start]
+    roots = x[tree.deal_root]
     return TreeLayout(x, y, (float(roots.mean()), 0.0))
 
 
@@ -82,7 +82,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
             )
         )
     chance_x, chance_y = [], []
-    for root in tree.deal_start:
+    for root in tree.deal_root:
         chance_x += [layout.root[0], x[root], None]
         chance_y += [layout.root[1], y[root], None]
     traces.append(
@@ -112,8 +112,8 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     traces.append(
         dict(
             type="scatter",
-            x=x[tree.deal_start],
-            y=y[tree.deal_start] + 0.42,
+            x=x[tree.deal_root],
+            y=y[tree.deal_root] + 0.42,
             mode="text",
             text=deal_names,
             showlegend=False,

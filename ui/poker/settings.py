@@ -18,7 +18,7 @@ from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
 from rmcore.tree import uniform_policy
 
 from .. import explain, link, state
-from ..live import SESSION_HISTORY_BYTES, LiveRun
+from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
 from . import exact, games
 
 
@@ -461,6 +461,7 @@ def live_run(chosen: RunSettings) -> LiveRun:
             opponent=chosen.fixed_opponent(),
             max_points=points,
             member_points=members,
+            history_share=history_share(chosen.tree_game),
         ),
         _describe,
     )

@@ -174,7 +174,7 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         compile_seconds = run.compile_seconds()
-        note = None if compile_seconds is None else explain.compiling(compile_seconds, "cfr")
+        note = None if compile_seconds is None else explain.compiling(compile_seconds, "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
         classic = rmcore.is_classic_kuhn(run.race.game)

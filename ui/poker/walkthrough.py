@@ -23,7 +23,7 @@ TREE_EVERY = 1.0
 MAX_RETRACE = 100_000
 _DEALS = [
     f"{rmcore.kuhn.CARDS[c1]}·{rmcore.kuhn.CARDS[c2]}"
-    for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_start)
+    for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_root)
 ]
 
 

@@ -1,0 +1,150 @@
+"""Compiled code only: one file per family of kernels, pure loops over arrays they are given.
+
+- :mod:`~rmcore.kernels.rng`: the random numbers every sampled variant draws (xoshiro256+);
+- :mod:`~rmcore.kernels.matrix`: one kernel for every learning rule on a matrix game;
+- :mod:`~rmcore.kernels.tree`: the game-tree layout's passes (reach, the CFR update, the best responses), Monte Carlo
+  CFR's sampled walks and magnetic mirror descent.
+
+No validation and no allocation happen here: the wrappers in ``rmcore/matrix.py`` and ``rmcore/cfr.py`` validate,
+allocate and read the results, and ``rmcore/_runtime.py`` decides whether a call runs compiled or, while a family
+compiles in a process of its own, as the same file run as plain Python (:func:`python_twin`).
+
+numba caches compiled code per source file and knows nothing of the jitted functions a file calls in another one, so a
+family that calls :mod:`rng` would keep running an edited generator's old code. :class:`_FamilyStamp` closes that gap:
+a family file's cache is stamped with its own content and that of every kernel file it reads through
+:func:`sibling`, so an edit to ``rng.py`` recompiles both families, while an edit to ``tree.py`` leaves the matrix
+kernel's cache alone.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib
+import importlib.util
+import os
+import re
+
+import numba
+from numba.core import caching
+from numba.extending import register_jitable
+
+__all__ = ["TWIN_SUFFIX", "FAMILIES", "jit_for", "part_for", "sibling", "python_twin", "is_twin", "family_stamp"]
+
+#: The module names of the kernel files loaded again as plain Python end with this (``python_twin``).
+TWIN_SUFFIX = "_python_twin"
+#: The kernel families, each compiled and cached as a whole (``python -m rmcore._compile FAMILY``).
+FAMILIES = ("matrix", "tree")
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def is_twin(module_name: str) -> bool:
+    """Whether ``module_name`` is a kernel file loaded as plain Python."""
+    return module_name.endswith(TWIN_SUFFIX)
+
+
+def jit_for(module_name: str):
+    """The decorator a kernel file compiles with: ``numba.njit``, or for its plain-Python twin one that leaves every
+    function as it is (so that both run the same source)."""
+    if not is_twin(module_name):
+        return numba.njit
+
+    def leave_as_is(*function, **options):
+        return function[0] if function else (lambda kernel: kernel)
+
+    return leave_as_is
+
+
+def part_for(module_name: str):
+    """The decorator of a kernel's parts, the functions only kernels call: ``numba.extending.register_jitable``, which
+    compiles a part into each kernel that calls it (inlined by LLVM with ``forceinline``) rather than as a function of
+    its own with an entry point from Python, its own machine code and its own cache file; or for the twin one that
+    leaves every function as it is."""
+    if is_twin(module_name):
+        return jit_for(module_name)
+
+    def part(*function, **options):
+        if function:
+            return register_jitable(*function)
+        return register_jitable(**options)
+
+    return part
+
+
+def sibling(module_name: str, name: str):
+    """The kernel file ``name`` as the file ``module_name`` reads it: compiled, or its twin from a twin."""
+    if is_twin(module_name):
+        return python_twin(name)
+    return importlib.import_module(f"{__name__}.{name}")
+
+
+@functools.cache
+def python_twin(name: str):
+    """Kernel file ``name`` (``"matrix"``, ``"tree"``, ``"rng"``) loaded a second time with every ``@njit`` left out.
+
+    The same loops as plain Python functions: a thousand times slower, but they need no compile, so a server whose
+    numba cache is empty answers at once while the family compiles in a process of its own. The kernels use no
+    ``fastmath`` (no reassociated sums, no contracted multiply-adds), so the twin computes the same numbers to the
+    last bit (``tests/test_kernel_twin.py``). The random number generator's uint64 arithmetic wraps around by design:
+    call the twin under ``np.errstate(over="ignore")``.
+    """
+    spec = importlib.util.spec_from_file_location(f"{__name__}.{name}{TWIN_SUFFIX}", os.path.join(_HERE, f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_READS = re.compile(r"""sibling\(__name__,\s*["'](\w+)["']\)""")
+
+
+def _reads(name: str) -> tuple[str, ...]:
+    """The kernel files that file ``name`` reads through :func:`sibling`, and the files those read."""
+    with open(os.path.join(_HERE, f"{name}.py"), encoding="utf-8") as source:
+        direct = _READS.findall(source.read())
+    found: list[str] = []
+    for other in direct:
+        for dependency in (*_reads(other), other):
+            if dependency not in found and dependency != name:
+                found.append(dependency)
+    return tuple(found)
+
+
+def family_stamp(path: str) -> bytes:
+    """The stamp numba's cache keeps for the kernel file at ``path``: a hash of its content and of every kernel file
+    it reads, so that an edit to any of them makes its cached code stale."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    digest = hashlib.sha256()
+    for part in (name, *_reads(name)):
+        with open(os.path.join(_HERE, f"{part}.py"), "rb") as source:
+            digest.update(hashlib.sha256(source.read()).digest())
+    return digest.digest()
+
+
+def _in_this_package(py_file: str) -> bool:
+    return os.path.dirname(os.path.abspath(py_file)) == _HERE
+
+
+class _FamilyStamp:
+    """A numba cache locator for the files of this package, stamped by :func:`family_stamp`."""
+
+    def get_source_stamp(self):
+        return family_stamp(self._py_file)
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        return super().from_function(py_func, py_file) if _in_this_package(py_file) else None
+
+
+class _UserDirectoryFamily(_FamilyStamp, caching.UserProvidedCacheLocator):
+    """Under ``NUMBA_CACHE_DIR`` when it is set, as numba's own first choice."""
+
+
+class _InTreeFamily(_FamilyStamp, caching.InTreeCacheLocator):
+    """In the package's ``__pycache__`` otherwise."""
+
+
+# numba offers no public hook for a file's stamp: its cache asks each class of this list in turn (numba.core.caching).
+# Ours go first and answer only for this package's files; every other function is cached as numba does it.
+for _locator in (_InTreeFamily, _UserDirectoryFamily):
+    if _locator not in caching.CacheImpl._locator_classes:
+        caching.CacheImpl._locator_classes.insert(0, _locator)

@@ -1,0 +1,736 @@
+"""One kernel for every learning rule on a two-player matrix game: :func:`run_matrix`.
+
+A rule's variant (its strategy map, optimism, sampling, update order, averaging, a fixed opponent) is a
+:class:`MatrixFlags` of plain integers read at run time, so one compiled kernel serves them all; step sizes are numbers
+in the state. One iteration t (see ``rmcore/matrix.py`` for the rules' mathematics and papers):
+
+1. ``x_t`` and ``y_t`` from each player's state (:func:`play`);
+2. payoff vectors ``u1 = A y_t`` and ``u2 = B^T x_t`` (sampled: ``A[:, b]`` and ``B[a, :]`` for ``a ~ x_t``,
+   ``b ~ y_t``); with alternating updates the column player's against ``x_{t+1}``;
+3. each player's update from its payoff vector and value (:func:`learn`);
+4. the weighted strategy sums ``S += w_t x_t`` with ``w_t = t ** averaging_power``.
+
+No ``fastmath`` but in one place: every sum adds in the order written here, so results never depend on where an array
+lies in memory, and the same file run as plain Python (the twin, ``rmcore.kernels.python_twin("matrix")``) gives the
+same bits for every game with fewer than :data:`WIDE_ROWS` columns. A wider game's row sums are added in vector
+registers (:func:`_long_row_dot`).
+"""
+
+from __future__ import annotations
+
+import decimal
+import math
+from typing import NamedTuple
+
+import numba
+import numpy as np
+from llvmlite import ir as llvmlite_ir
+from numba.extending import intrinsic
+
+from . import is_twin, jit_for, part_for, sibling
+
+njit = jit_for(__name__)
+part = part_for(__name__)
+rng = sibling(__name__, "rng")
+
+# Functions called from Python release the GIL (nogil): a class's sessions then run their chunks on every core at once.
+# The kernel allocates nothing and is handed arrays that outlive it, so it runs without numba's reference counting
+# (``_nrt=False``): with it, atomic increments and decrements of the state's arrays stayed in the hot loop wherever an
+# array was last used in a branch.
+_ENTRY = dict(cache=True, error_model="numpy", nogil=True, _nrt=False)
+_PART = dict(error_model="numpy", _nrt=False, forceinline=True)
+# A checkpoint is written once per row, not per iteration: a function of its own, called by the kernel, so that its
+# code is compiled once rather than once more inside the kernel (a call costs far less than a row).
+_CHECKPOINT = dict(cache=True, error_model="numpy", nogil=True, _nrt=False, no_cpython_wrapper=True)
+
+# The strategy maps (MatrixFlags.algorithm). Optimism (a prediction of the next round counted once more) is a flag of
+# its own: predictive RM+ is RM_PLUS with it, optimistic Hedge and optimistic GDA are HEDGE and GDA with it.
+RM, RM_PLUS, HEDGE, GDA, FICTITIOUS_PLAY = 0, 1, 2, 3, 4
+
+if is_twin(__name__):
+
+    def fused_multiply_add(a, b, c):
+        """``a * b + c`` rounded once, as the compiled ``llvm.fma``: exact integers, then Python's correctly rounded
+        integer division (``math.fma`` exists from Python 3.13 on)."""
+        if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+            return a * b + c
+        (a_top, a_bottom), (b_top, b_bottom), (c_top, c_bottom) = (
+            float(a).as_integer_ratio(),
+            float(b).as_integer_ratio(),
+            float(c).as_integer_ratio(),
+        )
+        top = a_top * b_top * c_bottom + c_top * a_bottom * b_bottom
+        return top / (a_bottom * b_bottom * c_bottom) if top != 0 else a * b + c  # (a zero keeps IEEE's sign)
+
+else:
+
+    @intrinsic
+    def fused_multiply_add(typing_context, a, b, c):
+        """``a * b + c`` rounded once (``llvm.fma``: the processor's FMA instruction, or the C library's ``fma``).
+        numba offers no fma of its own."""
+        double = llvmlite_ir.DoubleType()
+
+        def codegen(context, builder, signature, arguments):
+            fma = builder.module.declare_intrinsic("llvm.fma", [double], llvmlite_ir.FunctionType(double, [double] * 3))
+            return builder.call(fma, arguments)
+
+        return numba.types.float64(numba.types.float64, numba.types.float64, numba.types.float64), codegen
+
+
+class MatrixFlags(NamedTuple):
+    """One variant of a learning rule, as plain integers read by the kernel at run time."""
+
+    algorithm: int  # the strategy map: RM, RM_PLUS, HEDGE, GDA or FICTITIOUS_PLAY
+    optimistic: int  # 1: count a prediction of the next round once more (PRM+, optimistic Hedge, optimistic GDA)
+    sampled: int  # 1: each player samples one action and learns from the sampled payoffs
+    alternating: int  # 1: the column player learns against the row player's new strategy
+    averaging_power: int  # w_t = t ** averaging_power: 0 uniform, 1 linear, 2 quadratic
+    fixed_opponent: int  # 1: only the row player learns; y is fixed
+    zero_sum: int  # 1: B = -A, so that one pass over A gives both players' payoff vectors
+    track_external: int  # 1: keep the unclipped regret sums against the joint play (the CCE gap)
+
+
+class MatrixState(NamedTuple):
+    """Everything a run carries from one iteration to the next, its constants and its scratch."""
+
+    # Cumulative regrets R (clipped at 0 for RM+ / PRM+), kept for every rule: external regret max_a R_T(a) is defined
+    # whatever the rule, and the regret chart draws it.
+    regrets_row: np.ndarray
+    regrets_col: np.ndarray
+    # The optimistic rules' prediction of the next round: r_{t-1} for PRM+, the payoff vector u_{t-1} for optimistic
+    # Hedge and optimistic GDA (0 before the first iteration).
+    predictions_row: np.ndarray
+    predictions_col: np.ndarray
+    # Hedge and fictitious play: cumulative payoffs U_t = u_1 + ... + u_t; GDA: its iterate x_{t+1} itself.
+    scores_row: np.ndarray
+    scores_col: np.ndarray
+    strategy_sums_row: np.ndarray  # sum_t w_t x_t
+    strategy_sums_col: np.ndarray
+    external_row: np.ndarray  # sum_t of unclipped regrets against the joint play, for the CCE gap
+    external_col: np.ndarray
+    weight_sum: np.ndarray  # shape (1,): sum_t w_t
+    rng: np.ndarray  # xoshiro256+ state, 4 x uint64
+    # constants of a run
+    steps: np.ndarray  # [eta_row, eta_col, anytime]: the step eta, or with anytime = 1 Hedge's eta_t = eta / sqrt(t)
+    log_start_row: np.ndarray  # Hedge: ln x_1, the start as a prior (0 without a start)
+    log_start_col: np.ndarray
+    start_row: np.ndarray  # fictitious play: x_1
+    start_col: np.ndarray
+    # work arrays, overwritten every iteration
+    x: np.ndarray
+    y: np.ndarray
+    next_x: np.ndarray
+    row_utilities: np.ndarray
+    col_utilities: np.ndarray
+    avg_x: np.ndarray
+    avg_y: np.ndarray
+    fixed_row_utilities: np.ndarray  # A y for a fixed opponent y, computed once per call
+    scratch_row: np.ndarray  # GDA's projection sorts here
+    scratch_col: np.ndarray
+    # What the last sampled iteration drew: the row player's action, the column player's, and the row player's fresh
+    # draw from x_{t+1} that the column player's alternating update met; -1 unsampled.
+    drawn: np.ndarray
+
+
+class MatrixRecord(NamedTuple):
+    """History rows of a matrix-game run, one array per quantity (``k`` rows)."""
+
+    iteration: np.ndarray  # [k] int64
+    current: np.ndarray  # [k, 2, w] the strategies the next iteration plays, zero-padded to w = max(m, n)
+    average: np.ndarray  # [k, 2, w]
+    regrets: np.ndarray  # [k, 2, w] cumulative regrets R per player (zero for a fixed opponent)
+    br_gain_row: np.ndarray  # [k] best-response gains of the average profile
+    br_gain_col: np.ndarray  # NaN against a fixed opponent
+    average_regret_row: np.ndarray  # [k] max_a R(a)^+ / t
+    average_regret_col: np.ndarray
+    value: np.ndarray  # [k] x^T A y of the averages
+    cce_gap: np.ndarray  # [k] largest external regret per iteration (general-sum self-play), else NaN
+    nash_conv_current: np.ndarray  # [k] g1 + g2 of the current profile (self-play), else NaN
+
+
+def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
+    """Room for ``rows`` history rows of an m x n game."""
+    w = max(m, n)
+    return MatrixRecord(
+        np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, 2, w)),
+        np.zeros((rows, 2, w)),
+        np.zeros((rows, 2, w)),
+        *(np.zeros(rows) for _ in range(7)),
+    )
+
+
+# -- regret matching -------------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _normalise_positive_part(values, out):
+    """``out = max(values, 0) / sum max(values, 0)``, uniform when nothing is positive (``out`` may be ``values``)."""
+    n = values.shape[0]
+    total = 0.0
+    for i in range(n):
+        positive = values[i] if values[i] > 0.0 else 0.0
+        out[i] = positive
+        total += positive
+    if total > 0.0:
+        for i in range(n):
+            out[i] = out[i] / total
+    else:
+        for i in range(n):
+            out[i] = 1.0 / n
+
+
+@part(**_PART)
+def regret_matching(regrets, prediction, optimistic, out):
+    """``out = RM(R)`` (Hart & Mas-Colell 2000); optimistic (predictive RM+) plays ``RM(R + m)`` with the prediction
+    ``m = r_{t-1}`` (``out`` doubles as the scratch space for ``R + m``)."""
+    if optimistic:
+        for i in range(regrets.shape[0]):
+            out[i] = regrets[i] + prediction[i]
+        _normalise_positive_part(out, out)
+    else:
+        _normalise_positive_part(regrets, out)
+
+
+# -- Hedge's exponential ---------------------------------------------------------------------------
+
+
+def _powers_of_two_table(bits: int) -> tuple[np.ndarray, np.ndarray]:
+    """``2^(j / N)`` for ``j = 0 .. N-1`` (``N = 2^bits``), each as the nearest double ``h`` and the relative
+    correction ``c`` with ``2^(j / N) = h (1 + c)`` to about 106 bits (computed in 40-digit decimal arithmetic)."""
+    with decimal.localcontext() as context:
+        context.prec = 40
+        exact = [decimal.Decimal(2) ** (decimal.Decimal(j) / (1 << bits)) for j in range(1 << bits)]
+        rounded = [float(value) for value in exact]
+        correction = [float(value / decimal.Decimal(near) - 1) for value, near in zip(exact, rounded)]
+    return np.array(rounded), np.array(correction)
+
+
+def _ln2_over(n: int) -> tuple[float, float]:
+    """``ln(2) / n`` in two parts (Cody & Waite 1980): the high one with its last 20 bits zero, so that ``k * high`` is
+    exact for ``|k| < 2^20``, and the double nearest the rest."""
+    exact = decimal.Decimal(2).ln(decimal.Context(prec=40)) / n
+    mantissa, exponent = math.frexp(float(exact))
+    high = math.ldexp(math.floor(math.ldexp(mantissa, 33)), exponent - 33)
+    return high, float(exact - decimal.Decimal(high))
+
+
+_EXP_TABLE_BITS = 7
+_EXP_TABLE, _EXP_TABLE_CORRECTION = _powers_of_two_table(_EXP_TABLE_BITS)
+_EXP_N_OVER_LN2 = (1 << _EXP_TABLE_BITS) / math.log(2.0)
+_EXP_LN2_OVER_N_HIGH, _EXP_LN2_OVER_N_LOW = _ln2_over(1 << _EXP_TABLE_BITS)
+_EXP_ROUNDING_SHIFT = 1.5 * 2.0**52  # adding it rounds a double of magnitude below 2^51 to an integer k ...
+_EXP_ROUNDING_SHIFT_BITS = int(np.float64(_EXP_ROUNDING_SHIFT).view(np.int64))  # ... whose bits are these plus k
+_LOG_SMALLEST_NORMAL = -1022.0 * math.log(2.0)  # ln 2^-1022
+
+
+@part(**_PART)
+def _exp_parts(x):
+    """``(q, bits of 2^(j/N), rest)`` with ``e^x = 2^q 2^(j/N) (1 + rest)``, for ``|x| < 2^51 ln(2) / N`` (Tang 1989,
+    "Table-driven implementation of the exponential function in IEEE floating-point arithmetic", ACM TOMS 15(2)).
+
+    With ``k = round(x N / ln 2)``, ``N = 128``, ``k = 128 q + j`` (``0 <= j < 128``) and ``r = x - k ln(2) / N``
+    (``|r| <= ln(2) / 256``): ``e^x = 2^q 2^(j/N) e^r``, ``2^(j/N)`` from a table held in two parts and
+    ``e^r - 1 = r + r^2/2 + r^3/6 + r^4/24 + r^5/120`` (its truncation error below ``2^-60``), in two halves that
+    are evaluated side by side; the table's relative correction joins ``e^r - 1`` in ``rest``, so that only one
+    rounding happens at the scale of the result. No branch, no conversion: ``k`` is read off the bits of the rounded
+    double. Each ``a * b + c`` is one fused multiply-add (one rounding, and the shortest path through the processor).
+    """
+    rounded = fused_multiply_add(x, _EXP_N_OVER_LN2, _EXP_ROUNDING_SHIFT)
+    k = rounded - _EXP_ROUNDING_SHIFT
+    # k * high is exact (high ends in 20 zero bits, |k| < 2^20), and so is x less it, which lies near x.
+    r = fused_multiply_add(-k, _EXP_LN2_OVER_N_LOW, fused_multiply_add(-k, _EXP_LN2_OVER_N_HIGH, x))
+    whole = np.float64(rounded).view(np.int64) - _EXP_ROUNDING_SHIFT_BITS  # k as an integer
+    j = whole & ((1 << _EXP_TABLE_BITS) - 1)
+    r2 = r * r
+    low_half = fused_multiply_add(r2, fused_multiply_add(r, 1.0 / 6.0, 0.5), _EXP_TABLE_CORRECTION[j] + r)
+    rest = fused_multiply_add(r2 * r2, fused_multiply_add(r, 1.0 / 120.0, 1.0 / 24.0), low_half)
+    return whole >> _EXP_TABLE_BITS, np.float64(_EXP_TABLE[j]).view(np.int64), rest
+
+
+@part(**_PART)
+def softmax_weight(shifted):
+    """``e^s`` for a logit less the largest (``s <= 0``), within 0.501 of a unit in the last place down to ``2^-1022``,
+    and 0 where ``e^s < 2^-1022`` (:func:`_exp_parts` computes it; ``tests/test_softmax_weight.py`` measures it).
+
+    Why not the C library's ``exp``: the call cannot be inlined, a call in a loop makes the loop keep its running
+    values in memory, and a Hedge run that drifts to the boundary sends many exps through the library's underflow
+    path, which sets ``errno``; three-action Hedge then takes about twice regret matching's time an iteration rather
+    than ``python -m rmcore bench``'s figure. A weight under ``2^-1022`` would be a subnormal number, which costs a
+    microcode assist in every operation that touches it: a probability that small is 0 here. ``-inf`` (the logit of an
+    action the start excludes) gives 0; a NaN stays a NaN.
+    """
+    # (Clamped so that every number on the way is finite, as the plain-Python twin wants it.)
+    q, table_bits, rest = _exp_parts(-745.0 if shifted < -745.0 else shifted)
+    scale = np.int64(table_bits + (q << 52)).view(np.float64)
+    weight = fused_multiply_add(scale, rest, scale)
+    return 0.0 if shifted < _LOG_SMALLEST_NORMAL else weight
+
+
+@part(**_PART)
+def _hedge_step(steps, player, t):
+    """Hedge's step ``eta_t``: the constant ``eta``, or with the anytime schedule ``eta / sqrt(t)``."""
+    eta = steps[player]
+    if steps[2] != 0.0:
+        eta = eta / np.sqrt(float(t))
+    return eta
+
+
+@part(**_PART)
+def _softmax(scores, prediction, optimistic, log_start, eta, out):
+    """Hedge's ``out ∝ x_1 * exp(eta * (U + m))`` (Freund & Schapire 1997), ``m`` the optimistic prediction.
+
+    The logits less their maximum, so that no exp overflows (the largest one's weight is ``e^0 = 1`` exactly). Without
+    a start ``log_start`` is 0; an action the start excludes has ``-inf``.
+    """
+    n = out.shape[0]
+    best = -np.inf
+    for i in range(n):
+        logit = eta * (scores[i] + prediction[i]) if optimistic else eta * scores[i]
+        logit += log_start[i]
+        out[i] = logit
+        best = logit if logit > best else best
+    total = 0.0
+    for i in range(n):
+        weight = softmax_weight(out[i] - best)
+        out[i] = weight
+        total += weight
+    scale = 1.0 / total
+    for i in range(n):
+        out[i] = out[i] * scale
+
+
+# -- fictitious play and gradient ascent -----------------------------------------------------------
+
+
+@part(**_PART)
+def _fictitious_play(scores, start, t, out):
+    """``out = e_i`` with ``i = argmax U_i`` (Brown 1951; ties to the lowest index), or the start at ``t = 1``."""
+    if t == 1:
+        for i in range(scores.shape[0]):
+            out[i] = start[i]
+        return
+    best = 0
+    for i in range(1, scores.shape[0]):
+        if scores[i] > scores[best]:
+            best = i
+    for i in range(scores.shape[0]):
+        out[i] = 1.0 if i == best else 0.0
+
+
+@part(**_PART)
+def project_onto_simplex(values, active):
+    """``values <- argmin_{x in simplex} |x - values|`` in place (Michelot 1986, "A finite algorithm for finding the
+    projection of a point onto the canonical simplex of R^n", JOTA 50(1)).
+
+    The projection is ``x_i = max(v_i - theta, 0)`` for the threshold ``theta`` with ``sum_i x_i = 1``. Starting with
+    every action active, ``theta = (sum of the active v_i - 1) / (active count)``; every action with ``v_i <= theta``
+    leaves the active set, and theta, which can only grow, is computed again, until none leaves (at most n rounds,
+    one or two for a point near the simplex, as GDA's iterates are). No sort: two passes over the actions a round.
+    ``active`` (as long as ``values``) holds 1.0 for the active actions.
+    """
+    n = values.shape[0]
+    for i in range(n):
+        active[i] = 1.0
+    theta = 0.0
+    while True:
+        total = 0.0
+        count = 0.0
+        for i in range(n):
+            total += active[i] * values[i]
+            count += active[i]
+        theta = (total - 1.0) / count
+        left = False
+        for i in range(n):
+            if active[i] > 0.0 and values[i] <= theta:
+                active[i] = 0.0
+                left = True
+        if not left:
+            break
+    for i in range(n):
+        shifted = values[i] - theta
+        values[i] = shifted if shifted > 0.0 else 0.0
+
+
+# -- the rules: play and learn ---------------------------------------------------------------------
+
+
+@part(**_PART)
+def play(flags, s, player, t, out):
+    """``out = x_t``, the strategy ``player`` (0 row, 1 column) plays at iteration ``t`` (>= 1), from the state ``s``
+    after iteration ``t - 1``.
+
+    RM / RM+: ``RM(R)`` (optimistic: ``RM(R + r_{t-1})``); Hedge: ``x_t ∝ x_1 exp(eta_t U_{t-1})`` (optimistic:
+    ``U_{t-1} + u_{t-1}``), ``eta_t`` the constant ``eta`` or the anytime ``eta / sqrt(t)``; GDA: its iterate;
+    fictitious play: the start at ``t = 1``, then ``e_argmax U_{t-1}``.
+    """
+    algorithm, optimistic = flags.algorithm, flags.optimistic
+    row = player == 0
+    regrets, predictions = (s.regrets_row, s.predictions_row) if row else (s.regrets_col, s.predictions_col)
+    scores = s.scores_row if row else s.scores_col
+    if algorithm == HEDGE:
+        log_start = s.log_start_row if row else s.log_start_col
+        _softmax(scores, predictions, optimistic, log_start, _hedge_step(s.steps, player, t), out)
+    elif algorithm == GDA:
+        for i in range(out.shape[0]):
+            out[i] = scores[i]
+    elif algorithm == FICTITIOUS_PLAY:
+        _fictitious_play(scores, s.start_row if row else s.start_col, t, out)
+    else:
+        regret_matching(regrets, predictions, optimistic, out)
+
+
+@part(**_PART)
+def learn(flags, s, player, utilities, value):
+    """``player``'s update from this round's payoff vector ``u`` and value ``v``.
+
+    Every rule keeps ``R += u - v`` (RM+ and PRM+ clip it at 0, Tammelin 2014). Hedge and fictitious play add
+    ``U += u``; GDA steps ``x <- Proj(x + eta u)`` (optimistic: ``Proj(x + eta (2 u - u_{t-1}))``, Daskalakis et al.
+    2018). The optimistic rules keep the prediction of the next round: ``r_t = u - v`` for PRM+, ``u`` for Hedge and
+    GDA.
+    """
+    algorithm, optimistic = flags.algorithm, flags.optimistic
+    row = player == 0
+    regrets, predictions = (s.regrets_row, s.predictions_row) if row else (s.regrets_col, s.predictions_col)
+    scores = s.scores_row if row else s.scores_col
+    n = regrets.shape[0]
+    if algorithm == RM or algorithm == RM_PLUS:
+        if optimistic:
+            for k in range(n):
+                predictions[k] = utilities[k] - value
+        if algorithm == RM:
+            for k in range(n):
+                regrets[k] += utilities[k] - value
+        else:
+            for k in range(n):
+                updated = regrets[k] + (utilities[k] - value)
+                regrets[k] = updated if updated > 0.0 else 0.0
+        return
+    if algorithm == GDA:
+        eta = s.steps[player]
+        for k in range(n):
+            regrets[k] += utilities[k] - value
+            if optimistic:
+                scores[k] += eta * (2.0 * utilities[k] - predictions[k])
+                predictions[k] = utilities[k]
+            else:
+                scores[k] += eta * utilities[k]
+        project_onto_simplex(scores, s.scratch_row if row else s.scratch_col)
+        return
+    for k in range(n):
+        regrets[k] += utilities[k] - value
+        scores[k] += utilities[k]
+        if optimistic:
+            predictions[k] = utilities[k]
+
+
+# -- payoff vectors ----------------------------------------------------------------------------------
+
+#: From this many columns on, a row's dot product is summed in vector registers (:func:`_long_row_dot`).
+WIDE_ROWS = 16
+
+
+@part(**_PART)
+def _row_dot(matrix, i, weights):
+    """``sum_j matrix[i, j] weights[j]``: in order for a row shorter than :data:`WIDE_ROWS`, else by
+    :func:`_long_row_dot`."""
+    n = weights.shape[0]
+    if n >= WIDE_ROWS:
+        return _long_row_dot(matrix, i, weights)
+    total = 0.0
+    for j in range(n):
+        total += matrix[i, j] * weights[j]
+    return total
+
+
+@part(**_PART, fastmath={"reassoc"})
+def _long_row_dot(matrix, i, weights):
+    """A long row's dot product, which LLVM may reassociate ("reassoc", in this function alone) to add it in vector
+    registers: in order, a large game's iteration waits on one addition after another (1000x1000: 1.9 times one
+    ``A.sum()`` against about one; numba cannot vectorise a sum otherwise, not even split by hand into sixteen
+    running sums). The order then depends on the processor's vector width, not on where the row lies, so a run
+    repeats itself to the last bit on one machine; the plain-Python twin agrees with it to rounding only, and so never
+    stands in for a game this wide (``rmcore/_runtime.py``)."""
+    total = 0.0
+    for j in range(weights.shape[0]):
+        total += matrix[i, j] * weights[j]
+    return total
+
+
+@part(**_PART)
+def _add_row_times(out, matrix, i, weight, sign, first):
+    """``out += sign * weight * matrix[i]`` (``first``: ``out =`` instead; a loop that writes zeros first would
+    become a call to ``memset``, and a call in the hot loop sends every live register to memory and back)."""
+    n = out.shape[0]
+    if first:
+        for j in range(n):
+            out[j] = sign * (weight * matrix[i, j])
+    elif sign > 0.0:
+        for j in range(n):
+            out[j] += weight * matrix[i, j]
+    else:
+        for j in range(n):
+            out[j] -= weight * matrix[i, j]
+
+
+@part(**_PART)
+def row_utilities_against(A, y, out):
+    """``out = A y``."""
+    for i in range(A.shape[0]):
+        out[i] = _row_dot(A, i, y)
+
+
+@part(**_PART)
+def col_utilities_against(A, B, zero_sum, x, out):
+    """``out = x^T B`` (``B = -A`` in a zero-sum game)."""
+    for i in range(A.shape[0]):
+        if zero_sum:
+            _add_row_times(out, A, i, x[i], -1.0, i == 0)
+        else:
+            _add_row_times(out, B, i, x[i], 1.0, i == 0)
+
+
+@part(**_PART)
+def payoff_vectors(A, B, zero_sum, x, y, row_utilities, col_utilities):
+    """``row_utilities = A y`` and ``col_utilities = x^T B`` in one pass over the rows: each row is read from memory
+    once and summed again from the processor's cache (a large matrix is read at memory speed)."""
+    for i in range(A.shape[0]):
+        row_utilities[i] = _row_dot(A, i, y)
+        if zero_sum:
+            _add_row_times(col_utilities, A, i, x[i], -1.0, i == 0)
+        else:
+            _add_row_times(col_utilities, B, i, x[i], 1.0, i == 0)
+
+
+@part(**_PART)
+def _dot(a, b):
+    total = 0.0
+    for k in range(a.shape[0]):
+        total += a[k] * b[k]
+    return total
+
+
+@part(**_PART)
+def _add_external(external, utilities, value):
+    for k in range(external.shape[0]):
+        external[k] += utilities[k] - value
+
+
+@part(**_PART)
+def _add_weighted(sums, strategy, weight):
+    for k in range(sums.shape[0]):
+        sums[k] += weight * strategy[k]
+
+
+@part(**_PART)
+def _weight(t, averaging_power):
+    """Iteration t's weight in the average: 1, t or t^2."""
+    if averaging_power == 0:
+        return 1.0
+    if averaging_power == 1:
+        return float(t)
+    return float(t) * float(t)
+
+
+@part(**_PART)
+def _sampled_row_utilities(A, b, out):
+    for i in range(A.shape[0]):
+        out[i] = A[i, b]
+
+
+@part(**_PART)
+def _sampled_col_utilities(A, B, zero_sum, a, out):
+    if zero_sum:
+        for j in range(A.shape[1]):
+            out[j] = -A[a, j]
+    else:
+        for j in range(A.shape[1]):
+            out[j] = B[a, j]
+
+
+# -- the loops -------------------------------------------------------------------------------------
+
+
+# -- checkpoints -----------------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _average(sums, weight_sum, out):
+    n = sums.shape[0]
+    if weight_sum > 0.0:
+        for k in range(n):
+            out[k] = sums[k] / weight_sum
+    else:
+        for k in range(n):
+            out[k] = 1.0 / n
+
+
+@part(**_PART)
+def _max_positive(values):
+    best = 0.0
+    for k in range(values.shape[0]):
+        if values[k] > best:
+            best = values[k]
+    return best
+
+
+@part(**_PART)
+def best_response_gains(A, B, zero_sum, x, y, row_utilities, col_utilities):
+    """``(g1, g2, value)`` for the profile (x, y): each player's gain from a best response, and x^T A y.
+
+    ``g1 = max_i (A y)_i - x^T A y`` and ``g2 = max_j (x^T B)_j - x^T B y``; both are >= 0 in exact arithmetic and are
+    clipped at 0 against rounding.
+    """
+    payoff_vectors(A, B, zero_sum, x, y, row_utilities, col_utilities)
+    value_row = _dot(x, row_utilities)
+    value_col = _dot(y, col_utilities)
+    best_row = row_utilities[0]
+    for i in range(row_utilities.shape[0]):
+        if row_utilities[i] > best_row:
+            best_row = row_utilities[i]
+    best_col = col_utilities[0]
+    for j in range(col_utilities.shape[0]):
+        if col_utilities[j] > best_col:
+            best_col = col_utilities[j]
+    return max(best_row - value_row, 0.0), max(best_col - value_col, 0.0), value_row
+
+
+@njit(**_CHECKPOINT)
+def record_row(A, B, flags, s, iteration, record, k):
+    """Row ``k`` of ``record``: the state after ``iteration`` iterations. Current strategies are the ones the next
+    iteration plays (:func:`play` at ``iteration + 1``); averages are ``S / sum_t w_t`` (uniform before the first
+    iteration). The state's work arrays serve as scratch."""
+    m = s.x.shape[0]
+    n = s.y.shape[0]
+    fixed = flags.fixed_opponent
+    record.iteration[k] = iteration
+    for player in range(1 if fixed else 2):  # (a fixed opponent's y is its strategy; in self-play a work array)
+        play(flags, s, player, iteration + 1, s.next_x if player == 0 else s.y)
+    weight_sum = s.weight_sum[0]
+    _average(s.strategy_sums_row, weight_sum, s.avg_x)
+    if fixed:
+        for j in range(n):
+            s.avg_y[j] = s.y[j]
+    else:
+        _average(s.strategy_sums_col, weight_sum, s.avg_y)
+    elapsed = float(iteration) if iteration > 0 else 1.0  # R = 0 before the first iteration
+    record.nash_conv_current[k] = np.nan
+    for average in range(0 if not fixed else 1, 2):  # the current profile (in self-play), then the average one
+        gain_row, gain_col, value = best_response_gains(
+            A,
+            B,
+            flags.zero_sum,
+            s.avg_x if average else s.next_x,
+            s.avg_y if average else s.y,
+            s.row_utilities,
+            s.col_utilities,
+        )
+        if not average:
+            record.nash_conv_current[k] = gain_row + gain_col
+            continue
+        record.br_gain_row[k] = gain_row
+        record.br_gain_col[k] = np.nan if fixed else gain_col
+        record.value[k] = value
+    for i in range(m):
+        record.current[k, 0, i] = s.next_x[i]
+        record.average[k, 0, i] = s.avg_x[i]
+        record.regrets[k, 0, i] = s.regrets_row[i]
+    for j in range(n):
+        record.current[k, 1, j] = s.y[j]
+        record.average[k, 1, j] = s.avg_y[j]
+        record.regrets[k, 1, j] = s.regrets_col[j]
+    record.average_regret_row[k] = _max_positive(s.regrets_row) / elapsed
+    record.average_regret_col[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
+    if flags.track_external:
+        record.cce_gap[k] = max(_max_positive(s.external_row), _max_positive(s.external_col)) / elapsed
+    else:
+        record.cce_gap[k] = np.nan
+
+
+# -- the entry point -------------------------------------------------------------------------------
+
+
+@njit(**_ENTRY)
+def run_matrix(A, B, flags, state, first_iteration, last_iteration, checkpoints, record):
+    """Run iterations ``first_iteration .. last_iteration`` (inclusive) of the rule ``flags`` names, writing row ``k``
+    of ``record`` after each iteration ``checkpoints[k]`` (increasing, all within the range); returns how many rows it
+    wrote. With ``first_iteration > last_iteration`` it runs nothing and, given one checkpoint, records the state as
+    it stands after that iteration (a snapshot: what ``metrics()`` and ``history()`` read).
+
+    A fixed opponent keeps ``y`` (``state.y``) constant, and only the row player learns.
+    """
+    s = state
+    written = np.int64(0)  # (not the literal 0: numba would compile the checkpoint twice, for a literal and an int64)
+    if first_iteration > last_iteration:
+        if checkpoints.shape[0] == 0:
+            return 0
+        record_row(A, B, flags, s, checkpoints[0], record, written)
+        return written + 1
+    if flags.fixed_opponent and not flags.sampled:
+        row_utilities_against(A, s.y, s.fixed_row_utilities)  # the opponent never moves: A y is the same throughout
+    fixed, alternating, zero_sum = flags.fixed_opponent, flags.alternating, flags.zero_sum
+    sampled, power, track = flags.sampled, flags.averaging_power, flags.track_external
+    for t in range(first_iteration, last_iteration + 1):
+        for player in range(1 if fixed else 2):
+            play(flags, s, player, t, s.x if player == 0 else s.y)
+        # The row player's payoff vector u1 and value v1; in simultaneous self-play the column player's with them.
+        a = 0
+        b = 0
+        v2 = 0.0
+        if sampled:
+            a = rng.sample_index(s.x, rng.next_uniform(s.rng))
+            b = rng.sample_index(s.y, rng.next_uniform(s.rng))
+            s.drawn[0], s.drawn[1], s.drawn[2] = a, b, a
+            _sampled_row_utilities(A, b, s.row_utilities)
+            row_utilities = s.row_utilities
+            v1 = row_utilities[a]
+            if not (fixed or alternating):
+                _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
+                v2 = s.col_utilities[b]
+        elif fixed:
+            row_utilities = s.fixed_row_utilities  # (A y, computed once: the opponent never moves)
+            v1 = _dot(s.x, row_utilities)
+        elif alternating:
+            row_utilities_against(A, s.y, s.row_utilities)
+            row_utilities = s.row_utilities
+            v1 = _dot(s.x, row_utilities)
+        else:
+            payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
+            row_utilities = s.row_utilities
+            v1 = _dot(s.x, row_utilities)
+            # x^T B y = -x^T A y in a zero-sum game: one dot product fewer on the critical path.
+            v2 = -v1 if zero_sum else _dot(s.y, s.col_utilities)
+        learn(flags, s, 0, row_utilities, v1)
+        if track and not fixed:
+            # The CCE gap is measured against the joint play (x_t, y_t).
+            _add_external(s.external_row, row_utilities, v1)
+            if alternating:
+                if sampled:
+                    _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
+                    v2 = s.col_utilities[b]
+                else:
+                    col_utilities_against(A, B, zero_sum, s.x, s.col_utilities)
+                    v2 = _dot(s.y, s.col_utilities)
+            _add_external(s.external_col, s.col_utilities, v2)
+        if not fixed:
+            if alternating:
+                # The column player answers the row player's new strategy x_{t+1} (sampled: a fresh draw from it).
+                play(flags, s, 0, t + 1, s.next_x)
+                if sampled:
+                    fresh = rng.sample_index(s.next_x, rng.next_uniform(s.rng))
+                    s.drawn[2] = fresh
+                    _sampled_col_utilities(A, B, zero_sum, fresh, s.col_utilities)
+                    v2 = s.col_utilities[b]
+                else:
+                    col_utilities_against(A, B, zero_sum, s.next_x, s.col_utilities)
+                    v2 = _dot(s.y, s.col_utilities)
+            learn(flags, s, 1, s.col_utilities, v2)
+        w = _weight(t, power)
+        _add_weighted(s.strategy_sums_row, s.x, w)
+        if not fixed:
+            _add_weighted(s.strategy_sums_col, s.y, w)
+        s.weight_sum[0] += w
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            record_row(A, B, flags, s, t, record, written)
+            written += 1
+    return written

@@ -1,0 +1,939 @@
+"""The game-tree kernels: one tree layout, one reach pass, one CFR pass, one best-response pass; Monte Carlo CFR's
+sampled walks and magnetic mirror descent.
+
+The layout (:class:`TreeArrays`, built by ``rmcore/tree_builder.py`` for every game). Histories whose subtrees have
+the same shape (the same kinds of node, the same players, the same numbers of actions, all the way down) are
+*blocks*: every deal of a poker game is one such subtree, and so is every outcome of a chance node between two
+rounds, every card a Goofspiel player may play. A block's histories are consecutive nodes, in the order a depth-first
+walk meets them, and the blocks are laid out parents first (pre-order of the tree of blocks), so that
+
+- a pass is a loop over blocks with a loop over the block's histories inside: every history of a block is the same
+  kind of node with the same number of children, so the inner loop runs without a branch on the node's kind, reads
+  its arrays in order, and finds a history's children by arithmetic (child ``a`` of history ``j`` of block ``b`` is
+  history ``j * stride + offset`` of block ``block_child[b, a]``: ``stride`` siblings of one shape were merged);
+- a block's subtree of blocks is a range (``block_end``), skipped at once when no history in the block is reached by
+  either player (then every term below it is zero: regrets are weighted by the opponent's reach, strategy sums by
+  the player's own);
+- the histories of an information set lie in one block in every game the catalogue builds, in depth-first order, so
+  the CFR pass adds each information set's regret increments in the order OpenSpiel's CFR does, and its results are
+  OpenSpiel's to the last bit (``tests/test_openspiel.py``).
+
+Values are player 1's payoff (player 2's are their negatives). No ``fastmath``, so the plain-Python twin
+(``rmcore.kernels.python_twin("tree")``) computes the same numbers to the last bit.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from . import jit_for, part_for, sibling
+
+njit = jit_for(__name__)
+part = part_for(__name__)
+rng = sibling(__name__, "rng")
+
+# Entry points release the GIL (a class's sessions run on every core at once) and run without numba's reference
+# counting: they allocate nothing, and every array they are handed outlives them (with it, each pass took and released
+# a reference to every array it touched, atomically: half of a Kuhn iteration).
+_ENTRY = dict(cache=True, error_model="numpy", nogil=True, _nrt=False)
+# Their parts are compiled into each entry that calls them, where LLVM inlines them (a call would copy dozens of
+# arrays' descriptions, and a Kuhn pass is a few hundred operations).
+_PART = dict(error_model="numpy", _nrt=False, forceinline=True)
+
+#: ``TreeArrays.player`` at a chance node inside a deal (Leduc's public card); a deal's own cards are dealt at its root.
+CHANCE_NODE = -2
+TERMINAL = -1
+#: ``CFRFlags.learner`` when both players learn (self-play).
+BOTH_LEARN = -1
+#: ``updating`` of a pass in which both players update (simultaneous self-play).
+BOTH = 2
+
+# The variants' codes (CFRFlags.code).
+VANILLA_CFR, CFR_PLUS, LINEAR_CFR, DISCOUNTED_CFR, CHANCE_SAMPLING, PREDICTIVE_CFR_PLUS = 0, 1, 2, 3, 4, 5
+EXTERNAL_SAMPLING, OUTCOME_SAMPLING, MAGNETIC_MIRROR_DESCENT = 6, 7, 8
+#: Outcome sampling's exploration: the traverser samples from ``epsilon * uniform + (1 - epsilon) * sigma``
+#: (OpenSpiel's ``OutcomeSamplingSolver._expl``).
+OUTCOME_EXPLORATION = 0.6
+
+
+class TreeArrays(NamedTuple):
+    """A two-player zero-sum game tree as the flat arrays the kernels walk (see the module docstring).
+
+    Its labelled companion, with information-set and action names, is :class:`rmcore.TreeGame` (``tree.py``).
+    """
+
+    # Nodes (histories), block by block.
+    player: np.ndarray  # [node] 0 or 1 at decisions, TERMINAL, or CHANCE_NODE where chance moves inside a deal
+    infoset: np.ndarray  # [node] information-set index at decisions, -1 elsewhere
+    children: np.ndarray  # [node, action or outcome] child node (-1 past the last)
+    chance: np.ndarray  # [node, outcome] at a chance node, each outcome's probability (0 elsewhere)
+    payoff: np.ndarray  # [node] player 1's payoff at terminals (0 elsewhere)
+    parent: np.ndarray  # [node] its parent node (-1 at a deal's root)
+    parent_slot: np.ndarray  # [node] which of the parent's actions or outcomes leads to it (-1 at a deal's root)
+    depth: np.ndarray  # [node] moves from its deal's root
+    deal_root: np.ndarray  # [deal] the root node of each deal (the chance moves above every decision, folded)
+    deal_probability: np.ndarray  # [deal] its probability
+    infoset_player: np.ndarray  # [infoset] who acts there
+    num_actions: np.ndarray  # [infoset] its legal actions: columns 0..n-1 of a policy (the rest stay 0)
+    # Blocks, in pre-order of the tree of blocks.
+    block_start: np.ndarray  # [block + 1] block b's histories are nodes block_start[b] .. block_start[b + 1] - 1
+    block_kind: np.ndarray  # [block] its histories' TreeArrays.player
+    block_width: np.ndarray  # [block] its histories' actions or outcomes (0 for terminals)
+    block_child: np.ndarray  # [block, slot] the block of its histories' children by slot (-1 past the last)
+    block_child_offset: np.ndarray  # [block, slot] child of history j by slot: history j * stride + offset of it
+    block_child_stride: np.ndarray  # [block, slot]
+    block_end: np.ndarray  # [block] one past the last block of its subtree
+    root_blocks: np.ndarray  # the blocks whose histories are deals' roots
+    # Each player's best-response order (see best_responses): per player, the blocks level by level (deepest level
+    # first; at a level the player's own decision blocks, then the others children first), and where levels begin.
+    response_order: np.ndarray  # [2, block]
+    response_levels: np.ndarray  # [2, levels + 1] offsets into response_order (-1 past the last level)
+    response_own: np.ndarray  # [2, levels] how many of a level's blocks are the player's own decisions
+
+
+class CFRFlags(NamedTuple):
+    """One CFR variant as plain values: the code (VANILLA_CFR ...), the update order, who learns, and the variant's
+    parameters (runtime floats, so that no value needs a compile of its own; other variants ignore them)."""
+
+    code: int
+    alternating: bool
+    learner: int = BOTH_LEARN  # 0 or 1: the other player is a fixed opponent (its policy rows never change)
+    alpha: float = 1.5  # discounted CFR: positive regrets are scaled by t^alpha / (t^alpha + 1) after iteration t,
+    beta: float = 0.0  # negative ones by t^beta / (t^beta + 1),
+    gamma: float = 2.0  # and iteration t's strategy is weighted by t^gamma in the average
+    stepsize: float = 0.0  # magnetic mirror descent: the step size eta (its temperature is ``alpha``)
+
+
+class CFRState(NamedTuple):
+    """Everything a CFR run carries between iterations, its scratch, and the last iteration's trace."""
+
+    regrets: np.ndarray  # [infoset, action] cumulative (clipped / discounted per variant)
+    strategy_sums: np.ndarray  # [infoset, action] sum_t w_t * own reach * sigma_t
+    policy: np.ndarray  # [infoset, action] current strategy sigma
+    last_regrets: np.ndarray  # [infoset, action] predictive CFR+: the last instantaneous regret r_t (the prediction)
+    rng: np.ndarray  # xoshiro256+ state for the sampling variants
+    touched: np.ndarray  # [1] int64: histories visited so far (passes' reached blocks; Monte Carlo CFR: nodes entered)
+    # scratch
+    reach: np.ndarray  # [3, node] reach of player 1, player 2 and chance
+    value: np.ndarray  # [node] player 1's expected payoff under sigma (terminals: their payoffs, written once)
+    #: [2, node] scratch of a regret pass: each updating history's counterfactual reach pi_-i(h) and its weight in the
+    #: strategy sums w_t pi_i(h)
+    weights: np.ndarray
+    #: [3, node] both best responses' values (each player's own payoff) and the expected value; at terminals their
+    #: payoffs, written with the state
+    responses: np.ndarray
+    scores: np.ndarray  # [infoset, action] a best response's counterfactual action values
+    average: np.ndarray  # [infoset, action] the average policy at a checkpoint
+    first: np.ndarray  # [block] int64: the first history of each block a pass visits ...
+    last: np.ndarray  # [block] int64: ... and one past its last
+    reached: np.ndarray  # [block] int64: the pass that last reached the block (a block not reached keeps old values)
+    passes: np.ndarray  # [1] int64: passes so far
+    # the last iteration's trace, per information set (for the step-by-step walkthrough)
+    regret_increment: np.ndarray  # [infoset, action] sum_h pi_-i(h) (v(ha) - v(h))
+    action_values: np.ndarray  # [infoset, action] sum_h pi_-i(h) v(ha)
+    strategy_value: np.ndarray  # [infoset] sum_h pi_-i(h) v(h)
+    own_reach: np.ndarray  # [infoset] sum_h pi_i(h)
+    opponent_reach: np.ndarray  # [infoset] sum_h pi_-i(h) (chance included)
+    # Monte Carlo CFR's explicit stack, one frame per node on the current path (length: the longest path):
+    stack_node: np.ndarray  # [frame] int64 the node
+    stack_next: np.ndarray  # [frame] int64 the child being walked (external) or the sampled action (outcome)
+    stack_policy: np.ndarray  # [frame, action] the strategy played there
+    stack_values: np.ndarray  # [frame, action] the children's values (external) or the sampling policy (outcome)
+    stack_reach: np.ndarray  # [frame, 3] outcome sampling: own, opponent's and chance's, and the sample's reach
+    # Magnetic mirror descent (empty for the other variants; ``cfr._mmd_arrays``). A sequence (I, a) is the cell
+    # ``I * width + a`` of a policy array, the empty sequence -1.
+    mmd_logits: np.ndarray  # [infoset, action] scratch: the logits h(I, a) of the closed-form step
+    mmd_sequence: np.ndarray  # [node, player] int64 the player's last own action on the way to the node
+    mmd_parent: np.ndarray  # [infoset] int64 the sequence leading to the information set (its player's)
+    mmd_order: np.ndarray  # [infoset] int64 information sets, children before their parent sequences
+
+
+class CFRRecord(NamedTuple):
+    """History rows of a CFR run, one array per quantity (``k`` rows)."""
+
+    iteration: np.ndarray  # [k] int64
+    current: np.ndarray  # [k, infoset, action] sigma, the policy the next iteration plays
+    average: np.ndarray  # [k, infoset, action] S / sum S
+    regrets: np.ndarray  # [k, infoset, action] cumulative regrets R
+    br_value_1: np.ndarray  # [k] what player 1 gets by best-responding to the average policy
+    br_value_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff)
+    game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
+    nash_conv_current: np.ndarray  # [k] NashConv of the current policy
+    nodes_touched: np.ndarray  # [k] int64 histories visited so far (CFRState.touched)
+
+
+def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
+    """Room for ``rows`` history rows of a game with the given policy shape."""
+    return CFRRecord(
+        np.zeros(rows, dtype=np.int64),
+        *(np.zeros((rows, infosets, actions)) for _ in range(3)),
+        *(np.zeros(rows) for _ in range(4)),
+        np.zeros(rows, dtype=np.int64),
+    )
+
+
+# -- the reach pass --------------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _child(tree, block, slot, j):
+    """Child ``slot`` of history ``j`` of ``block``, as a node."""
+    child = tree.block_child[block, slot]
+    return tree.block_start[child] + j * tree.block_child_stride[block, slot] + tree.block_child_offset[block, slot]
+
+
+@part(**_PART)
+def reach_pass(tree, policy, state, deal, chance_weight, terminals):
+    """Reach probabilities ``state.reach[p, node]`` (player 1, player 2, chance) under ``policy``, parents first, in
+    the blocks either player reaches; returns the histories it visited.
+
+    Each block's histories take their parents' reach and multiply in the probability of the move between them. A
+    block none of whose histories either player reaches is skipped with its subtree of blocks. ``deal`` < 0 walks
+    every deal, else only that one (chance sampling), its root's chance reach ``chance_weight`` times the deal's
+    probability. ``terminals``: fill in the terminals' reach too (magnetic mirror descent weights its leaves by it).
+    Marks the blocks it visits in ``state.reached`` with the pass's number, with their histories' range in
+    ``state.first`` and ``state.last``.
+    """
+    reach, first, last = state.reach, state.first, state.last
+    stamp = state.passes[0] + 1
+    state.passes[0] = stamp
+    for block in tree.root_blocks:
+        first[block] = 0
+        last[block] = tree.block_start[block + 1] - tree.block_start[block]
+    for d in range(tree.deal_root.shape[0]):
+        root = tree.deal_root[d]
+        reach[0, root] = 1.0
+        reach[1, root] = 1.0
+        reach[2, root] = tree.deal_probability[d] * chance_weight
+    if deal >= 0:  # one deal: its root's block keeps that history, every other root block none
+        root = tree.deal_root[deal]
+        for block in tree.root_blocks:
+            start = tree.block_start[block]
+            inside = start <= root < tree.block_start[block + 1]
+            first[block] = root - start if inside else 0
+            last[block] = root - start + 1 if inside else 0
+    visited = 0
+    blocks = tree.block_kind.shape[0]
+    block = 0
+    while block < blocks:
+        lo, hi = first[block], last[block]
+        if hi <= lo:  # no history of the block is walked: nor is its subtree
+            block = tree.block_end[block]
+            continue
+        kind = tree.block_kind[block]
+        start = tree.block_start[block]
+        if kind != TERMINAL:
+            alive = False
+            for j in range(lo, hi):
+                node = start + j
+                if reach[0, node] != 0.0 or reach[1, node] != 0.0:
+                    alive = True
+                    break
+            if not alive:
+                block = tree.block_end[block]
+                continue
+        state.reached[block] = stamp
+        visited += hi - lo
+        if kind == TERMINAL:
+            block += 1
+            continue
+        for slot in range(tree.block_width[block]):
+            child = tree.block_child[block, slot]
+            stride = tree.block_child_stride[block, slot]
+            first[child] = lo * stride
+            last[child] = hi * stride
+            if tree.block_kind[child] == TERMINAL and not terminals:
+                continue
+            offset = tree.block_start[child] + tree.block_child_offset[block, slot]
+            for j in range(lo, hi):
+                node = start + j
+                into = offset + j * stride
+                own_0 = reach[0, node]
+                own_1 = reach[1, node]
+                by_chance = reach[2, node]
+                if kind == CHANCE_NODE:
+                    by_chance *= tree.chance[node, slot]
+                elif kind == 0:
+                    own_0 *= policy[tree.infoset[node], slot]
+                else:
+                    own_1 *= policy[tree.infoset[node], slot]
+                reach[0, into] = own_0
+                reach[1, into] = own_1
+                reach[2, into] = by_chance
+        block += 1
+    return visited
+
+
+# -- the CFR pass ----------------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _clear_trace(tree, state, updating):
+    for info in range(tree.infoset_player.shape[0]):
+        if updating == BOTH or tree.infoset_player[info] == updating:
+            state.own_reach[info] = 0.0
+            state.opponent_reach[info] = 0.0
+            state.strategy_value[info] = 0.0
+            for a in range(state.policy.shape[1]):
+                state.regret_increment[info, a] = 0.0
+                state.action_values[info, a] = 0.0
+
+
+@part(**_PART)
+def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
+    """Values bottom-up over the blocks the reach pass reached, with each updating history's regret increments and
+    strategy sums (Zinkevich, Johanson, Bowling & Piccione 2007): at a history h of an information set I of player i,
+
+        R(I, a) += pi_-i(h) (v_i(h a) - v_i(h)),     S(I, a) += w_t pi_i(h) sigma(I, a),
+
+    with pi_-i the opponent's and chance's reach. ``updating`` is 0 or 1, or BOTH. The increments go into
+    ``regrets``: ``state.regrets``, or for predictive CFR+ ``state.last_regrets`` (cleared by the caller), which keeps
+    the instantaneous regret r_t apart from R. With ``trace`` the iteration's sums per information set are kept for
+    the step-by-step walkthrough.
+
+    A block is walked slot by slot, its histories in order within each slot: every history's children by that slot
+    lie at one stride in one block, and each sum adds its terms in the same order as history by history would (a
+    value over the actions in their order, a regret over the histories in theirs).
+    """
+    if trace:
+        _clear_trace(tree, state, updating)
+    reach, value, policy, infoset = state.reach, state.value, state.policy, tree.infoset
+    counterfactual, own = state.weights[0], state.weights[1]
+    stamp = state.passes[0]
+    for block in range(tree.block_kind.shape[0] - 1, -1, -1):  # children's blocks before their parents'
+        kind = tree.block_kind[block]
+        if kind == TERMINAL or state.reached[block] != stamp:
+            continue
+        lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+        n = tree.block_width[block]
+        for a in range(n):  # values: sum_a sigma(I, a) v(h a), or chance's sum_k p_k v(h k)
+            child = tree.block_child[block, a]
+            stride = tree.block_child_stride[block, a]
+            base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+            for node in range(lo, hi):
+                below = value[base + node * stride]
+                term = (tree.chance[node, a] if kind == CHANCE_NODE else policy[infoset[node], a]) * below
+                value[node] = term if a == 0 else value[node] + term
+        if kind == CHANCE_NODE or not (updating == BOTH or kind == updating):
+            continue
+        sign = 1.0 if kind == 0 else -1.0
+        for node in range(lo, hi):
+            counterfactual[node] = reach[1 - kind, node] * reach[2, node]
+            own[node] = strategy_weight * reach[kind, node]
+        for a in range(n):
+            child = tree.block_child[block, a]
+            stride = tree.block_child_stride[block, a]
+            base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+            for node in range(lo, hi):
+                info = infoset[node]
+                gain = sign * value[base + node * stride] - sign * value[node]
+                regrets[info, a] += counterfactual[node] * gain
+                state.strategy_sums[info, a] += own[node] * policy[info, a]
+        if trace:
+            for node in range(lo, hi):
+                info = infoset[node]
+                node_value = sign * value[node]
+                state.own_reach[info] += reach[kind, node]
+                state.opponent_reach[info] += counterfactual[node]
+                state.strategy_value[info] += counterfactual[node] * node_value
+            for a in range(n):
+                child = tree.block_child[block, a]
+                stride = tree.block_child_stride[block, a]
+                base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+                for node in range(lo, hi):
+                    info = infoset[node]
+                    child_value = sign * value[base + node * stride]
+                    state.action_values[info, a] += counterfactual[node] * child_value
+                    state.regret_increment[info, a] += counterfactual[node] * (child_value - sign * value[node])
+
+
+@part(**_PART)
+def _learns_at(tree, updating, info):
+    return updating == BOTH or tree.infoset_player[info] == updating
+
+
+@part(**_PART)
+def _clear_regrets(tree, regrets, updating):
+    """Zero the rows of ``updating``'s information sets: predictive CFR+ sums r_t afresh."""
+    for info in range(tree.infoset_player.shape[0]):
+        if _learns_at(tree, updating, info):
+            for a in range(regrets.shape[1]):
+                regrets[info, a] = 0.0
+
+
+@part(**_PART)
+def _apply_regrets(tree, state, updating, code, t, positive_factor, negative_factor):
+    """Clip (CFR+) or discount (linear / discounted CFR) the regrets just accumulated, and run regret matching.
+
+    Discounted CFR (Brown & Sandholm 2019) multiplies R >= 0 by ``positive_factor = t^alpha / (t^alpha + 1)`` and
+    R < 0 by ``negative_factor = t^beta / (t^beta + 1)`` (each computed once per iteration, then multiplied in, as
+    OpenSpiel's ``DCFRSolver`` does).
+    """
+    for info in range(tree.infoset_player.shape[0]):
+        if not _learns_at(tree, updating, info):
+            continue
+        n = tree.num_actions[info]
+        total = 0.0
+        for a in range(n):
+            r = state.regrets[info, a]  # (the increments are in: regret_pass)
+            if code == CFR_PLUS:
+                r = r if r > 0.0 else 0.0
+            elif code == LINEAR_CFR:
+                r *= t / (t + 1.0)
+            elif code == DISCOUNTED_CFR:
+                r *= positive_factor if r >= 0.0 else negative_factor
+            state.regrets[info, a] = r
+            total += r if r > 0.0 else 0.0
+        for a in range(n):
+            r = state.regrets[info, a]
+            state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
+
+
+@part(**_PART)
+def _apply_predictive_regrets(tree, state, updating):
+    """Predictive CFR+ (Farina, Kroer & Sandholm 2021): predictive RM+ at every information set of ``updating``.
+
+    With the instantaneous regret r_t in ``state.last_regrets``: ``R_t = [R_{t-1} + r_t]^+``, and the next strategy is
+    ``RM([R_t + m_{t+1}]^+)`` with the prediction ``m_{t+1} = r_t``, which stays in ``state.last_regrets`` until the
+    next pass replaces it.
+    """
+    for info in range(tree.infoset_player.shape[0]):
+        if not _learns_at(tree, updating, info):
+            continue
+        n = tree.num_actions[info]
+        total = 0.0
+        for a in range(n):
+            m = state.last_regrets[info, a]
+            r = state.regrets[info, a] + m
+            r = r if r > 0.0 else 0.0
+            state.regrets[info, a] = r
+            r += m  # the optimistic regret R_t + m_{t+1}
+            total += r if r > 0.0 else 0.0
+        for a in range(n):
+            r = state.regrets[info, a] + state.last_regrets[info, a]
+            state.policy[info, a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
+
+
+@part(**_PART)
+def _strategy_weight(variant, t):
+    """Iteration t's weight in the average strategy: 1, t (CFR+, linear), t^gamma (discounted), t^2 (PCFR+)."""
+    code = variant.code
+    if code == CFR_PLUS or code == LINEAR_CFR:
+        return float(t)
+    if code == DISCOUNTED_CFR:
+        return float(t) ** variant.gamma  # (pow is exact for t^2, t < 2^26)
+    if code == PREDICTIVE_CFR_PLUS:
+        return float(t) * float(t)
+    return 1.0
+
+
+@part(**_PART)
+def _cfr_iteration(tree, state, variant, t, trace):
+    """Iteration t of CFR and its variants, as OpenSpiel orders them: for each player in turn (alternating) or both at
+    once (simultaneous), a reach pass, a regret pass, then the variant's clip or discount and regret matching.
+    Against a fixed opponent (``variant.learner``) only the learner's information sets are updated. Chance sampling
+    draws one deal and weights it by 1 (its probability over the sampling probability)."""
+    deal, chance_weight = -1, 1.0
+    if variant.code == CHANCE_SAMPLING:
+        deals = tree.deal_root.shape[0]
+        deal = min(int(rng.next_uniform(state.rng) * deals), deals - 1)
+        chance_weight = 1.0 / tree.deal_probability[deal]
+    weight = _strategy_weight(variant, t)
+    predictive = variant.code == PREDICTIVE_CFR_PLUS
+    regrets = state.last_regrets if predictive else state.regrets
+    positive_factor, negative_factor = 1.0, 1.0
+    if variant.code == DISCOUNTED_CFR:
+        scale = float(t) ** variant.alpha
+        positive_factor = scale / (scale + 1.0)
+        scale = float(t) ** variant.beta
+        negative_factor = scale / (scale + 1.0)
+    alternating = variant.alternating and variant.learner == BOTH_LEARN
+    single = BOTH if variant.learner == BOTH_LEARN else variant.learner
+    for turn in range(2 if alternating else 1):
+        updating = turn if alternating else single
+        if predictive:
+            _clear_regrets(tree, regrets, updating)
+        state.touched[0] += reach_pass(tree, state.policy, state, deal, chance_weight, False)
+        regret_pass(tree, state, regrets, updating, weight, trace)
+        if predictive:
+            _apply_predictive_regrets(tree, state, updating)
+        else:
+            _apply_regrets(tree, state, updating, variant.code, float(t), positive_factor, negative_factor)
+
+
+# -- the best-response pass ------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _expectations(tree, policy, state, block, lo, hi, row):
+    """``state.responses[row]`` of a block's histories ``lo .. hi - 1`` (nodes) as expectations of their children's:
+    over the policy at a decision, over chance's probabilities at a chance node (slot by slot, as in
+    :func:`regret_pass`)."""
+    responses, infoset = state.responses, tree.infoset
+    chance = tree.block_kind[block] == CHANCE_NODE
+    for a in range(tree.block_width[block]):
+        child = tree.block_child[block, a]
+        stride = tree.block_child_stride[block, a]
+        base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+        for node in range(lo, hi):
+            term = (tree.chance[node, a] if chance else policy[infoset[node], a]) * responses[row, base + node * stride]
+            responses[row, node] = term if a == 0 else responses[row, node] + term
+
+
+@part(**_PART)
+def _responses_of(tree, policy, state, player):
+    """Player ``player``'s best response to ``policy`` (its own payoff), in ``state.responses[player]``, and with
+    player 1's the expected value in ``state.responses[2]``; the counterfactual action values of the player's
+    information sets (the best response played below) in ``state.scores``. ``state.reach`` holds the policy's reach.
+    Returns the best response's value.
+
+    The player's information sets are resolved deepest first, by level (how many of the player's own decisions lie
+    above): an information set's histories share a level (perfect recall), and everything below them lies at deeper
+    levels, so at each level the action values of its information sets are complete once its blocks are summed; then
+    each history takes its set's best action (the first of the best), and the other blocks of the level, children
+    first, take expectations (chance and the opponent play the policy).
+    """
+    responses, reach, scores, infoset = state.responses, state.reach, state.scores, tree.infoset
+    stamp = state.passes[0]
+    order, levels, own = tree.response_order[player], tree.response_levels[player], tree.response_own[player]
+    for level in range(own.shape[0]):
+        begin, end = levels[level], levels[level + 1]
+        if begin < 0 or end < 0:
+            break
+        decisions = begin + own[level]
+        for k in range(begin, decisions):  # the player's blocks at this level: their action values, from 0
+            block = order[k]
+            if state.reached[block] == stamp:
+                lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+                for node in range(lo, hi):
+                    for a in range(tree.block_width[block]):
+                        scores[infoset[node], a] = 0.0
+        for k in range(begin, decisions):
+            block = order[k]
+            if state.reached[block] != stamp:
+                continue
+            lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+            for a in range(tree.block_width[block]):
+                child = tree.block_child[block, a]
+                stride = tree.block_child_stride[block, a]
+                base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+                for node in range(lo, hi):
+                    weight = reach[1 - player, node] * reach[2, node]
+                    scores[infoset[node], a] += weight * responses[player, base + node * stride]
+        for k in range(begin, decisions):  # each history takes its information set's best action
+            block = order[k]
+            if state.reached[block] != stamp:
+                continue
+            lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+            n = tree.block_width[block]
+            for node in range(lo, hi):
+                info = infoset[node]
+                best = 0
+                for a in range(1, n):
+                    if scores[info, a] > scores[info, best]:
+                        best = a
+                responses[player, node] = responses[player, tree.children[node, best]]
+            if player == 0:
+                _expectations(tree, policy, state, block, lo, hi, 2)
+        for k in range(decisions, end):  # the rest of the level, children first: expectations
+            block = order[k]
+            if tree.block_kind[block] == TERMINAL or state.reached[block] != stamp:
+                continue  # (a terminal's values are its payoffs, written with the state)
+            lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+            _expectations(tree, policy, state, block, lo, hi, player)
+            if player == 0:
+                _expectations(tree, policy, state, block, lo, hi, 2)
+    value = 0.0
+    for d in range(tree.deal_root.shape[0]):
+        value += tree.deal_probability[d] * responses[player, tree.deal_root[d]]
+    return value
+
+
+@part(**_PART)
+def _best_responses(tree, policy, state):
+    """``(br_value_1, br_value_2, game_value)`` of ``policy``: a reach pass, then each player's best response."""
+    reach_pass(tree, policy, state, -1, 1.0, False)  # (a metric's passes are no work of the run's: not counted)
+    first = _responses_of(tree, policy, state, 0)
+    expected = 0.0
+    for d in range(tree.deal_root.shape[0]):
+        expected += tree.deal_probability[d] * state.responses[2, tree.deal_root[d]]
+    second = _responses_of(tree, policy, state, 1)
+    return first, second, expected
+
+
+@part(**_PART)
+def _average_rows(strategy_sums, num_actions, out):
+    """``out = S(I) / sum S(I)`` per information set, uniform over its legal actions where nothing was accumulated."""
+    for info in range(strategy_sums.shape[0]):
+        n = num_actions[info]
+        total = 0.0
+        for a in range(n):
+            total += strategy_sums[info, a]
+        for a in range(n):
+            out[info, a] = strategy_sums[info, a] / total if total > 0.0 else 1.0 / n
+        for a in range(n, strategy_sums.shape[1]):
+            out[info, a] = 0.0
+
+
+@njit(**_ENTRY)
+def record_row(tree, state, iteration, record, k):
+    """Row ``k`` of ``record``: both policies, the regrets, both best-response values and the game value of the average
+    policy, and the NashConv of the current one."""
+    _average_rows(state.strategy_sums, tree.num_actions, state.average)
+    record.iteration[k] = iteration
+    for info in range(state.policy.shape[0]):
+        for a in range(state.policy.shape[1]):
+            record.current[k, info, a] = state.policy[info, a]
+            record.average[k, info, a] = state.average[info, a]
+            record.regrets[k, info, a] = state.regrets[info, a]
+    for which in range(2):  # the average policy, then the current one
+        first, second, expected = _best_responses(tree, state.average if which == 0 else state.policy, state)
+        if which == 0:
+            record.br_value_1[k] = first
+            record.br_value_2[k] = second
+            record.game_value[k] = expected
+        else:
+            record.nash_conv_current[k] = first + second
+    record.nodes_touched[k] = state.touched[0]
+
+
+@njit(**_ENTRY)
+def best_responses(tree, policy, state):
+    """``(br_value_1, br_value_2, game_value)`` of any ``policy``, leaving each player's counterfactual action values
+    (the best response played below) in ``state.scores`` and the policy's reach in ``state.reach`` (of the blocks
+    either player reaches)."""
+    return _best_responses(tree, policy, state)
+
+
+@njit(**_ENTRY)
+def reach_of(tree, policy, state):
+    """Every node's reach under ``policy`` (``state.reach``), terminals included; returns the histories visited."""
+    blocks = tree.block_kind.shape[0]
+    for block in range(blocks):  # (reach everywhere: a block no player reaches gets 0, not an old value)
+        state.reached[block] = -1
+    for node in range(tree.player.shape[0]):
+        state.reach[0, node] = 0.0
+        state.reach[1, node] = 0.0
+        state.reach[2, node] = 0.0
+    return reach_pass(tree, policy, state, -1, 1.0, True)
+
+
+# -- the entry point -------------------------------------------------------------------------------
+
+
+@njit(**_ENTRY)
+def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
+    """Iterations first..last of the variant ``variant.code``, writing row ``k`` of ``record`` after each iteration
+    ``checkpoints[k]`` (increasing, within the range); returns how many rows it wrote. With ``first_iteration >
+    last_iteration`` it runs nothing and, given one checkpoint, records the state as it stands (a snapshot).
+
+    Full passes (CFR and its variants, :func:`_cfr_iteration`), Monte Carlo CFR's sampled walks
+    (:func:`_mccfr_iteration`) or magnetic mirror descent's step (:func:`_mmd_step`). The last iteration of a call is
+    traced for the walkthrough (full passes).
+    """
+    written = np.int64(0)  # (not the literal 0: numba would compile record_row twice)
+    if first_iteration > last_iteration:
+        if checkpoints.shape[0] > 0:
+            record_row(tree, state, checkpoints[0], record, written)
+            written += 1
+        return written
+    code = variant.code
+    for t in range(first_iteration, last_iteration + 1):
+        if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
+            _mccfr_iteration(tree, state, variant)
+        elif code == MAGNETIC_MIRROR_DESCENT:
+            _mmd_step(tree, state, variant, BOTH if variant.learner == BOTH_LEARN else variant.learner)
+        else:
+            _cfr_iteration(tree, state, variant, t, t == last_iteration)
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
+                _regret_matched_policy(tree, state, variant.learner)
+            record_row(tree, state, t, record, written)
+            written += 1
+    if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
+        _regret_matched_policy(tree, state, variant.learner)
+    return written
+
+
+# -- Monte Carlo CFR -------------------------------------------------------------------------------
+# External and outcome sampling (Lanctot, Waugh, Zinkevich & Bowling 2009), as OpenSpiel's
+# ``external_sampling_mccfr.py`` and ``outcome_sampling_mccfr.py`` define them: one sampled part of the tree per
+# traverser, walked with an explicit stack (numba compiles no recursion worth having), on the nodes' own arrays.
+
+
+@part(**_PART)
+def _regret_matched(regrets, info, n, out):
+    """``out[:n] = RM(R(I))``: the positive regrets normalised, uniform when none is positive (OpenSpiel's
+    ``MCCFRSolverBase._regret_matching``)."""
+    total = 0.0
+    for a in range(n):
+        r = regrets[info, a]
+        total += r if r > 0.0 else 0.0
+    for a in range(n):
+        r = regrets[info, a]
+        out[a] = (r if r > 0.0 else 0.0) / total if total > 0.0 else 1.0 / n
+
+
+@part(**_PART)
+def _learns(tree, learner, info):
+    return learner == BOTH_LEARN or tree.infoset_player[info] == learner
+
+
+@part(**_PART)
+def _node_policy(tree, state, learner, info, n, out):
+    """The strategy played at ``info`` now: RM of its regrets as they stand (OpenSpiel computes it at each visit), or a
+    fixed opponent's own row."""
+    if _learns(tree, learner, info):
+        _regret_matched(state.regrets, info, n, out)
+    else:
+        for a in range(n):
+            out[a] = state.policy[info, a]
+
+
+@part(**_PART)
+def _external_sampling_walk(tree, state, player, learner):
+    """One traversal of external sampling for ``player``; returns its sampled value of the root.
+
+    The recursion it replaces (OpenSpiel's ``ExternalSamplingSolver._update_regrets``), with v in ``player``'s payoff:
+    at a terminal v = u_i(z); at chance, and at the opponent's node with sigma(I) = RM(R(I)), one sampled child's v,
+    after which the opponent's ``S(I, a) += sigma(I, a)`` (OpenSpiel's default "simple" averaging); at ``player``'s
+    own node every child, v = sum_a sigma(I, a) v(a) and ``R(I, a) += v(a) - v``. Children are walked in action order,
+    so the uniforms are drawn in the recursion's order. Frame ``top`` of the ``stack_*`` arrays holds a node on the
+    current path: its strategy, its children's values so far and the next child to walk.
+    """
+    sign = 1.0 if player == 0 else -1.0
+    node = tree.deal_root[rng.sample_index(tree.deal_probability, rng.next_uniform(state.rng))]
+    top = -1
+    touched = 0
+    value = 0.0
+    while True:
+        # Down: to a terminal, pushing a frame at every chance and decision node on the way.
+        while True:
+            touched += 1
+            actor = tree.player[node]
+            if actor == TERMINAL:
+                value = sign * tree.payoff[node]
+                break
+            top += 1
+            state.stack_node[top] = node
+            if actor == CHANCE_NODE:
+                node = tree.children[node, rng.sample_index(tree.chance[node], rng.next_uniform(state.rng))]
+                continue
+            info = tree.infoset[node]
+            n = tree.num_actions[info]
+            policy = state.stack_policy[top]
+            _node_policy(tree, state, learner, info, n, policy)
+            if actor == player:
+                state.stack_next[top] = 0
+                node = tree.children[node, 0]
+            else:
+                node = tree.children[node, rng.sample_index(policy[:n], rng.next_uniform(state.rng))]
+        # Up: hand the value to the frames above, until one of ``player``'s frames has a child left to walk.
+        descend = False
+        while top >= 0:
+            node = state.stack_node[top]
+            actor = tree.player[node]
+            if actor == player:
+                info = tree.infoset[node]
+                n = tree.num_actions[info]
+                k = state.stack_next[top]
+                state.stack_values[top, k] = value
+                if k + 1 < n:
+                    state.stack_next[top] = k + 1
+                    node = tree.children[node, k + 1]
+                    descend = True
+                    break
+                value = 0.0
+                for a in range(n):
+                    value += state.stack_policy[top, a] * state.stack_values[top, a]
+                if _learns(tree, learner, info):
+                    for a in range(n):
+                        state.regrets[info, a] += state.stack_values[top, a] - value
+            elif actor >= 0:
+                info = tree.infoset[node]
+                if _learns(tree, learner, info):
+                    for a in range(tree.num_actions[info]):
+                        state.strategy_sums[info, a] += state.stack_policy[top, a]
+            top -= 1
+        if not descend:
+            state.touched[0] += touched
+            return value
+
+
+@part(**_PART)
+def _outcome_sampling_walk(tree, state, player, learner):
+    """One episode of outcome sampling for ``player``; returns its sampled value estimate of the root.
+
+    As OpenSpiel's ``OutcomeSamplingSolver._episode`` (no baseline): one history is sampled, chance by its
+    probabilities, the opponent by sigma = RM(R), ``player`` by ``q = epsilon / n + (1 - epsilon) sigma`` with
+    epsilon = 0.6. Going down, pi_i (own reach), pi_-i (opponent's and chance's) and q(h) (the sample's) are kept per
+    node; coming back up with u, the estimate of the child's value, at a node with sampled action b:
+    ``u_a = u / q(b)`` for a = b and 0 else, ``u_h = sum_a sigma(a) u_a``, and at ``player``'s nodes
+    ``R(I, a) += u_a pi_-i / q(h) - u_h pi_-i / q(h)`` and ``S(I, a) += pi_i sigma(a) / q(h)`` (the stochastically
+    weighted average, at the traverser's own nodes, as OpenSpiel does).
+    """
+    sign = 1.0 if player == 0 else -1.0
+    deal = rng.sample_index(tree.deal_probability, rng.next_uniform(state.rng))
+    node = tree.deal_root[deal]
+    own, opponent, sample = 1.0, tree.deal_probability[deal], tree.deal_probability[deal]
+    top = -1
+    touched = 1
+    actor = tree.player[node]
+    while actor != TERMINAL:
+        if actor == CHANCE_NODE:
+            k = rng.sample_index(tree.chance[node], rng.next_uniform(state.rng))
+            opponent *= tree.chance[node, k]
+            sample *= tree.chance[node, k]
+            node = tree.children[node, k]
+        else:
+            top += 1
+            state.stack_node[top] = node
+            state.stack_reach[top, 0] = own
+            state.stack_reach[top, 1] = opponent
+            state.stack_reach[top, 2] = sample
+            info = tree.infoset[node]
+            n = tree.num_actions[info]
+            policy = state.stack_policy[top]
+            behaviour = state.stack_values[top]  # (this walk needs no child values: the frame's row holds q)
+            _node_policy(tree, state, learner, info, n, policy)
+            for a in range(n):
+                behaviour[a] = (
+                    OUTCOME_EXPLORATION * (1.0 / n) + (1.0 - OUTCOME_EXPLORATION) * policy[a]
+                    if actor == player
+                    else policy[a]
+                )
+            b = rng.sample_index(behaviour[:n], rng.next_uniform(state.rng))
+            state.stack_next[top] = b
+            if actor == player:
+                own *= policy[b]
+            else:
+                opponent *= policy[b]
+            sample *= behaviour[b]
+            node = tree.children[node, b]
+        touched += 1
+        actor = tree.player[node]
+    value = sign * tree.payoff[node]
+    while top >= 0:
+        node = state.stack_node[top]
+        info = tree.infoset[node]
+        n = tree.num_actions[info]
+        b = state.stack_next[top]
+        sampled_value = value / state.stack_values[top, b]
+        estimate = 0.0
+        for a in range(n):
+            estimate += state.stack_policy[top, a] * (sampled_value if a == b else 0.0)
+        if tree.player[node] == player and _learns(tree, learner, info):
+            own, opponent, sample = state.stack_reach[top, 0], state.stack_reach[top, 1], state.stack_reach[top, 2]
+            policy_value = estimate * opponent / sample
+            for a in range(n):
+                state.regrets[info, a] += (sampled_value if a == b else 0.0) * opponent / sample - policy_value
+            for a in range(n):
+                state.strategy_sums[info, a] += own * state.stack_policy[top, a] / sample
+        value = estimate
+        top -= 1
+    state.touched[0] += touched
+    return value
+
+
+@part(**_PART)
+def _regret_matched_policy(tree, state, learner):
+    """``sigma = RM(R)`` at every learning information set: the current policy, refreshed for reading."""
+    for info in range(tree.infoset_player.shape[0]):
+        if _learns(tree, learner, info):
+            _regret_matched(state.regrets, info, tree.num_actions[info], state.policy[info])
+
+
+@part(**_PART)
+def _mccfr_iteration(tree, state, variant):
+    """One Monte Carlo CFR iteration: a traversal (external) or an episode (outcome) for player 1, then one for player
+    2, as in OpenSpiel (outcome sampling against a fixed opponent: the learner's alone), drawing from the xoshiro256+
+    state ``state.rng`` so that any split of a run draws the same numbers. Against a fixed opponent, external sampling
+    still walks for it: the learner's average is summed at the opponent's nodes, in the fixed player's traversal."""
+    for player in range(2):
+        if variant.code == OUTCOME_SAMPLING:
+            if variant.learner == BOTH_LEARN or player == variant.learner:
+                _outcome_sampling_walk(tree, state, player, variant.learner)
+        else:
+            _external_sampling_walk(tree, state, player, variant.learner)
+
+
+# -- magnetic mirror descent -----------------------------------------------------------------------
+# With the dilated entropy (Sokota, D'Orazio, Kolter, Loizou, Lanctot, Mitliagkas, Brown & Kroer 2023), as OpenSpiel's
+# ``mmd_dilated.py`` (``MMDDilatedEnt``) defines it, in behavioural form on the flat tree.
+
+
+@part(**_PART)
+def _mmd_step(tree, state, variant, updating):
+    r"""One MMD step for ``updating`` (BOTH: both players at once, from the same profile; 0 or 1 against a fixed
+    opponent), replacing ``state.policy`` and adding the policy it played to the strategy sums.
+
+    In sequence form a player i maximises ``x^T u`` with ``u = A y`` (player 2: ``-A^T x``) over its treeplex, with the
+    dilated entropy ``psi(x) = sum_I x_p(I) sum_a sigma(I, a) log sigma(I, a)``, whose minimiser, the uniform policy,
+    is the magnet. MMD's step ``x_{t+1} = argmax_x eta <u_t, x> - eta alpha psi(x) - B_psi(x; x_t)`` has the closed
+    form: with the logits ``h(I, a) = (eta u_t(I a) + log sigma_t(I, a)) / (1 + eta alpha)``, ``u_t(I a) = sum_z
+    pi_c(z) pi_-i(z) u_i(z)`` over the leaves z whose last own action of i is (I, a), at each information set I,
+    children first, ``sigma_{t+1}(I) = softmax(h(I))`` and ``h(p(I)) += log sum_a exp h(I, a)`` (OpenSpiel's
+    ``_update_state_sequences``). Before the step the strategy sums get ``S(I, a) += pi_i(h) sigma_t(I, a)`` for every
+    history h of I (weight 1: a uniform average of the iterates' sequence forms, normalised per information set).
+
+    Exponentials and logarithms are ``math.exp`` and ``math.log``, the C library's, which numba calls too: the
+    plain-Python twin gets the compiled kernel's numbers.
+    """
+    nodes = tree.player.shape[0]
+    width = state.policy.shape[1]
+    logits = state.mmd_logits
+    for block in range(tree.block_kind.shape[0]):  # (every node's reach: a block no player reaches counts 0)
+        state.reached[block] = -1
+    for node in range(nodes):
+        state.reach[0, node] = 0.0
+        state.reach[1, node] = 0.0
+        state.reach[2, node] = 0.0
+    state.touched[0] += reach_pass(tree, state.policy, state, -1, 1.0, True)
+    for node in range(nodes):
+        actor = tree.player[node]
+        if actor < 0 or (updating != BOTH and actor != updating):
+            continue
+        info = tree.infoset[node]
+        own = state.reach[actor, node]
+        for a in range(tree.num_actions[info]):
+            state.strategy_sums[info, a] += own * state.policy[info, a]
+    for info in range(tree.infoset_player.shape[0]):
+        for a in range(width):
+            logits[info, a] = 0.0
+    # u_t(I a): each leaf's payoff, weighted by chance and the opponent, goes to each player's last own sequence.
+    for node in range(nodes):
+        if tree.player[node] != TERMINAL:
+            continue
+        for p in range(2):
+            sequence = state.mmd_sequence[node, p]
+            if sequence < 0 or (updating != BOTH and p != updating):
+                continue
+            payoff = tree.payoff[node] if p == 0 else -tree.payoff[node]
+            logits[sequence // width, sequence % width] += payoff * state.reach[1 - p, node] * state.reach[2, node]
+    eta = variant.stepsize
+    shrink = 1.0 + eta * variant.alpha
+    for info in range(tree.infoset_player.shape[0]):
+        if updating != BOTH and tree.infoset_player[info] != updating:
+            continue  # (a fixed opponent's rows may hold zeros, whose log is no number to compute)
+        for a in range(tree.num_actions[info]):
+            played = state.policy[info, a]
+            logits[info, a] = (eta * logits[info, a] + (math.log(played) if played > 0.0 else -math.inf)) / shrink
+    for k in range(state.mmd_order.shape[0]):
+        info = state.mmd_order[k]
+        if updating != BOTH and tree.infoset_player[info] != updating:
+            continue
+        n = tree.num_actions[info]
+        top = logits[info, 0]
+        for a in range(1, n):
+            top = max(top, logits[info, a])
+        total = 0.0
+        for a in range(n):
+            total += math.exp(logits[info, a] - top)
+        for a in range(n):
+            state.policy[info, a] = math.exp(logits[info, a] - top) / total
+        parent = state.mmd_parent[info]
+        if parent >= 0:
+            logits[parent // width, parent % width] += top + math.log(total)

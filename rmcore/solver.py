@@ -1,0 +1,136 @@
+"""What every solver does the same way: run in chunks, keep a bounded history priced by its cost, answer ``metrics()``.
+
+A solver of a family (:class:`rmcore.MatrixSolver`, :class:`rmcore.CFRSolver`) says how to call its kernel, how large
+an iteration and a history row are, and how to read a row into a :class:`~rmcore.History`; this class does the rest:
+
+- ``run(n)`` in chunks of at most ``config.RUN_CHUNK_WORK`` units of work, each recorded before the next (a Ctrl-C
+  lands between chunks), any split giving the same results to the last bit;
+- checkpoints: the iterations ``checkpoints.checkpoints_between`` lists, on the multiples of a stride chosen so that
+  the rows cost at most ``history_share`` of the run (``config.HISTORY_SHARE``, a tenth): a row of a large game costs
+  as much as several iterations, and would otherwise cost more than the solving;
+- ``history()``: the checkpoints and the current iteration; ``metrics()``: its last row.
+"""
+
+from __future__ import annotations
+
+from . import _runtime, checkpoints, config
+from ._guard import exclusive, run_in_chunks
+from .records import History, RecordBuffer, concat_records, take_records
+from .validation import history_points, whole_number
+
+__all__ = ["Solver"]
+
+
+def history_share(value) -> float | None:
+    """A validated ``history_share``: a number in ``(0, 1]``, or ``None`` for every checkpoint of the grid."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 < float(value) <= 1.0:
+        raise ValueError(f"history_share must be a number above 0 and at most 1 (or None), got {value!r}")
+    return float(value)
+
+
+class Solver:
+    """The run, chunk, history and metrics machinery both solver families share (see the module docstring).
+
+    A subclass sets ``family`` (its kernels' family in ``rmcore/kernels``) and calls :meth:`_start` at the end of its
+    constructor, and provides:
+
+    - ``_advance(first, last, points, record) -> int``: run iterations ``first .. last`` through its kernel, writing a
+      row of ``record`` after each iteration in ``points``; with ``first > last`` write one row of the state now;
+    - ``_empty_record(rows)``: a record with room for ``rows`` rows;
+    - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's cost, in one unit of work;
+    - ``history_of(record)`` and ``_metrics_at(history, row)``.
+    """
+
+    family: str = ""
+
+    def _start(self, max_points, share) -> None:
+        self.max_points = history_points(max_points)
+        #: The share of a run's work its history may take (``None``: every point of the grid).
+        self.history_share = history_share(share)
+        self._iteration = 0
+        self._records = RecordBuffer(self._empty_record(0), self.max_points)
+
+    @property
+    def _record(self):
+        """The checkpoint rows kept so far (read-only views)."""
+        return self._records.rows
+
+    @property
+    def checkpoint_stride(self) -> int:
+        """At most one checkpoint every this many iterations (:func:`rmcore.checkpoints.stride_for`)."""
+        return checkpoints.stride_for(self._row_work(), self._iteration_work(), self.history_share)
+
+    @property
+    def iteration(self) -> int:
+        """Iterations run so far."""
+        return self._iteration
+
+    @property
+    def kernel_status(self) -> str:
+        """What runs the next call: ``"ready"`` (compiled code), ``"python"`` (while it compiles in the background,
+        a small call runs as plain Python, with the same numbers), ``"compiling"`` (a large call waits for it) or
+        ``"load"`` (the next call loads it from numba's cache, or compiles it); see
+        :func:`rmcore.compile_in_background`."""
+        return _runtime.family_status(self.family)
+
+    def _twin_exact(self) -> bool:
+        """Whether this solver's kernel run as plain Python computes its numbers to the last bit (then it may stand in
+        while the family compiles)."""
+        return True
+
+    def iterations_now(self) -> int | None:
+        """How many iterations a :meth:`run` call makes now without waiting for a compile: ``None`` for any number
+        (compiled code runs it, or outside :func:`rmcore.compile_in_background` a call compiles what it needs), else as
+        many as run as plain Python while the kernels compile in the background, each with its history row (0: a call
+        waits for the compile)."""
+        budget = _runtime.twin_budget(self.family)
+        if budget is None:
+            return None
+        if not self._twin_exact():
+            return 0
+        return int(budget // (self._iteration_work() + self._row_work()))
+
+    @exclusive
+    def run(self, iterations: int) -> None:
+        """Advance ``iterations`` iterations (a whole number >= 0); any split of the same total gives the same results.
+
+        Runs in chunks of at most ``config.RUN_CHUNK_WORK`` units of work, each recorded before the next: a Ctrl-C
+        lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
+        """
+        iterations = whole_number(iterations, "iterations", 0)
+        chunk = max(config.RUN_CHUNK_WORK // max(self._iteration_work(), 1), 1)
+        run_in_chunks(self, iterations, chunk)
+
+    def _run_chunk(self, iterations: int) -> None:
+        start, stop = self._iteration, self._iteration + iterations
+        stride = self.checkpoint_stride
+        points = checkpoints.checkpoints_between(start, stop, self.max_points, stride)
+        rows = self._empty_record(points.shape[0])
+        written = self._advance(start + 1, stop, points, rows)
+        assert written == points.shape[0]
+        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points, stride), rows)
+        self._iteration = stop
+
+    def _snapshot(self):
+        """A one-row record of the state now (computed, not kept)."""
+        row = self._empty_record(1)
+        self._advance(self._iteration + 1, self._iteration, checkpoints.at(self._iteration), row)
+        return row
+
+    @exclusive
+    def history(self) -> History:
+        """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows)."""
+        record = self._record
+        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
+            record = concat_records(record, self._snapshot())
+        return self.history_of(record)
+
+    @exclusive
+    def metrics(self):
+        """The metrics now: the last row of :meth:`history` (computed alone when it is no checkpoint)."""
+        record = self._record
+        if record.iteration.shape[0] and record.iteration[-1] == self._iteration and self._iteration > 0:
+            return self._metrics_at(self.history_of(take_records(record, slice(-1, None))), -1)
+        return self._metrics_at(self.history_of(self._snapshot()), -1)

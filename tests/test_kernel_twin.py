@@ -1,0 +1,258 @@
+"""While a kernel family compiles in a process of its own, the same file run as plain Python answers small calls with
+the same numbers to the last bit; larger ones wait; nothing compiles in the process that serves pages; and each
+family's cache is stale exactly when a file it reads has changed."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+
+import rmcore
+from rmcore import _runtime, kernels
+from rmcore.kernels import python_twin
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GAMES = {
+    "zero-sum 3x3": rmcore.preset("rps-crash"),
+    "general-sum 3x4": rmcore.preset("random-general-sum", rows=3, cols=4, seed=2),
+}
+
+
+def _twin_run(solver, iterations: int):
+    """``solver.run(iterations)`` as the plain-Python twin of its family runs it (with the checkpoints the solver
+    would write), returning the rows; the solver's state advances as the compiled kernel would advance it."""
+    from rmcore import checkpoints
+
+    start, stop = solver.iteration, solver.iteration + iterations
+    points = checkpoints.checkpoints_between(start, stop, solver.max_points, solver.checkpoint_stride)
+    record = solver._empty_record(points.shape[0])
+    twin = python_twin(solver.family)
+    entry = twin.run_matrix if solver.family == "matrix" else twin.run_cfr
+    arguments = (*solver._payoffs, solver._flags) if solver.family == "matrix" else (solver.game.tree,)
+    state = (solver._state,) if solver.family == "matrix" else (solver._state, solver._flags)
+    with np.errstate(over="ignore"):
+        written = entry(*arguments, *state, start + 1, stop, points, record)
+    assert written == points.shape[0]
+    solver._iteration = stop
+    return record
+
+
+MATRIX_VARIANTS = [
+    dict(algorithm=a, sampling=s, updates=u, averaging=w)
+    for a, (s, u, w) in itertools.product(
+        rmcore.ALGORITHMS,
+        [
+            ("expected", "simultaneous", "uniform"),
+            ("sampled", "alternating", "linear"),
+            ("expected", "alternating", "quadratic"),
+        ],
+    )
+]
+
+
+@pytest.mark.parametrize("game_name", GAMES)
+@pytest.mark.parametrize("variant", MATRIX_VARIANTS, ids=lambda v: "/".join(v.values()))
+@pytest.mark.parametrize("opponent", [None, "fixed"])
+def test_the_matrix_kernel_as_plain_python_gives_the_same_bits(game_name, variant, opponent):
+    game = GAMES[game_name]
+    fixed = np.linspace(1, 2, game.shape[1]) if opponent else None
+    eta = 0.3 if variant["algorithm"] in rmcore.matrix.STEP_ALGORITHMS else None
+    start = (np.linspace(2, 1, game.shape[0]), np.linspace(1, 3, game.shape[1]))
+    compiled, plain = (
+        rmcore.MatrixSolver(game, seed=11, opponent=fixed, eta=eta, start=start, history_share=None, **variant)
+        for _ in range(2)
+    )
+    compiled.run(37)
+    compiled.run(300)
+    rows = [_twin_run(plain, 37), _twin_run(plain, 300)]
+    for name in compiled._state._fields:
+        assert np.array_equal(getattr(compiled._state, name), getattr(plain._state, name)), name
+    kept = compiled._record
+    twin_rows = [np.concatenate([getattr(r, f) for r in rows]) for f in kept._fields]
+    for field, theirs in zip(kept._fields, twin_rows):
+        ours = getattr(kept, field)
+        assert np.array_equal(ours, theirs[-ours.shape[0] :], equal_nan=True), field
+
+
+TREE_GAMES = {
+    "kuhn": lambda: rmcore.KUHN,
+    "kuhn 4": lambda: rmcore.kuhn_poker(4, 1.5),
+    "liars dice 3": lambda: rmcore.liars_dice(3),
+}
+
+
+@pytest.mark.parametrize("game_name", TREE_GAMES)
+@pytest.mark.parametrize(
+    "variant, updates",
+    [(name, None) for name in rmcore.CFR_VARIANTS] + [("cfr+", "simultaneous"), ("discounted", "simultaneous")],
+)
+def test_the_tree_kernels_as_plain_python_give_the_same_bits(game_name, variant, updates):
+    game = TREE_GAMES[game_name]()
+    compiled, plain = (rmcore.CFRSolver(game, variant, updates, seed=5, history_share=None) for _ in range(2))
+    compiled.run(7)
+    record = _twin_run(plain, 7)
+    for name in ("regrets", "strategy_sums", "policy", "last_regrets", "rng", "touched"):
+        assert np.array_equal(getattr(compiled._state, name), getattr(plain._state, name)), name
+    for field in record._fields:
+        assert np.array_equal(getattr(compiled._record, field), getattr(record, field)), field
+
+
+def test_a_wide_game_is_summed_in_vector_registers_and_its_twin_does_not_stand_in():
+    """From WIDE_ROWS columns on, a row's dot product is reassociated; the twin then agrees to rounding only, so the
+    runtime never lets it stand in for such a game."""
+    wide = rmcore.preset("random-zero-sum", rows=40, cols=kernels.matrix.WIDE_ROWS + 3, seed=4)
+    compiled, plain = (rmcore.MatrixSolver(wide, history_share=None) for _ in range(2))
+    compiled.run(20)
+    _twin_run(plain, 20)
+    np.testing.assert_allclose(compiled._state.regrets_row, plain._state.regrets_row, rtol=1e-12, atol=1e-12)
+    assert not plain._twin_exact() and rmcore.MatrixSolver(rmcore.preset("rps"))._twin_exact()
+
+
+@pytest.fixture
+def cold_server(monkeypatch):
+    """As on a server whose numba cache is empty: every family compiling in the background (no process started, so
+    they stay so), and any compile in this process recorded."""
+    monkeypatch.setattr(_runtime, "_families", {name: _runtime._Family(name) for name in kernels.FAMILIES})
+    for family in _runtime._families.values():
+        family.state, family.since = "compiling", 0.0
+    rmcore.compile_in_background(True)  # (conftest.py turns it off again)
+    compiles = []
+
+    class Listener(numba.core.event.Listener):
+        def on_start(self, event):
+            compiles.append(event.data["dispatcher"])
+
+        def on_end(self, event):
+            pass
+
+    listener = Listener()
+    numba.core.event.register("numba:compile", listener)
+    yield compiles
+    numba.core.event.unregister("numba:compile", listener)
+
+
+def test_on_a_cold_server_small_runs_go_as_plain_python_and_nothing_compiles_here(cold_server):
+    compiles = cold_server
+    game = rmcore.preset("rps-crash")
+    solver = rmcore.MatrixSolver(game, "prm+", seed=1)
+    assert solver.kernel_status == "compiling" and solver.iterations_now() > 100
+    solver.run(solver.iterations_now())
+    solver.metrics(), solver.history()
+    kuhn = rmcore.CFRSolver(rmcore.KUHN, "cfr+")
+    kuhn.run(kuhn.iterations_now())
+    kuhn.metrics()
+    assert compiles == []
+    reference = rmcore.MatrixSolver(game, "prm+", seed=1)
+    rmcore.compile_in_background(False)
+    reference.run(solver.iteration)
+    assert np.array_equal(reference._state.regrets_row, solver._state.regrets_row)
+
+
+def test_on_a_cold_server_a_large_call_waits_for_its_compile(cold_server):
+    compiles = cold_server
+    leduc = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr")
+    assert leduc.iterations_now() == 0
+    with pytest.raises(rmcore.KernelsCompiling, match="tree kernels are compiling"):
+        leduc.run(1)
+    wide = rmcore.MatrixSolver(rmcore.preset("random-zero-sum", rows=30, cols=30, seed=1))
+    assert wide.iterations_now() == 0
+    with pytest.raises(rmcore.KernelsCompiling):
+        wide.run(1)
+    assert leduc.iteration == wide.iteration == 0 and compiles == []
+
+
+def test_a_live_run_waits_for_a_large_game_and_says_what_compiles_for_how_long(cold_server):
+    import time
+
+    from ui import explain
+    from ui.live import LiveRun
+
+    _runtime._families["tree"].since = time.monotonic() - 5.0
+    leduc = LiveRun(rmcore.Race(rmcore.leduc_poker(), ["cfr"]))
+    assert leduc.kernel_status() == "compiling" and leduc.waits_for_compile()
+    assert leduc.tick(None) == 0 and leduc.iteration == 0
+    seconds = leduc.compile_seconds()
+    assert 5.0 <= seconds < 60
+    assert (
+        explain.compiling(seconds, "tree")
+        == f"compiling the game-tree solver (once per server): {seconds:.0f} s so far"
+    )
+    kuhn = LiveRun(rmcore.Race(rmcore.KUHN, ["cfr", "cfr+"]))  # a small tree goes on as plain Python meanwhile
+    assert not kuhn.waits_for_compile() and kuhn.tick(None) > 0
+    assert kuhn.chunk_size(None) <= kuhn.iterations_now()
+    _runtime._families["tree"].state = "ready"
+    assert not leduc.waits_for_compile() and leduc.tick(None) > 0 and leduc.compile_seconds() is None
+
+
+def test_off_by_default_a_library_call_compiles_what_it_needs():
+    fresh = subprocess.run(
+        [sys.executable, "-c", "import rmcore; print(rmcore.compiles_in_background())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert fresh.stdout.strip() == "False"  # (the app's tests turn it on in this process)
+    solver = rmcore.MatrixSolver(GAMES["zero-sum 3x3"], algorithm="rm+")
+    solver.run(10)
+    assert solver.iterations_now() is None
+
+
+def test_each_family_is_stamped_with_the_files_it_reads(tmp_path, monkeypatch):
+    """numba caches a family by the stamp of its file; the stamp covers the kernel files it reads too, so an edit to
+    the random numbers makes both families stale and an edit to the tree kernels the tree family alone."""
+    assert kernels._reads("matrix") == ("rng",) and kernels._reads("tree") == ("rng",) and kernels._reads("rng") == ()
+    for name in ("matrix", "tree", "rng"):
+        (tmp_path / f"{name}.py").write_text((Path(kernels.__file__).parent / f"{name}.py").read_text())
+    monkeypatch.setattr(kernels, "_HERE", str(tmp_path))
+    before = {name: kernels.family_stamp(str(tmp_path / f"{name}.py")) for name in ("matrix", "tree")}
+    with open(tmp_path / "tree.py", "a") as tree:
+        tree.write("\n# an edit\n")
+    after_tree = {name: kernels.family_stamp(str(tmp_path / f"{name}.py")) for name in ("matrix", "tree")}
+    assert after_tree["matrix"] == before["matrix"] and after_tree["tree"] != before["tree"]
+    with open(tmp_path / "rng.py", "a") as generator:
+        generator.write("\n# an edit\n")
+    after_rng = {name: kernels.family_stamp(str(tmp_path / f"{name}.py")) for name in ("matrix", "tree")}
+    assert after_rng["matrix"] != after_tree["matrix"] and after_rng["tree"] != after_tree["tree"]
+
+
+def test_the_kernels_are_cached_under_their_family_stamp():
+    for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
+        locator = entry._cache._impl.locator
+        assert isinstance(locator, kernels._FamilyStamp)
+        assert locator.get_source_stamp() == kernels.family_stamp(entry.py_func.__code__.co_filename)
+
+
+# Loads both families as solvers run them; prints numba's cache hits and misses for the entry points.
+LOAD = """
+import rmcore
+from rmcore import kernels
+solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "hedge", updates="alternating")
+solver.run(10)
+tree = rmcore.CFRSolver(rmcore.leduc_poker(), "pcfr+")
+tree.run(3)
+rmcore.tree_nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
+hits = misses = 0
+for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
+    hits += sum(entry.stats.cache_hits.values())
+    misses += sum(entry.stats.cache_misses.values())
+print(hits, misses)
+"""
+
+
+@pytest.mark.slow
+def test_the_families_compiled_in_a_process_of_their_own_are_loaded_by_solvers_not_compiled_again(tmp_path):
+    """The compile process compiles the very signatures solvers call: a server then loads them, it never compiles
+    them again itself (which would hold its GIL for seconds)."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
+    subprocess.run([sys.executable, "-m", "rmcore._compile", "all"], cwd=ROOT, env=env, check=True)
+    loaded = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
+    assert loaded.stdout.split() == ["3", "0"], loaded.stdout
