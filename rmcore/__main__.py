@@ -387,6 +387,8 @@ class _ProgressLine:
 
     def __call__(self, progress) -> None:
         total = progress.done + progress.left + progress.lost
+        if total == 0:  # every cell finished before: the closing line says so
+            return
         if progress.seconds_left is None:
             left = "estimating the time left"
         else:
@@ -480,7 +482,7 @@ def _atlas(args) -> int:
     report = _run_sweep(grid, args.out, args, "atlas" + (" (quick)" if args.quick else ""))
     if report.lost:
         return 1
-    frame = read_results(args.out, ids={cell.id for cell in grid.cells})
+    frame = read_results(args.out, ids=[cell.id for cell in grid.cells])
     command = "python -m rmcore atlas" + (" --quick" if args.quick else "")
     if args.scheduler:
         workers = f"the Dask cluster at {args.scheduler}"

@@ -884,7 +884,7 @@ def sweep(
 
     tracker.report()
     dashboard = None
-    if workers == 0 and client is None:
+    if (workers == 0 and client is None) or not todo:  # (nothing to run: no cluster to start)
         for cell in todo:
             record(cell, run_cell(cell))
     else:
@@ -1081,7 +1081,8 @@ RESULT_COLUMNS = (
 def read_results(source, ids=None) -> pd.DataFrame:
     """Every result of a sweep as one table, a row per cell and checkpoint (:data:`RESULT_COLUMNS`).
 
-    ``source`` is a results folder or a list of result files; ``ids`` keeps only those cells. ``exploitability`` and
+    ``source`` is a results folder or a list of result files (cells in the order of their names); ``ids`` keeps only
+    those cells, in its order (a grid's: ``[cell.id for cell in grid.cells]``). ``exploitability`` and
     ``exploitability_current`` are those of the average and of the current policy (``nash_conv / 2``; NaN for a
     general-sum matrix game, where ``nash_conv`` is the measure); ``seconds`` is the solver's time up to the checkpoint
     (the metrics' time left out). A failed cell is one row with its error and no numbers. ``ValueError`` names a file
@@ -1090,16 +1091,17 @@ def read_results(source, ids=None) -> pd.DataFrame:
     import pandas as pd
 
     files = result_files(source) if isinstance(source, (str, os.PathLike)) else [Path(p) for p in source]
-    wanted = None if ids is None else set(ids)
+    order = None if ids is None else {cell_id: k for k, cell_id in enumerate(ids)}
     frames = []
     for path in files:
         meta, frame = read_cell(path)
-        if wanted is not None and meta.get("id") not in wanted:
+        if order is not None and meta.get("id") not in order:
             continue
-        frames.append(_result_rows(meta, frame))
+        frames.append((order[meta["id"]] if order is not None else meta["name"], _result_rows(meta, frame)))
     if not frames:
         return pd.DataFrame({name: [] for name in RESULT_COLUMNS})
-    return pd.concat(frames, ignore_index=True)[list(RESULT_COLUMNS)]
+    frames.sort(key=lambda pair: pair[0])
+    return pd.concat([frame for _, frame in frames], ignore_index=True)[list(RESULT_COLUMNS)]
 
 
 def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
