@@ -131,8 +131,8 @@ def markdown(frame: pd.DataFrame, about: dict) -> str:
         "Each row is one algorithm with its defaults. *average n* is the exploitability of the average policy after n "
         "iterations, *last n* that of the current policy (the last iterate); the time per iteration leaves the metrics "
         "out. The lowest value of each column is in bold. The figures draw every checkpoint (solid: average; dashed: "
-        "last iterate); `python -m ui.atlas.report` draws them from the data file, "
-        "[atlas.parquet](atlas.parquet) (a row per run and checkpoint, `rmcore.read_results`'s columns).",
+        "last iterate); `python -m ui.atlas.report` draws them from the data file, `atlas.parquet` (a row per run "
+        "and checkpoint, `rmcore.read_results`'s columns).",
         "",
     ]
     for game, table in tables(frame).items():

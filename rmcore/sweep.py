@@ -177,8 +177,11 @@ class Grid:
         source. Only for a grid read from a file or a mapping (see :func:`read_grid`)."""
         data = dict(self._source)
         data.update(settings)
+        for given, other in (("checkpoints", "checkpoints_per_decade"), ("checkpoints_per_decade", "checkpoints")):
+            if given in settings:
+                data.pop(other, None)
         if "iterations" in settings and "checkpoints" in data and "checkpoints" not in settings:
-            data["checkpoints"] = [c for c in data["checkpoints"] if c < settings["iterations"]]
+            data["checkpoints"] = [c for c in data["checkpoints"] if c < settings["iterations"]] or [1]
         return parse_grid(data, base=self.path.parent if self.path else None, path=self.path)
 
     _source: dict = field(default_factory=dict, compare=False, repr=False)
