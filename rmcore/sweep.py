@@ -659,9 +659,11 @@ def versions() -> dict:
     """The versions that produced a result: rmcore's, Python's and those of the packages it ran on."""
     import numba
 
-    from . import __version__
-
-    found = {"rmcore": __version__, "python": platform.python_version(), "numpy": np.__version__}
+    # The package's version, read where ``import rmcore`` left it (importing the package from here would be an import
+    # circle: rmcore imports this module).
+    package = sys.modules.get(__package__)
+    found = {"rmcore": getattr(package, "__version__", "?"), "python": platform.python_version()}
+    found["numpy"] = np.__version__
     found["numba"] = numba.__version__
     for name in ("pandas", "pyarrow", "dask", "distributed"):
         module = sys.modules.get(name)
