@@ -384,8 +384,13 @@ class _ProgressLine:
 
     def __init__(self, stream=sys.stderr):
         self.stream, self.live, self.width = stream, stream.isatty(), 0
+        self.dashboard = None
 
     def __call__(self, progress) -> None:
+        if progress.dashboard and progress.dashboard != self.dashboard:
+            self.dashboard = progress.dashboard
+            self.stream.write(("\n" if self.width else "") + f"the Dask dashboard: {progress.dashboard}\n")
+            self.width = 0
         total = progress.done + progress.left + progress.lost
         if total == 0:  # every cell finished before: the closing line says so
             return
@@ -423,8 +428,6 @@ def _run_sweep(grid, out: str, args, what: str):
 
     if args.scheduler and args.workers is not None:
         raise UsageError("--workers sizes the local cluster; a --scheduler's cluster has workers of its own")
-    if args.workers is not None and args.workers < 0:
-        raise UsageError(f"--workers must be 0 (no Dask: one cell after another here) or more; got {args.workers}")
     if args.scheduler:
         where = f"the Dask cluster at {args.scheduler}"
     elif args.workers == 0:
@@ -445,8 +448,8 @@ def _run_sweep(grid, out: str, args, what: str):
     except KeyboardInterrupt:
         print("\ninterrupted: every finished cell is written; run the same command again to go on", file=sys.stderr)
         raise SystemExit(130) from None
-    if report.dashboard:
-        print(f"(the Dask dashboard was at {report.dashboard})", file=sys.stderr)
+    except OSError as error:  # the results folder cannot be written (full, read-only, removed)
+        raise UsageError(f"writing into {out}: {error.strerror or error}") from None
     print(
         f"{report.ran} cells run in {_minutes(report.seconds)}, {report.skipped} finished before; results in {out}",
         file=sys.stderr,

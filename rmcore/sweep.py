@@ -769,7 +769,8 @@ def finished(folder, cell: Cell) -> dict | None:
 class SweepProgress(NamedTuple):
     """Where a sweep is: cells finished in this run (``failed`` of them with an error), left, lost with a worker
     (run the sweep again to run them), finished before it started (``skipped``), seconds so far and an estimate of the
-    seconds left (None until the first cell is done), and the cell just finished."""
+    seconds left (None until the first cell is done), the cell just finished, and the Dask dashboard's address (once
+    the cluster is up; None without Dask)."""
 
     done: int
     failed: int
@@ -779,6 +780,7 @@ class SweepProgress(NamedTuple):
     elapsed: float
     seconds_left: float | None
     last: str | None
+    dashboard: str | None = None
 
 
 class SweepReport(NamedTuple):
@@ -869,15 +871,25 @@ def sweep(
     grid = as_grid(grid)
     if cells is not None:
         grid = grid.select(cells)
+    if workers is not None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or not 0 <= workers <= 4 * local_workers():
+            raise ValueError(
+                f"workers must be a whole number from 0 to {4 * local_workers()} (four per core); got {workers!r}"
+            )
+        if client is not None:
+            raise ValueError("workers sizes the local cluster; a client's cluster has workers of its own")
     folder = Path(out)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"{folder} is not a folder: the results go into a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise ValueError(f"cannot make the results folder {folder}: {error.strerror or error}") from None
     todo = []
     for cell in grid.cells:
         meta = finished(folder, cell)
         if meta is None or (retry_failed and meta.get("status") == "failed"):
             todo.append(cell)
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 0):
-        raise ValueError(f"workers must be a whole number >= 0; got {workers!r}")
     costs = {cell.id: cost(cell) for cell in todo}
     todo.sort(key=lambda cell: -costs[cell.id])  # the longest first: the last cells to finish are short ones
     tracker = _Tracker(len(grid.cells) - len(todo), costs, progress)
@@ -887,9 +899,9 @@ def sweep(
         write_cell(folder, result, cell.file_name)
         tracker.finished(cell, result)
 
-    tracker.report()
     dashboard = None
     if (workers == 0 and client is None) or not todo:  # (nothing to run: no cluster to start)
+        tracker.report()
         for cell in todo:
             record(cell, run_cell(cell))
     else:
@@ -919,6 +931,7 @@ class _Tracker:
         self.lost: list = []
         self.started = time.perf_counter()
         self.last = None
+        self.dashboard = None
 
     def finished(self, cell: Cell, result: CellResult) -> None:
         self.done += 1
@@ -949,7 +962,15 @@ class _Tracker:
             estimate = 0.0
         self.callback(
             SweepProgress(
-                self.done, len(self.failures), left, len(self.lost), self.skipped, elapsed, estimate, self.last
+                self.done,
+                len(self.failures),
+                left,
+                len(self.lost),
+                self.skipped,
+                elapsed,
+                estimate,
+                self.last,
+                self.dashboard,
             )
         )
 
@@ -982,8 +1003,8 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
             client = Client(client)
             owned.append(client)
         dashboard = client.dashboard_link
-        if not todo:
-            return dashboard
+        tracker.dashboard = dashboard
+        tracker.report()
         # Kernels first, one task per kind of run, so that two workers do not compile the same kernel at once on an
         # empty numba cache (a kernel takes 10-60 s to compile; loading it from the cache, a fraction of a second).
         warm = [

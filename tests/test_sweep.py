@@ -143,6 +143,11 @@ def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path, capsys):
     path.write_text('iterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr+"\nalpha = 1\n')
     assert main(["sweep", str(path), "--out", str(tmp_path / "out"), "--scheduler", "x:1", "--workers", "2"]) == 2
     assert "--workers sizes the local cluster" in capsys.readouterr().err
+    (tmp_path / "taken").write_text("a file")
+    assert main(["sweep", str(path), "--out", str(tmp_path / "taken"), "--workers", "0"]) == 2
+    assert "taken is not a folder" in capsys.readouterr().err
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out"), "--workers", "1000"]) == 2
+    assert "workers must be a whole number from 0 to" in capsys.readouterr().err
     path.write_text('iterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr++"\n')
     assert main(["sweep", str(path), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
