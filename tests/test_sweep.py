@@ -304,3 +304,17 @@ def test_a_worker_killed_midway_loses_no_cell_and_the_files_equal_a_serial_run(t
     assert _tables(tmp_path / "dask") == _tables(tmp_path / "serial")
     names = {json.loads(pq.read_schema(p).metadata[METADATA_KEY])["name"] for p in result_files(tmp_path / "dask")}
     assert {key.rsplit("-", 1)[0].replace("\u2010", "-") for key in killed[0][1]} <= names
+
+
+def test_the_dashboard_names_each_task_by_its_cell():
+    key_split = pytest.importorskip("dask.utils").key_split
+    grid = parse_grid(
+        {
+            "iterations": 10,
+            "seeds": [0],
+            "games": [{"game": "rps-crash"}, {"game": "liars_dice", "sides": 4}],
+            "algorithms": [{"tree": "external-sampling"}, {"matrix": "optimistic-gda"}],
+        }
+    )
+    for cell in grid.cells:
+        assert key_split(cell.task_key).replace("\u2010", "-") == cell.name
