@@ -57,6 +57,16 @@ def test_the_page_opens_on_the_shipped_atlas_and_draws_every_run_of_a_game():
     assert about["command"].startswith("python -m rmcore atlas")
     ranking = app.dataframe[0].value
     assert len(ranking) == runs.cell.nunique() and ranking["open"].str.contains("run_to=").all()
+    app.radio(key="atlas_x").set_value("seconds").run()
+    shown = json.loads(app.get("plotly_chart")[0].proto.spec)
+    first = runs[runs.cell == shown["data"][0]["meta"]["cell"]]
+    assert shown["data"][0]["x"] == first.seconds.tolist()
+    app.radio(key="atlas_iterate").set_value("last").run()
+    app.select_slider(key="atlas_target").set_value(1e-6).run()
+    ranking = app.dataframe[0].value
+    expected = data.ranking(runs, 1e-6, "last")
+    assert ranking["run"].tolist() == expected["run"].tolist()
+    assert not app.exception
 
 
 def test_the_page_loads_a_sweep_folder_and_refuses_a_bad_one_keeping_what_was_loaded(folder, tmp_path):

@@ -150,7 +150,7 @@ def ranking(frame: pd.DataFrame) -> None:
     policy = "the average policy" if iterate == "average" else "the last iterate"
     st.caption(
         f"The first checkpoint at which each run's {measure} of {policy} "
-        f"was at most {target:g} (empty: never, within its iterations). *open* sets the run up on its page and runs "
+        f"was at most {target:g} (None: not within its iterations). *open* sets the run up on its page and runs "
         "it to its last iteration."
     )
     st.dataframe(
