@@ -318,3 +318,26 @@ def test_the_dashboard_names_each_task_by_its_cell():
     )
     for cell in grid.cells:
         assert key_split(cell.task_key).replace("\u2010", "-") == cell.name
+
+
+def test_rmcore_imports_and_sweeps_in_one_process_without_dask(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    # A None entry in sys.modules makes any import of that name fail at once, as if dask were not installed.
+    code = (
+        "import sys; sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        "import rmcore\n"
+        "grid = {'iterations': 5, 'games': [{'game': 'kuhn'}], 'algorithms': [{'tree': 'cfr'}]}\n"
+        f"print(rmcore.sweep(grid, {str(tmp_path)!r}, workers=0).ran)\n"
+        "try:\n"
+        f"    rmcore.sweep(grid, {str(tmp_path / 'other')!r})\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    ran, message = out.stdout.strip().splitlines()
+    assert ran == "1" and message.startswith("sweeps run on Dask: install it")
