@@ -161,6 +161,8 @@ class Grid:
     cells: tuple[Cell, ...]
     name: str = ""
     path: Path | None = None
+    #: The settings, games and algorithms as read (for :meth:`with_settings` and a cell's command).
+    _source: dict = field(default_factory=dict, compare=False, repr=False)
 
     def select(self, ids) -> Grid:
         """The cells whose id starts with one of ``ids``; ``GridError`` for an id that matches none."""
@@ -183,8 +185,6 @@ class Grid:
         if "iterations" in settings and "checkpoints" in data and "checkpoints" not in settings:
             data["checkpoints"] = [c for c in data["checkpoints"] if c < settings["iterations"]] or [1]
         return parse_grid(data, base=self.path.parent if self.path else None, path=self.path)
-
-    _source: dict = field(default_factory=dict, compare=False, repr=False)
 
 
 # -- reading a grid ------------------------------------------------------------------------------------------------
@@ -275,6 +275,7 @@ def parse_grid(data: Mapping, base=None, path: Path | None = None) -> Grid:
                     "iterations": iterations,
                     "checkpoints": checkpoints,
                     "policies": policies,
+                    # The cap of the cell's own family only: a tree's nodes, a matrix game's payoffs.
                     **{key: value for key, value in limits.items() if (key == "max_nodes") == (family == "tree")},
                 }
                 digest = hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()
@@ -380,7 +381,7 @@ def _game(entry: Mapping, k: int, base: Path) -> tuple[str, dict, bytes | None, 
         )
     parameters = {}
     for key, value in entry.items():
-        if key in ("game", "start") and not (key == "start" and family == "tree"):
+        if key == "game" or (key == "start" and family == "matrix"):  # (a tree game has no start)
             continue
         if key not in declared:
             takes = f"takes {', '.join(declared)}" if declared else "takes no parameters"
