@@ -29,6 +29,7 @@ navigation = st.navigation(
         st.Page(
             "app_pages/poker.py", title="CFR on game trees", icon=":material/playing_cards:", url_path="kuhn_poker"
         ),
+        st.Page("app_pages/atlas.py", title="Atlas", icon=":material/table_chart:", url_path="atlas"),
         st.Page("app_pages/home.py", title="About", icon=":material/info:"),
     ]
 )

@@ -55,6 +55,7 @@ from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
 from .records import History, Policy
 from .sequence_form import TreeSolution, solve_tree_game
+from .sweep import read_results, sweep
 from .tree import TreeGame
 from .tree_builder import Chance, Decision, Terminal, build_tree_game
 
@@ -144,5 +145,7 @@ __all__ = [
     "compiling",
     "prepare_kernels",
     "KernelsCompiling",
+    "sweep",
+    "read_results",
 ]
 __version__ = "0.2.0"

@@ -1,4 +1,4 @@
-"""Command line: ``python -m rmcore solve | kuhn | race | bench``.
+"""Command line: ``python -m rmcore solve | kuhn | race | bench | sweep | atlas``.
 
 Bad input exits with status 2 and one line on stderr, never a traceback. A game comes from a preset (``--game``), CSV
 files (``--matrix``, ``--col-matrix``) or a Gambit ``.nfg`` file (``--nfg``).
@@ -379,6 +379,130 @@ def _bench(args) -> int:
     return 0
 
 
+class _ProgressLine:
+    """A sweep's progress on stderr: one line rewritten in place on a terminal, a line per finished cell otherwise."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream, self.live, self.width = stream, stream.isatty(), 0
+        self.dashboard = None
+
+    def __call__(self, progress) -> None:
+        if progress.dashboard and progress.dashboard != self.dashboard:
+            self.dashboard = progress.dashboard
+            self.stream.write(("\n" if self.width else "") + f"the Dask dashboard: {progress.dashboard}\n")
+            self.width = 0
+        total = progress.done + progress.left + progress.lost
+        if total == 0:  # every cell finished before: the closing line says so
+            return
+        if progress.seconds_left is None:
+            left = "estimating the time left"
+        else:
+            left = f"about {_minutes(progress.seconds_left)} left"
+        text = (
+            f"{progress.done}/{total} cells done"
+            + (f" ({progress.failed} failed)" if progress.failed else "")
+            + f", {progress.left} left"
+            + (f", {progress.lost} lost with their workers" if progress.lost else "")
+            + f", {left}"
+            + (f"; last: {progress.last}" if progress.last else "")
+        )
+        if self.live:
+            self.stream.write("\r" + text.ljust(self.width)[: max(self.width, len(text))])
+            self.width = len(text)
+            if progress.left == 0:
+                self.stream.write("\n")
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _minutes(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.0f} s"
+    return f"{int(seconds // 60)} min {seconds % 60:02.0f} s"
+
+
+def _run_sweep(grid, out: str, args, what: str):
+    """Run a sweep with the command line's options, printing where it runs and its progress; the report."""
+    from .sweep import local_workers, sweep
+
+    if args.scheduler and args.workers is not None:
+        raise UsageError("--workers sizes the local cluster; a --scheduler's cluster has workers of its own")
+    if args.scheduler:
+        where = f"the Dask cluster at {args.scheduler}"
+    elif args.workers == 0:
+        where = "this process, one cell after another"
+    else:
+        count = args.workers or local_workers()
+        where = f"a local Dask cluster of {count} worker{'s' if count != 1 else ''} (one thread each)"
+    print(f"{what}: {len(grid.cells)} cells into {out}, on {where}", file=sys.stderr)
+    try:
+        report = sweep(
+            grid,
+            out,
+            client=args.scheduler,
+            workers=args.workers,
+            retry_failed=getattr(args, "retry_failed", False),
+            progress=_ProgressLine(),
+        )
+    except KeyboardInterrupt:
+        print("\ninterrupted: every finished cell is written; run the same command again to go on", file=sys.stderr)
+        raise SystemExit(130) from None
+    except OSError as error:  # the results folder cannot be written (full, read-only, removed)
+        raise UsageError(f"writing into {out}: {error.strerror or error}") from None
+    print(
+        f"{report.ran} cells run in {_minutes(report.seconds)}, {report.skipped} finished before; results in {out}",
+        file=sys.stderr,
+    )
+    for name, error in report.failed:
+        print(f"  failed (recorded in its file): {name}: {error}", file=sys.stderr)
+    for name, error in report.lost:
+        print(f"  lost with its workers (run the command again): {name}: {error}", file=sys.stderr)
+    return report
+
+
+def _sweep(args) -> int:
+    from .sweep import finished, read_grid
+
+    grid = read_grid(args.grid)
+    if args.cell:
+        grid = grid.select(args.cell)
+    if args.list:
+        for cell in grid.cells:
+            meta = finished(args.out, cell)
+            status = "to run" if meta is None else meta.get("status", "done")
+            print(f"{cell.id}  {status:<7} {cell.name}")
+        return 0
+    report = _run_sweep(grid, args.out, args, "sweep")
+    return 1 if report.lost else 0
+
+
+def _atlas(args) -> int:
+    from . import atlas
+    from .sweep import local_workers, read_results
+
+    grid = atlas.atlas_grid(quick=args.quick)
+    report = _run_sweep(grid, args.out, args, "atlas" + (" (quick)" if args.quick else ""))
+    if report.lost:
+        return 1
+    frame = read_results(args.out, ids=[cell.id for cell in grid.cells])
+    command = "python -m rmcore atlas" + (" --quick" if args.quick else "")
+    if args.scheduler:
+        workers = f"the Dask cluster at {args.scheduler}"
+    elif args.workers == 0:
+        workers = "one process, without Dask"
+    else:
+        count = args.workers or local_workers()
+        workers = f"{count} local Dask worker{'s' if count != 1 else ''}"
+    about = atlas.about_run(frame, command, report, workers)
+    docs = Path(args.docs)
+    data = atlas.write_data(frame, about, docs / "atlas.parquet")
+    page = docs / "atlas.md"
+    page.write_text(atlas.markdown(frame, about), encoding="utf-8")
+    print(f"wrote {page} and {data}; draw its figures with: python -m ui.atlas.report", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="python -m rmcore", description="Regret matching and CFR from the command line.")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -497,7 +621,47 @@ def build_parser() -> argparse.ArgumentParser:
         "--markdown", action="store_true", help="print the table as Markdown, headed by its command, machine and date"
     )
     bench.set_defaults(handler=_bench)
+
+    sweep = commands.add_parser(
+        "sweep", help="run a grid of games x algorithms x seeds on Dask, one Parquet result file per cell"
+    )
+    sweep.add_argument("grid", metavar="GRID.toml", help="the grid: games, algorithms, seeds, iterations, checkpoints")
+    sweep.add_argument("--out", required=True, metavar="DIR", help="the results folder; finished cells are skipped")
+    _cluster_options(sweep)
+    sweep.add_argument(
+        "--cell", action="append", metavar="ID", help="run only the cell whose id starts with ID (repeatable)"
+    )
+    sweep.add_argument("--retry-failed", action="store_true", help="run again the cells whose files record an error")
+    sweep.add_argument("--list", action="store_true", help="list the cells (id, status, name) and run nothing")
+    sweep.set_defaults(handler=_sweep)
+
+    atlas = commands.add_parser(
+        "atlas", help="run every algorithm on every game rmcore ships and write docs/performance/atlas.md"
+    )
+    _cluster_options(atlas)
+    atlas.add_argument("--quick", action="store_true", help="1,000 iterations and one seed instead of 10,000 and three")
+    atlas.add_argument("--out", default="atlas-results", metavar="DIR", help="the results folder (default %(default)s)")
+    atlas.add_argument(
+        "--docs",
+        default="docs/performance",
+        metavar="DIR",
+        help="where atlas.md and atlas.parquet go (default %(default)s)",
+    )
+    atlas.set_defaults(handler=_atlas)
     return parser
+
+
+def _cluster_options(command) -> None:
+    command.add_argument(
+        "--scheduler", metavar="ADDRESS", help="a Dask scheduler (tcp://host:8786); default: a local cluster"
+    )
+    command.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="the local cluster's workers (default one per core); 0 runs the cells here, one after another, without "
+        "Dask",
+    )
 
 
 def main(argv=None) -> int:
@@ -505,6 +669,13 @@ def main(argv=None) -> int:
         args = build_parser().parse_args(argv)
         return args.handler(args)
     except (UsageError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except (
+        ModuleNotFoundError
+    ) as error:  # a sweep's optional packages (dask, pyarrow): the message says what to install
+        if error.name is not None:
+            raise
         print(f"error: {error}", file=sys.stderr)
         return 2
 

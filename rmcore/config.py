@@ -89,3 +89,25 @@ TREE_ROW_WORK = 6.0
 #: GDA jump to a vertex every round, so larger steps show nothing new.
 DEFAULT_ETA = 0.1
 MAX_ETA = 100.0
+
+
+# -- Sweeps (rmcore.sweep): grids of runs, one result file per cell ------------------------------------------------
+
+#: Largest tree (in nodes) a sweep cell runs unless its grid sets ``max_nodes``: Liar's dice with 6 sides, the largest
+#: catalogue game (294,876 nodes), fits three times over; a larger game fails its cells with the size in the error.
+SWEEP_MAX_NODES = 1_000_000
+
+#: Largest matrix game (in payoff entries, rows times columns) a sweep cell runs unless its grid sets ``max_payoffs``.
+SWEEP_MAX_PAYOFFS = 1_000_000
+
+#: Most policy columns (average, current and regrets for every information set's actions) a cell keeps per checkpoint
+#: with ``policies = true``: Leduc hold'em's 2,184 information-set actions give 6,552; a Parquet file of Liar's dice's
+#: 147,420 columns would take minutes to write and a page could not read it.
+SWEEP_MAX_POLICY_COLUMNS = 20_000
+
+#: Checkpoints per decade of iterations when a grid names none: ``round(10 ** (k / 8))``, 10, 100, 1,000 ... among them.
+SWEEP_CHECKPOINTS_PER_DECADE = 8
+
+#: Largest grid file read, in characters, and most cells a grid may expand to.
+MAX_GRID_CHARS = 1_000_000
+MAX_SWEEP_CELLS = 100_000

@@ -40,13 +40,13 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = ()):
-    """Start the app on a free loopback port (pinned to ``cpus`` with taskset, if given); yield its URL; stop it
-    afterwards.
+def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = (), port: int | None = None):
+    """Start the app on a loopback port (``port``, or a free one; pinned to ``cpus`` with taskset, if given); yield its
+    URL; stop it afterwards.
 
     ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``.
     """
-    port = _free_port()
+    port = port or _free_port()
     pin = ["taskset", "-c", cpus] if cpus else []
     server = subprocess.Popen(
         [

@@ -54,6 +54,9 @@ def init() -> None:
         st.session_state.kuhn_upload_error = None  # why the last file was not loaded
         st.session_state.kuhn_upload_seen = None  # the uploader's last file, read once
     settle_faults()
+    st.session_state.setdefault("atlas_results", None)  # the atlas page's own results: (table, where from)
+    st.session_state.setdefault("atlas_error", None)  # why the last folder or zip was not loaded
+    st.session_state.setdefault("atlas_zip_seen", None)  # the uploader's last zip, read once
     if "game" not in st.session_state:
         game, _ = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game

@@ -1,0 +1,22 @@
+"""The atlas: every algorithm rmcore ships on every game it ships (or the runs of a sweep of your own), one game at a
+time: every run's curve, and the runs ranked by the iterations and the seconds they took to a chosen exploitability."""
+
+import streamlit as st
+
+from ui.atlas import view
+
+st.title("The atlas: every algorithm on every game")
+st.caption(
+    "Each run is one algorithm with its settings on one game, run to a fixed number of iterations with the metrics "
+    "recorded at fixed checkpoints (`python -m rmcore atlas`, or a grid of your own with `python -m rmcore sweep`)."
+)
+loaded = view.results()
+if loaded is not None:
+    results, where = loaded
+    view.where_from(where)
+    game = view.game(results)
+    of_game = results[results.game == game]
+    view.chart(of_game, of_game.game_title.iloc[0])
+    st.subheader("Who gets there first")
+    view.ranking(of_game)
+    view.failures(results)

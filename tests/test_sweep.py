@@ -1,0 +1,343 @@
+"""Sweeps (rmcore.sweep): grids read and refused with a message naming the entry, cells recorded with their errors,
+resumed without running finished cells again, and a two-worker Dask cluster that loses a worker (SIGKILL) midway and
+still writes, bit for bit, the files of a serial run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+import rmcore
+from rmcore.__main__ import main
+from rmcore.sweep import (
+    METADATA_KEY,
+    GridError,
+    parse_grid,
+    read_cell,
+    read_grid,
+    read_results,
+    result_files,
+    sweep,
+)
+
+from .test_kuhn import OPENSPIEL_CFR, OPENSPIEL_CFR_PLUS
+
+#: Cells of about a quarter second each on this machine (Leduc and Liar's dice with 4 sides at 2,000 iterations): long
+#: enough for a worker to be killed in the middle of one.
+FAULT_GRID = {
+    "iterations": 2_000,
+    "checkpoints_per_decade": 4,
+    "seeds": [0, 1],
+    "games": [{"game": "leduc"}, {"game": "liars_dice", "sides": 4}, {"game": "kuhn"}],
+    "algorithms": [{"tree": "cfr"}, {"tree": "cfr+"}, {"tree": "pcfr+"}, {"tree": "external-sampling"}],
+}
+
+
+def _tables(folder) -> dict:
+    """Every result file's table (as raw bytes per column, so that NaNs compare bit for bit) and the metadata that
+    does not depend on when or where it ran, by file name."""
+    out = {}
+    for path in result_files(folder):
+        table = pq.read_table(path)
+        meta = json.loads(table.schema.metadata[METADATA_KEY])
+        columns = {name: np.ascontiguousarray(table[name].to_numpy()).tobytes() for name in table.column_names}
+        fixed = {key: meta[key] for key in ("id", "name", "cell", "status", "error", "label", "game_title", "size")}
+        out[path.name] = (columns, fixed)
+    return out
+
+
+# -- reading grids ------------------------------------------------------------------------------------------------
+
+
+def test_all_reads_the_catalogues_and_sampled_variants_run_once_per_seed():
+    grid = parse_grid(
+        {
+            "iterations": 10,
+            "seeds": [3, 4],
+            "games": [{"game": "kuhn"}, {"game": "rps"}],
+            "algorithms": [{"tree": "all"}, {"matrix": "all"}],
+        }
+    )
+    tree = [cell for cell in grid.cells if cell.family == "tree"]
+    sampled = [name for name in rmcore.CFR_VARIANTS if rmcore.CFRVariant(name).is_sampled]
+    assert {cell.spec["algorithm"]["tree"] for cell in tree} == set(rmcore.CFR_VARIANTS)
+    assert len(tree) == len(rmcore.CFR_VARIANTS) + len(sampled)  # each sampled variant twice (two seeds)
+    assert sorted(c.spec["seed"] for c in tree if c.spec["algorithm"]["tree"] == sampled[0]) == [3, 4]
+    matrix = [cell for cell in grid.cells if cell.family == "matrix"]
+    assert [cell.spec["algorithm"]["matrix"] for cell in matrix] == list(rmcore.ALGORITHMS)
+    assert all(cell.spec["seed"] is None for cell in matrix)  # expected regrets: nothing sampled
+    assert grid.cells[0].spec["checkpoints"] == [1, 2, 3, 4, 6, 7, 10]
+
+
+def test_a_cell_is_the_same_however_its_defaults_are_spelled():
+    plain = parse_grid({"iterations": 10, "games": [{"game": "kuhn"}], "algorithms": [{"tree": "discounted"}]})
+    spelled = parse_grid(
+        {
+            "iterations": 10,
+            "checkpoints": [1, 2, 3, 4, 6, 7, 10],
+            "games": [{"game": "kuhn", "cards": 3.0, "bet": 1}],
+            "algorithms": [{"tree": "discounted", "alpha": 1.5, "beta": 0, "gamma": 2, "updates": "alternating"}],
+        }
+    )
+    assert [c.id for c in plain.cells] == [c.id for c in spelled.cells]
+    other = parse_grid({"iterations": 10, "games": [{"game": "kuhn", "cards": 4}], "algorithms": [{"tree": "cfr"}]})
+    assert other.cells[0].id != plain.cells[0].id
+
+
+GOOD = {"iterations": 10, "games": [{"game": "kuhn"}], "algorithms": [{"tree": "cfr"}]}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"iteration": 5}, "unknown setting 'iteration'"),
+        ({"iterations": None}, "iterations is missing"),
+        ({"iterations": 2.5}, "iterations must be a whole number"),
+        ({"iterations": 0}, "iterations must be a whole number from 1"),
+        ({"checkpoints": [5, 3]}, "checkpoints must increase"),
+        ({"checkpoints": [20]}, "checkpoints[0] must be a whole number from 1 to 10"),
+        ({"checkpoints": [5], "checkpoints_per_decade": 4}, "not both"),
+        ({"seeds": [1, 1]}, "seeds lists a seed twice"),
+        ({"seeds": [-1]}, "seeds[0] must be a whole number"),
+        ({"policies": "yes"}, "policies must be true or false"),
+        ({"games": []}, "the grid needs a list of games"),
+        ({"games": [{"game": "poker"}]}, "games[0].game: unknown game 'poker'"),
+        ({"games": [{"game": "kuhn", "sides": 6}]}, "games[0]: kuhn has no parameter 'sides'"),
+        ({"games": [{"game": "kuhn", "cards": [3]}]}, "games[0].cards must be a number or text"),
+        ({"games": [{"game": "kuhn", "file": "x.efg"}]}, "games[0] needs game"),
+        ({"games": [{"file": "game.txt"}]}, "games[0].file must name a .efg"),
+        ({"games": [{"file": "missing.efg"}]}, "missing.efg is not a file"),
+        ({"games": [{"game": "rps", "start": "center"}]}, "games[0].start must be"),
+        ({"algorithms": [{"tree": "cfr++"}]}, "algorithms[0].tree: unknown tree algorithm 'cfr++'"),
+        ({"algorithms": [{"tree": "cfr", "eta": 0.1}]}, "algorithms[0]: tree algorithm 'cfr' has no parameter 'eta'"),
+        ({"algorithms": [{"tree": "all", "updates": "simultaneous"}]}, "tree = 'all' runs every variant"),
+        ({"algorithms": [{"matrix": "rm"}]}, "is a tree game, and the grid has no tree algorithm"),
+        ({"algorithms": [{"tree": "cfr"}, {"matrix": "rm"}]}, "is a matrix algorithm, and the grid has no matrix game"),
+        ({"algorithms": ["cfr"]}, "algorithms[0] must be a table"),
+    ],
+)
+def test_a_bad_grid_is_refused_naming_the_entry(tmp_path, change, message):
+    grid = {**GOOD, **change}
+    grid = {key: value for key, value in grid.items() if value is not None}
+    with pytest.raises(GridError) as refused:
+        parse_grid(grid, base=tmp_path)
+    assert message in str(refused.value)
+
+
+def test_a_grid_file_with_a_toml_error_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "grid.toml"
+    path.write_text('iterations = 10\n[[games]]\ngame = "kuhn\n', encoding="utf-8")
+    with pytest.raises(GridError, match=r"grid.toml: not valid TOML: .*line 3"):
+        read_grid(path)
+    with pytest.raises(GridError, match="no such grid file"):
+        read_grid(tmp_path / "missing.toml")
+
+
+def test_the_command_line_says_what_is_wrong_in_one_line(tmp_path, capsys):
+    path = tmp_path / "grid.toml"
+    path.write_text('iterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr+"\nalpha = 1\n')
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out"), "--scheduler", "x:1", "--workers", "2"]) == 2
+    assert "--workers sizes the local cluster" in capsys.readouterr().err
+    (tmp_path / "taken").write_text("a file")
+    assert main(["sweep", str(path), "--out", str(tmp_path / "taken"), "--workers", "0"]) == 2
+    assert "taken is not a folder" in capsys.readouterr().err
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out"), "--workers", "1000"]) == 2
+    assert "workers must be a whole number from 0 to" in capsys.readouterr().err
+    path.write_text('iterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr++"\n')
+    assert main(["sweep", str(path), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: algorithms[0].tree: unknown tree algorithm 'cfr++'") and "Traceback" not in err
+
+
+# -- running cells ------------------------------------------------------------------------------------------------
+
+
+def test_a_cell_records_the_history_at_its_checkpoints_and_how_it_was_made(tmp_path):
+    grid = {"iterations": 100, "checkpoints": [10, 100], "games": [{"game": "kuhn"}], "algorithms": [{"tree": "cfr"}]}
+    tree = tmp_path / "grid.toml"
+    tree.write_text(
+        'iterations = 100\ncheckpoints = [10, 100]\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr"\n'
+    )
+    report = sweep(tree, tmp_path / "out", workers=0)
+    assert (report.ran, report.skipped, report.failed, report.lost) == (1, 0, (), ())
+    (path,) = result_files(tmp_path / "out")
+    meta, frame = read_cell(path)
+    assert frame.iteration.tolist() == [10, 100]
+    # OpenSpiel's CFRSolver on Kuhn poker (../shared/REFERENCE.md), an independent route to the same numbers.
+    assert frame.exploitability.tolist() == pytest.approx([OPENSPIEL_CFR[10], OPENSPIEL_CFR[100]], rel=5e-3)
+    assert {"nash_conv", "exploitability_current", "game_value", "nodes_touched"} <= set(frame.columns)
+    assert meta["status"] == "done" and meta["error"] is None
+    assert meta["command"] == f"python -m rmcore sweep {tree} --out {tmp_path / 'out'} --cell {meta['id']}"
+    assert meta["versions"]["rmcore"] == rmcore.__version__ and "numba" in meta["versions"]
+    assert meta["machine"]["cores"] >= 1 and meta["machine"]["host"]
+    assert meta["wall_seconds"] >= meta["run_seconds"] > 0
+    assert meta["seconds_per_iteration"] == pytest.approx(meta["run_seconds"] / 100)
+    assert len(meta["checkpoint_seconds"]) == 2 and meta["checkpoint_seconds"][-1] == meta["run_seconds"]
+    assert not [p for p in (tmp_path / "out").iterdir() if p.suffix != ".parquet"], "no temporary file is left"
+    # The cell's own command runs it again: its file is finished, so nothing runs.
+    assert main(["sweep", str(tree), "--out", str(tmp_path / "out"), "--cell", meta["id"], "--workers", "0"]) == 0
+    curves = read_results(tmp_path / "out")
+    assert curves.exploitability.tolist() == frame.exploitability.tolist()
+    assert curves.seconds.tolist() == meta["checkpoint_seconds"]
+    assert grid["checkpoints"] == curves.iteration.tolist()
+
+
+def test_failing_cells_are_recorded_with_their_errors_and_the_sweep_goes_on(tmp_path):
+    grid = {
+        "iterations": 100,
+        "checkpoints": [10, 100],
+        "max_nodes": 1_000,
+        "games": [{"game": "kuhn"}, {"game": "leduc"}, {"game": "kuhn", "cards": 20}],
+        "algorithms": [{"tree": "cfr+"}, {"tree": "discounted", "alpha": 50}],
+    }
+    report = sweep(grid, tmp_path, workers=0)
+    assert report.ran == 6 and not report.lost
+    failed = dict(report.failed)
+    assert failed == {
+        "kuhn · discounted(alpha=50)": "alpha must be a finite number between -10 and 10; got 50.0",
+        "leduc · cfr+ · alternating": "Leduc hold'em has 9,450 nodes, more than the grid's cap of 1,000 (max_nodes)",
+        "leduc · discounted(alpha=50)": "Leduc hold'em has 9,450 nodes, more than the grid's cap of 1,000 (max_nodes)",
+        "kuhn(cards=20) · cfr+ · alternating": "Kuhn poker's cards must be 3 to 13; got 20",
+        "kuhn(cards=20) · discounted(alpha=50)": "Kuhn poker's cards must be 3 to 13; got 20",
+    }  # (the game is built first: a game the library refuses fails every cell on it with its own reason)
+    curves = read_results(tmp_path)
+    assert set(curves[curves.status == "done"].name) == {"kuhn · cfr+ · alternating"}
+    assert curves[curves.status == "done"].exploitability.tolist() == pytest.approx(
+        [OPENSPIEL_CFR_PLUS[10], OPENSPIEL_CFR_PLUS[100]], rel=5e-3
+    )
+    assert set(curves[curves.status == "failed"].error) == set(failed.values())
+    # A recorded failure is finished: it runs again only when asked to.
+    assert sweep(grid, tmp_path, workers=0).ran == 0
+    assert sweep(grid, tmp_path, workers=0, retry_failed=True).ran == 5
+
+
+def test_policies_are_kept_when_asked_and_refused_for_a_game_too_wide(tmp_path, monkeypatch):
+    monkeypatch.setattr(rmcore.config, "SWEEP_MAX_POLICY_COLUMNS", 100)  # Kuhn's 72 columns, not Liar's dice's
+    grid = {
+        "iterations": 10,
+        "checkpoints": [5, 10],
+        "policies": True,
+        "games": [{"game": "kuhn"}, {"game": "liars_dice", "sides": 3}],
+        "algorithms": [{"tree": "cfr"}],
+    }
+    report = sweep(grid, tmp_path, workers=0)
+    (failure,) = report.failed
+    assert failure[0].startswith("liars_dice · cfr") and "would keep 1,134 columns a checkpoint" in failure[1]
+    (kuhn,) = [path for path in result_files(tmp_path) if path.name.startswith("kuhn")]
+    frame = read_cell(kuhn).frame
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr", max_points=0)
+    solver.run(10)
+    expected = solver.history().to_frame()
+    assert list(frame.columns) == list(expected.columns)
+    assert frame.iloc[-1].tolist() == expected.iloc[0].tolist()
+
+
+def test_running_the_sweep_again_runs_only_the_cells_without_a_file(tmp_path):
+    grid = {
+        "iterations": 50,
+        "checkpoints": [5, 50],
+        "seeds": [0, 1],
+        "games": [{"game": "kuhn"}, {"game": "matching-pennies"}],
+        "algorithms": [{"tree": "cfr+"}, {"tree": "chance-sampling"}, {"matrix": "rm+", "sampling": "sampled"}],
+    }
+    first = sweep(grid, tmp_path, workers=0)
+    assert (first.ran, first.skipped) == (5, 0)
+    stamps = {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in result_files(tmp_path)}
+    seen = []
+    again = sweep(grid, tmp_path, workers=0, progress=seen.append)
+    assert (again.ran, again.skipped) == (0, 5)
+    assert seen[-1].left == 0 and seen[-1].skipped == 5
+    assert {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in result_files(tmp_path)} == stamps
+    gone = sorted(stamps)[1]
+    (tmp_path / gone).unlink()
+    (tmp_path / sorted(stamps)[2]).write_bytes(b"half a file")  # not a result file: it runs again
+    third = sweep(grid, tmp_path, workers=0)
+    assert (third.ran, third.skipped) == (2, 3)
+    assert {path.name for path in result_files(tmp_path)} == set(stamps)
+
+
+def test_read_results_refuses_a_folder_that_is_not_a_sweep(tmp_path):
+    with pytest.raises(ValueError, match="holds no sweep result files"):
+        read_results(tmp_path)
+    (tmp_path / "x.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(ValueError, match="x.parquet is not a sweep result file"):
+        read_results(tmp_path)
+    with pytest.raises(ValueError, match="is not a folder"):
+        read_results(tmp_path / "x.parquet")
+
+
+# -- on a Dask cluster --------------------------------------------------------------------------------------------
+
+
+def test_a_worker_killed_midway_loses_no_cell_and_the_files_equal_a_serial_run(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    serial = sweep(FAULT_GRID, tmp_path / "serial", workers=0)
+    assert serial.ran == 15 and not serial.failed
+    killed = []
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
+        distributed.Client(cluster) as client,
+    ):
+
+        def kill_one_midway(progress):
+            if progress.done < 1 or killed:
+                return
+            busy = {worker: keys for worker, keys in client.processing().items() if keys}
+            pids = client.run(os.getpid)
+            for worker, keys in busy.items():
+                cells = [key for key in keys if not key.startswith("prepare kernels")]
+                if cells and worker in pids:
+                    os.kill(pids[worker], signal.SIGKILL)
+                    killed.append((pids[worker], cells))
+                    return
+
+        report = sweep(FAULT_GRID, tmp_path / "dask", client=client, progress=kill_one_midway)
+        assert killed, "a worker was running a cell when one finished"
+        assert killed[0][0] not in client.run(os.getpid).values()
+    assert (report.ran, report.lost, report.failed) == (15, (), ())
+    assert report.dashboard.startswith("http")
+    assert _tables(tmp_path / "dask") == _tables(tmp_path / "serial")
+    names = {json.loads(pq.read_schema(p).metadata[METADATA_KEY])["name"] for p in result_files(tmp_path / "dask")}
+    assert {key.rsplit("-", 1)[0].replace("\u2010", "-") for key in killed[0][1]} <= names
+
+
+def test_the_dashboard_names_each_task_by_its_cell():
+    key_split = pytest.importorskip("dask.utils").key_split
+    grid = parse_grid(
+        {
+            "iterations": 10,
+            "seeds": [0],
+            "games": [{"game": "rps-crash"}, {"game": "liars_dice", "sides": 4}],
+            "algorithms": [{"tree": "external-sampling"}, {"matrix": "optimistic-gda"}],
+        }
+    )
+    for cell in grid.cells:
+        assert key_split(cell.task_key).replace("\u2010", "-") == cell.name
+
+
+def test_rmcore_imports_and_sweeps_in_one_process_without_dask(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    # A None entry in sys.modules makes any import of that name fail at once, as if dask were not installed.
+    code = (
+        "import sys; sys.modules['dask'] = sys.modules['distributed'] = None\n"
+        "import rmcore\n"
+        "grid = {'iterations': 5, 'games': [{'game': 'kuhn'}], 'algorithms': [{'tree': 'cfr'}]}\n"
+        f"print(rmcore.sweep(grid, {str(tmp_path)!r}, workers=0).ran)\n"
+        "try:\n"
+        f"    rmcore.sweep(grid, {str(tmp_path / 'other')!r})\n"
+        "except ModuleNotFoundError as error:\n"
+        "    print(error)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    ran, message = out.stdout.strip().splitlines()
+    assert ran == "1" and message.startswith("sweeps run on Dask: install it")

@@ -1,0 +1,197 @@
+"""The atlas page's widgets and views: which results (the shipped atlas, or a sweep folder of the user's own), which
+game, its curves, and the runs ranked by iterations and by seconds to a chosen exploitability, each with a link that
+opens its run on the matrix or the tree page.
+
+The results the user loaded stay in session state (``atlas_results``); a folder or zip that cannot be read leaves
+them, and the typed path, as they were, with one sentence under the widget that says why.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+
+import pandas as pd
+import streamlit as st
+
+from ..tables import escape
+from . import data, figures, links
+
+SOURCES = {
+    "shipped": "The atlas shipped with rmcore",
+    "folder": "A sweep folder on this server",
+    "zip": "A sweep folder as a zip",
+}
+#: The page's URL path (``app.py``): links to the other pages are made from the page's own address without it.
+URL_PATH = "atlas"
+
+
+@st.cache_data(show_spinner=False, max_entries=2)
+def _shipped(stamp: float) -> tuple[pd.DataFrame, dict]:
+    """The shipped atlas, read once per version of its file (``stamp``: its modification time)."""
+    return data.shipped()
+
+
+def results() -> tuple[pd.DataFrame, str] | None:
+    """The results to show and a line saying where they come from; None (with the reason shown) if there are none."""
+    choice = st.radio("Results", list(SOURCES), format_func=SOURCES.get, key="atlas_source", horizontal=True)
+    if choice == "shipped":
+        try:
+            frame, about = _shipped(data.SHIPPED.stat().st_mtime if data.SHIPPED.exists() else 0.0)
+        except ValueError as error:
+            st.error(f"The shipped atlas cannot be shown: {error}.")
+            return None
+        return frame, _about(about)
+    if choice == "folder":
+        path = st.text_input(
+            "Results folder (the --out of python -m rmcore sweep)",
+            key="atlas_folder",
+            placeholder="/home/me/sweeps/leduc",
+            help="A folder on the machine that runs this app, holding the .parquet files a sweep wrote.",
+        )
+        if st.button("Load the folder", key="atlas_load_folder"):
+            _load(lambda: data.folder(path), f"the folder {path.strip()}")
+    else:
+        upload = st.file_uploader(
+            f"A zip of a sweep's results folder (at most {data.ZIP_MEGABYTES} MB)",
+            type="zip",
+            key="atlas_zip",
+            max_upload_size=data.ZIP_MEGABYTES,
+        )
+        if upload is not None and st.session_state.atlas_zip_seen != (upload.file_id, upload.name):
+            st.session_state.atlas_zip_seen = (upload.file_id, upload.name)
+            _load(lambda: data.unzipped(upload.getvalue(), upload.name), f"{upload.name}")
+    if st.session_state.atlas_error:
+        st.error(f"Not loaded: {st.session_state.atlas_error}.")
+    loaded = st.session_state.atlas_results
+    if loaded is None:
+        st.info("Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here.")
+        return None
+    return loaded
+
+
+def _load(read, what: str) -> None:
+    try:
+        frame = read()
+    except ValueError as error:
+        st.session_state.atlas_error = str(error)
+        return
+    st.session_state.atlas_error = None
+    runs = frame.cell.nunique()
+    st.session_state.atlas_results = (frame, f"Your sweep: {runs:,} runs from {escape(what)}.")
+
+
+def _about(about: dict) -> str:
+    if not about:
+        return "The shipped atlas."
+    machine = about.get("machine", {})
+    return (
+        f"The shipped atlas: `{about.get('command')}`, {about.get('cells')} runs of up to "
+        f"{about.get('iterations', 0):,} iterations, on {escape(machine.get('processor', '?'))} "
+        f"({machine.get('cores', '?')} cores), {about.get('date')}."
+    )
+
+
+def game(frame: pd.DataFrame) -> str:
+    """The game to show, by its label in the results."""
+    offered = data.games(frame)
+    if st.session_state.get("atlas_game") not in offered:
+        st.session_state.atlas_game = next(iter(offered))
+    return st.selectbox("Game", list(offered), format_func=offered.get, key="atlas_game")
+
+
+def chart(frame: pd.DataFrame, title: str) -> None:
+    """Every run's curve, average and last iterate, against iterations or seconds."""
+    x = st.radio(
+        "x-axis",
+        list(figures.X_AXES),
+        format_func=lambda axis: "iterations" if axis == "iteration" else "seconds",
+        key="atlas_x",
+        horizontal=True,
+        help="Seconds are the solver's own time up to each checkpoint, as the run measured it (metrics left out).",
+    )
+    measure = data.measure(frame)
+    st.plotly_chart(figures.curves(frame, measure, x, title), key="atlas_chart", width="stretch")
+
+
+def ranking(frame: pd.DataFrame) -> None:
+    """The runs ranked by the iterations and by the seconds they took to reach a chosen exploitability, each with its
+    link."""
+    measure = data.measure(frame)
+    left, right = st.columns(2)
+    target = left.select_slider(
+        f"Target {measure}",
+        data.TARGETS,
+        value=1e-3,
+        format_func=lambda value: f"{value:g}",
+        key="atlas_target",
+    )
+    iterate = right.radio(
+        "Of",
+        ["average", "last"],
+        format_func=lambda kind: "the average policy" if kind == "average" else "the last iterate",
+        key="atlas_iterate",
+        horizontal=True,
+    )
+    table = data.ranking(frame, target, iterate)
+    base = _base_url()
+    opened = [links.link(_spec(text)) for text in table.spec]
+    shown = pd.DataFrame(
+        {
+            "rank by iterations": table["rank by iterations"],
+            "rank by seconds": table["rank by seconds"],
+            "run": table.run,
+            "iterations": table.iterations,
+            "seconds": table.seconds,
+            f"final {measure}": table.final,
+            "open": [link.url(base) for link in opened],
+        }
+    )
+    policy = "the average policy" if iterate == "average" else "the last iterate"
+    st.caption(
+        f"The first checkpoint at which each run's {measure} of {policy} "
+        f"was at most {target:g} (None: not within its iterations). *open* sets the run up on its page and runs "
+        "it to its last iteration."
+    )
+    st.dataframe(
+        shown,
+        hide_index=True,
+        key="atlas_ranking",
+        column_config={
+            "rank by iterations": st.column_config.NumberColumn(format="%d"),
+            "rank by seconds": st.column_config.NumberColumn(format="%d"),
+            "iterations": st.column_config.NumberColumn(format="%d"),
+            "seconds": st.column_config.NumberColumn(format="%.3g"),
+            f"final {measure}": st.column_config.NumberColumn(format="%.2e"),
+            "open": st.column_config.LinkColumn(display_text="open on its page"),
+        },
+    )
+    closed = [f"{escape(run)}: {link.reason}" for run, link in zip(table.run, opened) if link.path is None]
+    if closed:
+        st.caption("No link for " + "; ".join(closed) + ".")
+
+
+def _spec(text: str) -> dict:
+    return json.loads(text)
+
+
+def _base_url() -> str:
+    """The app's root URL, from this page's address (``http://host:8501/atlas`` -> ``http://host:8501/``)."""
+    url = st.context.url or ""
+    parts = urllib.parse.urlsplit(url)
+    path = parts.path.rstrip("/")
+    if path.endswith("/" + URL_PATH):
+        path = path[: -len(URL_PATH) - 1]
+    return urllib.parse.urlunsplit((parts.scheme, parts.netloc, path + "/", "", "")) if parts.netloc else "/"
+
+
+def failures(frame: pd.DataFrame) -> None:
+    """The runs of the results that failed, with their errors."""
+    failed = frame[frame.status == "failed"].drop_duplicates("cell")
+    if len(failed):
+        with st.expander(f"{len(failed)} runs failed"):
+            st.markdown("\n".join(f"- {escape(n)}: {escape(e)}" for n, e in zip(failed.name, failed.error)))
+
+
+def where_from(text: str) -> None:
+    st.caption(text)
