@@ -63,6 +63,12 @@ DYNAMIC_NAMES = {
     "best-response": "best-response dynamic ẋ = BR(y) − x",
     "projection": "projection dynamic ẋ = Π_T(x)(u)",
 }
+#: Each dynamic's name and its equation, for a chart's title.
+DYNAMIC_TITLES = {
+    "replicator": ("Replicator dynamic", "ẋᵢ = xᵢ(uᵢ − x·u)"),
+    "best-response": ("Best-response dynamic", "ẋ = BR(y) − x"),
+    "projection": ("Projection dynamic", "ẋ = Π_T(x)(u)"),
+}
 #: Where a field is drawn: the unit square of a 2x2 game, a fixed opponent's learner on a segment (2 actions) or a
 #: triangle (3), and one population's triangle.
 SPACES = ("square", "segment", "simplex", "one-population")
