@@ -44,3 +44,19 @@ def field_caption(setup: fields.Setup, algorithm: str, note: str = "") -> str:
     if note:
         words.append(note)
     return " ".join(words)
+
+
+def joint_words(setup: fields.Setup) -> str:
+    """Where no picture holds two players' joint state: the joint dynamic's equilibria and their stability."""
+    points = [p for p in fields.rest_points(setup) if p.is_nash]
+    if not points:
+        return ""
+    said = [f"{_strategies(p.strategies)} is {p.stability}" for p in points]
+    name = fields.DYNAMIC_TITLES[setup.dynamic][0].lower()
+    return (
+        f"Under the joint {name} of both players, the equilibrium {'; '.join(said)} (from its Jacobian's eigenvalues)."
+    )
+
+
+def _strategies(strategies) -> str:
+    return " against ".join("(" + ", ".join(f"{v:.3g}" for v in s) + ")" for s in strategies)

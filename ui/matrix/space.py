@@ -16,7 +16,7 @@ import rmcore
 from .. import explain_fields, fields, state
 from ..live import chart_rows
 from ..live_chart import live_chart
-from . import space_figure
+from . import field_lessons, space_figure
 from .settings import Display, RunSettings
 
 CHART_KEY = "chart_simplex"
@@ -93,8 +93,9 @@ def draw(run, frame, display: Display, moment, look: dict) -> str | None:
         st.rerun(scope="app")
     game, settings = run.key
     setup = setup_of(game, settings)
+    lesson = field_lessons.words()
     if isinstance(setup, fields.NoField):
-        return setup.reason
+        return " ".join(words for words in (setup.reason, _joint(game, settings), lesson) if words)
     figure = space_figure.strategy_space(
         game,
         setup,
@@ -108,12 +109,24 @@ def draw(run, frame, display: Display, moment, look: dict) -> str | None:
     live_chart(
         figure,
         key=CHART_KEY,
-        caption=explain_fields.field_caption(setup, algorithm, fields.picture(setup).note),
+        caption=" ".join(
+            words
+            for words in (explain_fields.field_caption(setup, algorithm, fields.picture(setup).note), lesson)
+            if words
+        ),
         clicks=clicks_of(setup),
         on_click=lambda: start_from_click(game, setup),
         **look,
     )
     return None
+
+
+def _joint(game: rmcore.MatrixGame, settings: RunSettings) -> str:
+    """In self-play without a picture of the joint state (a 3x3 game's four numbers): its equilibria's stability."""
+    if settings.opponent is not None:
+        return ""
+    setup = fields.joint_setup(game, settings.variants[0].algorithm)
+    return "" if isinstance(setup, fields.NoField) else explain_fields.joint_words(setup)
 
 
 def weights_of_click(setup: fields.Setup, clicked) -> tuple[tuple[int, ...], tuple[int, ...] | None] | None:
