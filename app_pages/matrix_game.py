@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, link, state
-from ui.matrix import field_lessons, lesson, settings, view
+from ui.matrix import field_lessons, lesson, settings, space, view
 
 presenting = state.presenting()
 if not presenting:
@@ -36,4 +36,5 @@ state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
 controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
 view.export_section(run)
+space.export_section(run)
 link.check()

@@ -187,3 +187,90 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
         if key != "start_mode":
             st.query_params[key] = str(value)
     st.session_state[CLICKED] = True
+
+
+# -- animations and figures for slides -------------------------------------------------------------------------------
+
+#: The session key of the last animation made: ``(iteration range, frames, format, bytes)``.
+MADE = "space_animation"
+
+
+def _source(run):
+    """The history the panel drew last, and the run's set-up as :func:`ui.animation.animate` takes it."""
+    frame = run.last_frame if run.last_frame is not None else run.frame()
+    game, settings = run.key
+    variant = settings.variants[0]
+    given = dict(
+        game=game,
+        algorithm=variant.algorithm,
+        opponent=settings.opponent,
+        start=settings.start,
+        sampling=variant.sampling,
+        updates=variant.updates,
+    )
+    return frame.history, given
+
+
+def export_section(run) -> None:
+    """Animations (GIF, MP4) of a chosen range of iterations and stills (SVG, PDF) of the strategy chart, for slides
+    and papers; drawn after the page's Export, outside the live panel. An animation takes tens of seconds to draw, so
+    it is made on a button press and then offered for download."""
+    from .. import animation  # (kaleido and imageio load only when the section is drawn)
+
+    with st.expander("Animation and figures of the strategy chart (GIF, MP4, SVG, PDF)"):
+        missing = animation.available()
+        if missing is not None:
+            st.warning(f"Not available on this server: {missing}.")
+            return
+        if run.iteration < 2:
+            st.caption("Run a few iterations first: an animation needs a history.")
+            return
+        last = run.iteration
+        c1, c2, c3 = st.columns([3, 1, 1])
+        first, upto = c1.slider("Iterations", 1, last, (1, last), key="animation_range")
+        frames = int(c2.number_input("Frames", 2, animation.MAX_FRAMES, 300, key="animation_frames"))
+        kind = c3.radio("Format", animation.FORMATS, key="animation_format", horizontal=True)
+        st.caption(
+            f"{frames} frames at {animation.FPS} a second ({frames / animation.FPS:.1f} s) of "
+            f"{animation.SIZE[0]}x{animation.SIZE[1]} pixels, drawn by Plotly's own export (kaleido); 300 frames take "
+            "about a minute."
+        )
+        wanted = ((first, upto), frames, kind)
+        if st.button("Make the animation", key="animation_make", icon=":material/movie:"):
+            history, given = _source(run)
+            with st.spinner(f"Drawing {frames} frames..."):
+                try:
+                    made = animation.animate(history, kind, frames, first, upto, **given)
+                except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
+                    st.error(f"The animation could not be made ({type(error).__name__}: {error}).")
+                    return
+            st.session_state[MADE] = (*wanted, made)
+        made = st.session_state.get(MADE)
+        if made is not None and tuple(made[:3]) == wanted:
+            st.download_button(
+                f"Download the {kind.upper()} ({len(made[3]) / 1e6:.1f} MB)",
+                made[3],
+                f"strategy-space-{first}-{upto}.{kind}",
+                "image/gif" if kind == "gif" else "video/mp4",
+                key="animation_download",
+                on_click="ignore",
+                icon=":material/download:",
+            )
+        s1, s2 = st.columns(2)
+        for column, still in ((s1, "svg"), (s2, "pdf")):
+            column.download_button(
+                f"The chart now ({still.upper()})",
+                lambda still=still: _still(run, still),
+                f"strategy-space.{still}",
+                "image/svg+xml" if still == "svg" else "application/pdf",
+                key=f"animation_{still}",
+                on_click="ignore",
+                icon=":material/image:",
+            )
+
+
+def _still(run, kind: str) -> bytes:
+    from .. import animation
+
+    history, given = _source(run)
+    return animation.still(history, kind, **given)

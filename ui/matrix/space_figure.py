@@ -18,6 +18,7 @@ import numpy as np
 from rmcore import History, MatrixGame
 
 from .. import fields
+from ..charts import COLOURS
 from ..charts import figure as _figure
 from ..charts import title as _title
 
@@ -34,7 +35,8 @@ REST_MARKERS = {
 TRAIL_ROWS = 120
 TRIANGULAR = ("simplex", "one-population")
 AVERAGE_COLOUR = "black"
-TRAIL_COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+#: A run's trail takes its colour in the race chart (the first variant's is the first colour).
+TRAIL_COLOURS = COLOURS
 #: Chart height: the square is drawn square, with its legend under it.
 HEIGHT = 540
 
