@@ -81,7 +81,8 @@ def test_stills_are_svg_and_pdf(solver, drawable):
         (lambda s: animation.animate(s, "avi"), "format must be one of"),
         (lambda s: animation.animate(s, "gif", size=(1280.5, 720)), "size must be whole pixels"),
         (lambda s: animation.still(s, "eps"), "format must be one of"),
-        (lambda s: animation.encode([], "gif", fps=0), "fps must be a whole number"),
+        (lambda s: animation.encode(np.zeros((2, 8, 8, 3), np.uint8), "gif", fps=0), "fps must be a whole number"),
+        (lambda s: animation.encode(np.zeros((2, 8, 8)), "gif"), "frames must be RGB images"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_reason(solver, call, message):
@@ -98,3 +99,13 @@ def test_the_slide_layout_keeps_every_trace_and_puts_the_legend_beside_the_plot(
     (slide,) = animation.frames_of(solver, 1, 400, 400)
     assert len(slide["data"]) == len(chart["data"])
     assert slide["layout"]["legend"]["orientation"] == "v" and "height" not in slide["layout"]
+
+
+def test_a_frame_drawn_in_two_layers_is_the_frame_drawn_whole(solver, drawable):
+    """What stays is drawn once and the iterates laid over it: the result matches kaleido's drawing of the whole
+    figure to within antialiasing."""
+    (figure,) = animation.frames_of(solver, 1, 250, 250)
+    (layered,) = animation.render_frames([figure])
+    whole = iio.imread(animation.render([figure], "png")[0])[..., :3]
+    difference = np.abs(layered.astype(int) - whole.astype(int))
+    assert difference.mean() < 0.05 and np.mean(difference.max(axis=-1) > 40) < 0.001

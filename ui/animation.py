@@ -105,15 +105,41 @@ def chart_at(history: rmcore.History, game: rmcore.MatrixGame, setup, row: int, 
 
 
 def _slide(figure: dict) -> dict:
-    """A figure laid out for a 16:9 slide: the projector's text and lines, the legend beside the plot."""
+    """A figure laid out for a 16:9 slide: the projector's text and lines, the legend and the colour bar beside the
+    plot, in margins of a fixed size (so that every frame, and its layers drawn apart, place the plot alike)."""
     figure = for_projector(figure)
     layout = dict(figure["layout"])
     layout.pop("height", None)
-    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.1, "y": 1.0, "yanchor": "top"}
-    layout["margin"] = dict(l=90, r=40, t=100, b=80)
+    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.25, "y": 1.0, "yanchor": "top"}
+    layout["margin"] = dict(l=90, r=430, t=100, b=80, autoexpand=False)
     layout["paper_bgcolor"] = "white"
-    figure = {"data": figure["data"], "layout": layout}
-    return figure
+    return {"data": figure["data"], "layout": layout}
+
+
+def _layers(figure: dict) -> tuple[dict, dict] | None:
+    """A field chart's frame as what stays (the field, the rest points, the axes, the legend) and what moves (the
+    iterates and the title that names the iteration, on a transparent page); None for a chart without that split."""
+    moving = [trace for trace in figure["data"] if trace.get("meta") == space_figure.ITERATE]
+    if not moving:
+        return None
+    layout = figure["layout"]
+    still = dict(layout, title={**layout.get("title", {}), "text": ""})
+    # The iterates stay in the legend, drawn with one missing point (Plotly leaves a trace of no points out of it).
+    gap = [None]
+    empty = {"x": gap, "y": gap} if moving[0].get("type") == "scatter" else {"a": gap, "b": gap, "c": gap}
+    static = [trace if trace.get("meta") != space_figure.ITERATE else {**trace, **empty} for trace in figure["data"]]
+    bare = dict(showgrid=False, showticklabels=False, showline=False, zeroline=False, ticks="", title={"text": ""})
+    over = dict(layout, paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)", showlegend=False)
+    for key in ("xaxis", "yaxis"):
+        if key in over:
+            over[key] = {**over[key], **bare}
+    if "ternary" in over:
+        over["ternary"] = {
+            **over["ternary"],
+            "bgcolor": "rgba(0,0,0,0)",
+            **{axis: {**over["ternary"].get(axis, {}), **bare} for axis in ("aaxis", "baxis", "caxis")},
+        }
+    return {"data": static, "layout": still}, {"data": [dict(t, showlegend=False) for t in moving], "layout": over}
 
 
 def frames_of(
@@ -169,6 +195,29 @@ async def _render(figures_: list[dict], format_: str, width: int, height: int) -
         return await asyncio.gather(*(session.calc_fig(figure, opts=options) for figure in figures_))
 
 
+def render_frames(figures_: list[dict], size: tuple[int, int] = SIZE) -> np.ndarray:
+    """The frames of an animation as RGB images, ``(frames, height, width, 3)``.
+
+    A field chart's frames share all but their iterates: kaleido draws what stays once, and per frame only the
+    iterates on a transparent page, which are laid over it (alpha blending). Each kaleido call costs about as much for
+    a bare figure as for a full one (measured on 2 busy cores: 0.20 s a frame for one line, 0.36 s for the full field
+    chart), so the frames are made as light as they can be.
+    """
+    import imageio.v3 as iio
+
+    split = [_layers(figure) for figure in figures_]
+    if all(layers is not None for layers in split):
+        drawn = render([split[0][0]] + [over for _, over in split], "png", size)
+        background = iio.imread(drawn[0])[..., :3].astype(np.float32)
+        frames = np.empty((len(figures_), *background.shape), dtype=np.uint8)
+        for k, png in enumerate(drawn[1:]):
+            over = iio.imread(png).astype(np.float32)
+            alpha = over[..., 3:4] / 255.0
+            frames[k] = np.rint(over[..., :3] * alpha + background * (1.0 - alpha)).astype(np.uint8)
+        return frames
+    return np.stack([iio.imread(png)[..., :3] for png in render(figures_, "png", size)])
+
+
 def render(figures_: list[dict], format_: str = "png", size: tuple[int, int] = SIZE) -> list[bytes]:
     """Each figure drawn by kaleido as ``format_`` (png, svg, pdf...) at ``size`` pixels, in one browser session."""
     width, height = _checked_size(size)
@@ -212,18 +261,18 @@ def _palette_frames(images: np.ndarray) -> tuple[np.ndarray, bytes]:
     return indices, bytes(palette.getpalette()[: 3 * GIF_COLOURS])
 
 
-def encode(pngs: list[bytes], format_: str, fps: int = FPS) -> bytes:
-    """PNG frames as an animated GIF (looping, one palette) or an H.264 MP4, written by imageio (Pillow's GIF writer,
-    imageio-ffmpeg's ffmpeg)."""
+def encode(images: np.ndarray, format_: str, fps: int = FPS) -> bytes:
+    """RGB frames (``(frames, height, width, 3)``, uint8) as an animated GIF (looping, one palette) or an H.264 MP4,
+    written by imageio (Pillow's GIF writer, imageio-ffmpeg's ffmpeg)."""
     import imageio.v3 as iio
 
     if format_ not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
     if isinstance(fps, bool) or not isinstance(fps, (int, np.integer)) or not 1 <= fps <= 60:
         raise ValueError(f"fps must be a whole number from 1 to 60, got {fps!r}")
-    if not pngs:
-        raise ValueError("an animation needs at least one frame")
-    images = np.stack([iio.imread(png)[..., :3] for png in pngs])
+    images = np.asarray(images)
+    if images.ndim != 4 or images.shape[-1] != 3 or not len(images) or images.dtype != np.uint8:
+        raise ValueError(f"frames must be RGB images of one size, (frames, height, width, 3) uint8, got {images.shape}")
     if format_ == "gif":
         indices, palette = _palette_frames(images)
         return iio.imwrite("<bytes>", indices, extension=".gif", mode="P", palette=palette, duration=1000 / fps, loop=0)
@@ -254,7 +303,7 @@ def animate(
         raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
     _checked_size(size)
     figures_ = frames_of(source, frames, first, last, options, **given)
-    return encode(render(figures_, "png", size), format_, fps)
+    return encode(render_frames(figures_, size), format_, fps)
 
 
 def still(source, format_: str = "svg", iteration: int | None = None, size: tuple[int, int] = SIZE, **given) -> bytes:

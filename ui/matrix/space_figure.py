@@ -37,6 +37,8 @@ TRIANGULAR = ("simplex", "one-population")
 AVERAGE_COLOUR = "black"
 #: A run's trail takes its colour in the race chart (the first variant's is the first colour).
 TRAIL_COLOURS = COLOURS
+#: The ``meta`` of the traces that move from one iteration to the next (an animation draws the rest once).
+ITERATE = "iterate"
 #: Chart height: the square is drawn square, with its legend under it.
 HEIGHT = 540
 
@@ -220,6 +222,7 @@ def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> 
                     mode="lines",
                     line=dict(color=AVERAGE_COLOUR if k == 0 else colour, width=3.5 if k == 0 else 2, dash="solid"),
                     name=f"{trail.name}: average",
+                    meta=ITERATE,
                     hoverinfo="skip",
                     **_coordinates(setup, plane),
                 )
@@ -234,6 +237,7 @@ def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> 
                     line=dict(color=colour, width=1),
                     marker=dict(color=colour, size=np.round(3 + 4 * fade, 2), opacity=np.round(fade, 3)),
                     name=f"{trail.name}: last iterate (trail)",
+                    meta=ITERATE,
                     hoverinfo="skip",
                     **_coordinates(setup, plane),
                 )
@@ -243,6 +247,7 @@ def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> 
                     mode="markers",
                     marker=dict(size=13, color=colour, line=dict(color="black", width=2)),
                     name=f"{trail.name}: last iterate now",
+                    meta=ITERATE,
                     showlegend=False,
                     cliponaxis=False,
                     hoverinfo="skip",
@@ -257,6 +262,7 @@ def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> 
                 mode="markers",
                 marker=dict(size=16, color="rgba(0,0,0,0)", line=dict(color="black", width=3)),
                 name=f"average at t = {iteration:,}",
+                meta=ITERATE,
                 cliponaxis=False,
                 **_coordinates(setup, fields.to_plane(setup, z)),
             )
