@@ -86,9 +86,9 @@ def test_each_lesson_button_sets_up_its_game_rule_and_words(app, name):
     chart = strategy_space(app)
     names = [trace.get("name", "") for trace in chart["figure"]["data"]]
     expected = {"pennies": "rest point: neutral", "rps": "rest point: neutral", "rps-br": "rest point: stable"}[name]
-    assert expected in names and any(n.endswith("last iterate (trail)") for n in names)
+    assert expected in names and any(n.endswith(": last iterate") for n in names)
     if name == "pennies":  # the raced optimistic Hedge is drawn on the same field
-        assert sum(n.endswith("last iterate (trail)") for n in names) == 2
+        assert sum(n.endswith(": last iterate") for n in names) == 2
 
 
 def test_a_changed_setting_takes_the_lessons_words_away(app):

@@ -110,7 +110,11 @@ def _slide(figure: dict) -> dict:
     figure = for_projector(figure)
     layout = dict(figure["layout"])
     layout.pop("height", None)
-    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.25, "y": 1.0, "yanchor": "top"}
+    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.05, "y": 1.0, "yanchor": "top"}
+    for trace in figure["data"]:  # the colour bar beside the plot, under the legend
+        bar = trace.get("marker", {}).get("colorbar")
+        if bar is not None:
+            trace["marker"] = {**trace["marker"], "colorbar": {**bar, "x": 1.05, "len": 0.4}}
     layout["margin"] = dict(l=90, r=430, t=100, b=80, autoexpand=False)
     layout["paper_bgcolor"] = "white"
     return {"data": figure["data"], "layout": layout}

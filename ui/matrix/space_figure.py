@@ -40,7 +40,7 @@ TRAIL_COLOURS = COLOURS
 #: The ``meta`` of the traces that move from one iteration to the next (an animation draws the rest once).
 ITERATE = "iterate"
 #: Chart height: the square is drawn square, with its legend under it.
-HEIGHT = 540
+HEIGHT = 460
 
 
 class Trail(NamedTuple):
@@ -136,7 +136,15 @@ def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
                 cmax=top,
                 colorscale=scale,
                 showscale=True,
-                colorbar=dict(title=dict(text="speed |ż|", side="right"), thickness=10, len=0.7, x=1.0),
+                colorbar=dict(
+                    title=dict(text="speed |ż|", side="right"),
+                    thickness=10,
+                    len=0.35,
+                    x=1.03,
+                    xanchor="left",
+                    y=0.0,
+                    yanchor="bottom",
+                ),
             ),
             hoverinfo="skip",
             showlegend=False,
@@ -236,7 +244,7 @@ def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> 
                     mode="lines+markers",
                     line=dict(color=colour, width=1),
                     marker=dict(color=colour, size=np.round(3 + 4 * fade, 2), opacity=np.round(fade, 3)),
-                    name=f"{trail.name}: last iterate (trail)",
+                    name=f"{trail.name}: last iterate",
                     meta=ITERATE,
                     hoverinfo="skip",
                     **_coordinates(setup, plane),
@@ -302,7 +310,7 @@ def strategy_space(
         )
     name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
     heading = title or f"{name} and the iterates<br><sup>{equation}</sup>"
-    legend = dict(orientation="h", y=-0.16, yanchor="top", x=0.0, font=dict(size=11))
+    legend = dict(orientation="v", y=1.0, yanchor="top", x=1.03, font=dict(size=11))
     if setup.space in TRIANGULAR:
         labels = game.row_actions
         ternary = dict(
@@ -311,7 +319,7 @@ def strategy_space(
             baxis=dict(title=_title(labels[1]), min=0),
             caxis=dict(title=_title(labels[2]), min=0),
         )
-        return _figure(traces, heading, HEIGHT, ternary=ternary, legend=legend, margin=dict(l=50, r=40, t=80, b=110))
+        return _figure(traces, heading, HEIGHT, ternary=ternary, legend=legend, margin=dict(l=50, r=200, t=80, b=60))
     who = "the fixed opponent plays" if setup.space == "segment" else "column plays"
     return _figure(
         traces,
@@ -326,5 +334,5 @@ def strategy_space(
             constrain="domain",
         ),
         legend=legend,
-        margin=dict(l=60, r=20, t=80, b=110),
+        margin=dict(l=60, r=200, t=80, b=60),
     )
