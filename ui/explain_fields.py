@@ -30,7 +30,8 @@ FOLLOWING = {
 FIELD = (
     "The short arrows are the {dynamic}, the continuous-time limit of the rule; their colour is the speed. Filled "
     "dots are stable rest points, open ones unstable, grey ones neutral (read from the eigenvalues of the dynamic's "
-    "Jacobian); the star is the Nash equilibrium. Click anywhere on the chart to start the run there."
+    "Jacobian); the star is the Nash equilibrium, the diamond the start. Click anywhere on the chart to start the run "
+    "there."
 )
 
 

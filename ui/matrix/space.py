@@ -52,7 +52,8 @@ def _equilibria(game: rmcore.MatrixGame) -> list:
 
 
 def _name(variant: rmcore.MatrixVariant) -> str:
-    return variant.label.split(" · ")[0]
+    """A run's short name in the chart's legend (its rule; the race chart above names the whole variant)."""
+    return variant.algorithm
 
 
 def trails(frame, variants, setup: fields.Setup, log_x: bool) -> list[space_figure.Trail]:

@@ -303,6 +303,7 @@ def strategy_space(
                 mode="markers",
                 marker=dict(symbol="diamond-open", size=13, color="black", line=dict(width=2)),
                 name="start",
+                showlegend=False,  # (the caption says what the diamond is)
                 cliponaxis=False,
                 hovertemplate="where learning starts<extra></extra>",
                 **_coordinates(setup, fields.to_plane(setup, np.asarray(start, dtype=float)[None, :])),
