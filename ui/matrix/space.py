@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 import rmcore
 
@@ -183,10 +184,14 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
         values |= {f"start_col_{n}_{k}": w for k, w in enumerate(col)}
     st.session_state.update(values)
     # A slider first drawn with a value from the session does not write itself into the address (the start mode's
-    # radio, drawn before, does): the weights go there too, so that the share link carries the start.
+    # radio, drawn before, does): the weights go there too, so that the share link carries the start. A slider already
+    # bound to the address writes itself, and Streamlit refuses a second writer.
     for key, value in values.items():
         if key != "start_mode":
-            st.query_params[key] = str(value)
+            try:
+                st.query_params[key] = str(value)
+            except StreamlitAPIException:
+                pass
     st.session_state[CLICKED] = True
 
 
