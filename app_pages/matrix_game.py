@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, link, state
-from ui.matrix import lesson, settings, view
+from ui.matrix import field_lessons, lesson, settings, space, view
 
 presenting = state.presenting()
 if not presenting:
@@ -15,7 +15,9 @@ if not presenting:
 link.notice()
 
 with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():
-    lesson.button()
+    with st.container(horizontal=True):
+        lesson.button()
+        field_lessons.buttons()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
         settings.game_section()
@@ -34,4 +36,5 @@ state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
 controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
 view.export_section(run)
+space.export_section(run)
 link.check()

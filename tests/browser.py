@@ -8,6 +8,7 @@ Run as ``python -m tests.browser`` to measure how often a page's live charts upd
     python -m tests.browser --race 8             # matrix page, a race of 8 variants (3x3)
     python -m tests.browser --page kuhn --race 10
     python -m tests.browser --pin                # server on core 0, browser on core 1
+    python -m tests.browser --query "preset=Matching+pennies&algorithm=hedge"   # the page opened from a link's setup
 """
 
 from __future__ import annotations
@@ -312,6 +313,7 @@ def main() -> None:
     parser.add_argument("--race", type=int, default=1, help="variants running (1: no race)")
     parser.add_argument("--lesson", choices=["rules", "kuhn", "leduc"], help="run a lesson's link instead")
     parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--query", default="", help="a link's parameters for the matrix page (its setup)")
     parser.add_argument("--pin", action="store_true", help="server on core 0, browser and this script on core 1")
     args = parser.parse_args()
     if args.pin:
@@ -320,12 +322,14 @@ def main() -> None:
         if args.lesson:
             name = open_lesson_and_run(page, url, args.lesson)
         else:
-            name = open_page_and_run(page, url, args.page, args.race)
+            opened = f"{url}/?{args.query}" if args.query and args.page == "matrix" else url
+            name = open_page_and_run(page, opened, args.page, args.race)
         time.sleep(1.0)
         seen = chart_states_while_running(page, args.seconds, name)
         errors = page.locator("[data-testid=stException]").count()
     rate = (len(seen) - 1) / args.seconds
     what = f"the {args.lesson} lesson" if args.lesson else f"{args.page} page, {args.race} variant(s)"
+    what += f" ({args.query})" if args.query else ""
     print(
         f"{what}, headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
         f"chart updates per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the "

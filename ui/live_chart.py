@@ -101,6 +101,8 @@ def live_chart(
     projector: bool = False,
     every: float = 0.0,
     caption: str = "",
+    clicks: str | None = None,
+    on_click=None,
 ) -> None:
     """Draw ``figure`` (a dict in Plotly's JSON schema, or a ``go.Figure``) under ``key``, static while ``running``
     (but for the chart under the pointer), restyled for a projector if ``projector``, with ``caption`` (plain text)
@@ -109,7 +111,15 @@ def live_chart(
     Later calls with the same key update the same plot in place, keeping the user's zoom; ``every`` > 0 redraws
     it at most once every ``every`` seconds (the latest figure wins). The caption is drawn by the chart itself
     because every element of a live panel is sent again on each update, about 0.25 ms of a class's server each.
+
+    ``clicks`` (``"square"`` or ``"ternary"``) makes a click on the plot report the point clicked, in data
+    coordinates (``{"x", "y"}`` or ``{"a", "b", "c"}``), as the component's ``clicked`` value: ``on_click`` is called
+    with it in ``st.session_state[key]["clicked"]``, before the script runs. Plotly reports clicks on data points only;
+    the component reads the point under the pointer from the axes itself, so anywhere on the square or the triangle
+    counts.
     """
+    if clicks not in (None, "square", "ternary"):
+        raise ValueError(f"clicks must be None, 'square' or 'ternary', not {clicks!r}")
     if isinstance(figure, go.Figure):
         figure = figure.to_plotly_json()
     if projector:
@@ -119,9 +129,11 @@ def live_chart(
         "config": RUNNING_CONFIG if running else CHART_CONFIG,
         "every": every if running else 0.0,
         "caption": caption,
+        "clicks": clicks,
     }
+    callbacks = {} if on_click is None else {"on_clicked_change": on_click}
     # Bytes, passed through as they are: a dict would be encoded and hashed once more by Streamlit (as JSON, sorted).
-    _component()(data=figure_json(payload), key=key)
+    _component()(data=figure_json(payload), key=key, **callbacks)
 
 
 def figure_json(payload: dict) -> bytes:

@@ -166,6 +166,45 @@ class LiveChart {
     this.movedWithoutButton = (event) => { if (event.buttons === 0) this.dragEnded(); };
     window.addEventListener("pointerup", this.dragEnded, true);
     window.addEventListener("pointermove", this.movedWithoutButton, true);
+
+    // A chart that takes clicks (the strategy space: a click sets the start) reports the point under the pointer in
+    // data coordinates. Plotly's own plotly_click fires on data points only; a press and release within a few pixels
+    // anywhere on the plot is a click here (a longer drag is a zoom).
+    this.clicks = null;
+    this.report = null;
+    this.pressed = null;
+    this.element.addEventListener("pointerdown", (event) => { this.pressed = [event.clientX, event.clientY]; }, true);
+    // (On a press Plotly covers the page with its drag layer: the release arrives there, not on the chart.)
+    this.released = (event) => {
+      const pressed = this.pressed;
+      this.pressed = null;
+      if (!pressed || !this.clicks || !this.report) return;
+      if (Math.hypot(event.clientX - pressed[0], event.clientY - pressed[1]) > 5) return;
+      const point = this.pointAt(event.clientX, event.clientY);
+      if (point) this.report("clicked", point);
+    };
+    window.addEventListener("pointerup", this.released, true);
+  }
+
+  // The data coordinates under a pixel of the page: the square's (x, y) from its axes' ranges and place, or the
+  // triangle's (a, b, c) from where Plotly placed it (corner a on top, b bottom left, c bottom right).
+  pointAt(clientX, clientY) {
+    const layout = this.element._fullLayout;
+    if (!layout) return null;
+    const box = this.element.getBoundingClientRect();
+    const px = clientX - box.left, py = clientY - box.top;
+    if (this.clicks === "square") {
+      const xa = layout.xaxis, ya = layout.yaxis;
+      if (!xa || !ya || !xa._length || !ya._length) return null;
+      const x = xa.range[0] + ((px - xa._offset) / xa._length) * (xa.range[1] - xa.range[0]);
+      const y = ya.range[1] - ((py - ya._offset) / ya._length) * (ya.range[1] - ya.range[0]);
+      return { x: x, y: y };
+    }
+    const ternary = layout.ternary && layout.ternary._subplot;
+    if (!ternary || !ternary.w || !ternary.h) return null;
+    const a = 1 - (py - ternary.y0) / ternary.h;
+    const c = (px - ternary.x0) / ternary.w - a / 2;
+    return { a: a, b: 1 - a - c, c: c };
   }
 
   rememberView(update) {
@@ -208,6 +247,7 @@ class LiveChart {
 
   receive(given, theme) {
     this.figure = themed(given.figure, theme);
+    this.clicks = given.clicks || null;
     this.config = given.config || {};
     this.caption.textContent = given.caption || "";
     this.caption.hidden = !given.caption;
@@ -225,6 +265,7 @@ class LiveChart {
   destroy() {
     window.removeEventListener("pointerup", this.dragEnded, true);
     window.removeEventListener("pointermove", this.movedWithoutButton, true);
+    window.removeEventListener("pointerup", this.released, true);
     if (this.pending !== null) clearTimeout(this.pending);
     if (window.Plotly) window.Plotly.purge(this.element);
     this.element.remove();
@@ -234,7 +275,7 @@ class LiveChart {
 
 // `plotlyUrl` is where the app serves plotly.js (the loader Streamlit runs works it out).
 export default function (component, plotlyUrl) {
-  const { data, parentElement } = component;
+  const { data, parentElement, setTriggerValue } = component;
   let chart = charts.get(parentElement);
   if (!chart) {
     chart = new LiveChart(parentElement);
@@ -242,6 +283,7 @@ export default function (component, plotlyUrl) {
   }
   // The figure arrives as JSON bytes: Streamlit would otherwise encode it again and hash it canonically on the server.
   const given = JSON.parse(new TextDecoder().decode(data));
+  chart.report = setTriggerValue;
   chart.receive(given, pageTheme(parentElement));
   if (!window.Plotly) loadPlotly(plotlyUrl).then(() => chart.drawSoon(), (error) => console.error(error));
   // Streamlit also calls the cleanup of a call that an update overtook while it was still loading (the calls are

@@ -515,6 +515,7 @@ class Display(NamedTuple):
     show_current: bool = False
     rank_by: str = "average"
     lesson: str | None = None
+    space_layers: tuple[str, ...] = ("field", "last iterate", "average")
 
 
 def display_options(chosen: RunSettings) -> Display:
@@ -538,4 +539,25 @@ def display_options(chosen: RunSettings) -> Display:
             bind="query-params",
             help=MATRIX_RANK_HELP,
         )
-    return Display(log_x, show_current, rank_by or "average")
+    return Display(log_x, show_current, rank_by or "average", space_layers=space_layers())
+
+
+#: What the strategy-space chart can draw when a field applies (ui/matrix/space.py).
+SPACE_LAYERS = ("field", "last iterate", "average")
+
+
+def space_layers() -> tuple[str, ...]:
+    """The strategy-space chart's layers, each toggled: the field under the rule, the last iterate's trail, the
+    average's line."""
+    chosen = st.pills(
+        "Strategy space shows",
+        SPACE_LAYERS,
+        selection_mode="multi",
+        default=list(SPACE_LAYERS),
+        key="space_layers",
+        bind="query-params",
+        help="Where a rule has a continuous dynamic (Hedge, fictitious play, GDA) and one picture holds the whole "
+        "state, the strategy-space chart draws its field; the last iterate's recent positions as a trail; the "
+        "average strategy's path as a line.",
+    )
+    return tuple(name for name in SPACE_LAYERS if name in (chosen or ()))

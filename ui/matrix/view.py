@@ -14,7 +14,7 @@ from ..charts import current_traces, mark_iteration, race_figure, waiting
 from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
 from ..tables import escape, markdown_table
-from . import figures
+from . import figures, space
 from .settings import Display
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
@@ -49,7 +49,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     look = dict(running=running, projector=state.presenting())
     exact = state.exact_answer(game)
     if run.iteration == 0:
-        _before_the_start(run, exact, look)
+        _before_the_start(run, exact, look, display)
         return
     frame = run.frame()
     history = frame.history
@@ -79,11 +79,15 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     drawn = solver.last_sampled_actions() if slow and run.last_step[0] == 1 else None
 
     def simplex() -> None:
+        no_field = space.draw(run, frame, display, moment, look)  # the field under the rule, where one applies
+        if no_field is None:
+            return
         path = figures.simplex_path(shown, game, equilibrium, display.show_current, moment)
         if path is None:
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
+            words = explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX
+            live_chart(path, key="chart_simplex", caption=f"{words} {no_field}", **look)
 
     def regrets() -> None:
         bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
@@ -149,7 +153,7 @@ def _race_caption(fixed: bool, display: Display) -> str:
     return words if display.lesson is None else f"{words} {display.lesson}"
 
 
-def _before_the_start(run: LiveRun, exact, look: dict) -> None:
+def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None:
     """Iteration 0: the live panel's places, each chart waiting for the first update (its starting regrets drawn), in
     the order :func:`draw` draws them, so that Run only redraws the charts the page has already mounted."""
     solver, game = run.primary, run.primary.game
@@ -162,6 +166,8 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm))
 
     def simplex() -> None:
+        if space.draw(run, None, display, None, look) is None:
+            return  # the field, where the run will start, and where a click would start it
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:

@@ -1,0 +1,111 @@
+"""ui/animation.py: animations of the strategy chart have the frames and the size asked for (read back with imageio),
+stills are SVG and PDF, and bad arguments are refused with a reason. Drawing needs kaleido and a Chrome or Chromium."""
+
+import imageio.v3 as iio
+import numpy as np
+import pytest
+
+import rmcore
+from ui import animation, fields
+from ui.matrix import space_figure
+
+
+@pytest.fixture(scope="module")
+def solver():
+    game = rmcore.preset("matching-pennies")
+    solver = rmcore.MatrixSolver(game, "hedge", start=game.start, history_share=None)  # (a frame per checkpoint row)
+    solver.run(400)
+    return solver
+
+
+@pytest.fixture(scope="module")
+def drawable():
+    missing = animation.available()
+    if missing is not None:
+        pytest.skip(missing)
+
+
+def test_frames_span_the_range_asked_for_in_order(solver):
+    figures = animation.frames_of(solver, 40, first=50, last=300)
+    assert len(figures) == 40
+    titles = [figure["layout"]["title"]["text"] for figure in figures]
+    shown = [int(title.split("t = ")[1].split("<")[0].replace(",", "")) for title in titles]
+    assert shown == sorted(shown) and shown[0] >= 50 and shown[-1] == 300
+    names = [trace.get("name", "") for trace in figures[-1]["data"]]
+    assert "rest point: neutral" in names and "run: average" in names
+
+
+def test_a_history_with_its_game_animates_as_its_solver_does(solver):
+    by_solver = animation.frames_of(solver, 5)
+    by_history = animation.frames_of(solver.history(), 5, game=solver.game, algorithm="hedge")
+    assert [f["layout"]["title"]["text"] for f in by_solver] == [f["layout"]["title"]["text"] for f in by_history]
+
+
+def test_without_a_field_the_chart_is_the_strategy_path(solver):
+    rm = rmcore.MatrixSolver(rmcore.preset("rps"), "rm", start=rmcore.preset("rps").start)
+    rm.run(50)
+    (figure,) = animation.frames_of(rm, 1, 50, 50)
+    assert figure["data"][0]["type"] == "scatterternary"
+    assert not any("rest point" in trace.get("name", "") for trace in figure["data"])
+
+
+@pytest.mark.parametrize("kind", ["gif", "mp4"])
+def test_an_animation_has_the_asked_frame_count_and_size(solver, drawable, kind, tmp_path):
+    made = animation.animate(solver, kind, frames=24, first=1, last=400)
+    path = tmp_path / f"strategy.{kind}"
+    path.write_bytes(made)
+    frames = iio.imread(path, index=None, **({"plugin": "FFMPEG"} if kind == "mp4" else {}))
+    assert frames.shape[:3] == (24, 720, 1280)
+    if kind == "gif":
+        assert iio.immeta(path)["duration"] == pytest.approx(1000 / 30, abs=4)  # (GIF counts hundredths of a second)
+    else:
+        assert iio.immeta(path, plugin="FFMPEG")["fps"] == pytest.approx(30)
+    # The frames differ: the iterates move (a static image repeated would pass a count alone).
+    assert np.abs(frames[0].astype(int) - frames[-1].astype(int)).mean() > 0.5
+
+
+def test_stills_are_svg_and_pdf(solver, drawable):
+    svg = animation.still(solver, "svg")
+    assert svg.lstrip().startswith(b"<svg") and b"Replicator dynamic" in svg
+    assert animation.still(solver, "pdf").startswith(b"%PDF")
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda s: animation.frames_of(s, 0), "frames must be a whole number from 1"),
+        (lambda s: animation.frames_of(s, 10, first=300, last=20), "1 <= first <= last"),
+        (lambda s: animation.frames_of(s, 10, first=5000), "reached iteration 400 only"),
+        (lambda s: animation.frames_of(s.history(), 10), "a history needs its game"),
+        (lambda s: animation.frames_of([1, 2], 10), "animate a MatrixSolver or an rmcore.History"),
+        (lambda s: animation.animate(s, "avi"), "format must be one of"),
+        (lambda s: animation.animate(s, "gif", size=(1280.5, 720)), "size must be whole pixels"),
+        (lambda s: animation.still(s, "eps"), "format must be one of"),
+        (lambda s: animation.encode(np.zeros((2, 8, 8, 3), np.uint8), "gif", fps=0), "fps must be a whole number"),
+        (lambda s: animation.encode(np.zeros((2, 8, 8)), "gif"), "frames must be RGB images"),
+    ],
+)
+def test_bad_arguments_are_refused_with_a_reason(solver, call, message):
+    with pytest.raises(ValueError, match=message):
+        call(solver)
+
+
+def test_the_slide_layout_keeps_every_trace_and_puts_the_legend_beside_the_plot(solver):
+    setup = fields.field_setup(solver.game, "hedge")
+    history = solver.history()
+    chart = space_figure.strategy_space(
+        solver.game, setup, [space_figure.Trail("run", history, history)], solver.game.equilibria
+    )
+    (slide,) = animation.frames_of(solver, 1, 400, 400)
+    assert len(slide["data"]) == len(chart["data"])
+    assert slide["layout"]["legend"]["orientation"] == "v" and "height" not in slide["layout"]
+
+
+def test_a_frame_drawn_in_two_layers_is_the_frame_drawn_whole(solver, drawable):
+    """What stays is drawn once and the iterates laid over it: the result matches kaleido's drawing of the whole
+    figure to within antialiasing."""
+    (figure,) = animation.frames_of(solver, 1, 250, 250)
+    (layered,) = animation.render_frames([figure])
+    whole = iio.imread(animation.render([figure], "png")[0])[..., :3]
+    difference = np.abs(layered.astype(int) - whole.astype(int))
+    assert difference.mean() < 0.05 and np.mean(difference.max(axis=-1) > 40) < 0.001

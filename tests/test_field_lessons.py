@@ -1,0 +1,101 @@
+"""The four field lessons: the numbers their words quote come from this library's runs, and each button sets up the page
+so that its chart and its words show."""
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import rmcore
+from tests.live_charts import captions, live_charts
+from ui.matrix import field_lessons
+
+START = ((0.7, 0.2, 0.1), (0.7, 0.2, 0.1))
+
+
+def run(game, algorithm, iterations, **kwargs):
+    solver = rmcore.MatrixSolver(game, algorithm, **kwargs)
+    solver.run(iterations)
+    return solver
+
+
+def distance_from_centre(solver) -> float:
+    current = solver.current_strategies()
+    if len(current.row) == 2:
+        return float(np.hypot(current.row[0] - 0.5, current.col[0] - 0.5))
+    return float(np.linalg.norm(np.asarray(current.row) - 1 / 3))
+
+
+def test_the_pennies_lesson_hedge_spirals_out_and_optimistic_hedge_in():
+    pennies = rmcore.preset("matching-pennies")
+    said = field_lessons.LESSONS["pennies"].words
+    hedge = [distance_from_centre(run(pennies, "hedge", n, start=pennies.start)) for n in (10, 1000)]
+    optimistic = distance_from_centre(run(pennies, "optimistic-hedge", 1000, start=pennies.start))
+    assert f"{hedge[0]:.2f} from the centre after 10 iterations, {hedge[1]:.2f} after 1,000" in said
+    assert f"({optimistic:.3f} after 1,000)" in said
+    assert hedge[1] > hedge[0] > optimistic
+
+
+def test_the_rps_lesson_stays_symmetric_drifts_out_and_its_average_closes_in():
+    rps = rmcore.preset("rps")
+    said = field_lessons.LESSONS["rps"].words
+    runs = {n: run(rps, "hedge", n, start=START) for n in (100, 1000)}
+    assert all(np.allclose(s.current_strategies().row, s.current_strategies().col) for s in runs.values())
+    near = [distance_from_centre(runs[n]) for n in (100, 1000)]
+    assert f"({near[0]:.2f} from the centre after 100 iterations, {near[1]:.2f} after 1,000)" in said
+    assert f"(nash_conv {runs[1000].metrics().nash_conv:.3f} after 1,000)" in said
+
+
+@pytest.mark.slow
+def test_the_fictitious_play_lessons_cycle_on_shapleys_game_and_converge_on_rps():
+    shapley, rps = rmcore.preset("shapley"), rmcore.preset("rps")
+    cycles = [run(shapley, "fictitious-play", n, start=shapley.start).metrics().nash_conv for n in (1000, 100_000)]
+    assert "(0.293 after 1,000 iterations, 0.287 after 100,000)" in field_lessons.LESSONS["shapley"].words
+    assert [round(v, 3) for v in cycles] == [0.293, 0.287]
+    converges = [run(rps, "fictitious-play", n, start=START).metrics().nash_conv for n in (1000, 100_000)]
+    assert f"(nash_conv {converges[0]:.3f} after 1,000 iterations, {converges[1]:.4f} after 100,000)" in (
+        field_lessons.LESSONS["rps-br"].words
+    )
+
+
+@pytest.fixture
+def app():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    assert not app.exception
+    return app
+
+
+def strategy_space(app) -> dict:
+    (chart,) = [c for c in live_charts(app) if c.get("clicks")]
+    return chart
+
+
+@pytest.mark.parametrize("name", list(field_lessons.LESSONS))
+def test_each_lesson_button_sets_up_its_game_rule_and_words(app, name):
+    lesson = field_lessons.LESSONS[name]
+    app.button(key=f"field_lesson_{name}").click().run()
+    assert not app.exception
+    assert app.session_state.game.name == rmcore.PRESETS[lesson.settings["preset"]].title
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    assert lesson.words in captions(app)
+    if name == "shapley":  # two populations: no picture of the state, the joint dynamic's verdict in words
+        assert not any(c.get("clicks") for c in live_charts(app))
+        assert "is unstable (from its Jacobian's eigenvalues)" in captions(app)
+        return
+    chart = strategy_space(app)
+    names = [trace.get("name", "") for trace in chart["figure"]["data"]]
+    expected = {"pennies": "rest point: neutral", "rps": "rest point: neutral", "rps-br": "rest point: stable"}[name]
+    assert expected in names and any(n.endswith(": last iterate") for n in names)
+    if name == "pennies":  # the raced optimistic Hedge is drawn on the same field
+        assert sum(n.endswith(": last iterate") for n in names) == 2
+
+
+def test_a_changed_setting_takes_the_lessons_words_away(app):
+    app.button(key="field_lesson_rps").click().run()
+    app.button(key="matrix_step_10").click().run()
+    assert field_lessons.LESSONS["rps"].words in captions(app)
+    app.radio(key="updates").set_value("alternating").run()
+    app.button(key="matrix_step_10").click().run()
+    assert field_lessons.LESSONS["rps"].words not in captions(app)
+    assert "alternating updates treat the two players differently" in captions(app)

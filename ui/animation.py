@@ -1,0 +1,332 @@
+"""The strategy chart for slides and papers: an animated GIF or MP4 of a range of iterations, and SVG or PDF stills.
+
+Plotly's own static export draws every frame: kaleido renders the figure dicts in a headless Chrome or Chromium (one
+browser session for the whole animation, two tabs drawing frames side by side), imageio writes the GIF (Pillow) and
+the MP4 (imageio-ffmpeg's bundled ffmpeg, H.264). No encoder is written here.
+
+Kaleido looks for a browser itself; ``BROWSER_PATH`` (kaleido's and choreographer's documented variable) points it at
+one, and :data:`BROWSERS` are tried when it is unset (Debian's ``/usr/bin/chromium``). The library stays free of all
+this: ``rmcore`` records the history, the figures and their export live here in ``ui``.
+
+From Python, with any solver and its history::
+
+    import rmcore
+    from ui import animation
+    game = rmcore.preset("matching-pennies")
+    solver = rmcore.MatrixSolver(game, "hedge", start=game.start)
+    solver.run(600)
+    gif = animation.animate(solver, "gif", frames=300)            # bytes: 300 frames, 30 a second, 1280x720
+    svg = animation.still(solver, "svg")                            # the last iteration as SVG (or "pdf")
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+import rmcore
+
+from . import fields
+from .charts import for_projector
+from .live import chart_rows
+from .matrix import figures, space_figure
+
+#: Browsers tried, in order, when ``BROWSER_PATH`` is unset (kaleido then searches the usual names on the PATH).
+BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+FORMATS = ("gif", "mp4")
+STILL_FORMATS = ("svg", "pdf", "png")
+#: Frames a second, and the size of every frame: a 1280x720 slide.
+FPS = 30
+SIZE = (1280, 720)
+#: Most frames an animation may have (a minute at 30 frames a second).
+MAX_FRAMES = 1800
+#: Kaleido tabs drawing frames at once: two, as many as the cores of the machine this was measured on (one tab drew
+#: 300 frames in 82 s there, two in 44 s).
+TABS = 2
+
+
+class Options(NamedTuple):
+    """What an export draws: the layers of the field chart, and the run's set-up where the solver does not say it."""
+
+    layers: space_figure.Layers = space_figure.Layers()
+    title: str | None = None
+
+
+def _history_and_setup(
+    source, game=None, algorithm=None, opponent=None, start=None, sampling="expected", updates="simultaneous"
+):
+    """``(history, game, algorithm, opponent, start, sampling, updates)`` from a solver, or from a history and the
+    arguments given (a history records none of them)."""
+    if isinstance(source, rmcore.MatrixSolver):
+        history = source.history()
+        game, algorithm = source.game, source.variant.algorithm
+        opponent = source.opponent
+        start = None if source.start is None else (source.start.row, source.start.col)
+        variant = source.variant
+        return history, game, algorithm, opponent, start, variant.sampling, variant.updates
+    if isinstance(source, rmcore.History):
+        if not isinstance(game, rmcore.MatrixGame):
+            raise ValueError("a history needs its game: animate(history, ..., game=the MatrixGame it was run on)")
+        if algorithm is None:
+            raise ValueError("a history needs its rule: animate(history, ..., algorithm='hedge', say)")
+        if start is None and len(source):  # where it started: its first recorded strategies
+            start = (source.strategy("current", "row")[0], source.strategy("current", "col")[0])
+        return source, game, algorithm, opponent, start, sampling, updates
+    raise ValueError(f"animate a MatrixSolver or an rmcore.History, not {type(source).__name__}")
+
+
+def chart_at(history: rmcore.History, game: rmcore.MatrixGame, setup, row: int, options: Options, fixed: bool) -> dict:
+    """The strategy chart as it stood at checkpoint ``row``: the field chart where a field applies, else the simplex
+    (or square) path, else each action's probability over the iterations."""
+    upto = history.rows(np.arange(row + 1))
+    averages = upto.rows(chart_rows(upto.iterations, True))
+    if isinstance(setup, fields.Setup):
+        recent = upto.rows(np.arange(max(row + 1 - space_figure.TRAIL_ROWS, 0), row + 1))
+        trail = space_figure.Trail(options.title or "run", averages, recent)
+        equilibria = list(game.equilibria)
+        if game.is_zero_sum and not equilibria:
+            exact = rmcore.solve_zero_sum(game)
+            equilibria = [rmcore.Equilibrium(tuple(exact.row_strategy), tuple(exact.col_strategy))]
+        name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
+        heading = f"{name} and the iterates, t = {int(upto.iterations[-1]):,}<br><sup>{equation}</sup>"
+        return space_figure.strategy_space(game, setup, [trail], equilibria, options.layers, title=heading)
+    path = figures.simplex_path(averages, game, game.equilibria[0] if game.equilibria else None, True)
+    if path is not None:
+        return path
+    players = ("row",) if fixed else ("row", "col")
+    return figures.strategy_trajectories(averages, game, players=players)
+
+
+def _slide(figure: dict) -> dict:
+    """A figure laid out for a 16:9 slide: the projector's text and lines, the legend and the colour bar beside the
+    plot, in margins of a fixed size (so that every frame, and its layers drawn apart, place the plot alike)."""
+    figure = for_projector(figure)
+    layout = dict(figure["layout"])
+    layout.pop("height", None)
+    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.05, "y": 1.0, "yanchor": "top"}
+    for trace in figure["data"]:  # the colour bar beside the plot, under the legend
+        bar = trace.get("marker", {}).get("colorbar")
+        if bar is not None:
+            trace["marker"] = {**trace["marker"], "colorbar": {**bar, "x": 1.05, "len": 0.4}}
+    layout["margin"] = dict(l=90, r=430, t=100, b=80, autoexpand=False)
+    layout["paper_bgcolor"] = "white"
+    return {"data": figure["data"], "layout": layout}
+
+
+def _layers(figure: dict) -> tuple[dict, dict] | None:
+    """A field chart's frame as what stays (the field, the rest points, the axes, the legend) and what moves (the
+    iterates and the title that names the iteration, on a transparent page); None for a chart without that split."""
+    moving = [trace for trace in figure["data"] if trace.get("meta") == space_figure.ITERATE]
+    if not moving:
+        return None
+    layout = figure["layout"]
+    still = dict(layout, title={**layout.get("title", {}), "text": ""})
+    # The iterates stay in the legend, drawn with one missing point (Plotly leaves a trace of no points out of it).
+    gap = [None]
+    empty = {"x": gap, "y": gap} if moving[0].get("type") == "scatter" else {"a": gap, "b": gap, "c": gap}
+    static = [trace if trace.get("meta") != space_figure.ITERATE else {**trace, **empty} for trace in figure["data"]]
+    bare = dict(showgrid=False, showticklabels=False, showline=False, zeroline=False, ticks="", title={"text": ""})
+    over = dict(layout, paper_bgcolor="rgba(0,0,0,0)", plot_bgcolor="rgba(0,0,0,0)", showlegend=False)
+    for key in ("xaxis", "yaxis"):
+        if key in over:
+            over[key] = {**over[key], **bare}
+    if "ternary" in over:
+        over["ternary"] = {
+            **over["ternary"],
+            "bgcolor": "rgba(0,0,0,0)",
+            **{axis: {**over["ternary"].get(axis, {}), **bare} for axis in ("aaxis", "baxis", "caxis")},
+        }
+    return {"data": static, "layout": still}, {"data": [dict(t, showlegend=False) for t in moving], "layout": over}
+
+
+def frames_of(
+    source, count: int = 300, first: int = 1, last: int | None = None, options: Options | None = None, **given
+) -> list[dict]:
+    """``count`` figures of the strategy chart at iterations spread evenly from ``first`` to ``last`` (the history's
+    checkpoints nearest them; the last iteration recorded by default).
+
+    ``source`` is a :class:`rmcore.MatrixSolver`, or an :class:`rmcore.History` with ``game=`` and ``algorithm=``
+    (and ``opponent=`` for a fixed opponent).
+    """
+    options = options or Options()
+    if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= MAX_FRAMES:
+        raise ValueError(f"frames must be a whole number from 1 to {MAX_FRAMES}, got {count!r}")
+    history, game, algorithm, opponent, start, sampling, updates = _history_and_setup(source, **given)
+    if not len(history):
+        raise ValueError("the run has no history yet: run it first (solver.run(n))")
+    iterations = history.iterations
+    last = int(iterations[-1]) if last is None else last
+    if not (isinstance(first, (int, np.integer)) and isinstance(last, (int, np.integer)) and 1 <= first <= last):
+        if isinstance(first, (int, np.integer)) and first > iterations[-1]:
+            raise ValueError(f"the run reached iteration {int(iterations[-1]):,} only; first={first:,} is past it")
+        raise ValueError(f"the iterations must satisfy 1 <= first <= last, got first={first!r}, last={last!r}")
+    if first > iterations[-1]:
+        raise ValueError(f"the run reached iteration {int(iterations[-1]):,} only; first={first:,} is past it")
+    setup = fields.field_setup(game, algorithm, opponent=opponent, start=start, sampling=sampling, updates=updates)
+    targets = np.linspace(first, min(last, int(iterations[-1])), count)
+    rows = np.minimum(np.searchsorted(iterations, targets), len(iterations) - 1)
+    return [_slide(chart_at(history, game, setup, int(row), options, opponent is not None)) for row in rows]
+
+
+# -- kaleido -------------------------------------------------------------------------------------------
+
+
+def browser_path() -> str | None:
+    """The browser kaleido is given: ``BROWSER_PATH`` if set, else the first of :data:`BROWSERS` that exists (None:
+    kaleido searches the PATH itself)."""
+    given = os.environ.get("BROWSER_PATH")
+    if given:
+        return given
+    return next((path for path in BROWSERS if Path(path).exists()), None)
+
+
+async def _render(figures_: list[dict], format_: str, width: int, height: int) -> list[bytes]:
+    import kaleido  # (imported on first use: the page loads without it)
+
+    options = dict(format=format_, width=width, height=height)
+    browser = browser_path()
+    kwargs = dict(n=min(TABS, len(figures_)), mathjax=False)  # MathJax would come from the internet
+    if browser is not None:
+        kwargs["path"] = browser
+    async with kaleido.Kaleido(**kwargs) as session:  # one browser for every frame
+        return await asyncio.gather(*(session.calc_fig(figure, opts=options) for figure in figures_))
+
+
+def render_frames(figures_: list[dict], size: tuple[int, int] = SIZE) -> np.ndarray:
+    """The frames of an animation as RGB images, ``(frames, height, width, 3)``.
+
+    A field chart's frames share all but their iterates: kaleido draws what stays once, and per frame only the
+    iterates on a transparent page, which are laid over it (alpha blending). Each kaleido call costs about as much for
+    a bare figure as for a full one (measured on 2 busy cores: 0.20 s a frame for one line, 0.36 s for the full field
+    chart), so the frames are made as light as they can be.
+    """
+    import imageio.v3 as iio
+
+    split = [_layers(figure) for figure in figures_]
+    if all(layers is not None for layers in split):
+        drawn = render([split[0][0]] + [over for _, over in split], "png", size)
+        background = iio.imread(drawn[0])[..., :3].astype(np.float32)
+        frames = np.empty((len(figures_), *background.shape), dtype=np.uint8)
+        for k, png in enumerate(drawn[1:]):
+            over = iio.imread(png).astype(np.float32)
+            alpha = over[..., 3:4] / 255.0
+            frames[k] = np.rint(over[..., :3] * alpha + background * (1.0 - alpha)).astype(np.uint8)
+        return frames
+    return np.stack([iio.imread(png)[..., :3] for png in render(figures_, "png", size)])
+
+
+def render(figures_: list[dict], format_: str = "png", size: tuple[int, int] = SIZE) -> list[bytes]:
+    """Each figure drawn by kaleido as ``format_`` (png, svg, pdf...) at ``size`` pixels, in one browser session."""
+    width, height = _checked_size(size)
+    coroutine = _render(figures_, format_, width, height)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # no event loop here (a script, Streamlit): run one
+        return asyncio.run(coroutine)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # inside a running loop (a notebook): run it beside
+        return pool.submit(asyncio.run, coroutine).result()
+
+
+def _checked_size(size) -> tuple[int, int]:
+    try:
+        width, height = (int(v) for v in size)
+    except (TypeError, ValueError):
+        raise ValueError(f"size must be (width, height) in pixels, got {size!r}") from None
+    if not (16 <= width <= 3840 and 16 <= height <= 2160) or (width, height) != tuple(size):
+        raise ValueError(f"size must be whole pixels from 16x16 to 3840x2160, got {size!r}")
+    return width, height
+
+
+# -- animations and stills ---------------------------------------------------------------------------
+
+
+#: Colours of an animated GIF's one palette (a GIF holds 256 at most; the charts use few, and fewer compress better).
+GIF_COLOURS = 128
+
+
+def _palette_frames(images: np.ndarray) -> tuple[np.ndarray, bytes]:
+    """Every frame as indices into one palette, made from the first, middle and last frames: Pillow quantises each
+    frame to it without dithering (its default picks a palette per frame by median cut: 57 s for 300 frames of
+    1280x720, against 4 s so)."""
+    from PIL import Image
+
+    sample = Image.fromarray(np.concatenate([images[0], images[len(images) // 2], images[-1]]))
+    palette = sample.quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE)
+    indices = np.stack(
+        [np.asarray(Image.fromarray(image).quantize(palette=palette, dither=Image.Dither.NONE)) for image in images]
+    )
+    return indices, bytes(palette.getpalette()[: 3 * GIF_COLOURS])
+
+
+def encode(images: np.ndarray, format_: str, fps: int = FPS) -> bytes:
+    """RGB frames (``(frames, height, width, 3)``, uint8) as an animated GIF (looping, one palette) or an H.264 MP4,
+    written by imageio (Pillow's GIF writer, imageio-ffmpeg's ffmpeg)."""
+    import imageio.v3 as iio
+
+    if format_ not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
+    if isinstance(fps, bool) or not isinstance(fps, (int, np.integer)) or not 1 <= fps <= 60:
+        raise ValueError(f"fps must be a whole number from 1 to 60, got {fps!r}")
+    images = np.asarray(images)
+    if images.ndim != 4 or images.shape[-1] != 3 or not len(images) or images.dtype != np.uint8:
+        raise ValueError(f"frames must be RGB images of one size, (frames, height, width, 3) uint8, got {images.shape}")
+    if format_ == "gif":
+        indices, palette = _palette_frames(images)
+        return iio.imwrite("<bytes>", indices, extension=".gif", mode="P", palette=palette, duration=1000 / fps, loop=0)
+    with tempfile.TemporaryDirectory() as folder:  # ffmpeg writes a file (an MP4's index goes at its end)
+        path = Path(folder) / "animation.mp4"
+        iio.imwrite(path, images, plugin="FFMPEG", fps=fps, codec="libx264", pixelformat="yuv420p", macro_block_size=8)
+        return path.read_bytes()
+
+
+def animate(
+    source,
+    format_: str = "gif",
+    frames: int = 300,
+    first: int = 1,
+    last: int | None = None,
+    fps: int = FPS,
+    size: tuple[int, int] = SIZE,
+    options: Options | None = None,
+    **given,
+) -> bytes:
+    """The strategy chart from iteration ``first`` to ``last`` as an animated ``"gif"`` or ``"mp4"``: ``frames``
+    frames, ``fps`` a second, ``size`` pixels (1280x720, 30 a second by default).
+
+    ``source`` is a :class:`rmcore.MatrixSolver` or an :class:`rmcore.History` (then with ``game=`` and
+    ``algorithm=``). Raises ``ValueError`` for a bad argument, and kaleido's error when no browser can be started.
+    """
+    if format_ not in FORMATS:
+        raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
+    _checked_size(size)
+    figures_ = frames_of(source, frames, first, last, options, **given)
+    return encode(render_frames(figures_, size), format_, fps)
+
+
+def still(source, format_: str = "svg", iteration: int | None = None, size: tuple[int, int] = SIZE, **given) -> bytes:
+    """The strategy chart at ``iteration`` (the last recorded by default) as SVG, PDF or PNG, for a paper."""
+    if format_ not in STILL_FORMATS:
+        raise ValueError(f"format must be one of {STILL_FORMATS}, got {format_!r}")
+    history = _history_and_setup(source, **given)[0]
+    at = int(history.iterations[-1]) if iteration is None and len(history) else iteration
+    (figure,) = frames_of(source, 1, at or 1, at, **given)
+    return render([figure], format_, size)[0]
+
+
+def available() -> str | None:
+    """Why animations cannot be made here (kaleido, imageio or a browser missing), or None when they can."""
+    for module in ("kaleido", "imageio", "imageio_ffmpeg"):
+        try:
+            __import__(module)
+        except ImportError:
+            return f"the export needs the {module.replace('_', '-')} package (pip install -r requirements.txt)"
+    if browser_path() is None and not any(shutil.which(name) for name in ("chromium", "chrome", "google-chrome")):
+        return "the export draws frames in Chrome or Chromium, and none is installed (or set BROWSER_PATH)"
+    return None

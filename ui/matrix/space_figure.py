@@ -1,0 +1,339 @@
+"""The strategy-space chart with the field under the rule: pure data -> a Plotly figure dict (no Streamlit).
+
+Drawn on the unit square of a 2x2 game, across it for a 2-action learner against a fixed opponent, or on the triangle
+of a 3-action learner or of one population (see :mod:`ui.fields`). Layers, back to front: the field's short
+streamlines coloured by speed (a colour bar says how fast), the rest points (filled: stable, open: unstable, grey:
+neutral, each labelled), the Nash equilibrium (a star), the average strategies as a line and the last iterates as a
+trail of their recent positions. Plotly has no stream plot: the streamlines come from :func:`ui.fields.streamlines`,
+and each speed band is one trace of line pieces separated by gaps (a few traces, however many streamlines).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from rmcore import History, MatrixGame
+
+from .. import fields
+from ..charts import COLOURS
+from ..charts import figure as _figure
+from ..charts import title as _title
+
+#: The field's speed bands, slow to fast: Plotly's Plasma without its darkest and lightest ends, so that every band
+#: reads on a light and on a dark page.
+SPEED_COLOURS = ("#5c01a6", "#7e03a8", "#9c179e", "#b52f8c", "#cc4778", "#de5f65", "#ed7953", "#f89540", "#fdb42f")
+#: Rest points by class: a filled dot is stable, an open one unstable, a grey one neutral (a centre).
+REST_MARKERS = {
+    "stable": dict(color="black", line=dict(color="black", width=2)),
+    "unstable": dict(color="rgba(0,0,0,0)", line=dict(color="black", width=2)),
+    "neutral": dict(color="gray", line=dict(color="black", width=1)),
+}
+#: The last iterate's recent positions drawn as its trail (consecutive checkpoints of the history).
+TRAIL_ROWS = 120
+TRIANGULAR = ("simplex", "one-population")
+AVERAGE_COLOUR = "black"
+#: A run's trail takes its colour in the race chart (the first variant's is the first colour).
+TRAIL_COLOURS = COLOURS
+#: The ``meta`` of the traces that move from one iteration to the next (an animation draws the rest once).
+ITERATE = "iterate"
+#: Chart height: the square is drawn square, with its legend under it.
+HEIGHT = 460
+
+
+class Trail(NamedTuple):
+    """One run's iterates on the chart: its name in the legend, the checkpoints its average line is drawn through
+    (thinned for the chart), and its recent consecutive checkpoints, whose current strategies make its trail."""
+
+    name: str
+    averages: History
+    recent: History
+
+
+class Layers(NamedTuple):
+    """Which layers are drawn: the field, the last iterates' trails, the average line."""
+
+    field: bool = True
+    current: bool = True
+    average: bool = True
+
+
+def _stacked(setup: fields.Setup, history: History, kind: str) -> np.ndarray:
+    """A history's strategies of ``kind`` as stacked strategies of the set-up's populations."""
+    if setup.space == "square":
+        return np.concatenate([history.strategy(kind, "row"), history.strategy(kind, "col")], axis=1)
+    return history.strategy(kind, "row")
+
+
+def _coordinates(setup: fields.Setup, plane: np.ndarray) -> dict:
+    """Points of the plane as a trace's coordinates: ``x, y`` on the square, ``a, b, c`` on the triangle."""
+    if setup.space in TRIANGULAR:
+        z = fields.from_plane(setup, plane)
+        return dict(type="scatterternary", a=z[..., 0], b=z[..., 1], c=z[..., 2])
+    return dict(type="scatter", x=plane[..., 0], y=plane[..., 1])
+
+
+def _arrowheads(paths: np.ndarray, size: float, angle: float = math.radians(28)) -> np.ndarray:
+    """Two barbs at each path's forward end, as ``(count, 3, 2)`` polylines (barb, tip, barb); NaN where a path did
+    not move."""
+    tip, back = paths[:, -1], paths[:, -3]
+    direction = tip - back
+    norm = np.linalg.norm(direction, axis=-1, keepdims=True)
+    direction = np.where(norm > 1e-9, direction / np.maximum(norm, 1e-12), np.nan)
+    cos, sin = math.cos(angle), math.sin(angle)
+    left = np.stack([cos * direction[:, 0] - sin * direction[:, 1], sin * direction[:, 0] + cos * direction[:, 1]], -1)
+    right = np.stack(
+        [cos * direction[:, 0] + sin * direction[:, 1], -sin * direction[:, 0] + cos * direction[:, 1]], -1
+    )
+    return np.stack([tip - size * left, tip, tip - size * right], axis=1)
+
+
+def _with_gaps(pieces: list[np.ndarray]) -> np.ndarray:
+    """Polylines joined into one array of points, a NaN row between each (Plotly breaks the line there)."""
+    gap = np.full((1, 2), np.nan)
+    return np.concatenate([part for piece in pieces for part in (piece, gap)]) if pieces else np.empty((0, 2))
+
+
+def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
+    """The streamlines, one trace per speed band, with arrowheads, and a colour bar of the speed |ż|."""
+    paths, speeds = picture.paths, picture.speeds
+    top = float(speeds.max(initial=0.0))
+    if top <= 0:
+        return []
+    moving = np.linalg.norm(paths[:, -1] - paths[:, 0], axis=-1) > 1e-6
+    heads = _arrowheads(paths, 0.3 * float(np.median(np.linalg.norm(paths[:, -1] - paths[:, 0], axis=-1))))
+    bands = np.minimum((speeds / top * len(SPEED_COLOURS)).astype(int), len(SPEED_COLOURS) - 1)
+    traces = []
+    for band, colour in enumerate(SPEED_COLOURS):
+        chosen = np.flatnonzero((bands == band) & moving)
+        if not chosen.size:
+            continue
+        points = _with_gaps([piece for k in chosen for piece in (paths[k], heads[k])])
+        traces.append(
+            dict(
+                mode="lines",
+                line=dict(color=colour, width=1.4),
+                opacity=0.8,
+                hoverinfo="skip",
+                showlegend=False,
+                name=f"field, speed band {band + 1}",
+                **_coordinates(setup, points),
+            )
+        )
+    # The colour bar: one invisible marker that carries the scale (Plotly draws a colour bar only for a colour scale).
+    scale = [[k / (len(SPEED_COLOURS) - 1), colour] for k, colour in enumerate(SPEED_COLOURS)]
+    anchor = _coordinates(setup, paths[:1, 0])
+    traces.append(
+        dict(
+            mode="markers",
+            marker=dict(
+                size=0.1,
+                opacity=0,
+                color=[0.0],
+                cmin=0.0,
+                cmax=top,
+                colorscale=scale,
+                showscale=True,
+                colorbar=dict(
+                    title=dict(text="speed |ż|", side="right"),
+                    thickness=10,
+                    len=0.35,
+                    x=1.03,
+                    xanchor="left",
+                    y=0.0,
+                    yanchor="bottom",
+                ),
+            ),
+            hoverinfo="skip",
+            showlegend=False,
+            name="field speed",
+            **anchor,
+        )
+    )
+    return traces
+
+
+def _label_position(point: np.ndarray, setup: fields.Setup) -> str:
+    """Where a rest point's label goes: away from the nearest edges, so that it stays inside the chart."""
+    if setup.space in TRIANGULAR:
+        return "bottom center" if point[1] > 0.6 else "top center"
+    vertical = "bottom" if point[1] > 0.5 else "top"
+    horizontal = "left" if point[0] > 0.5 else "right"
+    return f"{vertical} {horizontal}"
+
+
+def _eigen_text(values) -> str:
+    return ", ".join(f"{complex(v).real:.3g}{complex(v).imag:+.3g}i" for v in values)
+
+
+def rest_point_traces(setup: fields.Setup, points) -> list[dict]:
+    """The rest points by class: a marker each (hover: the strategies and the eigenvalues) and its class in words."""
+    traces = []
+    for stability in fields.STABILITIES:
+        chosen = [p for p in points if p.stability == stability]
+        if not chosen:
+            continue
+        plane = fields.to_plane(setup, np.array([np.concatenate(p.strategies) for p in chosen]))
+        traces.append(
+            dict(
+                mode="markers+text",
+                marker=dict(size=12, symbol="circle", **REST_MARKERS[stability]),
+                text=[stability] * len(chosen),
+                textposition=[_label_position(point, setup) for point in plane],
+                textfont=dict(size=12),
+                name=f"rest point: {stability}",
+                hovertext=[
+                    f"{stability} rest point {p.strategies}<br>Jacobian's eigenvalues: {_eigen_text(p.eigenvalues)}"
+                    for p in chosen
+                ],
+                hoverinfo="text",
+                cliponaxis=False,
+                **_coordinates(setup, plane),
+            )
+        )
+    return traces
+
+
+def equilibrium_traces(setup: fields.Setup, equilibria) -> list[dict]:
+    """The Nash equilibria (of the exact answer, or the game's known ones) as gold stars."""
+    if not equilibria:
+        return []
+    if setup.space == "square":
+        z = np.array([[*eq.row, *eq.col] for eq in equilibria], dtype=float)
+    else:
+        z = np.array([eq.row for eq in equilibria], dtype=float)
+    plane = fields.to_plane(setup, z)
+    return [
+        dict(
+            mode="markers",
+            marker=dict(symbol="star", size=17, color="gold", line=dict(color="black", width=1)),
+            name="Nash equilibrium",
+            cliponaxis=False,
+            hovertemplate="Nash equilibrium<extra></extra>",
+            **_coordinates(setup, plane),
+        )
+    ]
+
+
+def iterate_traces(setup: fields.Setup, trails, layers: Layers, moment=None) -> list[dict]:
+    """Each run's average strategies as a line (the first run's thick, in the foreground colour) and its last
+    iterates' recent positions as a trail of dots that fade into the past, ending in a ringed dot at the last one."""
+    traces = []
+    for k, trail in enumerate(trails):
+        colour = TRAIL_COLOURS[k % len(TRAIL_COLOURS)]
+        if layers.average:
+            plane = fields.to_plane(setup, _stacked(setup, trail.averages, "average"))
+            traces.append(
+                dict(
+                    mode="lines",
+                    line=dict(color=AVERAGE_COLOUR if k == 0 else colour, width=3.5 if k == 0 else 2, dash="solid"),
+                    name=f"{trail.name}: average",
+                    meta=ITERATE,
+                    hoverinfo="skip",
+                    **_coordinates(setup, plane),
+                )
+            )
+        if layers.current:
+            recent = _stacked(setup, trail.recent, "current")[-TRAIL_ROWS:]
+            plane = fields.to_plane(setup, recent)
+            fade = np.linspace(0.15, 1.0, len(plane))
+            traces.append(
+                dict(
+                    mode="lines+markers",
+                    line=dict(color=colour, width=1),
+                    marker=dict(color=colour, size=np.round(3 + 4 * fade, 2), opacity=np.round(fade, 3)),
+                    name=f"{trail.name}: last iterate",
+                    meta=ITERATE,
+                    hoverinfo="skip",
+                    **_coordinates(setup, plane),
+                )
+            )
+            traces.append(
+                dict(
+                    mode="markers",
+                    marker=dict(size=13, color=colour, line=dict(color="black", width=2)),
+                    name=f"{trail.name}: last iterate now",
+                    meta=ITERATE,
+                    showlegend=False,
+                    cliponaxis=False,
+                    hoverinfo="skip",
+                    **_coordinates(setup, plane[-1:]),
+                )
+            )
+    if moment is not None:
+        iteration, row, col = moment
+        z = np.array([[*row, *col]] if setup.space == "square" else [row], dtype=float)
+        traces.append(
+            dict(
+                mode="markers",
+                marker=dict(size=16, color="rgba(0,0,0,0)", line=dict(color="black", width=3)),
+                name=f"average at t = {iteration:,}",
+                meta=ITERATE,
+                cliponaxis=False,
+                **_coordinates(setup, fields.to_plane(setup, z)),
+            )
+        )
+    return traces
+
+
+def strategy_space(
+    game: MatrixGame,
+    setup: fields.Setup,
+    trails=(),
+    equilibria=(),
+    layers: Layers | None = None,
+    moment=None,
+    title: str | None = None,
+    start=None,
+) -> dict:
+    """The strategy-space chart of ``game`` with the field of ``setup`` (its picture cached per set-up), the rest
+    points, ``equilibria``, the ``trails`` (:class:`Trail`) of the runs drawn, as ``layers`` says, and the ``start``
+    (stacked strategies) as a diamond."""
+    layers = layers or Layers()
+    picture = fields.picture(setup)
+    traces = field_traces(setup, picture) if layers.field else []
+    traces += rest_point_traces(setup, picture.rest_points)
+    traces += equilibrium_traces(setup, equilibria)
+    traces += iterate_traces(setup, trails, layers, moment)
+    if start is not None:
+        traces.append(
+            dict(
+                mode="markers",
+                marker=dict(symbol="diamond-open", size=13, color="black", line=dict(width=2)),
+                name="start",
+                showlegend=False,  # (the caption says what the diamond is)
+                cliponaxis=False,
+                hovertemplate="where learning starts<extra></extra>",
+                **_coordinates(setup, fields.to_plane(setup, np.asarray(start, dtype=float)[None, :])),
+            )
+        )
+    name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
+    heading = title or f"{name} and the iterates<br><sup>{equation}</sup>"
+    legend = dict(orientation="v", y=1.0, yanchor="top", x=1.03, font=dict(size=11))
+    if setup.space in TRIANGULAR:
+        labels = game.row_actions
+        ternary = dict(
+            sum=1,
+            aaxis=dict(title=_title(labels[0]), min=0),
+            baxis=dict(title=_title(labels[1]), min=0),
+            caxis=dict(title=_title(labels[2]), min=0),
+        )
+        return _figure(traces, heading, HEIGHT, ternary=ternary, legend=legend, margin=dict(l=50, r=200, t=80, b=60))
+    who = "the fixed opponent plays" if setup.space == "segment" else "column plays"
+    return _figure(
+        traces,
+        heading,
+        HEIGHT,
+        xaxis=dict(range=[0, 1], title=_title(f"row plays {game.row_actions[0]}"), constrain="domain"),
+        yaxis=dict(
+            range=[0, 1],
+            title=_title(f"{who} {game.col_actions[0]}"),
+            scaleanchor="x",
+            scaleratio=1,
+            constrain="domain",
+        ),
+        legend=legend,
+        margin=dict(l=60, r=200, t=80, b=60),
+    )
