@@ -48,21 +48,22 @@ def exclusive(method):
 
 @contextlib.contextmanager
 def interrupts_between_chunks():
-    """Inside, a Ctrl-C (SIGINT) waits until the block ends, then raises ``KeyboardInterrupt`` as usual.
+    """Inside, a Ctrl-C (SIGINT) is held back: the block receives a list that holds it once it came, and raises
+    ``KeyboardInterrupt`` itself between two pieces of work (or the block's end raises it).
 
-    Only the main thread receives signals; elsewhere (and where a handler cannot be set) this does nothing.
+    Only the main thread receives signals; elsewhere (and where a handler cannot be set) the list stays empty.
     """
+    caught: list = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield caught
         return
-    caught = []
     try:
         previous = signal.signal(signal.SIGINT, lambda number, frame: caught.append(number))
     except (ValueError, TypeError):  # not settable here (an embedded interpreter, say)
-        yield
+        yield caught
         return
     try:
-        yield
+        yield caught
     finally:
         signal.signal(signal.SIGINT, previous)
     if caught:
@@ -77,8 +78,11 @@ def run_in_chunks(solver, iterations: int, chunk: int) -> None:
             f"a solver runs at most {config.MAX_ITERATIONS:,} iterations in all; it is at "
             f"{solver.iteration:,} and was asked for {iterations:,} more"
         )
-    while iterations > 0:
-        step = min(iterations, chunk)
-        with interrupts_between_chunks():
+    # (One handler for the whole run: setting one takes a few microseconds, as much as a chunk of a small game.)
+    with interrupts_between_chunks() as caught:
+        while iterations > 0:
+            step = min(iterations, chunk)
             solver._run_chunk(step)
-        iterations -= step
+            iterations -= step
+            if caught and iterations > 0:
+                raise KeyboardInterrupt

@@ -342,9 +342,9 @@ def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None,
         last_regrets=zeros(shape),
         rng=np.zeros(4, dtype=np.uint64) if rng is None else rng,
         touched=zeros(1, dtype=np.int64),
+        trace=zeros(1, dtype=np.int64),
         reach=zeros((3, nodes)),
         value=tree.payoff.copy(),  # (a terminal's value is its payoff, once and for all)
-        weights=zeros((2, nodes)),
         responses=np.vstack((tree.payoff, -tree.payoff, tree.payoff)),
         scores=zeros((infosets, width)),
         average=zeros((infosets, width)),
@@ -369,7 +369,7 @@ def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None,
 def reach_of(game: TreeGame, policy: np.ndarray) -> np.ndarray:
     """Every node's reach ``[3, node]`` (player 1, player 2, chance) under a policy array."""
     state = new_state(game)
-    _runtime.call("tree", kernels.reach_of, game.tree, policy, state, work=game.tree.player.shape[0])
+    _runtime.call("tree", kernels.reach_of, tuple(game.tree), policy, tuple(state), work=game.tree.player.shape[0])
     return state.reach
 
 
@@ -380,7 +380,7 @@ def best_responses(game: TreeGame, policy: np.ndarray) -> tuple[float, float, fl
     player reaches (``rmcore/kernels/tree.py``)."""
     state = new_state(game)
     first, second, expected = _runtime.call(
-        "tree", kernels.best_responses, game.tree, policy, state, work=game.tree.player.shape[0]
+        "tree", kernels.best_responses, tuple(game.tree), policy, tuple(state), work=game.tree.player.shape[0]
     )
     return float(first), float(second), float(expected), state.scores, state.reach
 
@@ -594,12 +594,11 @@ class CFRSolver(Solver):
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
-        return _runtime.call(
-            "tree", kernels.run_cfr, self.game.tree, self._state, self._flags, first, last, points, record, work=work
-        )
+        arguments = (tuple(self.game.tree), tuple(self._state), tuple(self._flags), first, last, points, tuple(record))
+        return _runtime.call("tree", kernels.run_cfr, *arguments, work=work)
 
-    def _metrics_at(self, history: History, row: int) -> CFRMetrics:
-        return metrics_at(history, row)
+    def _row_metrics(self, iteration: int, columns, row: int) -> CFRMetrics:
+        return _metrics_of(iteration, columns, row, self.learner)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -657,8 +656,21 @@ class CFRSolver(Solver):
 
     def history_of(self, record: kernels.CFRRecord) -> History:
         """A :class:`~rmcore.History` from rows the kernel wrote."""
+        return History(
+            record.iteration,
+            record.average,
+            record.current,
+            record.regrets,
+            self._metric_columns(record),
+            self.game.infosets,
+            self.game.actions,
+            "exploitability" if self.learner is None else f"br_gain_{self.learner}",
+        )
+
+    def _metric_columns(self, record: kernels.CFRRecord) -> dict:
+        """Every metric of the rows the kernel wrote, one array each."""
         nash_conv = record.br_value_1 + record.br_value_2
-        metrics = {
+        return {
             "exploitability": nash_conv / 2.0,
             "nash_conv": nash_conv,
             "br_gain_1": record.br_value_1 - record.game_value,
@@ -667,16 +679,6 @@ class CFRSolver(Solver):
             "exploitability_current": record.nash_conv_current / 2.0,
             "nodes_touched": record.nodes_touched.astype(np.float64),
         }
-        return History(
-            record.iteration,
-            record.average,
-            record.current,
-            record.regrets,
-            metrics,
-            self.game.infosets,
-            self.game.actions,
-            "exploitability" if self.learner is None else f"br_gain_{self.learner}",
-        )
 
     @exclusive
     def trace_iteration(self) -> list[CFRTrace]:
@@ -684,7 +686,11 @@ class CFRSolver(Solver):
         values, regret increments, new cumulative regrets and strategies). In alternating updates each
         player's numbers come from that player's own half of the iteration."""
         before = self._state.policy.copy()
-        self.run(1)
+        self._state.trace[0] = 1
+        try:
+            self.run(1)
+        finally:
+            self._state.trace[0] = 0
         state, average = self._state, self.average_policy().probabilities
         width = [len(actions) for actions in self.game.actions]
         values = lambda row, k: tuple(float(v) for v in row[: width[k]])  # noqa: E731
@@ -737,14 +743,21 @@ class CFRSolver(Solver):
 
 def metrics_at(history: History, row: int) -> CFRMetrics:
     """The :class:`CFRMetrics` of checkpoint ``row`` of a CFR history."""
-    get = {name: float(values[row]) for name, values in history.metrics.items()}
-    return CFRMetrics(
-        iteration=int(history.iterations[row]),
-        nash_conv=get["nash_conv"],
-        exploitability=get["exploitability"],
-        game_value=get["game_value"],
-        br_gains=(get["br_gain_1"], get["br_gain_2"]),
-        learner=None if history.gap_name == "exploitability" else int(history.gap_name[-1]),
+    learner = None if history.gap_name == "exploitability" else int(history.gap_name[-1])
+    return _metrics_of(int(history.iterations[row]), history.metrics, row, learner)
+
+
+def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> CFRMetrics:
+    """The :class:`CFRMetrics` of row ``row`` of the metric ``columns`` (:meth:`CFRSolver.history_of`'s)."""
+    return _new_metrics(
+        (
+            iteration,
+            float(columns["nash_conv"][row]),
+            float(columns["exploitability"][row]),
+            float(columns["game_value"][row]),
+            (float(columns["br_gain_1"][row]), float(columns["br_gain_2"][row])),
+            learner,
+        )
     )
 
 
@@ -768,13 +781,11 @@ def _on_disk() -> bool:
     """Whether numba's disk cache holds every tree kernel for the solvers' argument types."""
     (solver,) = _warm_up_solvers()
     game, policy = solver.game, solver._state.policy
+    tree, state, flags, record = tuple(game.tree), tuple(solver._state), tuple(solver._flags), solver._empty_record(1)
     calls = (
-        (
-            kernels.run_cfr,
-            (game.tree, solver._state, solver._flags, 1, 2, np.array([2], dtype=np.int64), solver._empty_record(1)),
-        ),
-        (kernels.best_responses, (game.tree, policy, new_state(game))),
-        (kernels.reach_of, (game.tree, policy, new_state(game))),
+        (kernels.run_cfr, (tree, state, flags, 1, 2, np.array([2], dtype=np.int64), tuple(record))),
+        (kernels.best_responses, (tree, policy, tuple(new_state(game)))),
+        (kernels.reach_of, (tree, policy, tuple(new_state(game)))),
     )
     return all(_runtime.on_disk(kernel, arguments) for kernel, arguments in calls)
 

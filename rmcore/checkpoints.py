@@ -120,6 +120,27 @@ def checkpoints_between(start: int, stop: int, max_points: int, stride: int = 1)
     return points[points > start]
 
 
+def thins(start: int, stop: int, max_points: int, stride: int = 1) -> bool:
+    """Whether the grid at ``stop`` drops some of the points it held at ``start`` (its even spacing or its log step
+    grew): only then can :func:`kept` mark a recorded row as dropped."""
+    if max_points <= 0 or start <= 0:
+        return start > 0
+    before, after = start // stride, stop // stride
+    if _even_stride(before, max_points) != _even_stride(after, max_points):
+        return True
+    return _log_step(before, max_points) != _log_step(after, max_points)
+
+
+def _log_step(stop: int, max_points: int) -> int:
+    """The log grid's step at ``stop`` (see :func:`_log_grid`)."""
+    budget, _ = _budgets(max_points)
+    reached = _exponents_up_to(stop) if stop >= 1 else 0
+    step = 1
+    while budget and -(-reached // step) > budget:
+        step *= 2
+    return step
+
+
 def kept(iterations: np.ndarray, stop: int, max_points: int, stride: int = 1) -> np.ndarray:
     """Boolean mask: which of the recorded ``iterations`` are still checkpoints at ``stop``."""
     iterations = np.asarray(iterations, dtype=np.int64)

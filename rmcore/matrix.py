@@ -453,18 +453,18 @@ class MatrixSolver(Solver):
             "matrix",
             kernels.run_matrix,
             *self._payoffs,
-            self._flags,
-            self._state,
+            tuple(self._flags),
+            tuple(self._state),
             first,
             last,
             points,
-            record,
+            tuple(record),
             work=work,
             twin=self._twin_exact(),
         )
 
-    def _metrics_at(self, history: History, row: int) -> MatrixMetrics:
-        return metrics_at(history, row, self.game.is_zero_sum)
+    def _row_metrics(self, iteration: int, columns, row: int) -> MatrixMetrics:
+        return _metrics_of(iteration, columns, row, self.game.is_zero_sum)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -528,6 +528,20 @@ class MatrixSolver(Solver):
     def history_of(self, record: kernels.MatrixRecord) -> History:
         """A :class:`~rmcore.History` from rows the kernel wrote (derived metrics added here)."""
         game = self.game
+        return History(
+            record.iteration,
+            record.average,
+            record.current,
+            record.regrets,
+            self._metric_columns(record),
+            ("row", "col"),
+            (game.row_actions, game.col_actions),
+            "nash_conv" if self.opponent is None else "br_gain_row",
+        )
+
+    def _metric_columns(self, record: kernels.MatrixRecord) -> dict:
+        """Every metric of the rows the kernel wrote, one array each (NaN where one does not apply)."""
+        game = self.game
         m, n = game.shape
         iteration = record.iteration
         nash_conv = record.br_gain_row + record.br_gain_col  # NaN against a fixed opponent, where gain_col is NaN
@@ -547,16 +561,7 @@ class MatrixSolver(Solver):
             "cce_gap": record.cce_gap,
             "nash_conv_current": record.nash_conv_current,
         }
-        return History(
-            iteration,
-            record.average,
-            record.current,
-            record.regrets,
-            metrics,
-            ("row", "col"),
-            (game.row_actions, game.col_actions),
-            "nash_conv" if self.opponent is None else "br_gain_row",
-        )
+        return metrics
 
     def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
         """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
@@ -591,9 +596,13 @@ def _number(value: float) -> float | None:
 
 def metrics_at(history: History, row: int, zero_sum: bool) -> MatrixMetrics:
     """The :class:`MatrixMetrics` of checkpoint ``row`` of a matrix-game history."""
-    get = {name: float(values[row]) for name, values in history.metrics.items()}
+    return _metrics_of(int(history.iterations[row]), history.metrics, row, zero_sum)
+
+
+def _metrics_of(iteration: int, columns, row: int, zero_sum: bool) -> MatrixMetrics:
+    """The :class:`MatrixMetrics` of row ``row`` of the metric ``columns`` (:meth:`MatrixSolver.history_of`'s)."""
+    get = {name: float(values[row]) for name, values in columns.items()}
     fixed = math.isnan(get["br_gain_col"])
-    iteration = int(history.iterations[row])
     bounds = (get["regret_bound_row"], get["regret_bound_col"]) if iteration else (math.inf, math.inf)
     return MatrixMetrics(
         iteration=iteration,
@@ -626,7 +635,15 @@ def _on_disk() -> bool:
     """Whether numba's disk cache holds the matrix kernel for the solvers' argument types."""
     solver = _warm_up_solver()
     record = solver._empty_record(1)
-    arguments = (*solver._payoffs, solver._flags, solver._state, 1, 2, np.array([2], dtype=np.int64), record)
+    arguments = (
+        *solver._payoffs,
+        tuple(solver._flags),
+        tuple(solver._state),
+        1,
+        2,
+        np.array([2], np.int64),
+        tuple(record),
+    )
     return _runtime.on_disk(kernels.run_matrix, arguments)
 
 

@@ -57,14 +57,31 @@ class RecordBuffer:
         self._buffer, self._count, self._limit = record, record[0].shape[0], capacity
 
     @property
+    def iterations(self) -> np.ndarray:
+        """The rows' iterations (the record's first field), read-only."""
+        return _read_only(self._buffer[0][: self._count])
+
+    @property
+    def last_iteration(self) -> int:
+        """The last row's iteration (its record's first field), -1 without a row."""
+        return int(self._buffer[0][self._count - 1]) if self._count else -1
+
+    @property
     def rows(self) -> Record:
         """The rows so far, as read-only views."""
         return type(self._buffer)(*(_read_only(field[: self._count]) for field in self._buffer))
 
+    def append(self, new: Record) -> None:
+        """Append the rows of ``new``, keeping every row held."""
+        self._add(True, new)
+
     def update(self, keep: np.ndarray, new: Record) -> None:
         """Keep the rows where ``keep`` (a mask over :attr:`rows`) is true, then append the rows of ``new``."""
+        self._add(bool(keep.all()), new, keep)
+
+    def _add(self, everything: bool, new: Record, keep: np.ndarray | None = None) -> None:
         added = new[0].shape[0]
-        if keep.all():
+        if everything:
             if added == 0:
                 return
             end = self._count + added

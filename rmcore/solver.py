@@ -40,7 +40,8 @@ class Solver:
       row of ``record`` after each iteration in ``points``; with ``first > last`` write one row of the state now;
     - ``_empty_record(rows)``: a record with room for ``rows`` rows;
     - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's cost, in one unit of work;
-    - ``history_of(record)`` and ``_metrics_at(history, row)``.
+    - ``history_of(record)``, ``_metric_columns(record)`` (every metric of the rows, an array each) and
+      ``_row_metrics(iteration, columns, row)`` (the metrics record of one row of those columns).
     """
 
     family: str = ""
@@ -51,6 +52,8 @@ class Solver:
         self.history_share = history_share(share)
         self._iteration = 0
         self._records = RecordBuffer(self._empty_record(0), self.max_points)
+        self._now = self._empty_record(1)  # the row each snapshot writes again (its readers copy what they keep)
+        self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
 
     @property
     def _record(self):
@@ -107,17 +110,19 @@ class Solver:
         start, stop = self._iteration, self._iteration + iterations
         stride = self.checkpoint_stride
         points = checkpoints.checkpoints_between(start, stop, self.max_points, stride)
-        rows = self._empty_record(points.shape[0])
+        rows = self._empty_record(points.shape[0]) if points.shape[0] else self._none
         written = self._advance(start + 1, stop, points, rows)
         assert written == points.shape[0]
-        self._records.update(checkpoints.kept(self._record.iteration, stop, self.max_points, stride), rows)
+        if checkpoints.thins(start, stop, self.max_points, stride):
+            self._records.update(checkpoints.kept(self._records.iterations, stop, self.max_points, stride), rows)
+        else:
+            self._records.append(rows)
         self._iteration = stop
 
     def _snapshot(self):
-        """A one-row record of the state now (computed, not kept)."""
-        row = self._empty_record(1)
-        self._advance(self._iteration + 1, self._iteration, checkpoints.at(self._iteration), row)
-        return row
+        """A one-row record of the state now (computed, not kept; written over by the next snapshot)."""
+        self._advance(self._iteration + 1, self._iteration, checkpoints.at(self._iteration), self._now)
+        return self._now
 
     @exclusive
     def history(self) -> History:
@@ -130,7 +135,8 @@ class Solver:
     @exclusive
     def metrics(self):
         """The metrics now: the last row of :meth:`history` (computed alone when it is no checkpoint)."""
-        record = self._record
-        if record.iteration.shape[0] and record.iteration[-1] == self._iteration and self._iteration > 0:
-            return self._metrics_at(self.history_of(take_records(record, slice(-1, None))), -1)
-        return self._metrics_at(self.history_of(self._snapshot()), -1)
+        if self._iteration > 0 and self._records.last_iteration == self._iteration:
+            row = take_records(self._record, slice(-1, None))
+        else:
+            row = self._snapshot()
+        return self._row_metrics(self._iteration, self._metric_columns(row), 0)

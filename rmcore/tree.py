@@ -96,6 +96,9 @@ def check_tree_game(game) -> None:
         or len(game.actions) != infosets
     ):
         refuse(f"infoset_player, num_actions and the action names must have one entry per information set ({infosets})")
+    owners = tree.infoset_player
+    if (np.diff(owners) < 0).any() or not np.array_equal(tree.infoset_start, np.searchsorted(owners, [0, 1, 2])):
+        refuse("the information sets must be player 1's, then player 2's, with infoset_start where each begins")
     decisions = tree.player >= 0
     at = tree.infoset[decisions]
     if ((at < 0) | (at >= infosets)).any():
@@ -143,7 +146,7 @@ def _check_blocks(tree: TreeArrays, refuse) -> None:
     for name in ("block_kind", "block_width", "block_end"):
         if getattr(tree, name).shape != (blocks,):
             refuse(f"{name} must have one entry per block ({blocks})")
-    for name in ("block_child", "block_child_offset", "block_child_stride"):
+    for name in ("block_child", "block_child_base", "block_child_stride"):
         if getattr(tree, name).shape != (blocks, width):
             refuse(f"{name} must be a [block, slot] array ({blocks} x {width})")
     block_of = np.repeat(np.arange(blocks), np.diff(start))
@@ -151,21 +154,23 @@ def _check_blocks(tree: TreeArrays, refuse) -> None:
     if (tree.player != tree.block_kind[block_of]).any() or (slots != tree.block_width[block_of]).any():
         refuse("every node of a block must be of the block's kind, with the block's number of children")
     used = np.arange(width)[None, :] < tree.block_width[:, None]
-    child, offset, stride = tree.block_child, tree.block_child_offset, tree.block_child_stride
+    child, base, stride = tree.block_child, tree.block_child_base, tree.block_child_stride
     above = np.nonzero(used)[0]
     if ((child[used] <= above) | (child[used] >= blocks)).any() or (child[~used] != -1).any():
         refuse("a block's children must be later blocks, one per slot")
+    offset = (
+        base + start[:-1, None] * stride - start[np.maximum(child, 0)]
+    )  # (where a history's child lies in its block)
     if ((stride[used] < 1) | (offset[used] < 0) | (offset[used] >= stride[used])).any():
         refuse("a block's child offsets must lie within their strides")
     sizes = np.diff(start)
     if (sizes[child[used]] != sizes[above] * stride[used]).any():
         refuse("a child block must hold its parent block's histories times the siblings it merges")
-    # Child by slot of history j of block b: history j * stride + offset of the child block (every node checked).
+    # A history's child by a slot is node base + node * stride (every node checked).
     rows, columns = np.nonzero(used[block_of])
     of = block_of[rows]
-    expected = start[child[of, columns]] + (rows - start[of]) * stride[of, columns] + offset[of, columns]
-    if not np.array_equal(tree.children[rows, columns], expected):
-        refuse("a block's histories' children must lie where its child blocks, offsets and strides say")
+    if not np.array_equal(tree.children[rows, columns], base[of, columns] + rows * stride[of, columns]):
+        refuse("a block's histories' children must lie where its child blocks, bases and strides say")
     end = tree.block_end
     if ((end <= np.arange(blocks)) | (end > blocks)).any() or (end[child[used]] > end[above]).any():
         refuse("block_end must close each block's subtree of blocks, within the blocks")

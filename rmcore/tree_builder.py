@@ -382,11 +382,12 @@ def lay_out(
         deal_probability=np.asarray(deal_probability, dtype=np.float64).copy(),
         infoset_player=np.asarray(infoset_player, dtype=np.int64).copy(),
         num_actions=np.asarray(num_actions, dtype=np.int64).copy(),
+        infoset_start=np.searchsorted(infoset_player, [0, 1, 2]).astype(np.int64),
         block_start=block_start,
         block_kind=block_kind,
         block_width=block_width,
         block_child=np.array(child_of, dtype=np.int64).reshape(blocks, width),
-        block_child_offset=np.array(offset_of, dtype=np.int64).reshape(blocks, width),
+        block_child_base=_child_bases(block_start, child_of, offset_of, stride_of, width),
         block_child_stride=np.array(stride_of, dtype=np.int64).reshape(blocks, width),
         block_end=block_end,
         root_blocks=np.flatnonzero(parent_block < 0).astype(np.int64),
@@ -395,6 +396,18 @@ def lay_out(
         response_own=response_own,
     )
     return tree, order
+
+
+def _child_bases(block_start, child_of, offset_of, stride_of, width) -> np.ndarray:
+    """``[block, slot]``: node ``base + node * stride`` is a history's child by the slot (history ``j * stride +
+    offset`` of the child block for history ``j`` of the block: ``base = start(child) + offset - start(block) *
+    stride``)."""
+    blocks = len(child_of)
+    child = np.array(child_of, dtype=np.int64).reshape(blocks, width)
+    offset = np.array(offset_of, dtype=np.int64).reshape(blocks, width)
+    stride = np.array(stride_of, dtype=np.int64).reshape(blocks, width)
+    start = block_start[:-1, None]
+    return np.where(child >= 0, block_start[np.maximum(child, 0)] + offset - start * stride, 0)
 
 
 def _names(index: dict[str, int]) -> list[str]:

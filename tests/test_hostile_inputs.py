@@ -141,7 +141,7 @@ def _corrupted(field: str, change) -> rmcore.TreeGame:
         ("deal_probability", lambda a: a.__setitem__(0, 0.5), "sum to 1"),
         ("payoff", lambda a: a.__setitem__(-1, np.nan), "not a finite number"),
         ("response_order", lambda a: a.__setitem__((0, 0), a[0, 1]), "every block once"),
-        ("block_child_offset", lambda a: a.__setitem__((0, 0), 1), "offsets must lie within"),
+        ("block_child_base", lambda a: a.__setitem__((0, 0), a[0, 0] + 1), "offsets must lie within"),
         ("block_start", lambda a: a.__setitem__(1, a[1] + 1), "every node of a block"),
         ("deal_root", lambda a: a.__setitem__(0, a[1]), "roots must be exactly"),
     ],

@@ -651,14 +651,31 @@ def record_row(A, B, flags, s, iteration, record, k):
 
 
 @njit(**_ENTRY)
-def run_matrix(A, B, flags, state, first_iteration, last_iteration, checkpoints, record):
+def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration, checkpoints, record_fields):
     """Run iterations ``first_iteration .. last_iteration`` (inclusive) of the rule ``flags`` names, writing row ``k``
     of ``record`` after each iteration ``checkpoints[k]`` (increasing, all within the range); returns how many rows it
     wrote. With ``first_iteration > last_iteration`` it runs nothing and, given one checkpoint, records the state as
     it stands after that iteration (a snapshot: what ``metrics()`` and ``history()`` read).
 
-    A fixed opponent keeps ``y`` (``state.y``) constant, and only the row player learns.
+    A fixed opponent keeps ``y`` (``state.y``) constant, and only the row player learns. The records
+    (:class:`MatrixFlags`, :class:`MatrixState`, :class:`MatrixRecord`) come as plain tuples of their fields: numba
+    types a plain tuple of arrays in C, a NamedTuple in Python, array by array (3 us a call).
     """
+    return _run_matrix(
+        A,
+        B,
+        MatrixFlags(*flag_fields),
+        MatrixState(*state_fields),
+        first_iteration,
+        last_iteration,
+        checkpoints,
+        MatrixRecord(*record_fields),
+    )
+
+
+@part(**_PART)
+def _run_matrix(A, B, flags, state, first_iteration, last_iteration, checkpoints, record):
+
     s = state
     written = np.int64(0)  # (not the literal 0: numba would compile the checkpoint twice, for a literal and an int64)
     if first_iteration > last_iteration:

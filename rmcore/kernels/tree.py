@@ -76,14 +76,17 @@ class TreeArrays(NamedTuple):
     depth: np.ndarray  # [node] moves from its deal's root
     deal_root: np.ndarray  # [deal] the root node of each deal (the chance moves above every decision, folded)
     deal_probability: np.ndarray  # [deal] its probability
-    infoset_player: np.ndarray  # [infoset] who acts there
+    infoset_player: np.ndarray  # [infoset] who acts there: player 1's information sets first, then player 2's
     num_actions: np.ndarray  # [infoset] its legal actions: columns 0..n-1 of a policy (the rest stay 0)
+    infoset_start: np.ndarray  # [3] player 1's information sets are rows infoset_start[0] .. infoset_start[1] - 1
     # Blocks, in pre-order of the tree of blocks.
     block_start: np.ndarray  # [block + 1] block b's histories are nodes block_start[b] .. block_start[b + 1] - 1
     block_kind: np.ndarray  # [block] its histories' TreeArrays.player
     block_width: np.ndarray  # [block] its histories' actions or outcomes (0 for terminals)
     block_child: np.ndarray  # [block, slot] the block of its histories' children by slot (-1 past the last)
-    block_child_offset: np.ndarray  # [block, slot] child of history j by slot: history j * stride + offset of it
+    #: [block, slot] a history's child by a slot is node ``base + node * stride``: history ``j * stride + offset`` of
+    #: the child block for history ``j`` of this one (siblings of one shape merged ``stride`` to a block)
+    block_child_base: np.ndarray
     block_child_stride: np.ndarray  # [block, slot]
     block_end: np.ndarray  # [block] one past the last block of its subtree
     root_blocks: np.ndarray  # the blocks whose histories are deals' roots
@@ -116,12 +119,12 @@ class CFRState(NamedTuple):
     last_regrets: np.ndarray  # [infoset, action] predictive CFR+: the last instantaneous regret r_t (the prediction)
     rng: np.ndarray  # xoshiro256+ state for the sampling variants
     touched: np.ndarray  # [1] int64: histories visited so far (passes' reached blocks; Monte Carlo CFR: nodes entered)
+    #: [1] int64: 1 to trace the next call's last iteration for the walkthrough (the trace costs a third of a small
+    #: game's pass, and only the walkthrough reads it)
+    trace: np.ndarray
     # scratch
     reach: np.ndarray  # [3, node] reach of player 1, player 2 and chance
     value: np.ndarray  # [node] player 1's expected payoff under sigma (terminals: their payoffs, written once)
-    #: [2, node] scratch of a regret pass: each updating history's counterfactual reach pi_-i(h) and its weight in the
-    #: strategy sums w_t pi_i(h)
-    weights: np.ndarray
     #: [3, node] both best responses' values (each player's own payoff) and the expected value; at terminals their
     #: payoffs, written with the state
     responses: np.ndarray
@@ -176,13 +179,6 @@ def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
 
 
 # -- the reach pass --------------------------------------------------------------------------------
-
-
-@part(**_PART)
-def _child(tree, block, slot, j):
-    """Child ``slot`` of history ``j`` of ``block``, as a node."""
-    child = tree.block_child[block, slot]
-    return tree.block_start[child] + j * tree.block_child_stride[block, slot] + tree.block_child_offset[block, slot]
 
 
 @part(**_PART)
@@ -247,10 +243,10 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
             last[child] = hi * stride
             if tree.block_kind[child] == TERMINAL and not terminals:
                 continue
-            offset = tree.block_start[child] + tree.block_child_offset[block, slot]
+            base = tree.block_child_base[block, slot]
             for j in range(lo, hi):
                 node = start + j
-                into = offset + j * stride
+                into = base + node * stride
                 own_0 = reach[0, node]
                 own_1 = reach[1, node]
                 by_chance = reach[2, node]
@@ -271,15 +267,23 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
 
 
 @part(**_PART)
+def _rows_of(tree, updating):
+    """The rows of ``updating``'s information sets (every row for BOTH): ``(first, end)``."""
+    if updating == BOTH:
+        return 0, tree.infoset_start[2]
+    return tree.infoset_start[updating], tree.infoset_start[updating + 1]
+
+
+@part(**_PART)
 def _clear_trace(tree, state, updating):
-    for info in range(tree.infoset_player.shape[0]):
-        if updating == BOTH or tree.infoset_player[info] == updating:
-            state.own_reach[info] = 0.0
-            state.opponent_reach[info] = 0.0
-            state.strategy_value[info] = 0.0
-            for a in range(state.policy.shape[1]):
-                state.regret_increment[info, a] = 0.0
-                state.action_values[info, a] = 0.0
+    first, end = _rows_of(tree, updating)
+    for info in range(first, end):
+        state.own_reach[info] = 0.0
+        state.opponent_reach[info] = 0.0
+        state.strategy_value[info] = 0.0
+        for a in range(state.policy.shape[1]):
+            state.regret_increment[info, a] = 0.0
+            state.action_values[info, a] = 0.0
 
 
 @part(**_PART)
@@ -293,15 +297,10 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
     ``regrets``: ``state.regrets``, or for predictive CFR+ ``state.last_regrets`` (cleared by the caller), which keeps
     the instantaneous regret r_t apart from R. With ``trace`` the iteration's sums per information set are kept for
     the step-by-step walkthrough.
-
-    A block is walked slot by slot, its histories in order within each slot: every history's children by that slot
-    lie at one stride in one block, and each sum adds its terms in the same order as history by history would (a
-    value over the actions in their order, a regret over the histories in theirs).
     """
     if trace:
         _clear_trace(tree, state, updating)
-    reach, value, policy, infoset = state.reach, state.value, state.policy, tree.infoset
-    counterfactual, own = state.weights[0], state.weights[1]
+    reach, value, policy, infoset, chance = state.reach, state.value, state.policy, tree.infoset, tree.chance
     stamp = state.passes[0]
     for block in range(tree.block_kind.shape[0] - 1, -1, -1):  # children's blocks before their parents'
         kind = tree.block_kind[block]
@@ -309,59 +308,48 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
             continue
         lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
         n = tree.block_width[block]
-        for a in range(n):  # values: sum_a sigma(I, a) v(h a), or chance's sum_k p_k v(h k)
-            child = tree.block_child[block, a]
-            stride = tree.block_child_stride[block, a]
-            base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+        base, stride = tree.block_child_base[block], tree.block_child_stride[block]
+        if kind == CHANCE_NODE:
             for node in range(lo, hi):
-                below = value[base + node * stride]
-                term = (tree.chance[node, a] if kind == CHANCE_NODE else policy[infoset[node], a]) * below
-                value[node] = term if a == 0 else value[node] + term
-        if kind == CHANCE_NODE or not (updating == BOTH or kind == updating):
+                total = 0.0
+                for a in range(n):
+                    total += chance[node, a] * value[base[a] + node * stride[a]]
+                value[node] = total
             continue
+        learns = updating == BOTH or kind == updating
         sign = 1.0 if kind == 0 else -1.0
         for node in range(lo, hi):
-            counterfactual[node] = reach[1 - kind, node] * reach[2, node]
-            own[node] = strategy_weight * reach[kind, node]
-        for a in range(n):
-            child = tree.block_child[block, a]
-            stride = tree.block_child_stride[block, a]
-            base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
-            for node in range(lo, hi):
-                info = infoset[node]
-                gain = sign * value[base + node * stride] - sign * value[node]
-                regrets[info, a] += counterfactual[node] * gain
-                state.strategy_sums[info, a] += own[node] * policy[info, a]
-        if trace:
-            for node in range(lo, hi):
-                info = infoset[node]
-                node_value = sign * value[node]
-                state.own_reach[info] += reach[kind, node]
-                state.opponent_reach[info] += counterfactual[node]
-                state.strategy_value[info] += counterfactual[node] * node_value
+            info = infoset[node]
+            total = 0.0
             for a in range(n):
-                child = tree.block_child[block, a]
-                stride = tree.block_child_stride[block, a]
-                base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
-                for node in range(lo, hi):
-                    info = infoset[node]
-                    child_value = sign * value[base + node * stride]
-                    state.action_values[info, a] += counterfactual[node] * child_value
-                    state.regret_increment[info, a] += counterfactual[node] * (child_value - sign * value[node])
-
-
-@part(**_PART)
-def _learns_at(tree, updating, info):
-    return updating == BOTH or tree.infoset_player[info] == updating
+                total += policy[info, a] * value[base[a] + node * stride[a]]
+            value[node] = total
+            if not learns:
+                continue
+            counterfactual_reach = reach[1 - kind, node] * reach[2, node]
+            own_weight = strategy_weight * reach[kind, node]
+            node_value = sign * total
+            for a in range(n):
+                child_value = sign * value[base[a] + node * stride[a]]
+                regrets[info, a] += counterfactual_reach * (child_value - node_value)
+                state.strategy_sums[info, a] += own_weight * policy[info, a]
+            if trace:
+                state.own_reach[info] += reach[kind, node]
+                state.opponent_reach[info] += counterfactual_reach
+                state.strategy_value[info] += counterfactual_reach * node_value
+                for a in range(n):
+                    child_value = sign * value[base[a] + node * stride[a]]
+                    state.action_values[info, a] += counterfactual_reach * child_value
+                    state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
 
 
 @part(**_PART)
 def _clear_regrets(tree, regrets, updating):
     """Zero the rows of ``updating``'s information sets: predictive CFR+ sums r_t afresh."""
-    for info in range(tree.infoset_player.shape[0]):
-        if _learns_at(tree, updating, info):
-            for a in range(regrets.shape[1]):
-                regrets[info, a] = 0.0
+    first, end = _rows_of(tree, updating)
+    for info in range(first, end):
+        for a in range(regrets.shape[1]):
+            regrets[info, a] = 0.0
 
 
 @part(**_PART)
@@ -372,9 +360,8 @@ def _apply_regrets(tree, state, updating, code, t, positive_factor, negative_fac
     R < 0 by ``negative_factor = t^beta / (t^beta + 1)`` (each computed once per iteration, then multiplied in, as
     OpenSpiel's ``DCFRSolver`` does).
     """
-    for info in range(tree.infoset_player.shape[0]):
-        if not _learns_at(tree, updating, info):
-            continue
+    first, end = _rows_of(tree, updating)
+    for info in range(first, end):
         n = tree.num_actions[info]
         total = 0.0
         for a in range(n):
@@ -400,9 +387,8 @@ def _apply_predictive_regrets(tree, state, updating):
     ``RM([R_t + m_{t+1}]^+)`` with the prediction ``m_{t+1} = r_t``, which stays in ``state.last_regrets`` until the
     next pass replaces it.
     """
-    for info in range(tree.infoset_player.shape[0]):
-        if not _learns_at(tree, updating, info):
-            continue
+    first, end = _rows_of(tree, updating)
+    for info in range(first, end):
         n = tree.num_actions[info]
         total = 0.0
         for a in range(n):
@@ -469,18 +455,23 @@ def _cfr_iteration(tree, state, variant, t, trace):
 
 @part(**_PART)
 def _expectations(tree, policy, state, block, lo, hi, row):
-    """``state.responses[row]`` of a block's histories ``lo .. hi - 1`` (nodes) as expectations of their children's:
-    over the policy at a decision, over chance's probabilities at a chance node (slot by slot, as in
-    :func:`regret_pass`)."""
-    responses, infoset = state.responses, tree.infoset
-    chance = tree.block_kind[block] == CHANCE_NODE
-    for a in range(tree.block_width[block]):
-        child = tree.block_child[block, a]
-        stride = tree.block_child_stride[block, a]
-        base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
+    """``state.responses[row]`` of a block's histories (nodes ``lo .. hi - 1``) as expectations of their children's:
+    over the policy at a decision, over chance's probabilities at a chance node."""
+    responses, infoset, chance = state.responses, tree.infoset, tree.chance
+    n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
+    if tree.block_kind[block] == CHANCE_NODE:
         for node in range(lo, hi):
-            term = (tree.chance[node, a] if chance else policy[infoset[node], a]) * responses[row, base + node * stride]
-            responses[row, node] = term if a == 0 else responses[row, node] + term
+            total = 0.0
+            for a in range(n):
+                total += chance[node, a] * responses[row, base[a] + node * stride[a]]
+            responses[row, node] = total
+        return
+    for node in range(lo, hi):
+        info = infoset[node]
+        total = 0.0
+        for a in range(n):
+            total += policy[info, a] * responses[row, base[a] + node * stride[a]]
+        responses[row, node] = total
 
 
 @part(**_PART)
@@ -516,13 +507,12 @@ def _responses_of(tree, policy, state, player):
             if state.reached[block] != stamp:
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
-            for a in range(tree.block_width[block]):
-                child = tree.block_child[block, a]
-                stride = tree.block_child_stride[block, a]
-                base = tree.block_start[child] + tree.block_child_offset[block, a] - tree.block_start[block] * stride
-                for node in range(lo, hi):
-                    weight = reach[1 - player, node] * reach[2, node]
-                    scores[infoset[node], a] += weight * responses[player, base + node * stride]
+            n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
+            for node in range(lo, hi):
+                info = infoset[node]
+                weight = reach[1 - player, node] * reach[2, node]
+                for a in range(n):
+                    scores[info, a] += weight * responses[player, base[a] + node * stride[a]]
         for k in range(begin, decisions):  # each history takes its information set's best action
             block = order[k]
             if state.reached[block] != stamp:
@@ -601,16 +591,18 @@ def record_row(tree, state, iteration, record, k):
 
 
 @njit(**_ENTRY)
-def best_responses(tree, policy, state):
+def best_responses(tree_fields, policy, state_fields):
     """``(br_value_1, br_value_2, game_value)`` of any ``policy``, leaving each player's counterfactual action values
     (the best response played below) in ``state.scores`` and the policy's reach in ``state.reach`` (of the blocks
-    either player reaches)."""
-    return _best_responses(tree, policy, state)
+    either player reaches). The records come as plain tuples of their arrays (see :func:`run_cfr`)."""
+    return _best_responses(TreeArrays(*tree_fields), policy, CFRState(*state_fields))
 
 
 @njit(**_ENTRY)
-def reach_of(tree, policy, state):
-    """Every node's reach under ``policy`` (``state.reach``), terminals included; returns the histories visited."""
+def reach_of(tree_fields, policy, state_fields):
+    """Every node's reach under ``policy`` (``state.reach``), terminals included; returns the histories visited.
+    The records come as plain tuples of their arrays (see :func:`run_cfr`)."""
+    tree, state = TreeArrays(*tree_fields), CFRState(*state_fields)
     blocks = tree.block_kind.shape[0]
     for block in range(blocks):  # (reach everywhere: a block no player reaches gets 0, not an old value)
         state.reached[block] = -1
@@ -625,15 +617,32 @@ def reach_of(tree, policy, state):
 
 
 @njit(**_ENTRY)
-def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
+def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_iteration, checkpoints, record_fields):
     """Iterations first..last of the variant ``variant.code``, writing row ``k`` of ``record`` after each iteration
     ``checkpoints[k]`` (increasing, within the range); returns how many rows it wrote. With ``first_iteration >
     last_iteration`` it runs nothing and, given one checkpoint, records the state as it stands (a snapshot).
 
     Full passes (CFR and its variants, :func:`_cfr_iteration`), Monte Carlo CFR's sampled walks
     (:func:`_mccfr_iteration`) or magnetic mirror descent's step (:func:`_mmd_step`). The last iteration of a call is
-    traced for the walkthrough (full passes).
+    traced for the walkthrough when ``state.trace[0]`` is 1 (full passes).
+
+    The records (:class:`TreeArrays`, :class:`CFRState`, :class:`CFRFlags`, :class:`CFRRecord`) come as plain tuples
+    of their fields: numba types a plain tuple of arrays in C, a NamedTuple in Python, array by array, which made a
+    call on Kuhn poker 6 us instead of 3.5 (``metrics()`` is such a call).
     """
+    return _run_cfr(
+        TreeArrays(*tree_fields),
+        CFRState(*state_fields),
+        CFRFlags(*variant_fields),
+        first_iteration,
+        last_iteration,
+        checkpoints,
+        CFRRecord(*record_fields),
+    )
+
+
+@part(**_PART)
+def _run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
     written = np.int64(0)  # (not the literal 0: numba would compile record_row twice)
     if first_iteration > last_iteration:
         if checkpoints.shape[0] > 0:
@@ -647,7 +656,7 @@ def run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, 
         elif code == MAGNETIC_MIRROR_DESCENT:
             _mmd_step(tree, state, variant, BOTH if variant.learner == BOTH_LEARN else variant.learner)
         else:
-            _cfr_iteration(tree, state, variant, t, t == last_iteration)
+            _cfr_iteration(tree, state, variant, t, t == last_iteration and state.trace[0] == 1)
         if written < checkpoints.shape[0] and checkpoints[written] == t:
             if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
                 _regret_matched_policy(tree, state, variant.learner)
