@@ -661,22 +661,8 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
     (:class:`MatrixFlags`, :class:`MatrixState`, :class:`MatrixRecord`) come as plain tuples of their fields: numba
     types a plain tuple of arrays in C, a NamedTuple in Python, array by array (3 us a call).
     """
-    return _run_matrix(
-        A,
-        B,
-        MatrixFlags(*flag_fields),
-        MatrixState(*state_fields),
-        first_iteration,
-        last_iteration,
-        checkpoints,
-        MatrixRecord(*record_fields),
-    )
-
-
-@part(**_PART)
-def _run_matrix(A, B, flags, state, first_iteration, last_iteration, checkpoints, record):
-
-    s = state
+    flags, s = MatrixFlags(*flag_fields), MatrixState(*state_fields)
+    record = MatrixRecord(*record_fields)
     written = np.int64(0)  # (not the literal 0: numba would compile the checkpoint twice, for a literal and an int64)
     if first_iteration > last_iteration:
         if checkpoints.shape[0] == 0:

@@ -630,19 +630,8 @@ def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_ite
     of their fields: numba types a plain tuple of arrays in C, a NamedTuple in Python, array by array, which made a
     call on Kuhn poker 6 us instead of 3.5 (``metrics()`` is such a call).
     """
-    return _run_cfr(
-        TreeArrays(*tree_fields),
-        CFRState(*state_fields),
-        CFRFlags(*variant_fields),
-        first_iteration,
-        last_iteration,
-        checkpoints,
-        CFRRecord(*record_fields),
-    )
-
-
-@part(**_PART)
-def _run_cfr(tree, state, variant, first_iteration, last_iteration, checkpoints, record):
+    tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
+    record = CFRRecord(*record_fields)
     written = np.int64(0)  # (not the literal 0: numba would compile record_row twice)
     if first_iteration > last_iteration:
         if checkpoints.shape[0] > 0:
