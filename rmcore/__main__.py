@@ -375,7 +375,7 @@ def _tempered(variants: list, alpha: float, tree_game: bool) -> list:
 def _bench(args) -> int:
     from . import bench
 
-    bench.main(quick=args.quick, markdown=args.markdown)
+    bench.main(quick=args.quick, markdown=args.markdown, json_path=args.json, only=tuple(args.only or ()))
     return 0
 
 
@@ -618,7 +618,18 @@ def build_parser() -> argparse.ArgumentParser:
     bench = commands.add_parser("bench", help="measure speed against baselines run alongside")
     bench.add_argument("--quick", action="store_true", help="fewer repeats (a smoke test, noisier numbers)")
     bench.add_argument(
-        "--markdown", action="store_true", help="print the table as Markdown, headed by its command, machine and date"
+        "--markdown", action="store_true", help="print the table as Markdown as well, after the measurements"
+    )
+    bench.add_argument(
+        "--json",
+        metavar="PATH",
+        help="write the rows to this data file, merged into the rows already there (docs/performance/bench.json)",
+    )
+    bench.add_argument(
+        "--only",
+        action="append",
+        choices=("matrix", "tree", "lp", "liteefg", "compile", "parallel"),
+        help="measure only this section (repeatable)",
     )
     bench.set_defaults(handler=_bench)
 

@@ -1,14 +1,20 @@
-"""``python -m rmcore bench``: rmcore against baselines measured in the same run, as ratios.
+"""``python -m rmcore bench``: rmcore's speed, each figure beside a baseline measured in the same process, with its
+target.
 
-Timings on a shared 2-core machine swing by 2x from one second to the next, so every contender is
-run several times, interleaved with its baseline, after a warm-up spin, and the best time of each
-is kept. Numpy baselines run with ``OPENBLAS_NUM_THREADS=1`` (the bench re-executes itself so the
-variable is set before numpy loads).
+Timings on a shared machine drift from one second to the next, so every contender runs several times, interleaved
+with its baseline, after a warm-up spin, and the median of each is kept (a ratio compares two medians of the same
+rounds). The numpy baselines run with ``OPENBLAS_NUM_THREADS=1`` (the bench re-executes itself so that the variable is
+set before numpy loads). The compile rows run fresh interpreters on an empty numba cache of their own.
+
+Every row is a :class:`Row`; ``--json PATH`` writes them with the machine, the date and the load to a data file (the
+documentation draws its figures from ``docs/performance/bench.json``), ``--markdown`` prints the table as Markdown.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -18,25 +24,48 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import config
 from .games import preset
-from .matrix import MatrixSolver
+from .matrix import ALGORITHMS, MatrixSolver
+
+__all__ = ["Row", "measure", "main", "machine", "numpy_self_play", "liteefg_run", "histories"]
 
 
-def _best_of(functions: dict, repeats: int, timed_inside: bool = False) -> dict:
-    """The best time of each function over ``repeats`` interleaved rounds; with ``timed_inside``, each function
-    times itself and returns its seconds (to leave its set-up out)."""
-    best = {name: float("inf") for name in functions}
+class Row(NamedTuple):
+    """One measurement: ``value`` in ``unit`` (``"ns"``, ``"us"``, ``"ms"``, ``"s"`` or ``"x"``), the baseline it was
+    compared with (words, or ``""``), their ratio where there is one, and the target in words with whether it was
+    met (``None`` where a row has no target)."""
+
+    key: str
+    name: str
+    value: float
+    unit: str
+    baseline: str = ""
+    ratio: float | None = None
+    target: str = ""
+    met: bool | None = None
+
+    def cells(self) -> tuple[str, str, str, str, str]:
+        """The row as the printed table shows it."""
+        ratio = "" if self.ratio is None else f"{self.ratio:.3g}x" if self.ratio < 100 else f"{self.ratio:.0f}x"
+        verdict = "" if self.met is None else (" (met)" if self.met else " (NOT MET)")
+        return self.name, f"{self.value:.4g} {self.unit}", self.baseline, ratio, self.target + verdict
+
+
+def _median_of(functions: dict[str, Callable[[], float | None]], repeats: int, timed_inside: bool = False) -> dict:
+    """Each function's median seconds over ``repeats`` interleaved rounds; with ``timed_inside``, a function times
+    itself and returns its seconds (to leave its set-up out)."""
+    times: dict[str, list[float]] = {name: [] for name in functions}
     for _ in range(repeats):
         for name, function in functions.items():
             started = time.perf_counter()
             seconds = function()
-            elapsed = seconds if timed_inside else time.perf_counter() - started
-            best[name] = min(best[name], elapsed)
-    return best
+            times[name].append(seconds if timed_inside else time.perf_counter() - started)
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def _spin(seconds: float = 1.0) -> None:
-    """Busy-wait so the CPU is at full clock before the first measurement."""
+    """Busy-wait so that the processor is at full clock before the first measurement."""
     end = time.perf_counter() + seconds
     while time.perf_counter() < end:
         pass
@@ -68,123 +97,6 @@ def numpy_self_play(row_payoffs: np.ndarray, iterations: int, sampled: bool, see
         sums_row += x
         sums_col += y
     return sums_row / iterations
-
-
-def python_cfr(iterations: int) -> dict:
-    """The plain Python CFR of the tutorials (recursive, dicts), alternating updates as OpenSpiel does."""
-    import itertools
-
-    deals = list(itertools.permutations(range(3), 2))
-    regrets: dict[str, list[float]] = {}
-    sums: dict[str, list[float]] = {}
-    terminal = {"pp", "bp", "bb", "pbp", "pbb"}
-
-    def strategy(key):
-        r = regrets.setdefault(key, [0.0, 0.0])
-        positive = [max(v, 0.0) for v in r]
-        total = positive[0] + positive[1]
-        return [positive[0] / total, positive[1] / total] if total > 0 else [0.5, 0.5]
-
-    def walk(h, cards, reach, updating, increments):
-        if h in terminal:
-            win = 1.0 if cards[0] > cards[1] else -1.0
-            return {"bp": 1.0, "pbp": -1.0}.get(h, win * (2.0 if "b" in h else 1.0))
-        player = len(h) % 2
-        key = "JQK"[cards[player]] + h
-        sigma = strategy(key)
-        values = []
-        for a, action in enumerate("pb"):
-            child = list(reach)
-            child[player] *= sigma[a]
-            values.append(walk(h + action, cards, child, updating, increments))
-        value = sigma[0] * values[0] + sigma[1] * values[1]
-        if player == updating:
-            sign = 1.0 if player == 0 else -1.0
-            inc = increments.setdefault(key, [0.0, 0.0])
-            s = sums.setdefault(key, [0.0, 0.0])
-            for a in range(2):
-                inc[a] += reach[1 - player] * reach[2] * sign * (values[a] - value)
-                s[a] += reach[player] * sigma[a]
-        return value
-
-    for _ in range(iterations):
-        for player in (0, 1):
-            increments: dict[str, list[float]] = {}
-            for cards in deals:
-                walk("", cards, [1.0, 1.0, 1.0 / 6.0], player, increments)
-            for key, inc in increments.items():
-                r = regrets[key]
-                r[0] += inc[0]
-                r[1] += inc[1]
-    return sums
-
-
-def _openspiel_kuhn():
-    """OpenSpiel's C++ CFRSolver on Kuhn poker, or None when open_spiel is not installed (a dev dependency)."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("kuhn_poker")
-    return pyspiel.CFRSolver(game)
-
-
-def _kuhn_rows(quick: bool) -> None:
-    from .kuhn import KuhnCFR
-
-    repeats = 3 if quick else 7
-    solver = KuhnCFR("cfr", max_points=0)
-    solver.run(10)
-    ours_n, python_n = (20_000, 20) if quick else (200_000, 200)
-    times = _best_of({"rmcore": lambda: solver.run(ours_n), "python": lambda: python_cfr(python_n)}, repeats)
-    ours, theirs = times["rmcore"] / ours_n, times["python"] / python_n
-    _row(
-        "Kuhn vanilla CFR: per iteration",
-        f"{ours * 1e6:.2f} us",
-        f"{theirs * 1e6:.0f} us (plain Python)",
-        f"{theirs / ours:.0f}x",
-        "<= 2 us",
-    )
-
-    openspiel = _openspiel_kuhn()
-    history_n, openspiel_n = (20_000, 500) if quick else (100_000, 2_000)
-
-    def with_history():  # a fresh run that records its default 2000 checkpoints, as a live page does
-        fresh = KuhnCFR("cfr")
-        fresh.run(history_n)
-        fresh.history()
-
-    contenders = {"rmcore": with_history}
-    if openspiel is not None:
-        contenders["openspiel"] = lambda: [openspiel.evaluate_and_update_policy() for _ in range(openspiel_n)]
-    times = _best_of(contenders, repeats)
-    ours = times["rmcore"] / history_n
-    if openspiel is None:
-        _row(
-            "Kuhn CFR with its history: per iteration",
-            f"{ours * 1e6:.2f} us",
-            "(open_spiel not installed)",
-            "",
-            ">= 10x OpenSpiel",
-        )
-    else:
-        theirs = times["openspiel"] / openspiel_n
-        _row(
-            "Kuhn CFR with its history: per iteration",
-            f"{ours * 1e6:.2f} us",
-            f"{theirs * 1e6:.1f} us (OpenSpiel C++)",
-            f"{theirs / ours:.1f}x",
-            ">= 10x",
-        )
-    calls = 2_000 if quick else 20_000
-    times = _best_of({"metrics": lambda: [solver.metrics() for _ in range(calls)]}, repeats)
-    _row(
-        "Kuhn metrics (2 best responses + value): per call",
-        f"{times['metrics'] / calls * 1e6:.2f} us",
-        "",
-        "",
-        "<= 10 us",
-    )
 
 
 #: The algorithms compared with LiteEFG: ours by variant and update order, LiteEFG's baseline module, its label and
@@ -223,79 +135,6 @@ def liteefg_run(openspiel_name: str, module: str):
     return env, graph, step
 
 
-def _liteefg_rows(quick: bool) -> None:
-    """CFR, CFR+ and predictive CFR+ on Kuhn and Leduc poker against LiteEFG's (C++ engine) in the same process: the
-    same iterations of a fresh run on both sides (from the second: the first allocates), then the exploitability of
-    CFR+'s average after 100 iterations, per call."""
-    from .cfr import CFRSolver
-    from .kuhn import KUHN
-    from .poker import leduc_poker
-
-    games = (
-        ("Kuhn", KUHN, "kuhn_poker", 500 if quick else 2_000, 2_000 if quick else 20_000),
-        ("Leduc", leduc_poker(), "leduc_poker", 5 if quick else 30, 20 if quick else 200),
-    )
-    repeats = 3 if quick else 5
-    installed = _liteefg_installed()
-    for title, game, openspiel_name, n, calls in games:
-        for variant, updates, module, label, _ in _LITEEFG_ALGORITHMS:
-
-            def ours(variant=variant, updates=updates, game=game, n=n):
-                fresh = CFRSolver(game, variant, updates, max_points=0)
-                fresh.run(1)
-                started = time.perf_counter()
-                fresh.run(n)
-                return time.perf_counter() - started
-
-            def theirs(module=module, n=n, openspiel_name=openspiel_name):
-                step = liteefg_run(openspiel_name, module)[2]
-                step()
-                started = time.perf_counter()
-                for _ in range(n):
-                    step()
-                return time.perf_counter() - started
-
-            contenders = {"rmcore": ours, "liteefg": theirs} if installed else {"rmcore": ours}
-            name = f"{title} {variant}" + (" (simultaneous)" if updates == "simultaneous" else "") + ": per iteration"
-            _compare_liteefg(name, contenders, n, n, repeats, label, ">= 3x", True)
-
-        solver = CFRSolver(game, "cfr+", max_points=0)
-        solver.run(100)
-        contenders = {"rmcore": lambda s=solver, k=calls: [s.metrics() for _ in range(k)]}
-        run = liteefg_run(openspiel_name, "CFRplus")
-        if run is not None:
-            env, graph, step = run
-            for _ in range(100):
-                step()
-            strategy = graph.current_strategy()
-            contenders["liteefg"] = lambda e=env, g=strategy, k=calls: [
-                e.exploitability(g, "linear-avg-iterate") for _ in range(k)
-            ]
-        _compare_liteefg(
-            # (Leduc's own row against OpenSpiel's bears the plain name.)
-            f"{title} exploitability (average{'' if title == 'Kuhn' else ', CFR+'}): per call",
-            contenders,
-            calls,
-            calls,
-            repeats,
-            "",
-            ">= 1x",
-            False,
-        )
-
-
-def _compare_liteefg(name, contenders, ours_n, theirs_n, repeats, label, target, timed_inside) -> None:
-    times = _best_of(contenders, repeats, timed_inside=timed_inside)
-    ours = times["rmcore"] / ours_n
-    unit, scale = ("us", 1e6) if ours < 1e-4 else ("ms", 1e3)
-    if "liteefg" not in times:
-        _row(name, f"{ours * scale:.3g} {unit}", "(LiteEFG not installed)", "", f"{target} LiteEFG")
-        return
-    theirs = times["liteefg"] / theirs_n
-    baseline = f"{theirs * scale:.3g} {unit} (LiteEFG{' ' + label if label else ''})"
-    _row(name, f"{ours * scale:.3g} {unit}", baseline, f"{theirs / ours:.1f}x", target)
-
-
 def _liteefg_installed() -> bool:
     try:
         import LiteEFG  # noqa: F401
@@ -310,287 +149,6 @@ def histories(game) -> int:
     arrays fold into the deals' probabilities)."""
     above = {path[:k] for path in game.deal_paths for k in range(len(path))}
     return game.tree.player.shape[0] + len(above)
-
-
-class _Scale(NamedTuple):
-    """A bigger game measured against OpenSpiel's C++ on the same game: how many CFR iterations and exploitability
-    calls each side runs per repeat, and the repeats, in the full and the ``--quick`` bench."""
-
-    title: str
-    build: Callable
-    openspiel: str  # the game's OpenSpiel string; turn-based when its moves are simultaneous
-    full: tuple[int, int, int, int, int, int]  # ours_n, theirs_n, repeats; calls, their_calls, repeats
-    quick: tuple[int, int, int, int, int, int]  # (their_calls 0: OpenSpiel's exploitability is left out)
-
-
-def _scales() -> tuple[_Scale, ...]:
-    from .goofspiel import goofspiel
-    from .liars_dice import liars_dice
-    from .poker import leduc_poker
-
-    # Both sides run the same iterations (2 to n + 1 of a fresh run: both skip the subtrees no player reaches, so an
-    # iteration's cost falls as the policy sharpens). OpenSpiel's exploitability on Liar's dice takes 3-8 s, so it
-    # runs once per repeat, and not at all with --quick.
-    return (
-        _Scale("Leduc", leduc_poker, "leduc_poker", (100, 100, 5, 500, 5, 5), (20, 20, 3, 50, 2, 3)),
-        _Scale("Liar's dice 6", lambda: liars_dice(6), "liars_dice", (10, 10, 3, 20, 1, 2), (3, 3, 2, 3, 0, 2)),
-        _Scale(
-            "Goofspiel 5",
-            lambda: goofspiel(5),
-            "goofspiel(num_cards=5,imp_info=True,points_order=descending)",
-            (50, 50, 5, 500, 3, 3),
-            (10, 10, 3, 50, 1, 2),
-        ),
-    )
-
-
-def _scale_rows(quick: bool) -> dict[str, float]:
-    """Leduc hold'em, Liar's dice (6 sides) and Goofspiel (5 cards): CFR per iteration and the exploitability of the
-    average policy, against OpenSpiel's C++ CFRSolver and C++ exploitability on the same game in the same run; and
-    Leduc's sequence-form LP. Returns our seconds per CFR iteration by title."""
-    from .cfr import CFRSolver
-    from .poker import leduc_poker
-    from .sequence_form import solve_tree_game
-
-    try:
-        import pyspiel
-    except ImportError:
-        pyspiel = None
-    per_iteration = {}
-    for scale in _scales():
-        ours_n, theirs_n, repeats, calls, their_calls, metric_repeats = scale.quick if quick else scale.full
-        game = scale.build()
-        solver = CFRSolver(game, "cfr", max_points=0)
-        solver.run(10)  # (the average policy whose exploitability both sides compute: after 10 iterations)
-
-        def ours_fresh(n=ours_n, game=game):  # from the second iteration of a fresh run, as OpenSpiel's below
-            fresh = CFRSolver(game, "cfr", max_points=0)
-            fresh.run(1)
-            started = time.perf_counter()
-            fresh.run(n)
-            return time.perf_counter() - started
-
-        contenders = {"rmcore": ours_fresh}
-        exploitability_contenders = {"rmcore": lambda s=solver, n=calls: [s.metrics() for _ in range(n)]}
-        if pyspiel is not None:
-            theirs_game = pyspiel.load_game(scale.openspiel)
-            if theirs_game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
-                theirs_game = pyspiel.convert_to_turn_based(theirs_game)
-
-            def theirs_fresh(n=theirs_n, game=theirs_game):
-                # Timed from the second iteration of a fresh run, as ours (the first allocates).
-                fresh = pyspiel.CFRSolver(game)
-                fresh.evaluate_and_update_policy()
-                started = time.perf_counter()
-                for _ in range(n):
-                    fresh.evaluate_and_update_policy()
-                return time.perf_counter() - started
-
-            contenders["openspiel"] = theirs_fresh
-            theirs = pyspiel.CFRSolver(theirs_game)
-            for _ in range(10):  # the same average policy as ours, for its exploitability
-                theirs.evaluate_and_update_policy()
-            if their_calls:
-                exploitability_contenders["openspiel"] = lambda g=theirs_game, t=theirs, n=their_calls: [
-                    pyspiel.exploitability(g, t.average_policy()) for _ in range(n)
-                ]
-        for name, these, ours_count, their_count, times_repeated in (
-            (f"{scale.title} CFR: per iteration", contenders, ours_n, theirs_n, repeats),
-            (
-                f"{scale.title} exploitability (average): per call",
-                exploitability_contenders,
-                calls,
-                their_calls,
-                metric_repeats,
-            ),
-        ):
-            times = _best_of(these, times_repeated, timed_inside=these is contenders)
-            ours = times["rmcore"] / ours_count
-            if name.endswith("per iteration"):
-                per_iteration[scale.title] = ours
-            if pyspiel is None:
-                _row(name, f"{ours * 1e3:.3f} ms", "(open_spiel not installed)", "", ">= 10x OpenSpiel")
-            elif "openspiel" not in these:
-                _row(name, f"{ours * 1e3:.3f} ms", "(skipped with --quick)", "", ">= 10x")
-            else:
-                base = times["openspiel"] / their_count
-                baseline = f"{base * 1e3:.2f} ms (OpenSpiel C++)"
-                _row(name, f"{ours * 1e3:.3f} ms", baseline, f"{base / ours:.0f}x", ">= 10x")
-    solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
-    times = _best_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
-    _row("Leduc sequence-form LP (value and equilibrium)", f"{times['lp']:.2f} s", "", "", "< 5 s")
-    return per_iteration
-
-
-def _per_history_rows(quick: bool, measured: dict[str, float]) -> None:
-    """Our CFR iteration divided by the game's histories, for every tree game: the kernels' cost per node, which
-    stays near 25 ns while a game's arrays fit in the cache and rises beyond (Liar's dice with 6 sides)."""
-    from .cfr import CFRSolver
-    from .goofspiel import goofspiel
-    from .kuhn import KUHN
-    from .liars_dice import liars_dice
-    from .poker import leduc_poker
-
-    games = (
-        ("Kuhn", lambda: KUHN),
-        ("Leduc", leduc_poker),
-        ("Liar's dice 3", lambda: liars_dice(3)),
-        ("Liar's dice 6", lambda: liars_dice(6)),
-        ("Goofspiel 4", lambda: goofspiel(4)),
-        ("Goofspiel 5", lambda: goofspiel(5)),
-    )
-    for title, build in games:
-        game = build()
-        seconds = measured.get(title)
-        if seconds is None:  # (the small games: about 0.2 s of iterations per repeat)
-            solver = CFRSolver(game, "cfr", max_points=0)
-            solver.run(2)
-            n = max(1, (200_000 if quick else 2_000_000) // histories(game))
-            seconds = _best_of({"rmcore": lambda s=solver, k=n: s.run(k)}, 3 if quick else 5)["rmcore"] / n
-        _row(
-            f"{title} CFR: per history per iteration",
-            f"{seconds / histories(game) * 1e9:.1f} ns",
-            f"({histories(game):,} histories)",
-            "",
-            "",
-        )
-
-
-def _startup_seconds(cache_dir: str) -> float:
-    code = (
-        "import time; t = time.perf_counter(); import rmcore; "
-        "s = rmcore.MatrixSolver(rmcore.preset('rps-crash')); s.run(1000); s.metrics(); "
-        "print(time.perf_counter() - t)"
-    )
-    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
-    return float(out.stdout.strip())
-
-
-def _row(name: str, ours: str, baseline: str, ratio: str, target: str) -> None:
-    print(f"| {name:<50} | {ours:>12} | {baseline:>22} | {ratio:>8} | {target:<12} |", flush=True)
-
-
-def _matrix_rows(quick: bool) -> None:
-    repeats = 3 if quick else 7
-    small = preset("rps-crash")
-    A = np.array(small.row_payoffs)
-    numpy_iterations = 2_000 if quick else 20_000
-    our_iterations = 200_000 if quick else 2_000_000
-    for sampling in ("expected", "sampled"):
-        solver = MatrixSolver(small, sampling=sampling, seed=1, max_points=0)
-        solver.run(10)
-        times = _best_of(
-            {
-                "rmcore": lambda s=solver: s.run(our_iterations),
-                "numpy": lambda sampled=(sampling == "sampled"): numpy_self_play(A, numpy_iterations, sampled),
-            },
-            repeats,
-        )
-        ours, theirs = times["rmcore"] / our_iterations, times["numpy"] / numpy_iterations
-        _row(
-            f"3x3 self-play, {sampling}: per iteration",
-            f"{ours * 1e9:.1f} ns",
-            f"{theirs * 1e6:.2f} us (numpy)",
-            f"{theirs / ours:.0f}x",
-            ">= 400x",
-        )
-
-    _rule_rows(small, our_iterations // 2, repeats)
-
-    big = preset("random-zero-sum", rows=1000, cols=1000, seed=1)
-    matrix = np.array(big.row_payoffs)
-    solver = MatrixSolver(big, max_points=0)
-    solver.run(2)
-    steps = 5 if quick else 20
-    times = _best_of(
-        {"rmcore": lambda: solver.run(steps), "sum": lambda: [matrix.sum() for _ in range(steps)]}, repeats
-    )
-    ours, theirs = times["rmcore"] / steps, times["sum"] / steps
-    _row(
-        "1000x1000 expected self-play: per iteration",
-        f"{ours * 1e3:.3f} ms",
-        f"{theirs * 1e3:.3f} ms (A.sum)",
-        f"{ours / theirs:.2f}x",
-        "<= 2x A.sum",
-    )
-
-    iterations = 100_000 if quick else 1_000_000
-
-    def fresh_run(max_points):
-        MatrixSolver(small, max_points=max_points).run(iterations)
-
-    times = _best_of({"history": lambda: fresh_run(2000), "none": lambda: fresh_run(0)}, repeats)
-    overhead = times["history"] / times["none"] - 1.0
-    _row(
-        f"history of 2000 points over {iterations:,} its",
-        f"{times['history'] * 1e3:.1f} ms",
-        f"{times['none'] * 1e3:.1f} ms (none)",
-        f"{overhead * 100:+.1f}%",
-        "< 10%",
-    )
-
-    _parallel_row(small, quick, repeats)
-
-    with tempfile.TemporaryDirectory() as cache_dir:
-        cold = _startup_seconds(cache_dir)
-        warm = min(_startup_seconds(cache_dir) for _ in range(2 if quick else 3))
-    _row("import + first run, empty numba cache", f"{cold:.2f} s", "", "", "(compile)")
-    _row("import + first run, warm numba cache", f"{warm:.2f} s", "", "", "< 1 s")
-
-
-def _rule_rows(game, iterations: int, repeats: int) -> None:
-    """Each rule beside regret matching on the 3x3 expected self-play kernel, against RM's ns per iteration measured
-    in the same rounds (interleaved, so that both see the same machine). From a start off the equilibrium, as a
-    lecture runs them; a long run reaches the regime each rule settles in (Hedge's and GDA's strategies at the
-    boundary, the optimistic ones' at the equilibrium)."""
-    start = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])
-    rules = ("rm", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda")
-    solvers = {rule: MatrixSolver(game, algorithm=rule, start=start, max_points=0) for rule in rules}
-    for solver in solvers.values():
-        solver.run(10)
-    times = _best_of({rule: lambda s=solver: s.run(iterations) for rule, solver in solvers.items()}, repeats)
-    rm = times["rm"] / iterations
-    for rule in rules[1:]:
-        ours = times[rule] / iterations
-        _row(
-            f"3x3 self-play, {rule}: per iteration",  # (expected)
-            f"{ours * 1e9:.1f} ns",
-            f"{rm * 1e9:.1f} ns (rm)",
-            f"{ours / rm:.2f}x",
-            "<= 1.5x rm",
-        )
-
-
-def _parallel_row(game, quick: bool, repeats: int) -> None:
-    """Two solvers (two sessions, say) in two threads against the same two one after the other: the kernels release
-    the GIL, so on a machine with two free cores the threads should take about half the time."""
-    import threading
-
-    iterations = 2_000_000 if quick else 20_000_000
-    solvers = [MatrixSolver(game, max_points=0) for _ in range(2)]
-    for solver in solvers:
-        solver.run(10)
-
-    def threaded():
-        threads = [threading.Thread(target=solver.run, args=(iterations,)) for solver in solvers]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-
-    times = _best_of(
-        {"threads": threaded, "sequential": lambda: [solver.run(iterations) for solver in solvers]}, repeats
-    )
-    cores = len(os.sched_getaffinity(0))
-    _row(
-        f"two 3x3 runs in two threads ({cores} cores free)",
-        f"{times['threads'] * 1e3:.0f} ms",
-        f"{times['sequential'] * 1e3:.0f} ms (in turn)",
-        f"{times['sequential'] / times['threads']:.2f}x",
-        "~2x (nogil)",
-    )
 
 
 def machine() -> str:
@@ -612,32 +170,652 @@ def machine() -> str:
     )
 
 
-def main(quick: bool = False, markdown: bool = False) -> None:
-    """Print the table; with ``markdown``, as a Markdown page fragment that names its command, machine and date."""
+# -- matrix games ------------------------------------------------------------------------------------------------
+
+#: The shapes the matrix rows measure: the lessons' 3x3, a few small ones, a wide one and a large one.
+MATRIX_SHAPES = ((3, 3), (3, 4), (5, 5), (64, 64), (1000, 1000))
+
+
+def _matrix_game(m: int, n: int):
+    return preset("rps-crash") if (m, n) == (3, 3) else preset("random-zero-sum", rows=m, cols=n, seed=1)
+
+
+def _matrix_rows(quick: bool) -> list[Row]:
+    rows = []
+    repeats = 3 if quick else 7
+    small = _matrix_game(3, 3)
+    A = np.array(small.row_payoffs)
+    numpy_iterations = 2_000 if quick else 20_000
+    our_iterations = 200_000 if quick else 2_000_000
+    for sampling in ("expected", "sampled"):
+        solver = MatrixSolver(small, sampling=sampling, seed=1, max_points=0)
+        solver.run(10)
+        times = _median_of(
+            {
+                "rmcore": lambda s=solver: s.run(our_iterations),
+                "numpy": lambda sampled=(sampling == "sampled"): numpy_self_play(A, numpy_iterations, sampled),
+            },
+            repeats,
+        )
+        ours, theirs = times["rmcore"] / our_iterations, times["numpy"] / numpy_iterations
+        ratio = theirs / ours
+        rows.append(
+            Row(
+                f"matrix_3x3_{sampling}",
+                f"3x3 self-play, {sampling}, rm: per iteration",
+                ours * 1e9,
+                "ns",
+                f"{theirs * 1e6:.2f} us (numpy loop)",
+                ratio,
+                ">= 400x the numpy loop",
+                ratio >= 400,
+            )
+        )
+    rows += _rule_rows(small, our_iterations // 2, repeats)
+    rows += _shape_rows(quick, repeats)
+    rows += _matrix_history_rows(quick, repeats)
+    return rows
+
+
+def _rule_rows(game, iterations: int, repeats: int) -> list[Row]:
+    """Each rule beside regret matching on 3x3 expected self-play, in the same interleaved rounds, from a start off
+    the equilibrium (a long run reaches the regime each rule settles in: Hedge's and GDA's strategies at the boundary,
+    the optimistic ones' at the equilibrium)."""
+    start = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])
+    rows = []
+    for updates in ("simultaneous", "alternating"):
+        solvers = {
+            rule: MatrixSolver(game, algorithm=rule, updates=updates, start=start, max_points=0) for rule in ALGORITHMS
+        }
+        for solver in solvers.values():
+            solver.run(10)
+        times = _median_of({rule: lambda s=solver: s.run(iterations) for rule, solver in solvers.items()}, repeats)
+        rm = times["rm"] / iterations
+        for rule in ALGORITHMS:
+            ours = times[rule] / iterations
+            ratio = ours / rm
+            rows.append(
+                Row(
+                    f"matrix_rule_{rule}_{updates}",
+                    f"3x3 self-play, {rule}, {updates}: per iteration",
+                    ours * 1e9,
+                    "ns",
+                    "" if rule == "rm" else f"{rm * 1e9:.1f} ns (rm, {updates})",
+                    None if rule == "rm" else ratio,
+                    "" if rule == "rm" else "<= 1.5x rm",
+                    None if rule == "rm" else ratio <= 1.5,
+                )
+            )
+    return rows
+
+
+def _shape_rows(quick: bool, repeats: int) -> list[Row]:
+    """Regret matching on every shape, per iteration and per cell; the largest against one ``A.sum()`` (an iteration
+    reads the matrix once: a pass over memory is its floor)."""
+    rows = []
+    for m, n in MATRIX_SHAPES:
+        game = _matrix_game(m, n)
+        matrix = np.array(game.row_payoffs)
+        solver = MatrixSolver(game, max_points=0)
+        solver.run(2)
+        steps = max(5, int((3e6 if quick else 3e7) // (m * n + m + n)))
+        contenders = {"rmcore": lambda s=solver, k=steps: s.run(k)}
+        large = m * n >= 10**6
+        if large:
+            contenders["sum"] = lambda k=steps, a=matrix: [a.sum() for _ in range(k)]
+        times = _median_of(contenders, repeats)
+        ours = times["rmcore"] / steps
+        if large:
+            theirs = times["sum"] / steps
+            ratio = ours / theirs
+            rows.append(
+                Row(
+                    f"matrix_shape_{m}x{n}",
+                    f"{m}x{n} self-play, rm: per iteration",
+                    ours * 1e3,
+                    "ms",
+                    f"{theirs * 1e3:.3f} ms (A.sum())",
+                    ratio,
+                    "<= 1.2x one A.sum()",
+                    ratio <= 1.2,
+                )
+            )
+        else:
+            rows.append(
+                Row(
+                    f"matrix_shape_{m}x{n}",
+                    f"{m}x{n} self-play, rm: per iteration",
+                    ours * 1e9,
+                    "ns",
+                    f"{ours / (m * n) * 1e9:.2f} ns a cell",
+                )
+            )
+    return rows
+
+
+def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
+    """A default solver (checkpoints spaced by their cost) against the kernel alone, and a history row's measured cost
+    in iterations beside the one the spacing assumes (``config.MATRIX_ROW_WORK``)."""
+    rows = []
+    for m, n, iterations in ((3, 3, 200_000 if quick else 2_000_000), (64, 64, 2_000 if quick else 20_000)):
+        game = _matrix_game(m, n)
+
+        def fresh(max_points, k=iterations, game=game):
+            solver = MatrixSolver(game, max_points=max_points)
+            started = time.perf_counter()
+            solver.run(k)
+            return time.perf_counter() - started
+
+        fresh(config.DEFAULT_MAX_POINTS), fresh(0)
+        times = _median_of(
+            {"default": lambda: fresh(config.DEFAULT_MAX_POINTS), "kernel": lambda: fresh(0)},
+            repeats,
+            timed_inside=True,
+        )
+        ratio = times["default"] / times["kernel"]
+        rows.append(
+            Row(
+                f"matrix_default_{m}x{m}",
+                f"{m}x{n} rm, default history, {iterations:,} its",
+                times["default"] * 1e3,
+                "ms",
+                f"{times['kernel'] * 1e3:.1f} ms (kernel alone)",
+                ratio,
+                "<= 1.1x the kernel alone",
+                ratio <= 1.1,
+            )
+        )
+        rows.append(
+            _row_cost_row(
+                f"matrix_row_cost_{m}x{n}",
+                f"{m}x{n} history row, in iterations",
+                lambda game=game, **options: MatrixSolver(game, **options),
+                iterations // 100,
+                repeats,
+            )
+        )
+    return rows
+
+
+def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> Row:
+    """A history row's cost inside a run, in iterations: ``n`` iterations recording a row after every one (no
+    spacing) against the same iterations alone, beside the cost the spacing assumes (the solver's work model, which
+    ``config.MATRIX_ROW_WORK`` and ``config.TREE_ROW_WORK`` set)."""
+    from . import checkpoints
+
+    points = config.DEFAULT_MAX_POINTS
+
+    def fresh(dense: bool) -> float:
+        solver = make(max_points=points, history_share=None) if dense else make(max_points=0)
+        solver.run(1)
+        started = time.perf_counter()
+        solver.run(n)
+        return time.perf_counter() - started
+
+    times = _median_of({"dense": lambda: fresh(True), "kernel": lambda: fresh(False)}, repeats, timed_inside=True)
+    rows = len(checkpoints.checkpoints_between(1, n + 1, points))
+    measured = (times["dense"] - times["kernel"]) / rows / (times["kernel"] / n)
+    model = make(max_points=0)
+    return Row(key, name, measured, "x", f"{model._row_work() / model._iteration_work():.2f} (the spacing's model)")
+
+
+# -- game trees ----------------------------------------------------------------------------------------------------
+
+
+class _TreeGame(NamedTuple):
+    """A game tree the bench runs: its title, builder, OpenSpiel string (made turn-based when its moves are
+    simultaneous), CFR's target per iteration in seconds, and how many iterations a timed call runs."""
+
+    key: str
+    title: str
+    build: Callable
+    openspiel: str
+    target: float
+    iterations: int
+
+
+def _tree_games() -> tuple[_TreeGame, ...]:
+    from .goofspiel import goofspiel
+    from .kuhn import KUHN
+    from .liars_dice import liars_dice
+    from .poker import leduc_poker
+
+    return (
+        _TreeGame("kuhn", "Kuhn", lambda: KUHN, "kuhn_poker", 1e-6, 1000),
+        _TreeGame("leduc", "Leduc", leduc_poker, "leduc_poker", 50e-6, 200),
+        _TreeGame("liars_dice_6", "Liar's dice 6", lambda: liars_dice(6), "liars_dice", 3e-3, 10),
+        _TreeGame(
+            "goofspiel_5",
+            "Goofspiel 5",
+            lambda: goofspiel(5),
+            "goofspiel(num_cards=5,imp_info=True,points_order=descending)",
+            0.15e-3,
+            50,
+        ),
+    )
+
+
+def _openspiel_game(name: str):
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(name)
+    if game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS:
+        game = pyspiel.convert_to_turn_based(game)
+    return game
+
+
+def _format_seconds(seconds: float) -> tuple[float, str]:
+    if seconds < 1e-3:
+        return seconds * 1e6, "us"
+    if seconds < 1.0:
+        return seconds * 1e3, "ms"
+    return seconds, "s"
+
+
+def _tree_rows(quick: bool) -> list[Row]:
+    """CFR (alternating updates, as OpenSpiel's) per iteration on each game against its target and OpenSpiel's C++
+    CFRSolver on the same game; a default solver against the kernel alone; a history row's cost; the exploitability
+    of the average policy against OpenSpiel's."""
+    from .cfr import CFRSolver
+
+    import_openspiel = _openspiel_game
+    rows = []
+    repeats = 3 if quick else 5
+    for game_spec in _tree_games():
+        game = game_spec.build()
+        n = max(1, game_spec.iterations // (4 if quick and game_spec.key != "kuhn" else 1))
+
+        def ours(game=game, n=n):  # a run of n iterations, from the second of a fresh run (the first allocates)
+            fresh = CFRSolver(game, "cfr", max_points=0)
+            fresh.run(1)
+            started = time.perf_counter()
+            fresh.run(n)
+            return time.perf_counter() - started
+
+        contenders = {"rmcore": ours}
+        theirs_game = import_openspiel(game_spec.openspiel)
+        their_n = max(1, n // 20) if game_spec.key == "kuhn" else n
+        if theirs_game is not None:
+            import pyspiel
+
+            def theirs(game=theirs_game, n=their_n):  # (OpenSpiel's iteration skips what no player reaches, as ours)
+                fresh = pyspiel.CFRSolver(game)
+                fresh.evaluate_and_update_policy()
+                started = time.perf_counter()
+                for _ in range(n):
+                    fresh.evaluate_and_update_policy()
+                return time.perf_counter() - started
+
+            contenders["openspiel"] = theirs
+        times = _median_of(contenders, repeats, timed_inside=True)
+        per_iteration = times["rmcore"] / n
+        value, unit = _format_seconds(per_iteration)
+        target_value, target_unit = _format_seconds(game_spec.target)
+        baseline, ratio = "(open_spiel not installed)", None
+        if "openspiel" in times:
+            theirs_seconds = times["openspiel"] / their_n
+            baseline = "{:.4g} {} (OpenSpiel C++)".format(*_format_seconds(theirs_seconds))
+            ratio = theirs_seconds / per_iteration
+        rows.append(
+            Row(
+                f"tree_cfr_{game_spec.key}",
+                f"{game_spec.title} CFR: per iteration" + (" (in a run of 1,000)" if game_spec.key == "kuhn" else ""),
+                value,
+                unit,
+                baseline,
+                ratio,
+                f"<= {target_value:g} {target_unit}",
+                per_iteration <= game_spec.target,
+            )
+        )
+        rows.append(
+            Row(
+                f"tree_cfr_per_history_{game_spec.key}",
+                f"{game_spec.title} CFR: per history per iteration",
+                per_iteration / histories(game) * 1e9,
+                "ns",
+                f"{histories(game):,} histories",
+            )
+        )
+        if game_spec.key != "kuhn":
+            rows += _tree_history_rows(game_spec, game, quick, repeats)
+        rows += _exploitability_rows(game_spec, game, theirs_game, quick)
+    return rows
+
+
+def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) -> list[Row]:
+    """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's measured cost in iterations
+    beside the one the spacing assumes (``config.TREE_ROW_WORK``)."""
+    from .cfr import CFRSolver
+
+    n = game_spec.iterations * (2 if quick else 10)
+
+    def fresh(max_points, n=n):
+        solver = CFRSolver(game, "cfr", max_points=max_points)
+        started = time.perf_counter()
+        solver.run(n)
+        return time.perf_counter() - started
+
+    times = _median_of(
+        {"default": lambda: fresh(config.DEFAULT_MAX_POINTS), "kernel": lambda: fresh(0)}, repeats, timed_inside=True
+    )
+    ratio = times["default"] / times["kernel"]
+    value, unit = _format_seconds(times["default"])
+    kernel_value, kernel_unit = _format_seconds(times["kernel"])
+    rows = [
+        Row(
+            f"tree_default_{game_spec.key}",
+            f"{game_spec.title} CFR, default history, {n:,} its",
+            value,
+            unit,
+            f"{kernel_value:.4g} {kernel_unit} (kernel alone)",
+            ratio,
+            "<= 1.1x the kernel alone",
+            ratio <= 1.1,
+        )
+    ]
+    rows.append(
+        _row_cost_row(
+            f"tree_row_cost_{game_spec.key}",
+            f"{game_spec.title} history row, in iterations",
+            lambda **options: CFRSolver(game, "cfr", **options),
+            max(2, game_spec.iterations // 2),
+            repeats,
+        )
+    )
+    return rows
+
+
+def _exploitability_rows(game_spec: _TreeGame, game, theirs_game, quick: bool) -> list[Row]:
+    """The exploitability of CFR's average policy after 10 iterations (``metrics()``: both best responses and the
+    value), against OpenSpiel's C++ ``exploitability`` of the same policy; Kuhn's against a target per call."""
+    from .cfr import CFRSolver
+
+    solver = CFRSolver(game, "cfr", max_points=0)
+    solver.run(10)
+    calls = {"kuhn": 20_000, "leduc": 200, "liars_dice_6": 5, "goofspiel_5": 100}[game_spec.key]
+    calls = max(1, calls // (10 if quick else 1))
+    contenders = {"rmcore": lambda: [solver.metrics() for _ in range(calls)]}
+    # OpenSpiel's exploitability of Liar's dice takes seconds a call: once, and not with --quick.
+    their_calls = 1 if game_spec.key == "liars_dice_6" else max(1, calls // 10)
+    if theirs_game is not None and not (quick and game_spec.key == "liars_dice_6"):
+        import pyspiel
+
+        theirs = pyspiel.CFRSolver(theirs_game)
+        for _ in range(10):
+            theirs.evaluate_and_update_policy()
+        contenders["openspiel"] = lambda: [
+            pyspiel.exploitability(theirs_game, theirs.average_policy()) for _ in range(their_calls)
+        ]
+    times = _median_of(contenders, 1 if game_spec.key == "liars_dice_6" else 3)
+    ours = times["rmcore"] / calls
+    value, unit = _format_seconds(ours)
+    if "openspiel" in times:
+        theirs_seconds = times["openspiel"] / their_calls
+        baseline = "{:.4g} {} (OpenSpiel C++)".format(*_format_seconds(theirs_seconds))
+        ratio = theirs_seconds / ours
+    else:
+        baseline, ratio = "(OpenSpiel left out)", None
+    kuhn = game_spec.key == "kuhn"
+    return [
+        Row(
+            f"tree_exploitability_{game_spec.key}",
+            f"{game_spec.title} exploitability (metrics()): per call",
+            value,
+            unit,
+            baseline,
+            ratio,
+            "<= 10 us" if kuhn else "",
+            ours <= 10e-6 if kuhn else None,
+        )
+    ]
+
+
+def _leduc_lp_row(quick: bool) -> list[Row]:
+    from .poker import leduc_poker
+    from .sequence_form import solve_tree_game
+
+    solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
+    times = _median_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
+    return [
+        Row(
+            "tree_lp_leduc",
+            "Leduc sequence-form LP (value and equilibrium)",
+            times["lp"],
+            "s",
+            "",
+            None,
+            "< 5 s",
+            times["lp"] < 5.0,
+        )
+    ]
+
+
+def _liteefg_rows(quick: bool) -> list[Row]:
+    """CFR, CFR+ and predictive CFR+ on Kuhn and Leduc against LiteEFG's C++ engine in the same process: the same
+    iterations of a fresh run on both sides (from the second: the first allocates)."""
+    from .cfr import CFRSolver
+    from .kuhn import KUHN
+    from .poker import leduc_poker
+
+    installed = _liteefg_installed()
+    rows = []
+    games = (
+        ("kuhn", "Kuhn", KUHN, "kuhn_poker", 500 if quick else 2_000),
+        ("leduc", "Leduc", leduc_poker(), "leduc_poker", 5 if quick else 30),
+    )
+    for key, title, game, openspiel_name, n in games:
+        for variant, updates, module, label, _ in _LITEEFG_ALGORITHMS:
+
+            def ours(variant=variant, updates=updates, game=game, n=n):
+                fresh = CFRSolver(game, variant, updates, max_points=0)
+                fresh.run(1)
+                started = time.perf_counter()
+                fresh.run(n)
+                return time.perf_counter() - started
+
+            def theirs(module=module, n=n, openspiel_name=openspiel_name):
+                step = liteefg_run(openspiel_name, module)[2]
+                step()
+                started = time.perf_counter()
+                for _ in range(n):
+                    step()
+                return time.perf_counter() - started
+
+            contenders = {"rmcore": ours, "liteefg": theirs} if installed else {"rmcore": ours}
+            times = _median_of(contenders, 3 if quick else 5, timed_inside=True)
+            per_iteration = times["rmcore"] / n
+            value, unit = _format_seconds(per_iteration)
+            name = f"{title} {variant}" + (" (simultaneous)" if updates == "simultaneous" else "") + ": per iteration"
+            if "liteefg" in times:
+                baseline = "{:.4g} {} (LiteEFG {})".format(*_format_seconds(times["liteefg"] / n), label)
+                ratio = times["liteefg"] / times["rmcore"]
+                rows.append(Row(f"liteefg_{key}_{variant}", name, value, unit, baseline, ratio, ">= 3x", ratio >= 3))
+            else:
+                rows.append(Row(f"liteefg_{key}_{variant}", name, value, unit, "(LiteEFG not installed)"))
+    return rows
+
+
+# -- compiling -----------------------------------------------------------------------------------------------------
+
+_FIRST_MATRIX_RUN = "s = rmcore.MatrixSolver(rmcore.preset('rps-crash')); s.run(1000); s.metrics()"
+_FIRST_TREE_RUN = "s = rmcore.CFRSolver(rmcore.kuhn_poker()); s.run(1000); s.metrics()"
+_EVERY_MATRIX_RULE = (
+    "[rmcore.MatrixSolver(rmcore.preset('rps-crash'), algorithm=rule, updates=updates).run(1000) "
+    "for rule in rmcore.ALGORITHMS for updates in ('simultaneous', 'alternating')]"
+)
+
+
+def _seconds_in_fresh_process(statement: str, cache_dir: str) -> float:
+    """Wall seconds of ``import rmcore`` and ``statement`` in a fresh interpreter whose numba cache is ``cache_dir``."""
+    code = f"import time; t = time.perf_counter(); import rmcore; {statement}; print(time.perf_counter() - t)"
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    out = subprocess.run([sys.executable, "-c", code], env=env, cwd=root, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def _family_seconds(family: str, cache_dir: str) -> float:
+    """Wall seconds of ``python -m rmcore._compile FAMILY`` on an empty cache: what a server spends on it."""
+    env = dict(os.environ, NUMBA_CACHE_DIR=cache_dir)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "rmcore._compile", family], env=env, cwd=root, check=True)
+    return time.perf_counter() - started
+
+
+def _compile_rows(quick: bool) -> list[Row]:
+    """Fresh interpreters on empty numba caches: a first run from Python, every matrix rule in both update orders,
+    each family compiled whole (what ``streamlit run app.py`` compiles in a process of its own), then warm."""
+    rows = []
+    for key, name, statement, target in (
+        ("compile_first_matrix_run", "import + first matrix run, empty numba cache", _FIRST_MATRIX_RUN, 10.0),
+        ("compile_first_tree_run", "import + first CFR run (Kuhn), empty numba cache", _FIRST_TREE_RUN, 10.0),
+        ("compile_every_matrix_rule", "every matrix rule, both update orders, empty cache", _EVERY_MATRIX_RULE, 45.0),
+    ):
+        with tempfile.TemporaryDirectory() as cache_dir:
+            seconds = _seconds_in_fresh_process(statement, cache_dir)
+            if key == "compile_first_matrix_run":
+                warm = statistics.median(_seconds_in_fresh_process(statement, cache_dir) for _ in range(3))
+        rows.append(Row(key, name, seconds, "s", "", None, f"<= {target:g} s", seconds <= target))
+        if key == "compile_first_matrix_run":
+            rows.append(
+                Row(
+                    "compile_warm_first_matrix_run",
+                    "import + first matrix run, warm numba cache",
+                    warm,
+                    "s",
+                    "",
+                    None,
+                    "< 1 s",
+                    warm < 1.0,
+                )
+            )
+    for family in ("matrix", "tree"):
+        with tempfile.TemporaryDirectory() as cache_dir:
+            seconds = _family_seconds(family, cache_dir)
+        rows.append(Row(f"compile_family_{family}", f"the {family} family, compiled whole", seconds, "s"))
+    return rows
+
+
+def _parallel_rows(quick: bool) -> list[Row]:
+    """Two solvers (two sessions, say) in two threads against the same two in turn: the kernels release the GIL, so
+    with two free cores the threads take about half the time."""
+    import threading
+
+    game = preset("rps-crash")
+    iterations = 2_000_000 if quick else 20_000_000
+    solvers = [MatrixSolver(game, max_points=0) for _ in range(2)]
+    for solver in solvers:
+        solver.run(10)
+
+    def threaded():
+        threads = [threading.Thread(target=solver.run, args=(iterations,)) for solver in solvers]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+
+    times = _median_of({"threads": threaded, "in_turn": lambda: [s.run(iterations) for s in solvers]}, 3)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return [
+        Row(
+            "parallel_two_threads",
+            f"two 3x3 runs in two threads ({cores} cores)",
+            times["threads"] * 1e3,
+            "ms",
+            f"{times['in_turn'] * 1e3:.0f} ms (in turn)",
+            times["in_turn"] / times["threads"],
+            "about 2x with two free cores",
+        )
+    ]
+
+
+#: The sections of the bench, in the order they run; ``python -m rmcore bench --only SECTION`` runs one.
+SECTIONS = {
+    "matrix": _matrix_rows,
+    "tree": _tree_rows,
+    "lp": _leduc_lp_row,
+    "liteefg": _liteefg_rows,
+    "compile": _compile_rows,
+    "parallel": _parallel_rows,
+}
+
+
+def measure(quick: bool = False, only: tuple[str, ...] = ()) -> list[Row]:
+    """Every row of the bench (or of the sections ``only`` names), printing each section's as it finishes."""
+    unknown = [name for name in only if name not in SECTIONS]
+    if unknown:
+        raise ValueError(f"unknown bench section {unknown[0]!r}: choose from {', '.join(SECTIONS)}")
+    rows: list[Row] = []
+    for name, section in SECTIONS.items():
+        if only and name not in only:
+            continue
+        these = section(quick)
+        for row in these:
+            _print_row(row.cells())
+        rows += these
+    return rows
+
+
+def _print_row(cells) -> None:
+    name, value, baseline, ratio, target = cells
+    print(f"| {name:<52} | {value:>12} | {baseline:>30} | {ratio:>8} | {target:<28} |", flush=True)
+
+
+def describe() -> dict:
+    """The command, date, machine and load a table was measured with."""
+    return {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": machine(),
+        "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+    }
+
+
+def main(quick: bool = False, markdown: bool = False, json_path: str | None = None, only: tuple[str, ...] = ()) -> None:
+    """Measure and print the table; write its rows to ``json_path`` if given (merged into the rows already there, so
+    that one section can be measured again alone)."""
     if os.environ.get("OPENBLAS_NUM_THREADS") != "1":
         env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
         flags = (["--quick"] if quick else []) + (["--markdown"] if markdown else [])
+        flags += ["--json", json_path] if json_path else []
+        for section in only:
+            flags += ["--only", section]
         sys.exit(subprocess.call([sys.executable, "-m", "rmcore", "bench", *flags], env=env))
     _spin()
-    mode = "quick" if quick else "full"
-    if markdown:
-        command = "python -m rmcore bench --markdown" + (" --quick" if quick else "")
-        date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-        load = f"; load average {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
-        repeats = 3 if quick else "5-7"
-        print(f"Generated by `{command}` on {date}, on {machine()}{load}. Each contender runs {repeats} times,")
-        print("interleaved with its baseline in the same process after a warm-up, and the best time of each is kept;")
-        print("numpy baselines run with `OPENBLAS_NUM_THREADS=1`.")
-        print()
-    else:
-        print(f"rmcore bench ({mode}; best of repeated, interleaved runs; OPENBLAS_NUM_THREADS=1)")
-    _row("measurement", "rmcore", "baseline", "ratio", "target")
-    print(f"|{'-' * 52}|{'-' * 14}|{'-' * 24}|{'-' * 10}|{'-' * 14}|", flush=True)
-    _matrix_rows(quick)
-    _kuhn_rows(quick)
-    _liteefg_rows(quick)
-    _per_history_rows(quick, _scale_rows(quick))
+    about = describe()
+    command = "python -m rmcore bench" + (" --quick" if quick else "")
+    load = "" if about["load_average"] is None else f"; load average {about['load_average']:.1f}"
+    print(f"{command}: medians of interleaved runs; {about['machine']}{load}")
+    _print_row(("measurement", "rmcore", "baseline", "ratio", "target"))
+    print(f"|{'-' * 54}|{'-' * 14}|{'-' * 32}|{'-' * 10}|{'-' * 30}|", flush=True)
+    rows = measure(quick, only)
+    if json_path:
+        write_json(json_path, rows, dict(about, command=command))
     if markdown:
         print()
-    print("For scale (measured elsewhere, not in this run): OpenSpiel's Python CFR about 450 us per Kuhn iteration,")
-    print("its C++ best response about 95 us per call.")
+        print(markdown_table(rows))
+
+
+def write_json(path: str, rows: list[Row], about: dict) -> None:
+    """Write ``rows`` to the data file ``path``, keeping the rows of other keys already there."""
+    kept = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as existing:
+            kept = {row["key"]: row for row in json.load(existing).get("rows", [])}
+    for row in rows:
+        kept[row.key] = dict(row._asdict(), **about)
+    with open(path, "w", encoding="utf-8") as out:
+        json.dump({"rows": list(kept.values())}, out, indent=1)
+        out.write("\n")
+
+
+def markdown_table(rows) -> str:
+    """The rows (records, or dicts read from a data file) as a Markdown table."""
+    lines = ["| measurement | rmcore | baseline | ratio | target |", "|---|---:|---|---:|---|"]
+    for row in rows:
+        row = row if isinstance(row, Row) else Row(**{field: row[field] for field in Row._fields})
+        lines.append("| " + " | ".join(cell.replace("|", "\\|") for cell in row.cells()) + " |")
+    return "\n".join(lines)

@@ -50,9 +50,10 @@ DEFAULT_MAX_POINTS = 2000
 HISTORY_SHARE = 0.1
 
 #: A matrix game's history row in the units of an iteration's work (its cells and actions, ``m n + m + n``): so many
-#: times the cells (two best responses pass over the matrix), per action, and a fixed part. Measured with
-#: ``python -m rmcore bench`` (the rows "history row / iteration"), rounded up.
-MATRIX_ROW_WORK = (4.0, 4.0, 20.0)
+#: times the cells (the two best responses pass over the matrix), per action, and a fixed part. Set above every
+#: shape's cost as ``python -m rmcore bench`` measures it (the rows "history row, in iterations", which print the
+#: model beside the measurement), so that a history takes at most its share.
+MATRIX_ROW_WORK = (2.0, 6.0, 40.0)
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
@@ -80,9 +81,10 @@ PYTHON_TWIN_WORK = 200_000
 PYTHON_TWIN_CFR_WORK = 30_000
 
 #: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
-#: player's best-response sweep (six sweeps of the tree, each cheaper than an iteration's). Measured with
-#: ``python -m rmcore bench`` (the rows "history row / iteration"), rounded up.
-TREE_ROW_WORK = 6.0
+#: player's best-response sweep, and the average policy itself. Set above every game's and variant's cost as
+#: ``python -m rmcore bench`` measures it (the rows "history row, in iterations", which print the model beside the
+#: measurement), so that a history takes at most its share.
+TREE_ROW_WORK = 20.0
 
 #: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
 #: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and

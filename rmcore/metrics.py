@@ -2,8 +2,9 @@
 
 For a profile ``(x, y)`` of an m x n game with payoffs ``A`` (row) and ``B`` (column):
 
-* best-response gains ``g1 = max_i (A y)_i - x^T A y`` and ``g2 = max_j (x^T B)_j - x^T B y``;
-* ``nash_conv = g1 + g2``, zero exactly at a Nash equilibrium;
+* each player's best-response gain, the row player's ``max_i (A y)_i - x^T A y`` and the column player's
+  ``max_j (x^T B)_j - x^T B y``;
+* ``nash_conv``, their sum, zero exactly at a Nash equilibrium;
 * ``exploitability = nash_conv / 2`` for two-player zero-sum games (OpenSpiel's convention);
 * the regret-matching bound (Hart & Mas-Colell 2000; Cesa-Bianchi & Lugosi 2006, Thm 2.1)
   ``max_a R_T(a) / T <= Delta * sqrt(|A| / T)`` with ``Delta`` the payoff range.
@@ -37,7 +38,7 @@ __all__ = [
 
 
 class BestResponseGains(NamedTuple):
-    """What each player gains by switching to a best response: ``g1`` (row) and ``g2`` (column)."""
+    """What each player gains by switching to a best response: ``row`` the row player, ``col`` the column player."""
 
     row: float
     col: float
@@ -52,7 +53,7 @@ def _check_game(game) -> MatrixGame:
 def best_response_gains(game: MatrixGame, x, y) -> BestResponseGains:
     """Each player's gain from deviating to a best response against the profile ``(x, y)``.
 
-    ``g1 = max_i (A y)_i - x^T A y``, ``g2 = max_j (x^T B)_j - x^T B y``. Both are >= 0.
+    ``row = max_i (A y)_i - x^T A y`` and ``col = max_j (x^T B)_j - x^T B y``, both >= 0.
     """
     game = _check_game(game)
     m, n = game.shape
@@ -60,13 +61,15 @@ def best_response_gains(game: MatrixGame, x, y) -> BestResponseGains:
     y = as_strategy(y, n, "column strategy")
     row_utilities = game.row_payoffs @ y
     col_utilities = x @ game.col_payoffs
-    g1 = float(row_utilities.max() - x @ row_utilities)
-    g2 = float(col_utilities.max() - col_utilities @ y)
-    return BestResponseGains(max(g1, 0.0), max(g2, 0.0))  # (>= 0 in exact arithmetic; clipped against rounding)
+    row_gain = float(row_utilities.max() - x @ row_utilities)
+    col_gain = float(col_utilities.max() - col_utilities @ y)
+    # (>= 0 in exact arithmetic; clipped against rounding)
+    return BestResponseGains(max(row_gain, 0.0), max(col_gain, 0.0))
 
 
 def nash_conv(game: MatrixGame, x, y) -> float:
-    """``g1 + g2``: the total gain available to unilateral deviations; 0 exactly at a Nash equilibrium."""
+    """The sum of both players' best-response gains: the total gain available to unilateral deviations; 0 exactly at
+    a Nash equilibrium."""
     gains = best_response_gains(game, x, y)
     return gains.row + gains.col
 

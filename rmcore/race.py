@@ -41,7 +41,7 @@ __all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESH
 
 #: The levels of the convergence measure whose first crossing a race reports.
 THRESHOLDS = (1e-2, 1e-3, 1e-4, 1e-6)
-#: Most variants in one race (8 curves with their bands is as much as one chart can show).
+#: Most variants in one race (ten curves with their bands are as many as one chart can show apart).
 MAX_VARIANTS = 10
 #: Seeds per sampled variant by default.
 DEFAULT_SEEDS = 5

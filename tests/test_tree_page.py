@@ -12,11 +12,6 @@ from tests.visits import opened, run_to_reached
 from ui import link
 from ui.poker import games
 
-needs_efg = pytest.mark.skipif(not hasattr(rmcore, "read_efg"), reason="rmcore.read_efg/write_efg not merged yet")
-needs_catalogue = pytest.mark.skipif(
-    not {"liars_dice", "goofspiel"} <= set(rmcore.TREE_GAMES), reason="Liar's dice and Goofspiel not merged yet"
-)
-
 
 def _coin() -> rmcore.TreeGame:
     """A small game of no catalogue: chance flips a coin only player 1 sees; player 1 says a side, player 2 (blind to
@@ -59,7 +54,6 @@ def _upload(app: AppTest, name: str, data: bytes) -> AppTest:
     return app
 
 
-@needs_catalogue
 def test_a_catalogue_game_comes_with_its_sliders_and_its_line_and_runs_and_charts(page):
     _choose(page, "goofspiel")
     assert page.slider(key="kuhn_goofspiel_cards").value == rmcore.TREE_GAMES["goofspiel"].parameters[0].default
@@ -77,7 +71,6 @@ def test_a_catalogue_game_comes_with_its_sliders_and_its_line_and_runs_and_chart
     assert page.selectbox(key="kuhn_explore_infoset").value in live.race.game.infosets  # the explorer lists them
 
 
-@needs_efg
 def test_an_uploaded_game_runs_and_a_bad_file_is_explained_while_the_last_game_keeps_running(page):
     _choose(page, "efg")
     assert any("Upload a .efg file" in i.value for i in page.info)
@@ -98,7 +91,6 @@ def test_an_uploaded_game_runs_and_a_bad_file_is_explained_while_the_last_game_k
     assert page.session_state.kuhn_live.iteration == 20
 
 
-@needs_efg
 def test_a_game_larger_than_the_page_runs_is_refused_with_its_size(page, monkeypatch):
     monkeypatch.setattr(games, "MAX_PAGE_NODES", 5)
     _choose(page, "efg")
@@ -121,7 +113,6 @@ def media(monkeypatch) -> list:
     return made
 
 
-@needs_efg
 def test_the_download_offers_the_current_games_efg_text(media):
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
@@ -134,7 +125,6 @@ def test_the_download_offers_the_current_games_efg_text(media):
     assert made.content.decode() == rmcore.write_efg(rmcore.KUHN) and made.filename == "kuhn.efg"
 
 
-@needs_efg
 def test_a_link_carries_an_uploaded_game_and_a_corrupt_one_opens_the_defaults_with_a_notice():
     param = link.efg_param(rmcore.write_efg(COIN))
     assert len(param) <= link.MAX_EFG_LINK_CHARS
@@ -168,7 +158,6 @@ def test_a_corrupt_or_inflating_kuhn_efg_is_refused_with_a_reason(monkeypatch):
     assert link.efg_from_param(link.efg_param('EFG 2 R "é"')) == 'EFG 2 R "é"'
 
 
-@needs_efg
 def test_a_game_too_large_for_a_link_is_said_in_the_share_box(page, monkeypatch):
     monkeypatch.setattr(link, "MAX_EFG_LINK_CHARS", 10)
     _choose(page, "efg")
@@ -177,7 +166,6 @@ def test_a_game_too_large_for_a_link_is_said_in_the_share_box(page, monkeypatch)
     assert any("cannot travel in a link" in w.value and "Share the .efg file" in w.value for w in page.warning)
 
 
-@needs_catalogue
 def test_the_bot_plays_a_whole_hand_of_liars_dice(page):
     _choose(page, "liars_dice")
     page.slider(key="kuhn_liars_dice_sides").set_value(3).run()
@@ -195,7 +183,6 @@ def test_the_bot_plays_a_whole_hand_of_liars_dice(page):
     assert len(table.winnings) == 2 and table.hand.game is rmcore.tree_game("liars_dice", sides=3)
 
 
-@needs_catalogue
 def test_a_lock_on_goofspiel_fixes_that_set_and_the_learner_exploits_it(page):
     _choose(page, "goofspiel")
     page.slider(key="kuhn_goofspiel_cards").set_value(3).run()
@@ -258,7 +245,6 @@ def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last
     assert {row["variant"]: row[result["measure"]] for row in result["variants"]} == numbers["variants"]
 
 
-@needs_catalogue
 def test_a_race_and_the_replay_on_goofspiel(page):
     _choose(page, "goofspiel")
     page.slider(key="kuhn_goofspiel_cards").set_value(3).run()
