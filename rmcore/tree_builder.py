@@ -111,7 +111,8 @@ def build_tree_game(
         The initial state, and a function telling what a state is (:class:`Decision`, :class:`Chance` or
         :class:`Terminal`) and which states follow it.
     infoset_order
-        A sort key for each player's information sets (by name); by default, the order first met.
+        A sort key for each player's information sets (by name); by default, the order in which the kernels' passes
+        meet them (:func:`_rows_in_pass_order`).
     rules
         What the game was built from (kept as ``TreeGame.rules``).
     max_nodes
@@ -247,6 +248,8 @@ def build_tree_game(
         np.array([infoset_owner[k] for k in order], dtype=np.int64),
         np.array([len(infoset_actions[k]) for k in order], dtype=np.int64),
     )
+    if infoset_order is None:
+        tree, order = _rows_in_pass_order(tree, order)
     game = TreeGame(
         name,
         tree,
@@ -258,6 +261,31 @@ def build_tree_game(
     )
     check_tree_game(game)
     return game
+
+
+def _rows_in_pass_order(tree: TreeArrays, order: list[int]) -> tuple[TreeArrays, list[int]]:
+    """Each player's information sets numbered in the order the laid-out nodes first meet them (player 1's first).
+
+    A block's histories then read neighbouring rows of the policy, regret and average arrays: the information sets of
+    Liar's dice's 36 deals at one bid sequence are six rows in a row, not six rows 2,048 apart, so a pass over a tree
+    larger than the cache reads each row's cache line once. ``order[k]`` is the information set (as first met while
+    building) that row ``k`` holds; returns the tree renumbered and the new ``order``."""
+    rows = tree.infoset_player.shape[0]
+    decisions = tree.infoset >= 0
+    met = tree.infoset[decisions]
+    first = np.full(rows, met.shape[0], dtype=np.int64)
+    np.minimum.at(first, met, np.arange(met.shape[0]))
+    renumbered = np.lexsort((first, tree.infoset_player))  # new row k holds old row renumbered[k]
+    new_row = np.empty(rows, dtype=np.int64)
+    new_row[renumbered] = np.arange(rows)
+    infoset = tree.infoset.copy()
+    infoset[decisions] = new_row[met]
+    tree = tree._replace(
+        infoset=infoset,
+        infoset_player=tree.infoset_player[renumbered].copy(),
+        num_actions=tree.num_actions[renumbered].copy(),
+    )
+    return tree, [order[k] for k in renumbered]
 
 
 def lay_out(
