@@ -518,14 +518,15 @@ def _responses_of(tree, policy, state, player):
             if state.reached[block] != stamp:
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
-            n = tree.block_width[block]
+            n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
             for node in range(lo, hi):
                 info = infoset[node]
                 best = 0
                 for a in range(1, n):
                     if scores[info, a] > scores[info, best]:
                         best = a
-                responses[player, node] = responses[player, tree.children[node, best]]
+                # (the child from the block's bases: the children matrix is the largest array of a large tree)
+                responses[player, node] = responses[player, base[best] + node * stride[best]]
             if player == 0:
                 _expectations(tree, policy, state, block, lo, hi, 2)
         for k in range(decisions, end):  # the rest of the level, children first: expectations
