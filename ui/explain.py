@@ -1,6 +1,8 @@
 """Every on-screen word about an algorithm or a chart: the algorithms' names, and one or two lines under each chart on
 what it shows, for students. Text only: no Streamlit, no math code."""
 
+from .escape import markdown
+
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
 #: shared link carries them.
 ALGORITHM_NAMES = {
@@ -13,6 +15,28 @@ ALGORITHM_NAMES = {
     "gda": "GDA (projected gradient ascent)",
     "optimistic-gda": "Optimistic GDA",
 }
+
+
+#: Why a link's list setting was cut short, by its key (``ui.link.MOST_CHOSEN`` holds the numbers).
+LIST_LIMITS = {
+    "race_variants": "a race compares the chosen variant with at most {most} others",
+    "kuhn_variants": "a race takes at most {most} variants",
+}
+
+
+def list_trimmed(key: str, kept: list[str], dropped: list[str], most: int | None) -> str:
+    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries ``dropped`` were
+    not used: past the ``most`` the list holds, or not a choice of the page. Every entry is quoted as the link gave it
+    (escaped for Markdown)."""
+    def quoted(values: list[str]) -> str:
+        return ", ".join(markdown(repr(value[:60])) for value in values)
+
+    over = most is not None and len(kept) == most
+    why = LIST_LIMITS.get(key, "it holds at most {most}").format(most=most) if over else "not a choice of this page"
+    kept_words = f"kept the first {len(kept)}" if over else f"kept {len(kept)}" if kept else "the default is shown"
+    return f"{markdown(key)}: dropped {quoted(dropped)} ({why}); {kept_words}"
+
+
 #: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).
 BOUND_NAMES = {
     "rm": "Δ·√(|A|/T)",

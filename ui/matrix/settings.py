@@ -16,11 +16,11 @@ import streamlit as st
 
 import rmcore
 
-from .. import state
+from .. import link, state
+from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun
 from ..state import DEFAULT_PRESET, load_game
-from ..tables import escape
 from .editor import (
     EDITOR_LIMIT,
     UPLOAD_ACCEPTED_MEGABYTES,
@@ -38,7 +38,8 @@ ALL_VARIANTS = tuple(
     rmcore.MatrixVariant(*names)
     for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
 )
-MAX_RACE = 8
+#: Most variants in a matrix race: the chosen one and ``link.MOST_CHOSEN["race_variants"]`` others.
+MAX_RACE = 1 + link.MOST_CHOSEN["race_variants"]
 #: The step sizes the eta slider offers, log-spaced (as text, so that the link reads ``eta=0.05``).
 ETA_CHOICES = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10")
 

@@ -11,9 +11,10 @@ from rmcore.matrix import metrics_at
 
 from .. import explain, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
+from ..escape import markdown as escape
 from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
-from ..tables import escape, markdown_table
+from ..tables import markdown_table
 from . import figures
 from .settings import Display
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import rmcore
 
-from ..tables import escape
+from ..escape import markdown as escape
 
 #: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
 #: (``kuhn_game=Leduc hold'em``), so none of them may change.

@@ -12,9 +12,9 @@ import streamlit as st
 import rmcore
 
 from .. import state
+from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
-from ..tables import escape
 from . import figures
 from .figures import short_name
 

@@ -134,12 +134,14 @@ def widgets() -> RunSettings:
     )
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
+    most = link.MOST_CHOSEN["kuhn_variants"]
     chosen = c1.multiselect(
-        "Variants (the first is traced and tabled; several race each other)",
+        f"Variants (the first is traced and tabled; up to {most} race each other)",
         list(labels),
         default=[ALL_VARIANTS[0].label],
         key="kuhn_variants",
         bind="query-params",
+        max_selections=most,
         help=VARIANT_HELP + " " + " ".join(f"{k}: {v}" for k, v in rmcore.CFR_UPDATES.items()),
     )
     seed = int(
