@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import config
+from .validation import start_weights, text
 
 __all__ = [
     "MatrixGame",
@@ -117,7 +118,7 @@ def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, 
         return tuple(f"{default_prefix}{k + 1}" for k in range(count))
     if isinstance(labels, str):
         raise ValueError(f"{who} action names must be a list of names, not one string")
-    names = tuple(str(name).strip() for name in labels)
+    names = tuple(text(name, f"{who} action name {k + 1}").strip() for k, name in enumerate(labels))
     if len(names) != count:
         raise ValueError(f"{who} action names: got {len(names)} names for {count} actions")
     for k, name in enumerate(names):
@@ -148,6 +149,19 @@ def _as_equilibria(equilibria, shape) -> tuple[Equilibrium, ...]:
     return tuple(result)
 
 
+def _as_start(start, shape) -> Equilibrium:
+    """A suggested start: two lists of weights (normalised when used), each of its player's length, finite, none
+    negative and not all zero."""
+    try:
+        row, col = start
+    except (TypeError, ValueError):
+        raise ValueError("start must be two lists of weights, the row player's and the column player's") from None
+    return Equilibrium(
+        start_weights(row, shape[0], "the row player's start"),
+        start_weights(col, shape[1], "the column player's start"),
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class MatrixGame:
     """A finite two-player game in normal form.
@@ -168,7 +182,8 @@ class MatrixGame:
     equilibria : sequence of (row, col) pairs
         Known Nash equilibria, for pages to draw (keyword only). Not checked.
     start : (row, col) pair, optional
-        A suggested place for learning to start (keyword only; weights, normalised): for games whose
+        A suggested place for learning to start (keyword only; non-negative weights, not all zero, normalised when
+        used): for games whose
         uniform start is already their equilibrium, so that a run from it shows something. A solver
         uses it only when asked (``MatrixSolver(game, start=game.start)``).
 
@@ -176,8 +191,9 @@ class MatrixGame:
     ------
     ValueError
         If a matrix is not 2-D, is empty, has a non-finite or non-numeric entry, has
-        more than ``config.MAX_ACTIONS`` actions per side, or the two matrices or the
-        labels do not match its shape.
+        more than ``config.MAX_ACTIONS`` actions per side, the two matrices or the
+        labels do not match its shape, a start weight is negative or a player's are all zero,
+        or a name holds a lone surrogate (text no page or file can hold).
 
     Notes
     -----
@@ -217,11 +233,11 @@ class MatrixGame:
         _check_magnitude(a, self.row_actions, self.col_actions, "row payoff matrix")
         if not zero_sum:
             _check_magnitude(b, self.row_actions, self.col_actions, "column payoff matrix")
-        set_(self, "name", str(self.name))
-        set_(self, "description", str(self.description))
+        set_(self, "name", text(self.name, "the game's name"))
+        set_(self, "description", text(self.description, "the game's description"))
         set_(self, "equilibria", _as_equilibria(self.equilibria, a.shape))
         if self.start is not None:
-            set_(self, "start", _as_equilibria([self.start], a.shape)[0])
+            set_(self, "start", _as_start(self.start, a.shape))
         set_(self, "_zero_sum", zero_sum)
 
     @property

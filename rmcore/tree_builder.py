@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import validation
 from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents, subtree_ends
 
 __all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "MAX_TREE_NODES", "tree_depths"]
@@ -161,9 +162,7 @@ def build_tree_game(
             node = expand(state)
             labels.append(" ".join(history))
             if isinstance(node, Terminal):
-                value = float(node.payoff)
-                if not np.isfinite(value):
-                    raise ValueError(f"the payoff at {_where(history)} is not a finite number")
+                value = validation.payoff(node.payoff, f"the payoff at {_where(history)}")  # (the matrix games' limits)
                 player.append(-1), infoset_of.append(-1), payoff.append(value)
                 children.append([]), probabilities.append([])
                 continue

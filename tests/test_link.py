@@ -1,19 +1,18 @@
 """The setup in the URL: a link restores the game and the settings, and bad links get a notice, never an error."""
 
 import json
-import re
 
 import numpy as np
 import pytest
 
 import rmcore
-from tests.visits import opened, run_to_reached
+from tests.visits import opened, run_to_reached, shown
 from ui import link
 
 
 def warnings(app) -> str:
     """The notices as a reader sees them: Markdown's backslash escapes shown as the characters they escape."""
-    return re.sub(r"\\(.)", r"\1", " | ".join(w.value for w in app.warning))
+    return shown(" | ".join(w.value for w in app.warning))
 
 
 def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
@@ -101,7 +100,7 @@ def test_a_link_restores_the_poker_pages_variants():
         ({"matrix": "[" * 3000 + "]" * 3000}, "nested 3000 levels deep"),
         ({"matrix": '{"A": [[1, 2]], "rows": 5}'}, "'rows' must be a list of action names"),
         ({"matrix": '{"A": [[1, 2]], "start": [[1], "x"]}'}, "'start' must be two lists"),
-        ({"matrix": '{"A": [[1, 2]], "start": [[1], [1, 2, 3]]}'}, "equilibrium 1 does not match"),
+        ({"matrix": '{"A": [[1, 2]], "start": [[1], [1, 2, 3]]}'}, "start has 3 entries but the player has 2 actions"),
         ({"matrix": json.dumps({"A": [[1, 2], [3]]})}, "every row needs the same length"),
         ({"matrix": "x" * 20_000}, "at most 8,000"),
     ],

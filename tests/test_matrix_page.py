@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import rmcore
 from tests.live_charts import captions, live_charts
-from tests.visits import run_switch
+from tests.visits import run_switch, shown
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def iteration(app) -> int:
 
 
 def errors(app) -> str:
-    return " | ".join(e.value for e in app.error)
+    return shown(" | ".join(e.value for e in app.error))
 
 
 def test_page_opens_on_rps_with_crash_at_iteration_zero(app):

@@ -28,6 +28,7 @@ def list_trimmed(key: str, kept: list[str], dropped: list[str], most: int | None
     """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries ``dropped`` were
     not used: past the ``most`` the list holds, or not a choice of the page. Every entry is quoted as the link gave it
     (escaped for Markdown)."""
+
     def quoted(values: list[str]) -> str:
         return ", ".join(markdown(repr(value[:60])) for value in values)
 
@@ -425,3 +426,10 @@ def lesson_words(game: str, value: str) -> str:
             "which variant wins, and whether a last iterate settles, depends on the game."
         )
     return f"{words} The game value for player 1 is {value}."
+
+
+def efg_notes(notes: tuple[str, ...], shown: int = 3) -> str:
+    """Under the tree page's uploader: what the .efg reader assumed (``rmcore.read_efg``'s notes), the first ``shown``
+    of them and how many more."""
+    more = f" (and {len(notes) - shown} more nodes alike)" if len(notes) > shown else ""
+    return "Read as: " + "; ".join(markdown(note) for note in notes[:shown]) + more + "."

@@ -107,7 +107,7 @@ def game_section() -> None:
             bind="query-params",
         )
     if st.session_state.game_error:
-        st.error(st.session_state.game_error)
+        st.error(escape(st.session_state.game_error))
     game = st.session_state.game
     kind = "zero-sum" if game.is_zero_sum else "general-sum"
     st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
@@ -199,7 +199,7 @@ def _editor() -> None:
                 load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
     if st.session_state.editor_error:
-        st.error(f"Not applied: {st.session_state.editor_error}. The last valid game keeps running.")
+        st.error(f"Not applied: {escape(st.session_state.editor_error)}. The last valid game keeps running.")
     if st.session_state.editor_note:
         st.info(st.session_state.editor_note)
         st.session_state.editor_note = None
@@ -224,7 +224,10 @@ def _upload() -> None:
         key="upload_col",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
-    if st.button("Load CSV", key="load_csv", disabled=row_file is None):
+    load = st.button("Load CSV", key="load_csv", disabled=row_file is None)
+    said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
+    if load:
+        said.info(f"Reading {escape(row_file.name)}…", icon=":material/hourglass_top:")
         try:
             game, notes = game_from_csv(
                 row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
@@ -237,9 +240,11 @@ def _upload() -> None:
             st.session_state.upload_note = "; ".join(notes) or None
             st.rerun()
     if st.session_state.upload_error:
-        st.error(f"Not loaded: {st.session_state.upload_error}")
+        said.error(f"Not loaded: {escape(st.session_state.upload_error)}")
     elif st.session_state.upload_note:
-        st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
+        said.info(f"Loaded, assuming: {escape(st.session_state.upload_note)}.", icon=":material/info:")
+    else:
+        said.empty()
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(
             f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
@@ -257,7 +262,10 @@ def _nfg() -> None:
         key="upload_nfg",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
-    if st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None):
+    load = st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None)
+    said = st.empty()  # (as for the CSV: the last file's words give way at once)
+    if load:
+        said.info(f"Reading {escape(nfg_file.name)}…", icon=":material/hourglass_top:")
         try:
             game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
         except ValueError as error:
@@ -267,7 +275,9 @@ def _nfg() -> None:
             load_game(game, from_preset=False)
             st.rerun()
     if st.session_state.nfg_error:
-        st.error(f"Not loaded: {st.session_state.nfg_error}. The last valid game keeps running.")
+        said.error(f"Not loaded: {escape(st.session_state.nfg_error)}. The last valid game keeps running.")
+    else:
+        said.empty()
     game = st.session_state.game
     # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
     st.download_button(

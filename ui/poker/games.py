@@ -79,6 +79,7 @@ class UploadedGame:
     game: rmcore.TreeGame = field(repr=False)
     text: str = field(repr=False)
     source: str = "an uploaded file"
+    notes: tuple[str, ...] = ()  # what the reader assumed (``rmcore.read_efg``'s notes: decimals read as fractions)
 
     @property
     def title(self) -> str:
@@ -112,9 +113,10 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
         f"this page runs trees of at most {MAX_PAGE_NODES:,} nodes (Liar's dice with 6 sides has 294,876); "
         "solve larger ones from Python (rmcore.read_efg) or the command line (--efg)"
     )
+    notes: list[str] = []
     try:  # (the reader stops counting one node past the cap: a huge file is refused without building it)
         # As bytes: a str not starting with "EFG" would be taken for a path, and a file's content is never a path.
-        game = rmcore.read_efg(data.encode(), max_nodes=MAX_PAGE_NODES + 1)
+        game = rmcore.read_efg(data.encode(), max_nodes=MAX_PAGE_NODES + 1, notes=notes)
     except ValueError as error:
         if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
             raise ValueError(f"the game has more than {MAX_PAGE_NODES:,} nodes: {too_large}") from None
@@ -124,7 +126,7 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
     nodes = game.tree.player.shape[0]
     if nodes > MAX_PAGE_NODES:
         raise ValueError(f"{game.name or 'the game'} has {nodes:,} nodes: {too_large}")
-    return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source)
+    return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source, tuple(notes))
 
 
 def efg_text(game: rmcore.TreeGame, uploaded: UploadedGame | None = None) -> str:

@@ -17,7 +17,7 @@ import rmcore
 from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
 from rmcore.tree import uniform_policy
 
-from .. import explain, link, state
+from .. import escape, explain, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun
 from . import exact, games
 
@@ -331,11 +331,19 @@ def _your_game() -> games.UploadedGame | None:
         key="kuhn_efg_file",
         max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
     )
+    said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
     if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
         st.session_state.kuhn_upload_seen = file.file_id
+        said.info(f"Reading {escape.markdown(file.name)}…", icon=":material/hourglass_top:")
         load_efg(file.getvalue(), f"the file {file.name}")
     if st.session_state.kuhn_upload_error:
-        st.error(f"Not loaded: {st.session_state.kuhn_upload_error}. The last valid game keeps running.")
+        said.error(
+            f"Not loaded: {escape.markdown(st.session_state.kuhn_upload_error)}. The last valid game keeps running."
+        )
+    elif st.session_state.kuhn_uploaded is not None and st.session_state.kuhn_uploaded.notes:
+        said.caption(explain.efg_notes(st.session_state.kuhn_uploaded.notes))
+    else:
+        said.empty()
     uploaded: games.UploadedGame | None = st.session_state.kuhn_uploaded
     if uploaded is None:
         st.info("Upload a .efg file to run CFR on it; until then the last game keeps running.")
