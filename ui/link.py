@@ -47,6 +47,9 @@ MAX_PARAM_CHARS = 8_000
 MAX_RUN_TO = 1_000_000
 #: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
 MAX_SETUP_BYTES = 20_000
+#: Largest file the setup uploader takes, in megabytes (Streamlit counts whole megabytes): one, so that a file between
+#: MAX_SETUP_BYTES and it gets a sentence, and nothing larger reaches the server at all.
+SETUP_ACCEPTED_MEGABYTES = 1
 #: Longest ``kuhn_efg`` a link carries: with the page's other settings the address stays well under 8 kB, which
 #: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
 MAX_EFG_LINK_CHARS = 6_000
@@ -416,7 +419,12 @@ def share(page: str, iteration: int) -> None:
             disabled=iteration == 0 or not carried,
         )
         st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
-        loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
+        loaded = st.file_uploader(
+            f"Load a setup saved with *Setup (JSON)* (at most {MAX_SETUP_BYTES // 1000} kB)",
+            type="json",
+            key=f"{page}_load_setup",
+            max_upload_size=SETUP_ACCEPTED_MEGABYTES,
+        )
         if loaded is not None:
             try:
                 target = link_from_setup(loaded.getvalue(), st.context.url or "")
