@@ -433,3 +433,33 @@ def efg_notes(notes: tuple[str, ...], shown: int = 3) -> str:
     of them and how many more."""
     more = f" (and {len(notes) - shown} more nodes alike)" if len(notes) > shown else ""
     return "Read as: " + "; ".join(markdown(note) for note in notes[:shown]) + more + "."
+
+
+#: The tree page's two values for player 1: what the average policies earn against each other (CFRMetrics.game_value),
+#: and the game's own value (the equilibrium's), which the first approaches in self-play.
+AVERAGE_VALUE = "average policies' value for player 1"
+AVERAGE_VALUE_SHORT = "average policies' value"
+GAME_VALUE = "game value for player 1"
+
+
+def average_value_help(learner: int | None) -> str:
+    """The help of the average policies' value: what it is, and what it approaches (``learner``: the learning player
+    against a fixed one, or None in self-play)."""
+    words = (
+        "Player 1's expected winnings per hand when both players play their average policies (at the replay's "
+        "iteration, when replaying); none before the first iteration."
+    )
+    if learner is None:
+        return words + " In self-play it approaches the game value."
+    return words + (
+        f" Against the fixed player it approaches what player {learner}'s best response earns, not the game value."
+    )
+
+
+def game_value_help(classic: bool, known: bool) -> str:
+    """The help of the game value: where it comes from."""
+    if classic:
+        return "Kuhn poker's value for player 1 is −1/18 = −0.05556 (Kuhn 1950): what an equilibrium earns."
+    if known:
+        return "What an equilibrium earns player 1, from the exact answer (sequence-form linear program, HiGHS)."
+    return "What an equilibrium earns player 1: the exact answer is being computed in the background."
