@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from ui import controls, link, state
+from ui import controls, escape, link, state
 from ui.matrix import lesson, settings, view
 
 presenting = state.presenting()
@@ -14,7 +14,11 @@ if not presenting:
     )
 link.notice()
 
-with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():
+with (
+    st.expander(f"Game and settings: {escape.markdown(st.session_state.game.name)}", expanded=False)
+    if presenting
+    else st.container()
+):
     lesson.button()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:

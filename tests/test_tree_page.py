@@ -277,5 +277,5 @@ def test_a_race_and_the_replay_on_goofspiel(page):
     row = history.row_at(earlier)
     name = page.selectbox(key="kuhn_explore_infoset").value  # the explorer shows the replayed checkpoint's strategy
     k = live.race.game.infosets.index(name)
-    shown = next(t.value for t in page.table if t.value.index.name == name)
-    assert list(shown["average"]) == pytest.approx(list(history.average[row, k, : len(live.race.game.actions[k])]))
+    table = next(t.value for t in page.table if shown(t.value.index.name) == name)
+    assert list(table["average"]) == pytest.approx(list(history.average[row, k, : len(live.race.game.actions[k])]))

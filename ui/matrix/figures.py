@@ -16,12 +16,14 @@ from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
 from ..charts import title as _title
+from ..escape import plotly
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
-    return game.row_actions if player == "row" else game.col_actions
+    """A player's action names as the figures show them: as typed, never as Plotly's HTML (``ui/escape.py``)."""
+    return tuple(plotly(a) for a in (game.row_actions if player == "row" else game.col_actions))
 
 
 def _panels(count: int, titles) -> dict:
@@ -219,7 +221,7 @@ def simplex_path(
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
-    x_label, y_label = game.row_actions[0], game.col_actions[0]
+    x_label, y_label = plotly(game.row_actions[0]), plotly(game.col_actions[0])
     kinds = ("average", "current") if show_current else ("average",)
     traces = []
     for kind in kinds:

@@ -92,7 +92,7 @@ def game_section() -> None:
     )
     entry = rmcore.PRESETS[st.session_state.preset]
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
-        st.caption(st.session_state.game.description)
+        st.caption(escape(st.session_state.game.description))
     for p in entry.parameters:
         kind = int if p.integer else float
         st.slider(
@@ -432,7 +432,7 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
                     50,
                     key=f"start_{who}_{len(labels)}_{k}",
                     bind="query-params",
-                    help=f"The {player}'s starting weight on {label}.",
+                    help=f"The {player}'s starting weight on {escape(label)}.",
                 )
                 for k, (column, label) in enumerate(zip(columns, labels))
             ]

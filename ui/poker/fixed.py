@@ -8,7 +8,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain
+from .. import escape, explain
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import exact, figures
@@ -51,9 +51,10 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     st.subheader(f"Against the fixed player {fixed}")
     locked = (
         "; ".join(
-            f"{name}: "
+            f"{escape.markdown(name)}: "
             + " / ".join(
-                f"{a} {p:.0%}" for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
+                f"{escape.markdown(a)} {p:.0%}"
+                for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
             )
             for name, probs in locks
         )

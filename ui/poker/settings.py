@@ -411,7 +411,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         columns = st.columns(len(actions))
         weights = [
             column.slider(
-                f"{name}: weight of {action}",
+                f"{escape.markdown(name)}: weight of {escape.markdown(action)}",
                 0,
                 100,
                 100 if a == 0 else 0,
@@ -423,14 +423,15 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         total = sum(weights)
         if total == 0:
             st.error(
-                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays "
+                f"All weights at {escape.markdown(name)} are zero: give at least one action a positive weight. Until "
+                f"then {escape.markdown(name)} plays "
                 "the equilibrium."
             )
             continue
         locks.append((name, tuple(w / total for w in weights)))
         st.caption(
-            f"At {name} player {player} plays "
-            + " / ".join(f"{action} {w / total:.0%}" for action, w in zip(actions, weights))
+            f"At {escape.markdown(name)} player {player} plays "
+            + " / ".join(f"{escape.markdown(action)} {w / total:.0%}" for action, w in zip(actions, weights))
         )
     return (player, tuple(locks))
 
