@@ -463,3 +463,16 @@ def game_value_help(classic: bool, known: bool) -> str:
     if known:
         return "What an equilibrium earns player 1, from the exact answer (sequence-form linear program, HiGHS)."
     return "What an equilibrium earns player 1: the exact answer is being computed in the background."
+
+
+#: The tree page's OpenSpiel game: how to get OpenSpiel where it is missing, and what the box takes.
+OPENSPIEL_MISSING = (
+    "OpenSpiel is not installed on this server. `pip install open_spiel` installs it (Linux and macOS, Python 3.10 "
+    "and later); restart the app, and any two-player zero-sum OpenSpiel game can be typed here by name."
+)
+OPENSPIEL_HELP = (
+    "A game's name with its parameters, as pyspiel.load_game takes it: kuhn_poker, leduc_poker, "
+    "liars_dice(dice_sides=4), goofspiel(num_cards=4,imp_info=True,points_order=descending), universal_poker(...). "
+    "It is walked once into a game tree (rmcore.from_openspiel): two players, zero-sum, listed chance outcomes and "
+    "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based."
+)

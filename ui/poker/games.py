@@ -6,6 +6,7 @@ No Streamlit here: what a game is called, how big it is, and reading an uploaded
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from dataclasses import dataclass, field
 
@@ -18,6 +19,11 @@ from ..escape import markdown as escape
 CLASSIC = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
 #: The choice of the user's own game.
 UPLOAD, UPLOAD_LABEL = "efg", "Your game (.efg)"
+#: The choice of any OpenSpiel game by its ``load_game`` string (where OpenSpiel is installed).
+OPENSPIEL, OPENSPIEL_LABEL = "openspiel", "OpenSpiel game"
+#: Longest game string taken: OpenSpiel's longest (``universal_poker`` with its betting abstraction) are 200-odd
+#: characters.
+MAX_OPENSPIEL_CHARS = 400
 #: Catalogue entries the classic choices already offer (Kuhn poker as the classic and on sliders, Leduc hold'em).
 _OFFERED_AS_CLASSIC = ("kuhn", "leduc")
 
@@ -37,6 +43,7 @@ def choices() -> dict[str, str]:
     """Every game the page offers, id -> label: the classic three, every other catalogue entry, and the user's own."""
     offered = dict(CLASSIC)
     offered.update({name: entry.title for name, entry in rmcore.TREE_GAMES.items() if name not in _OFFERED_AS_CLASSIC})
+    offered[OPENSPIEL] = OPENSPIEL_LABEL
     offered[UPLOAD] = UPLOAD_LABEL
     return offered
 
@@ -53,6 +60,10 @@ def help_text() -> str:
         for name, entry in rmcore.TREE_GAMES.items()
         if name not in _OFFERED_AS_CLASSIC
     ]
+    lines.append(
+        f"{OPENSPIEL_LABEL}: any two-player zero-sum game of OpenSpiel by its name and parameters, such as "
+        "liars_dice(dice_sides=4) (where OpenSpiel is installed)."
+    )
     lines.append(f"{UPLOAD_LABEL}: any two-player zero-sum game tree, from a Gambit .efg file.")
     return "\n\n".join(lines)
 
@@ -61,6 +72,8 @@ def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame)
     """A catalogue game's one line, or the user's game's title, where it came from and its size (Markdown)."""
     if name == UPLOAD and uploaded is not None:
         return f"**{escape(uploaded.title)}** (from {escape(uploaded.source)}): {size_words(game)}."
+    if name == OPENSPIEL:
+        return f"**{escape(game.name)}** (OpenSpiel's game, converted by rmcore.from_openspiel): {size_words(game)}."
     entry = rmcore.TREE_GAMES[name]
     return f"**{escape(entry.title)}:** {escape(entry.description)} ({size_words(game)}.)"
 
@@ -134,3 +147,51 @@ def efg_text(game: rmcore.TreeGame, uploaded: UploadedGame | None = None) -> str
     if uploaded is not None and uploaded.game is game:
         return uploaded.text
     return rmcore.write_efg(game)
+
+
+def openspiel_installed() -> bool:
+    """Whether OpenSpiel (``pyspiel``) can be imported on this server."""
+    import importlib.util
+
+    return importlib.util.find_spec("pyspiel") is not None
+
+
+def openspiel_game(text: str) -> rmcore.TreeGame:
+    """The OpenSpiel game ``text`` names (``pyspiel.load_game``'s string: ``liars_dice(dice_sides=4)``), converted
+    by :func:`rmcore.from_openspiel` under the page's node cap.
+
+    Raises
+    ------
+    ValueError
+        One sentence: empty or too long a string, a game OpenSpiel does not know or a parameter it refuses (its
+        ``SpielError``, shortened), a game with other than two players or not zero-sum, one without information-state
+        strings, or larger than the page runs (:data:`MAX_PAGE_NODES`).
+    """
+    import pyspiel  # (only where the page offers the choice: OpenSpiel is installed)
+
+    text = str(text).strip()
+    if not text:
+        raise ValueError("type a game's name, such as kuhn_poker or liars_dice(dice_sides=4)")
+    if len(text) > MAX_OPENSPIEL_CHARS:
+        raise ValueError(f"the game string is {len(text):,} characters long; at most {MAX_OPENSPIEL_CHARS} are taken")
+    try:
+        game = pyspiel.load_game(text)
+    except pyspiel.SpielError as error:
+        if str(error).startswith("Unknown game"):
+            name = text.split("(")[0].strip()
+            near = difflib.get_close_matches(name, pyspiel.registered_names(), n=3)
+            also = f" (did you mean {', '.join(near)}?)" if near else " (pyspiel.registered_names() lists them)"
+            raise ValueError(f"OpenSpiel has no game {name!r}{also}") from None
+        said = " ".join(str(error).split())
+        said = said if len(said) <= 200 else said[:197] + "..."
+        raise ValueError(f"OpenSpiel cannot load {text!r}: {said}") from None
+    try:
+        return rmcore.from_openspiel(game, max_nodes=MAX_PAGE_NODES + 1)
+    except ValueError as error:
+        if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
+            raise ValueError(
+                f"{text} has more than {MAX_PAGE_NODES:,} nodes: this page runs trees of at most {MAX_PAGE_NODES:,} "
+                "nodes (Liar's dice with 6 sides has 294,876); convert larger ones from Python "
+                "(rmcore.from_openspiel)"
+            ) from None
+        raise

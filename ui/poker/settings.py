@@ -67,6 +67,8 @@ class RunSettings(NamedTuple):
             return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
         if self.game == games.UPLOAD:
             return self.uploaded.game
+        if self.game == games.OPENSPIEL:
+            return converted(self.parameters[0])
         entry = rmcore.TREE_GAMES[self.game]
         return rmcore.tree_game(self.game, **{p.name: v for p, v in zip(entry.parameters, self.parameters)})
 
@@ -126,6 +128,14 @@ def widgets() -> RunSettings:
             current = state.live("kuhn")
             last = current.key if current is not None else RunSettings(())
             game, cards, bet, parameters, uploaded = last.game, last.cards, last.bet, last.parameters, last.uploaded
+    elif game == games.OPENSPIEL:
+        named = _openspiel_box()
+        if named is None:  # nothing converted: the last game keeps running
+            current = state.live("kuhn")
+            last = current.key if current is not None else RunSettings(())
+            game, cards, bet, parameters, uploaded = last.game, last.cards, last.bet, last.parameters, last.uploaded
+        else:
+            parameters = (named,)
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
     link.tree_game_changed(uploaded if game == games.UPLOAD else None)
@@ -316,6 +326,48 @@ def _catalogue_parameters(name: str) -> tuple:
         )
         values.append(kind(value))
     return tuple(values)
+
+
+@st.cache_resource(max_entries=16, show_spinner="Converting the OpenSpiel game…")
+def _conversion(text: str) -> tuple[rmcore.TreeGame | None, str | None]:
+    """An OpenSpiel game by its string, converted once on this server, or why it was refused: kept too, so that a
+    game refused after seconds of walking (tic-tac-toe's 549,946 nodes: 3 s) is not walked again on every rerun."""
+    try:
+        return games.openspiel_game(text), None
+    except ValueError as error:
+        return None, str(error)
+
+
+def converted(text: str) -> rmcore.TreeGame:
+    """The OpenSpiel game ``text`` names as a tree game (``games.openspiel_game``, once per string on this server);
+    ValueError says why it is refused."""
+    game, refusal = _conversion(text)
+    if game is None:
+        raise ValueError(refusal)
+    return game
+
+
+def _openspiel_box() -> str | None:
+    """The OpenSpiel game's string, typed (bound to the link as ``kuhn_openspiel``), and whether it converts: its
+    string when it does, None (with the reason next to the box, or how to install OpenSpiel) when it does not."""
+    if not games.openspiel_installed():
+        st.info(explain.OPENSPIEL_MISSING, icon=":material/extension:")
+        return None
+    typed = st.text_input(
+        "OpenSpiel game (the string pyspiel.load_game takes)",
+        value="kuhn_poker",
+        max_chars=games.MAX_OPENSPIEL_CHARS,
+        key="kuhn_openspiel",
+        bind="query-params",
+        help=explain.OPENSPIEL_HELP,
+    )
+    text = str(typed).strip()
+    try:
+        converted(text)
+    except ValueError as error:
+        st.error(f"Not loaded: {escape.markdown(str(error).rstrip('.'))}. The last valid game keeps running.")
+        return None
+    return text
 
 
 def _your_game() -> games.UploadedGame | None:
