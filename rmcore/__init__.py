@@ -14,6 +14,14 @@ from . import poker as poker  # the subpackage, re-exported as rmcore.poker
 from ._runtime import compile_in_background, compiles_in_background, compiling
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
+from .equilibria import (
+    NashEquilibria,
+    NashEquilibrium,
+    lemke_howson,
+    nash_equilibria,
+    nearest_equilibrium,
+    support_enumeration,
+)
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
 from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg
@@ -126,6 +134,12 @@ __all__ = [
     "Preset",
     "PresetParameter",
     "ZeroSumSolution",
+    "NashEquilibrium",
+    "NashEquilibria",
+    "nash_equilibria",
+    "support_enumeration",
+    "lemke_howson",
+    "nearest_equilibrium",
     "best_response_gains",
     "equilibrium_policy",
     "exploitability",

@@ -453,9 +453,10 @@ def test_a_general_sum_game_names_its_payoff_and_its_equilibria_by_action(app):
     app.selectbox(key="preset").select("battle-of-sexes").run()
     app.button(key="matrix_step_10").click().run()
     assert [m.label for m in app.metric][3] == "row player's payoff x̄ᵀAȳ"
-    table = app.dataframe[-1].value
-    assert list(table.columns) == ["row player", "column player"] and "0.3333333333333333" not in table.to_string()
-    assert any(action in cell for cell in table["row player"] for action in app.session_state.game.row_actions)
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert "| row player | column player |" in answer and "0.3333333333333333" not in answer
+    row_actions = app.session_state.game.row_actions
+    assert f"{row_actions[0]} 0.6667, {row_actions[1]} 0.3333" in answer, answer
 
 
 def test_every_chart_axis_has_a_title_and_a_unit(app):
@@ -525,3 +526,58 @@ def test_the_download_offers_the_current_game_as_nfg_text(app, monkeypatch):
     game = app.session_state.game
     assert back.row_actions == game.row_actions and back.row_payoffs.tobytes() == game.row_payoffs.tobytes()
     assert back.col_payoffs.tobytes() == game.col_payoffs.tobytes() and back.name == game.name
+
+
+def _general_sum_link(size: int, seed: int = 4) -> dict:
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=(size, size)).round(3).tolist(), rng.normal(size=(size, size)).round(3).tolist()
+    return {"matrix": json.dumps({"name": f"Edited {size}x{size}", "A": a, "B": b})}
+
+
+def test_an_edited_general_sum_game_shows_every_nash_equilibrium_and_the_averages_distance_to_the_nearest():
+    from tests.visits import opened
+
+    app = opened(_general_sum_link(3))
+    game = app.session_state.game
+    found = rmcore.nash_equilibria(game)
+    assert found.complete and len(found.equilibria) >= 1
+    answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer and "support enumeration" in answer
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    average = app.session_state.matrix_live.primary.average_policy()
+    k, distance = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
+    assert f"The running averages are **{distance:.4f}** from the nearest, equilibrium {k + 1}" in answer
+    assert f"{k + 1} (nearest)" in answer
+
+
+def test_beyond_eight_actions_one_equilibrium_by_lemke_howson_is_shown():
+    from tests.visits import opened
+
+    app = opened(_general_sum_link(9))
+    app.button(key="matrix_step_10").click().run()
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert "One Nash equilibrium, by Lemke-Howson" in answer and "from the nearest, equilibrium 1" in answer
+
+
+def test_csv_and_nfg_uploads_of_a_general_sum_game_show_its_equilibria(app):
+    row, col = "3,0,1\n0,2,1\n1,1,0.5\n", "2,0,1\n0,3,1.4\n1,0.5,1\n"
+    app.file_uploader(key="upload_row").upload("row.csv", row.encode(), "text/csv").run()
+    app.file_uploader(key="upload_col").upload("col.csv", col.encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    game = app.session_state.game
+    assert not app.exception and not game.is_zero_sum
+    found = rmcore.nash_equilibria(game)
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer
+    app.file_uploader(key="upload_nfg").upload("game.nfg", rmcore.write_nfg(game).encode(), "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    assert not app.exception and app.session_state.game is not game
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer

@@ -476,3 +476,28 @@ OPENSPIEL_HELP = (
     "It is walked once into a game tree (rmcore.from_openspiel): two players, zero-sum, listed chance outcomes and "
     "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based."
 )
+
+
+def nash_found(found, count: int, shown: int) -> str:
+    """How a general-sum game's Nash equilibria were found (``rmcore.NashEquilibria``), and how many are tabled."""
+    if found.method == "Lemke-Howson":
+        words = (
+            "One Nash equilibrium, by Lemke-Howson (the game is larger than 8x8, where finding them all by support "
+            "enumeration takes too long); it may have others."
+        )
+    elif found.complete:
+        words = f"All {count} Nash equilibria, by support enumeration (the game is nondegenerate)."
+    else:
+        words = (
+            f"{count} Nash equilibri{'um' if count == 1 else 'a'} by support enumeration; the game is degenerate, so "
+            "it may have more (with supports of unequal size, or a continuum)."
+        )
+    return words + (f" The first {shown} are tabled." if count > shown else "")
+
+
+def nash_distance(distance: float, nearest: int) -> str:
+    """The sentence under the Nash equilibria: how far the running averages are from the nearest one."""
+    return (
+        f"The running averages are **{distance:.4f}** from the nearest, equilibrium {nearest}: the most probability "
+        "either player would have to move to play it (half the L1 distance; 0 at the equilibrium, at most 1)."
+    )

@@ -67,6 +67,8 @@ def init() -> None:
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
         st.session_state.exact = None  # (game, its LP solution): computed once per game
         st.session_state.exact_error = None  # why the LP failed, if it did
+        st.session_state.equilibria = None  # (game, its Nash equilibria): computed once per general-sum game
+        st.session_state.equilibria_error = None  # why they could not be computed, if so
 
 
 def fault(page: str, message: str, iteration: int) -> None:
@@ -262,4 +264,22 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
         else:
             st.session_state.exact_error = None
         st.session_state.exact = known
+    return known[1]
+
+
+def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
+    """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
+    None for a zero-sum game (its LP answers) or where the computation gave up (``equilibria_error`` says why)."""
+    if game.is_zero_sum:
+        return None
+    known = st.session_state.get("equilibria")
+    if known is None or known[0] is not game:
+        try:
+            known = (game, rmcore.nash_equilibria(game))
+        except RuntimeError as error:  # Lemke-Howson's pivot cap: said on the page; the run goes on without it
+            known = (game, None)
+            st.session_state.equilibria_error = str(error)
+        else:
+            st.session_state.equilibria_error = None
+        st.session_state.equilibria = known
     return known[1]
