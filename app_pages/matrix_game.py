@@ -2,16 +2,13 @@
 
 import streamlit as st
 
-from ui import controls, escape, link, state
+from ui import controls, escape, explain, link, state
 from ui.matrix import lesson, settings, view
 
 presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")
-    st.caption(
-        "Each action is played in proportion to its positive cumulative regret. "
-        "In zero-sum self-play the *average* strategies approach a Nash equilibrium."
-    )
+subtitle = st.empty()  # (how the chosen rule plays: filled in once the rule is read below)
 link.notice()
 
 with (
@@ -30,6 +27,8 @@ with (
         chosen = settings.race_section(primary, opponent, start)
         display = settings.display_options(chosen)
 display = display._replace(lesson=lesson.words(st.session_state.game, chosen))
+if not presenting:
+    subtitle.caption(explain.matrix_subtitle(primary.algorithm))
 
 if not presenting:
     st.divider()
@@ -37,5 +36,6 @@ run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
 controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
+lesson.link_line(st.session_state.game, chosen)
 view.export_section(run)
 link.check()

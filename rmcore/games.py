@@ -149,6 +149,17 @@ def _as_equilibria(equilibria, shape) -> tuple[Equilibrium, ...]:
     return tuple(result)
 
 
+def _as_players(players) -> tuple[str, str]:
+    """The two players' names (a file's ``"P1"`` and ``"P2"``, kept so that writing it back keeps them)."""
+    if isinstance(players, str) or len(tuple(players)) != 2:
+        raise ValueError(f"players must be two names, the row player's and the column player's; got {players!r}")
+    names = tuple(text(name, f"player {k + 1}'s name").strip() for k, name in enumerate(players))
+    for k, name in enumerate(names):
+        if not name or len(name) > config.MAX_LABEL_CHARS:
+            raise ValueError(f"player {k + 1}'s name must be 1 to {config.MAX_LABEL_CHARS} characters; got {name!r}")
+    return names
+
+
 def _as_start(start, shape) -> Equilibrium:
     """A suggested start: two lists of weights (normalised when used), each of its player's length, finite, none
     negative and not all zero."""
@@ -181,6 +192,8 @@ class MatrixGame:
         One line saying what the game is (keyword only).
     equilibria : sequence of (row, col) pairs
         Known Nash equilibria, for pages to draw (keyword only). Not checked.
+    players : (str, str)
+        The two players' names (keyword only; default ``("Player 1", "Player 2")``), as a game file gives them.
     start : (row, col) pair, optional
         A suggested place for learning to start (keyword only; non-negative weights, not all zero, normalised when
         used): for games whose
@@ -209,6 +222,7 @@ class MatrixGame:
     description: str = field(default="", kw_only=True)
     equilibria: tuple[Equilibrium, ...] = field(default=(), kw_only=True)
     start: Equilibrium | None = field(default=None, kw_only=True)
+    players: tuple[str, str] = field(default=("Player 1", "Player 2"), kw_only=True)
 
     def __post_init__(self):
         a = _as_payoff_matrix(self.row_payoffs, "row payoff matrix")
@@ -235,6 +249,7 @@ class MatrixGame:
             _check_magnitude(b, self.row_actions, self.col_actions, "column payoff matrix")
         set_(self, "name", text(self.name, "the game's name"))
         set_(self, "description", text(self.description, "the game's description"))
+        set_(self, "players", _as_players(self.players))
         set_(self, "equilibria", _as_equilibria(self.equilibria, a.shape))
         if self.start is not None:
             set_(self, "start", _as_start(self.start, a.shape))

@@ -271,7 +271,7 @@ def test_every_live_chart_says_what_it_shows(app):
     said = captions(app)
     for phrase in (
         "it is the average, not the current play",
-        "spiralling in towards the equilibrium",
+        "heading for the equilibrium (the star)",
         "a worst-case guarantee rather than a prediction",
         "Regret matching plays each positive",
     ):
@@ -397,7 +397,7 @@ def test_an_edited_game_no_longer_shows_the_presets_description(app):
     assert description not in [c.value for c in app.caption]
 
 
-def test_renaming_actions_keeps_the_game_its_description_and_its_start(app):
+def test_renaming_actions_keeps_the_game_and_its_start_but_not_words_naming_the_old_actions(app):
     app.selectbox(key="preset").select("matching-pennies").run()
     before = app.session_state.game
     assert before.start is not None
@@ -406,8 +406,9 @@ def test_renaming_actions_keeps_the_game_its_description_and_its_start(app):
     app.button(key="apply").click().run()
     game = app.session_state.game
     assert game.row_actions == ("Heads up", "Tails up") and not app.exception
-    assert game.name == before.name and game.description == before.description and game.start == before.start
-    assert before.description in [c.value for c in app.caption]
+    assert game.name == before.name and game.start == before.start
+    assert "90% Heads" in before.description and game.description == ""  # the preset's words named "Heads"
+    assert not any("Heads against" in c.value for c in app.caption)
     app.button(key="matrix_step_100").click().run()
     assert app.session_state.matrix_live.primary.metrics().nash_conv > 1e-3, "it starts off the equilibrium, as before"
     shared = rmcore.MatrixGame(**{k: v for k, v in _link_game(app).items()})

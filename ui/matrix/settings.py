@@ -186,9 +186,18 @@ def _editor() -> None:
                 if current.name.endswith("(edited)") or current.name == "Edited game"
                 else f"{current.name} (edited)"
             )
-            edited = draft.to_game(row_cells, col_cells, row_names, col_names, name=name)
-            if _same_payoffs(edited, current):  # only names changed: the same game, its description and its start
-                edited = dataclasses.replace(current, row_actions=edited.row_actions, col_actions=edited.col_actions)
+            edited = dataclasses.replace(
+                draft.to_game(row_cells, col_cells, row_names, col_names, name=name), players=current.players
+            )
+            if _same_payoffs(edited, current):  # only names changed: the same game and its start
+                renamed = (edited.row_actions, edited.col_actions) != (current.row_actions, current.col_actions)
+                edited = dataclasses.replace(
+                    current,
+                    row_actions=edited.row_actions,
+                    col_actions=edited.col_actions,
+                    # (a preset's words name its actions, "90% Heads": with other names they would be false)
+                    description="" if renamed else current.description,
+                )
         except ValueError as error:
             st.session_state.editor_error = str(error)
         else:

@@ -67,9 +67,9 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             **look,
         )
         timeline.slider(history)
-        st.caption(explain.strategies(fixed, solver.variant.algorithm))
+        st.caption(explain.strategies(fixed, solver.variant.algorithm, _drawn_actions(game)))
     average_then = history.policy("average", row)
-    equilibrium = game.equilibria[0] if game.equilibria else None
+    equilibrium = game.equilibria[0] if game.equilibria and game.is_zero_sum else None
     if equilibrium is None and exact is not None:
         equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
     nash = None if equilibrium is not None else state.nash_equilibria(game)
@@ -87,10 +87,17 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         if path is None:
             st.caption(explain.NO_SIMPLEX)
         else:
-            live_chart(path, key="chart_simplex", caption=explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX, **look)
+            live_chart(path, key="chart_simplex", caption=_simplex_words(game, solver), **look)
 
     def regrets() -> None:
-        bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
+        bars = figures.regret_bars(
+            game,
+            regrets_row,
+            regrets_col,
+            run.last_step[1] if slow else None,
+            drawn,
+            explain.regret_title(solver.variant.algorithm),
+        )
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:  # in a race, the race chart: it holds the first variant's curve too
@@ -124,6 +131,20 @@ def _lay_out(race: bool, simplex, convergence, regrets) -> None:
         (regrets if race else convergence)()
     if not race:
         regrets()
+
+
+def _drawn_actions(game: rmcore.MatrixGame) -> int | None:
+    """How many actions a player the strategy chart draws when it draws only the averages (a large game), else
+    None."""
+    return figures.MAX_SHOWN_ACTIONS if max(game.shape) > figures.MAX_SHOWN_ACTIONS else None
+
+
+def _simplex_words(game: rmcore.MatrixGame, solver: rmcore.MatrixSolver) -> str:
+    """The simplex's (or the unit square's) caption: against a fixed opponent, or in self-play by the rule and the
+    game."""
+    if not solver.is_self_play:
+        return explain.SIMPLEX_FIXED
+    return explain.simplex(game.is_zero_sum, solver.variant.algorithm, square=game.shape == (2, 2))
 
 
 def _convergence_words(solver: rmcore.MatrixSolver) -> str:
@@ -163,18 +184,18 @@ def _before_the_start(run: LiveRun, exact, look: dict) -> None:
         st.info("Press **Run** or a **Step** button to start learning.")
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
-        st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm))
+        st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
 
     def simplex() -> None:
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:
-            caption = explain.SIMPLEX if solver.is_self_play else explain.SIMPLEX_FIXED
+            caption = _simplex_words(game, solver)
             live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=caption, **look)
 
     def regrets() -> None:
         start = solver.cumulative_regrets()
-        bars = figures.regret_bars(game, start.row, start.col)
+        bars = figures.regret_bars(game, start.row, start.col, title=explain.regret_title(solver.variant.algorithm))
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:

@@ -386,7 +386,12 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
 
 
 def value_against_fixed(
-    iterations: np.ndarray, values: np.ndarray, best_response: float, equilibrium: float, learner: int
+    iterations: np.ndarray,
+    values: np.ndarray,
+    best_response: float,
+    equilibrium: float,
+    learner: int,
+    unit: str = "antes per hand",
 ) -> dict:
     """The learner's average winnings per hand against a fixed player over iterations (log x), beside the exact
     best-response value and the equilibrium value."""
@@ -420,15 +425,20 @@ def value_against_fixed(
     ]
     return figure(
         traces,
-        f"Player {learner}'s winnings per hand against the fixed player",
+        f"Player {learner}'s winnings per game against the fixed player",
         380,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)),
-        yaxis=dict(title=title("winnings (antes per hand)")),
+        yaxis=dict(title=title(f"winnings ({unit})")),
     )
 
 
 def winnings(
-    hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float
+    hands: np.ndarray,
+    mean: np.ndarray,
+    half_width: np.ndarray,
+    best_response: np.ndarray,
+    game_value: float,
+    unit: str = "antes per hand",
 ) -> dict:
     """Hands against the bot: the running mean of the student's winnings with its 95% band, what a best response would
     have averaged against the same bots (exact expectations), and the game value for the student's seat."""
@@ -467,5 +477,5 @@ def winnings(
         "Your winnings against the bot",
         360,
         xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
-        yaxis=dict(title=title("winnings (antes per hand)")),
+        yaxis=dict(title=title(f"winnings ({unit})")),
     )

@@ -11,7 +11,7 @@ import rmcore
 from .. import escape, explain
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import exact, figures
+from . import exact, explorer, figures
 from .settings import RunSettings
 
 
@@ -67,7 +67,14 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
         f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
     )
     live_chart(
-        figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
+        figures.value_against_fixed(
+            history.iterations[: row + 1],
+            values,
+            response.value,
+            equilibrium,
+            learner,
+            explain.tree_unit(explorer.is_poker(run.race.game)),
+        ),
         key="kuhn_fixed_value",
         caption=explain.CFR_FIXED_VALUE,
         **look,

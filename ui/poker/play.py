@@ -11,7 +11,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import state
+from .. import explain, state
 from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
@@ -139,7 +139,14 @@ def _tally(table: Table, value: float | None) -> None:
         f"seat is {known}, and a best response would expect {best[-1]:+.4f} against the same bots."
     )
     live_chart(
-        figures.winnings(n, means, np.nan_to_num(half), best, math.nan if value is None else value),
+        figures.winnings(
+            n,
+            means,
+            np.nan_to_num(half),
+            best,
+            math.nan if value is None else value,
+            explain.tree_unit(table.hand.rules is not None),
+        ),
         key="kuhn_play_chart",
         projector=state.presenting(),
     )

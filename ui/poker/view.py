@@ -64,7 +64,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     ):  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            unit = "antes per hand" if explorer.is_poker(run.race.game) else "payoff units"
+            unit = explain.tree_unit(explorer.is_poker(run.race.game))
             height = 420 if look["projector"] else 440
             exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit, work=display.work)
             if shown_at is not None:  # the replay's line (on the work axis, at the nodes touched by then)
