@@ -582,3 +582,17 @@ def test_csv_and_nfg_uploads_of_a_general_sum_game_show_its_equilibria(app):
     assert not app.exception and app.session_state.game is not game
     answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
     assert f"All {len(found.equilibria)} Nash equilibri" in answer
+
+
+def test_after_an_upload_or_an_edit_the_preset_box_names_no_preset(app):
+    rows = "\n".join(",".join(str((i * 7 + j * 3) % 5 - 2) for j in range(12)) for i in range(12))
+    app.file_uploader(key="upload_row").upload("big.csv", rows.encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    assert not app.exception and app.session_state.game.shape == (12, 12)
+    box = app.selectbox(key="preset")
+    assert box.value is None and box.proto.placeholder.startswith("your own game")
+    box.set_value("rps").run()
+    assert app.session_state.game.name == "Rock-Paper-Scissors" and app.selectbox(key="preset").value == "rps"
+    _type_into_cell(app, 0, 1, "-3")
+    app.button(key="apply").click().run()
+    assert app.selectbox(key="preset").value is None and app.session_state.game.name.endswith("(edited)")

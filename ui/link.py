@@ -326,6 +326,8 @@ def check() -> None:
     for key, values in st.session_state.link_given.items():
         if key in _OURS or key in _STREAMLITS:
             continue
+        if key == "preset" and not st.session_state.get("from_preset", True):
+            continue  # the link's own game (``matrix``) stands in for its preset, and the box says so
         if len(key) > 100 or key not in st.session_state:
             _problem(f"{escape.markdown(key[:40])}: not a setting of this page; ignored")
         elif isinstance(st.session_state[key], list):

@@ -55,8 +55,9 @@ def init() -> None:
         st.session_state.kuhn_upload_seen = None  # the uploader's last file, read once
     settle_faults()
     if "game" not in st.session_state:
-        game, _ = link.initial_game(DEFAULT_PRESET)
+        game, source = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game
+        st.session_state.from_preset = source[0] == "preset"  # False: an edited, uploaded or linked game
         st.session_state.draft = Draft.from_game(game)
         st.session_state.editor_error = None
         st.session_state.editor_note = None
@@ -242,6 +243,7 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
     link.game_changed(game, from_preset)
     st.session_state.game = game
+    st.session_state.from_preset = from_preset
     st.session_state.editor_error = None
     st.session_state.game_error = None
     st.session_state.upload_note = None

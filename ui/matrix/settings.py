@@ -63,6 +63,8 @@ def _parameter_key(preset: str, name: str) -> str:
 
 def load_preset() -> None:
     """Load the chosen preset with its parameters' values (a message under the box if they are refused)."""
+    if st.session_state.preset is None:  # (the box shows the user's own game: nothing to load)
+        return
     entry = rmcore.PRESETS[st.session_state.preset]
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
@@ -81,6 +83,9 @@ def game_section() -> None:
     st.session_state.setdefault(
         "preset", DEFAULT_PRESET
     )  # set here, not as the widget's default: the link may set it too
+    if not st.session_state.get("from_preset", True):
+        # An edited, uploaded or linked game: the box names no preset (it said "RPS with crash" over a 200x200 CSV).
+        st.session_state.preset = None
     st.selectbox(
         "Preset",
         names,
@@ -88,12 +93,13 @@ def game_section() -> None:
         on_change=load_preset,
         bind="query-params",
         format_func=lambda name: rmcore.PRESETS[name].title,
+        placeholder="your own game (pick a preset to replace it)",
         help="Pick a game to start from; then edit it below.",
     )
-    entry = rmcore.PRESETS[st.session_state.preset]
+    entry = rmcore.PRESETS.get(st.session_state.preset)
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
         st.caption(escape(st.session_state.game.description))
-    for p in entry.parameters:
+    for p in entry.parameters if entry is not None else ():
         kind = int if p.integer else float
         st.slider(
             p.name.replace("_", " "),
