@@ -20,7 +20,7 @@ are allowed. The specification is Gambit's documentation, "Game representation f
 >>> game.row_payoffs.tolist()
 [[-1.0, -3.0], [0.0, -2.0]]
 >>> print(write_nfg(read_nfg('NFG 1 R "Matching pennies" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1 -1')))
-NFG 1 R "Matching pennies" { "Player 1" "Player 2" }
+NFG 1 R "Matching pennies" { "1" "2" }
 { { "R1" "R2" }
   { "C1" "C2" } }
 <BLANKLINE>
