@@ -606,3 +606,17 @@ def tree_unit(poker: bool) -> str:
     """The unit of a tree game's payoffs on an axis: poker pays in antes per hand; Liar's dice, Goofspiel and the
     user's games pay in their own units per game."""
     return "antes per hand" if poker else "payoff units per game"
+
+
+#: Kuhn on sliders: Kuhn poker's catalogue entry with other cards and bets (the page's choice, not another game).
+SLIDERS_WORDS = (
+    "the same betting as Kuhn poker with 3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium "
+    "come from the sequence-form linear program and follow the sliders."
+)
+
+#: What the page does on Kuhn poker and on Leduc hold'em, after their rules.
+KUHN_CFR = (
+    "Counterfactual regret minimisation (Zinkevich et al. 2007) runs regret matching at each of the 12 information "
+    "sets; its average strategy approaches the equilibrium family, where player 1's game value is −1/18."
+)
+LEDUC_VIEW = "Its 936 information sets are too many to table: a heat map and an explorer show them."

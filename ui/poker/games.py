@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import rmcore
 
+from .. import explain
 from ..escape import markdown as escape
 
 #: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
@@ -53,7 +54,7 @@ def help_text() -> str:
     kuhn, leduc = rmcore.TREE_GAMES["kuhn"], rmcore.TREE_GAMES["leduc"]
     lines = [
         f"{CLASSIC['kuhn']}: the classic, 3 cards and a bet of 1, taught step by step. {kuhn.description}",
-        f"{CLASSIC['sliders']}: {SLIDERS_WORDS}",
+        f"{CLASSIC['sliders']}: {explain.SLIDERS_WORDS}",
         f"{CLASSIC['leduc']}: {leduc.description}",
     ]
     lines += [
@@ -69,13 +70,6 @@ def help_text() -> str:
     return "\n\n".join(lines)
 
 
-#: Kuhn on sliders: Kuhn poker's catalogue entry with other cards and bets (the page's choice, not another game).
-SLIDERS_WORDS = (
-    "the same betting as Kuhn poker with 3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium "
-    "come from the sequence-form linear program and follow the sliders."
-)
-
-
 def rules(name: str) -> str:
     """What the page shows above a game's settings for the page's choice ``name``: a catalogue game's rules in full
     (``TreeGameEntry.how_to_play``; Kuhn on sliders is Kuhn poker's), escaped for Markdown, and for Kuhn on sliders
@@ -84,26 +78,18 @@ def rules(name: str) -> str:
     if entry is None or not entry.how_to_play:
         return ""
     words = f"**{escape(entry.title)}:** {escape(entry.how_to_play)}"
-    return words + (f" **{CLASSIC['sliders']}:** {escape(SLIDERS_WORDS)}" if name == "sliders" else "")
+    return words + (f" **{CLASSIC['sliders']}:** {escape(explain.SLIDERS_WORDS)}" if name == "sliders" else "")
 
 
 def page_words(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame) -> str:
     """The words above the tree page's settings: the classic choices' rules and what the page does with them, any
     other game's line (with its size) and its rules."""
-    notes = {"kuhn": KUHN_CFR, "leduc": LEDUC_VIEW}
+    notes = {"kuhn": explain.KUHN_CFR, "leduc": explain.LEDUC_VIEW}
     if name in CLASSIC:
         return " ".join(part for part in (rules(name), notes.get(name, "")) if part)
     line = description(name, uploaded, game)
     text = rules(name)
     return f"{line}\n\n{text}" if text else line
-
-
-#: What the page does on Kuhn poker and on Leduc hold'em, after their rules.
-KUHN_CFR = (
-    "Counterfactual regret minimisation (Zinkevich et al. 2007) runs regret matching at each of the 12 information "
-    "sets; its average strategy approaches the equilibrium family, where player 1's game value is −1/18."
-)
-LEDUC_VIEW = "Its 936 information sets are too many to table: a heat map and an explorer show them."
 
 
 def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame) -> str:
