@@ -2,19 +2,20 @@
 
 import streamlit as st
 
-from ui import controls, link, state
+from ui import controls, escape, explain, link, state
 from ui.matrix import field_lessons, lesson, settings, space, view
 
 presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")
-    st.caption(
-        "Each action is played in proportion to its positive cumulative regret. "
-        "In zero-sum self-play the *average* strategies approach a Nash equilibrium."
-    )
+subtitle = st.empty()  # (how the chosen rule plays: filled in once the rule is read below)
 link.notice()
 
-with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=False) if presenting else st.container():
+with (
+    st.expander(f"Game and settings: {escape.markdown(st.session_state.game.name)}", expanded=False)
+    if presenting
+    else st.container()
+):
     with st.container(horizontal=True):
         lesson.button()
         field_lessons.buttons()
@@ -28,6 +29,8 @@ with st.expander(f"Game and settings: {st.session_state.game.name}", expanded=Fa
         chosen = settings.race_section(primary, opponent, start)
         display = settings.display_options(chosen)
 display = display._replace(lesson=lesson.words(st.session_state.game, chosen))
+if not presenting:
+    subtitle.caption(explain.matrix_subtitle(primary.algorithm))
 
 if not presenting:
     st.divider()
@@ -35,6 +38,7 @@ run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
 controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
+lesson.link_line(st.session_state.game, chosen)
 view.export_section(run)
 space.export_section(run)
 link.check()

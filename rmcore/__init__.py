@@ -14,6 +14,14 @@ from . import poker as poker  # the subpackage, re-exported as rmcore.poker
 from ._runtime import KernelsCompiling, compile_in_background, compiles_in_background, compiling, prepare_kernels
 from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
 from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
+from .equilibria import (
+    NashEquilibria,
+    NashEquilibrium,
+    lemke_howson,
+    nash_equilibria,
+    nearest_equilibrium,
+    support_enumeration,
+)
 from .exact import ZeroSumSolution, solve_zero_sum
 from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
 from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg
@@ -127,6 +135,12 @@ __all__ = [
     "Preset",
     "PresetParameter",
     "ZeroSumSolution",
+    "NashEquilibrium",
+    "NashEquilibria",
+    "nash_equilibria",
+    "support_enumeration",
+    "lemke_howson",
+    "nearest_equilibrium",
     "best_response_gains",
     "equilibrium_policy",
     "exploitability",

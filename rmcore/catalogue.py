@@ -45,7 +45,8 @@ class TreeGameParameter:
 class TreeGameEntry:
     """A game family in the catalogue: ``build(*values)``, the parameters' values in their order, returns its
     :class:`~rmcore.TreeGame` (cached); ``rules`` is the class of the rules its games are built from, whose fields
-    of the parameters' names hold their values."""
+    of the parameters' names hold their values. ``description`` is one line; ``how_to_play`` the rules in full, for a
+    page or a notebook (what every action name means, and what is paid)."""
 
     name: str
     title: str
@@ -53,6 +54,7 @@ class TreeGameEntry:
     build: Callable[..., TreeGame]
     parameters: tuple[TreeGameParameter, ...] = ()
     rules: type | None = None
+    how_to_play: str = ""
 
 
 def _kuhn_parameters() -> tuple[TreeGameParameter, ...]:
@@ -72,6 +74,11 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         poker.kuhn_poker,
         _kuhn_parameters(),
         poker.KuhnRules,
+        "Three cards, J < Q < K (up to 13 on sliders). Each player antes 1 and gets one card. Player 1 passes (checks) "
+        "or bets 1. After a pass, player 2 passes (showdown for the pot of 2) or bets, and player 1 then folds (pass) "
+        "or calls (bet). After a bet, the other player folds (pass) or calls (bet): showdown for 4. The higher card "
+        "wins a showdown; a fold loses the ante. Information sets are named by the card held and the actions so far "
+        "(p: pass, b: bet): Jpb is holding J after pass, bet.",
     ),
     "leduc": TreeGameEntry(
         "leduc",
@@ -80,12 +87,16 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         poker.leduc_poker,
         (),
         poker.LeducRules,
+        "Six cards (J, Q, K in two suits). Each player antes 1 and gets one private card; a betting round, then one "
+        "public card, then a second round. In each round a player checks (c) or raises (r: 2 in the first round, 4 in "
+        "the second; at most two raises a round); facing a raise, folds (f), calls (c) or raises. A fold loses what "
+        "was put in; at a showdown a pair with the public card wins, otherwise the higher card; equal cards split.",
     ),
     "liars_dice": TreeGameEntry(
         "liars_dice",
         "Liar's dice",
-        "Liar's dice (Lanctot et al. 2009; OpenSpiel's liars_dice): one die each, bid on both dice, the highest face "
-        "wild, or call the last bid a lie.",
+        "Liar's dice (Lanctot et al. 2009; OpenSpiel's liars_dice): one die each; bid q-f (at least q of the two dice "
+        "show face f, the highest face wild), or call the last bid a lie.",
         liars_dice.liars_dice,
         (
             TreeGameParameter(
@@ -98,6 +109,11 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
             ),
         ),
         liars_dice.LiarsDiceRules,
+        "Each player rolls one die and sees only their own. Player 1 bids first, then the players take turns: a bid "
+        "q-f, such as 2-3, claims that at least q of the two dice show face f, the highest face counting as any face "
+        "(wild). Each bid must be higher than the last (1-1 < 1-2 < ... < 2-1 < ...). Instead of bidding, a player "
+        "may call the last bid a lie (Liar): the dice are shown, the bidder wins 1 if the bid holds and the caller "
+        "wins 1 if it does not. No money is staked: payoffs are these wins and losses of 1.",
     ),
     "goofspiel": TreeGameEntry(
         "goofspiel",
@@ -116,6 +132,10 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
             ),
         ),
         goofspiel.GoofspielRules,
+        "Each player holds the cards 1 to N; the point cards are turned up from N down to 1. On each turn both bid a "
+        "card of their hand for the point card shown (player 1 first, player 2 without seeing it); the higher bid "
+        "wins the point card's value, equal bids discard it. Bids stay hidden: each learns only who won the turn. "
+        "The player with more points wins 1, the other loses 1 (0 on equal points).",
     ),
 }
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import config
+from .validation import start_weights, text
 
 __all__ = [
     "MatrixGame",
@@ -117,7 +118,7 @@ def _as_labels(labels, count: int, default_prefix: str, who: str) -> tuple[str, 
         return tuple(f"{default_prefix}{k + 1}" for k in range(count))
     if isinstance(labels, str):
         raise ValueError(f"{who} action names must be a list of names, not one string")
-    names = tuple(str(name).strip() for name in labels)
+    names = tuple(text(name, f"{who} action name {k + 1}").strip() for k, name in enumerate(labels))
     if len(names) != count:
         raise ValueError(f"{who} action names: got {len(names)} names for {count} actions")
     for k, name in enumerate(names):
@@ -148,6 +149,30 @@ def _as_equilibria(equilibria, shape) -> tuple[Equilibrium, ...]:
     return tuple(result)
 
 
+def _as_players(players) -> tuple[str, str]:
+    """The two players' names (a file's ``"P1"`` and ``"P2"``, kept so that writing it back keeps them)."""
+    if isinstance(players, str) or len(tuple(players)) != 2:
+        raise ValueError(f"players must be two names, the row player's and the column player's; got {players!r}")
+    names = tuple(text(name, f"player {k + 1}'s name").strip() for k, name in enumerate(players))
+    for k, name in enumerate(names):
+        if not name or len(name) > config.MAX_LABEL_CHARS:
+            raise ValueError(f"player {k + 1}'s name must be 1 to {config.MAX_LABEL_CHARS} characters; got {name!r}")
+    return names
+
+
+def _as_start(start, shape) -> Equilibrium:
+    """A suggested start: two lists of weights (normalised when used), each of its player's length, finite, none
+    negative and not all zero."""
+    try:
+        row, col = start
+    except (TypeError, ValueError):
+        raise ValueError("start must be two lists of weights, the row player's and the column player's") from None
+    return Equilibrium(
+        start_weights(row, shape[0], "the row player's start"),
+        start_weights(col, shape[1], "the column player's start"),
+    )
+
+
 @dataclass(frozen=True, eq=False)
 class MatrixGame:
     """A finite two-player game in normal form.
@@ -167,8 +192,11 @@ class MatrixGame:
         One line saying what the game is (keyword only).
     equilibria : sequence of (row, col) pairs
         Known Nash equilibria, for pages to draw (keyword only). Not checked.
+    players : (str, str)
+        The two players' names (keyword only; default ``("Player 1", "Player 2")``), as a game file gives them.
     start : (row, col) pair, optional
-        A suggested place for learning to start (keyword only; weights, normalised): for games whose
+        A suggested place for learning to start (keyword only; non-negative weights, not all zero, normalised when
+        used): for games whose
         uniform start is already their equilibrium, so that a run from it shows something. A solver
         uses it only when asked (``MatrixSolver(game, start=game.start)``).
 
@@ -176,8 +204,9 @@ class MatrixGame:
     ------
     ValueError
         If a matrix is not 2-D, is empty, has a non-finite or non-numeric entry, has
-        more than ``config.MAX_ACTIONS`` actions per side, or the two matrices or the
-        labels do not match its shape.
+        more than ``config.MAX_ACTIONS`` actions per side, the two matrices or the
+        labels do not match its shape, a start weight is negative or a player's are all zero,
+        or a name holds a lone surrogate (text no page or file can hold).
 
     Notes
     -----
@@ -193,6 +222,7 @@ class MatrixGame:
     description: str = field(default="", kw_only=True)
     equilibria: tuple[Equilibrium, ...] = field(default=(), kw_only=True)
     start: Equilibrium | None = field(default=None, kw_only=True)
+    players: tuple[str, str] = field(default=("Player 1", "Player 2"), kw_only=True)
 
     def __post_init__(self):
         a = _as_payoff_matrix(self.row_payoffs, "row payoff matrix")
@@ -217,11 +247,12 @@ class MatrixGame:
         _check_magnitude(a, self.row_actions, self.col_actions, "row payoff matrix")
         if not zero_sum:
             _check_magnitude(b, self.row_actions, self.col_actions, "column payoff matrix")
-        set_(self, "name", str(self.name))
-        set_(self, "description", str(self.description))
+        set_(self, "name", text(self.name, "the game's name"))
+        set_(self, "description", text(self.description, "the game's description"))
+        set_(self, "players", _as_players(self.players))
         set_(self, "equilibria", _as_equilibria(self.equilibria, a.shape))
         if self.start is not None:
-            set_(self, "start", _as_equilibria([self.start], a.shape)[0])
+            set_(self, "start", _as_start(self.start, a.shape))
         set_(self, "_zero_sum", zero_sum)
 
     @property

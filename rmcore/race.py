@@ -359,15 +359,16 @@ def race(
     opponent=None,
     start=None,
     chunks: int = 1,
+    history_share: float | None = config.HISTORY_SHARE,
 ) -> RaceResult:
     """Run a :class:`Race` for ``iterations`` (in ``chunks`` equal steps) and return its result.
 
     ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame` such as :data:`rmcore.KUHN`;
-    ``variants`` as :class:`Race` takes them.
+    ``variants`` and ``history_share`` as :class:`Race` takes them.
     """
     iterations = whole_number(iterations, "iterations", 1)
     chunks = whole_number(chunks, "chunks", 1)
-    contest = Race(game, variants, seeds=seeds, seed=seed, opponent=opponent, start=start)
+    contest = Race(game, variants, seeds=seeds, seed=seed, opponent=opponent, start=start, history_share=history_share)
     done = 0
     for k in range(1, chunks + 1):
         target = iterations * k // chunks

@@ -133,7 +133,9 @@ def _best_guarantee(payoffs, own, other) -> tuple[float, np.ndarray]:
 def solve_tree_game(game: TreeGame) -> TreeSolution:
     """The value (to player 1) and an equilibrium of a two-player zero-sum game tree with perfect recall.
 
-    Kuhn poker's value is -1/18; Leduc hold'em's about -0.0856 (both LPs take about a second on Leduc).
+    Kuhn poker's value is -1/18; Leduc hold'em's about -0.0856 (both LPs take about a second on Leduc). The LP is
+    solved on the payoffs divided by their largest sequence-form entry ``max |A[s, t]|`` (HiGHS's tolerances are
+    absolute), so the answer does not depend on the payoffs' unit: the value is scaled back, the policy is the same.
 
     Raises
     ------
@@ -144,8 +146,15 @@ def solve_tree_game(game: TreeGame) -> TreeSolution:
         raise ValueError(f"expected a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
     form = _sequence_form(game)
     constraints_1, constraints_2 = form.constraints
-    value, plan_1 = _best_guarantee(form.payoffs, constraints_1, constraints_2)
-    _, plan_2 = _best_guarantee(-form.payoffs.T.tocsr(), constraints_2, constraints_1)
+    # HiGHS's tolerances are absolute (1e-10 here, 1e-7 by default): at payoffs of 1e-8 every payoff was within them
+    # (value 0, a policy with NashConv 4), at 1e9 the LP failed. It solves the game scaled to a largest |A[s, t]| of 1,
+    # which has the same equilibria; the value is scaled back.
+    scale = float(np.abs(form.payoffs.data).max()) if form.payoffs.nnz else 0.0
+    scale = scale if scale > 0 else 1.0
+    payoffs = form.payoffs / scale
+    value, plan_1 = _best_guarantee(payoffs, constraints_1, constraints_2)
+    _, plan_2 = _best_guarantee(-payoffs.T.tocsr(), constraints_2, constraints_1)
+    value *= scale
     tree = game.tree
     probabilities = np.zeros((len(game.infosets), policy_width(game)))
     for info in range(len(game.infosets)):

@@ -39,6 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import validation
 from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
 
 __all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES"]
@@ -167,9 +168,7 @@ def build_tree_game(
             node = expand(state)
             labels.append(" ".join(history) if label is None else label(state, history))
             if isinstance(node, Terminal):
-                value = float(node.payoff)
-                if not np.isfinite(value):
-                    raise ValueError(f"the payoff at {_where(history)} is not a finite number")
+                value = validation.payoff(node.payoff, f"the payoff at {_where(history)}")  # (the matrix games' limits)
                 player.append(-1), infoset_of.append(-1), payoff.append(value)
                 children.append([]), probabilities.append([])
                 continue

@@ -17,7 +17,18 @@ import numpy as np
 
 from . import config
 
-__all__ = ["choice", "whole_number", "history_points", "seed_words", "as_strategy", "named_parts", "normalised"]
+__all__ = [
+    "choice",
+    "whole_number",
+    "history_points",
+    "seed_words",
+    "as_strategy",
+    "named_parts",
+    "normalised",
+    "text",
+    "start_weights",
+    "payoff",
+]
 
 
 def choice(value, allowed, what: str) -> str:
@@ -130,3 +141,67 @@ def named_parts(text, catalogues: dict, what: str, example: str) -> dict[str, st
             raise ValueError(f"{text!r} names the {field} twice ({fields[field]!r} and {token!r})")
         fields[field] = token
     return fields
+
+
+def text(value, what: str) -> str:
+    """``value`` as text that can be written out (to a page, a file, a link): a lone surrogate (``"\\ud800"``, which a
+    JSON link can carry but UTF-8 cannot encode) is refused, naming where it is.
+
+    >>> text("Rock", "row action 1")
+    'Rock'
+    >>> text("x\\ud800", "the game's name")
+    Traceback (most recent call last):
+    ...
+    ValueError: the game's name has a lone surrogate (\\ud800) at character 2: not a character text can hold
+    """
+    value = str(value)
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as error:
+        shown = value[error.start].encode("unicode_escape").decode("ascii")
+        raise ValueError(
+            f"{what} has a lone surrogate ({shown}) at character {error.start + 1}: not a character text can hold"
+        ) from None
+    return value
+
+
+def start_weights(values, size: int, who: str) -> tuple[float, ...]:
+    """A starting strategy given as weights (normalised later): ``size`` finite numbers, none negative, not all zero.
+
+    >>> start_weights([1, 2, 1], 3, "the row player's start")
+    (1.0, 2.0, 1.0)
+    >>> start_weights([0, 0], 2, "the column player's start")
+    Traceback (most recent call last):
+    ...
+    ValueError: the column player's start is all zeros; give at least one action a positive weight
+    """
+    as_strategy(values, size, who, normalise=True)  # the length, finite numbers, none negative, a positive sum
+    return tuple(float(v) for v in np.asarray(values, dtype=np.float64).reshape(-1))
+
+
+def payoff(value, where: str) -> float:
+    """A game tree's payoff as a float within the matrix games' limits: finite, at most ``config.MAX_PAYOFF`` in size,
+    and zero or at least ``config.MIN_PAYOFF``. Far outside them CFR's regret sums overflow (1e308) or lose every digit
+    (subnormal numbers), and no solver depends on the payoffs' unit.
+
+    >>> payoff(-2, "the payoff at J Q p b")
+    -2.0
+    >>> payoff(1e308, "a payoff")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a payoff is 1e+308; payoffs must lie within ±1e+12 (rescale the game: ...)
+    """
+    try:
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{where} is {str(value)[:40]!r}, not a number that fits a double") from None
+    rescale = "rescale the game: no solver depends on the payoffs' unit"
+    if not np.isfinite(number):
+        raise ValueError(f"{where} is not a finite number")
+    if abs(number) > config.MAX_PAYOFF:
+        raise ValueError(f"{where} is {number:.3g}; payoffs must lie within ±{config.MAX_PAYOFF:.0e} ({rescale})")
+    if number != 0 and abs(number) < config.MIN_PAYOFF:
+        raise ValueError(
+            f"{where} is {number:.3g}; a non-zero payoff must be at least {config.MIN_PAYOFF:.0e} in size ({rescale})"
+        )
+    return number

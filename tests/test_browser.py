@@ -726,3 +726,39 @@ def test_the_tree_page_runs_an_uploaded_efg_and_explains_a_bad_file(app_url, tmp
         page.get_by_text("Not loaded: the file bad.efg, line 1").wait_for(timeout=60_000)
         assert iteration_shown(page) == "10" and page.get_by_text("from the file kuhn.efg").count() > 0
         assert page.locator("[data-testid=stException]").count() == 0
+
+
+def test_a_race_of_eleven_from_a_link_an_openspiel_export_and_a_game_by_name_show_no_traceback(app_url, tmp_path):
+    """The first hour on the tree page at 1280x720: a link asking for 11 CFR variants races the first 10 and says
+    which one it dropped (Run and Step stay); OpenSpiel's own .efg export of Leduc runs, with the note on how its
+    decimals were read; an OpenSpiel game typed by name runs, and one that cannot is refused next to the box."""
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python.algorithms.gambit import export_gambit
+
+    from ui.poker.settings import ALL_VARIANTS
+
+    exported = tmp_path / "leduc.efg"
+    exported.write_text(export_gambit(pyspiel.load_game("leduc_poker")))
+    labels = [v.label for v in ALL_VARIANTS][:11]
+    with chromium_page(1280, 720) as page:
+        page.goto(f"{app_url}/kuhn_poker?{urllib.parse.urlencode([('kuhn_variants', label) for label in labels])}")
+        page.get_by_text("a race takes at most 10 variants").wait_for(timeout=90_000)
+        assert page.get_by_text(f"dropped '{labels[10]}'").count() == 1  # (the notice shows once)
+        wait_until_idle(page)
+        click_until(
+            page, page.get_by_role("button", name="Step +10", exact=True), lambda: iteration_shown(page) == "10"
+        )
+        page.goto(f"{app_url}/kuhn_poker?kuhn_game=Your+game+%28.efg%29")
+        uploader = page.locator("[data-testid=stFileUploader]").filter(has_text="Gambit .efg file")
+        uploader.wait_for(timeout=90_000)
+        uploader.locator("input[type=file]").set_input_files(str(exported))
+        page.get_by_text("read 0.1666666666666667 as 1/6").wait_for(timeout=60_000)
+        page.get_by_text("936 information sets").first.wait_for(timeout=10_000)
+        page.goto(f"{app_url}/kuhn_poker?kuhn_game=OpenSpiel+game&kuhn_openspiel=liars_dice%28dice_sides%3D3%29")
+        page.get_by_text("192 information sets").first.wait_for(timeout=90_000)
+        wait_until_idle(page)
+        box = page.get_by_role("textbox", name="OpenSpiel game (the string pyspiel.load_game takes)")
+        box.fill("chess")
+        box.press("Enter")
+        page.get_by_text("plays are too long").wait_for(timeout=60_000)
+        assert page.locator("[data-testid=stException]").count() == 0

@@ -147,7 +147,11 @@ def _broken(old, new):
     [
         (_broken("{ 3, -3 }", "{ 3, -2 }"), 'line 8: outcome 4 "" pays 3 and -2: not zero-sum'),
         (_broken('"A" "B"', '"A" "B" "C"'), "line 1: the file has 3 players; rmcore reads two-player games"),
-        (_broken("2/3", "1/2"), "line 2: the probabilities of chance's information set 1 sum to 5/6, not exactly 1"),
+        (
+            _broken("2/3", "1/2"),
+            "line 2: the probabilities of chance's information set 1 sum to 0.8333333333333334 (5/6 exactly), not "
+            "exactly 1",
+        ),
         (SMALL[: SMALL.index('p "" 2 1 0')], "line 13: the file ends while the node at line 10 still lacks 1"),
         (_broken('t "" 3\n', 't "" 9\n'), "line 13: unknown outcome 9"),
         (SMALL + 't "" 1\n', "line 17: a node after the tree is complete"),

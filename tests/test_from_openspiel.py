@@ -79,3 +79,29 @@ def test_the_library_never_imports_openspiel():
     code = "import sys, rmcore; rmcore.tree_game('kuhn'); print('pyspiel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    "name,words",
+    [
+        ("backgammon", "does not give its players' information states"),
+        ("chess", "plays are too long: the histories of its first"),
+        ("go(board_size=5)", "plays are too long"),
+        ("kuhn_poker(players=3)", "rmcore plays two-player games; Kuhn Poker has 3 players"),
+        ("first_sealed_auction", "need a zero-sum game"),
+    ],
+)
+def test_games_that_cannot_be_trees_here_are_refused_in_a_sentence_before_memory_grows(name, words):
+    """Backgammon raised SpielError; chess and go grew memory with the square of the nodes built (3.2 GB at 4,000 of
+    chess): the walk counts what its states hold and stops at the cap."""
+    with pytest.raises(ValueError, match=words):
+        rmcore.from_openspiel(pyspiel.load_game(name))
+
+
+def test_the_node_cap_counts_the_states_as_they_are_created():
+    with pytest.raises(ValueError, match="Tic Tac Toe has more than 10,000 nodes"):
+        rmcore.from_openspiel(pyspiel.load_game("tic_tac_toe"), max_nodes=10_000)
+    leduc = pyspiel.load_game("leduc_poker")  # 9,457 histories: 9,450 tree nodes and the deal's 7 chance nodes
+    assert rmcore.from_openspiel(leduc, max_nodes=9_457).tree.player.shape[0] == 9_450
+    with pytest.raises(ValueError, match="Leduc Poker has more than 9,456 nodes"):
+        rmcore.from_openspiel(leduc, max_nodes=9_456)

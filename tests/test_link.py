@@ -6,12 +6,13 @@ import numpy as np
 import pytest
 
 import rmcore
-from tests.visits import opened, run_to_reached
+from tests.visits import opened, run_to_reached, shown
 from ui import link
 
 
 def warnings(app) -> str:
-    return " | ".join(w.value for w in app.warning)
+    """The notices as a reader sees them: Markdown's backslash escapes shown as the characters they escape."""
+    return shown(" | ".join(w.value for w in app.warning))
 
 
 def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
@@ -87,7 +88,7 @@ def test_a_link_restores_the_poker_pages_variants():
         ({"preset": "Nonexistent"}, "preset='Nonexistent': not a valid value"),
         ({"param_weighted-rps_rock_scissors": "1e308", "preset": "Weighted RPS"}, "not a valid value"),
         ({"algorithm": "<script>alert(1)</script>"}, "algorithm="),
-        ({"race_variants": ["rm · bogus"]}, "race_variants="),
+        ({"race_variants": ["rm · bogus"]}, "race_variants: dropped 'rm · bogus' (not a choice of this page)"),
         ({"whatever": "1"}, "whatever: not a setting of this page"),
         ({"run_to": "-5"}, "run_to='-5'"),
         ({"run_to": "1" * 50}, "run_to="),
@@ -99,7 +100,7 @@ def test_a_link_restores_the_poker_pages_variants():
         ({"matrix": "[" * 3000 + "]" * 3000}, "nested 3000 levels deep"),
         ({"matrix": '{"A": [[1, 2]], "rows": 5}'}, "'rows' must be a list of action names"),
         ({"matrix": '{"A": [[1, 2]], "start": [[1], "x"]}'}, "'start' must be two lists"),
-        ({"matrix": '{"A": [[1, 2]], "start": [[1], [1, 2, 3]]}'}, "equilibrium 1 does not match"),
+        ({"matrix": '{"A": [[1, 2]], "start": [[1], [1, 2, 3]]}'}, "start has 3 entries but the player has 2 actions"),
         ({"matrix": json.dumps({"A": [[1, 2], [3]]})}, "every row needs the same length"),
         ({"matrix": "x" * 20_000}, "at most 8,000"),
     ],
@@ -224,3 +225,38 @@ def test_names_from_a_link_are_shown_as_typed_never_as_markdown():
         assert "](" not in text.replace("\\](", ""), text  # every link or image bracket is escaped
         assert ":material/lock:" not in text
     assert any("Now solving" in text and "\\!\\[\\]" in text for text in shown)
+
+
+@pytest.mark.parametrize("count", [11, 15])
+def test_a_link_with_more_cfr_variants_than_a_race_takes_runs_the_first_ten_and_names_the_rest(count):
+    from ui.poker.settings import ALL_VARIANTS
+
+    labels = [v.label for v in ALL_VARIANTS][:count]
+    assert len(labels) == count
+    app = opened({"kuhn_variants": labels}, url_path="kuhn_poker")
+    assert not app.exception
+    assert [v.label for v in app.session_state.kuhn_live.race.variants] == labels[:10]
+    notice = warnings(app)
+    dropped = ", ".join(repr(label) for label in labels[10:])
+    assert f"kuhn_variants: dropped {dropped} (a race takes at most 10 variants); kept the first 10" in notice, notice
+    assert app.button(key="kuhn_step_1") and app.segmented_control(key="kuhn_running"), "Run and Step stay"
+
+
+def test_the_cfr_variant_picker_takes_at_most_ten():
+    app = opened(url_path="kuhn_poker")
+    assert app.multiselect(key="kuhn_variants").proto.max_selections == 10
+
+
+def test_a_matrix_race_link_with_more_than_eight_variants_keeps_eight_and_names_the_dropped_not_the_first():
+    from ui.matrix.settings import ALL_VARIANTS
+
+    others = [v.label for v in ALL_VARIANTS[1:10]]
+    app = opened({"race_variants": others})
+    assert not app.exception
+    assert [v.label for v in app.session_state.matrix_live.race.variants] == [ALL_VARIANTS[0].label, *others[:7]]
+    notice = warnings(app)
+    assert (
+        f"race_variants: dropped {others[7]!r}, {others[8]!r} (a race compares the chosen variant with at most 7 "
+        "others); kept the first 7" in notice
+    ), notice
+    assert repr(others[0]) not in notice and "not a valid value" not in notice

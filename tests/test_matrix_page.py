@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 import rmcore
 from tests.live_charts import captions, live_charts
-from tests.visits import run_switch
+from tests.visits import run_switch, shown
 
 
 @pytest.fixture
@@ -24,7 +24,7 @@ def iteration(app) -> int:
 
 
 def errors(app) -> str:
-    return " | ".join(e.value for e in app.error)
+    return shown(" | ".join(e.value for e in app.error))
 
 
 def test_page_opens_on_rps_with_crash_at_iteration_zero(app):
@@ -271,7 +271,7 @@ def test_every_live_chart_says_what_it_shows(app):
     said = captions(app)
     for phrase in (
         "it is the average, not the current play",
-        "spiralling in towards the equilibrium",
+        "heading for the equilibrium (the star)",
         "a worst-case guarantee rather than a prediction",
         "Regret matching plays each positive",
     ):
@@ -397,7 +397,7 @@ def test_an_edited_game_no_longer_shows_the_presets_description(app):
     assert description not in [c.value for c in app.caption]
 
 
-def test_renaming_actions_keeps_the_game_its_description_and_its_start(app):
+def test_renaming_actions_keeps_the_game_and_its_start_but_not_words_naming_the_old_actions(app):
     app.selectbox(key="preset").select("matching-pennies").run()
     before = app.session_state.game
     assert before.start is not None
@@ -406,8 +406,9 @@ def test_renaming_actions_keeps_the_game_its_description_and_its_start(app):
     app.button(key="apply").click().run()
     game = app.session_state.game
     assert game.row_actions == ("Heads up", "Tails up") and not app.exception
-    assert game.name == before.name and game.description == before.description and game.start == before.start
-    assert before.description in [c.value for c in app.caption]
+    assert game.name == before.name and game.start == before.start
+    assert "90% Heads" in before.description and game.description == ""  # the preset's words named "Heads"
+    assert not any("Heads against" in c.value for c in app.caption)
     app.button(key="matrix_step_100").click().run()
     assert app.session_state.matrix_live.primary.metrics().nash_conv > 1e-3, "it starts off the equilibrium, as before"
     shared = rmcore.MatrixGame(**{k: v for k, v in _link_game(app).items()})
@@ -453,9 +454,10 @@ def test_a_general_sum_game_names_its_payoff_and_its_equilibria_by_action(app):
     app.selectbox(key="preset").select("battle-of-sexes").run()
     app.button(key="matrix_step_10").click().run()
     assert [m.label for m in app.metric][3] == "row player's payoff x̄ᵀAȳ"
-    table = app.dataframe[-1].value
-    assert list(table.columns) == ["row player", "column player"] and "0.3333333333333333" not in table.to_string()
-    assert any(action in cell for cell in table["row player"] for action in app.session_state.game.row_actions)
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert "| row player | column player |" in answer and "0.3333333333333333" not in answer
+    row_actions = app.session_state.game.row_actions
+    assert f"{row_actions[0]} 0.6667, {row_actions[1]} 0.3333" in answer, answer
 
 
 def test_every_chart_axis_has_a_title_and_a_unit(app):
@@ -525,3 +527,72 @@ def test_the_download_offers_the_current_game_as_nfg_text(app, monkeypatch):
     game = app.session_state.game
     assert back.row_actions == game.row_actions and back.row_payoffs.tobytes() == game.row_payoffs.tobytes()
     assert back.col_payoffs.tobytes() == game.col_payoffs.tobytes() and back.name == game.name
+
+
+def _general_sum_link(size: int, seed: int = 4) -> dict:
+    import json
+
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    a, b = rng.normal(size=(size, size)).round(3).tolist(), rng.normal(size=(size, size)).round(3).tolist()
+    return {"matrix": json.dumps({"name": f"Edited {size}x{size}", "A": a, "B": b})}
+
+
+def test_an_edited_general_sum_game_shows_every_nash_equilibrium_and_the_averages_distance_to_the_nearest():
+    from tests.visits import opened
+
+    app = opened(_general_sum_link(3))
+    game = app.session_state.game
+    found = rmcore.nash_equilibria(game)
+    assert found.complete and len(found.equilibria) >= 1
+    answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer and "support enumeration" in answer
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    average = app.session_state.matrix_live.primary.average_policy()
+    k, distance = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
+    assert f"The running averages are **{distance:.4f}** from the nearest, equilibrium {k + 1}" in answer
+    assert f"{k + 1} (nearest)" in answer
+
+
+def test_beyond_eight_actions_one_equilibrium_by_lemke_howson_is_shown():
+    from tests.visits import opened
+
+    app = opened(_general_sum_link(9))
+    app.button(key="matrix_step_10").click().run()
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert "One Nash equilibrium, by Lemke-Howson" in answer and "from the nearest, equilibrium 1" in answer
+
+
+def test_csv_and_nfg_uploads_of_a_general_sum_game_show_its_equilibria(app):
+    row, col = "3,0,1\n0,2,1\n1,1,0.5\n", "2,0,1\n0,3,1.4\n1,0.5,1\n"
+    app.file_uploader(key="upload_row").upload("row.csv", row.encode(), "text/csv").run()
+    app.file_uploader(key="upload_col").upload("col.csv", col.encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    game = app.session_state.game
+    assert not app.exception and not game.is_zero_sum
+    found = rmcore.nash_equilibria(game)
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer
+    app.file_uploader(key="upload_nfg").upload("game.nfg", rmcore.write_nfg(game).encode(), "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    assert not app.exception and app.session_state.game is not game
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert f"All {len(found.equilibria)} Nash equilibri" in answer
+
+
+def test_after_an_upload_or_an_edit_the_preset_box_names_no_preset(app):
+    rows = "\n".join(",".join(str((i * 7 + j * 3) % 5 - 2) for j in range(12)) for i in range(12))
+    app.file_uploader(key="upload_row").upload("big.csv", rows.encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    assert not app.exception and app.session_state.game.shape == (12, 12)
+    box = app.selectbox(key="preset")
+    assert box.value is None and box.proto.placeholder.startswith("your own game")
+    box.set_value("rps").run()
+    assert app.session_state.game.name == "Rock-Paper-Scissors" and app.selectbox(key="preset").value == "rps"
+    _type_into_cell(app, 0, 1, "-3")
+    app.button(key="apply").click().run()
+    assert app.selectbox(key="preset").value is None and app.session_state.game.name.endswith("(edited)")

@@ -306,3 +306,28 @@ def test_an_old_setup_file_of_page_kuhn_opens_the_poker_page_with_its_game():
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
     assert urllib.parse.urlsplit(target).path == "/kuhn_poker"
     _shows_leduc(_opened_at(target), seed=9, variant="cfr · alternating", iteration=2)
+
+
+def test_the_average_policies_value_and_the_game_value_are_two_named_numbers(page):
+    """Player 2 locked (never bluffs with J): the average policies earn player 1 more than the game's −1/18, and the
+    page names each number for what it is."""
+    page.radio(key="kuhn_opponent").set_value("2").run()
+    labels = [m.label for m in page.metric]
+    assert labels[2:] == ["average policies' value for player 1", "game value for player 1"]
+    assert metric(page, 2) == "-" and metric(page, 3) == "-0.05556", "no average before the first iteration"
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception
+    assert float(metric(page, 2)) > 0 and metric(page, 3) == "-0.05556"
+    assert float(metric(page, 2)) == pytest.approx(page.session_state.kuhn_live.primary.metrics().game_value, abs=1e-5)
+
+
+def test_leducs_game_value_is_its_exact_answer_and_uniform_play_is_not_called_a_value(page):
+    import rmcore
+
+    page.segmented_control(key="kuhn_game").set_value("leduc").run()
+    for _ in range(20):  # the exact answer arrives from the background on a later run
+        if metric(page, 3) != "-":
+            break
+        page.run()
+    assert metric(page, 2) == "-"
+    assert float(metric(page, 3)) == pytest.approx(rmcore.solve_tree_game(rmcore.leduc_poker()).value, abs=1e-5)

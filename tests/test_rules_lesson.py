@@ -89,7 +89,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         names = _race_names(app)
         assert sum(name.endswith("current (last iterate)") for name in names) == len(rmcore.ALGORITHMS) == 8
         words = captions(app)
-        assert "The lesson, as run here" in words and "This lesson's link:" in words
+        assert "The lesson, as run here" in words and "[This lesson's link](" in words
         assert "race_variants=optimistic-gda%28%CE%B7%3D0.1%29" in words
     assert not from_link.warning  # nothing in the link was refused
 

@@ -47,8 +47,9 @@ def test_every_rule_has_its_own_words_under_the_strategies_and_the_regrets():
     assert len(set(lines.values())) == len(matrix.ALGORITHMS)
     assert all(("regret matching plays" in line) == (rule == "rm") for rule, line in lines.items())
     for rule in matrix.ALGORITHMS:
-        plays_by_regrets = rule in ("rm", "rm+", "prm+")
+        plays_by_regrets = rule in ("rm", "rm+")  # (predictive RM+ adds its prediction: it is said apart)
         assert ("plays each positive (blue) one" in explain.regrets(rule)) == plays_by_regrets
+    assert "plus the last iteration's regret" in explain.regrets("prm+")
 
 
 def test_a_link_with_hedge_and_its_step_opens_it():

@@ -113,7 +113,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         assert sum(name.endswith("current (last iterate)") for name in names) == 4
         words = captions(app)
         assert "The lesson, as run here" in words and "The game value for player 1 is" in words
-        assert "This lesson's link:" in words and "kuhn_variants=pcfr%2B+%C2%B7+alternating" in words
+        assert "[This lesson's link](" in words and "kuhn_variants=pcfr%2B+%C2%B7+alternating" in words
 
 
 @pytest.mark.parametrize("game", lesson.LESSON_GAMES)

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest, app_test
 
 import rmcore
 from tests.live_charts import captions, live_charts
-from tests.visits import opened, run_to_reached
+from tests.visits import opened, run_to_reached, shown
 from ui import link
 from ui.poker import games
 
@@ -135,7 +135,7 @@ def test_a_link_carries_an_uploaded_game_and_a_corrupt_one_opens_the_defaults_wi
     assert live.race.game.infosets == COIN.infosets and live.iteration == 5 and not app.warning
     assert app.button_group(key="kuhn_game").value == "efg"
     corrupt = opened({"kuhn_game": games.UPLOAD_LABEL, "kuhn_efg": param[:40] + "!!" + param[42:]}, "kuhn_poker")
-    assert any("kuhn_efg:" in w.value and "showing the defaults" in w.value for w in corrupt.warning)
+    assert any("kuhn_efg:" in shown(w.value) and "showing the defaults" in w.value for w in corrupt.warning)
     assert any("Upload a .efg file" in i.value for i in corrupt.info)  # the uploader, waiting for the game
     assert corrupt.session_state.kuhn_live.race.game is rmcore.KUHN and "kuhn_efg" not in corrupt.query_params
 
@@ -263,5 +263,5 @@ def test_a_race_and_the_replay_on_goofspiel(page):
     row = history.row_at(earlier)
     name = page.selectbox(key="kuhn_explore_infoset").value  # the explorer shows the replayed checkpoint's strategy
     k = live.race.game.infosets.index(name)
-    shown = next(t.value for t in page.table if t.value.index.name == name)
-    assert list(shown["average"]) == pytest.approx(list(history.average[row, k, : len(live.race.game.actions[k])]))
+    table = next(t.value for t in page.table if shown(t.value.index.name) == name)
+    assert list(table["average"]) == pytest.approx(list(history.average[row, k, : len(live.race.game.actions[k])]))

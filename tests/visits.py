@@ -8,6 +8,8 @@ its URL path.
 
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 from streamlit.util import calc_hash
 
@@ -38,3 +40,9 @@ def run_switch(app: AppTest, page: str):
     """The page's Run/Pause switch: keyed ``{page}_running``, renamed after a pause the user did not ask for
     (``ui.state.pause_unasked``)."""
     return next(c for c in app.segmented_control if c.key and c.key.startswith(f"{page}_running"))
+
+
+def shown(text: str) -> str:
+    """Markdown source as a reader sees it: each backslash escape (``\\*``, ``\\:``) shown as the character it
+    escapes. What a user gave reaches the page escaped (``ui/escape.py``); a test reads the words."""
+    return re.sub(r"\\(.)", r"\1", text)

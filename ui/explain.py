@@ -1,6 +1,8 @@
 """Every on-screen word about an algorithm or a chart: the algorithms' names, and one or two lines under each chart on
 what it shows, for students. Text only: no Streamlit, no math code."""
 
+from .escape import markdown
+
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
 #: shared link carries them.
 ALGORITHM_NAMES = {
@@ -13,6 +15,29 @@ ALGORITHM_NAMES = {
     "gda": "GDA (projected gradient ascent)",
     "optimistic-gda": "Optimistic GDA",
 }
+
+
+#: Why a link's list setting was cut short, by its key (``ui.link.MOST_CHOSEN`` holds the numbers).
+LIST_LIMITS = {
+    "race_variants": "a race compares the chosen variant with at most {most} others",
+    "kuhn_variants": "a race takes at most {most} variants",
+}
+
+
+def list_trimmed(key: str, kept: list[str], dropped: list[str], most: int | None) -> str:
+    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries ``dropped`` were
+    not used: past the ``most`` the list holds, or not a choice of the page. Every entry is quoted as the link gave it
+    (escaped for Markdown)."""
+
+    def quoted(values: list[str]) -> str:
+        return ", ".join(markdown(repr(value[:60])) for value in values)
+
+    over = most is not None and len(kept) == most
+    why = LIST_LIMITS.get(key, "it holds at most {most}").format(most=most) if over else "not a choice of this page"
+    kept_words = f"kept the first {len(kept)}" if over else f"kept {len(kept)}" if kept else "the default is shown"
+    return f"{markdown(key)}: dropped {quoted(dropped)} ({why}); {kept_words}"
+
+
 #: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).
 BOUND_NAMES = {
     "rm": "Δ·√(|A|/T)",
@@ -69,10 +94,35 @@ AVERAGE_PLAY = {
 }
 _AVERAGE_OF = {"hedge": "approaches", "gda": "approaches", "optimistic-hedge": "both", "optimistic-gda": "both"}
 NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
-SIMPLEX = (
-    "Each corner is one action played for sure; a point inside mixes them. The line is the average strategy over time, "
-    "spiralling in towards the equilibrium (the star)."
+_CORNERS = "Each corner is one action played for sure; a point inside mixes them."
+_SQUARE = (
+    "Across, the row player's probability of its first action; up, the column player's: each corner is a pair of "
+    "actions played for sure."
 )
+#: Where the average's path goes in zero-sum self-play, by how the rule's average behaves (``_AVERAGE_OF``).
+_PATH_GOES = {
+    "converges": "The line is the average strategy over time, heading for the equilibrium (the star).",
+    "approaches": "The line is the average strategy over time, heading to within a distance of the equilibrium (the "
+    "star) that shrinks with η.",
+    "both": "The line is the average strategy over time, heading for the equilibrium (the star); the current "
+    "strategies go there too.",
+}
+GENERAL_SUM_PATH = (
+    "The line is the average strategy over time; in a general-sum game it need not settle on a Nash equilibrium (in "
+    "Shapley's game it keeps cycling). The star is the Nash equilibrium nearest to the averages now."
+)
+SIMPLEX = f"{_CORNERS} {_PATH_GOES['converges']}"
+
+
+def simplex(zero_sum: bool, algorithm: str, square: bool = False) -> str:
+    """The simplex's (or, for a 2x2 game, the unit square's) caption in self-play: where the average's path goes for
+    this rule, and in a general-sum game that it need not settle."""
+    where = _SQUARE if square else _CORNERS
+    if not zero_sum:
+        return f"{where} {GENERAL_SUM_PATH}"
+    return f"{where} {_PATH_GOES[_AVERAGE_OF.get(algorithm, 'converges')]}"
+
+
 SIMPLEX_FIXED = (
     "Each corner is one action played for sure; a point inside mixes them. The line is the learner's average strategy "
     "over time: against a fixed opponent it heads for a best response to that opponent (a corner or an edge), not for "
@@ -148,10 +198,38 @@ NOT_BY_REGRETS = {
 }
 
 
+_CLIPPED = (
+    "An action's cumulative regret is how much better it would have done than what was actually played, summed over "
+    "the iterations and clipped at zero after each one, so no bar is ever below 0"
+)
+#: The regret chart's caption for the rules that clip their regrets at zero.
+CLIPPED_REGRETS = {
+    "rm+": _CLIPPED + ". RM+ plays each positive (blue) one in proportion to its size; those at zero (grey) are not "
+    "played.",
+    "prm+": _CLIPPED + ". Predictive RM+ plays in proportion to these plus the last iteration's regret (its "
+    "prediction of the next), clipped at zero: an action at zero here is played when its last regret was positive.",
+}
+#: The regret chart's title, by whether and how the rule plays by its regrets.
+REGRET_TITLES = {
+    "rm": "Cumulative regrets now (only the positive, blue ones are played)",
+    "rm+": "Cumulative regrets now, clipped at zero (the positive, blue ones are played)",
+    "prm+": "Cumulative regrets now, clipped at zero (blue: positive)",
+}
+REGRET_TITLE_OTHER = "Cumulative regrets now (blue: positive; this rule does not play by them)"
+
+
 def regrets(algorithm: str) -> str:
-    """The regret chart's caption: what the bars are, and whether the rule plays by them."""
+    """The regret chart's caption: what the bars are (summed, or clipped at zero), and whether the rule plays by
+    them."""
+    if algorithm in CLIPPED_REGRETS:
+        return CLIPPED_REGRETS[algorithm]
     other = NOT_BY_REGRETS.get(algorithm)
     return REGRETS if other is None else f"{_REGRET_MEANING} (blue where positive). {other}"
+
+
+def regret_title(algorithm: str) -> str:
+    """The regret chart's title for ``algorithm``."""
+    return REGRET_TITLES.get(algorithm, REGRET_TITLE_OTHER)
 
 
 RACE = (
@@ -201,7 +279,7 @@ MATRIX_LESSON_HELP = (
     "Sets up a race of RM, RM+, predictive RM+, Hedge, optimistic Hedge, fictitious play, GDA and optimistic GDA "
     "(step η = 0.1) on Rock-Paper-Scissors with a crash, from the uniform start, simultaneous updates, uniform "
     "averages, each drawn with its average (solid) and its current strategies (dashed); press Run. The link under "
-    "the chart opens the same lesson in any browser."
+    "the charts opens the same lesson in any browser."
 )
 #: What this library's race measured (``python -m rmcore race --game rps-crash --variants
 #: rm,rm+,prm+,hedge,optimistic-hedge,fictitious-play,gda,optimistic-gda --iterations 1000`` and ``10000``): rule ->
@@ -294,9 +372,18 @@ DCFR_CAPTION = (
 )
 
 
-def strategies(fixed: bool, algorithm: str = "rm") -> str:
+def strategies(fixed: bool, algorithm: str = "rm", drawn: int | None = None) -> str:
     """The strategy chart's caption: in self-play both players chase each other, each rule in its own way; against a
-    fixed opponent only one learns."""
+    fixed opponent only one learns. ``drawn``: a game so large that the chart draws only the averages of that many
+    most played actions a player (no current strategies, no thin lines)."""
+    if drawn is not None:
+        line = (
+            f"Each line is the running average probability of one of the {drawn} most played actions of a player (a "
+            "game this large draws no current strategies)"
+        )
+        if fixed:
+            return line + ". The column player is fixed: the learner's average heads for a best response to it."
+        return f"{line}; {AVERAGE_PLAY[_AVERAGE_OF.get(algorithm, 'converges')].split('; ', 1)[1]}"
     if not fixed:
         return f"{CURRENT_PLAY[algorithm]} {AVERAGE_PLAY[_AVERAGE_OF.get(algorithm, 'converges')]}"
     return (
@@ -362,7 +449,7 @@ POKER_INFOSET_NAMES = (
 LESSON_TITLE = "Lesson: CFR, CFR+, DCFR, PCFR+ and PCFR+'s last iterate"
 LESSON_HELP = (
     "Sets up a race of CFR, CFR+, discounted CFR (α = 1.5, β = 0, γ = 2) and predictive CFR+, alternating updates, "
-    "each drawn with its average (solid) and its current policy (dashed); press Run. The link under the chart opens "
+    "each drawn with its average (solid) and its current policy (dashed); press Run. The link under the charts opens "
     "the same lesson in any browser."
 )
 #: What this library's race measured (``python -m rmcore race --game kuhn --variants cfr,cfr+,discounted,pcfr+
@@ -412,3 +499,135 @@ def lesson_words(game: str, value: str) -> str:
             "which variant wins, and whether a last iterate settles, depends on the game."
         )
     return f"{words} The game value for player 1 is {value}."
+
+
+def efg_notes(notes: tuple[str, ...], shown: int = 3) -> str:
+    """Under the tree page's uploader: what the .efg reader assumed (``rmcore.read_efg``'s notes), the first ``shown``
+    of them and how many more."""
+    more = f" (and {len(notes) - shown} more nodes alike)" if len(notes) > shown else ""
+    return "Read as: " + "; ".join(markdown(note) for note in notes[:shown]) + more + "."
+
+
+#: The tree page's two values for player 1: what the average policies earn against each other (CFRMetrics.game_value),
+#: and the game's own value (the equilibrium's), which the first approaches in self-play.
+AVERAGE_VALUE = "average policies' value for player 1"
+AVERAGE_VALUE_SHORT = "average policies' value"
+GAME_VALUE = "game value for player 1"
+
+
+def average_value_help(learner: int | None) -> str:
+    """The help of the average policies' value: what it is, and what it approaches (``learner``: the learning player
+    against a fixed one, or None in self-play)."""
+    words = (
+        "Player 1's expected winnings per hand when both players play their average policies (at the replay's "
+        "iteration, when replaying); none before the first iteration."
+    )
+    if learner is None:
+        return words + " In self-play it approaches the game value."
+    return words + (
+        f" Against the fixed player it approaches what player {learner}'s best response earns, not the game value."
+    )
+
+
+def game_value_help(classic: bool, known: bool) -> str:
+    """The help of the game value: where it comes from."""
+    if classic:
+        return "Kuhn poker's value for player 1 is −1/18 = −0.05556 (Kuhn 1950): what an equilibrium earns."
+    if known:
+        return "What an equilibrium earns player 1, from the exact answer (sequence-form linear program, HiGHS)."
+    return "What an equilibrium earns player 1: the exact answer is being computed in the background."
+
+
+#: The tree page's OpenSpiel game: how to get OpenSpiel where it is missing, and what the box takes.
+OPENSPIEL_MISSING = (
+    "OpenSpiel is not installed on this server. `pip install open_spiel` installs it (Linux and macOS, Python 3.10 "
+    "and later); restart the app, and any two-player zero-sum OpenSpiel game can be typed here by name."
+)
+OPENSPIEL_HELP = (
+    "A game's name with its parameters, as pyspiel.load_game takes it: kuhn_poker, leduc_poker, "
+    "liars_dice(dice_sides=4), goofspiel(num_cards=4,imp_info=True,points_order=descending), universal_poker(...). "
+    "It is walked once into a game tree (rmcore.from_openspiel): two players, zero-sum, listed chance outcomes and "
+    "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based."
+)
+
+
+def nash_found(found, count: int, shown: int) -> str:
+    """How a general-sum game's Nash equilibria were found (``rmcore.NashEquilibria``), and how many are tabled."""
+    if found.method == "Lemke-Howson":
+        words = (
+            "One Nash equilibrium, by Lemke-Howson (the game is larger than 8x8, where finding them all by support "
+            "enumeration takes too long); it may have others."
+        )
+    elif found.complete:
+        words = f"All {count} Nash equilibria, by support enumeration (the game is nondegenerate)."
+    else:
+        words = (
+            f"{count} Nash equilibri{'um' if count == 1 else 'a'} by support enumeration; the game is degenerate, so "
+            "it may have more (with supports of unequal size, or a continuum)."
+        )
+    return words + (f" The first {shown} are tabled." if count > shown else "")
+
+
+def nash_distance(distance: float, nearest: int) -> str:
+    """The sentence under the Nash equilibria: how far the running averages are from the nearest one."""
+    return (
+        f"The running averages are **{distance:.4f}** from the nearest, equilibrium {nearest}: the most probability "
+        "either player would have to move to play it (half the L1 distance; 0 at the equilibrium, at most 1)."
+    )
+
+
+#: The matrix page's subtitle, by the rule it runs: how the rule plays, and what its averages do.
+RULE_PLAYS = {
+    "rm": "Regret matching plays each action in proportion to its positive cumulative regret.",
+    "rm+": "RM+ plays each action in proportion to its cumulative regret, which it clips at zero after every "
+    "iteration.",
+    "prm+": "Predictive RM+ plays in proportion to its clipped cumulative regret plus the last iteration's regret, "
+    "counted once more as a prediction of the next.",
+    "hedge": "Hedge plays each action in proportion to exp(η × its cumulative payoff).",
+    "optimistic-hedge": "Optimistic Hedge plays in proportion to exp(η × (cumulative payoff + last payoff)): the last "
+    "payoff counted twice.",
+    "fictitious-play": "Fictitious play plays a best reply to the opponent's average strategy so far.",
+    "gda": "Projected gradient ascent steps η along its payoff vector and projects back onto the simplex.",
+    "optimistic-gda": "Optimistic gradient ascent steps η along twice its last payoff vector minus the one before, and "
+    "projects back onto the simplex.",
+}
+_SUBTITLE_AVERAGES = {
+    "converges": "In zero-sum self-play the *average* strategies approach a Nash equilibrium.",
+    "approaches": "In zero-sum self-play the *average* strategies approach a Nash equilibrium, to within a distance "
+    "that shrinks with η.",
+    "both": "In zero-sum self-play both the *average* and the *current* strategies approach a Nash equilibrium.",
+}
+
+
+def matrix_subtitle(algorithm: str) -> str:
+    """The line under the matrix page's title: how the rule the page runs plays, and what its averages do."""
+    return f"{RULE_PLAYS[algorithm]} {_SUBTITLE_AVERAGES[_AVERAGE_OF.get(algorithm, 'converges')]}"
+
+
+#: The end of a lesson's words under its chart, and the line under the charts that carries the link.
+LESSON_LINK_BELOW = "This lesson's link is under the charts."
+
+
+def lesson_link(url: str) -> str:
+    """The line under the charts while a lesson runs: its link, as a link (the address itself is 600 characters)."""
+    return f"[This lesson's link]({url}) opens the same lesson in any browser: copy it for the class."
+
+
+def tree_unit(poker: bool) -> str:
+    """The unit of a tree game's payoffs on an axis: poker pays in antes per hand; Liar's dice, Goofspiel and the
+    user's games pay in their own units per game."""
+    return "antes per hand" if poker else "payoff units per game"
+
+
+#: Kuhn on sliders: Kuhn poker's catalogue entry with other cards and bets (the page's choice, not another game).
+SLIDERS_WORDS = (
+    "the same betting as Kuhn poker with 3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium "
+    "come from the sequence-form linear program and follow the sliders."
+)
+
+#: What the page does on Kuhn poker and on Leduc hold'em, after their rules.
+KUHN_CFR = (
+    "Counterfactual regret minimisation (Zinkevich et al. 2007) runs regret matching at each of the 12 information "
+    "sets; its average strategy approaches the equilibrium family, where player 1's game value is −1/18."
+)
+LEDUC_VIEW = "Its 936 information sets are too many to table: a heat map and an explorer show them."

@@ -33,8 +33,10 @@ import streamlit as st
 
 import rmcore
 from rmcore.inputs import loads_json
+from rmcore.race import MAX_VARIANTS
 
-from .explain import ALGORITHM_NAMES
+from . import escape
+from .explain import ALGORITHM_NAMES, list_trimmed
 from .poker.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
 
 #: Largest game a link carries (the editor's size).
@@ -45,10 +47,18 @@ MAX_PARAM_CHARS = 8_000
 MAX_RUN_TO = 1_000_000
 #: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
 MAX_SETUP_BYTES = 20_000
+#: Largest file the setup uploader takes, in megabytes (Streamlit counts whole megabytes): one, so that a file between
+#: MAX_SETUP_BYTES and it gets a sentence, and nothing larger reaches the server at all.
+SETUP_ACCEPTED_MEGABYTES = 1
 #: Longest ``kuhn_efg`` a link carries: with the page's other settings the address stays well under 8 kB, which
 #: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
 MAX_EFG_LINK_CHARS = 6_000
 _OURS = ("matrix", "run_to", "kuhn_efg")
+#: Most entries a list setting holds, by its key: the matrix page races its variant with at most seven others (eight in
+#: all: eight colours a chart keeps apart), the tree page at most ``rmcore.race.MAX_VARIANTS`` variants in all.
+#: Streamlit keeps a linked list's first entries up to its widget's ``max_selections`` and drops the rest; the notice
+#: names what was dropped.
+MOST_CHOSEN = {"race_variants": 7, "kuhn_variants": MAX_VARIANTS}
 # Opening a loaded setup is a page load: a few lines of JavaScript in the page (st.components.v2 runs
 # inline code; Streamlit has no Python command that sends the browser to another URL).
 _navigate = st.components.v2.component(
@@ -76,8 +86,9 @@ def _problem(text: str) -> None:
 
 
 def _shown(values: list[str]) -> str:
+    """A link's value as the notice quotes it: cut to 40 characters, in quotes, as typed (escaped for Markdown)."""
     text = ", ".join(values)
-    return repr(text if len(text) <= 40 else text[:37] + "...")
+    return escape.markdown(repr(text if len(text) <= 40 else text[:37] + "..."))
 
 
 # -- the game -----------------------------------------------------------------------------------
@@ -151,7 +162,7 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
             return game_from_param(text), ("matrix",)
         except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
             reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
-            _problem(f"matrix: {reason}; showing the preset instead")
+            _problem(f"matrix: {escape.markdown(reason)}; showing the preset instead")
             del st.query_params["matrix"]
     titles = {entry.title: name for name, entry in rmcore.PRESETS.items()}
     name = titles.get(st.query_params.get("preset", ""), default)
@@ -221,7 +232,7 @@ def uploaded_game() -> UploadedGame | None:
         return read_uploaded(efg_from_param(param), "the link")
     except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
         reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
-        _problem(f"kuhn_efg: {str(reason).rstrip('.')}; showing the defaults instead")
+        _problem(f"kuhn\\_efg: {escape.markdown(str(reason).rstrip('.'))}; showing the defaults instead")
         del st.query_params["kuhn_efg"]
         return None
 
@@ -259,7 +270,7 @@ def requested_iteration() -> int:
     if text is None:
         return 0
     if not text.isdigit() or not 1 <= int(text) <= MAX_RUN_TO:
-        _problem(f"run_to={_shown([text])}: a whole number from 1 to {MAX_RUN_TO:,} runs the link to that iteration")
+        _problem(f"run\\_to={_shown([text])}: a whole number from 1 to {MAX_RUN_TO:,} runs the link to that iteration")
         return 0
     return int(text)
 
@@ -315,14 +326,27 @@ def check() -> None:
     for key, values in st.session_state.link_given.items():
         if key in _OURS or key in _STREAMLITS:
             continue
+        if key == "preset" and not st.session_state.get("from_preset", True):
+            continue  # the link's own game (``matrix``) stands in for its preset, and the box says so
         if len(key) > 100 or key not in st.session_state:
-            _problem(f"{key[:40]}: not a setting of this page; ignored")
+            _problem(f"{escape.markdown(key[:40])}: not a setting of this page; ignored")
+        elif isinstance(st.session_state[key], list):
+            _check_list(key, values, st.session_state[key])
         elif st.query_params.get_all(key) != values and not _shows(values, st.session_state[key]):
             # Gone from the URL and not what the widget shows: rejected. (A value equal to the
             # widget's default is dropped from the URL too, to keep links short.)
-            _problem(f"{key}={_shown(values)}: not a valid value")
+            _problem(f"{escape.markdown(key)}={_shown(values)}: not a valid value; the default is shown")
     if st.session_state.link_problems:
         st.rerun()  # so that the notice shows at the top of the page
+
+
+def _check_list(key: str, given: list[str], kept: list) -> None:
+    """A list setting (a multiselect): name every entry the widget did not keep, and why (not a choice of this page, or
+    past the most the list holds)."""
+    shown = [str(value) for value in kept]
+    dropped = [value for value in dict.fromkeys(given) if value not in shown]
+    if dropped:
+        _problem(list_trimmed(key, shown, dropped, MOST_CHOSEN.get(key)))
 
 
 def _shows(given: list[str], value) -> bool:
@@ -350,9 +374,7 @@ def notice() -> None:
     with st.container():
         if problems and st.session_state.get("link_checked"):
             st.warning(
-                "Some of the link's settings could not be used, so their defaults are shown: "
-                + "; ".join(problems)
-                + ".",
+                "Some of the link's settings could not be used: " + "; ".join(problems) + ".",
                 icon=":material/link_off:",
             )
             st.session_state.link_problems = []
@@ -399,7 +421,12 @@ def share(page: str, iteration: int) -> None:
             disabled=iteration == 0 or not carried,
         )
         st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
-        loaded = st.file_uploader("Load a setup saved with *Setup (JSON)*", type="json", key=f"{page}_load_setup")
+        loaded = st.file_uploader(
+            f"Load a setup saved with *Setup (JSON)* (at most {MAX_SETUP_BYTES // 1000} kB)",
+            type="json",
+            key=f"{page}_load_setup",
+            max_upload_size=SETUP_ACCEPTED_MEGABYTES,
+        )
         if loaded is not None:
             try:
                 target = link_from_setup(loaded.getvalue(), st.context.url or "")

@@ -58,8 +58,9 @@ def init() -> None:
     st.session_state.setdefault("atlas_error", None)  # why the last folder or zip was not loaded
     st.session_state.setdefault("atlas_zip_seen", None)  # the uploader's last zip, read once
     if "game" not in st.session_state:
-        game, _ = link.initial_game(DEFAULT_PRESET)
+        game, source = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game
+        st.session_state.from_preset = source[0] == "preset"  # False: an edited, uploaded or linked game
         st.session_state.draft = Draft.from_game(game)
         st.session_state.editor_error = None
         st.session_state.editor_note = None
@@ -70,6 +71,8 @@ def init() -> None:
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
         st.session_state.exact = None  # (game, its LP solution): computed once per game
         st.session_state.exact_error = None  # why the LP failed, if it did
+        st.session_state.equilibria = None  # (game, its Nash equilibria): computed once per general-sum game
+        st.session_state.equilibria_error = None  # why they could not be computed, if so
 
 
 def fault(page: str, message: str, iteration: int) -> None:
@@ -243,6 +246,7 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
     link.game_changed(game, from_preset)
     st.session_state.game = game
+    st.session_state.from_preset = from_preset
     st.session_state.editor_error = None
     st.session_state.game_error = None
     st.session_state.upload_note = None
@@ -265,4 +269,22 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
         else:
             st.session_state.exact_error = None
         st.session_state.exact = known
+    return known[1]
+
+
+def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
+    """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
+    None for a zero-sum game (its LP answers) or where the computation gave up (``equilibria_error`` says why)."""
+    if game.is_zero_sum:
+        return None
+    known = st.session_state.get("equilibria")
+    if known is None or known[0] is not game:
+        try:
+            known = (game, rmcore.nash_equilibria(game))
+        except RuntimeError as error:  # Lemke-Howson's pivot cap: said on the page; the run goes on without it
+            known = (game, None)
+            st.session_state.equilibria_error = str(error)
+        else:
+            st.session_state.equilibria_error = None
+        st.session_state.equilibria = known
     return known[1]

@@ -9,13 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!:"})
-
-
-def escape(text: object) -> str:
-    """``text`` shown as typed in Markdown, a table cell or a widget's label: no emphasis, links, images, maths, icons
-    (``:material/...:``) or column breaks. Every name a user gives (a game, an action, a file) goes through it."""
-    return str(text).translate(_SPECIAL)
+from .escape import markdown as escape
 
 
 def markdown_table(

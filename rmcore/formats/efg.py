@@ -43,11 +43,13 @@ import math
 import os
 import re
 import sys
+from collections.abc import Iterator
 from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
 
+from .. import validation
 from ..inputs import read_text
 from ..tree import CHANCE_NODE, TreeGame, check_tree_game
 from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
@@ -65,6 +67,16 @@ MAX_EFG_HISTORY_CHARS = 50_000_000
 
 #: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
 _MAX_NUMBER_CHARS = 1100
+#: Most digits the exact sum of one chance node's probabilities may need in its denominator (and the same in bits).
+_MAX_SUM_DIGITS = 2_000
+_MAX_SUM_BITS = int(_MAX_SUM_DIGITS * math.log2(10))
+#: A chance probability written as a decimal within ``SNAP_TOLERANCE`` of a fraction whose denominator is at most
+#: ``SNAP_DENOMINATOR`` is read as that fraction when the decimals as written do not sum to exactly 1: OpenSpiel's
+#: ``export_gambit`` prints 1/3 as 0.3333333333333333 and 1/6 as 0.1666666666666667, three of which sum to
+#: 0.9999999999999999 and six to 1.0000000000000002. A double's rounding error is below 1e-16; 1e-12 leaves room for
+#: writers that print fewer digits and stays far below any probability a game means.
+SNAP_TOLERANCE = Fraction(1, 10**12)
+SNAP_DENOMINATOR = 1_000_000
 _LARGEST = Fraction(sys.float_info.max)
 
 _TOKEN = re.compile(
@@ -115,8 +127,10 @@ class _Refusal(Exception):
         self.line, self.reason = line, reason
 
 
-def _tokens(text: str) -> list[_Token]:
-    tokens, line, position, end = [], 1, 0, len(text)
+def _tokens(text: str) -> Iterator[_Token]:
+    """The tokens of ``text``, one at a time: a file of millions of them is refused by what reads them as soon as it
+    has read too many, before they fill the memory (a list of a 30 MB file's tokens took 2 GB)."""
+    line, position, end = 1, 0, len(text)
     match = _TOKEN.match
     while position < end:
         found = match(text, position)
@@ -126,47 +140,54 @@ def _tokens(text: str) -> list[_Token]:
         if kind == "newline":
             line += 1
         elif kind == "string":
-            tokens.append(_Token(kind, _ESCAPE.sub(r"\1", value[1:-1]), line))
+            yield _Token(kind, _ESCAPE.sub(r"\1", value[1:-1]), line)
             line += value.count("\n")
         elif kind != "space":
-            tokens.append(_Token(kind, value, line))
+            yield _Token(kind, value, line)
         position = found.end()
-    return tokens
 
 
 class _Parser:
-    """The tokens of a ``.efg`` text, read front to back."""
+    """The tokens of a ``.efg`` text, read front to back with one token of look-ahead, and what the reader assumed
+    on the way (``notes``)."""
 
-    def __init__(self, tokens: list[_Token]):
-        self.tokens, self.at = tokens, 0
+    def __init__(self, tokens: Iterator[_Token]):
+        self._tokens = tokens
+        self._next: _Token | None = next(tokens, None)
+        self._last_line = 1
+        self.notes: list[str] = []
 
     @property
     def line(self) -> int:
-        return self.tokens[min(self.at, len(self.tokens) - 1)].line if self.tokens else 1
+        return self._next.line if self._next is not None else self._last_line
 
     def more(self) -> bool:
-        return self.at < len(self.tokens)
+        return self._next is not None
 
     def peek(self, kind: str, text: str | None = None) -> bool:
-        if self.at >= len(self.tokens):
-            return False
-        token = self.tokens[self.at]
-        return token.kind == kind and (text is None or token.text == text)
+        token = self._next
+        return token is not None and token.kind == kind and (text is None or token.text == text)
+
+    def _advance(self) -> _Token:
+        token = self._next
+        self._last_line = token.line
+        self._next = next(self._tokens, None)
+        return token
 
     def take(self, kind: str, what: str) -> _Token:
-        if self.at >= len(self.tokens):
+        if self._next is None:
             raise _Refusal(self.line, f"the file ends where {what} should come (truncated?)")
-        token = self.tokens[self.at]
+        token = self._next
         if token.kind != kind:
             shown = token.text if len(token.text) <= 20 else token.text[:20] + "..."
             raise _Refusal(token.line, f"expected {what}, found {shown!r}")
-        self.at += 1
-        return token
+        return self._advance()
 
     def optional_string(self) -> str | None:
         return self.take("string", "a string").text if self.peek("string") else None
 
-    def number(self, what: str) -> Fraction:
+    def number_as_written(self, what: str) -> tuple[Fraction, str]:
+        """A number and its text as written (``1/3``, ``0.3333333333333333``)."""
         token = self.take("word", what)
         if len(token.text) > _MAX_NUMBER_CHARS or not _NUMBER.fullmatch(token.text):
             shown = token.text if len(token.text) <= 20 else token.text[:20] + "..."
@@ -177,26 +198,33 @@ class _Parser:
             raise _Refusal(token.line, f"{what} {token.text} divides by zero") from None
         if abs(value) > _LARGEST:
             raise _Refusal(token.line, f"{what} {token.text[:20]} is too large for a double")
-        return value
+        return value, token.text
+
+    def number(self, what: str) -> Fraction:
+        return self.number_as_written(what)[0]
 
     def integer(self, what: str) -> int:
-        token = self.tokens[self.at] if self.more() else None
+        token = self._next
         value = self.number(what)
         if value.denominator != 1 or value < 0 or value > 10**12:
             raise _Refusal(token.line, f"{what} must be a whole number from 0; found {token.text[:20]!r}")
         return int(value)
 
-    def brace_list(self, item, what: str) -> list:
-        """``{ item item ... }``: the items read by ``item()``."""
-        self.take("brace", f"'{{' opening {what}")
-        if self.tokens[self.at - 1].text != "{":
-            raise _Refusal(self.tokens[self.at - 1].line, f"expected '{{' opening {what}, found '}}'")
+    def brace_list(self, item, what: str, most: int | None = None) -> list:
+        """``{ item item ... }``: the items read by ``item()``; past ``most`` items the file is refused at once."""
+        opening = self.take("brace", f"'{{' opening {what}")
+        if opening.text != "{":
+            raise _Refusal(opening.line, f"expected '{{' opening {what}, found '}}'")
         items = []
         while not self.peek("brace", "}"):
             if self.peek("brace", "{"):
                 raise _Refusal(self.line, f"a '{{' inside {what}")
+            if most is not None and len(items) >= most:
+                raise _Refusal(
+                    opening.line, f"{what} list more than {most:,} entries, more than rmcore builds nodes for"
+                )
             items.append(item())
-        self.at += 1
+        self._advance()
         return items
 
 
@@ -218,6 +246,13 @@ def _header(parser: _Parser) -> tuple[str, list[str]]:
     return title, players
 
 
+def _number_words(value: Fraction) -> str:
+    """A number as a message says it: exactly when short (``1/3``, ``-2``), else as the nearest double's digits (a
+    fraction of a thousand digits is no sentence)."""
+    exact = _fraction_text(value)
+    return exact if len(exact) <= 24 else f"{float(value):.17g}"
+
+
 def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
     """An outcome reference (number, optional name and payoffs), defining the outcome where payoffs are given."""
     line = parser.line
@@ -227,54 +262,111 @@ def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
         if number:
             used.append((number, line))
         return number
-    payoffs = parser.brace_list(lambda: parser.number("a payoff"), "the payoffs")
+    payoffs = parser.brace_list(lambda: parser.number("a payoff"), "the payoffs", most=2)
     label = f'outcome {number} "{name or ""}"'
     if number == 0:
         raise _Refusal(line, "outcome 0 means no outcome; it cannot have payoffs")
     if len(payoffs) != 2:
         raise _Refusal(line, f"{label} has {len(payoffs)} payoffs; the game has 2 players")
     if payoffs[0] + payoffs[1] != 0:
-        raise _Refusal(line, f"{label} pays {payoffs[0]} and {payoffs[1]}: not zero-sum")
+        raise _Refusal(line, f"{label} pays {_number_words(payoffs[0])} and {_number_words(payoffs[1])}: not zero-sum")
+    try:  # the matrix games' limits, here where the file says it (a path's outcomes add up: the builder checks that)
+        validation.payoff(payoffs[0], f"{label}'s payoff")
+    except ValueError as error:
+        raise _Refusal(line, str(error)) from None
     known = outcomes.get(number)
     if known is not None and known.payoff != payoffs[0]:
-        raise _Refusal(line, f"{label} pays {payoffs[0]} here and {known.payoff} at line {known.line}")
+        raise _Refusal(
+            line,
+            f"{label} pays {_number_words(payoffs[0])} here and {_number_words(known.payoff)} at line {known.line}",
+        )
     if known is None:
         outcomes[number] = _Outcome(name or "", payoffs[0], line)
     return number
 
 
-def _infoset(parser: _Parser, infosets: dict, key: tuple, line: int, chance: bool) -> _Infoset:
-    """An information-set reference (optional name and actions), defined where first met."""
-    who = "chance's information set" if chance else f"player {key[0]}'s information set"
+def _exact_sum(probabilities, line: int, who: str) -> Fraction:
+    """The exact sum of a chance node's probabilities, refused as soon as its denominator grows past
+    ``_MAX_SUM_BITS``: a sum of fractions over unrelated denominators grows with every term, and each addition costs
+    more (1,238 outcomes 1/(10^999 + j) took 51 s)."""
+    total = Fraction(0)
+    for probability in probabilities:
+        total += probability
+        if total.denominator.bit_length() > _MAX_SUM_BITS:
+            raise _Refusal(
+                line,
+                f"the probabilities of {who} have no common denominator of fewer than {_MAX_SUM_DIGITS:,} digits; "
+                "write them as fractions over one denominator (1/6, 1/36, ...)",
+            )
+    return total
+
+
+def _snapped(probabilities: list[Fraction], written: list[str]) -> list[Fraction]:
+    """Each probability written as a decimal within ``SNAP_TOLERANCE`` of a fraction with a denominator of at most
+    ``SNAP_DENOMINATOR`` as that fraction (0.1428571428571428 as 1/7); the others as they are."""
+    snapped = []
+    for value, text in zip(probabilities, written):
+        near = value.limit_denominator(SNAP_DENOMINATOR)
+        snapped.append(near if "/" not in text and abs(near - value) <= SNAP_TOLERANCE else value)
+    return snapped
+
+
+def _chance_outcomes(parser: _Parser, who: str, line: int, most: int) -> tuple[tuple, tuple]:
+    """A chance node's outcomes and their probabilities, summing to exactly 1: as written, or, for decimals such as
+    OpenSpiel's writer prints (``0.3333333333333333``), as the fractions they stand for (with a note)."""
+    triples = parser.brace_list(
+        lambda: (parser.take("string", "an outcome's name in quotes").text, *parser.number_as_written("a probability")),
+        "the chance outcomes",
+        most=most,
+    )
+    actions = tuple(a for a, _, _ in triples)
+    probabilities = [p for _, p, _ in triples]
+    written = [t for _, _, t in triples]
+    if not actions:
+        raise _Refusal(line, f"{who} has no actions")
+    if any(p < 0 or p > 1 for p in probabilities):
+        raise _Refusal(line, f"{who} has a probability outside 0 to 1")
+    total = _exact_sum(probabilities, line, who)
+    if total == 1:
+        return actions, tuple(probabilities)
+    snapped = _snapped(probabilities, written)
+    if snapped != probabilities and _exact_sum(snapped, line, who) == 1:
+        changed = [(t, q) for t, p, q in zip(written, probabilities, snapped) if p != q]
+        shown = ", ".join(f"{t} as {_fraction_text(q)}" for t, q in dict(changed).items())
+        parser.notes.append(
+            f"line {line}: the decimals of {who} sum to {float(total):.17g}, not exactly 1; read {shown} (each within "
+            f"{float(SNAP_TOLERANCE):g} of it), which sum to exactly 1"
+        )
+        return actions, tuple(snapped)
+    exact = _fraction_text(total)
+    also = f" ({exact} exactly)" if "/" in exact and len(exact) <= 24 else ""
+    raise _Refusal(line, f"the probabilities of {who} sum to {float(total)!r}{also}, not exactly 1")
+
+
+def _infoset(parser: _Parser, infosets: dict, key: tuple, line: int, chance: bool, most: int) -> _Infoset:
+    """An information-set reference (optional name and actions), defined where first met; a list of more than
+    ``most`` actions (the nodes the tree may still have) is refused as soon as it is read that far."""
+    who = f"chance's information set {key[1]}" if chance else f"player {key[0]}'s information set {key[1]}"
     name = parser.optional_string()
     if parser.peek("brace", "{"):
         if chance:
-            pairs = parser.brace_list(
-                lambda: (parser.take("string", "an outcome's name in quotes").text, parser.number("a probability")),
-                "the chance outcomes",
-            )
-            actions, probabilities = tuple(a for a, _ in pairs), tuple(p for _, p in pairs)
+            actions, probabilities = _chance_outcomes(parser, who, line, most)
         else:
-            actions = tuple(parser.brace_list(lambda: parser.take("string", "an action in quotes").text, "actions"))
-            probabilities = ()
+            listed = parser.brace_list(lambda: parser.take("string", "an action in quotes").text, "actions", most=most)
+            actions, probabilities = tuple(listed), ()
         if not actions:
-            raise _Refusal(line, f"{who} {key[1]} has no actions")
-        if chance:
-            if any(p < 0 or p > 1 for p in probabilities):
-                raise _Refusal(line, f"{who} {key[1]} has a probability outside 0 to 1")
-            if sum(probabilities) != 1:
-                raise _Refusal(line, f"the probabilities of {who} {key[1]} sum to {sum(probabilities)}, not exactly 1")
+            raise _Refusal(line, f"{who} has no actions")
         given = _Infoset(name if name is not None else "", actions, probabilities, line)
         known = infosets.get(key)
         if known is None:
             infosets[key] = given
             return given
         if (known.actions, known.probabilities) != (actions, probabilities):
-            raise _Refusal(line, f"{who} {key[1]} has other actions here than at line {known.line}")
+            raise _Refusal(line, f"{who} has other actions here than at line {known.line}")
         return known
     known = infosets.get(key)
     if known is None:
-        raise _Refusal(line, f"{who} {key[1]} is first met here without its actions")
+        raise _Refusal(line, f"{who} is first met here without its actions")
     return known
 
 
@@ -308,7 +400,8 @@ def _parse(text: str, max_nodes: int):
                 if player not in (1, 2):
                     raise _Refusal(line, f"player {player} moves here; the game has players 1 and 2")
                 key = (player, parser.integer("an information set number"))
-            width = len(_infoset(parser, infosets, key, line, token.text == "c").actions)
+            # (each action leads to a node of its own: a list longer than the node limit is refused as it is read)
+            width = len(_infoset(parser, infosets, key, line, token.text == "c", max_nodes).actions)
         outcome = _outcome(parser, outcomes, used)
         index = len(nodes)
         nodes.append(_Node(token.text, name, line, key, outcome, []))
@@ -346,7 +439,7 @@ def _parse(text: str, max_nodes: int):
     for number, line in used:
         if number not in outcomes:
             raise _Refusal(line, f"unknown outcome {number}: it is never given payoffs")
-    return title, nodes, infosets, outcomes
+    return title, nodes, infosets, outcomes, parser.notes
 
 
 def _infoset_names(infosets: dict) -> dict[tuple, str]:
@@ -388,7 +481,7 @@ def _source_text(source) -> tuple[str, str]:
     return text, where
 
 
-def read_efg(source, *, max_nodes: int = MAX_TREE_NODES) -> TreeGame:
+def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None = None) -> TreeGame:
     """A two-player zero-sum game from a Gambit ``.efg`` file (version 2), as a :class:`~rmcore.TreeGame`.
 
     Parameters
@@ -396,7 +489,13 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES) -> TreeGame:
     source
         A path (``str`` or path-like) of a file, the text itself (starting with ``EFG``), or its bytes (UTF-8).
     max_nodes
-        Refuse a file with more nodes than this.
+        Refuse a file with more nodes than this (a list of actions or chance outcomes longer than this is refused as
+        soon as it is read that far).
+    notes
+        A list to which the reader appends what it assumed, one sentence each: chance probabilities written as
+        decimals that do not sum to exactly 1 (as OpenSpiel's ``export_gambit`` writes thirds, sixths and sevenths)
+        are read as the fractions with denominators up to ``SNAP_DENOMINATOR`` within ``SNAP_TOLERANCE`` of them,
+        when those sum to exactly 1.
 
     Returns
     -------
@@ -411,15 +510,18 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES) -> TreeGame:
     ------
     ValueError
         Naming the line and the reason: a malformed or truncated file, binary data, a file longer than
-        ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, chance
-        probabilities that do not sum to exactly 1, an information set whose actions change, imperfect recall, more
-        than ``max_nodes`` nodes.
+        ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, a payoff
+        outside ``config.MAX_PAYOFF`` or below ``config.MIN_PAYOFF`` in size, chance probabilities that do not sum to
+        exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits, an
+        information set whose actions change, imperfect recall, more than ``max_nodes`` nodes.
     """
     text, where = _source_text(source)
     try:
-        title, nodes, infosets, outcomes = _parse(text, max_nodes)
+        title, nodes, infosets, outcomes, assumed = _parse(text, max_nodes)
     except _Refusal as refusal:
         raise ValueError(f"{where}, line {refusal.line}: {refusal.reason}") from None
+    if notes is not None:
+        notes.extend(assumed)
     names = _infoset_names(infosets)
     number_of = {name: key[1] for key, name in names.items()}
     last_seen = [0]  # the node the builder expanded last: the one a refusal of the builder is about

@@ -20,7 +20,7 @@ are allowed. The specification is Gambit's documentation, "Game representation f
 >>> game.row_payoffs.tolist()
 [[-1.0, -3.0], [0.0, -2.0]]
 >>> print(write_nfg(read_nfg('NFG 1 R "Matching pennies" { "1" "2" } { 2 2 } 1 -1 -1 1 -1 1 1 -1')))
-NFG 1 R "Matching pennies" { "Player 1" "Player 2" }
+NFG 1 R "Matching pennies" { "1" "2" }
 { { "R1" "R2" }
   { "C1" "C2" } }
 <BLANKLINE>
@@ -171,6 +171,7 @@ class _Header(NamedTuple):
     row_actions: tuple[str, ...] | None  # None when the file gives counts only
     col_actions: tuple[str, ...] | None
     shape: tuple[int, int]
+    players: tuple[str, ...] = ("Player 1", "Player 2")
 
 
 def _strategy_count(reader: _Reader, player: int) -> int:
@@ -237,7 +238,9 @@ def _header(reader: _Reader) -> _Header:
     title = reader.expect("string", "the game's title in quotes").text
     players_start = reader.expect("{", "'{' opening the list of players").position
     players = 0
+    player_names: list[str] = []
     while reader.token.kind == "string":
+        player_names.append(reader.token.text)
         reader.advance()
         players += 1
     reader.expect("}", "a player's name in quotes or '}' closing the list of players")
@@ -262,7 +265,8 @@ def _header(reader: _Reader) -> _Header:
             f"player 1's and 2's strategies become the row and column actions: {error}", strategies_start
         ) from None
     comment = reader.advance().text if reader.token.kind == "string" else ""
-    return _Header(title, comment, row_actions, col_actions, shape)
+    names = tuple(_one_line(name, config.MAX_LABEL_CHARS) or f"Player {k + 1}" for k, name in enumerate(player_names))
+    return _Header(title, comment, row_actions, col_actions, shape, names)
 
 
 def _payoff_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
@@ -378,6 +382,7 @@ def _parse(text: str) -> MatrixGame:
             header.col_actions,
             name=title,
             description=description,
+            players=header.players,
         )
     except ValueError as error:
         raise ValueError(f"{_where(text, body.position)}: the payoffs are refused: {error}") from None
@@ -467,7 +472,8 @@ def _decimal(value: float) -> str:
 def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
     """``game`` as a Gambit ``.nfg`` file (payoff version): :func:`read_nfg` reads it back to the same doubles.
 
-    The row player is player 1 and the column player player 2; one line per strategy profile, player 1's strategy
+    The row player is player 1 and the column player player 2, each under the game's name for it (``players``, as the
+    file read gave them); one line per strategy profile, player 1's strategy
     changing fastest. Payoffs are written as the shortest decimals that read back bit for bit (whole numbers without a
     point), so Gambit, which reads decimals exactly, gets the doubles' exact values. The game's description is written
     as the file's comment. A NUL character in a name (it would make the file binary) is written as U+FFFD.
@@ -490,10 +496,11 @@ def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
     rows, cols = game.shape
     if for_openspiel:
         title = '"' + " ".join(game.name.split()).replace('"', "'").replace("\\", "/").replace("\x00", "\ufffd") + '"'
-        lines = [f'NFG 1 R {title} {{ "Player 1" "Player 2" }} {{ {rows} {cols} }}']
+        players = " ".join('"' + name.replace('"', "'").replace("\\", "/") + '"' for name in game.players)
+        lines = [f"NFG 1 R {title} {{ {players} }} {{ {rows} {cols} }}"]
     else:
         lines = [
-            f'NFG 1 R {_quote(game.name)} {{ "Player 1" "Player 2" }}',
+            f"NFG 1 R {_quote(game.name)} {{ {' '.join(map(_quote, game.players))} }}",
             "{ { " + " ".join(map(_quote, game.row_actions)) + " }",
             "  { " + " ".join(map(_quote, game.col_actions)) + " } }",
         ]

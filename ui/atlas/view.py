@@ -14,7 +14,7 @@ import urllib.parse
 import pandas as pd
 import streamlit as st
 
-from ..tables import escape
+from ..escape import markdown as escape
 from . import data, figures, links
 
 SOURCES = {

@@ -11,17 +11,19 @@ import numpy as np
 
 from rmcore import History, MatrixGame, MatrixVariant
 
-from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, colour, gap_axis
+from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, LAYOUT, colour, gap_axis
 from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
 from ..charts import title as _title
+from ..escape import plotly
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
-    return game.row_actions if player == "row" else game.col_actions
+    """A player's action names as the figures show them: as typed, never as Plotly's HTML (``ui/escape.py``)."""
+    return tuple(plotly(a) for a in (game.row_actions if player == "row" else game.col_actions))
 
 
 def _panels(count: int, titles) -> dict:
@@ -219,7 +221,7 @@ def simplex_path(
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
-    x_label, y_label = game.row_actions[0], game.col_actions[0]
+    x_label, y_label = plotly(game.row_actions[0]), plotly(game.col_actions[0])
     kinds = ("average", "current") if show_current else ("average",)
     traces = []
     for kind in kinds:
@@ -271,8 +273,10 @@ def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
         traces,
         "Average strategies in the unit square",
         420,
-        xaxis=dict(range=[-0.02, 1.02], title=_title(f"row plays {x_label}")),
-        yaxis=dict(range=[-0.02, 1.02], title=_title(f"column plays {y_label}"), scaleanchor="x"),
+        # constrain="domain": the square shrinks its plot area to stay square; without it Plotly widened the x-range
+        # to keep the ratio, and on a wide chart the unit square spanned -0.5 to 1.5.
+        xaxis=dict(range=[-0.02, 1.02], title=_title(f"row plays {x_label}"), constrain="domain"),
+        yaxis=dict(range=[-0.02, 1.02], title=_title(f"column plays {y_label}"), scaleanchor="x", constrain="domain"),
     )
 
 
@@ -376,7 +380,12 @@ def convergence(
 
 
 def regret_bars(
-    game: MatrixGame, regrets_row: np.ndarray, regrets_col: np.ndarray | None, change=None, drawn=None
+    game: MatrixGame,
+    regrets_row: np.ndarray,
+    regrets_col: np.ndarray | None,
+    change=None,
+    drawn=None,
+    title: str = "Cumulative regrets now (only the positive, blue ones are played)",
 ) -> dict:
     """The cumulative regret of every action now: regret matching plays the positive ones in proportion.
 
@@ -428,8 +437,9 @@ def regret_bars(
     layout["yaxis"]["title"] = _title("cumulative regret (payoff units)")
     for k in range(len(panels)):
         layout["xaxis" if k == 0 else f"xaxis{k + 1}"]["title"] = _title("action")
+    margin = None
     if len(panels) == 2:  # regrets of the two players need not share a scale
-        layout["yaxis2"] = dict(anchor="x2", title=_title("cumulative regret (payoff units)"))
-    return _figure(
-        traces, "Cumulative regrets now (only the positive, blue ones are played)", 320, barmode="overlay", **layout
-    )
+        # The column player's axis on the right of its panel: on the left its title sat on the row player's last bar.
+        layout["yaxis2"] = dict(anchor="x2", side="right", title=_title("cumulative regret (payoff units)"))
+        margin = dict(LAYOUT["margin"], r=LAYOUT["margin"]["l"])
+    return _figure(traces, title, 320, barmode="overlay", **layout, **({"margin": margin} if margin else {}))

@@ -92,7 +92,14 @@ def is_lesson(game: rmcore.MatrixGame, chosen: RunSettings) -> bool:
 
 
 def words(game: rmcore.MatrixGame, chosen: RunSettings) -> str | None:
-    """The lesson's lines under the race chart, with its link; None for another setup."""
+    """The lesson's lines under the race chart; None for another setup."""
     if not is_lesson(game, chosen):
         return None
-    return f"{explain.matrix_lesson_words()} This lesson's link: {link()}"
+    return f"{explain.matrix_lesson_words()} {explain.LESSON_LINK_BELOW}"
+
+
+def link_line(game: rmcore.MatrixGame, chosen: RunSettings) -> None:
+    """Under the charts, while the page runs the lesson: its link, as a link (its 600 characters printed in the
+    chart's caption filled three lines of a projector)."""
+    if is_lesson(game, chosen):
+        st.caption(explain.lesson_link(link()))

@@ -16,11 +16,11 @@ import streamlit as st
 
 import rmcore
 
-from .. import state
+from .. import link, state
+from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun, history_share
 from ..state import DEFAULT_PRESET, load_game
-from ..tables import escape
 from .editor import (
     EDITOR_LIMIT,
     UPLOAD_ACCEPTED_MEGABYTES,
@@ -38,7 +38,8 @@ ALL_VARIANTS = tuple(
     rmcore.MatrixVariant(*names)
     for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
 )
-MAX_RACE = 8
+#: Most variants in a matrix race: the chosen one and ``link.MOST_CHOSEN["race_variants"]`` others.
+MAX_RACE = 1 + link.MOST_CHOSEN["race_variants"]
 #: The step sizes the eta slider offers, log-spaced (as text, so that the link reads ``eta=0.05``).
 ETA_CHOICES = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10")
 
@@ -62,6 +63,8 @@ def _parameter_key(preset: str, name: str) -> str:
 
 def load_preset() -> None:
     """Load the chosen preset with its parameters' values (a message under the box if they are refused)."""
+    if st.session_state.preset is None:  # (the box shows the user's own game: nothing to load)
+        return
     entry = rmcore.PRESETS[st.session_state.preset]
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
@@ -80,6 +83,9 @@ def game_section() -> None:
     st.session_state.setdefault(
         "preset", DEFAULT_PRESET
     )  # set here, not as the widget's default: the link may set it too
+    if not st.session_state.get("from_preset", True):
+        # An edited, uploaded or linked game: the box names no preset (it said "RPS with crash" over a 200x200 CSV).
+        st.session_state.preset = None
     st.selectbox(
         "Preset",
         names,
@@ -87,12 +93,13 @@ def game_section() -> None:
         on_change=load_preset,
         bind="query-params",
         format_func=lambda name: rmcore.PRESETS[name].title,
+        placeholder="your own game (pick a preset to replace it)",
         help="Pick a game to start from; then edit it below.",
     )
-    entry = rmcore.PRESETS[st.session_state.preset]
+    entry = rmcore.PRESETS.get(st.session_state.preset)
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
-        st.caption(st.session_state.game.description)
-    for p in entry.parameters:
+        st.caption(escape(st.session_state.game.description))
+    for p in entry.parameters if entry is not None else ():
         kind = int if p.integer else float
         st.slider(
             p.name.replace("_", " "),
@@ -106,7 +113,7 @@ def game_section() -> None:
             bind="query-params",
         )
     if st.session_state.game_error:
-        st.error(st.session_state.game_error)
+        st.error(escape(st.session_state.game_error))
     game = st.session_state.game
     kind = "zero-sum" if game.is_zero_sum else "general-sum"
     st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
@@ -185,9 +192,18 @@ def _editor() -> None:
                 if current.name.endswith("(edited)") or current.name == "Edited game"
                 else f"{current.name} (edited)"
             )
-            edited = draft.to_game(row_cells, col_cells, row_names, col_names, name=name)
-            if _same_payoffs(edited, current):  # only names changed: the same game, its description and its start
-                edited = dataclasses.replace(current, row_actions=edited.row_actions, col_actions=edited.col_actions)
+            edited = dataclasses.replace(
+                draft.to_game(row_cells, col_cells, row_names, col_names, name=name), players=current.players
+            )
+            if _same_payoffs(edited, current):  # only names changed: the same game and its start
+                renamed = (edited.row_actions, edited.col_actions) != (current.row_actions, current.col_actions)
+                edited = dataclasses.replace(
+                    current,
+                    row_actions=edited.row_actions,
+                    col_actions=edited.col_actions,
+                    # (a preset's words name its actions, "90% Heads": with other names they would be false)
+                    description="" if renamed else current.description,
+                )
         except ValueError as error:
             st.session_state.editor_error = str(error)
         else:
@@ -198,7 +214,7 @@ def _editor() -> None:
                 load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
     if st.session_state.editor_error:
-        st.error(f"Not applied: {st.session_state.editor_error}. The last valid game keeps running.")
+        st.error(f"Not applied: {escape(st.session_state.editor_error)}. The last valid game keeps running.")
     if st.session_state.editor_note:
         st.info(st.session_state.editor_note)
         st.session_state.editor_note = None
@@ -223,7 +239,10 @@ def _upload() -> None:
         key="upload_col",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
-    if st.button("Load CSV", key="load_csv", disabled=row_file is None):
+    load = st.button("Load CSV", key="load_csv", disabled=row_file is None)
+    said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
+    if load:
+        said.info(f"Reading {escape(row_file.name)}…", icon=":material/hourglass_top:")
         try:
             game, notes = game_from_csv(
                 row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
@@ -236,9 +255,11 @@ def _upload() -> None:
             st.session_state.upload_note = "; ".join(notes) or None
             st.rerun()
     if st.session_state.upload_error:
-        st.error(f"Not loaded: {st.session_state.upload_error}")
+        said.error(f"Not loaded: {escape(st.session_state.upload_error)}")
     elif st.session_state.upload_note:
-        st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
+        said.info(f"Loaded, assuming: {escape(st.session_state.upload_note)}.", icon=":material/info:")
+    else:
+        said.empty()
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(
             f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
@@ -256,7 +277,10 @@ def _nfg() -> None:
         key="upload_nfg",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
-    if st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None):
+    load = st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None)
+    said = st.empty()  # (as for the CSV: the last file's words give way at once)
+    if load:
+        said.info(f"Reading {escape(nfg_file.name)}…", icon=":material/hourglass_top:")
         try:
             game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
         except ValueError as error:
@@ -266,7 +290,9 @@ def _nfg() -> None:
             load_game(game, from_preset=False)
             st.rerun()
     if st.session_state.nfg_error:
-        st.error(f"Not loaded: {st.session_state.nfg_error}. The last valid game keeps running.")
+        said.error(f"Not loaded: {escape(st.session_state.nfg_error)}. The last valid game keeps running.")
+    else:
+        said.empty()
     game = st.session_state.game
     # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
     st.download_button(
@@ -421,7 +447,7 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
                     50,
                     key=f"start_{who}_{len(labels)}_{k}",
                     bind="query-params",
-                    help=f"The {player}'s starting weight on {label}.",
+                    help=f"The {player}'s starting weight on {escape(label)}.",
                 )
                 for k, (column, label) in enumerate(zip(columns, labels))
             ]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 import rmcore
@@ -11,9 +10,10 @@ from rmcore.matrix import metrics_at
 
 from .. import explain, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
+from ..escape import markdown as escape
 from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
-from ..tables import escape, markdown_table
+from ..tables import markdown_table
 from . import figures, space
 from .settings import Display
 
@@ -67,11 +67,15 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             **look,
         )
         timeline.slider(history)
-        st.caption(explain.strategies(fixed, solver.variant.algorithm))
+        st.caption(explain.strategies(fixed, solver.variant.algorithm, _drawn_actions(game)))
     average_then = history.policy("average", row)
-    equilibrium = game.equilibria[0] if game.equilibria else None
+    equilibrium = game.equilibria[0] if game.equilibria and game.is_zero_sum else None
     if equilibrium is None and exact is not None:
         equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
+    nash = None if equilibrium is not None else state.nash_equilibria(game)
+    if nash is not None and nash.equilibria:  # the star at the equilibrium nearest the averages now
+        k, _ = rmcore.nearest_equilibrium(nash.equilibria, average_then["row"], average_then["col"])
+        equilibrium = rmcore.Equilibrium(nash.equilibria[k].row, nash.equilibria[k].col)
     moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
@@ -86,11 +90,17 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         if path is None:
             st.caption(explain.NO_SIMPLEX)
         else:
-            words = explain.SIMPLEX_FIXED if fixed else explain.SIMPLEX
-            live_chart(path, key="chart_simplex", caption=f"{words} {no_field}", **look)
+            live_chart(path, key="chart_simplex", caption=f"{_simplex_words(game, solver)} {no_field}", **look)
 
     def regrets() -> None:
-        bars = figures.regret_bars(game, regrets_row, regrets_col, run.last_step[1] if slow else None, drawn)
+        bars = figures.regret_bars(
+            game,
+            regrets_row,
+            regrets_col,
+            run.last_step[1] if slow else None,
+            drawn,
+            explain.regret_title(solver.variant.algorithm),
+        )
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:  # in a race, the race chart: it holds the first variant's curve too
@@ -124,6 +134,20 @@ def _lay_out(race: bool, simplex, convergence, regrets) -> None:
         (regrets if race else convergence)()
     if not race:
         regrets()
+
+
+def _drawn_actions(game: rmcore.MatrixGame) -> int | None:
+    """How many actions a player the strategy chart draws when it draws only the averages (a large game), else
+    None."""
+    return figures.MAX_SHOWN_ACTIONS if max(game.shape) > figures.MAX_SHOWN_ACTIONS else None
+
+
+def _simplex_words(game: rmcore.MatrixGame, solver: rmcore.MatrixSolver) -> str:
+    """The simplex's (or the unit square's) caption: against a fixed opponent, or in self-play by the rule and the
+    game."""
+    if not solver.is_self_play:
+        return explain.SIMPLEX_FIXED
+    return explain.simplex(game.is_zero_sum, solver.variant.algorithm, square=game.shape == (2, 2))
 
 
 def _convergence_words(solver: rmcore.MatrixSolver) -> str:
@@ -163,7 +187,7 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
         st.info("Press **Run** or a **Step** button to start learning.")
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
-        st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm))
+        st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
 
     def simplex() -> None:
         if space.draw(run, None, display, None, look) is None:
@@ -171,12 +195,12 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
         if not figures.has_simplex(game):
             st.caption(explain.NO_SIMPLEX)
         else:
-            caption = explain.SIMPLEX if solver.is_self_play else explain.SIMPLEX_FIXED
+            caption = _simplex_words(game, solver)
             live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=caption, **look)
 
     def regrets() -> None:
         start = solver.cumulative_regrets()
-        bars = figures.regret_bars(game, start.row, start.col)
+        bars = figures.regret_bars(game, start.row, start.col, title=explain.regret_title(solver.variant.algorithm))
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:
@@ -240,8 +264,8 @@ VALUE_HELP = (
 
 def _mixed(actions: tuple[str, ...], probabilities) -> str:
     """A mixed strategy in words: the actions played, each with its probability (``Stag 1``, ``Opera 0.6667, Football
-    0.3333``)."""
-    return ", ".join(f"{action} {p:.4g}" for action, p in zip(actions, probabilities) if p > 0)
+    0.3333``); unescaped (a Markdown table escapes its cells)."""
+    return ", ".join(f"{action} {p:.4g}" for action, p in zip(actions, probabilities) if p > 1e-12)
 
 
 def _value_label(game: rmcore.MatrixGame) -> str:
@@ -286,24 +310,55 @@ def _answer(
             f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on "
             "without it."
         )
-    elif game.equilibria:
-        st.markdown(
-            heading
-            + (
-                "General-sum game: regret matching's joint play approaches a coarse correlated equilibrium (CCE gap "
-                f"now {metrics.cce_gap:.3e}); the averages need not approach a Nash equilibrium. Known equilibria:"
-                if metrics.cce_gap is not None
-                else "Known equilibria:"
+    else:
+        _nash_answer(heading, average, solver, metrics)
+
+
+#: Most equilibria tabled (a nondegenerate 8x8 game has at most a few dozen).
+EQUILIBRIA_SHOWN = 10
+NASH_COLUMNS = ("", "row player", "column player", "payoffs (row, column)", "distance of the averages")
+
+
+def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics) -> None:
+    """A general-sum game's Nash equilibria beside the learner: each one, what it pays, and how far the running
+    averages are from it (the nearest marked), with the CCE gap regret matching's joint play is bound by."""
+    game = solver.game
+    found = state.nash_equilibria(game)
+    cce = (
+        f"regret matching's joint play approaches a coarse correlated equilibrium (CCE gap now {metrics.cce_gap:.3e}); "
+        if metrics.cce_gap is not None
+        else ""
+    )
+    if found is None or not found.equilibria:
+        reason = st.session_state.get("equilibria_error") or "none was found"
+        st.markdown(heading + f"General-sum game: {cce}its Nash equilibria could not be computed ({escape(reason)}).")
+        return
+    nearest = distance = None
+    if average is not None and solver.is_self_play:
+        nearest, distance = rmcore.nearest_equilibrium(found.equilibria, average.row, average.col)
+    rows = []
+    for k, eq in enumerate(found.equilibria[:EQUILIBRIA_SHOWN]):
+        far = "-" if average is None or not solver.is_self_play else _distance_to(eq, average)
+        mark = f"{k + 1} (nearest)" if k == nearest else str(k + 1)
+        rows.append(
+            (
+                mark,
+                _mixed(game.row_actions, eq.row),
+                _mixed(game.col_actions, eq.col),
+                f"{eq.row_payoff:.4g}, {eq.col_payoff:.4g}",
+                far,
             )
         )
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {"row player": _mixed(game.row_actions, eq.row), "column player": _mixed(game.col_actions, eq.col)}
-                    for eq in game.equilibria
-                ]
-            ),
-            hide_index=True,
-        )
-    else:
-        st.markdown(heading + "General-sum game: no exact answer is computed; watch the CCE gap and nash_conv instead.")
+    where = explain.nash_found(found, len(found.equilibria), EQUILIBRIA_SHOWN)
+    closing = "" if distance is None else "\n\n" + explain.nash_distance(distance, nearest + 1)
+    st.markdown(
+        heading
+        + f"General-sum game: {cce}the averages need not approach a Nash equilibrium (Shapley's game cycles). {where}"
+        + "\n\n"
+        + markdown_table(NASH_COLUMNS, rows, numeric=[False, False, False, True, True])
+        + closing
+    )
+
+
+def _distance_to(eq: rmcore.NashEquilibrium, average) -> str:
+    return f"{max(np.abs(average.row - eq.row).sum(), np.abs(average.col - eq.col).sum()) / 2:.4f}"

@@ -11,7 +11,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain
+from .. import escape, explain
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import exact, figures
@@ -89,7 +89,7 @@ def _infoset_list(run: LiveRun, game: rmcore.TreeGame, average, current, regrets
     owner = game.tree.infoset_player
     names = [name for k, name in enumerate(game.infosets) if owner[k] == player - 1 and typed.lower() in name.lower()]
     if not names:
-        st.caption(f"No information set of player {player} has {typed!r} in its name.")
+        st.caption(f"No information set of player {player} has {escape.markdown(repr(typed))} in its name.")
         return
     name = st.selectbox(
         f"Information set ({len(names):,} of player {player}"
@@ -133,8 +133,10 @@ def _table(run: LiveRun, game, name: str, average, current, regrets, answer, wor
     }
     if answer is not None:
         columns["exact (LP)"] = answer.policy.probabilities[k, : len(actions)]
-    table = pd.DataFrame(columns, index=pd.Index(actions, name=name))
+    # (st.table renders Markdown in every cell, the index and its name included)
+    table = pd.DataFrame(columns, index=pd.Index([escape.markdown(a) for a in actions], name=escape.markdown(name)))
     st.table(table.style.format(precision=4))
     st.caption(
-        f"**{name}**: reached with probability {reach:.4f} under the current policy (chance and both players). " + words
+        f"**{escape.markdown(name)}**: reached with probability {reach:.4f} under the current policy (chance and both "
+        "players). " + words
     )

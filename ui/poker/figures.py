@@ -11,6 +11,7 @@ import rmcore
 from rmcore.kuhn import INFOSETS, equilibrium_policy
 
 from ..charts import COLOURS, colour, figure, log_ticks, title
+from ..escape import plotly
 
 _PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
@@ -147,7 +148,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
             x=x[decisions] + 0.32,
             y=y[decisions] + 0.16,
             mode="text",
-            text=[game.infosets[tree.infoset[n]] for n in decisions],
+            text=[plotly(game.infosets[tree.infoset[n]]) for n in decisions],
             textposition="middle right",
             showlegend=False,
             hoverinfo="skip",
@@ -156,7 +157,7 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     )
     last = [float(policy[tree.infoset[node], len(game.actions[tree.infoset[node]]) - 1]) for node in decisions]
     hover = [
-        f"<b>{game.infosets[tree.infoset[node]]}</b> (player {tree.player[node] + 1})<br>P(bet or call) {p:.3f}"
+        f"<b>{plotly(game.infosets[tree.infoset[node]])}</b> (player {tree.player[node] + 1})<br>P(bet or call) {p:.3f}"
         for node, p in zip(decisions, last)
     ]
     digits = ["#ffffff" if abs(p - 0.5) > 0.3 else "#000000" for p in last]  # readable on every colour of the scale
@@ -290,7 +291,7 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
             type="scatter",
             x=t,
             y=history.average[:, k, len(history.actions[k]) - 1],
-            name=history.infosets[k],
+            name=plotly(history.infosets[k]),
             mode="lines",
             line=dict(color=colour(n)),
         )
@@ -329,7 +330,7 @@ def first_infoset_trajectories(history: rmcore.History) -> dict:
             type="scatter",
             x=t,
             y=history.average[:, k, a],
-            name=short_name(actions[a], 24),
+            name=plotly(short_name(actions[a], 24)),
             mode="lines",
             line=dict(color=colour(n)),
         )
@@ -337,7 +338,7 @@ def first_infoset_trajectories(history: rmcore.History) -> dict:
     ]
     return figure(
         traces,
-        f"Average strategy at {short_name(history.infosets[k], 40)}",
+        f"Average strategy at {plotly(short_name(history.infosets[k], 40))}",
         420,
         xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
         yaxis=dict(range=[-0.02, 1.02], title=title("average probability")),
@@ -363,8 +364,8 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
     z = [[cells.get((r, c)) for c in cols] for r in rows]
     trace = dict(
         type="heatmap",
-        x=cols,
-        y=rows,
+        x=[plotly(c) for c in cols],
+        y=[plotly(r) for r in rows],
         z=z,
         zmin=0.0,
         zmax=1.0,
@@ -385,7 +386,12 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
 
 
 def value_against_fixed(
-    iterations: np.ndarray, values: np.ndarray, best_response: float, equilibrium: float, learner: int
+    iterations: np.ndarray,
+    values: np.ndarray,
+    best_response: float,
+    equilibrium: float,
+    learner: int,
+    unit: str = "antes per hand",
 ) -> dict:
     """The learner's average winnings per hand against a fixed player over iterations (log x), beside the exact
     best-response value and the equilibrium value."""
@@ -419,15 +425,20 @@ def value_against_fixed(
     ]
     return figure(
         traces,
-        f"Player {learner}'s winnings per hand against the fixed player",
+        f"Player {learner}'s winnings per game against the fixed player",
         380,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)),
-        yaxis=dict(title=title("winnings (antes per hand)")),
+        yaxis=dict(title=title(f"winnings ({unit})")),
     )
 
 
 def winnings(
-    hands: np.ndarray, mean: np.ndarray, half_width: np.ndarray, best_response: np.ndarray, game_value: float
+    hands: np.ndarray,
+    mean: np.ndarray,
+    half_width: np.ndarray,
+    best_response: np.ndarray,
+    game_value: float,
+    unit: str = "antes per hand",
 ) -> dict:
     """Hands against the bot: the running mean of the student's winnings with its 95% band, what a best response would
     have averaged against the same bots (exact expectations), and the game value for the student's seat."""
@@ -466,5 +477,5 @@ def winnings(
         "Your winnings against the bot",
         360,
         xaxis=dict(title=title("hands played"), dtick=step, tick0=1),
-        yaxis=dict(title=title("winnings (antes per hand)")),
+        yaxis=dict(title=title(f"winnings ({unit})")),
     )

@@ -8,10 +8,10 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain
+from .. import escape, explain
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import exact, figures
+from . import exact, explorer, figures
 from .settings import RunSettings
 
 
@@ -51,9 +51,10 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     st.subheader(f"Against the fixed player {fixed}")
     locked = (
         "; ".join(
-            f"{name}: "
+            f"{escape.markdown(name)}: "
             + " / ".join(
-                f"{a} {p:.0%}" for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
+                f"{escape.markdown(a)} {p:.0%}"
+                for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
             )
             for name, probs in locks
         )
@@ -66,7 +67,14 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
         f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
     )
     live_chart(
-        figures.value_against_fixed(history.iterations[: row + 1], values, response.value, equilibrium, learner),
+        figures.value_against_fixed(
+            history.iterations[: row + 1],
+            values,
+            response.value,
+            equilibrium,
+            learner,
+            explain.tree_unit(explorer.is_poker(run.race.game)),
+        ),
         key="kuhn_fixed_value",
         caption=explain.CFR_FIXED_VALUE,
         **look,

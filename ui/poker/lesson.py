@@ -76,8 +76,7 @@ def is_lesson(chosen: RunSettings) -> bool:
 
 
 def words(chosen: RunSettings) -> str | None:
-    """The lesson's lines under the chart, with the game's exact value and the lesson's link; None for another
-    setup."""
+    """The lesson's lines under the chart, with the game's exact value; None for another setup."""
     if not is_lesson(chosen):
         return None
     if chosen.game == "kuhn":
@@ -85,4 +84,10 @@ def words(chosen: RunSettings) -> str | None:
     else:
         answer = chosen.exact_answer()
         value = "under the charts, once the linear program is solved" if answer is None else f"{answer.value:.5f}"
-    return f"{explain.lesson_words(chosen.game, value)} This lesson's link: {link(chosen.game)}"
+    return f"{explain.lesson_words(chosen.game, value)} {explain.LESSON_LINK_BELOW}"
+
+
+def link_line(chosen: RunSettings) -> None:
+    """Under the charts, while the page runs the lesson: its link, as a link."""
+    if is_lesson(chosen):
+        st.caption(explain.lesson_link(link(chosen.game)))

@@ -11,10 +11,10 @@ import streamlit as st
 
 import rmcore
 
-from .. import state
+from .. import explain, state
+from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
-from ..tables import escape
 from . import figures
 from .figures import short_name
 
@@ -74,7 +74,7 @@ def section(run: LiveRun, game_value: float | None) -> None:
     when = f"now (iteration {bot_iteration:,})" if at is None else f"at iteration {bot_iteration:,}"
     poker = hand.rules is not None
     if poker:
-        knows = f"your card{'s' if ' ' in hand.your_cards else ''}: **{hand.your_cards}**"
+        knows = f"your card{'s' if ' ' in hand.your_cards else ''}: **{escape(hand.your_cards)}**"
     elif hand.is_over:
         knows = "the hand is over"
     else:  # the information set's name is what the seat knows (its own moves, what it saw of chance and the other)
@@ -90,10 +90,10 @@ def section(run: LiveRun, game_value: float | None) -> None:
     if not hand.is_over:
         with st.container(horizontal=True):
             for action in hand.legal_actions:
-                st.button(action, key=f"kuhn_play_{action}", on_click=_act, args=(action,))
+                st.button(escape(action), key=f"kuhn_play_{action}", on_click=_act, args=(action,))
     else:
         won = hand.winnings
-        held = f"The bot held **{hand.bot_cards}**. " if poker else ""
+        held = f"The bot held **{escape(hand.bot_cards)}**. " if poker else ""
         st.markdown(
             f"**You {'won' if won > 0 else 'lost' if won < 0 else 'split the pot:'} {abs(won):g}**. {held}"
             + " ".join(
@@ -139,7 +139,14 @@ def _tally(table: Table, value: float | None) -> None:
         f"seat is {known}, and a best response would expect {best[-1]:+.4f} against the same bots."
     )
     live_chart(
-        figures.winnings(n, means, np.nan_to_num(half), best, math.nan if value is None else value),
+        figures.winnings(
+            n,
+            means,
+            np.nan_to_num(half),
+            best,
+            math.nan if value is None else value,
+            explain.tree_unit(table.hand.rules is not None),
+        ),
         key="kuhn_play_chart",
         projector=state.presenting(),
     )

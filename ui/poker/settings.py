@@ -17,7 +17,7 @@ import rmcore
 from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
 from rmcore.tree import uniform_policy
 
-from .. import explain, link, state
+from .. import escape, explain, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
 from . import exact, games
 
@@ -67,6 +67,8 @@ class RunSettings(NamedTuple):
             return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
         if self.game == games.UPLOAD:
             return self.uploaded.game
+        if self.game == games.OPENSPIEL:
+            return converted(self.parameters[0])
         entry = rmcore.TREE_GAMES[self.game]
         return rmcore.tree_game(self.game, **{p.name: v for p, v in zip(entry.parameters, self.parameters)})
 
@@ -126,6 +128,14 @@ def widgets() -> RunSettings:
             current = state.live("kuhn")
             last = current.key if current is not None else RunSettings(())
             game, cards, bet, parameters, uploaded = last.game, last.cards, last.bet, last.parameters, last.uploaded
+    elif game == games.OPENSPIEL:
+        named = _openspiel_box()
+        if named is None:  # nothing converted: the last game keeps running
+            current = state.live("kuhn")
+            last = current.key if current is not None else RunSettings(())
+            game, cards, bet, parameters, uploaded = last.game, last.cards, last.bet, last.parameters, last.uploaded
+        else:
+            parameters = (named,)
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
     link.tree_game_changed(uploaded if game == games.UPLOAD else None)
@@ -134,12 +144,14 @@ def widgets() -> RunSettings:
     )
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
+    most = link.MOST_CHOSEN["kuhn_variants"]
     chosen = c1.multiselect(
-        "Variants (the first is traced and tabled; several race each other)",
+        f"Variants (the first is traced and tabled; up to {most} race each other)",
         list(labels),
         default=[ALL_VARIANTS[0].label],
         key="kuhn_variants",
         bind="query-params",
+        max_selections=most,
         help=VARIANT_HELP + " " + " ".join(f"{k}: {v}" for k, v in rmcore.CFR_UPDATES.items()),
     )
     seed = int(
@@ -316,6 +328,48 @@ def _catalogue_parameters(name: str) -> tuple:
     return tuple(values)
 
 
+@st.cache_resource(max_entries=16, show_spinner="Converting the OpenSpiel game…")
+def _conversion(text: str) -> tuple[rmcore.TreeGame | None, str | None]:
+    """An OpenSpiel game by its string, converted once on this server, or why it was refused: kept too, so that a
+    game refused after seconds of walking (tic-tac-toe's 549,946 nodes: 3 s) is not walked again on every rerun."""
+    try:
+        return games.openspiel_game(text), None
+    except ValueError as error:
+        return None, str(error)
+
+
+def converted(text: str) -> rmcore.TreeGame:
+    """The OpenSpiel game ``text`` names as a tree game (``games.openspiel_game``, once per string on this server);
+    ValueError says why it is refused."""
+    game, refusal = _conversion(text)
+    if game is None:
+        raise ValueError(refusal)
+    return game
+
+
+def _openspiel_box() -> str | None:
+    """The OpenSpiel game's string, typed (bound to the link as ``kuhn_openspiel``), and whether it converts: its
+    string when it does, None (with the reason next to the box, or how to install OpenSpiel) when it does not."""
+    if not games.openspiel_installed():
+        st.info(explain.OPENSPIEL_MISSING, icon=":material/extension:")
+        return None
+    typed = st.text_input(
+        "OpenSpiel game (the string pyspiel.load_game takes)",
+        value="kuhn_poker",
+        max_chars=games.MAX_OPENSPIEL_CHARS,
+        key="kuhn_openspiel",
+        bind="query-params",
+        help=explain.OPENSPIEL_HELP,
+    )
+    text = str(typed).strip()
+    try:
+        converted(text)
+    except ValueError as error:
+        st.error(f"Not loaded: {escape.markdown(str(error).rstrip('.'))}. The last valid game keeps running.")
+        return None
+    return text
+
+
 def _your_game() -> games.UploadedGame | None:
     """The uploader of the user's own game, what became of the last file, and the game now loaded (None: none yet).
 
@@ -329,11 +383,19 @@ def _your_game() -> games.UploadedGame | None:
         key="kuhn_efg_file",
         max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
     )
+    said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
     if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
         st.session_state.kuhn_upload_seen = file.file_id
+        said.info(f"Reading {escape.markdown(file.name)}…", icon=":material/hourglass_top:")
         load_efg(file.getvalue(), f"the file {file.name}")
     if st.session_state.kuhn_upload_error:
-        st.error(f"Not loaded: {st.session_state.kuhn_upload_error}. The last valid game keeps running.")
+        said.error(
+            f"Not loaded: {escape.markdown(st.session_state.kuhn_upload_error)}. The last valid game keeps running."
+        )
+    elif st.session_state.kuhn_uploaded is not None and st.session_state.kuhn_uploaded.notes:
+        said.caption(explain.efg_notes(st.session_state.kuhn_uploaded.notes))
+    else:
+        said.empty()
     uploaded: games.UploadedGame | None = st.session_state.kuhn_uploaded
     if uploaded is None:
         st.info("Upload a .efg file to run CFR on it; until then the last game keeps running.")
@@ -401,7 +463,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         columns = st.columns(len(actions))
         weights = [
             column.slider(
-                f"{name}: weight of {action}",
+                f"{escape.markdown(name)}: weight of {escape.markdown(action)}",
                 0,
                 100,
                 100 if a == 0 else 0,
@@ -413,14 +475,15 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         total = sum(weights)
         if total == 0:
             st.error(
-                f"All weights at {name} are zero: give at least one action a positive weight. Until then {name} plays "
+                f"All weights at {escape.markdown(name)} are zero: give at least one action a positive weight. Until "
+                f"then {escape.markdown(name)} plays "
                 "the equilibrium."
             )
             continue
         locks.append((name, tuple(w / total for w in weights)))
         st.caption(
-            f"At {name} player {player} plays "
-            + " / ".join(f"{action} {w / total:.0%}" for action, w in zip(actions, weights))
+            f"At {escape.markdown(name)} player {player} plays "
+            + " / ".join(f"{escape.markdown(action)} {w / total:.0%}" for action, w in zip(actions, weights))
         )
     return (player, tuple(locks))
 

@@ -64,7 +64,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     ):  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            unit = "antes per hand" if explorer.is_poker(run.race.game) else "payoff units"
+            unit = explain.tree_unit(explorer.is_poker(run.race.game))
             height = 420 if look["projector"] else 440
             exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit, work=display.work)
             if shown_at is not None:  # the replay's line (on the work axis, at the nodes touched by then)
@@ -163,13 +163,19 @@ def _policies(
 
 
 def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
-    """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
+    """Iteration, exploitability, what the average policies earn and the game's value: four metrics, or one compact
+    line in presentation mode."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     name = run.race.variants[0].name
     gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
+    shown = run.iteration if shown_at is None else shown_at
+    average = f"{metrics.game_value:.5f}" if shown else "-"  # no average before the first iteration
+    known = _game_value(run)
+    game_value = "-" if known is None else f"{known:.5f}"
     if state.presenting():
         st.markdown(
-            f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · game value {metrics.game_value:.5f}"
+            f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · "
+            f"{explain.AVERAGE_VALUE_SHORT} {average} · game value {game_value}"
         )
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
@@ -177,6 +183,14 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
         note = None if compile_seconds is None else explain.compiling(compile_seconds, "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
+        st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(metrics.learner))
         classic = rmcore.is_classic_kuhn(run.race.game)
-        exact = "The equilibrium value is -1/18 = -0.05556." if classic else "The exact value is under the charts."
-        st.metric("game value for player 1", f"{metrics.game_value:.5f}", help=exact)
+        st.metric(explain.GAME_VALUE, game_value, help=explain.game_value_help(classic, known is not None))
+
+
+def _game_value(run: LiveRun) -> float | None:
+    """The game's value for player 1: Kuhn's −1/18, another game's from its exact answer once it is there."""
+    if rmcore.is_classic_kuhn(run.race.game):
+        return -1 / 18
+    answer = run.key.exact_answer()
+    return None if answer is None else answer.value

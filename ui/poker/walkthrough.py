@@ -171,5 +171,6 @@ def policies(
     live_chart(spec, key="kuhn_equilibrium", caption=explain.KUHN_CHECK, **look)
     st.markdown(
         alpha_sentence(float(average["J"][1]), alpha)
-        + f" Game value **{game_value:.5f}** against the equilibrium's **{-1 / 18:.5f}** (−1/18)."
+        + f" The average policies' value for player 1 is **{game_value:.5f}**, against the game value "
+        f"**{-1 / 18:.5f}** (−1/18)."
     )

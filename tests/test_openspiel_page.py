@@ -1,0 +1,62 @@
+"""The tree page's OpenSpiel game: any two-player zero-sum game of OpenSpiel typed by name, converted under the page's
+caps, each refusal a sentence next to the box; where OpenSpiel is missing, how to install it."""
+
+from __future__ import annotations
+
+import pytest
+
+import rmcore
+from tests.visits import opened, shown
+from ui.poker import games
+
+pytest.importorskip("pyspiel")
+
+
+def _errors(app) -> str:
+    return shown(" | ".join(e.value for e in app.error))
+
+
+def test_a_game_typed_by_name_runs_with_its_exact_answer_and_travels_in_the_link():
+    app = opened({"kuhn_game": "OpenSpiel game", "kuhn_openspiel": "liars_dice(dice_sides=3)"}, url_path="kuhn_poker")
+    assert not app.exception and not app.error and not app.warning
+    game = app.session_state.kuhn_live.race.game
+    assert len(game.infosets) == 192 and game.name == "Liars Dice"
+    assert any("OpenSpiel's game, converted by rmcore.from_openspiel" in m.value for m in app.markdown)
+    for _ in range(20):  # the exact answer arrives from the background
+        if app.metric[3].value != "-":
+            break
+        app.run()
+    assert float(app.metric[3].value) == pytest.approx(1 / 9, abs=1e-5)  # Liar's dice with 3 sides: 1/9
+    app.button(key="kuhn_step_10").click().run()
+    assert not app.exception and app.session_state.kuhn_live.iteration == 10
+    assert app.query_params["kuhn_openspiel"] == "liars_dice(dice_sides=3)"
+
+
+@pytest.mark.parametrize(
+    "typed,words",
+    [
+        ("kuhn_poker(players=3)", "rmcore plays two-player games; Kuhn Poker has 3 players"),
+        ("first_sealed_auction", "need a zero-sum game"),
+        ("tic_tac_toe", "tic_tac_toe has more than 300,000 nodes: this page runs trees of at most 300,000 nodes"),
+        ("chess", "plays are too long"),
+        ("backgammon", "does not give its players' information states"),
+        ("leduc_pokr", "OpenSpiel has no game 'leduc_pokr' (did you mean leduc_poker"),
+        ("leduc_poker(bogus=1)", "OpenSpiel cannot load 'leduc_poker(bogus=1)': Unknown parameter 'bogus'"),
+        ("", "type a game's name"),
+    ],
+)
+def test_each_refusal_is_a_sentence_next_to_the_box_and_the_last_game_keeps_running(typed, words):
+    app = opened({"kuhn_game": "OpenSpiel game"}, url_path="kuhn_poker")
+    assert app.session_state.kuhn_live.race.game.name == "Kuhn Poker"  # the box's default: kuhn_poker
+    app.text_input(key="kuhn_openspiel").input(typed).run()
+    assert not app.exception
+    assert words in _errors(app) and "The last valid game keeps running" in _errors(app), _errors(app)
+    assert app.session_state.kuhn_live.race.game.name == "Kuhn Poker"
+
+
+def test_without_openspiel_the_page_says_how_to_install_it(monkeypatch):
+    monkeypatch.setattr(games, "openspiel_installed", lambda: False)
+    app = opened({"kuhn_game": "OpenSpiel game"}, url_path="kuhn_poker")
+    assert not app.exception
+    assert any("pip install open_spiel" in i.value for i in app.info)
+    assert rmcore.is_classic_kuhn(app.session_state.kuhn_live.race.game), "the last game (the default) keeps running"

@@ -1,0 +1,43 @@
+"""Text a user gave (a game's, an action's, an information set's or a file's name; a link's key or value), shown as
+typed: one function per place it is shown.
+
+Streamlit renders Markdown (and its own ``:material/...:`` icons, ``:red[...]`` colours and ``$...$`` maths) in
+``st.markdown``, captions, notices and widget labels; Plotly renders a subset of HTML (``<a href>``, ``<b>``,
+``<br>``, ``<span style>``) in titles, legends, tick labels, annotations and hover text. A name such as
+``![i](https://attacker.example/p.png)`` or ``<a href=x>y</a>`` must reach the screen as those characters, not as an
+image fetched from elsewhere or a link. Every page element that shows a user's text calls one of these.
+
+>>> markdown("**bold** ![i](https://x.example/p.png) $x$ :material/lock:")
+'\\\\*\\\\*bold\\\\*\\\\* \\\\!\\\\[i\\\\](https\\\\://x.example/p.png) \\\\$x\\\\$ \\\\:material/lock\\\\:'
+>>> plotly('<a href="x">y</a> & <b>')
+'&lt;a href="x"&gt;y&lt;/a&gt; &amp; &lt;b&gt;'
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["markdown", "plotly"]
+
+# Every character CommonMark, GitHub's extensions (tables, strikethrough, autolinks) or Streamlit give a meaning to
+# inside a line: emphasis, code, links and images, raw HTML, tables, headings, maths, icons and colours. A backslash
+# before an ASCII punctuation character shows that character (CommonMark 2.4).
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!:"})
+# A list item, a block quote or a heading is made by what starts a line: a name put first in a caption must not.
+_LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([-+.)])(?=[\s-]|$)")
+
+
+def markdown(text: object) -> str:
+    """``text`` shown as typed where Streamlit renders Markdown: ``st.markdown``, ``st.caption``, notices, a widget's
+    label, a table cell drawn as Markdown. Line breaks become spaces: a name is one line."""
+    flat = " ".join(str(text).splitlines())
+    return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), flat.translate(_MARKDOWN_SPECIAL))
+
+
+_PLOTLY_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+
+
+def plotly(text: object) -> str:
+    """``text`` shown as typed where Plotly renders its HTML subset: a figure's title, a trace's name (the legend), a
+    category (a tick label), an annotation or hover text. Plotly turns the entities back into the characters."""
+    return str(text).translate(_PLOTLY_SPECIAL)
