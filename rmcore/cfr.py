@@ -595,7 +595,7 @@ class CFRSolver(Solver):
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
         arguments = (tuple(self.game.tree), tuple(self._state), tuple(self._flags), first, last, points, tuple(record))
-        return _runtime.call("tree", kernels.run_cfr, *arguments, work=work)
+        return _runtime.call("tree", kernels.entry_for(self._flags.code), *arguments, work=work)
 
     def _row_metrics(self, iteration: int, columns, row: int) -> CFRMetrics:
         return _metrics_of(iteration, columns, row, self.learner)
@@ -762,28 +762,38 @@ def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> CFRMe
 
 
 def _warm_up_solvers() -> list[CFRSolver]:
-    """Small solvers whose kernel calls have the argument types of every solver's (the family's one signature each)."""
+    """Small solvers whose kernel calls have the argument types of every solver's (the family's one signature each):
+    one for each entry point (full passes, Monte Carlo walks, magnetic mirror descent)."""
     game = poker.kuhn_poker(3, 1.0)
-    return [CFRSolver(game, "cfr", max_points=4, history_share=None)]
+    return [CFRSolver(game, name, max_points=4, history_share=None) for name in ("cfr", "external-sampling", "mmd")]
 
 
 def _warm_up() -> None:
     """Run every tree kernel once on classic Kuhn poker (iterations and a checkpoint, a snapshot, the best responses and
     reach of a policy): loads them from numba's disk cache, or compiles them. ``python -m rmcore._compile tree`` runs
     this in a process of its own."""
-    (solver,) = _warm_up_solvers()
-    solver._advance(1, 2, np.array([2], dtype=np.int64), solver._empty_record(1))
+    solvers = _warm_up_solvers()
+    for solver in solvers:
+        solver._advance(1, 2, np.array([2], dtype=np.int64), solver._empty_record(1))
+    solver = solvers[0]
     best_responses(solver.game, solver._state.policy)
     reach_of(solver.game, solver._state.policy)
 
 
 def _on_disk() -> bool:
     """Whether numba's disk cache holds every tree kernel for the solvers' argument types."""
-    (solver,) = _warm_up_solvers()
-    game, policy = solver.game, solver._state.policy
-    tree, state, flags, record = tuple(game.tree), tuple(solver._state), tuple(solver._flags), solver._empty_record(1)
-    calls = (
-        (kernels.run_cfr, (tree, state, flags, 1, 2, np.array([2], dtype=np.int64), tuple(record))),
+    solvers = _warm_up_solvers()
+    checkpoint, record = np.array([2], dtype=np.int64), tuple(solvers[0]._empty_record(1))
+    calls = [
+        (
+            kernels.entry_for(solver._flags.code),
+            (tuple(solver.game.tree), tuple(solver._state), tuple(solver._flags), 1, 2, checkpoint, record),
+        )
+        for solver in solvers
+    ]
+    game, policy = solvers[0].game, solvers[0]._state.policy
+    tree = tuple(game.tree)
+    calls += (
         (kernels.best_responses, (tree, policy, tuple(new_state(game)))),
         (kernels.reach_of, (tree, policy, tuple(new_state(game)))),
     )

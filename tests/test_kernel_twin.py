@@ -35,7 +35,7 @@ def _twin_run(solver, iterations: int):
     points = checkpoints.checkpoints_between(start, stop, solver.max_points, solver.checkpoint_stride)
     record = solver._empty_record(points.shape[0])
     twin = python_twin(solver.family)
-    entry = twin.run_matrix if solver.family == "matrix" else twin.run_cfr
+    entry = twin.run_matrix if solver.family == "matrix" else twin.entry_for(solver._flags.code)
     arguments = (*solver._payoffs, solver._flags) if solver.family == "matrix" else (solver.game.tree,)
     state = (solver._state,) if solver.family == "matrix" else (solver._state, solver._flags)
     with np.errstate(over="ignore"):
@@ -225,7 +225,8 @@ def test_each_family_is_stamped_with_the_files_it_reads(tmp_path, monkeypatch):
 
 
 def test_the_kernels_are_cached_under_their_family_stamp():
-    for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
+    entries = (kernels.tree.run_cfr, kernels.tree.run_mccfr, kernels.tree.run_mmd, kernels.tree.best_responses)
+    for entry in (kernels.matrix.run_matrix, *entries):
         locator = entry._cache._impl.locator
         assert isinstance(locator, kernels._FamilyStamp)
         assert locator.get_source_stamp() == kernels.family_stamp(entry.py_func.__code__.co_filename)

@@ -176,7 +176,7 @@ def test_the_plain_python_twin_equals_the_compiled_kernel_to_the_bit(variant):
     compiled.run(30)
     rows, no_checkpoints = plain._empty_record(0), np.zeros(0, np.int64)
     with np.errstate(over="ignore"):
-        twin.run_cfr(plain.game.tree, plain._state, plain._flags, 1, 30, no_checkpoints, rows)
+        twin.entry_for(plain._flags.code)(plain.game.tree, plain._state, plain._flags, 1, 30, no_checkpoints, rows)
     for a, b in zip(_state_of(compiled), _state_of(plain)):
         assert np.array_equal(a, b)
     assert compiled.nodes_touched == int(plain._state.touched[0])

@@ -619,13 +619,14 @@ def reach_of(tree_fields, policy, state_fields):
 
 @njit(**_ENTRY)
 def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_iteration, checkpoints, record_fields):
-    """Iterations first..last of the variant ``variant.code``, writing row ``k`` of ``record`` after each iteration
+    """Iterations first..last of CFR or a variant of its full passes (:func:`_cfr_iteration`: CFR, CFR+, linear and
+    discounted CFR, predictive CFR+, chance sampling), writing row ``k`` of ``record`` after each iteration
     ``checkpoints[k]`` (increasing, within the range); returns how many rows it wrote. With ``first_iteration >
-    last_iteration`` it runs nothing and, given one checkpoint, records the state as it stands (a snapshot).
+    last_iteration`` it runs nothing and, given one checkpoint, records the state as it stands (a snapshot). The last
+    iteration of a call is traced for the walkthrough when ``state.trace[0]`` is 1.
 
-    Full passes (CFR and its variants, :func:`_cfr_iteration`), Monte Carlo CFR's sampled walks
-    (:func:`_mccfr_iteration`) or magnetic mirror descent's step (:func:`_mmd_step`). The last iteration of a call is
-    traced for the walkthrough when ``state.trace[0]`` is 1 (full passes).
+    One kernel per job: Monte Carlo CFR's sampled walks (:func:`run_mccfr`) and magnetic mirror descent
+    (:func:`run_mmd`) have entries of their own, so that a first CFR run compiles the full passes only.
 
     The records (:class:`TreeArrays`, :class:`CFRState`, :class:`CFRFlags`, :class:`CFRRecord`) come as plain tuples
     of their fields: numba types a plain tuple of arrays in C, a NamedTuple in Python, array by array, which made a
@@ -634,27 +635,68 @@ def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_ite
     tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
     record = CFRRecord(*record_fields)
     written = np.int64(0)  # (not the literal 0: numba would compile record_row twice)
-    if first_iteration > last_iteration:
+    if first_iteration > last_iteration:  # a snapshot of the state as it stands
         if checkpoints.shape[0] > 0:
             record_row(tree, state, checkpoints[0], record, written)
             written += 1
         return written
-    code = variant.code
     for t in range(first_iteration, last_iteration + 1):
-        if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
-            _mccfr_iteration(tree, state, variant)
-        elif code == MAGNETIC_MIRROR_DESCENT:
-            _mmd_step(tree, state, variant, BOTH if variant.learner == BOTH_LEARN else variant.learner)
-        else:
-            _cfr_iteration(tree, state, variant, t, t == last_iteration and state.trace[0] == 1)
+        _cfr_iteration(tree, state, variant, t, t == last_iteration and state.trace[0] == 1)
         if written < checkpoints.shape[0] and checkpoints[written] == t:
-            if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
-                _regret_matched_policy(tree, state, variant.learner)
             record_row(tree, state, t, record, written)
             written += 1
-    if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
-        _regret_matched_policy(tree, state, variant.learner)
     return written
+
+
+@njit(**_ENTRY)
+def run_mccfr(tree_fields, state_fields, variant_fields, first_iteration, last_iteration, checkpoints, record_fields):
+    """:func:`run_cfr` for Monte Carlo CFR's external and outcome sampling (:func:`_mccfr_iteration`): after the
+    iterations, and before each checkpoint, the current policy is regret matching of the regrets as they stand."""
+    tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
+    record = CFRRecord(*record_fields)
+    written = np.int64(0)
+    if first_iteration > last_iteration:  # a snapshot of the state as it stands
+        if checkpoints.shape[0] > 0:
+            record_row(tree, state, checkpoints[0], record, written)
+            written += 1
+        return written
+    for t in range(first_iteration, last_iteration + 1):
+        _mccfr_iteration(tree, state, variant)
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            _regret_matched_policy(tree, state, variant.learner)
+            record_row(tree, state, t, record, written)
+            written += 1
+    _regret_matched_policy(tree, state, variant.learner)
+    return written
+
+
+@njit(**_ENTRY)
+def run_mmd(tree_fields, state_fields, variant_fields, first_iteration, last_iteration, checkpoints, record_fields):
+    """:func:`run_cfr` for magnetic mirror descent (:func:`_mmd_step`)."""
+    tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
+    record = CFRRecord(*record_fields)
+    written = np.int64(0)
+    if first_iteration > last_iteration:  # a snapshot of the state as it stands
+        if checkpoints.shape[0] > 0:
+            record_row(tree, state, checkpoints[0], record, written)
+            written += 1
+        return written
+    updating = BOTH if variant.learner == BOTH_LEARN else variant.learner
+    for t in range(first_iteration, last_iteration + 1):
+        _mmd_step(tree, state, variant, updating)
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            record_row(tree, state, t, record, written)
+            written += 1
+    return written
+
+
+def entry_for(code: int):
+    """:func:`run_mccfr` for Monte Carlo CFR's codes, :func:`run_mmd` for MMD's, else :func:`run_cfr`."""
+    if code == EXTERNAL_SAMPLING or code == OUTCOME_SAMPLING:
+        return run_mccfr
+    if code == MAGNETIC_MIRROR_DESCENT:
+        return run_mmd
+    return run_cfr
 
 
 # -- Monte Carlo CFR -------------------------------------------------------------------------------
