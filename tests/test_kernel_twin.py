@@ -192,6 +192,53 @@ def test_a_live_run_waits_for_a_large_game_and_says_what_compiles_for_how_long(c
     assert not leduc.waits_for_compile() and leduc.tick(None) > 0 and leduc.compile_seconds() is None
 
 
+def test_on_a_cold_server_no_route_compiles_here(cold_server):
+    """Every route to a kernel on a server still compiling its families: Monte Carlo CFR and MMD, the metrics and the
+    exploitability of a tree, a policy's reach, the average policy of a game too large for plain Python. Each runs as
+    plain Python or waits (KernelsCompiling); none compiles in this process."""
+    compiles = cold_server
+    for variant in ("mmd", "external-sampling", "outcome-sampling", "chance-sampling", "pcfr+"):
+        solver = rmcore.CFRSolver(rmcore.KUHN, variant, seed=3)
+        solver.run(min(solver.iterations_now(), 20))
+        solver.metrics(), solver.history(), solver.average_policy()
+    leduc = rmcore.leduc_poker()
+    uniform = rmcore.CFRSolver(leduc).current_policy()
+    rmcore.tree_nash_conv(leduc, uniform)  # (one best-response sweep: small enough for plain Python)
+    rmcore.best_response(leduc, uniform, 1)
+    liars = rmcore.CFRSolver(rmcore.liars_dice(6), "cfr")
+    with pytest.raises(rmcore.KernelsCompiling):
+        liars.metrics()  # (a history row of 294,876 nodes waits for the compile)
+    liars.average_policy(), liars.current_policy()
+    with pytest.raises(rmcore.KernelsCompiling):
+        rmcore.MatrixSolver(rmcore.preset("random-zero-sum", rows=200, cols=200, seed=1)).run(50)
+    assert compiles == []
+
+
+def test_on_a_cold_server_the_tree_page_runs_leduc_when_compiled_and_says_so_meanwhile(cold_server):
+    """The tree page on Leduc with Run pressed while its solver compiles: no traceback, the iteration line says what
+    compiles and for how long, the panel says the run starts when it is ready (not "Press Run"), nothing compiles
+    here; once the family is ready the same page runs."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    compiles = cold_server
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/poker.py").run()
+    app.button_group(key="kuhn_game").set_value("leduc").run()
+    app.segmented_control(key="kuhn_running").set_value("Run").run()
+    assert not app.exception
+    assert any(info.value == explain.WAITING_FOR_COMPILE for info in app.info)
+    assert not any("Press **Run**" in info.value for info in app.info)
+    assert "once per server" in (app.metric[0].proto.delta or "") and app.metric[0].value == "0"
+    assert compiles == []
+    _runtime._families["tree"].state = "ready"  # (the compile process is done: this process loads the family)
+    app.segmented_control(key="kuhn_running").set_value("Pause").run()
+    app.segmented_control(key="kuhn_running").set_value("Run").run()
+    assert not app.exception and int(app.metric[0].value.replace(",", "")) > 0
+
+
 def test_off_by_default_a_library_call_compiles_what_it_needs():
     fresh = subprocess.run(
         [sys.executable, "-c", "import rmcore; print(rmcore.compiles_in_background())"],

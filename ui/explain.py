@@ -431,6 +431,13 @@ COMPILING_NOTICE = {
 KERNEL_FAMILIES = {"matrix": "the matrix-game solver", "tree": "the game-tree solver"}
 
 
+#: Iteration 0 of a running game that waits for its solver's compile (too large to run as plain Python meanwhile).
+WAITING_FOR_COMPILE = (
+    "Running: this game's solver is compiling (once per server; the line under the iteration says for how long). "
+    "The first iterations show the moment it is ready."
+)
+
+
 def compiling(seconds: float, family: str) -> str:
     """The line under the iteration while a kernel family compiles in the background: what, and how long so far (as
     measured now)."""

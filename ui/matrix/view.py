@@ -184,7 +184,12 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
     metrics = solver.metrics()
     with st.container():
         _numbers(run, metrics, state.running("matrix"), None)
-        st.info("Press **Run** or a **Step** button to start learning.")
+        waiting_for_compile = state.running("matrix") and run.waits_for_compile()
+        st.info(
+            explain.WAITING_FOR_COMPILE
+            if waiting_for_compile
+            else "Press **Run** or a **Step** button to start learning."
+        )
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))

@@ -120,10 +120,14 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     """Iteration 0: the live panel's places in the order :func:`draw` draws them, the charts over time waiting for the
     first update, so that Run only redraws the charts the page has already mounted (see the matrix page's)."""
     solver = run.primary
-    metrics = solver.metrics()
+    try:
+        metrics = solver.metrics()
+    except rmcore.KernelsCompiling:  # (a game too large for plain Python, on a server still compiling its solvers)
+        metrics = None
     with st.container():
         _numbers(run, metrics, None)
-        st.info("Press **Run** or **Step +1** to start.")
+        waiting_for_compile = state.running("kuhn") and run.waits_for_compile()
+        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else "Press **Run** or **Step +1** to start.")
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
@@ -140,6 +144,8 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
             heading = "Average P(bet) at each information set" if poker else "Average strategy, player 1's first set"
             live_chart(waiting(heading, 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
+    if metrics is None:
+        return  # (the policies' place: drawn with the first iterations)
     _policies(
         run, solver.average_policy(), solver.current_policy(), solver.cumulative_regrets(), 0, metrics.game_value, look
     )
@@ -162,19 +168,20 @@ def _policies(
     walkthrough.policies(run, average, current, regrets, iteration, game_value, look)
 
 
-def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
+def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics | None, shown_at: int | None) -> None:
     """Iteration, exploitability, what the average policies earn and the game's value: four metrics, or one compact
-    line in presentation mode."""
+    line in presentation mode (``metrics`` None: not known yet, while the solver compiles)."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     name = run.race.variants[0].name
-    gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
+    gap_name = "exploitability" if run.primary.learner is None else "learner's best-response gain"
     shown = run.iteration if shown_at is None else shown_at
-    average = f"{metrics.game_value:.5f}" if shown else "-"  # no average before the first iteration
+    average = f"{metrics.game_value:.5f}" if shown and metrics is not None else "-"  # (none before iteration 1)
+    gap = "-" if metrics is None else f"{metrics.gap:.3e}"
     known = _game_value(run)
     game_value = "-" if known is None else f"{known:.5f}"
     if state.presenting():
         st.markdown(
-            f"##### iteration {iteration} · {gap_name} ({name}) {metrics.gap:.3e} · "
+            f"##### iteration {iteration} · {gap_name} ({name}) {gap} · "
             f"{explain.AVERAGE_VALUE_SHORT} {average} · game value {game_value}"
         )
         return
@@ -182,8 +189,8 @@ def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> 
         compile_seconds = run.compile_seconds()
         note = None if compile_seconds is None else explain.compiling(compile_seconds, "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
-        st.metric(f"{gap_name} ({name})", f"{metrics.gap:.3e}")
-        st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(metrics.learner))
+        st.metric(f"{gap_name} ({name})", gap)
+        st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(run.primary.learner))
         classic = rmcore.is_classic_kuhn(run.race.game)
         st.metric(explain.GAME_VALUE, game_value, help=explain.game_value_help(classic, known is not None))
 
