@@ -238,6 +238,17 @@ class Race:
             history_share=self.history_share,
         )
 
+    @staticmethod
+    def planned_runs(game, variants, seeds: int = DEFAULT_SEEDS) -> int:
+        """How many solvers a race of ``variants`` with ``seeds`` would advance (a sampled variant once per seed),
+        known before any is made: a page can trim a race that would not fit before it allocates it."""
+        seeds = whole_number(seeds, "seeds", 1)
+        return sum(seeds if _parse_variant(game, v).is_sampled else 1 for v in variants)
+
+    def state_bytes(self) -> int:
+        """The memory the runs' solver states take (regrets, policies, sums and their work arrays)."""
+        return sum(solver.state_bytes() for entry in self._entries for solver in entry.solvers)
+
     def history_bytes(self) -> int:
         """The most memory the runs' histories can take: every run's ``max_points`` rows of policies and metrics."""
         return sum(solver.max_points * _row_bytes(solver) for entry in self._entries for solver in entry.solvers)

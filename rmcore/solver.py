@@ -13,6 +13,8 @@ an iteration and a history row are, and how to read a row into a :class:`~rmcore
 
 from __future__ import annotations
 
+import numpy as np
+
 from . import _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
 from .records import History, RecordBuffer, concat_records, take_records
@@ -59,6 +61,10 @@ class Solver:
     def _record(self):
         """The checkpoint rows kept so far (read-only views)."""
         return self._records.rows
+
+    def state_bytes(self) -> int:
+        """The memory this solver's state takes: its regrets, policies, sums and the work arrays of its kernel."""
+        return sum(part.nbytes for part in self._state if isinstance(part, np.ndarray))
 
     @property
     def checkpoint_stride(self) -> int:

@@ -6,6 +6,7 @@ Widgets change state through callbacks, so the script run that follows sees the 
 from __future__ import annotations
 
 import logging
+import time
 
 import numpy as np
 import streamlit as st
@@ -142,13 +143,15 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
             if not state.running(page):
                 draw(run, Timeline(page, run.iteration, paused=True))
             elif not timed:  # a click or a setting: answered at once, never queued behind the other sessions
-                heading = run.target is not None
+                started, heading = time.perf_counter(), run.target is not None
                 run.tick(speed.iterations)
                 _kernel_notice(run)
                 _target_reached(page, run, heading)
                 draw(run, Timeline(page, run.iteration, paused=False))
+                run.update_seconds += time.perf_counter() - started
             else:
                 with GOVERNOR.turn(state.session_id(), _user_asked) as turn:
+                    started = time.perf_counter()
                     if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
                         before, heading = run.solver_seconds, run.target is not None
                         run.tick(speed.iterations, turn.budget)
@@ -156,6 +159,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         _kernel_notice(run)
                         _target_reached(page, run, heading)
                     draw(run, Timeline(page, run.iteration, paused=False))
+                    run.update_seconds += time.perf_counter() - started
         except rmcore.KernelsCompiling:
             # (A read the page makes before its run starts, on a game too large for plain Python: the panel waits, and
             # the line under the iteration says what compiles and for how long.)

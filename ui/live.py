@@ -48,6 +48,10 @@ LINK_WORK_SECONDS = 60.0
 #: Most bytes the histories of one page's runs may hold: a race of many runs on a large game keeps fewer checkpoints
 #: per run (a Leduc row is 67 kB; 48 runs of 500 rows would be 1.6 GB).
 SESSION_HISTORY_BYTES = 150_000_000
+#: Most bytes the solver states of one page's runs may hold: a race of many runs on a large game runs fewer (fewer
+#: seeds first, then its last variants), and says so. A run of Liar's dice with six sides holds 36 MB, so a race there
+#: runs at most eight; ten variants with twenty seeds each would hold 3 GB.
+SESSION_SOLVER_BYTES = 300_000_000
 #: The largest game whose history keeps every point of the checkpoint grid on a page (``history_share=None``): a
 #: matrix game's cells, a tree's nodes. A row of such a game costs well under a thousandth of a screen update's solver
 #: time (a 200x200 game's about 20 us, Kuhn poker's about 3 us) and a class stepping through the first iterations
@@ -179,6 +183,7 @@ class LiveRun:
         self.last_frame: Frame | None = None  # what the page drew last: what an export exports
         self.last_step: tuple[int, object] | None = None  # (iterations, change in the first run's cumulative regrets)
         self.solver_seconds = 0.0  # CPU time spent in the solvers so far
+        self.update_seconds = 0.0  # wall time of the screen updates so far: the solvers, the frames and the figures
         # Race iterations per second of solver (CPU) time, refined after every chunk. A race iteration advances every
         # run of the race. It starts lower still while a kernel may run as plain Python (rmcore.compile_in_background),
         # a thousand times slower: a race of 2 on Kuhn takes 2.6 s for a first chunk of 125 iterations there (measured),
@@ -275,15 +280,19 @@ class LiveRun:
         self.tick(None, budget)
 
     def _limit_target(self) -> None:
-        """Lower a target that would take more than ``LINK_WORK_SECONDS`` of solver time, once the rate is known (on
-        compiled kernels: plain Python's rate says nothing of it), and say why in :attr:`target_note`."""
+        """Lower a target that would take more than ``LINK_WORK_SECONDS`` of the server's time (its solver time and
+        what its screen updates cost besides), once the rate is known (on compiled kernels: plain Python's rate says
+        nothing of it), and say why in :attr:`target_note`."""
         if self.target_note is not None or self.kernel_status() != "ready" or not self._timed:
             return
         left = self.target - self.iteration
-        seconds = left / self._rate if self._rate > 0 else 0.0
+        # A screen update costs the server more than its solver time (the frames, the figures, the messages): the
+        # target is priced at the whole update's cost, as measured so far.
+        overhead = max(self.update_seconds / self.solver_seconds, 1.0) if self.solver_seconds > 0 else 1.0
+        seconds = left / self._rate * overhead if self._rate > 0 else 0.0
         if seconds <= LINK_WORK_SECONDS:
             return
-        asked, self.target = self.target, self.iteration + max(int(self._rate * LINK_WORK_SECONDS), 1)
+        asked, self.target = self.target, self.iteration + max(int(self._rate / overhead * LINK_WORK_SECONDS), 1)
         runs = self.race.runs
         self.target_note = (
             f"run_to={asked:,} on {'a race of ' + str(runs) + ' runs' if runs > 1 else 'this run'} would take "

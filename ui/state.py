@@ -16,8 +16,8 @@ import streamlit as st
 
 import rmcore
 
-from . import link
-from .live import SESSION_HISTORY_BYTES, LiveRun
+from . import escape, link
+from .live import SESSION_HISTORY_BYTES, SESSION_SOLVER_BYTES, LiveRun
 from .matrix.editor import Draft
 
 PAGES = ("matrix", "kuhn")
@@ -154,20 +154,44 @@ def live(page: str) -> LiveRun:
     return st.session_state[f"{page}_live"]
 
 
-def sync_live(
-    page: str, key: Hashable, build: Callable[[int, int], rmcore.Race], describe: Callable[[Hashable, Hashable], str]
-) -> LiveRun:
+class RacePlan(NamedTuple):
+    """What a page asks to race: the game, its variants, the seeds of each sampled one, and how the runs start; a
+    :class:`rmcore.Race` is made from it (:meth:`build`) within the session's limits (:func:`sync_live`)."""
+
+    game: object
+    variants: tuple
+    seeds: int
+    seed: int = 0
+    opponent: object = None
+    start: object = None
+    history_share: float | None = None
+
+    def build(self, max_points: int, member_points: int) -> rmcore.Race:
+        return rmcore.Race(
+            self.game,
+            self.variants,
+            seeds=self.seeds,
+            seed=self.seed,
+            opponent=self.opponent,
+            start=self.start,
+            max_points=max_points,
+            member_points=member_points,
+            history_share=self.history_share,
+        )
+
+
+def sync_live(page: str, key: Hashable, plan: RacePlan, describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
     """The page's live run, started afresh (with a visible notice) when ``key`` (game and settings) changed.
 
-    ``build(max_points, member_points)`` makes the race; one that would hold more history than a session may
-    (``SESSION_HISTORY_BYTES``) is made again keeping fewer checkpoints per run, and the notice says so.
-    ``describe(old_key, new_key)`` names what changed, for the notice. A link's ``run_to`` (the session's first run of
-    any page) is run toward in time-bounded updates, as Run runs, and stops there.
+    The race ``plan`` asks for is made within the session's limits (:func:`_within_limits`: fewer runs, fewer
+    checkpoints), and the notice says what was cut. ``describe(old_key, new_key)`` names what changed, for the notice.
+    A link's ``run_to`` (the session's first run of any page) is run toward in time-bounded updates, as Run runs, and
+    stops there.
     """
     current: LiveRun | None = st.session_state[f"{page}_live"]
     if current is not None and current.key == key:
         return current
-    race, reduced = _within_memory(build)
+    race, reduced = _within_limits(plan)
     fresh = LiveRun(race, key)
     said = []
     if current is not None and current.iteration > 0:
@@ -175,8 +199,7 @@ def sync_live(
             f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
             f"(it had reached {current.iteration:,})."
         )
-    if reduced:
-        said.append(reduced)
+    said += reduced
     if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
         fresh.run_to(st.session_state.link_run_to)
         st.session_state.link_run_to = 0
@@ -190,29 +213,72 @@ def sync_live(
     return fresh
 
 
-def _within_memory(build: Callable[[int, int], rmcore.Race]) -> tuple[rmcore.Race, str | None]:
-    """The race ``build`` makes, with fewer checkpoints per run if its histories could pass ``SESSION_HISTORY_BYTES``;
-    and what was reduced, in words (None if nothing)."""
+def _state_bytes_of_one_run(game) -> int:
+    """What one run's solver state holds on ``game`` (measured on a solver made for the purpose)."""
+    if isinstance(game, rmcore.MatrixGame):
+        return rmcore.MatrixSolver(game, max_points=0).state_bytes()
+    return rmcore.CFRSolver(game, max_points=0).state_bytes()
+
+
+def _fewer_runs(plan: RacePlan) -> tuple[RacePlan, str | None]:
+    """``plan`` with at most as many runs as ``SESSION_SOLVER_BYTES`` holds (fewer seeds first, then its last
+    variants, never fewer than one run), and what was cut, in words (None if nothing)."""
+    runs = rmcore.Race.planned_runs(plan.game, plan.variants, plan.seeds)
+    each = _state_bytes_of_one_run(plan.game)
+    allowed = max(1, SESSION_SOLVER_BYTES // max(each, 1))
+    if runs <= allowed:
+        return plan, None
+    variants, seeds = list(plan.variants), plan.seeds
+    while seeds > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
+        seeds -= 1
+    dropped = []
+    while len(variants) > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
+        dropped.insert(0, variants.pop())
+    trimmed = plan._replace(variants=tuple(variants), seeds=seeds)
+    kept = rmcore.Race.planned_runs(plan.game, variants, seeds)
+    cuts = []
+    if seeds < plan.seeds:
+        cuts.append(f"{seeds} seed{'s' if seeds > 1 else ''} per sampled variant (of {plan.seeds})")
+    if dropped:
+        names = ", ".join(escape.markdown(getattr(v, "label", v)) for v in dropped)
+        cuts.append(f"without its last variant{'s' if len(dropped) > 1 else ''} ({names})")
+    return trimmed, (
+        f"These {runs} runs would hold {runs * each / 1e6:,.0f} MB of solver state ({each / 1e6:,.1f} MB each), more "
+        f"than a session may ({SESSION_SOLVER_BYTES / 1e6:,.0f} MB), so the race runs {kept}: "
+        + " and ".join(cuts)
+        + "."
+    )
+
+
+def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
+    """The race ``plan`` asks for, within the session's limits: at most ``SESSION_SOLVER_BYTES`` of solver state
+    (:func:`_fewer_runs`), and at most ``SESSION_HISTORY_BYTES`` of history (fewer checkpoints per run); and what was
+    cut, in words."""
+    said = []
+    plan, fewer = _fewer_runs(plan)
+    if fewer:
+        said.append(fewer)
     points, members = rmcore.config.DEFAULT_MAX_POINTS, rmcore.config.RACE_MEMBER_POINTS
-    race = build(points, members)
+    race = plan.build(points, members)
     needed = race.history_bytes()
     if needed <= SESSION_HISTORY_BYTES:
-        return race, None
+        return race, said
     share = SESSION_HISTORY_BYTES / needed
     fits = (max(int(points * share), 2), max(int(members * share), 2))
-    race = build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: a chart of fewer looks coarse
+    race = plan.build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: fewer look coarse
     if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
-        race = build(*fits)
+        race = plan.build(*fits)
     if race.runs == 1:
-        said = f"This run would hold {needed / 1e6:,.0f} MB of history"
+        history = f"This run would hold {needed / 1e6:,.0f} MB of history"
         kept = f"it keeps {race.max_points:,} checkpoints (of {points:,})"
     else:
-        said = f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history"
+        history = f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history"
         kept = (
             f"each keeps fewer checkpoints: {race.max_points:,} for the first run and {race.member_points:,} for the "
             f"others (of {points:,} and {members:,})"
         )
-    return race, f"{said}, more than a session may ({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so {kept}."
+    said.append(f"{history}, more than a session may ({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so {kept}.")
+    return race, said
 
 
 def restart(page: str) -> None:

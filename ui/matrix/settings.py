@@ -517,16 +517,14 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     return state.sync_live(
         "matrix",
         (game, settings),
-        lambda points, members: rmcore.Race(
+        state.RacePlan(
             game,
-            settings.variants,
-            seeds=settings.seeds,
-            seed=settings.seed,
-            opponent=settings.opponent,
-            start=settings.start,
-            max_points=points,
-            member_points=members,
-            history_share=history_share(game),
+            tuple(settings.variants),
+            settings.seeds,
+            settings.seed,
+            settings.opponent,
+            settings.start,
+            history_share(game),
         ),
         describe_change,
     )

@@ -516,15 +516,14 @@ def live_run(chosen: RunSettings) -> LiveRun:
     return state.sync_live(
         "kuhn",
         chosen,
-        lambda points, members: rmcore.Race(
+        state.RacePlan(
             chosen.tree_game,
-            chosen.variants,
-            seeds=chosen.seeds,
-            seed=chosen.seed,
-            opponent=chosen.fixed_opponent(),
-            max_points=points,
-            member_points=members,
-            history_share=history_share(chosen.tree_game),
+            tuple(chosen.variants),
+            chosen.seeds,
+            chosen.seed,
+            chosen.fixed_opponent(),
+            None,
+            history_share(chosen.tree_game),
         ),
         _describe,
     )
