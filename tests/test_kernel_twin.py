@@ -92,7 +92,8 @@ TREE_GAMES = {
 @pytest.mark.parametrize("game_name", TREE_GAMES)
 @pytest.mark.parametrize(
     "variant, updates",
-    [(name, None) for name in rmcore.CFR_VARIANTS] + [("cfr+", "simultaneous"), ("discounted", "simultaneous")],
+    [(name, None) for name in rmcore.CFR_VARIANTS]
+    + [("cfr+", "simultaneous"), ("discounted", "simultaneous"), ("pdcfr+", "simultaneous"), ("dcfr+", "simultaneous")],
 )
 def test_the_tree_kernels_as_plain_python_give_the_same_bits(game_name, variant, updates):
     game = TREE_GAMES[game_name]()
