@@ -55,7 +55,9 @@ MATRIX_VARIANTS = [
             ("expected", "alternating", "quadratic"),
         ],
     )
-]
+    # (a rule limited to some forms, extragradient RM+, runs in those alone: ONLY_FORMS)
+    if all(dict(sampling=s, updates=u)[k] == v for k, v in rmcore.matrix.ONLY_FORMS.get(a, {}).items())
+] + [dict(algorithm="exrm+", sampling="expected", updates="simultaneous", averaging="linear")]
 
 
 @pytest.mark.parametrize("game_name", GAMES)
