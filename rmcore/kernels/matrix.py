@@ -373,23 +373,54 @@ def project_onto_z(values, active):
 
 @part(**_PART)
 def _smooth_strategy(scores, predictions, eta, active, out):
-    """Smooth predictive RM+'s strategy: ``out = Proj_Z(R + eta m) / sum`` with the prediction ``m = r_{t-1}``."""
-    for i in range(out.shape[0]):
-        out[i] = scores[i] + eta * predictions[i]
-    project_onto_z(out, active)
-    _normalise_positive_part(out, out)
+    """Smooth predictive RM+'s strategy: ``out = Proj_Z(R + eta m) / sum`` with the prediction ``m = r_{t-1}``.
+
+    One pass forms ``R + eta m`` and its clipped sum; above 1 the clipped values are divided by it (the SOGRM code's
+    numbers to the last bit). At most 1, the point is projected onto the simplex, whose sum is 1 up to rounding: it is
+    played as it is, without a division on the iteration's critical path (1.3 times PRM+'s time on a 3x3 game with
+    it, 1.1 without; the strategies then differ from the code's normalised ones by a few units in the last place)."""
+    n = out.shape[0]
+    total = 0.0
+    for i in range(n):
+        value = scores[i] + eta * predictions[i]
+        out[i] = value
+        total += value if value > 0.0 else 0.0
+    if total <= 1.0:
+        project_onto_simplex(out, active)
+        return
+    for i in range(n):
+        value = out[i]
+        out[i] = (value if value > 0.0 else 0.0) / total
 
 
 @part(**_PART)
 def _smooth_learn(regrets, scores, predictions, eta, active, utilities, value):
     """Smooth predictive RM+'s update from ``r_t = u - v``: ``R <- Proj_Z(R + eta r_t)`` (in ``scores``), the
-    prediction ``m = r_t``, and the cumulative regrets ``+= r_t``."""
-    for k in range(regrets.shape[0]):
+    prediction ``m = r_t``, and the cumulative regrets ``+= r_t``.
+
+    One pass: ``R + eta r_t`` is written clipped at 0 (the usual case: its clipped sum above 1) and, in ``active``,
+    as it is, for the simplex projection when that sum is at most 1. The sum only chooses between the two, so it is
+    added in two running sums, even and odd entries, which halves the chain of additions the iteration waits on (its
+    rounding moves no value; the plain-Python twin adds it the same way). Measured (benchmarks/frontier.py), against
+    PRM+'s time an iteration: 64x64, 1.3 times with one sum and a second pass to clip, about 1 with both changes."""
+    n = regrets.shape[0]
+    even, odd = 0.0, 0.0
+    for k in range(n):
         r = utilities[k] - value
         regrets[k] += r
-        scores[k] += eta * r
+        updated = scores[k] + eta * r
+        clipped = updated if updated > 0.0 else 0.0
+        active[k] = updated
+        scores[k] = clipped
         predictions[k] = r
-    project_onto_z(scores, active)
+        if k & 1:
+            odd += clipped
+        else:
+            even += clipped
+    if even + odd <= 1.0:
+        for k in range(n):
+            scores[k] = active[k]
+        project_onto_simplex(scores, active)
 
 
 @part(**_PART)
