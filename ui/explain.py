@@ -506,7 +506,7 @@ def lesson_words(game: str, value: str) -> str:
             f"iterates do not collapse as on Kuhn (PCFR+ {_pair(seen['pcfr+'], 1)}, PDCFR+ "
             f"{_pair(seen['pdcfr+'], 1)}); "
             f"CFR+'s current policy is the closest ({_pair(seen['cfr+'], 1)}). Farina, Kroer & Sandholm (2021) found "
-            "PCFR+ fastest on most, not all, games, and Xu et al. (2024) PDCFR+: which variant wins, and whether a "
-            "last iterate settles, depends on the game and on how many iterations are run."
+            "PCFR+ fastest on most, not all, of their games: which variant wins, and whether a last iterate settles, "
+            "depends on the game and on how many iterations are run."
         )
     return f"{words} The game value for player 1 is {value}."
