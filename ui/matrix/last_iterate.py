@@ -72,9 +72,6 @@ def _start() -> None:
     """The button's callback: the lesson's values into the widgets before they are drawn, and its game loaded (a
     preset chosen by code runs no ``on_change``)."""
     st.session_state.update(settings_of())
-    # The ranking radio shows only in a race, so it is not on the page when the button is pressed: a bound widget
-    # that appears anew takes its value from the address, which gets it here.
-    st.query_params["rank_by"] = explain.MATRIX_RANK_BY["current"]
     load_preset()
 
 

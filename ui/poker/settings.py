@@ -163,6 +163,7 @@ def widgets() -> RunSettings:
             else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
+    _checked_lines(variants)
     if any(v.name == "mmd" for v in variants):
         alpha = _mmd_slider()
         variants = tuple(
@@ -177,7 +178,6 @@ def widgets() -> RunSettings:
         if any(v.name == name for v in variants):
             values = _plus_sliders(name)
             variants = tuple(rmcore.CFRVariant(v.name, v.updates, values) if v.name == name else v for v in variants)
-    _checked_lines(variants)
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
         seeds = int(
