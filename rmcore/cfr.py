@@ -9,7 +9,10 @@ each player i (alternating, as OpenSpiel does, or both at once):
 3. for every information set I of i: ``R(I, a) += sum_{h in I} pi_-i(h) (v_i(h a) - v_i(h))`` and
    ``S(I, a) += w_t sum_{h in I} pi_i(h) sigma(I, a)``;
 4. ``sigma(I) = RM(R(I))``; CFR+ (Tammelin 2014) clips R at 0, and linear and discounted CFR
-   (Brown & Sandholm 2019) scale it down; the average strategy is ``S / sum S``.
+   (Brown & Sandholm 2019) scale it down; predictive CFR+ (Farina, Kroer & Sandholm 2021) and PDCFR+ (Xu et al.
+   2024) play RM of the regrets plus a prediction, the last instantaneous regret, PDCFR+ and DCFR+ discounting the
+   regrets by ``(t-1)^alpha / ((t-1)^alpha + 1)`` (DCFR+: ``+ 1.5``, as the authors' code) before clipping them; the
+   average strategy is ``S / sum S``.
 
 The game is a :class:`TreeGame`: the tree walked once into flat arrays (see ``tree.py``), so the
 kernel is a pair of loops over arrays, and a policy is a dense ``[infoset, action]`` array.
