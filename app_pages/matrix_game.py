@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, escape, explain, link, state
-from ui.matrix import field_lessons, lesson, settings, space, view
+from ui.matrix import field_lessons, last_iterate, lesson, settings, space, view
 
 presenting = state.presenting()
 if not presenting:
@@ -18,6 +18,7 @@ with (
 ):
     with st.container(horizontal=True):
         lesson.button()
+        last_iterate.button()
         field_lessons.buttons()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
@@ -28,7 +29,8 @@ with (
         start = settings.start_section(st.session_state.game)
         chosen = settings.race_section(primary, opponent, start)
         display = settings.display_options(chosen)
-display = display._replace(lesson=lesson.words(st.session_state.game, chosen))
+game = st.session_state.game
+display = display._replace(lesson=lesson.words(game, chosen) or last_iterate.words(game, chosen))
 if not presenting:
     subtitle.caption(explain.matrix_subtitle(primary.algorithm))
 

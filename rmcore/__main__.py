@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import config
 from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, CFRVariant
+from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS, CFRVariant
 from .formats import read_nfg
 from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
@@ -545,8 +545,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed", type=int, metavar="S", help="for the sampling variants (chance-, external-, outcome-sampling)"
     )
     for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRSolver: a bad value is one line, exit 2)
+        others = "".join(
+            f"; for {variant}: {name} (default {defaults[name]:g})"
+            for variant, defaults in VARIANT_DISCOUNTS.items()
+            if variant != "discounted" and name in defaults
+        )
         mmd = f"; for mmd: the temperature (default {MMD_DEFAULT_ALPHA:g}), in (0, 1e6]" if name == "alpha" else ""
-        text = f"for discounted: {name} (default {default:g}), in [-10, 10]{mmd}"
+        text = f"for discounted: {name} (default {default:g}), in [-10, 10]{others}{mmd}"
         kuhn.add_argument(f"--{name}", type=float, metavar="X", help=text)
     kuhn.add_argument(
         "--stepsize", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
@@ -586,7 +591,7 @@ def build_parser() -> argparse.ArgumentParser:
         required=True,
         metavar="V1,V2,..",
         help="comma-separated; matrix games: parts joined by '/' such as rm+/sampled/alternating/linear or "
-        "hedge/eta=0.05; kuhn: cfr+/simultaneous",
+        "hedge/eta=0.05 or sprm+/eta=0.1; tree games: cfr+/simultaneous, pdcfr+/alpha=2/gamma=4",
     )
     race.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     race.add_argument("--seeds", type=int, default=5, metavar="K", help="runs per sampled variant (median and band)")

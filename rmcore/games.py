@@ -629,6 +629,18 @@ def _shapley() -> MatrixGame:
     )
 
 
+def _cai_3x3() -> MatrixGame:
+    # Cai, Farina, Grand-Clément, Kroer, Lee, Luo & Zheng (2023), "Last-iterate convergence properties of
+    # regret-matching algorithms in games" (arXiv 2311.00676): the game of their last-iterate experiments.
+    return MatrixGame(
+        [[3, 0, -3], [0, 3, -4], [0, 0, 1]],
+        name="Cai et al.'s 3x3 game",
+        description="A zero-sum game (Cai et al. 2023) whose value is 1/4: the averages of RM+ and PRM+ converge, "
+        "their last iterates never settle, while those of smooth PRM+ and extragradient RM+ reach the equilibrium.",
+        equilibria=[((1 / 12, 1 / 12, 5 / 6), (1 / 3, 5 / 12, 1 / 4))],
+    )
+
+
 def _check_size(label: str, rows, cols, limit: int = config.MAX_ACTIONS) -> tuple[int, int]:
     sizes = []
     for what, value in (("rows", rows), ("cols", cols)):
@@ -703,6 +715,7 @@ PRESETS: dict[str, Preset] = {
         Preset("stag-hunt", "Stag hunt", _stag_hunt().description, _stag_hunt),
         Preset("chicken", "Chicken", _chicken().description, _chicken),
         Preset("shapley", "Shapley's game", _shapley().description, _shapley),
+        Preset("cai-3x3", "Cai et al.'s 3x3 game", _cai_3x3().description, _cai_3x3),
         Preset(
             "random-zero-sum",
             "Random zero-sum",

@@ -17,8 +17,15 @@ Variants (constructor arguments):
   ``x_{t+1} ∝ exp(eta U_t)``), ``"optimistic-hedge"`` (Rakhlin & Sridharan 2013: ``exp(eta (U_t + u_t))``),
   ``"fictitious-play"`` (Brown 1951: a best response to ``U_t``, ties to the lowest index), ``"gda"`` (Zinkevich
   2003: ``x_{t+1} = Proj(x_t + eta u_t)``, Euclidean projection onto the simplex) and ``"optimistic-gda"``
-  (Daskalakis et al. 2018: ``Proj(x_t + eta (2 u_t - u_{t-1}))``). Every rule also keeps the cumulative regrets.
-* ``eta``: the step of Hedge, optimistic Hedge, GDA and optimistic GDA (default 0.1; Hedge also takes
+  (Daskalakis et al. 2018: ``Proj(x_t + eta (2 u_t - u_{t-1}))``). The smoothed regret matchers keep a regret state
+  ``R`` in ``Z = {R >= 0, sum R >= 1}``, started at ``x_1`` (uniform: ``1/n``), with ``Proj_Z`` clipping at 0 or, if
+  the clipped sum is at most 1, projecting onto the simplex: ``"sprm+"`` (smooth predictive RM+, Farina, Grand-Clément,
+  Kroer, Lee & Luo 2023; Cai, Farina, Grand-Clément, Kroer, Lee, Luo & Zheng 2023: ``R_t = Proj_Z(R_{t-1} + eta r_t)``,
+  ``x_{t+1} = Proj_Z(R_t + eta r_t) / sum``, ``r_t = u_t - x_t . u_t``) and ``"exrm+"`` (extragradient RM+, Cai et al.
+  2023: ``H = Proj_Z(R + eta r(R))``, ``R <- Proj_Z(R + eta r(H))``, ``r(P)`` the regrets at the strategies
+  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). Every rule also keeps the
+  cumulative regrets.
+* ``eta``: the step of Hedge, optimistic Hedge, GDA, optimistic GDA, SPRM+ and ExRM+ (default 0.1; Hedge also takes
   ``"anytime"``, ``eta_t = sqrt(8 ln(m) / t) / Delta``); the other rules refuse it.
 * ``sampling``: ``"expected"`` (full mixed strategies) or ``"sampled"`` (each player samples one
   action per iteration and regrets are measured against the sampled actions, as in tutorials).
@@ -38,6 +45,10 @@ True
 >>> hedge = MatrixSolver(preset("rps-crash"), algorithm="optimistic-hedge", eta=0.1, start=([6, 2, 2], [2, 2, 6]))
 >>> hedge.run(5_000)
 >>> hedge.metrics().nash_conv_current < 1e-3       # its current strategies converge, not only their average
+True
+>>> smooth = MatrixSolver(preset("cai-3x3"), algorithm="sprm+", eta=0.1)
+>>> smooth.run(1_000)
+>>> smooth.metrics().nash_conv_current < 1e-12     # Cai et al.'s game: the last iterate reaches the equilibrium
 True
 """
 
@@ -101,9 +112,20 @@ ALGORITHMS = {
         "Optimistic gradient ascent (Daskalakis, Ilyas, Syrgkanis & Zeng 2018): the step along 2 u_t - u_(t-1); its "
         "current strategies converge."
     ),
+    "sprm+": (
+        "Smooth predictive RM+ (Farina et al. 2023; Cai et al. 2023): PRM+ whose regrets, stepped by eta, stay in "
+        "{R >= 0, sum R >= 1}; its current strategies converge."
+    ),
+    "exrm+": (
+        "Extragradient RM+ (Cai et al. 2023): two regret evaluations an iteration, a look-ahead step then the step, "
+        "regrets kept in {R >= 0, sum R >= 1}; its current strategies converge."
+    ),
 }
 #: The rules that take a step size ``eta``, and the rules that also take the anytime schedule ``eta="anytime"``.
-STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda")
+STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda", "sprm+", "exrm+")
+#: The forms a rule is limited to, where it is (``MatrixVariant`` refuses the others): extragradient RM+ evaluates both
+#: players' regrets at one profile, twice an iteration, from the expected payoffs.
+ONLY_FORMS = {"exrm+": {"sampling": "expected", "updates": "simultaneous"}}
 ANYTIME_ALGORITHMS = ("hedge", "optimistic-hedge")
 SAMPLINGS = {
     "expected": "Regrets against the opponent's full mixed strategy.",
@@ -131,8 +153,13 @@ _ALGORITHM_CODES = {
     "fictitious-play": (kernels.FICTITIOUS_PLAY, False),
     "gda": (kernels.GDA, False),
     "optimistic-gda": (kernels.GDA, True),
+    "sprm+": (kernels.SMOOTH_RM_PLUS, True),
+    "exrm+": (kernels.EXTRAGRADIENT_RM_PLUS, False),
 }
 _AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
+# The rules whose state starts at the first strategy x_1 itself: GDA's iterate, and the regret state R_0 = x_1 of
+# smooth predictive RM+ and extragradient RM+ (on the simplex, inside Z: the first strategy is x_1).
+_ITERATE_CODES = (kernels.GDA, kernels.SMOOTH_RM_PLUS, kernels.EXTRAGRADIENT_RM_PLUS)
 
 
 def step_size(eta, algorithm: str) -> float | str | None:
@@ -188,6 +215,12 @@ class MatrixVariant:
         choice(self.sampling, SAMPLINGS, "sampling")
         choice(self.updates, UPDATES, "updates")
         choice(self.averaging, AVERAGINGS, "averaging")
+        for field, only in ONLY_FORMS.get(self.algorithm, {}).items():
+            if getattr(self, field) != only:
+                raise ValueError(
+                    f"{self.algorithm} evaluates both players' regrets at the same profile, twice an iteration, from "
+                    f"the expected payoffs: it has no {getattr(self, field)!r} form ({field} must be {only!r})"
+                )
         object.__setattr__(self, "eta", step_size(self.eta, self.algorithm))
 
     @classmethod
@@ -266,16 +299,18 @@ class MatrixMetrics(NamedTuple):
 
 
 class MatrixSolver(Solver):
-    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA) in a two-player matrix game, run
-    incrementally.
+    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+)
+    in a two-player matrix game, run incrementally.
 
     Parameters
     ----------
     game : MatrixGame
-    algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda"}
+    algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda", \
+"sprm+", "exrm+"}
     sampling : {"expected", "sampled"}
     updates : {"simultaneous", "alternating"}
-        Ignored against a fixed opponent (only one player learns).
+        Ignored against a fixed opponent (only one player learns). ExRM+ is simultaneous only, and expected only
+        (``ONLY_FORMS``): it evaluates both players' regrets at one profile, twice an iteration.
     averaging : {"uniform", "linear", "quadratic"}
     opponent : array_like, optional
         A fixed column strategy: any non-negative weights with a positive sum (normalised).
@@ -288,7 +323,7 @@ class MatrixSolver(Solver):
         in a symmetric game such as Rock-Paper-Scissors that is the equilibrium, and nothing moves.
         Against a fixed opponent only the row player's start is used. The other rules play the start first without
         regrets: Hedge takes it as its prior (``x_t ∝ x_0 exp(eta U_{t-1})``), fictitious play plays it at ``t = 1``,
-        GDA starts its iterate there.
+        GDA starts its iterate there, SPRM+ and ExRM+ start their regret state there (``R_0 = x_0``, in Z).
     seed : int, optional
         Seed of the sampled variant's random numbers; ``None`` draws fresh entropy (see ``seed``
         afterwards to reproduce the run).
@@ -299,12 +334,21 @@ class MatrixSolver(Solver):
         checkpoints are spaced so (:attr:`checkpoint_stride`). ``None`` keeps every checkpoint of the grid however
         much it costs (a page that shows every step of a small game asks for that).
     eta : float or "anytime", optional
-        The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``: a finite number in
-        ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
+        The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``, ``sprm+``, ``exrm+``: a finite
+        number in ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
         ``eta_t = sqrt(8 ln(m) / t) / Delta`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3). Other rules take none.
 
     Notes
     -----
+    SPRM+ follows the SOGRM authors' ``SPRMSolver`` (menglinjian/NeurIPS-2025-SOGRM, ``main.py``) in its order: both
+    players' regrets at the profile played, then each regret state, then each next strategy; ``tests/
+    test_frontier_matrix.py`` holds its last iterate to a slow reference in that order at every iteration, and
+    ExRM+'s to one written from Cai et al. (2023). The regret state is scaled by ``eta`` (``R += eta r``), as in the
+    paper and the code; the cumulative regrets ``cumulative_regrets()`` are the plain sums ``sum_t r_t`` of the
+    profiles played (for ExRM+ the look-ahead profiles ``H / sum H``), so that ``average_regret`` keeps its meaning.
+    The state's sum bound of 1 (the code's ``lower_z = 1``) makes the step size matter: with a larger ``eta`` the
+    regrets move further on the same payoffs.
+
     ``run(n)`` may be called any number of times: splitting the same total into any chunks gives
     bit-identical strategies, regrets, metrics and history. "Current" strategies are the ones the
     next iteration will play, ``RM(R)``; averages are ``sum_t w_t x_t / sum_t w_t``
@@ -381,7 +425,7 @@ class MatrixSolver(Solver):
         )
         self.start = None if start is None else initial_strategies(game, start)
         state = self._state
-        if code == kernels.GDA:  # GDA's iterate: x_1 is the start (uniform without one)
+        if code in _ITERATE_CODES:  # GDA's iterate, the smoothed rules' regret state R_0 in Z: the start (uniform)
             state.scores_row[:] = state.start_row
             state.scores_col[:] = state.start_col
         if self.start is not None:

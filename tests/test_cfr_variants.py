@@ -76,7 +76,7 @@ def test_bad_parameters_are_refused(keywords, message):
 
 @pytest.mark.parametrize("variant", ["cfr", "cfr+", "linear", "chance-sampling", "pcfr+"])
 def test_other_variants_refuse_the_parameters(variant):
-    with pytest.raises(ValueError, match="applies only to the 'discounted' variant"):
+    with pytest.raises(ValueError, match=r"gamma applies only to the 'discounted', 'pdcfr\+', 'dcfr\+' variants"):
         rmcore.CFRSolver(rmcore.KUHN, variant, gamma=2.0)
     with pytest.raises(ValueError, match="alpha, beta applies only"):
         rmcore.CFRVariant(variant, "alternating", (1.0, 1.0, None))

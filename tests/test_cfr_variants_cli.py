@@ -51,7 +51,7 @@ def test_kuhn_runs_mmd_with_its_temperature_and_reports_the_last_iterate():
         (["--variant", "discounted", "--alpha", "nan"], "alpha must be a finite number between -10 and 10"),
         (["--variant", "discounted", "--gamma", "11"], "gamma must be a finite number between -10 and 10"),
         (["--variant", "discounted", "--beta", "x"], "--beta: invalid float value"),
-        (["--variant", "cfr+", "--alpha", "1"], "alpha applies only to the 'discounted' variant"),
+        (["--variant", "cfr+", "--alpha", "1"], "alpha applies only to the 'discounted', 'pdcfr+', 'dcfr+' variants"),
         (["--variant", "mmd", "--alpha", "0"], "alpha must be a finite number above 0"),
         (["--variant", "mmd", "--updates", "alternating"], "mmd updates both players at once"),
         (["--variant", "cfr", "--stepsize", "1"], "stepsize applies only to the 'mmd' variant"),

@@ -53,6 +53,19 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         ),
         # MMD with the page's temperature slider moved (--mmd-alpha), beside CFR+
         (rmcore.KUHN, [rmcore.CFRVariant("mmd", mmd=(0.2, None)), "cfr+"], {}),
+        # PDCFR+ and DCFR+ with their sliders moved (their parameters travel in their own parts), beside discounted CFR
+        (
+            rmcore.KUHN,
+            [
+                rmcore.CFRVariant("pdcfr+", "alternating", (1.7, 3.5)),
+                rmcore.CFRVariant("dcfr+", "simultaneous", (2.0, 4.0)),
+                rmcore.CFRVariant("dcfr+"),
+                rmcore.CFRVariant("discounted", "alternating", (1.0, 0.5, 2.0)),
+            ],
+            {},
+        ),
+        # the smoothed regret matchers on Cai et al.'s game, with a step of their own
+        (rmcore.preset("cai-3x3"), ["sprm+/eta=0.2", "exrm+/linear", "prm+"], {}),
         (
             rmcore.kuhn_poker(4, 1.5),
             ["linear"],
@@ -75,6 +88,8 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         "kuhn",
         "kuhn dcfr",
         "kuhn mmd",
+        "kuhn pdcfr+ dcfr+",
+        "smoothed rules",
         "kuhn-4, player 1 fixed",
     ],
 )

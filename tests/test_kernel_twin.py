@@ -55,7 +55,9 @@ MATRIX_VARIANTS = [
             ("expected", "alternating", "quadratic"),
         ],
     )
-]
+    # (a rule limited to some forms, extragradient RM+, runs in those alone: ONLY_FORMS)
+    if all(dict(sampling=s, updates=u)[k] == v for k, v in rmcore.matrix.ONLY_FORMS.get(a, {}).items())
+] + [dict(algorithm="exrm+", sampling="expected", updates="simultaneous", averaging="linear")]
 
 
 @pytest.mark.parametrize("game_name", GAMES)
@@ -92,7 +94,8 @@ TREE_GAMES = {
 @pytest.mark.parametrize("game_name", TREE_GAMES)
 @pytest.mark.parametrize(
     "variant, updates",
-    [(name, None) for name in rmcore.CFR_VARIANTS] + [("cfr+", "simultaneous"), ("discounted", "simultaneous")],
+    [(name, None) for name in rmcore.CFR_VARIANTS]
+    + [("cfr+", "simultaneous"), ("discounted", "simultaneous"), ("pdcfr+", "simultaneous"), ("dcfr+", "simultaneous")],
 )
 def test_the_tree_kernels_as_plain_python_give_the_same_bits(game_name, variant, updates):
     game = TREE_GAMES[game_name]()

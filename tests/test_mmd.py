@@ -145,7 +145,7 @@ def test_the_parameters_and_the_update_order():
         rmcore.CFRSolver(rmcore.KUHN, "cfr", stepsize=0.1)
     with pytest.raises(ValueError, match="beta applies only to the 'discounted' variant"):
         rmcore.CFRSolver(rmcore.KUHN, "mmd", beta=0.1)
-    with pytest.raises(ValueError, match="alpha applies only to the 'discounted' variant"):
+    with pytest.raises(ValueError, match=r"alpha applies only to the 'discounted', 'pdcfr\+', 'dcfr\+' variants"):
         rmcore.CFRSolver(rmcore.KUHN, "cfr+", alpha=0.1)
     replica = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7)
     assert replica.retrace(3) == rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7).retrace(3)

@@ -87,7 +87,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         app.button(key="matrix_step_100").click().run()
         assert not app.exception
         names = _race_names(app)
-        assert sum(name.endswith("current (last iterate)") for name in names) == len(rmcore.ALGORITHMS) == 8
+        assert sum(name.endswith("current (last iterate)") for name in names) == len(lesson.RULES) == 8
         words = captions(app)
         assert "The lesson, as run here" in words and "[This lesson's link](" in words
         assert "race_variants=optimistic-gda%28%CE%B7%3D0.1%29" in words

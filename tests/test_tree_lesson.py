@@ -41,6 +41,38 @@ def test_the_dcfr_sliders_come_only_with_discounted_cfr_and_change_the_run(page)
     assert not any(s.key and s.key.startswith("kuhn_dcfr_") for s in page.slider)
 
 
+def test_the_pdcfr_and_dcfr_plus_sliders_come_with_their_variants_and_change_the_run(page):
+    assert not any(s.key and s.key.startswith(("kuhn_pdcfr_", "kuhn_dcfrplus_")) for s in page.slider)
+    page.multiselect(key="kuhn_variants").set_value(["pdcfr+ · alternating", "dcfr+ · simultaneous"]).run()
+    assert [page.slider(key=f"kuhn_pdcfr_{name}").value for name in ("alpha", "gamma")] == [2.3, 5.0]
+    assert [page.slider(key=f"kuhn_dcfrplus_{name}").value for name in ("alpha", "gamma")] == [1.5, 4.0]
+    assert not any(s.key and s.key.startswith("kuhn_dcfr_") for s in page.slider)  # (discounted CFR's: not chosen)
+    page.slider(key="kuhn_pdcfr_gamma").set_value(3.0).run()
+    page.slider(key="kuhn_dcfrplus_alpha").set_value(2.0).run()
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception
+    pdcfr, dcfr = page.session_state.kuhn_live.race.variants
+    assert pdcfr.parameters == {"alpha": 2.3, "gamma": 3.0} and dcfr.parameters == {"alpha": 2.0, "gamma": 4.0}
+    names = _exploitability_names(page)
+    assert "pdcfr+(α=2.3, γ=3) · alternating · t^3-weighted average" in names
+    assert "dcfr+(α=2, γ=4) · simultaneous · current (last iterate)" in names
+    linked = opened({"kuhn_variants": ["dcfr+ · alternating"], "kuhn_dcfrplus_gamma": "2.5"}, "kuhn_poker")
+    assert not linked.warning and linked.session_state.kuhn_live.race.variants[0].parameters == {
+        "alpha": 1.5,
+        "gamma": 2.5,
+    }
+
+
+def test_the_line_under_the_variant_picker_says_what_each_variant_is_checked_against(page):
+    from rmcore.verification import check
+
+    page.multiselect(key="kuhn_variants").set_value(["discounted · alternating", "pdcfr+ · alternating"]).run()
+    words = captions(page)
+    assert f"discounted: {check('tree', 'discounted').line}" in words
+    assert f"pdcfr+: {check('tree', 'pdcfr+').line}" in words
+    assert "equal to OpenSpiel's DCFRSolver to the last bit" in words and "to 1e-6 in exploitability" in words
+
+
 def test_the_mmd_temperature_slider_comes_only_with_mmd_and_a_link_carries_it(page):
     assert not any(s.key == "kuhn_mmd_alpha" for s in page.select_slider)
     page.multiselect(key="kuhn_variants").set_value(["mmd · simultaneous", "cfr+ · alternating"]).run()
@@ -110,7 +142,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         app.button(key="kuhn_step_10").click().run()
         assert not app.exception
         names = _exploitability_names(app)
-        assert sum(name.endswith("current (last iterate)") for name in names) == 4
+        assert sum(name.endswith("current (last iterate)") for name in names) == len(lesson.VARIANTS) == 6
         words = captions(app)
         assert "The lesson, as run here" in words and "The game value for player 1 is" in words
         assert "[This lesson's link](" in words and "kuhn_variants=pcfr%2B+%C2%B7+alternating" in words

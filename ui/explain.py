@@ -14,6 +14,8 @@ ALGORITHM_NAMES = {
     "fictitious-play": "Fictitious play",
     "gda": "GDA (projected gradient ascent)",
     "optimistic-gda": "Optimistic GDA",
+    "sprm+": "Smooth predictive RM+ (SPRM+)",
+    "exrm+": "Extragradient RM+ (ExRM+)",
 }
 
 
@@ -46,9 +48,10 @@ BOUND_NAMES = {
     "hedge": "(ln|A|/η + ηTΔ²/8)/T",
 }
 ETA = (
-    "The step size η of Hedge and GDA, on a log scale. Hedge plays x ∝ exp(η·cumulative payoff): a small η moves "
-    "slowly and smoothly, a large one jumps to the best reply (fictitious play). GDA steps η along the payoff vector "
-    "and projects back onto the simplex. Hedge's regret bound ln|A|/η + ηTΔ²/8 is smallest at η = √(8 ln|A| / T)/Δ."
+    "The step size η of Hedge, GDA and the smoothed regret matchers, on a log scale. Hedge plays x ∝ exp(η·cumulative "
+    "payoff): a small η moves slowly and smoothly, a large one jumps to the best reply (fictitious play). GDA steps η "
+    "along the payoff vector and projects back onto the simplex. SPRM+ and ExRM+ add η times the regrets to a regret "
+    "state kept at a sum of at least 1. Hedge's regret bound ln|A|/η + ηTΔ²/8 is smallest at η = √(8 ln|A| / T)/Δ."
 )
 #: What the convergence chart shows for a rule besides regret matching (appended to its caption).
 RULE_NOTES = {
@@ -61,6 +64,9 @@ RULE_NOTES = {
     "gda": "Dotted: nash_conv of the current strategies, which spiral out to the boundary. No regret bound is drawn "
     "(GDA's O(√T) needs a step shrinking as 1/√T).",
     "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge. No regret bound is drawn.",
+    "sprm+": "Dotted: nash_conv of the current strategies, which converge (Cai et al. 2023). No regret bound is drawn.",
+    "exrm+": "Dotted: nash_conv of the current strategies (the leader R / sum R), which converge (Cai et al. 2023). "
+    "No regret bound is drawn.",
 }
 
 #: What the thin lines of the strategy chart do, rule by rule (in self-play).
@@ -81,6 +87,10 @@ CURRENT_PLAY = {
     "simplex: it spirals out to the edges.",
     "optimistic-gda": "Thin lines are optimistic GDA's strategy at each iteration: stepping along the last payoff "
     "counted twice, it stops spiralling and converges.",
+    "sprm+": "Thin lines are the strategy smooth predictive RM+ plays at each iteration: PRM+ whose regrets, stepped "
+    "by η, never sum below 1, which keeps each step small; it stops cycling and converges.",
+    "exrm+": "Thin lines are the strategy extragradient RM+ holds after each iteration: it looks one step ahead, then "
+    "steps with the regrets found there; it stops cycling and converges.",
 }
 #: What the thick lines do: for regret matching's family and fictitious play the average converges to an equilibrium;
 #: with a constant step, Hedge's and GDA's only to within a distance that shrinks with the step, and the optimistic
@@ -92,7 +102,14 @@ AVERAGE_PLAY = {
     "distance that shrinks with η).",
     "both": _AVERAGE + "both the average and the current play approach an equilibrium.",
 }
-_AVERAGE_OF = {"hedge": "approaches", "gda": "approaches", "optimistic-hedge": "both", "optimistic-gda": "both"}
+_AVERAGE_OF = {
+    "hedge": "approaches",
+    "gda": "approaches",
+    "optimistic-hedge": "both",
+    "optimistic-gda": "both",
+    "sprm+": "both",
+    "exrm+": "both",
+}
 NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
 _CORNERS = "Each corner is one action played for sure; a point inside mixes them."
 _SQUARE = (
@@ -195,6 +212,8 @@ NOT_BY_REGRETS = {
     "fictitious-play": "Fictitious play does not play by them: it plays a best reply to the opponent's average.",
     "gda": "GDA " + _STEPS,
     "optimistic-gda": "Optimistic GDA " + _STEPS,
+    "sprm+": "SPRM+ does not play by them but by a regret state stepped by η and kept at a sum of at least 1.",
+    "exrm+": "ExRM+ does not play by them but by a regret state stepped by η and kept at a sum of at least 1.",
 }
 
 
@@ -251,7 +270,7 @@ RACE_CURRENT = (
 def cfr_averaging(variant) -> str:
     """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
     enters the average with weight 1, t, t² or, for discounted CFR, t^γ (``rmcore.CFRSolver``'s docstring)."""
-    if variant.name == "discounted":
+    if variant.name in ("discounted", "pdcfr+", "dcfr+"):
         gamma = variant.parameters["gamma"]
         power = {0.0: None, 1.0: "t", 2.0: "t²"}.get(gamma, f"t^{gamma:g}")
         return "uniform average" if power is None else f"{power}-weighted average"
@@ -322,6 +341,57 @@ def matrix_lesson_words() -> str:
     )
 
 
+#: The matrix page's last-iterate lesson (``ui/matrix/last_iterate.py``): its title (the button's words) and help.
+LAST_ITERATE_TITLE = "Lesson: last iterates that settle, and those that never do"
+LAST_ITERATE_HELP = (
+    "Sets up a race on Cai et al.'s 3x3 game (value 1/4), from the uniform start: RM+ (simultaneous and alternating) "
+    "and predictive RM+ against optimistic Hedge, optimistic GDA, smooth predictive RM+ and extragradient RM+ (step "
+    "η = 0.1), each drawn with its average (solid) and its current strategies (dashed), the table ranked by the "
+    "current strategies; press Run. The link under the chart opens the same lesson in any browser."
+)
+#: What this library's race measured (``python -m rmcore race --game cai-3x3 --variants
+#: rm+,rm+/alternating,prm+,optimistic-hedge,optimistic-gda,sprm+,exrm+ --iterations 1000`` and ``10000``): variant
+#: text -> ((average's nash_conv, current's) after 1,000 iterations, the same after 10,000).
+#: ``tests/test_last_iterate_lesson.py`` holds the library to them.
+LAST_ITERATE_OBSERVED = {
+    "rm+": ((2.6e-2, 0.78), (7.4e-3, 0.58)),
+    "rm+/alternating": ((3.3e-3, 0.31), (5.9e-4, 0.24)),
+    "prm+": ((8.2e-3, 0.70), (8.9e-4, 0.65)),
+    "optimistic-hedge": ((5.3e-3, 1.6e-2), (5.9e-4, 2.2e-7)),
+    "optimistic-gda": ((3.2e-3, 8.6e-16), (3.2e-4, 8.3e-16)),
+    "sprm+": ((3.4e-3, 5.3e-16), (3.4e-4, 4.7e-16)),
+    "exrm+": ((3.0e-3, 7.2e-16), (3.0e-4, 2.8e-16)),
+}
+
+
+def last_iterate_words() -> str:
+    """The lines under the last-iterate lesson's race chart: what the class sees, with the numbers this library gave
+    after 1,000 and 10,000 iterations, and why."""
+    seen = LAST_ITERATE_OBSERVED
+
+    def pair(name: str, k: int) -> str:
+        return " and ".join(f"{numbers[k]:.2g}" for numbers in seen[name])
+
+    others = [numbers[1][0] for name, numbers in seen.items() if name != "rm+"]
+    low, high = min(others), max(others)
+
+    return (
+        "The lesson, as run here (nash_conv after 1,000 and 10,000 iterations; the game's value is 1/4). Every "
+        f"average converges (RM+ {pair('rm+', 0)}, PRM+ {pair('prm+', 0)}, SPRM+ {pair('sprm+', 0)}), but the last "
+        "iterates part ways. RM+'s, alternating RM+'s and PRM+'s never settle: their dashed lines stay high "
+        f"(RM+ {pair('rm+', 1)}; alternating {pair('rm+/alternating', 1)}; PRM+ {pair('prm+', 1)}), and after "
+        "100,000 iterations they are still above 0.3. Smooth predictive RM+ and extragradient RM+ bring their last "
+        f"iterates to the equilibrium, to machine precision within 1,000 iterations (SPRM+ {pair('sprm+', 1)}; "
+        f"ExRM+ {pair('exrm+', 1)}), as optimistic GDA does ({pair('optimistic-gda', 1)}); optimistic Hedge's gets "
+        f"there more slowly ({pair('optimistic-hedge', 1)}). Why: RM+ plays its regrets divided by their sum, and "
+        "when that sum is near 0 a single iteration can swing the strategy across the simplex; the smoothed rules "
+        "keep the sum at least 1, so each step moves the strategy a little, and with the prediction (SPRM+) or the "
+        "look-ahead (ExRM+) the last iterate converges (Cai et al. 2023). Ranked by the current strategies, the "
+        "table puts these four first, by many orders of magnitude; ranked by the averages the race is close: after "
+        f"10,000 iterations all but simultaneous RM+ lie within about a factor of 3 ({low:.2g} to {high:.2g})."
+    )
+
+
 #: Added under a matrix race chart that also draws the current strategies.
 MATRIX_RACE_CURRENT = (
     "Each variant is drawn twice in its colour: solid, the nash_conv of its average strategies (what a no-regret "
@@ -352,6 +422,24 @@ DCFR_PARAMETERS = {
     "alpha": ("α", "After iteration t, positive cumulative regrets are multiplied by t^α / (t^α + 1)."),
     "beta": ("β", "After iteration t, negative cumulative regrets are multiplied by t^β / (t^β + 1)."),
     "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ (γ = 0: uniform)."),
+}
+#: PDCFR+'s and DCFR+'s parameters on the tree page (Xu et al. 2024, their code's order), symbol and what it does.
+PLUS_PARAMETERS = {
+    "pdcfr+": {
+        "alpha": (
+            "α",
+            "Iteration t discounts the cumulative regrets by (t−1)^α / ((t−1)^α + 1) before adding its own.",
+        ),
+        "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ."),
+    },
+    "dcfr+": {
+        "alpha": (
+            "α",
+            "Iteration t discounts the cumulative regrets by (t−1)^α / ((t−1)^α + 1.5) before adding its own (the "
+            "authors' code's 1.5).",
+        ),
+        "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ."),
+    },
 }
 #: The tree page's x-axis choices (its ``kuhn_x_axis``).
 WORK_AXES = {"iterations": "iterations", "nodes": "nodes touched"}
@@ -453,27 +541,32 @@ POKER_INFOSET_NAMES = (
 
 
 #: The tree page's lesson: its title (the button's words) and the variants it races, all alternating.
-LESSON_TITLE = "Lesson: CFR, CFR+, DCFR, PCFR+ and PCFR+'s last iterate"
+LESSON_TITLE = "Lesson: CFR, CFR+, DCFR, PCFR+, PDCFR+, DCFR+ and their last iterates"
 LESSON_HELP = (
-    "Sets up a race of CFR, CFR+, discounted CFR (α = 1.5, β = 0, γ = 2) and predictive CFR+, alternating updates, "
-    "each drawn with its average (solid) and its current policy (dashed); press Run. The link under the charts opens "
-    "the same lesson in any browser."
+    "Sets up a race of CFR, CFR+, discounted CFR (α = 1.5, β = 0, γ = 2), predictive CFR+, predictive discounted CFR+ "
+    "(α = 2.3, γ = 5) and DCFR+ (α = 1.5, γ = 4), alternating updates, each drawn with its average (solid) and its "
+    "current policy (dashed); press Run. The link under the charts opens the same lesson in any browser."
 )
-#: What this library's race measured (``python -m rmcore race --game kuhn --variants cfr,cfr+,discounted,pcfr+
-#: --iterations 100`` and ``1000``; the same with ``--game leduc``): variant -> ((average, current) after 100
-#: iterations, the same after 1,000). ``tests/test_tree_lesson.py`` holds the library to them.
+#: What this library's race measured (``python -m rmcore race --game kuhn --variants
+#: cfr,cfr+,discounted,pcfr+,pdcfr+,dcfr+ --iterations 100`` and ``1000``; the same with ``--game leduc``): variant ->
+#: ((average, current) after 100 iterations, the same after 1,000). ``tests/test_tree_lesson.py`` holds the library to
+#: them.
 LESSON_OBSERVED = {
     "kuhn": {
         "cfr": ((8.2e-3, 0.12), (9.4e-4, 0.052)),
         "cfr+": ((1.2e-3, 0.041), (8.7e-5, 0.019)),
         "discounted": ((1.7e-3, 0.030), (1.5e-4, 0.024)),
         "pcfr+": ((2.3e-5, 9.1e-13), (2.4e-8, 0.0)),
+        "pdcfr+": ((1.1e-7, 1.4e-9), (1.1e-13, 4.2e-17)),
+        "dcfr+": ((1.6e-3, 0.022), (1.1e-4, 0.014)),
     },
     "leduc": {
         "cfr": ((0.096, 0.93), (0.012, 0.79)),
         "cfr+": ((0.013, 0.048), (2.6e-4, 7.8e-3)),
         "discounted": ((7.8e-3, 0.13), (1.4e-4, 0.015)),
         "pcfr+": ((0.020, 0.16), (7.1e-4, 0.033)),
+        "pdcfr+": ((0.018, 0.19), (9.0e-4, 0.043)),
+        "dcfr+": ((6.5e-3, 0.088), (1.7e-4, 0.027)),
     },
 }
 
@@ -489,21 +582,26 @@ def lesson_words(game: str, value: str) -> str:
     seen = LESSON_OBSERVED[game]
     if game == "kuhn":
         words = (
-            "The lesson, as run here (exploitability after 100 and 1,000 iterations): PCFR+'s average converges "
-            f"fastest ({_pair(seen['pcfr+'], 0)}; CFR+ {_pair(seen['cfr+'], 0)}, DCFR {_pair(seen['discounted'], 0)}, "
-            f"CFR {_pair(seen['cfr'], 0)}), and PCFR+'s last iterate is an equilibrium to machine precision within 100 "
-            f"iterations ({_pair(seen['pcfr+'], 1)}: its dashed line drops off the log axis). The other current "
-            f"policies keep moving (CFR+ {_pair(seen['cfr+'], 1)}, DCFR {_pair(seen['discounted'], 1)}): for them only "
-            "the average converges, as CFR's theory promises."
+            "The lesson, as run here (exploitability after 100 and 1,000 iterations): the predictive variants' "
+            f"averages converge fastest, PDCFR+'s ({_pair(seen['pdcfr+'], 0)}) ahead of PCFR+'s "
+            f"({_pair(seen['pcfr+'], 0)}); then CFR+ {_pair(seen['cfr+'], 0)}, DCFR+ {_pair(seen['dcfr+'], 0)}, DCFR "
+            f"{_pair(seen['discounted'], 0)}, CFR {_pair(seen['cfr'], 0)}. Their last iterates are equilibria to "
+            f"machine precision by 1,000 iterations (PCFR+ {_pair(seen['pcfr+'], 1)}, PDCFR+ "
+            f"{_pair(seen['pdcfr+'], 1)}: their dashed lines fall far below all the others). The other current "
+            f"policies keep moving (CFR+ {_pair(seen['cfr+'], 1)}, DCFR+ {_pair(seen['dcfr+'], 1)}, DCFR "
+            f"{_pair(seen['discounted'], 1)}): for them only the average converges, as CFR's theory promises."
         )
     else:
         words = (
-            "The lesson, as run here (exploitability after 100 and 1,000 iterations): on Leduc DCFR's average leads "
-            f"({_pair(seen['discounted'], 0)}), then CFR+ ({_pair(seen['cfr+'], 0)}) and PCFR+ "
-            f"({_pair(seen['pcfr+'], 0)}), CFR far behind ({_pair(seen['cfr'], 0)}). PCFR+'s last iterate does not "
-            f"collapse as on Kuhn ({_pair(seen['pcfr+'], 1)}); CFR+'s current policy is closer "
-            f"({_pair(seen['cfr+'], 1)}). Farina, Kroer & Sandholm (2021) found PCFR+ fastest on most, not all, games: "
-            "which variant wins, and whether a last iterate settles, depends on the game."
+            "The lesson, as run here (exploitability after 100 and 1,000 iterations): on Leduc the discounted "
+            f"variants' averages lead, DCFR+ ({_pair(seen['dcfr+'], 0)}) and DCFR ({_pair(seen['discounted'], 0)}), "
+            f"then CFR+ ({_pair(seen['cfr+'], 0)}), PCFR+ ({_pair(seen['pcfr+'], 0)}) and PDCFR+ "
+            f"({_pair(seen['pdcfr+'], 0)}), CFR far behind ({_pair(seen['cfr'], 0)}). The predictive variants' last "
+            f"iterates do not collapse as on Kuhn (PCFR+ {_pair(seen['pcfr+'], 1)}, PDCFR+ "
+            f"{_pair(seen['pdcfr+'], 1)}); "
+            f"CFR+'s current policy is the closest ({_pair(seen['cfr+'], 1)}). Farina, Kroer & Sandholm (2021) found "
+            "PCFR+ fastest on most, not all, of their games: which variant wins, and whether a last iterate settles, "
+            "depends on the game and on how many iterations are run."
         )
     return f"{words} The game value for player 1 is {value}."
 
@@ -597,6 +695,10 @@ RULE_PLAYS = {
     "gda": "Projected gradient ascent steps η along its payoff vector and projects back onto the simplex.",
     "optimistic-gda": "Optimistic gradient ascent steps η along twice its last payoff vector minus the one before, and "
     "projects back onto the simplex.",
+    "sprm+": "Smooth predictive RM+ plays in proportion to a regret state stepped by η (the last regret counted once "
+    "more as a prediction) and kept at a sum of at least 1.",
+    "exrm+": "Extragradient RM+ looks one step of η ahead, then steps its regret state (kept at a sum of at least 1) "
+    "with the regrets found there, and plays in proportion to it.",
 }
 _SUBTITLE_AVERAGES = {
     "converges": "In zero-sum self-play the *average* strategies approach a Nash equilibrium.",

@@ -58,10 +58,12 @@ def _efg(run: LiveRun) -> str:
 
 def _variant_words(variant) -> str:
     """A variant as the command line's ``--variants`` takes it: its label's parts joined by '/' (a CFR variant's
-    name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``, MMD's in
-    ``--mmd-alpha``)."""
+    name and updates; discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``, MMD's in
+    ``--mmd-alpha``, PDCFR+'s and DCFR+'s in the variant's own parts, ``pdcfr+/alternating/alpha=2.0/gamma=4.0``)."""
     if isinstance(variant, rmcore.CFRVariant):
-        return f"{variant.name}/{variant.updates}"
+        if variant.name in ("discounted", "mmd"):
+            return f"{variant.name}/{variant.updates}"
+        return variant.text
     # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
     # parse.)
     return getattr(variant, "text", None) or "/".join(variant.label.split(" · "))
@@ -95,7 +97,7 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         f"python -m rmcore race {source} --variants {variants} --iterations {iteration}",
         f"--seeds {race.seeds} --seed {race.seed}",
     ]
-    discounts = {v.discount for v in race.variants if getattr(v, "discount", None) is not None}
+    discounts = {v.discount for v in race.variants if getattr(v, "name", None) == "discounted" and v.discount}
     if discounts:  # (the page gives every discounted CFR of a race the same parameters: its one set of sliders)
         (discount,) = discounts
         parts.append(" ".join(f"--{name} {value!r}" for name, value in zip(("alpha", "beta", "gamma"), discount)))

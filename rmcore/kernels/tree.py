@@ -54,6 +54,10 @@ BOTH = 2
 # The variants' codes (CFRFlags.code).
 VANILLA_CFR, CFR_PLUS, LINEAR_CFR, DISCOUNTED_CFR, CHANCE_SAMPLING, PREDICTIVE_CFR_PLUS = 0, 1, 2, 3, 4, 5
 EXTERNAL_SAMPLING, OUTCOME_SAMPLING, MAGNETIC_MIRROR_DESCENT = 6, 7, 8
+PREDICTIVE_DISCOUNTED_CFR_PLUS, DISCOUNTED_CFR_PLUS = 9, 10
+#: DCFR+'s regret discount ``(t-1)^alpha / ((t-1)^alpha + DCFR_PLUS_OFFSET)``: 1.5 in the published code
+#: (rpSebastian/PDCFRPlus, ``pdcfrplus/cfr/dcfr_plus.py``), where PDCFR+'s has 1.
+DCFR_PLUS_OFFSET = 1.5
 #: Outcome sampling's exploration: the traverser samples from ``epsilon * uniform + (1 - epsilon) * sigma``
 #: (OpenSpiel's ``OutcomeSamplingSolver._expl``).
 OUTCOME_EXPLORATION = 0.6
@@ -404,12 +408,47 @@ def _apply_predictive_regrets(tree, state, updating):
 
 
 @part(**_PART)
+def _apply_discounted_plus_regrets(tree, state, updating, variant, t):
+    """PDCFR+ and DCFR+ (Xu, Li, Liu, Fu, Fu, Xing & Cheng, IJCAI 2024) at every information set of ``updating``, in
+    the order of the authors' code (rpSebastian/PDCFRPlus, ``pdcfrplus/cfr/``).
+
+    With the instantaneous regret r_t in ``state.last_regrets``: ``R_t = [R_{t-1} d(t) + r_t]^+``. PDCFR+ takes
+    ``d(t) = (t-1)^alpha / ((t-1)^alpha + 1)`` and plays next ``RM([R_t d(t+1) + r_t]^+)``, the last instantaneous
+    regret as the prediction; DCFR+ takes ``d(t) = (t-1)^alpha / ((t-1)^alpha + 1.5)`` (:data:`DCFR_PLUS_OFFSET`) and
+    plays ``RM(R_t)``. ``d(1) = 0`` whatever alpha (``R_0 = 0``).
+    """
+    predictive = variant.code == PREDICTIVE_DISCOUNTED_CFR_PLUS
+    discount = 0.0
+    if t > 1.0:
+        scale = (t - 1.0) ** variant.alpha
+        discount = scale / (scale + (1.0 if predictive else DCFR_PLUS_OFFSET))
+    scale = t**variant.alpha
+    next_discount = scale / (scale + 1.0)
+    first, end = _rows_of(tree, updating)
+    for info in range(first, end):
+        n = tree.num_actions[info]
+        total = 0.0
+        for a in range(n):
+            r = state.regrets[info, a] * discount + state.last_regrets[info, a]
+            r = r if r > 0.0 else 0.0
+            state.regrets[info, a] = r
+            if predictive:
+                r = r * next_discount + state.last_regrets[info, a]
+                r = r if r > 0.0 else 0.0
+            state.policy[info, a] = r  # (the numerator; normalised below)
+            total += r
+        for a in range(n):
+            state.policy[info, a] = state.policy[info, a] / total if total > 0.0 else 1.0 / n
+
+
+@part(**_PART)
 def _strategy_weight(variant, t):
-    """Iteration t's weight in the average strategy: 1, t (CFR+, linear), t^gamma (discounted), t^2 (PCFR+)."""
+    """Iteration t's weight in the average strategy: 1, t (CFR+, linear), t^gamma (discounted, PDCFR+, DCFR+), t^2
+    (PCFR+)."""
     code = variant.code
     if code == CFR_PLUS or code == LINEAR_CFR:
         return float(t)
-    if code == DISCOUNTED_CFR:
+    if code == DISCOUNTED_CFR or code == PREDICTIVE_DISCOUNTED_CFR_PLUS or code == DISCOUNTED_CFR_PLUS:
         return float(t) ** variant.gamma  # (pow is exact for t^2, t < 2^26)
     if code == PREDICTIVE_CFR_PLUS:
         return float(t) * float(t)
@@ -429,7 +468,8 @@ def _cfr_iteration(tree, state, variant, t, trace):
         chance_weight = 1.0 / tree.deal_probability[deal]
     weight = _strategy_weight(variant, t)
     predictive = variant.code == PREDICTIVE_CFR_PLUS
-    regrets = state.last_regrets if predictive else state.regrets
+    discounted_plus = variant.code == PREDICTIVE_DISCOUNTED_CFR_PLUS or variant.code == DISCOUNTED_CFR_PLUS
+    regrets = state.last_regrets if predictive or discounted_plus else state.regrets
     positive_factor, negative_factor = 1.0, 1.0
     if variant.code == DISCOUNTED_CFR:
         scale = float(t) ** variant.alpha
@@ -440,12 +480,14 @@ def _cfr_iteration(tree, state, variant, t, trace):
     single = BOTH if variant.learner == BOTH_LEARN else variant.learner
     for turn in range(2 if alternating else 1):
         updating = turn if alternating else single
-        if predictive:
+        if predictive or discounted_plus:
             _clear_regrets(tree, regrets, updating)
         state.touched[0] += reach_pass(tree, state.policy, state, deal, chance_weight, False)
         regret_pass(tree, state, regrets, updating, weight, trace)
         if predictive:
             _apply_predictive_regrets(tree, state, updating)
+        elif discounted_plus:
+            _apply_discounted_plus_regrets(tree, state, updating, variant, float(t))
         else:
             _apply_regrets(tree, state, updating, variant.code, float(t), positive_factor, negative_factor)
 

@@ -11,12 +11,12 @@ import urllib.parse
 from typing import NamedTuple
 
 import rmcore
-from rmcore.cfr import MMD_DEFAULT_ALPHA
+from rmcore.cfr import MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
 
 from ..link import MAX_RUN_TO
 from ..matrix.settings import ETA_CHOICES, START_CHOICES
 from ..poker.games import CLASSIC
-from ..poker.settings import DCFR_RANGES, GAMES, MMD_ALPHAS
+from ..poker.settings import DCFR_RANGES, DISCOUNT_KEYS, GAMES, MMD_ALPHAS, PLUS_RANGES, PLUS_VARIANTS
 
 #: The largest seed the pages' seed inputs take.
 MAX_SEED = 2**31 - 1
@@ -111,6 +111,13 @@ def _tree_pairs(spec: dict) -> list | str:
                 low, high, step = DCFR_RANGES[key]
                 return f"the page's {key} slider runs from {low:g} to {high:g} in steps of {step:g}, not to {value:g}"
             pairs.append((f"kuhn_dcfr_{key}", _number(float(value))))
+    elif variant in PLUS_VARIANTS:
+        for key, value in values.items():
+            if not _on_grid(value, *PLUS_RANGES[key]):
+                low, high, step = PLUS_RANGES[key]
+                return f"the page's {key} slider runs from {low:g} to {high:g} in steps of {step:g}, not to {value:g}"
+            if value != VARIANT_DISCOUNTS[variant][key]:
+                pairs.append((f"{DISCOUNT_KEYS[variant]}_{key}", _number(float(value))))
     elif variant == "mmd":
         if values["stepsize"] is not None:
             return "the page runs MMD with OpenSpiel's step size for its α"

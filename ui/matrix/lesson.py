@@ -20,9 +20,11 @@ from .settings import RunSettings, load_preset
 
 #: The lesson's game: RPS with a crash (Scissors beats Paper by 2), whose uniform start is not its equilibrium.
 PRESET = "rps-crash"
-#: Every rule, expected payoffs, simultaneous updates, uniform averages, the default step η = 0.1: the first is the
-#: page's own algorithm, the others its race.
-VARIANTS = tuple(rmcore.MatrixVariant(rule) for rule in rmcore.ALGORITHMS)
+#: The eight rules, expected payoffs, simultaneous updates, uniform averages, the default step η = 0.1: the first is
+#: the page's own algorithm, the others its race. (The smoothed regret matchers have a lesson of their own:
+#: ``last_iterate.py``.)
+RULES = ("rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda")
+VARIANTS = tuple(rmcore.MatrixVariant(rule) for rule in RULES)
 
 
 def settings_of() -> dict:

@@ -15,6 +15,7 @@ import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.verification import check
 
 from .. import link, state
 from ..escape import markdown as escape
@@ -33,10 +34,23 @@ from .editor import (
     nfg_file_name,
 )
 
+
+def _variant(*names):
+    """``MatrixVariant(*names)``, or ``None`` for a form the rule refuses (extragradient RM+ is expected and
+    simultaneous only)."""
+    try:
+        return rmcore.MatrixVariant(*names)
+    except ValueError:
+        return None
+
+
 #: Every variant a race can include, in catalogue order.
 ALL_VARIANTS = tuple(
-    rmcore.MatrixVariant(*names)
-    for names in itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
+    variant
+    for variant in itertools.starmap(
+        _variant, itertools.product(rmcore.ALGORITHMS, rmcore.SAMPLINGS, rmcore.UPDATES, rmcore.AVERAGINGS)
+    )
+    if variant is not None
 )
 #: Most variants in a matrix race: the chosen one and ``link.MOST_CHOSEN["race_variants"]`` others.
 MAX_RACE = 1 + link.MOST_CHOSEN["race_variants"]
@@ -361,6 +375,7 @@ def algorithm_section() -> rmcore.MatrixVariant:
         help=" ".join(rmcore.ALGORITHMS.values()),
     )
     st.caption(rmcore.ALGORITHMS[algorithm])
+    st.caption(f"Checked: {check('matrix', algorithm).line}.", help=_check_help("matrix", algorithm))
     eta = None
     if algorithm in rmcore.STEP_ALGORITHMS:  # (the anytime schedule is for Python and the command line)
         eta = float(
@@ -381,7 +396,26 @@ def algorithm_section() -> rmcore.MatrixVariant:
             ("Averaging", rmcore.AVERAGINGS),
         )
     )
+    only = rmcore.matrix.ONLY_FORMS.get(algorithm, {})
+    refused = [name for name, form in (("sampling", sampling), ("updates", updates)) if only.get(name, form) != form]
+    if refused:  # (the radios keep the user's choice for the other rules; this rule runs in its only form)
+        forms = " and ".join(f"{only[name]} {name}" for name in refused)
+        st.info(
+            f"{ALGORITHM_NAMES[algorithm]} evaluates both players' regrets at one profile, twice an iteration: it "
+            f"runs with {forms}."
+        )
+        sampling, updates = only.get("sampling", sampling), only.get("updates", updates)
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging, eta)
+
+
+def _check_help(family: str, name: str) -> str:
+    """The status table's row for one algorithm, as a widget's help (``rmcore.verification``)."""
+    record = check(family, name)
+    return (
+        f"Paper: {record.paper}. Checked against {record.reference}; {record.tolerance} "
+        f"({', '.join(test.split('::')[1] for test in record.tests)}). The table of every algorithm: "
+        "docs/reference/algorithms.md."
+    )
 
 
 def _catalogue_radio(label: str, catalogue: dict) -> str:

@@ -1,5 +1,5 @@
-"""The tree page's lesson, one click away: CFR, CFR+, discounted CFR and predictive CFR+ racing on Kuhn poker or
-Leduc hold'em, each with its average and its current policy drawn.
+"""The tree page's lesson, one click away: CFR, CFR+, discounted CFR, predictive CFR+, predictive discounted CFR+ and
+DCFR+ racing on Kuhn poker or Leduc hold'em, each with its average and its current policy drawn.
 
 The lesson is a setup like any other: the values of the page's own ``kuhn_*`` widgets (:func:`settings_of`). Its
 button writes them into the session before the page runs (the bound widgets then write the URL), and :func:`link` is
@@ -13,13 +13,13 @@ import urllib.parse
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import DISCOUNT_DEFAULTS
+from rmcore.cfr import VARIANT_DISCOUNTS
 
 from .. import explain
-from .settings import GAMES, RunSettings
+from .settings import DISCOUNT_KEYS, GAMES, RunSettings
 
-#: The lesson's variants, alternating updates, discounted CFR with its recommended parameters.
-VARIANTS = tuple(rmcore.CFRVariant(name) for name in ("cfr", "cfr+", "discounted", "pcfr+"))
+#: The lesson's variants, alternating updates, the discounting ones with their papers' parameters.
+VARIANTS = tuple(rmcore.CFRVariant(name) for name in ("cfr", "cfr+", "discounted", "pcfr+", "pdcfr+", "dcfr+"))
 #: The games the lesson is offered on (``explain.LESSON_OBSERVED`` has their numbers).
 LESSON_GAMES = ("kuhn", "leduc")
 
@@ -34,7 +34,11 @@ def settings_of(game: str) -> dict:
         "kuhn_opponent": "self-play",
         "kuhn_show_current": True,
         "kuhn_rank_by": "average",
-        **{f"kuhn_dcfr_{name}": value for name, value in DISCOUNT_DEFAULTS.items()},
+        **{
+            f"{DISCOUNT_KEYS[variant]}_{name}": value
+            for variant, defaults in VARIANT_DISCOUNTS.items()
+            for name, value in defaults.items()
+        },
     }
 
 

@@ -14,8 +14,9 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
+from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
 from rmcore.tree import uniform_policy
+from rmcore.verification import check
 
 from .. import escape, explain, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
@@ -174,6 +175,7 @@ def widgets() -> RunSettings:
             else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
+    _checked_lines(variants)
     if any(v.name == "mmd" for v in variants):
         alpha = _mmd_slider()
         variants = tuple(
@@ -184,6 +186,10 @@ def widgets() -> RunSettings:
         variants = tuple(
             rmcore.CFRVariant(v.name, v.updates, discount) if v.name == "discounted" else v for v in variants
         )
+    for name in PLUS_VARIANTS:
+        if any(v.name == name for v in variants):
+            values = _plus_sliders(name)
+            variants = tuple(rmcore.CFRVariant(v.name, v.updates, values) if v.name == name else v for v in variants)
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
         seeds = int(
@@ -229,6 +235,50 @@ def _discount_sliders() -> tuple[float, float, float]:
         )
     st.caption(explain.DCFR_CAPTION)
     return tuple(values)
+
+
+#: PDCFR+ and DCFR+ (Xu et al. 2024): their α and γ, a slider each while the variant is among the chosen, under these
+#: link keys (``kuhn_pdcfr_alpha``, ``kuhn_dcfrplus_gamma``, ...).
+PLUS_VARIANTS = ("pdcfr+", "dcfr+")
+#: Every discounting variant's link-key prefix.
+DISCOUNT_KEYS = {"discounted": "kuhn_dcfr", "pdcfr+": "kuhn_pdcfr", "dcfr+": "kuhn_dcfrplus"}
+#: Their sliders: (low, high, step), within the library's [-10, 10]; the defaults (2.3 and 5, 1.5 and 4) on the grid.
+PLUS_RANGES = {"alpha": (0.0, 5.0, 0.1), "gamma": (0.0, 10.0, 0.5)}
+
+
+def _plus_sliders(name: str) -> tuple[float, float]:
+    """PDCFR+'s or DCFR+'s α and γ, a slider each (defaults ``rmcore.cfr.VARIANT_DISCOUNTS``)."""
+    label = {"pdcfr+": "PDCFR+", "dcfr+": "DCFR+"}[name]
+    columns = st.columns(2)
+    values = []
+    for column, (parameter, (low, high, step)) in zip(columns, PLUS_RANGES.items()):
+        symbol, words = explain.PLUS_PARAMETERS[name][parameter]
+        values.append(
+            float(
+                column.slider(
+                    f"{label} {symbol}",
+                    low,
+                    high,
+                    VARIANT_DISCOUNTS[name][parameter],
+                    step,
+                    key=f"{DISCOUNT_KEYS[name]}_{parameter}",
+                    bind="query-params",
+                    help=words,
+                )
+            )
+        )
+    return tuple(values)
+
+
+def _checked_lines(variants) -> None:
+    """Under the variant picker, what each chosen variant is checked against (``rmcore.verification``), one line."""
+    names = list(dict.fromkeys(v.name for v in variants))
+    lines = "; ".join(f"{name}: {check('tree', name).line}" for name in names)
+    st.caption(
+        f"Checked: {lines}.",
+        help="Each variant's paper, the independent reference the test suite holds it to, how closely and the tests: "
+        "the status table of docs/reference/algorithms.md (rmcore/verification.py).",
+    )
 
 
 #: MMD's temperatures on the slider, log-spaced (as text, so that the link reads ``kuhn_mmd_alpha=0.05``).
