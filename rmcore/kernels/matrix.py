@@ -402,8 +402,8 @@ def _smooth_learn(regrets, scores, predictions, eta, active, utilities, value):
     as it is, for the simplex projection when that sum is at most 1. The sum only chooses between the two, so it is
     added in two running sums, even and odd entries, which halves the chain of additions the iteration waits on (its
     rounding moves no value; the plain-Python twin adds it the same way). With this update and
-    :func:`_smooth_strategy`, SPRM+ costs 1.0 to 1.1 times PRM+'s time an iteration on a 64x64 game and 1.15 to 1.2
-    on a 3x3 one (``benchmarks/frontier.py``); with a pass to add, one to clip and one to divide, about 1.3."""
+    :func:`_smooth_strategy`, SPRM+ costs what PRM+ costs an iteration, within the bench's 1.2 (``python -m rmcore
+    bench --only frontier``); with a pass to add, one to clip and one to divide, it did not."""
     n = regrets.shape[0]
     even, odd = 0.0, 0.0
     for k in range(n):
