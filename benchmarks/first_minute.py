@@ -79,16 +79,18 @@ def _watch(page, path: str, started_ms: float, seconds: float) -> dict:
     }
 
 
-def measure(cache: str, width: int = 1280, height: int = 720, watch: float = 40.0) -> dict:
-    """The first minute of a server whose numba cache is ``cache``: the matrix page, then the game-tree page."""
+def measure(cache: str, width: int = 1280, height: int = 720, watch: float = 40.0, tree_first: bool = False) -> dict:
+    """The first minute of a server whose numba cache is ``cache``: the matrix page, then the game-tree page (or the
+    other way round)."""
     os.environ["NUMBA_CACHE_DIR"] = cache  # (the server started below inherits it)
     with chromium_page(width=width, height=height) as page:  # (the lecturer's browser is open before the server)
         page.add_init_script(_WATCH_JS)
         launched = time.time()
         with running_app(timeout=120) as url:
             results = {"server_up_s": time.time() - launched}
-            results["matrix"] = _watch(page, url, launched * 1000.0, watch)
-            results["tree"] = _watch(page, f"{url}/kuhn_poker", launched * 1000.0, watch / 2)
+            pages = [("matrix", url, watch), ("tree", f"{url}/kuhn_poker", watch / 2)]
+            for name, path, seconds in pages[::-1] if tree_first else pages:
+                results[name] = _watch(page, path, launched * 1000.0, seconds)
     return results
 
 
@@ -97,15 +99,17 @@ def main() -> None:
     parser.add_argument("--warm", action="store_true", help="start a second server on the cache the first filled")
     parser.add_argument("--width", type=int, default=1280)
     parser.add_argument("--height", type=int, default=720)
+    parser.add_argument("--tree-first", action="store_true", help="open the game-tree page first")
     parser.add_argument("--json", metavar="PATH", help="write the results to this data file")
     arguments = parser.parse_args()
     cache = tempfile.mkdtemp(prefix="rm-first-minute-numba-")
-    runs = {"cold": measure(cache, arguments.width, arguments.height)}
+    size = (arguments.width, arguments.height)
+    runs = {"cold": measure(cache, *size, tree_first=arguments.tree_first)}
     if arguments.warm:
-        runs["warm"] = measure(cache, arguments.width, arguments.height)
+        runs["warm"] = measure(cache, *size, tree_first=arguments.tree_first)
     for name, result in runs.items():
         print(f"{name} numba cache: server up after {result['server_up_s']:.1f} s")
-        for page_name in ("matrix", "tree"):
+        for page_name in result.keys() - {"server_up_s"}:
             page = result[page_name]
             print(
                 f"  {page_name} page: first chart {page['first_chart_s']:.1f} s after streamlit run, longest wait "

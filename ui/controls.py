@@ -15,7 +15,7 @@ import rmcore
 
 from . import explain, link, state
 from .governor import GOVERNOR
-from .live import SPEEDS, Speed
+from .live import COMPILING_INTERVAL, SPEEDS, Speed
 
 STEPS = (1, 10, 100)
 _LOG = logging.getLogger(__name__)
@@ -131,10 +131,14 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
     if not running:
         GOVERNOR.leave(state.session_id())
     calls = []  # the first call is this full script run's; the later ones are the fragment's timed reruns
+    # While the run's solver compiles, fewer updates: the compile gets the cores (COMPILING_INTERVAL); the first update
+    # on compiled code reruns the page, which then updates at the chosen speed again.
+    compiling = state.live(page).kernel_status() in ("python", "compiling")
+    interval = max(speed.interval, COMPILING_INTERVAL) if compiling else speed.interval
 
     # One fragment, running or paused: a different fragment would make the page mount every chart afresh
     # (reloading plotly.js and losing the user's zoom) at each Run and Pause.
-    @st.fragment(run_every=speed.interval if running else None)
+    @st.fragment(run_every=interval if running else None)
     def panel():
         timed = bool(calls)
         calls.append(True)
@@ -160,6 +164,8 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         _target_reached(page, run, heading)
                     draw(run, Timeline(page, run.iteration, paused=False))
                     run.update_seconds += time.perf_counter() - started
+                if compiling and run.kernel_status() == "ready":
+                    st.rerun(scope="app")  # (compiled now: back to the chosen speed's interval)
         except rmcore.KernelsCompiling:
             # (A read the page makes before its run starts, on a game too large for plain Python: the panel waits, and
             # the line under the iteration says what compiles and for how long.)

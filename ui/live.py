@@ -27,6 +27,10 @@ class Speed(NamedTuple):
     interval: float
 
 
+#: Seconds between screen updates while the run's solver compiles in the background (it runs as plain Python, or
+#: waits): each update costs the server and the browser what a compiled one costs (the figures, the messages, the
+#: charts drawn again) while plain Python's progress from one to the next is small, and the compile wants the cores.
+COMPILING_INTERVAL = 0.5
 #: Seconds between screen updates while running at the normal speeds.
 UPDATE_INTERVAL = 0.1
 #: Speed choices, slowest first. The slowest let a lecturer talk through every single iteration.
