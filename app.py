@@ -4,12 +4,14 @@ else."""
 import streamlit as st
 
 import rmcore
-from ui import controls, state
+from ui import controls, sessions, state
 
 # Nothing compiles in this process: both kernel families compile in processes of their own from the first page view,
 # and small runs go on as plain Python meanwhile (rmcore/_runtime.py).
 rmcore.compile_in_background()
 rmcore.prepare_kernels()
+# Closed tabs' sessions are let go once their reconnect window ends (ui/sessions.py).
+sessions.start_reaping()
 state.init()
 # The favicon is a file of the app's own: a Material icon name makes the browser fetch the icon from the internet, and
 # the app works offline. Presentation mode opens with the sidebar folded away: the page gets the projector's whole
