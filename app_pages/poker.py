@@ -60,5 +60,5 @@ controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, displ
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
     answer = run.key.exact_answer()
-    play.section(run, None if answer is None else answer.value)
+    play.section(run, None if answer is None else answer.game_value)
 link.check()

@@ -25,8 +25,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import config
-from .games import preset
-from .matrix import ALGORITHMS, MatrixSolver
+from .matrix.games import preset
+from .matrix.solver import ALGORITHMS, MatrixSolver
 
 __all__ = ["Row", "measure", "main", "machine", "numpy_self_play", "liteefg_run", "histories"]
 
@@ -375,10 +375,10 @@ class _TreeGame(NamedTuple):
 
 
 def _tree_games() -> tuple[_TreeGame, ...]:
-    from .goofspiel import goofspiel
-    from .kuhn import KUHN
-    from .liars_dice import liars_dice
-    from .poker import leduc_poker
+    from .trees.goofspiel import goofspiel
+    from .trees.kuhn import KUHN
+    from .trees.liars_dice import liars_dice
+    from .trees.poker import leduc_poker
 
     return (
         _TreeGame("kuhn", "Kuhn", lambda: KUHN, "kuhn_poker", 1e-6, 1000),
@@ -418,7 +418,7 @@ def _tree_rows(quick: bool) -> list[Row]:
     """CFR (alternating updates, as OpenSpiel's) per iteration on each game against its target and OpenSpiel's C++
     CFRSolver on the same game; a default solver against the kernel alone; a history row's cost; the exploitability
     of the average policy against OpenSpiel's."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     import_openspiel = _openspiel_game
     rows = []
@@ -488,7 +488,7 @@ def _tree_rows(quick: bool) -> list[Row]:
 def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) -> list[Row]:
     """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's measured cost in iterations
     beside the one the spacing assumes (``config.TREE_ROW_WORK``)."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     n = game_spec.iterations * (2 if quick else 10)
 
@@ -531,7 +531,7 @@ def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) ->
 def _exploitability_rows(game_spec: _TreeGame, game, theirs_game, quick: bool) -> list[Row]:
     """The exploitability of CFR's average policy after 10 iterations (``metrics()``: both best responses and the
     value), against OpenSpiel's C++ ``exploitability`` of the same policy; Kuhn's against a target per call."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     solver = CFRSolver(game, "cfr", max_points=0)
     solver.run(10)
@@ -574,11 +574,11 @@ def _exploitability_rows(game_spec: _TreeGame, game, theirs_game, quick: bool) -
 
 
 def _leduc_lp_row(quick: bool) -> list[Row]:
-    from .poker import leduc_poker
-    from .sequence_form import solve_tree_game
+    from .exact.sequence_form import solve
+    from .trees.poker import leduc_poker
 
-    solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
-    times = _median_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
+    solve(leduc_poker())  # (scipy's first import is not the LP's time)
+    times = _median_of({"lp": lambda: solve(leduc_poker())}, 1 if quick else 3)
     return [
         Row(
             "tree_lp_leduc",
@@ -596,9 +596,9 @@ def _leduc_lp_row(quick: bool) -> list[Row]:
 def _liteefg_rows(quick: bool) -> list[Row]:
     """CFR, CFR+ and predictive CFR+ on Kuhn and Leduc against LiteEFG's C++ engine in the same process: the same
     iterations of a fresh run on both sides (from the second: the first allocates)."""
-    from .cfr import CFRSolver
-    from .kuhn import KUHN
-    from .poker import leduc_poker
+    from .trees.cfr import CFRSolver
+    from .trees.kuhn import KUHN
+    from .trees.poker import leduc_poker
 
     installed = _liteefg_installed()
     rows = []

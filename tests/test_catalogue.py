@@ -3,7 +3,7 @@
 import pytest
 
 import rmcore
-from rmcore import poker
+from rmcore.trees import poker
 
 
 @pytest.mark.parametrize("name", list(rmcore.TREE_GAMES))

@@ -63,7 +63,7 @@ MATRIX_VARIANTS = [
 @pytest.mark.parametrize("opponent", [None, "fixed"])
 def test_the_matrix_kernel_as_plain_python_gives_the_same_bits(game_name, variant, opponent):
     game = GAMES[game_name]
-    fixed = np.linspace(1, 2, game.shape[1]) if opponent else None
+    fixed = {"col": np.linspace(1, 2, game.shape[1])} if opponent else None
     eta = 0.3 if variant["algorithm"] in rmcore.matrix.STEP_ALGORITHMS else None
     start = (np.linspace(2, 1, game.shape[0]), np.linspace(1, 3, game.shape[1]))
     compiled, plain = (
@@ -92,7 +92,7 @@ TREE_GAMES = {
 @pytest.mark.parametrize("game_name", TREE_GAMES)
 @pytest.mark.parametrize(
     "variant, updates",
-    [(name, None) for name in rmcore.CFR_VARIANTS] + [("cfr+", "simultaneous"), ("discounted", "simultaneous")],
+    [(name, None) for name in rmcore.CFR_ALGORITHMS] + [("cfr+", "simultaneous"), ("discounted", "simultaneous")],
 )
 def test_the_tree_kernels_as_plain_python_give_the_same_bits(game_name, variant, updates):
     game = TREE_GAMES[game_name]()
@@ -239,7 +239,7 @@ solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "hedge", updates="alter
 solver.run(10)
 tree = rmcore.CFRSolver(rmcore.leduc_poker(), "pcfr+")
 tree.run(3)
-rmcore.tree_nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
+rmcore.nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
 hits = misses = 0
 for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
     hits += sum(entry.stats.cache_hits.values())

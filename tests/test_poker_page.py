@@ -169,7 +169,7 @@ def test_kuhn_on_sliders_shows_the_exact_answer_for_the_sliders_and_learns_towar
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
     assert live.race.game is rmcore.kuhn_poker(5, 2.0)
-    value = rmcore.solve_tree_game(rmcore.kuhn_poker(5, 2.0)).value
+    value = rmcore.solve_exactly(rmcore.kuhn_poker(5, 2.0)).game_value
     assert any(f"**{value:.6f}**" in m.value for m in page.markdown), "the LP value for the sliders' game"
     assert not any("One iteration, step by step" in e.label for e in page.expander)  # the walkthrough is classic Kuhn's
     page.selectbox(key="kuhn_explore_cards").set_value("K").run()
@@ -210,7 +210,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
     assert live.primary.learner == 1 and live.primary.opponent["Jp"] == (1.0, 0.0)
-    exact = rmcore.solve_tree_game(rmcore.KUHN)
+    exact = rmcore.solve_exactly(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     response = rmcore.best_response(rmcore.KUHN, opponent, 1)
     solver = rmcore.CFRSolver(rmcore.KUHN, opponent=opponent)
@@ -220,7 +220,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
         and metric(page, 1) == f"{solver.metrics().br_gains[0]:.3e}"
     )
     text = " ".join(m.value for m in page.markdown)
-    assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.value:.6f}**" in text
+    assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.game_value:.6f}**" in text
     deviations = next(d.value for d in page.dataframe if "best response" in d.value.columns)
     assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == [
         "always pass",

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import poker
+from rmcore.trees import poker
 
 from . import known_values, naive_rules_cfr
 
 
 def test_kuhn_value_is_minus_one_eighteenth_and_the_answer_is_an_equilibrium():
-    solution = rmcore.solve_tree_game(rmcore.KUHN)
-    assert solution.value == pytest.approx(float(known_values.KUHN_GAME_VALUE), abs=1e-9)
+    solution = rmcore.solve_exactly(rmcore.KUHN)
+    assert solution.game_value == pytest.approx(float(known_values.KUHN_GAME_VALUE), abs=1e-9)
     assert solution.nash_conv < 1e-9
     alpha = solution.policy["J"][1]  # one of Kuhn's family (Kuhn 1950)
     np.testing.assert_allclose(solution.policy.probabilities, rmcore.equilibrium_policy(alpha).probabilities, atol=1e-9)
@@ -25,18 +25,18 @@ def test_kuhn_on_sliders_value_against_brute_force_best_responses(cards, bet):
     """Neither player can gain against the LP's answer, by any pure strategy (enumerated): both best responses give
     exactly the value."""
     rules, game = poker.KuhnRules(cards, bet), poker.kuhn_poker(cards, bet)
-    solution = rmcore.solve_tree_game(game)
+    solution = rmcore.solve_exactly(game)
     policy = solution.policy.to_dict()
-    assert naive_rules_cfr.best_response_value(rules, policy, 0) == pytest.approx(solution.value, abs=1e-9)
-    assert naive_rules_cfr.best_response_value(rules, policy, 1) == pytest.approx(-solution.value, abs=1e-9)
-    assert naive_rules_cfr.expected(rules, policy) == pytest.approx(solution.value, abs=1e-9)
+    assert naive_rules_cfr.best_response_value(rules, policy, 0) == pytest.approx(solution.game_value, abs=1e-9)
+    assert naive_rules_cfr.best_response_value(rules, policy, 1) == pytest.approx(-solution.game_value, abs=1e-9)
+    assert naive_rules_cfr.expected(rules, policy) == pytest.approx(solution.game_value, abs=1e-9)
 
 
 def test_cfr_approaches_the_lp_value_on_kuhn_on_sliders():
     game = poker.kuhn_poker(6, 2.5)
     solver = rmcore.CFRSolver(game, "cfr+", max_points=0)
     solver.run(3_000)
-    assert solver.metrics().game_value == pytest.approx(rmcore.solve_tree_game(game).value, abs=2e-3)
+    assert solver.metrics().game_value == pytest.approx(rmcore.solve_exactly(game).game_value, abs=2e-3)
 
 
 def test_leduc_lp_value_is_openspiels_best_response_check():
@@ -51,8 +51,8 @@ def test_leduc_lp_value_is_openspiels_best_response_check():
     from .test_openspiel import openspiel_names
 
     game, ours = pyspiel.load_game("leduc_poker"), rmcore.leduc_poker()
-    solution = rmcore.solve_tree_game(ours)
-    assert solution.value == pytest.approx(-0.0856, abs=1e-4)  # Leduc's value, as published
+    solution = rmcore.solve_exactly(ours)
+    assert solution.game_value == pytest.approx(-0.0856, abs=1e-4)  # Leduc's value, as published
     table = openspiel_policy.TabularPolicy(game)
     names = openspiel_names(game, ours.rules)
     for state_string, row in table.state_lookup.items():
@@ -60,9 +60,13 @@ def test_leduc_lp_value_is_openspiels_best_response_check():
         table.action_probability_array[row, legal] = solution.policy[names[state_string]]
     assert pyspiel.exploitability(game, table.to_dict()) < 1e-8
     value = expected_game_score.policy_value(game.new_initial_state(), [table, table])[0]
-    assert value == pytest.approx(solution.value, abs=1e-9)
+    assert value == pytest.approx(solution.game_value, abs=1e-9)
 
 
-def test_a_tree_game_is_required():
+def test_a_game_is_required_and_the_sequence_form_takes_trees_only():
+    with pytest.raises(ValueError, match="MatrixGame or a TreeGame"):
+        rmcore.solve_exactly([[1, -1], [-1, 1]])
     with pytest.raises(ValueError, match="TreeGame"):
-        rmcore.solve_tree_game(rmcore.preset("rps"))
+        rmcore.exact.sequence_form.solve(rmcore.preset("rps"))
+    with pytest.raises(ValueError, match="zero-sum"):
+        rmcore.solve_exactly(rmcore.preset("prisoners-dilemma"))

@@ -47,7 +47,7 @@ def walk_together(game: rmcore.TreeGame) -> dict:
                 pass
             else:
                 k = node[label]
-                assert tree.player[k] == rmcore.tree.CHANCE_NODE, label
+                assert tree.player[k] == rmcore.trees.game.CHANCE_NODE, label
                 assert tree.chance[k, : len(outcomes)].tolist() == [p for _, p in outcomes], label
             stack.extend((state.child(a), path + (name,)) for (a, _), name in zip(outcomes, names))
             continue
@@ -102,7 +102,7 @@ def test_sizes_of_the_reference(build, size, histories_, infosets):
 def test_six_sided_liars_dice_has_openspiels_size_and_builds_in_seconds():
     import time
 
-    rmcore.liars_dice.cache_clear()
+    rmcore.trees.liars_dice.cache_clear()
     started = time.perf_counter()
     game = rmcore.liars_dice(6)
     assert time.perf_counter() - started < 10
@@ -126,7 +126,7 @@ def test_the_highest_face_is_wild_and_the_bidder_wins_ties_of_the_count():
     + [(lambda c=c: rmcore.goofspiel(c), Fraction(0)) for c in (3, 4)],
 )
 def test_exact_values_by_the_sequence_form(build, value):
-    assert rmcore.solve_tree_game(build()).value == pytest.approx(float(value), abs=1e-9)
+    assert rmcore.solve_exactly(build()).game_value == pytest.approx(float(value), abs=1e-9)
 
 
 @pytest.mark.parametrize("build", [lambda: rmcore.liars_dice(3), lambda: rmcore.goofspiel(4)])

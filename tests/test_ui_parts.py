@@ -77,7 +77,7 @@ def test_convergence_is_log_log_with_labelled_bounds_and_hides_zeros():
     plain = rmcore.preset("rps")  # never moves from uniform: nash_conv is exactly 0
     _, history = _history(plain)
     assert np.isnan(_checked(figures.convergence(history)).data[0].y).all()
-    _, history = _history(game, opponent=[0.4, 0.3, 0.3])
+    _, history = _history(game, opponent={"col": [0.4, 0.3, 0.3]})
     fixed = _checked(figures.convergence(history, fixed_opponent=True))
     assert fixed.data[0].name.startswith("best-response gain") and not any("column" in t.name for t in fixed.data)
 
@@ -189,7 +189,7 @@ def test_race_figure_draws_median_and_band_with_both_guides():
 
 
 def test_poker_figures_are_valid_plotly():
-    solver = rmcore.KuhnCFR("cfr")
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr")
     solver.run(300)
     history = solver.history()
     assert len(_checked(poker_figures.infoset_trajectories(history)).data) == 12
@@ -205,7 +205,7 @@ def test_poker_figures_are_valid_plotly():
         and len(leaves.text) == 30
     )
     names = next(t for t in tree.data if t.mode == "text" and t.text and "Jpb" in t.text)
-    assert sorted(names.text) == sorted(rmcore.kuhn.INFOSETS * 2)  # every decision named by its information set
+    assert sorted(names.text) == sorted(rmcore.trees.kuhn.INFOSETS * 2)  # every decision named by its information set
     arcs = next(t for t in tree.data if t.line.dash == "dash")
     ends = [(arcs.x[k], arcs.x[k + 2]) for k in range(0, len(arcs.x), 4)]
     named = {x: name for x, name in zip(decisions.x, names.text)}  # each node's information set, by its x
@@ -254,15 +254,15 @@ def test_slow_steps_show_each_regret_increment_on_the_bars():
     iterations, change = run.last_step
     after = run.primary.cumulative_regrets()
     assert iterations == 1
-    np.testing.assert_allclose(change[0], after.row - before.row)
-    np.testing.assert_allclose(change[1], after.col - before.col)
-    spec = _checked(figures.regret_bars(game, after.row, after.col, change))
+    np.testing.assert_allclose(change[0], after.player_1 - before.player_1)
+    np.testing.assert_allclose(change[1], after.player_2 - before.player_2)
+    spec = _checked(figures.regret_bars(game, after.player_1, after.player_2, change))
     increments = [t for t in spec.data if t.name == "change in the last step"]
     assert len(increments) == 2 and spec.layout.barmode == "overlay"
     np.testing.assert_allclose(
-        np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.row
+        np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.player_1
     )
-    fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent=(0.5, 0.25, 0.25)))
+    fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent={"col": (0.5, 0.25, 0.25)}))
     fixed.tick(1)
     assert fixed.last_step[1][1] is None  # a fixed opponent has no regrets
 

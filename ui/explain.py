@@ -173,12 +173,12 @@ RACE_CURRENT = (
 def cfr_averaging(variant) -> str:
     """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
     enters the average with weight 1, t, t² or, for discounted CFR, t^γ (``rmcore.CFRSolver``'s docstring)."""
-    if variant.name == "discounted":
+    if variant.algorithm == "discounted":
         gamma = variant.parameters["gamma"]
         power = {0.0: None, 1.0: "t", 2.0: "t²"}.get(gamma, f"t^{gamma:g}")
         return "uniform average" if power is None else f"{power}-weighted average"
     return {"cfr+": "t-weighted average", "linear": "t-weighted average", "pcfr+": "t²-weighted average"}.get(
-        variant.name, "uniform average"
+        variant.algorithm, "uniform average"
     )
 
 

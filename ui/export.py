@@ -61,7 +61,7 @@ def _variant_words(variant) -> str:
     name and updates alone: discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``, MMD's in
     ``--mmd-alpha``)."""
     if isinstance(variant, rmcore.CFRVariant):
-        return f"{variant.name}/{variant.updates}"
+        return f"{variant.algorithm}/{variant.updates}"
     # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
     # parse.)
     return getattr(variant, "text", None) or "/".join(variant.label.split(" · "))
@@ -105,7 +105,7 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         parts.append(f"--mmd-alpha {alpha!r}")
     if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
         # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
-        parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))
+        parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent["col"]))
     if getattr(race, "start", None) is not None:  # the weights as the page gave them: normalised the same way again
         parts.append('--start "' + ";".join(",".join(repr(float(w)) for w in side) for side in race.start) + '"')
     return " ".join(parts) + " --json", files

@@ -251,14 +251,14 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
         st.session_state.draft = Draft.from_game(game, version)
 
 
-def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
+def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
     """The LP value and an equilibrium of a zero-sum game, solved once per game; None for general-sum games."""
     if not game.is_zero_sum:
         return None
     known = st.session_state.exact
     if known is None or known[0] is not game:
         try:
-            known = (game, rmcore.solve_zero_sum(game))
+            known = (game, rmcore.solve_exactly(game))
         except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
             known = (game, None)
             st.session_state.exact_error = str(error)

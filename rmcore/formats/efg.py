@@ -49,8 +49,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..inputs import read_text
-from ..tree import CHANCE_NODE, TreeGame, check_tree_game
-from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.game import CHANCE_NODE, TreeGame, check_tree_game
 
 __all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
 

@@ -496,7 +496,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
             settings.variants,
             seeds=settings.seeds,
             seed=settings.seed,
-            opponent=settings.opponent,
+            opponent=None if settings.opponent is None else {"col": settings.opponent},
             start=settings.start,
             max_points=points,
             member_points=members,

@@ -7,7 +7,6 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
-from rmcore.matrix import metrics_at
 
 from .. import explain, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
@@ -54,7 +53,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     frame = run.frame()
     history = frame.history
     row, shown_at = timeline.row(history)
-    metrics = metrics_at(history, row, game.is_zero_sum)
+    metrics = solver.metrics_at(history, row)
     _numbers(run, metrics, running, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     shown = history.rows(chart_rows(history.iterations, display.log_x))
@@ -71,7 +70,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     average_then = history.policy("average", row)
     equilibrium = game.equilibria[0] if game.equilibria else None
     if equilibrium is None and exact is not None:
-        equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
+        equilibrium = rmcore.Equilibrium(exact.policy["row"], exact.policy["col"])
     moment = None if shown_at is None else (shown_at, average_then["row"], average_then["col"])
     m, n = game.shape
     regrets_row, regrets_col = history.regrets[row, 0, :m], None if fixed else history.regrets[row, 1, :n]
@@ -108,7 +107,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         st.caption(_drawn_sentence(game, drawn, solver))
     if run.is_race:
         race_view.table(frame.race, display.rank_by)
-    _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
+    _answer(average_then, solver, metrics, exact)
 
 
 def _lay_out(race: bool, simplex, convergence, regrets) -> None:
@@ -176,7 +175,7 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
 
     def regrets() -> None:
         start = solver.cumulative_regrets()
-        bars = figures.regret_bars(game, start.row, start.col)
+        bars = figures.regret_bars(game, *start)
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:
@@ -211,14 +210,14 @@ def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver
     return text
 
 
-def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_at: int | None) -> None:
+def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int | None) -> None:
     """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode."""
     rate = run.iterations_per_second()
     gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
-    value = _fixed(metrics.value, 5) if run.iteration else "-"  # no average before the first iteration
+    value = _fixed(metrics.game_value, 5) if run.iteration else "-"  # no average before the first iteration
     if state.presenting():
         st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {value} · {speed} iterations / s")
         return
@@ -251,10 +250,10 @@ def _value_label(game: rmcore.MatrixGame) -> str:
 
 
 def _answer(
-    average: rmcore.StrategyProfile | None,
+    average: rmcore.Policy | None,
     solver: rmcore.MatrixSolver,
-    metrics: rmcore.MatrixMetrics,
-    exact: rmcore.ZeroSumSolution | None,
+    metrics: rmcore.Metrics,
+    exact: rmcore.ExactSolution | None,
 ) -> None:
     """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
     game = solver.game
@@ -262,15 +261,17 @@ def _answer(
     if exact is not None:
         rows = []
         for k_player, (who, labels, lp) in enumerate(
-            (("row", game.row_actions, exact.row_strategy), ("column", game.col_actions, exact.col_strategy))
+            (("row", game.row_actions, exact.policy["row"]), ("column", game.col_actions, exact.policy["col"]))
         ):
             lp = np.asarray(lp)
-            running = None if average is None else np.asarray(average.row if k_player == 0 else average.col)
+            running = None if average is None else average["row" if k_player == 0 else "col"]
             shown = _answer_rows(lp if running is None else running, lp)
             rows += [(who, labels[k], "-" if running is None else f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
-        running_value = "- (no average before the first iteration)" if average is None else _fixed(metrics.value, 6)
+        running_value = (
+            "- (no average before the first iteration)" if average is None else _fixed(metrics.game_value, 6)
+        )
         st.markdown(
-            heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
+            heading + f"Exact value by linear programming: **{_fixed(exact.game_value, 6)}**; running value x̄ᵀAȳ = "
             f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True])
         )
         if max(game.shape) > ANSWER_ROWS:

@@ -1,4 +1,4 @@
-"""The exact answer of the tree page's game (the sequence-form LP, ``rmcore.solve_tree_game``), solved once per game
+"""The exact answer of the tree page's game (the sequence-form LP, ``rmcore.solve_exactly``), solved once per game
 on this server, in a background thread, so that no game blocks the page while its LP runs.
 
 Measured on this machine (2 cores, shared): Leduc's LP takes about 0.2 s, Liar's dice with 6 sides' (294,883
@@ -28,7 +28,7 @@ SOLVERS = 1
 
 
 class Pending(NamedTuple):
-    """A game's LP on its way: the future of its :class:`rmcore.TreeSolution`, and when it was asked for."""
+    """A game's LP on its way: the future of its :class:`rmcore.ExactSolution`, and when it was asked for."""
 
     future: Future
     started: float
@@ -42,10 +42,10 @@ def _solvers() -> ThreadPoolExecutor:
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _pending(game_key: tuple, _game: rmcore.TreeGame) -> Pending:
     """The one LP per game on this server (``game_key`` names the game; the tree itself is not hashed)."""
-    return Pending(_solvers().submit(rmcore.solve_tree_game, _game), time.monotonic())
+    return Pending(_solvers().submit(rmcore.solve_exactly, _game), time.monotonic())
 
 
-def answer(game_key: tuple, game: rmcore.TreeGame, wait: float | None = WAIT_SECONDS) -> rmcore.TreeSolution | None:
+def answer(game_key: tuple, game: rmcore.TreeGame, wait: float | None = WAIT_SECONDS) -> rmcore.ExactSolution | None:
     """The LP's value and equilibrium, if it is there within ``wait`` seconds of when it was first asked for (None:
     wait until it is); else None.
 

@@ -38,8 +38,8 @@ def section(
         whose = "the average policies get" if run.key.opponent is None else "the learner's average policy gets"
         st.markdown(
             f"**The exact answer** (sequence-form linear program, HiGHS): game value for player 1 "
-            f"**{round(answer.value, 6) + 0.0:.6f}**; {whose} **{game_value:.6f}** "
-            f"(gap {game_value - answer.value:+.2e})."
+            f"**{round(answer.game_value, 6) + 0.0:.6f}**; {whose} **{game_value:.6f}** "
+            f"(gap {game_value - answer.game_value:+.2e})."
         )
     if not is_poker(game):
         _infoset_list(run, game, average, current, regrets, answer)

@@ -8,7 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 import rmcore
-from rmcore.kuhn import INFOSETS, equilibrium_policy
+from rmcore.trees.kuhn import INFOSETS, equilibrium_policy
 
 from ..charts import COLOURS, colour, figure, log_ticks, title
 

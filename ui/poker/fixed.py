@@ -22,7 +22,7 @@ def _exact_response(
     """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per
     setup: ``game_key`` and ``opponent`` name it; the settings themselves are not hashed)."""
     game, answer = _chosen.tree_game, _chosen.exact_answer(wait=None)
-    response = rmcore.best_response(game, _chosen.fixed_opponent(), learner=3 - opponent[0])
+    response = rmcore.best_response(game, _chosen.fixed_opponent(), player=3 - opponent[0])
     deviations = [] if answer is None else rmcore.exploiting_deviations(game, response, answer.policy)
     return response, deviations
 
@@ -46,7 +46,7 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
         )
         return
     response, deviations = _exact_response(chosen.game_key, chosen.opponent, chosen)
-    equilibrium = sign * answer.value
+    equilibrium = sign * answer.game_value
     values = sign * history.metrics["game_value"][: row + 1]
     st.subheader(f"Against the fixed player {fixed}")
     locked = (

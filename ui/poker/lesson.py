@@ -13,7 +13,7 @@ import urllib.parse
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import DISCOUNT_DEFAULTS
+from rmcore.trees.cfr import DISCOUNT_DEFAULTS
 
 from .. import explain
 from .settings import GAMES, RunSettings
@@ -84,5 +84,5 @@ def words(chosen: RunSettings) -> str | None:
         value = "-1/18 = -0.05556"
     else:
         answer = chosen.exact_answer()
-        value = "under the charts, once the linear program is solved" if answer is None else f"{answer.value:.5f}"
+        value = "under the charts, once the linear program is solved" if answer is None else f"{answer.game_value:.5f}"
     return f"{explain.lesson_words(chosen.game, value)} This lesson's link: {link(chosen.game)}"

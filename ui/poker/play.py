@@ -109,14 +109,14 @@ def _act(action: str) -> None:
     table: Table = st.session_state.kuhn_play
     table.hand.play(action)
     if table.hand.is_over:
-        seat = table.hand.student + 1
+        seat = table.hand.player
         table.winnings.append(table.hand.winnings)
         table.best_response.append(rmcore.best_response(table.hand.game, table.hand.policy, seat).value)
 
 
 def _next_hand(run: LiveRun, bot: rmcore.Policy) -> None:
     table: Table = st.session_state.kuhn_play
-    table.hand = rmcore.Hand(run.race.game, bot, table.hand.student + 1, table.hand.seed, table.hand.number + 1)
+    table.hand = rmcore.Hand(run.race.game, bot, table.hand.player, table.hand.seed, table.hand.number + 1)
 
 
 def _tally(table: Table, value: float | None) -> None:

@@ -14,8 +14,8 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
-from rmcore.tree import uniform_policy
+from rmcore.trees.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA
+from rmcore.trees.game import uniform_policy
 
 from .. import explain, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
@@ -33,10 +33,10 @@ def _variant(name: str, updates: str):
 #: Every variant a race can include: each CFR variant, alternating or simultaneous where it has that form.
 ALL_VARIANTS = tuple(
     variant
-    for variant in itertools.starmap(_variant, itertools.product(rmcore.CFR_VARIANTS, rmcore.CFR_UPDATES))
+    for variant in itertools.starmap(_variant, itertools.product(rmcore.CFR_ALGORITHMS, rmcore.CFR_UPDATES))
     if variant is not None
 )
-VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_VARIANTS.items())
+VARIANT_HELP = " ".join(f"{name}: {text}" for name, text in rmcore.CFR_ALGORITHMS.items())
 
 
 #: The games the page offers, id -> label (``games.choices()``): classic Kuhn (with its tree, walkthrough and
@@ -79,7 +79,7 @@ class RunSettings(NamedTuple):
             return (self.game, self.uploaded.digest)
         return (self.game, *self.parameters)
 
-    def exact_answer(self, wait: float | None = exact.WAIT_SECONDS) -> rmcore.TreeSolution | None:
+    def exact_answer(self, wait: float | None = exact.WAIT_SECONDS) -> rmcore.ExactSolution | None:
         """The game's exact answer if it is there within ``wait`` seconds (None: until it is), else None."""
         return exact.answer(self.game_key, self.tree_game, wait)
 
@@ -162,15 +162,16 @@ def widgets() -> RunSettings:
             else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
         )
     variants = tuple(labels[label] for label in chosen)
-    if any(v.name == "mmd" for v in variants):
+    if any(v.algorithm == "mmd" for v in variants):
         alpha = _mmd_slider()
         variants = tuple(
-            rmcore.CFRVariant(v.name, v.updates, mmd=(alpha, None)) if v.name == "mmd" else v for v in variants
+            rmcore.CFRVariant(v.algorithm, v.updates, mmd=(alpha, None)) if v.algorithm == "mmd" else v
+            for v in variants
         )
-    if any(v.name == "discounted" for v in variants):
+    if any(v.algorithm == "discounted" for v in variants):
         discount = _discount_sliders()
         variants = tuple(
-            rmcore.CFRVariant(v.name, v.updates, discount) if v.name == "discounted" else v for v in variants
+            rmcore.CFRVariant(v.algorithm, v.updates, discount) if v.algorithm == "discounted" else v for v in variants
         )
     seeds = 1
     if len(variants) > 1 and any(v.is_sampled for v in variants):
@@ -195,7 +196,7 @@ DCFR_RANGES = {"alpha": (0.0, 5.0, 0.25), "beta": (-5.0, 5.0, 0.25), "gamma": (0
 
 
 def _discount_sliders() -> tuple[float, float, float]:
-    """Discounted CFR's α, β and γ, a slider each (defaults ``rmcore.cfr.DISCOUNT_DEFAULTS``): shown only while
+    """Discounted CFR's α, β and γ, a slider each (defaults ``rmcore.trees.cfr.DISCOUNT_DEFAULTS``): shown only while
     discounted CFR is among the variants."""
     columns = st.columns(3)
     values = []
@@ -224,8 +225,8 @@ MMD_ALPHAS = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "
 
 
 def _mmd_slider() -> float:
-    """MMD's temperature α on a log scale (default ``rmcore.cfr.MMD_DEFAULT_ALPHA``), shown only while MMD is among
-    the variants; its step size stays OpenSpiel's default for that α."""
+    """MMD's temperature α on a log scale (default ``rmcore.trees.cfr.MMD_DEFAULT_ALPHA``), shown only while MMD is
+    among the variants; its step size stays OpenSpiel's default for that α."""
     alpha = st.select_slider(
         "MMD α (temperature)",
         MMD_ALPHAS,
@@ -273,7 +274,7 @@ def _kuhn_sliders() -> tuple[int, float]:
     cards = int(
         left.slider(
             "Cards",
-            *rmcore.poker.KUHN_CARDS,
+            *rmcore.trees.poker.KUHN_CARDS,
             4,
             key="kuhn_cards",
             bind="query-params",
@@ -283,7 +284,7 @@ def _kuhn_sliders() -> tuple[int, float]:
     bet = float(
         right.slider(
             "Bet, in antes",
-            *rmcore.poker.KUHN_BETS,
+            *rmcore.trees.poker.KUHN_BETS,
             1.0,
             0.25,
             key="kuhn_bet",

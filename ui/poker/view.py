@@ -11,7 +11,6 @@ import numpy as np
 import streamlit as st
 
 import rmcore
-from rmcore.cfr import metrics_at
 
 from .. import explain, race_view, state
 from ..charts import current_traces, legend_right, mark_iteration, race_figure, waiting
@@ -41,7 +40,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     frame = run.frame()
     history = frame.history
     row, shown_at = timeline.row(history)
-    metrics = metrics_at(history, row)
+    metrics = run.primary.metrics_at(history, row)
     _numbers(run, metrics, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
@@ -162,10 +161,10 @@ def _policies(
     walkthrough.policies(run, average, current, regrets, iteration, game_value, look)
 
 
-def _numbers(run: LiveRun, metrics: rmcore.CFRMetrics, shown_at: int | None) -> None:
+def _numbers(run: LiveRun, metrics: rmcore.Metrics, shown_at: int | None) -> None:
     """Iteration, exploitability and game value: three metrics, or one compact line in presentation mode."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
-    name = run.race.variants[0].name
+    name = run.race.variants[0].algorithm
     gap_name = "exploitability" if metrics.learner is None else "learner's best-response gain"
     if state.presenting():
         st.markdown(

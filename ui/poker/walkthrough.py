@@ -9,7 +9,7 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
-from rmcore.kuhn import INFOSETS
+from rmcore.trees.kuhn import INFOSETS
 
 from .. import explain
 from ..live import LiveRun
@@ -22,7 +22,7 @@ TREE_EVERY = 1.0
 #: "Show iteration t" re-derives any iteration's trace up to this one (about 0.2 s at 100,000 on a laptop core).
 MAX_RETRACE = 100_000
 _DEALS = [
-    f"{rmcore.kuhn.CARDS[c1]}·{rmcore.kuhn.CARDS[c2]}"
+    f"{rmcore.trees.kuhn.CARDS[c1]}·{rmcore.trees.kuhn.CARDS[c2]}"
     for c1, c2, _ in (rmcore.KUHN.node_labels[s] for s in rmcore.KUHN.tree.deal_root)
 ]
 
@@ -59,8 +59,8 @@ def section(run: LiveRun) -> None:
         )
     if trace is not None:
         st.caption(
-            f"Iteration {iteration:,} of {variant.name} ({variant.updates} updates), information set by information "
-            "set. Reach and values are sums over the two deals in the set, so a reach can exceed 1. "
+            f"Iteration {iteration:,} of {variant.algorithm} ({variant.updates} updates), information set by "
+            "information set. Reach and values are sums over the two deals in the set, so a reach can exceed 1. "
             + explain.KUHN_INFOSET_NAMES
         )
         # One above the other: side by side, each table is cut off at 1280 px beside the sidebar.

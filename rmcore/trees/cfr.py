@@ -30,12 +30,15 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _runtime, config, poker
-from ._guard import exclusive
-from .kernels import tree as kernels
-from .records import History, Policy
-from .solver import Solver
-from .tree import (
+from .. import _runtime, config
+from .._deprecated import getattr_for, warn
+from .._guard import exclusive
+from ..kernels import tree as kernels
+from ..records import History, Metrics, PlayerValues, Policy
+from ..solver import Solver
+from ..validation import choice, named_parts, seed_words, whole_number
+from . import poker
+from .game import (
     TreeGame,
     as_policy_array,
     check_tree_game,
@@ -44,21 +47,11 @@ from .tree import (
     policy_width,
     uniform_policy,
 )
-from .validation import choice, named_parts, seed_words, whole_number
 
-__all__ = [
-    "CFRSolver",
-    "CFRVariant",
-    "CFRMetrics",
-    "CFRTrace",
-    "TreeGame",
-    "CFR_VARIANTS",
-    "CFR_UPDATES",
-    "tree_nash_conv",
-]
+__all__ = ["CFRSolver", "CFRVariant", "CFRTrace", "TreeGame", "CFR_ALGORITHMS", "CFR_UPDATES", "nash_conv"]
 
 #: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
-CFR_VARIANTS = {
+CFR_ALGORITHMS = {
     "cfr": "Vanilla CFR: regret matching at every information set, uniform averaging.",
     "cfr+": "CFR+ (Tammelin 2014): regrets clipped at zero, averages weighted by t.",
     "linear": "Linear CFR (Brown & Sandholm 2019): regrets and averages weighted by t.",
@@ -185,7 +178,7 @@ def discount_parameters(variant: str, alpha=None, beta=None, gamma=None) -> dict
 
 @dataclass(frozen=True)
 class CFRVariant:
-    """A CFR variant by name and update order (by default alternating, or the variant's only order:
+    """A CFR variant: the algorithm and its update order (by default alternating, or the algorithm's only order:
     ``ONLY_UPDATES``).
 
     >>> CFRVariant.parse("cfr+/simultaneous").label
@@ -194,7 +187,7 @@ class CFRVariant:
     'simultaneous'
     """
 
-    name: str = "cfr"
+    algorithm: str = "cfr"
     updates: str | None = None
     #: Discounted CFR's ``(alpha, beta, gamma)`` (``None``: the defaults, ``DISCOUNT_DEFAULTS``); others take none.
     discount: tuple[float, float, float] | None = None
@@ -203,32 +196,32 @@ class CFRVariant:
     mmd: tuple[float, float | None] | None = None
 
     def __post_init__(self):
-        choice(self.name, CFR_VARIANTS, "variant")
+        choice(self.algorithm, CFR_ALGORITHMS, "algorithm")
         if self.updates is None:
-            object.__setattr__(self, "updates", ONLY_UPDATES.get(self.name, "alternating"))
+            object.__setattr__(self, "updates", ONLY_UPDATES.get(self.algorithm, "alternating"))
         choice(self.updates, CFR_UPDATES, "updates")
-        only = ONLY_UPDATES.get(self.name)
+        only = ONLY_UPDATES.get(self.algorithm)
         if only is not None and self.updates != only:
             how = (
                 "alternately (one traversal for player 1, then one for player 2, as in OpenSpiel)"
                 if only == "alternating"
                 else "both players at once from the same profile (as OpenSpiel's MMDDilatedEnt)"
             )
-            raise ValueError(f"{self.name} updates {how}; it has no {self.updates!r} form")
+            raise ValueError(f"{self.algorithm} updates {how}; it has no {self.updates!r} form")
         if self.discount is not None:
             if len(self.discount) != 3:
                 raise ValueError(f"discount is (alpha, beta, gamma); got {self.discount!r}")
-            parameters = discount_parameters(self.name, *self.discount)
+            parameters = discount_parameters(self.algorithm, *self.discount)
             # The defaults are stored as None, so that a variant equals itself however its defaults were spelled.
             object.__setattr__(
                 self, "discount", None if parameters == DISCOUNT_DEFAULTS else tuple(parameters.values())
             )
         if self.mmd is not None:
-            if self.name != "mmd":
-                raise ValueError(f"mmd (alpha, stepsize) applies only to the 'mmd' variant, not {self.name!r}")
+            if self.algorithm != "mmd":
+                raise ValueError(f"mmd (alpha, stepsize) applies only to the 'mmd' variant, not {self.algorithm!r}")
             if len(self.mmd) != 2:
                 raise ValueError(f"mmd is (alpha, stepsize); got {self.mmd!r}")
-            alpha, stepsize = mmd_parameters(self.name, *self.mmd).values()
+            alpha, stepsize = mmd_parameters(self.algorithm, *self.mmd).values()
             plain = alpha == MMD_DEFAULT_ALPHA and stepsize is None
             object.__setattr__(self, "mmd", None if plain else (alpha, stepsize))
 
@@ -236,67 +229,61 @@ class CFRVariant:
     def parameters(self) -> dict:
         """Discounted CFR's ``{"alpha", "beta", "gamma"}`` and MMD's ``{"alpha", "stepsize"}`` (defaults filled in,
         MMD's stepsize ``None`` for OpenSpiel's default); ``{}`` for the other variants."""
-        if self.name == "mmd":
-            return mmd_parameters(self.name, *(self.mmd or (None, None)))
-        return discount_parameters(self.name, *(self.discount or (None, None, None)))
+        if self.algorithm == "mmd":
+            return mmd_parameters(self.algorithm, *(self.mmd or (None, None)))
+        return discount_parameters(self.algorithm, *(self.discount or (None, None, None)))
 
     @classmethod
     def parse(cls, text: str) -> CFRVariant:
-        """From ``"name"`` or ``"name/updates"`` (either order), e.g. ``"discounted/simultaneous"``."""
+        """From ``"algorithm"`` or ``"algorithm/updates"`` (either order), e.g. ``"discounted/simultaneous"``."""
         return cls(
-            **named_parts(text, {"name": CFR_VARIANTS, "updates": CFR_UPDATES}, "a CFR variant", "cfr+/simultaneous")
+            **named_parts(
+                text, {"algorithm": CFR_ALGORITHMS, "updates": CFR_UPDATES}, "a CFR variant", "cfr+/simultaneous"
+            )
         )
 
     @property
     def label(self) -> str:
-        """``"name · updates"``; discounted CFR and MMD with parameters other than the defaults name them,
+        """``"algorithm · updates"``; discounted CFR and MMD with parameters other than the defaults name them,
         ``"discounted(α=1, β=1, γ=1) · alternating"``, ``"mmd(α=0.1) · simultaneous"``."""
         plain = self.discount is None and self.mmd is None
-        return f"{self.name} · {self.updates}" if plain else self.full_label
+        return f"{self.algorithm} · {self.updates}" if plain else self.full_label
 
     @property
     def full_label(self) -> str:
         """:attr:`label`, with discounted CFR's parameters named even when they are the defaults."""
         parameters = self.parameters
         if not parameters:
-            return f"{self.name} · {self.updates}"
-        if self.name == "mmd":
+            return f"{self.algorithm} · {self.updates}"
+        if self.algorithm == "mmd":
             stepsize = "" if parameters["stepsize"] is None else f", η={parameters['stepsize']:g}"
-            return f"{self.name}(α={parameters['alpha']:g}{stepsize}) · {self.updates}"
+            return f"{self.algorithm}(α={parameters['alpha']:g}{stepsize}) · {self.updates}"
         alpha, beta, gamma = (f"{v:g}" for v in parameters.values())
-        return f"{self.name}(α={alpha}, β={beta}, γ={gamma}) · {self.updates}"
+        return f"{self.algorithm}(α={alpha}, β={beta}, γ={gamma}) · {self.updates}"
+
+    @property
+    def name(self) -> str:
+        """Deprecated: :attr:`algorithm`."""
+        warn("CFRVariant.name is deprecated: use .algorithm (the word both families use)")
+        return self.algorithm
 
     @property
     def is_sampled(self) -> bool:
         """Whether runs differ by seed (chance sampling and Monte Carlo CFR): a race draws them over seeds."""
-        return self.name in SAMPLED_VARIANTS
+        return self.algorithm in SAMPLED_VARIANTS
+
+    def solver(self, game: TreeGame, *, start=None, **options) -> CFRSolver:
+        """A :class:`CFRSolver` of this variant on ``game``; ``options`` as the solver takes them (``opponent``,
+        ``seed``, ``max_points``, ``history_share``). A start is for matrix games (``None`` here)."""
+        if start is not None:
+            raise ValueError("a start is for matrix games")
+        return CFRSolver(game, self.algorithm, self.updates, **options, **self.parameters)
 
 
-class CFRMetrics(NamedTuple):
-    """How far the average policy is from equilibrium after ``iteration`` iterations.
-
-    ``br_gains`` is what each player (1, 2) gains by best-responding to the other's average
-    policy; ``nash_conv`` is their sum and ``exploitability = nash_conv / 2``; ``game_value`` is
-    player 1's expected payoff when both play the average policy.
-    """
-
-    iteration: int
-    nash_conv: float
-    exploitability: float
-    game_value: float
-    br_gains: tuple[float, float]
-    learner: int | None = None  # the learning player, 1 or 2, against a fixed opponent (CFRSolver's ``opponent``)
-
-    @property
-    def gap(self) -> float:
-        """The convergence measure to plot: exploitability, or against a fixed opponent the learner's best-response
-        gain."""
-        return self.exploitability if self.learner is None else self.br_gains[self.learner - 1]
-
-
-#: ``CFRMetrics`` from a tuple of all six fields, as ``CFRMetrics._make`` without its checks: 130 ns rather than the
-#: constructor's 200 (a fifth of a Kuhn ``metrics()`` call).
-_new_metrics = functools.partial(tuple.__new__, CFRMetrics)
+#: A :class:`~rmcore.Metrics` from a tuple of all its fields, and :class:`~rmcore.PlayerValues` from a pair, without
+#: the constructors' checks (as ``_make`` does): 130 ns rather than 200 each, a fifth of a Kuhn ``metrics()`` call.
+_new_metrics = functools.partial(tuple.__new__, Metrics)
+_new_values = functools.partial(tuple.__new__, PlayerValues)
 
 
 class CFRTrace(NamedTuple):
@@ -441,8 +428,9 @@ def _payoff_scale(game: TreeGame) -> float:
     return float(np.abs(entries).max()) if entries.size else 0.0
 
 
-def tree_nash_conv(game: TreeGame, policy) -> float:
-    """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding."""
+def nash_conv(game: TreeGame, policy) -> float:
+    """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding (for either family:
+    :func:`rmcore.nash_conv`)."""
     check_tree_game(game)
     first, second, *_ = best_responses(game, as_policy_array(game, policy))
     return first + second
@@ -455,7 +443,7 @@ class CFRSolver(Solver):
     ----------
     game : TreeGame
         For example :data:`rmcore.KUHN`.
-    variant : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+", "external-sampling", \
+    algorithm : {"cfr", "cfr+", "linear", "discounted", "chance-sampling", "pcfr+", "external-sampling", \
 "outcome-sampling", "mmd"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
         (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
@@ -519,7 +507,7 @@ class CFRSolver(Solver):
     def __init__(
         self,
         game: TreeGame,
-        variant: str = "cfr",
+        algorithm: str = "cfr",
         updates: str | None = None,
         seed: int | None = None,
         max_points: int = config.DEFAULT_MAX_POINTS,
@@ -529,9 +517,14 @@ class CFRSolver(Solver):
         gamma: float | None = None,
         stepsize: float | None = None,
         history_share: float | None = config.HISTORY_SHARE,
+        variant: str | None = None,
     ):
+        if variant is not None:
+            warn("CFRSolver(variant=...) is deprecated: use algorithm=... (the word both families use)")
+            algorithm = variant
         check_tree_game(game)
         self.game = game
+        variant = algorithm
         parameters = variant_parameters(variant, alpha, beta, gamma, stepsize)
         values = tuple(parameters.values()) if parameters else None
         self.variant = CFRVariant(variant, updates, *((None, values) if variant == "mmd" else (values,)))
@@ -560,6 +553,11 @@ class CFRSolver(Solver):
         self._start(max_points, history_share)
 
     @property
+    def algorithm(self) -> str:
+        """The algorithm's name (``self.variant.algorithm``), as on :class:`~rmcore.MatrixSolver`."""
+        return self.variant.algorithm
+
+    @property
     def nodes_touched(self) -> int:
         """Histories visited so far, over all iterations: the work measure that puts full passes and sampled walks on
         one axis. A full pass counts the histories of the blocks it reaches (both players' passes under alternating
@@ -575,7 +573,7 @@ class CFRSolver(Solver):
         (outcome sampling) per player; MMD's, a reach sweep and a sweep over the leaves."""
         tree = self.game.tree
         nodes = tree.player.shape[0]
-        name = self.variant.name
+        name = self.variant.algorithm
         if name == "external-sampling":
             return max(2 * nodes // tree.deal_root.shape[0], 1)
         if name == "outcome-sampling":
@@ -597,7 +595,7 @@ class CFRSolver(Solver):
         arguments = (tuple(self.game.tree), tuple(self._state), tuple(self._flags), first, last, points, tuple(record))
         return _runtime.call("tree", kernels.run_cfr, *arguments, work=work)
 
-    def _row_metrics(self, iteration: int, columns, row: int) -> CFRMetrics:
+    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
         return _metrics_of(iteration, columns, row, self.learner)
 
     # -- reading ------------------------------------------------------------------------------
@@ -625,8 +623,8 @@ class CFRSolver(Solver):
         """A copy of ``R[infoset, action]`` (rows in the order of ``game.infosets``)."""
         return self._state.regrets.copy()
 
-    def metrics(self) -> CFRMetrics:
-        """Metrics now (see :class:`CFRMetrics`): the last row of :meth:`history`."""
+    def metrics(self) -> Metrics:
+        """Metrics now (see :class:`~rmcore.Metrics`): the last row of :meth:`history`."""
         return super().metrics()
 
     @exclusive
@@ -727,7 +725,7 @@ class CFRSolver(Solver):
         iteration = whole_number(iteration, "iteration", 1)
         replica = CFRSolver(
             self.game,
-            self.variant.name,
+            self.variant.algorithm,
             self.variant.updates,
             self.seed,
             max_points=0,
@@ -741,22 +739,21 @@ class CFRSolver(Solver):
         return f"<CFRSolver {self.game.name} {self.variant.full_label} at iteration {self._iteration}>"
 
 
-def metrics_at(history: History, row: int) -> CFRMetrics:
-    """The :class:`CFRMetrics` of checkpoint ``row`` of a CFR history."""
-    learner = None if history.gap_name == "exploitability" else int(history.gap_name[-1])
-    return _metrics_of(int(history.iterations[row]), history.metrics, row, learner)
-
-
-def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> CFRMetrics:
-    """The :class:`CFRMetrics` of row ``row`` of the metric ``columns`` (:meth:`CFRSolver.history_of`'s)."""
+def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> Metrics:
+    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`CFRSolver.history_of`'s)."""
     return _new_metrics(
         (
             iteration,
             float(columns["nash_conv"][row]),
             float(columns["exploitability"][row]),
             float(columns["game_value"][row]),
-            (float(columns["br_gain_1"][row]), float(columns["br_gain_2"][row])),
+            _new_values((float(columns["br_gain_1"][row]), float(columns["br_gain_2"][row]))),
             learner,
+            "exploitability" if learner is None else f"br_gain_{learner}",
+            2.0 * float(columns["exploitability_current"][row]),
+            None,
+            None,
+            None,
         )
     )
 
@@ -791,3 +788,6 @@ def _on_disk() -> bool:
 
 
 _runtime.register_warm_up("tree", _warm_up, _on_disk)
+
+
+__getattr__ = getattr_for("rmcore.trees.cfr")

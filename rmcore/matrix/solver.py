@@ -25,13 +25,13 @@ Variants (constructor arguments):
 * ``updates``: ``"simultaneous"`` or ``"alternating"`` (the column player updates against the row
   player's new strategy).
 * ``averaging``: weights ``w_t`` of 1 (``"uniform"``), t (``"linear"``) or t^2 (``"quadratic"``).
-* ``opponent``: a fixed column strategy; then only the row player learns, and its average
-  approaches a best response.
+* ``opponent``: a fixed column strategy, ``{"col": weights}`` (as a fixed opponent is given on a game tree:
+  its information sets' strategies); then only the row player learns, and its average approaches a best response.
 
 >>> from rmcore import MatrixSolver, preset
 >>> solver = MatrixSolver(preset("rps-crash"), algorithm="prm+", updates="alternating", averaging="linear")
 >>> solver.run(1_000)
->>> [round(float(p), 4) for p in solver.average_strategies().row]
+>>> [round(float(p), 4) for p in solver.average_policy()["row"]]
 [0.25, 0.5, 0.25]
 >>> solver.metrics().nash_conv < 1e-4
 True
@@ -45,25 +45,22 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 
-from . import _runtime, config
-from ._guard import exclusive
+from .. import _runtime, config
+from .._deprecated import StrategyProfile, getattr_for, warn
+from .._guard import exclusive
+from ..kernels import matrix as kernels
+from ..records import History, Metrics, PlayerValues, Policy
+from ..solver import Solver
+from ..validation import as_strategy, choice, named_parts, seed_words
 from .games import MatrixGame
-from .kernels import matrix as kernels
 from .metrics import hedge_regret_bound
-from .records import History, Policy
-from .solver import Solver
-from .validation import as_strategy, choice, named_parts, seed_words
 
 __all__ = [
     "MatrixSolver",
     "MatrixVariant",
-    "MatrixMetrics",
-    "StrategyProfile",
-    "PlayerValues",
     "ALGORITHMS",
     "STEP_ALGORITHMS",
     "SAMPLINGS",
@@ -220,49 +217,13 @@ class MatrixVariant:
     def is_sampled(self) -> bool:
         return self.sampling == "sampled"
 
+    def solver(self, game: MatrixGame, **options) -> MatrixSolver:
+        """A :class:`MatrixSolver` of this variant on ``game``; ``options`` as the solver takes them (``opponent``,
+        ``seed``, ``start``, ``max_points``, ``history_share``)."""
+        return MatrixSolver(game, self.algorithm, self.sampling, self.updates, self.averaging, eta=self.eta, **options)
+
 
 _VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UPDATES, "averaging": AVERAGINGS}
-
-
-class StrategyProfile(NamedTuple):
-    """One mixed strategy per player (numpy arrays; copies the caller may keep)."""
-
-    row: np.ndarray
-    col: np.ndarray
-
-
-class PlayerValues(NamedTuple):
-    """A number per player; ``col`` is ``None`` when the column player is a fixed opponent."""
-
-    row: float
-    col: float | None
-
-
-class MatrixMetrics(NamedTuple):
-    """How far the average profile is from equilibrium after ``iteration`` iterations.
-
-    ``nash_conv`` and ``exploitability`` are ``None`` against a fixed opponent, where the learner's
-    best-response gain ``br_gains.row`` is the measure; ``exploitability`` (``nash_conv / 2``)
-    is ``None`` for general-sum games; ``cce_gap`` (how much a player could gain by deviating from
-    the empirical joint play, i.e. the largest external regret per iteration) is reported for
-    general-sum self-play only. ``nash_conv_current`` is the nash_conv of the *current* profile (the strategies the
-    next iteration plays), in self-play: the optimistic rules' current strategies converge, RM's and Hedge's cycle.
-    """
-
-    iteration: int
-    nash_conv: float | None
-    exploitability: float | None
-    br_gains: PlayerValues
-    average_regret: PlayerValues
-    regret_bound: PlayerValues
-    value: float
-    cce_gap: float | None
-    nash_conv_current: float | None = None
-
-    @property
-    def gap(self) -> float:
-        """The convergence measure to plot: nash_conv in self-play, the learner's gain otherwise."""
-        return self.br_gains.row if self.nash_conv is None else self.nash_conv
 
 
 class MatrixSolver(Solver):
@@ -277,9 +238,10 @@ class MatrixSolver(Solver):
     updates : {"simultaneous", "alternating"}
         Ignored against a fixed opponent (only one player learns).
     averaging : {"uniform", "linear", "quadratic"}
-    opponent : array_like, optional
-        A fixed column strategy: any non-negative weights with a positive sum (normalised).
-        ``None`` (default) is self-play.
+    opponent : dict, optional
+        A fixed column player: ``{"col": weights}``, any non-negative weights with a positive sum (normalised), as a
+        game tree's fixed opponent is a strategy for each of its information sets. ``None`` (default) is self-play.
+        (The weights alone, an array, are the deprecated form.)
     start : (array_like, array_like), optional
         Where learning starts: a mixed strategy per player (non-negative weights, normalised), which
         the first iteration plays. Realised as initial regrets ``R_0 = Delta * x_0`` (``Delta`` the
@@ -332,8 +294,12 @@ class MatrixSolver(Solver):
         self.game = game
         self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
         m, n = game.shape
-        self.opponent = None if opponent is None else as_strategy(opponent, n, "opponent strategy", normalise=True)
-        fixed = self.opponent is not None
+        fixed_column = fixed_opponent(game, opponent)
+        #: The fixed opponent, ``{"col": (probability, ...)}`` normalised, or ``None`` in self-play.
+        self.opponent = None if fixed_column is None else {"col": tuple(float(p) for p in fixed_column)}
+        #: The learning player against a fixed opponent (1, the row player), ``None`` in self-play (as on a game tree).
+        self.learner = None if fixed_column is None else 1
+        fixed = fixed_column is not None
         code, optimistic = _ALGORITHM_CODES[algorithm]
         self._flags = kernels.MatrixFlags(
             algorithm=code,
@@ -368,7 +334,7 @@ class MatrixSolver(Solver):
             start_row=np.full(m, 1.0 / m),
             start_col=np.full(n, 1.0 / n),
             x=np.full(m, 1.0 / m),
-            y=np.array(self.opponent) if fixed else np.full(n, 1.0 / n),
+            y=fixed_column if fixed else np.full(n, 1.0 / n),
             next_x=zeros(m),
             row_utilities=zeros(m),
             col_utilities=zeros(n),
@@ -385,10 +351,10 @@ class MatrixSolver(Solver):
             state.scores_row[:] = state.start_row
             state.scores_col[:] = state.start_col
         if self.start is not None:
-            players = [(self.start.row, state.regrets_row, state.log_start_row, state.start_row, state.scores_row)]
+            players = [(self.start[0], state.regrets_row, state.log_start_row, state.start_row, state.scores_row)]
             if not fixed:
                 column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
-                players.append((self.start.col, *column))
+                players.append((self.start[1], *column))
             for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
                 if code in (kernels.RM, kernels.RM_PLUS):
                     regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
@@ -463,7 +429,7 @@ class MatrixSolver(Solver):
             twin=self._twin_exact(),
         )
 
-    def _row_metrics(self, iteration: int, columns, row: int) -> MatrixMetrics:
+    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
         return _metrics_of(iteration, columns, row, self.game.is_zero_sum)
 
     # -- reading -------------------------------------------------------------------------
@@ -481,21 +447,21 @@ class MatrixSolver(Solver):
         """The strategies the next iteration plays, as a :class:`~rmcore.Policy`."""
         return self._policy(self._snapshot().current[0])
 
-    @exclusive
-    def average_strategies(self) -> StrategyProfile:
-        """``sum_t w_t x_t / sum_t w_t`` per player (the fixed opponent's strategy as is)."""
+    def average_strategies(self):
+        """Deprecated: :meth:`average_policy` (``policy["row"]``, ``policy["col"]``)."""
+        warn("MatrixSolver.average_strategies() is deprecated: use average_policy() (as on a game tree)")
         policy = self.average_policy()
         return StrategyProfile(policy["row"], policy["col"])
 
-    @exclusive
-    def current_strategies(self) -> StrategyProfile:
-        """The strategies the next iteration will play: ``RM(R)`` (``RM+(R + r_{t-1})`` for prm+)."""
+    def current_strategies(self):
+        """Deprecated: :meth:`current_policy`."""
+        warn("MatrixSolver.current_strategies() is deprecated: use current_policy() (as on a game tree)")
         policy = self.current_policy()
         return StrategyProfile(policy["row"], policy["col"])
 
     @exclusive
     def cumulative_regrets(self) -> PlayerValues:
-        """Copies of ``R1`` and ``R2`` (``col`` is ``None`` against a fixed opponent)."""
+        """Copies of ``R1`` and ``R2`` (player 2's ``None`` against a fixed opponent)."""
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
@@ -510,16 +476,16 @@ class MatrixSolver(Solver):
         drawn = self._state.drawn
         return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
 
-    def metrics(self) -> MatrixMetrics:
-        """Metrics of the average profile now (see :class:`MatrixMetrics`): the last row of :meth:`history`."""
+    def metrics(self) -> Metrics:
+        """Metrics of the average profile now (see :class:`~rmcore.Metrics`): the last row of :meth:`history`."""
         return super().metrics()
 
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
         Metrics (NaN where one does not apply): ``nash_conv``, ``exploitability``,
-        ``br_gain_row``, ``br_gain_col``, ``average_regret_row``, ``average_regret_col``,
-        ``regret_bound_row``, ``regret_bound_col``, ``value``, ``cce_gap``, ``nash_conv_current``. Policies are over
+        ``br_gain_1``, ``br_gain_2``, ``average_regret_1``, ``average_regret_2``,
+        ``regret_bound_1``, ``regret_bound_2``, ``game_value``, ``cce_gap``, ``nash_conv_current``. Policies are over
         the information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with columns such as
         ``row_average[Rock]``.
         """
@@ -536,7 +502,7 @@ class MatrixSolver(Solver):
             self._metric_columns(record),
             ("row", "col"),
             (game.row_actions, game.col_actions),
-            "nash_conv" if self.opponent is None else "br_gain_row",
+            "nash_conv" if self.opponent is None else "br_gain_1",
         )
 
     def _metric_columns(self, record: kernels.MatrixRecord) -> dict:
@@ -551,13 +517,13 @@ class MatrixSolver(Solver):
         metrics = {
             "nash_conv": nash_conv,
             "exploitability": nash_conv / 2.0 if game.is_zero_sum else np.full_like(nash_conv, np.nan),
-            "br_gain_row": record.br_gain_row,
-            "br_gain_col": record.br_gain_col,
-            "average_regret_row": record.average_regret_row,
-            "average_regret_col": record.average_regret_col,
-            "regret_bound_row": self._regret_bound(delta_row, m, elapsed),
-            "regret_bound_col": fixed * self._regret_bound(delta_col, n, elapsed),
-            "value": record.value,
+            "br_gain_1": record.br_gain_row,
+            "br_gain_2": record.br_gain_col,
+            "average_regret_1": record.average_regret_row,
+            "average_regret_2": record.average_regret_col,
+            "regret_bound_1": self._regret_bound(delta_row, m, elapsed),
+            "regret_bound_2": fixed * self._regret_bound(delta_col, n, elapsed),
+            "game_value": record.value,
             "cce_gap": record.cce_gap,
             "nash_conv_current": record.nash_conv_current,
         }
@@ -579,12 +545,32 @@ class MatrixSolver(Solver):
         return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
 
 
-def initial_strategies(game: MatrixGame, start) -> StrategyProfile:
+def fixed_opponent(game: MatrixGame, opponent) -> np.ndarray | None:
+    """A validated fixed column strategy (normalised) from ``{"col": weights}``, or ``None`` for ``None``; the weights
+    alone (an array) are the deprecated form, and still read."""
+    if opponent is None:
+        return None
+    n = game.shape[1]
+    if isinstance(opponent, dict):
+        if set(opponent) != {"col"}:
+            named = ", ".join(repr(k) for k in opponent) or "nothing"
+            raise ValueError(
+                "a matrix game's fixed opponent is the column player: {'col': weights} "
+                f"(the row player learns); got {named}"
+            )
+        return as_strategy(opponent["col"], n, "opponent strategy", normalise=True)
+    if isinstance(opponent, str):
+        raise ValueError("a matrix game's fixed opponent is {'col': weights}, e.g. {'col': [0.4, 0.3, 0.3]}")
+    warn("MatrixSolver(opponent=weights) is deprecated: give {'col': weights} (as a game tree's fixed opponent)", 4)
+    return as_strategy(opponent, n, "opponent strategy", normalise=True)
+
+
+def initial_strategies(game: MatrixGame, start) -> PlayerValues:
     """A validated start ``(row weights, column weights)``, each normalised to a mixed strategy."""
     if isinstance(start, str) or not hasattr(start, "__len__") or len(start) != 2:
         raise ValueError("start must be a pair: the row player's and the column player's initial strategies")
     m, n = game.shape
-    return StrategyProfile(
+    return PlayerValues(
         as_strategy(start[0], m, "the row player's start", normalise=True),
         as_strategy(start[1], n, "the column player's start", normalise=True),
     )
@@ -594,26 +580,23 @@ def _number(value: float) -> float | None:
     return None if math.isnan(value) else float(value)
 
 
-def metrics_at(history: History, row: int, zero_sum: bool) -> MatrixMetrics:
-    """The :class:`MatrixMetrics` of checkpoint ``row`` of a matrix-game history."""
-    return _metrics_of(int(history.iterations[row]), history.metrics, row, zero_sum)
-
-
-def _metrics_of(iteration: int, columns, row: int, zero_sum: bool) -> MatrixMetrics:
-    """The :class:`MatrixMetrics` of row ``row`` of the metric ``columns`` (:meth:`MatrixSolver.history_of`'s)."""
+def _metrics_of(iteration: int, columns, row: int, zero_sum: bool) -> Metrics:
+    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`MatrixSolver.history_of`'s)."""
     get = {name: float(values[row]) for name, values in columns.items()}
-    fixed = math.isnan(get["br_gain_col"])
-    bounds = (get["regret_bound_row"], get["regret_bound_col"]) if iteration else (math.inf, math.inf)
-    return MatrixMetrics(
+    fixed = math.isnan(get["br_gain_2"])
+    bounds = (get["regret_bound_1"], get["regret_bound_2"]) if iteration else (math.inf, math.inf)
+    return Metrics(
         iteration=iteration,
         nash_conv=None if fixed else get["nash_conv"],
         exploitability=None if fixed or not zero_sum else get["exploitability"],
-        br_gains=PlayerValues(get["br_gain_row"], _number(get["br_gain_col"])),
-        average_regret=PlayerValues(get["average_regret_row"], _number(get["average_regret_col"])),
-        regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
-        value=get["value"],
-        cce_gap=_number(get["cce_gap"]),
+        game_value=get["game_value"],
+        br_gains=PlayerValues(get["br_gain_1"], _number(get["br_gain_2"])),
+        learner=1 if fixed else None,
+        gap_name="br_gain_1" if fixed else "nash_conv",
         nash_conv_current=_number(get["nash_conv_current"]) if "nash_conv_current" in get else None,
+        average_regret=PlayerValues(get["average_regret_1"], _number(get["average_regret_2"])),
+        regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
+        cce_gap=_number(get["cce_gap"]),
     )
 
 
@@ -648,3 +631,6 @@ def _on_disk() -> bool:
 
 
 _runtime.register_warm_up("matrix", _warm_up, _on_disk)
+
+
+__getattr__ = getattr_for("rmcore.matrix.solver")

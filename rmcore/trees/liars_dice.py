@@ -37,8 +37,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .tree import TreeGame
-from .tree_builder import Chance, Decision, Terminal, build_tree_game
+from .builder import Chance, Decision, Terminal, build_tree_game
+from .game import TreeGame
 
 __all__ = ["LiarsDiceRules", "liars_dice", "LIARS_DICE_SIDES"]
 

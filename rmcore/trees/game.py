@@ -20,10 +20,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import config
-from .kernels.tree import CHANCE_NODE, TERMINAL, TreeArrays
-from .records import Policy
-from .validation import normalised
+from .. import config
+from ..kernels.tree import CHANCE_NODE, TERMINAL, TreeArrays
+from ..records import Policy
+from ..validation import normalised
 
 __all__ = [
     "TreeGame",
@@ -137,7 +137,7 @@ def check_tree_game(game) -> None:
 
 
 def _check_blocks(tree: TreeArrays, refuse) -> None:
-    """The block layout's promises (``rmcore.tree_builder.lay_out``), which the kernels rely on without checking."""
+    """The block layout's promises (``rmcore.trees.builder.lay_out``), which the kernels rely on without checking."""
     nodes, width = tree.children.shape
     start = tree.block_start
     blocks = start.shape[0] - 1

@@ -17,8 +17,8 @@ approximation, mean +- 1.96 s / sqrt(n)), to set beside the game value and what 
 (:func:`rmcore.best_response`).
 
 >>> import rmcore
->>> bot = rmcore.solve_tree_game(rmcore.KUHN).policy
->>> hand = Hand(rmcore.KUHN, bot, student=1, seed=3, number=0)
+>>> bot = rmcore.solve_exactly(rmcore.KUHN).policy
+>>> hand = Hand(rmcore.KUHN, bot, player=1, seed=3, number=0)
 >>> hand.your_cards, hand.legal_actions
 ('J', ('check', 'bet'))
 >>> hand.play("bet")
@@ -37,8 +37,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeGame, as_policy_array, check_tree_game
-from .validation import whole_number
+from .._deprecated import warn
+from ..validation import whole_number
+from .game import CHANCE_NODE, TreeGame, as_policy_array, check_tree_game
 
 __all__ = ["Hand", "BotMove", "running_mean", "RunningMean"]
 
@@ -66,19 +67,26 @@ class Hand:
         (``rmcore.tree_game(...)``), a game read from a file or converted from OpenSpiel.
     policy : Policy, dict or array
         The bot's policy (only its own seat's rows are used).
-    student : {1, 2}
-        The student's seat.
+    player : {1, 2}
+        The player the student plays (``student=`` is its deprecated name).
     seed, number : int
         The deal, chance's later draws and the bot's draws come from ``default_rng([seed, number])``.
     """
 
-    def __init__(self, game: TreeGame, policy, student: int, seed: int, number: int):
+    def __init__(
+        self, game: TreeGame, policy, player: int | None = None, seed: int = 0, number: int = 0, *, student=None
+    ):
+        if student is not None:
+            warn("Hand(..., student=...) is deprecated: use player=... (players are 1 and 2 everywhere)")
+            player = student if player is None else player
         check_tree_game(game)
-        if isinstance(student, bool) or student not in (1, 2):
-            raise ValueError(f"the student sits as player 1 or 2, got {student!r}")
+        if isinstance(player, bool) or player not in (1, 2):
+            raise ValueError(f"the student plays player 1 or 2, got {player!r}")
         self.game, self.rules = game, game.rules if _is_poker(game) else None
         self.policy = as_policy_array(game, policy)
-        self.student = int(student) - 1
+        #: The player the student plays, 1 or 2.
+        self.player = int(player)
+        self._seat = self.player - 1  # (the arrays number the players 0 and 1)
         self.seed, self.number = whole_number(seed, "seed", 0), whole_number(number, "hand number", 0)
         self._rng = np.random.default_rng([self.seed, self.number])
         tree = game.tree
@@ -91,6 +99,12 @@ class Hand:
         #: The names of the student's information sets so far, in order (the last is where they are now).
         self.your_infosets: list[str] = []
         self._advance()
+
+    @property
+    def student(self) -> int:
+        """Deprecated: ``player - 1``."""
+        warn("Hand.student is deprecated: use Hand.player (1 or 2)")
+        return self._seat
 
     # -- what the student sees ------------------------------------------------------------------
 
@@ -123,7 +137,7 @@ class Hand:
         name of the student's information set (empty before their first turn)."""
         if self.rules is None:
             return self.your_infosets[-1] if self.your_infosets else ""
-        return " ".join(self._card(c) for c in self._seen(self.student))
+        return " ".join(self._card(c) for c in self._seen(self._seat))
 
     @property
     def bot_cards(self) -> str:
@@ -131,7 +145,7 @@ class Hand:
         set (empty if it never acted)."""
         if self.rules is None:
             return self.bot_moves[-1].infoset if self.bot_moves else ""
-        return self._card(self.deal[1 - self.student])
+        return self._card(self.deal[1 - self._seat])
 
     def _seen(self, player: int) -> tuple[int, ...]:
         cards = (self.deal[player],)
@@ -159,7 +173,7 @@ class Hand:
         if not self.is_over:
             raise ValueError("the hand is not over yet")
         payoff = float(self.game.tree.payoff[self.node])
-        return payoff if self.student == 0 else -payoff
+        return payoff if self._seat == 0 else -payoff
 
     # -- playing ---------------------------------------------------------------------------------
 
@@ -190,7 +204,7 @@ class Hand:
                 self.steps.append(("dealer", self._chance_words(before)))
                 continue
             k = int(tree.infoset[self.node])
-            if actor == self.student:
+            if actor == self._seat:
                 self.your_infosets.append(self.game.infosets[k])
                 return
             count = int(tree.num_actions[k])
@@ -213,7 +227,7 @@ class Hand:
 
 
 def _is_poker(game: TreeGame) -> bool:
-    """Whether ``game`` was built from poker rules (``rmcore.poker``), whose cards and words a hand can use."""
+    """Whether ``game`` was built from poker rules (``rmcore.trees.poker``), whose cards and words a hand can use."""
     rules = game.rules
     return rules is not None and all(hasattr(rules, name) for name in ("card_names", "spoken_names", "deals"))
 

@@ -28,8 +28,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeGame
-from .tree_builder import Chance, Decision, Terminal, build_tree_game
+from .builder import Chance, Decision, Terminal, build_tree_game
+from .game import CHANCE_NODE, TreeGame
 
 __all__ = ["KuhnRules", "LeducRules", "poker_tree", "kuhn_poker", "leduc_poker", "KUHN_CARDS", "KUHN_BETS"]
 

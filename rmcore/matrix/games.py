@@ -23,9 +23,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import config
+from .. import config
+from ..records import Policy
+from ..validation import as_strategy
 
 __all__ = [
+    "INFOSETS",
     "MatrixGame",
     "Equilibrium",
     "Preset",
@@ -35,6 +38,10 @@ __all__ = [
     "parse_matrix_csv",
     "ParsedMatrix",
 ]
+
+
+#: A matrix game's two information sets: the row player's (player 1) and the column player's (player 2).
+INFOSETS = ("row", "col")
 
 
 class Equilibrium(NamedTuple):
@@ -239,6 +246,20 @@ class MatrixGame:
         """Each player's payoff range ``max - min`` (the ``Delta`` in regret bounds)."""
         a, b = self.row_payoffs, self.col_payoffs
         return float(a.max() - a.min()), float(b.max() - b.min())
+
+    def policy(self, x, y) -> Policy:
+        """The profile ``(x, y)`` (weights, normalised) as a :class:`~rmcore.Policy` over the information sets ``row``
+        (player 1) and ``col`` (player 2): what :func:`rmcore.nash_conv` and the other metrics take, and what a
+        solver's ``average_policy()`` returns.
+
+        >>> preset("matching-pennies").policy([1, 0], [1, 1])["col"].tolist()
+        [0.5, 0.5]
+        """
+        m, n = self.shape
+        probabilities = np.zeros((2, max(m, n)))
+        probabilities[0, :m] = as_strategy(x, m, "the row player's strategy", normalise=True)
+        probabilities[1, :n] = as_strategy(y, n, "the column player's strategy", normalise=True)
+        return Policy(probabilities, INFOSETS, (self.row_actions, self.col_actions))
 
     def __repr__(self) -> str:
         kind = "zero-sum" if self.is_zero_sum else "general-sum"

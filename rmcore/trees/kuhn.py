@@ -1,4 +1,4 @@
-"""Kuhn poker (Kuhn 1950) as a :class:`~rmcore.TreeGame`, and :class:`KuhnCFR` on it.
+"""Kuhn poker (Kuhn 1950) as a :class:`~rmcore.TreeGame`: :data:`KUHN`, its information sets and its equilibria.
 
 Three cards J < Q < K, each player antes 1 and is dealt one card. Player 1 passes (checks) or
 bets 1; after a pass player 2 passes (showdown for 2) or bets, and player 1 then folds (pass) or
@@ -9,12 +9,14 @@ The tree is built once into flat arrays (``poker.py``, which also builds Kuhn po
 sizes), laid out in blocks of histories of one shape, so CFR (see ``cfr.py``) is one forward and one backward pass
 over arrays.
 
->>> from rmcore import KuhnCFR
->>> solver = KuhnCFR("cfr+")
+>>> from rmcore import KUHN, CFRSolver, nash_conv
+>>> solver = CFRSolver(KUHN, "cfr+")
 >>> solver.run(1000)
 >>> m = solver.metrics()
 >>> round(m.game_value, 3), m.exploitability < 1e-3
 (-0.056, True)
+>>> round(nash_conv(KUHN, {name: [0.5, 0.5] for name in INFOSETS}), 12)      # the uniform policy: 11/12
+0.916666666667
 """
 
 from __future__ import annotations
@@ -23,21 +25,12 @@ import math
 
 import numpy as np
 
-from . import config, poker
-from .cfr import CFRSolver, tree_nash_conv
-from .records import Policy
-from .tree import TreeGame
+from .._deprecated import getattr_for
+from ..records import Policy
+from . import poker
+from .game import TreeGame
 
-__all__ = [
-    "KuhnCFR",
-    "KUHN",
-    "INFOSETS",
-    "ACTIONS",
-    "kuhn_tree",
-    "is_classic_kuhn",
-    "kuhn_nash_conv",
-    "equilibrium_policy",
-]
+__all__ = ["KUHN", "INFOSETS", "ACTIONS", "kuhn_tree", "is_classic_kuhn", "equilibrium_policy"]
 
 CARDS = "JQK"
 ACTIONS = ("pass", "bet")
@@ -68,37 +61,6 @@ def is_classic_kuhn(game: TreeGame) -> bool:
     return isinstance(game, TreeGame) and game.rules == poker.KuhnRules()
 
 
-class KuhnCFR(CFRSolver):
-    """:class:`~rmcore.CFRSolver` on Kuhn poker: ``KuhnCFR(variant, updates, seed, max_points, history_share)``.
-
-    >>> solver = KuhnCFR("cfr")
-    >>> solver.run(100)
-    >>> f"{solver.metrics().exploitability:.3g}"     # OpenSpiel's CFRSolver after 100 iterations
-    '0.00823'
-    """
-
-    def __init__(
-        self,
-        variant: str = "cfr",
-        updates: str | None = None,
-        seed: int | None = None,
-        max_points: int = config.DEFAULT_MAX_POINTS,
-        history_share: float | None = config.HISTORY_SHARE,
-    ):
-        super().__init__(KUHN, variant, updates, seed, max_points, history_share=history_share)
-
-
-def kuhn_nash_conv(policy) -> float:
-    """NashConv of a Kuhn poker policy: the sum of what each player gains by best-responding.
-
-    ``policy`` is a :class:`~rmcore.Policy`, a dict from every information set to [pass, bet], or a 12x2 array.
-
-    >>> round(kuhn_nash_conv({name: [0.5, 0.5] for name in INFOSETS}), 12)
-    0.916666666667
-    """
-    return tree_nash_conv(KUHN, policy)
-
-
 def equilibrium_policy(alpha: float) -> Policy:
     """The Kuhn equilibrium family (Kuhn 1950) for ``0 <= alpha <= 1/3``, as [pass, bet] per information set."""
     if not (0.0 <= alpha <= 1.0 / 3.0 + 1e-12) or math.isnan(alpha):
@@ -118,3 +80,6 @@ def equilibrium_policy(alpha: float) -> Policy:
         "Kb": 1.0,
     }
     return Policy(np.array([[1.0 - bet[name], bet[name]] for name in INFOSETS]), INFOSETS, (ACTIONS,) * len(INFOSETS))
+
+
+__getattr__ = getattr_for("rmcore.trees.kuhn")

@@ -32,8 +32,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .tree import TreeGame
-from .tree_builder import Decision, Terminal, build_tree_game
+from .builder import Decision, Terminal, build_tree_game
+from .game import TreeGame
 
 __all__ = ["GoofspielRules", "goofspiel", "GOOFSPIEL_CARDS"]
 

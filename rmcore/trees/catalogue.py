@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from . import goofspiel, liars_dice, poker
-from .tree import TreeGame
+from .game import TreeGame
 
 __all__ = ["TREE_GAMES", "TreeGameEntry", "TreeGameParameter", "tree_game", "tree_game_setting"]
 

@@ -5,29 +5,23 @@ the column player's minimax strategy solves ``min w  s.t.  A y <= w 1, sum(y) = 
 By von Neumann's minimax theorem ``v = w``, the value of the game. Solved with HiGHS via
 ``scipy.optimize.linprog``.
 
+For either family: :func:`rmcore.solve_exactly`.
+
 >>> from rmcore import preset
->>> solution = solve_zero_sum(preset("rps-crash"))
->>> abs(solution.value) < 1e-12, [round(p, 9) for p in solution.row_strategy]
+>>> solution = solve(preset("rps-crash"))
+>>> abs(solution.game_value) < 1e-12, [round(float(p), 9) for p in solution.policy["row"]]
 (True, [0.25, 0.5, 0.25])
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
-from .games import MatrixGame
+from ..matrix import metrics
+from ..matrix.games import MatrixGame
+from ..records import ExactSolution
 
-__all__ = ["ZeroSumSolution", "solve_zero_sum"]
-
-
-class ZeroSumSolution(NamedTuple):
-    """The value of a zero-sum game (to the row player) and one equilibrium."""
-
-    value: float
-    row_strategy: tuple[float, ...]
-    col_strategy: tuple[float, ...]
+__all__ = ["solve", "equilibrium"]
 
 
 def _maximin(payoffs: np.ndarray) -> np.ndarray:
@@ -58,8 +52,9 @@ def _maximin(payoffs: np.ndarray) -> np.ndarray:
     return p / p.sum()
 
 
-def solve_zero_sum(game: MatrixGame) -> ZeroSumSolution:
-    """Value and an equilibrium of a zero-sum game, by linear programming.
+def solve(game: MatrixGame) -> ExactSolution:
+    """Value (to player 1, the row player) and an equilibrium of a zero-sum game, by linear programming, with that
+    equilibrium's NashConv (zero up to the LP's tolerance: the check).
 
     Raises
     ------
@@ -69,11 +64,18 @@ def solve_zero_sum(game: MatrixGame) -> ZeroSumSolution:
     if not isinstance(game, MatrixGame):
         raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
     if not game.is_zero_sum:
-        raise ValueError("solve_zero_sum needs a zero-sum game (column payoffs = -row payoffs)")
+        raise ValueError("an exact solution needs a zero-sum game (column payoffs = -row payoffs)")
+    value, x, y = equilibrium(game)
+    policy = game.policy(x, y)
+    return ExactSolution(value, policy, metrics.nash_conv(game, policy))
+
+
+def equilibrium(game: MatrixGame) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(value, x, y)`` of a zero-sum ``game`` (checked by :func:`solve`): the maximin strategies of both players."""
     x = _maximin(game.row_payoffs)
     y = _maximin(-game.row_payoffs.T)  # the column player maximises -A
     # The value from the strategies returned, in the game's own units: x^T A y, which equals the LP's v at an exact
     # equilibrium and carries no rescaling's rounding.
     payoffs = game.row_payoffs
     value = float(payoffs.flat[0]) if payoffs.min() == payoffs.max() else float(x @ payoffs @ y)
-    return ZeroSumSolution(value, tuple(float(p) for p in x), tuple(float(p) for p in y))
+    return value, x, y

@@ -13,9 +13,11 @@ over the leaves reached by the sequences ``s`` and ``t``. The game value is
 exponentially many pure strategies. Player 2's plan solves the same program with ``-A^T``. Solved
 with HiGHS (``scipy.optimize.linprog``); a plan gives behaviour ``sigma(I, a) = x(I a) / x(parent(I))``.
 
+For either family: :func:`rmcore.solve_exactly`.
+
 >>> from rmcore import KUHN
->>> solution = solve_tree_game(KUHN)
->>> round(solution.value, 9), round(solution.value * 18, 9)
+>>> solution = solve(KUHN)
+>>> round(solution.game_value, 9), round(solution.game_value * 18, 9)
 (-0.055555556, -1.0)
 """
 
@@ -25,20 +27,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cfr import tree_nash_conv
-from .records import Policy
-from .tree import CHANCE_NODE, TreeGame, policy_width
+from .._deprecated import getattr_for
+from ..records import ExactSolution, Policy
+from ..trees.cfr import nash_conv
+from ..trees.game import CHANCE_NODE, TreeGame, policy_width
 
-__all__ = ["TreeSolution", "solve_tree_game"]
-
-
-class TreeSolution(NamedTuple):
-    """A game tree's value to player 1, an equilibrium (both players' behaviour strategies), and that equilibrium's
-    NashConv as the CFR kernels measure it (zero up to the LP's tolerance: the check)."""
-
-    value: float
-    policy: Policy
-    nash_conv: float
+__all__ = ["solve"]
 
 
 class _SequenceForm(NamedTuple):
@@ -130,10 +124,10 @@ def _best_guarantee(payoffs, own, other) -> tuple[float, np.ndarray]:
     return -float(result.fun), np.clip(result.x[:n], 0.0, None)
 
 
-def solve_tree_game(game: TreeGame) -> TreeSolution:
+def solve(game: TreeGame) -> ExactSolution:
     """The value (to player 1) and an equilibrium of a two-player zero-sum game tree with perfect recall.
 
-    Kuhn poker's value is -1/18; Leduc hold'em's about -0.0856 (both LPs take about a second on Leduc).
+    Kuhn poker's value is -1/18; Leduc hold'em's about -0.0856.
 
     Raises
     ------
@@ -157,4 +151,7 @@ def solve_tree_game(game: TreeGame) -> TreeSolution:
         # Where the player's own plan never reaches I, any behaviour is an equilibrium's: uniform.
         probabilities[info, :n] = weights / total if total > 1e-12 else 1.0 / n
     policy = Policy(probabilities, game.infosets, game.actions)
-    return TreeSolution(value, policy, tree_nash_conv(game, policy))
+    return ExactSolution(value, policy, nash_conv(game, policy))
+
+
+__getattr__ = getattr_for("rmcore.exact.sequence_form")

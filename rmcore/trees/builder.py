@@ -39,7 +39,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .tree import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
+from .game import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
 
 __all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES"]
 
