@@ -597,10 +597,10 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
 @pytest.mark.slow
 def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypatch):
     """A server started from a fresh install: the first Run, and then a switch to a variant never compiled, answer
-    without waiting for a compile (plain Python stands in while the kernels compile in the background; one compile
-    takes 5-13 s here), and the page says so. Behaviour is checked (the update ran on a stand-in: the page's notice);
-    the seconds are printed, not asserted (``tests/cold_start.py`` measures them)."""
-    from .cold_start import _CLOCK_JS, first_update_after, switch
+    without waiting for a compile (plain Python stands in while the kernels compile in the background), and the page
+    says so. Behaviour is checked (the update ran on a stand-in: the page's notice); the seconds are printed, not
+    asserted (``benchmarks/cold_start.py`` measures them)."""
+    from benchmarks.cold_start import _CLOCK_JS, first_update_after, switch
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the server below compiles everything afresh
     with running_app(timeout=120) as url, chromium_page(width=1280, height=1600) as page:

@@ -1,8 +1,8 @@
-"""How long a 300-frame animation of the strategy chart takes to make, step by step (a measurement, printed; speed
-targets are not asserted in tests):
+"""How long a 300-frame animation of the strategy chart takes to make, step by step (a measurement, printed and written
+to ``docs/performance/animation.json``; speed targets are not asserted in tests):
 
-    python -m tests.animation_rate                  # matching pennies under Hedge, 600 iterations, 300 frames
-    python -m tests.animation_rate --frames 150 --tabs 3
+    python -m benchmarks.animation_rate                  # matching pennies under Hedge, 600 iterations, 300 frames
+    python -m benchmarks.animation_rate --frames 150 --tabs 3
 
 Prints the seconds to build the figures, to draw them (kaleido, one browser session), to write the GIF and the MP4,
 and the load average of the machine beside them: on a shared machine the drawing time follows the load.
@@ -15,6 +15,7 @@ import os
 import time
 
 import rmcore
+from benchmarks import results
 from ui import animation
 
 
@@ -45,6 +46,21 @@ def main() -> None:
         f"{drawn - started + mp4_written - gif_written:.1f} s; load average {load_before:.1f} before, "
         f"{os.getloadavg()[0]:.1f} after, {os.cpu_count()} cores"
     )
+    what = f"{args.frames} frames, {args.tabs} tab(s)"
+    measured = [
+        results.Row("animation_drawing_frame", f"drawing a frame ({what})", (drawn - built) / args.frames, "s"),
+        results.Row(
+            "animation_gif",
+            f"a GIF in all ({what})",
+            gif_written - started,
+            "s",
+            target=f"< 60 s for {args.frames} frames",
+            met=gif_written - started < 60,
+        ),
+        results.Row("animation_mp4", f"an MP4 in all ({what})", drawn - started + mp4_written - gif_written, "s"),
+    ]
+    command = f"python -m benchmarks.animation_rate --frames {args.frames} --tabs {args.tabs}"
+    print(f"written to {results.write('animation', measured, command)}")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """A class on one server: N sessions press Run on the matrix page at once; print what each of them gets.
 
-    python -m tests.load --sessions 30              # starts `streamlit run` pinned to core 0; the clients on core 1
-    python -m tests.load --sessions 30 --seconds 20 --url http://127.0.0.1:8080   # a running server (or a balancer)
-    python -m tests.load --sessions 1 --hostile 30  # one session beside 30 tabs opened from the heaviest link
+    python -m benchmarks.load --sessions 30         # starts `streamlit run` pinned to core 0; the clients on core 1
+    python -m benchmarks.load --sessions 30 --seconds 20 --url http://127.0.0.1:8080   # a running server (a balancer)
+    python -m benchmarks.load --sessions 1 --hostile 30  # one session beside 30 tabs opened from the heaviest link
 
 Each session is a light client that speaks Streamlit's own websocket protocol, as a browser tab does: it asks for
 the page, receives every element the page draws (four live charts included, which it does not draw), presses Run
@@ -16,7 +16,8 @@ Printed: each session's screen updates per second (counted from changes of the i
 p95 over all sessions, each pressing Pause while the others keep running), the server's CPU per screen update, and its
 memory: after warm-up, at the end of the run, and once every session has closed (its tab gone) and the server has let go
 of it. First of all it prints how long a fixed Python loop takes on the server's core, so that runs made in different
-hours (this machine's speed drifts by up to twofold) can be compared. A measurement, not a test: nothing is asserted.
+hours (a shared machine's speed drifts) can be compared. A measurement, not a test: nothing is asserted. The figures
+go to ``docs/performance/load.json`` (``--key`` names the case; by default ``load_{sessions}``).
 """
 
 from __future__ import annotations
@@ -25,10 +26,14 @@ import argparse
 import asyncio
 import contextlib
 import os
+import shlex
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+from benchmarks import results
 
 #: The matrix page's Run / Pause switch as the browser sends it: the formatted option.
 RUN, PAUSE = ":material/play_arrow: Run", ":material/pause: Pause"
@@ -343,7 +348,7 @@ async def measure(
 
 
 def main() -> None:
-    from .browser import running_app, server_pid
+    from tests.browser import running_app, server_pid
 
     parser = argparse.ArgumentParser(
         description="N sessions running at once against one server: updates/s, Pause latency, CPU, memory."
@@ -359,6 +364,9 @@ def main() -> None:
         type=float,
         default=0.0,
         help="after closing every session, wait this long and read the memory again",
+    )
+    parser.add_argument(
+        "--key", help="the data file's name for this case (default load_SESSIONS, load_replicas_SESSIONS)"
     )
     parser.add_argument(
         "--option",
@@ -384,7 +392,49 @@ def main() -> None:
         if len(cores) > 1:
             os.sched_setaffinity(0, {cores[-1]})
         pid = None if args.url else server_pid(url)
-        asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile))
+        result = asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile))
+    key = args.key or (f"load_replicas_{args.sessions}" if args.url else f"load_{args.sessions}")
+    if args.hostile:
+        key = args.key or f"{key}_beside_{args.hostile}_heaviest"
+    command = shlex.join(["python", "-m", "benchmarks.load", *sys.argv[1:]])
+    print(f"written to {results.write('load', _rows(key, args.sessions, result), command)}")
+
+
+def _rows(key: str, sessions: int, result: dict) -> list[results.Row]:
+    """A load measurement as data rows: the slowest and the median session's updates a second, the Pause latency's
+    p95, and (for a server this script started) the server's CPU per update, outside the solver, and its memory."""
+    rates, delays = result["rates"], result["delays"]
+    what = f"{sessions} session(s)"
+    out = [
+        results.Row(
+            f"{key}_slowest",
+            f"{what}: the slowest session's updates",
+            min(rates),
+            "updates a second",
+            target=">= 2 updates a second",
+            met=min(rates) >= 2,
+        ),
+        results.Row(
+            f"{key}_median", f"{what}: the median session's updates", statistics.median(rates), "updates a second"
+        ),
+        results.Row(f"{key}_pause_p95", f"{what}: Pause latency, p95", _p95(delays), "s"),
+        results.Row(f"{key}_errors", f"{what}: errors shown", float(len(result["errors"])), "errors"),
+    ]
+    if "cpu_per_update_ms" in result:
+        outside = result["outside_solver_ms"]
+        out += [
+            results.Row(f"{key}_cpu_per_update", f"{what}: server CPU per update", result["cpu_per_update_ms"], "ms"),
+            results.Row(
+                f"{key}_outside_solver",
+                f"{what}: server CPU per update outside the solver",
+                outside,
+                "ms",
+                target="<= 10 ms",
+                met=bool(outside <= 10),
+            ),
+            results.Row(f"{key}_memory", f"{what}: server memory at the end", result["memory"][2], "MB"),
+        ]
+    return out
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
 """Chart updates per second of the tree page on its largest game, Liar's dice with 6 sides, in a real browser.
 
-    python -m tests.tree_rate                      # 15 s of running, a screenshot in /tmp/tree_rate.png
-    python -m tests.tree_rate --seconds 30 --screenshot /tmp/liars.png
+    python -m benchmarks.tree_rate                      # 15 s of running, a screenshot in /tmp/tree_rate.png
+    python -m benchmarks.tree_rate --seconds 30 --screenshot /tmp/liars.png
 
 Opens the page at 1280x720 in headless Chromium against ``streamlit run``, on the catalogue's Liar's dice (6 sides)
 by its link. Takes ten steps, presses Run and counts the exploitability chart's redraws (its own ``plotly_afterplot``
-events, as ``tests/browser.py`` counts them). A measurement, printed; no test asserts it.
+events, as ``tests/browser.py`` counts them). A measurement, printed and written to ``docs/performance/browser.json``;
+no test asserts it.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import time
 from urllib.parse import urlencode
 
 import rmcore
+from benchmarks import results
 from tests.browser import (
     chart_states_while_running,
     chromium_page,
@@ -61,6 +63,8 @@ def main() -> None:
         f"Liar's dice, 6 sides, headless chromium 1280x720: {rate:.1f} chart updates per second over "
         f"{args.seconds:.0f} s (iteration {first} to {last}); {errors} errors; screenshot {args.screenshot}"
     )
+    row = results.Row("browser_tree_liars_dice_6", "tree page, Liar's dice with 6 sides", rate, "updates a second")
+    print(f"written to {results.write('browser', [row], 'python -m benchmarks.tree_rate')}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,12 @@
 """Leduc hold'em's live rate in a real browser against the library's own rate, measured in one run.
 
-    python -m tests.leduc_rate              # server on core 0, browser on core 1
-    python -m tests.leduc_rate --seconds 20 --variant cfr+
+    python -m benchmarks.leduc_rate              # server on core 0, browser on core 1
+    python -m benchmarks.leduc_rate --seconds 20 --variant cfr+
 
 Prints the library's iterations per second of CPU for the variant (on the server's core, before the server starts),
 the page's iterations per second of wall time while running at full speed, and their ratio to what the solver's
 share of each update allows: ``TIME_BUDGET / UPDATE_INTERVAL`` of the library's rate (25 ms of every 100 ms).
-A measurement, printed; no test asserts it.
+A measurement, printed and written to ``docs/performance/leduc_rate.json``; no test asserts it.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import time
 from urllib.parse import urlencode
 
 import rmcore
+from benchmarks import results
 from tests.browser import chromium_page, click_until, iteration_shown, running_app, wait_until_idle
 from ui.live import TIME_BUDGET, UPDATE_INTERVAL
 
@@ -24,7 +25,7 @@ from ui.live import TIME_BUDGET, UPDATE_INTERVAL
 def library_rate(variant: str, seconds: float) -> float:
     """Iterations per second of this thread's CPU for ``variant`` on Leduc, in chunks of 50 after 200 to warm up."""
     chosen = rmcore.CFRVariant.parse(variant)
-    solver = rmcore.CFRSolver(rmcore.leduc_poker(), chosen.name, chosen.updates)
+    solver = rmcore.CFRSolver(rmcore.leduc_poker(), chosen.algorithm, chosen.updates)
     solver.run(200)
     iterations, started = 0, time.thread_time()
     while (spent := time.thread_time() - started) < seconds:
@@ -71,6 +72,22 @@ def main() -> None:
         f"Leduc {args.variant}: library {library:,.0f} iterations/s of CPU; page {rate:,.0f} iterations/s "
         f"(at iteration {last:,}); {rate / (share * library):.0%} of what a {share:.0%} solver share allows"
     )
+    key = results.substitution_name(args.variant)
+    measured = [
+        results.Row(
+            f"leduc_library_{key}", f"Leduc {args.variant}: the library's rate", library, "iterations a second"
+        ),
+        results.Row(
+            f"leduc_page_{key}",
+            f"Leduc {args.variant}: the page's rate, one session",
+            rate,
+            "iterations a second",
+            f"{share * library:,.0f} a second (the solver's share of the library's rate)",
+            rate / (share * library),
+        ),
+    ]
+    command = f"python -m benchmarks.leduc_rate --variant {args.variant}"
+    print(f"written to {results.write('leduc_rate', measured, command)}")
 
 
 if __name__ == "__main__":
