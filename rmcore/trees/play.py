@@ -13,7 +13,7 @@ legal actions and, at the end, the outcome. A poker game (built from rules: ``rm
 policy's rows keep the tree's names (Kuhn's pass and bet).
 
 :func:`running_mean` summarises the student's winnings so far: the mean and a 95% confidence band (normal
-approximation, mean +- 1.96 s / sqrt(n)), to set beside the game value and what a best response would win
+approximation, mean +- 1.96 sd / sqrt(n)), to set beside the game value and what a best response would win
 (:func:`rmcore.best_response`).
 
 >>> import rmcore

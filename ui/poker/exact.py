@@ -68,7 +68,7 @@ def note(game_key: tuple, game: rmcore.TreeGame) -> str | None:
         waited = time.monotonic() - pending.started
         return (
             f"Computing the exact answer in the background… ({waited:.0f} s so far, for "
-            f"{game.tree.player.shape[0]:,} tree nodes; the largest catalogue game takes 3 to 5 s here). "
+            f"{game.tree.player.shape[0]:,} tree nodes). "
             "It shows on a later update; the run goes on meanwhile."
         )
     error = pending.future.exception()
