@@ -1,5 +1,29 @@
-"""Every on-screen word about an algorithm or a chart: the algorithms' names, and one or two lines under each chart on
-what it shows, for students. Text only: no Streamlit, no math code."""
+"""Every on-screen word about an algorithm, a game or a chart: the algorithms' names, what the tree page teaches with
+each of its games, and one or two lines under each chart on what it shows, for students. Text only: no Streamlit, no
+math code. (What a game is and how it is played is the catalogue's, ``rmcore.TREE_GAMES``: one description per game.)"""
+
+#: What the tree page does with each of its first three choices, after the game's own description (the catalogue's):
+#: by the page's choice id (``ui/poker/games.py``: ``CLASSIC``).
+TREE_GAME_LESSONS = {
+    "kuhn": (
+        "Three cards, J < Q < K, and a bet of 1. Counterfactual regret minimisation (Zinkevich et al. 2007) runs "
+        "regret matching at each of the 12 information sets; its average strategy approaches the equilibrium family, "
+        "where player 1's game value is −1/18. One iteration is shown step by step under the run controls."
+    ),
+    "sliders": (
+        "The same betting as Kuhn poker with more cards and another bet size: the exact value and equilibrium come "
+        "from the sequence-form linear program and follow the sliders."
+    ),
+    "leduc": "Its 936 information sets are too many to table: a heat map and an explorer show them.",
+}
+#: The game control's help for the first three choices (every other choice's is the catalogue's one line).
+TREE_GAME_CHOICES = {
+    "kuhn": "3 cards, the classic (value −1/18), taught step by step.",
+    "sliders": "3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium follow them.",
+    "leduc": "6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
+}
+#: The game control's help for the user's own game.
+TREE_GAME_UPLOAD = "any two-player zero-sum game tree, from a Gambit .efg file."
 
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
 #: shared link carries them.

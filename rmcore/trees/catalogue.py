@@ -1,6 +1,7 @@
 """The sequential games by name: one catalogue for the pages, the command line and the export.
 
-Each entry names a game family, says what it is in a line, and lists the numbers it can be built with (with their
+Each entry names a game family, says what it is in a line and how it is played in a paragraph (the one description of
+the game: the pages, ``--help`` and the docs read it here), and lists the numbers it can be built with (with their
 ranges, for a slider or ``--help``). :func:`tree_game` validates a name and its parameters and builds the game (once
 per setting: the builders keep what they built).
 
@@ -45,7 +46,8 @@ class TreeGameParameter:
 class TreeGameEntry:
     """A game family in the catalogue: ``build(*values)``, the parameters' values in their order, returns its
     :class:`~rmcore.TreeGame` (cached); ``rules`` is the class of the rules its games are built from, whose fields
-    of the parameters' names hold their values."""
+    of the parameters' names hold their values; ``description`` is one line, ``how_to_play`` the rules in a paragraph
+    (Markdown)."""
 
     name: str
     title: str
@@ -53,6 +55,7 @@ class TreeGameEntry:
     build: Callable[..., TreeGame]
     parameters: tuple[TreeGameParameter, ...] = ()
     rules: type | None = None
+    how_to_play: str = ""
 
 
 def _kuhn_parameters() -> tuple[TreeGameParameter, ...]:
@@ -72,6 +75,9 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         poker.kuhn_poker,
         _kuhn_parameters(),
         poker.KuhnRules,
+        "Each player antes 1 and gets one card; the higher card wins at showdown. Player 1 **passes** (checks) or "
+        "**bets**. After a pass, player 2 passes (showdown for the pot of 2) or bets, and player 1 then folds (pass) "
+        "or calls (bet). After a bet, the other player folds or calls (showdown for the pot with both bets).",
     ),
     "leduc": TreeGameEntry(
         "leduc",
@@ -80,6 +86,9 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         poker.leduc_poker,
         (),
         poker.LeducRules,
+        "Six cards (J, Q, K in two suits); each player antes 1 and gets one. A betting round, then a public card is "
+        "revealed and a second round: bets of 2, then 4, at most two a round; a fold ends the hand. At showdown a pair "
+        "with the public card wins, otherwise the higher card; equal cards split.",
     ),
     "liars_dice": TreeGameEntry(
         "liars_dice",
@@ -98,6 +107,9 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
             ),
         ),
         liars_dice.LiarsDiceRules,
+        "Each player rolls one die and sees only their own. In turn they bid a quantity and a face (\"at least two "
+        "3s\" among both dice), each bid higher than the last, or call the last bid a lie: the dice are shown, and "
+        "the bidder wins if the bid holds (the highest face counts as any face), the caller otherwise.",
     ),
     "goofspiel": TreeGameEntry(
         "goofspiel",
@@ -116,6 +128,9 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
             ),
         ),
         goofspiel.GoofspielRules,
+        "Each player holds the cards 1 to N; the point cards N to 1 come up one at a time, highest first. For each, "
+        "player 1 then player 2 bid a card unseen; the higher bid wins the point card's value (a tie: nobody), and "
+        "both learn only who won. The player with more points wins.",
     ),
 }
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import rmcore
 
+from .. import explain
 from ..tables import escape
 
 #: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
@@ -18,8 +19,9 @@ from ..tables import escape
 CLASSIC = {"kuhn": "Kuhn poker", "sliders": "Kuhn on sliders", "leduc": "Leduc hold'em"}
 #: The choice of the user's own game.
 UPLOAD, UPLOAD_LABEL = "efg", "Your game (.efg)"
-#: Catalogue entries the classic choices already offer (Kuhn poker as the classic and on sliders, Leduc hold'em).
-_OFFERED_AS_CLASSIC = ("kuhn", "leduc")
+#: The catalogue entry each classic choice is (Kuhn poker as the classic and on sliders, Leduc hold'em).
+ENTRY_OF_CLASSIC = {"kuhn": "kuhn", "sliders": "kuhn", "leduc": "leduc"}
+_OFFERED_AS_CLASSIC = set(ENTRY_OF_CLASSIC.values())
 
 #: Most tree nodes the page runs. The largest catalogue game, Liar's dice with 6 sides, has 294,876 (its 294,883
 #: histories less the 7 chance nodes of the deal): one CFR iteration takes about 8 ms, a checkpoint 7.7 MB; a tree
@@ -42,27 +44,30 @@ def choices() -> dict[str, str]:
 
 
 def help_text() -> str:
-    """The game control's help: one line per choice."""
-    lines = [
-        "Kuhn poker: 3 cards, the classic (value −1/18), taught step by step.",
-        "Kuhn on sliders: 3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium follow them.",
-        "Leduc hold'em: 6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
-    ]
+    """The game control's help: one line per choice (the catalogue's, or what the page does with a classic choice)."""
+    lines = [f"{CLASSIC[name]}: {words}" for name, words in explain.TREE_GAME_CHOICES.items()]
     lines += [
         f"{entry.title}: {entry.description}"
         for name, entry in rmcore.TREE_GAMES.items()
         if name not in _OFFERED_AS_CLASSIC
     ]
-    lines.append(f"{UPLOAD_LABEL}: any two-player zero-sum game tree, from a Gambit .efg file.")
+    lines.append(f"{UPLOAD_LABEL}: {explain.TREE_GAME_UPLOAD}")
     return "\n\n".join(lines)
 
 
 def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame) -> str:
-    """A catalogue game's one line, or the user's game's title, where it came from and its size (Markdown)."""
+    """What the page says about its game (Markdown): a catalogue game's description and how it is played (the
+    catalogue's words), its size, and what the page teaches with it; the user's game's title, where it came from and
+    its size."""
     if name == UPLOAD and uploaded is not None:
         return f"**{escape(uploaded.title)}** (from {escape(uploaded.source)}): {size_words(game)}."
-    entry = rmcore.TREE_GAMES[name]
-    return f"**{escape(entry.title)}:** {escape(entry.description)} ({size_words(game)}.)"
+    entry = rmcore.TREE_GAMES[ENTRY_OF_CLASSIC.get(name, name)]
+    title = CLASSIC.get(name, entry.title)
+    words = f"**{escape(title)}:** {escape(entry.description)} ({size_words(game)}.)"
+    if entry.how_to_play:
+        words += f" {entry.how_to_play}"
+    lesson = explain.TREE_GAME_LESSONS.get(name)
+    return words + (f"\n\n{lesson}" if lesson else "")
 
 
 def size_words(game: rmcore.TreeGame) -> str:
