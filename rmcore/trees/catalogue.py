@@ -107,8 +107,8 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
             ),
         ),
         liars_dice.LiarsDiceRules,
-        "Each player rolls one die and sees only their own. In turn they bid a quantity and a face (\"at least two "
-        "3s\" among both dice), each bid higher than the last, or call the last bid a lie: the dice are shown, and "
+        'Each player rolls one die and sees only their own. In turn they bid a quantity and a face ("at least two '
+        '3s" among both dice), each bid higher than the last, or call the last bid a lie: the dice are shown, and '
         "the bidder wins if the bid holds (the highest face counts as any face), the caller otherwise.",
     ),
     "goofspiel": TreeGameEntry(
