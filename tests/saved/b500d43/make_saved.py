@@ -4,6 +4,7 @@ bundles exactly as it wrote them. Run from a checkout of b500d43:
     git worktree add /tmp/b500d43 b500d43 && cd /tmp/b500d43 && PYTHONPATH=. python PATH/TO/make_saved.py OUT_FOLDER
 
 (``rmcore_all.txt`` is ``rmcore.__all__`` of that version.) Not collected by pytest (``tests/conftest.py``)."""
+
 import json
 import sys
 from pathlib import Path
@@ -40,14 +41,33 @@ def setup_of(page, pairs, iteration):
 
 CASES = {
     # the tree page: Leduc, two variants, a seed; and classic Kuhn with a lock (a fixed opponent) and dcfr sliders
-    "tree_leduc": ("kuhn", [("kuhn_game", "Leduc hold'em"), ("kuhn_variants", "cfr+ · simultaneous"),
-                             ("kuhn_variants", "cfr · alternating"), ("kuhn_seed", "7")], 30),
-    "tree_kuhn_dcfr": ("kuhn", [("kuhn_variants", "discounted · alternating"), ("kuhn_dcfr_alpha", "1"),
-                                ("kuhn_dcfr_gamma", "3.5")], 40),
+    "tree_leduc": (
+        "kuhn",
+        [
+            ("kuhn_game", "Leduc hold'em"),
+            ("kuhn_variants", "cfr+ · simultaneous"),
+            ("kuhn_variants", "cfr · alternating"),
+            ("kuhn_seed", "7"),
+        ],
+        30,
+    ),
+    "tree_kuhn_dcfr": (
+        "kuhn",
+        [("kuhn_variants", "discounted · alternating"), ("kuhn_dcfr_alpha", "1"), ("kuhn_dcfr_gamma", "3.5")],
+        40,
+    ),
     "tree_liars_dice": ("kuhn", [("kuhn_game", "Liar's dice"), ("kuhn_liars_dice_sides", "4")], 5),
     # the matrix page: a preset, a rule with its step, alternating updates
-    "matrix_hedge": ("matrix", [("preset", "matching-pennies"), ("algorithm", "Hedge (multiplicative weights)"),
-                                ("eta", "0.05"), ("updates", "alternating")], 200),
+    "matrix_hedge": (
+        "matrix",
+        [
+            ("preset", "Matching pennies"),
+            ("algorithm", "Hedge (multiplicative weights)"),
+            ("eta", "0.05"),
+            ("updates", "alternating"),
+        ],
+        200,
+    ),
 }
 for name, (page, pairs, iteration) in CASES.items():
     spec = setup_of(page, pairs, iteration)
@@ -64,7 +84,14 @@ races = {
     ),
     "matrix_fixed_race": (
         "matrix",
-        [("preset", "rps"), ("opponent_mode", "Fixed mixed strategy")],
+        [
+            ("preset", "Rock-Paper-Scissors"),
+            ("opponent_mode", "Fixed mixed strategy"),
+            ("opponent_3_0", "40"),
+            ("opponent_3_1", "30"),
+            ("opponent_3_2", "30"),
+            ("race_variants", "rm+ · expected · simultaneous · uniform"),
+        ],
         lambda: rmcore.Race(rmcore.preset("rps"), ["rm", "rm+"], opponent=(0.4, 0.3, 0.3)),
         500,
     ),
