@@ -125,7 +125,8 @@ def install_moved_modules(moved: dict[str, str], owner: str) -> None:
     a submodule sets it as an attribute of its package, which would put the module where the function was."""
     if not any(getattr(finder, "owner", None) == owner for finder in sys.meta_path):
         sys.meta_path.insert(0, _MovedModules(moved, owner))
-    sys.modules[owner].__class__ = _KeepsItsFunctions
+    if owner == "rmcore":
+        sys.modules[owner].__class__ = _KeepsItsFunctions
 
 
 class _KeepsItsFunctions(types.ModuleType):

@@ -66,8 +66,8 @@ def test_each_game_is_described_once_in_the_catalogue_and_the_page_reads_it_ther
     shows them for each of its choices of that game (the classic Kuhn and Kuhn on sliders are both "kuhn")."""
     from pathlib import Path
 
-    from ui.poker import games
     from ui.tables import escape
+    from ui.trees import games
 
     entry = rmcore.TREE_GAMES[name]
     assert entry.how_to_play and entry.description

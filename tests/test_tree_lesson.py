@@ -9,7 +9,7 @@ import rmcore
 from tests.live_charts import captions, live_charts
 from tests.visits import opened
 from ui import explain
-from ui.poker import lesson
+from ui.trees import lesson
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from ui import charts
 from ui.live import FILLED, LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
-from ui.poker import figures as poker_figures
-from ui.poker import walkthrough
+from ui.trees import figures as tree_figures
+from ui.trees import walkthrough
 
 
 def _checked(spec):
@@ -192,7 +192,7 @@ def test_poker_figures_are_valid_plotly():
     solver = rmcore.CFRSolver(rmcore.KUHN, "cfr")
     solver.run(300)
     history = solver.history()
-    assert len(_checked(poker_figures.infoset_trajectories(history)).data) == 12
+    assert len(_checked(tree_figures.infoset_trajectories(history)).data) == 12
     tree = _checked(walkthrough.tree_figure(solver.current_policy().probabilities, 300))
     decisions = next(t for t in tree.data if t.marker.colorscale is not None)
     policy, game = solver.current_policy(), rmcore.KUHN
@@ -212,7 +212,7 @@ def test_poker_figures_are_valid_plotly():
     assert len(ends) == 12 and all(named[a] == named[b] for a, b in ends)  # each arc joins the two nodes of one set
     deals = next(t for t in tree.data if t.mode == "text" and t.text and "J·Q" in t.text)
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
-    spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
+    spec, alpha = tree_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
     traces = charts.current_traces([history, history], ["a", "b"], "exploitability_current")
     assert [t["name"] for t in traces] == ["a", "b"] and {t["line"]["dash"] for t in traces} == {"dash"}
@@ -455,9 +455,9 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
     game = rmcore.kuhn_poker(13, 1.0)
     cfr = rmcore.CFRSolver(game)
     cfr.run(5)
-    from ui.poker import figures as poker_figures
+    from ui.trees import figures as tree_figures
 
-    lines = poker_figures.opening_trajectories(cfr.history(), game.rules)["data"]
+    lines = tree_figures.opening_trajectories(cfr.history(), game.rules)["data"]
     assert len(lines) == 13 and len({line["line"]["color"] for line in lines}) == 13
 
 

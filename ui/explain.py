@@ -3,7 +3,7 @@ each of its games, and one or two lines under each chart on what it shows, for s
 math code. (What a game is and how it is played is the catalogue's, ``rmcore.TREE_GAMES``: one description per game.)"""
 
 #: What the tree page does with each of its first three choices, after the game's own description (the catalogue's):
-#: by the page's choice id (``ui/poker/games.py``: ``CLASSIC``).
+#: by the page's choice id (``ui/trees/games.py``: ``CLASSIC``).
 TREE_GAME_LESSONS = {
     "kuhn": (
         "Three cards, J < Q < K, and a bet of 1. Counterfactual regret minimisation (Zinkevich et al. 2007) runs "

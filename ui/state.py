@@ -48,7 +48,7 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_run", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
-    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/poker/play.py)
+    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/trees/play.py)
     if "kuhn_uploaded" not in st.session_state:  # the tree page's own game (.efg): from the link, or uploaded later
         st.session_state.kuhn_uploaded = link.uploaded_game()
         st.session_state.kuhn_upload_error = None  # why the last file was not loaded

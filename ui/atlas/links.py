@@ -15,8 +15,8 @@ from rmcore.trees.cfr import MMD_DEFAULT_ALPHA
 
 from ..link import MAX_RUN_TO
 from ..matrix.settings import ETA_CHOICES, START_CHOICES
-from ..poker.games import CLASSIC
-from ..poker.settings import DCFR_RANGES, GAMES, MMD_ALPHAS
+from ..trees.games import CLASSIC
+from ..trees.settings import DCFR_RANGES, GAMES, MMD_ALPHAS
 
 #: The largest seed the pages' seed inputs take.
 MAX_SEED = 2**31 - 1

@@ -1,12 +1,12 @@
-"""CFR on game trees: counterfactual regret minimisation on Kuhn poker, Kuhn on sliders, Leduc hold'em, every other
-game of the catalogue (Liar's dice, Goofspiel, ...) and the user's own (.efg). The game and the settings; the run
-controls and, on Kuhn poker, one iteration step by step right under them; training live, or a race of variants;
-export; hands against the bot."""
+"""CFR on game trees (URL path /game_trees): counterfactual regret minimisation on Kuhn poker, Kuhn on sliders, Leduc
+hold'em, every other game of the catalogue (Liar's dice, Goofspiel, ...) and the user's own (.efg). The game and the
+settings; the run controls and, on Kuhn poker, one iteration step by step right under them; training live, or a race
+of variants; export; hands against the bot."""
 
 import streamlit as st
 
 from ui import controls, export, link, state
-from ui.poker import games, lesson, play, settings, view, walkthrough
+from ui.trees import games, lesson, play, settings, view, walkthrough
 
 presenting = state.presenting()
 if not presenting:
