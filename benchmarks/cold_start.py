@@ -127,7 +127,7 @@ def measure(cache: str | None = None) -> dict:
             time.sleep(1.5)
         page.get_by_role("radio", name="Pause").click()
         wait_until_idle(page)
-        page.goto(f"{url}/kuhn_poker")
+        page.goto(f"{url}/game_trees")
         clicked = time.perf_counter()
         press_run(page)
         results["kuhn"] = time.perf_counter() - clicked
@@ -193,7 +193,7 @@ def measure_poker_first(game: str, cache: str | None = None) -> float:
     os.environ["NUMBA_CACHE_DIR"] = cache or tempfile.mkdtemp(prefix="rm-cold-numba-")
     started = time.perf_counter()
     with running_app(timeout=120) as url, chromium_page(width=1280, height=1600) as page:
-        page.goto(f"{url}/kuhn_poker?" + urllib.parse.urlencode({"kuhn_game": POKER_GAMES[game]}))
+        page.goto(f"{url}/game_trees?" + urllib.parse.urlencode({"kuhn_game": POKER_GAMES[game]}))
         press_run(page, timeout=180)
         seconds = time.perf_counter() - started
         print(

@@ -46,7 +46,7 @@ def page_rate(url: str, variant: str, seconds: float) -> tuple[float, int]:
         {"kuhn_game": "Leduc hold'em"} | ({} if chosen == rmcore.CFRVariant() else {"kuhn_variants": chosen.label})
     )
     with chromium_page(1280, 720) as page:
-        page.goto(f"{url}/kuhn_poker?{query}")
+        page.goto(f"{url}/game_trees?{query}")
         page.get_by_role("radio", name="Run").wait_for(timeout=120_000)
         wait_until_idle(page, 180)
         click_until(page, page.get_by_role("radio", name="Run"), lambda: (_iteration(page) or 0) > 0, timeout=120)

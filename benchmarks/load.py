@@ -41,7 +41,7 @@ RUN_KEY_SUFFIX = "-matrix_running"
 #: The heaviest link a page takes: Leduc, every CFR variant, 20 seeds of each sampled one, run to a million iterations
 #: (48 solvers; the page opens after one time-bounded update and runs the rest in the governor's turns).
 HEAVIEST_LINK = (
-    "kuhn_poker",
+    "game_trees",
     "kuhn_game=Leduc+hold%27em&"
     + "&".join(
         f"kuhn_variants={name}+%C2%B7+{updates}"
@@ -65,7 +65,7 @@ class Session:
     def __init__(self, url: str, query: str = "", page: str = ""):
         self.url = url.replace("http://", "ws://").replace("https://", "wss://").rstrip("/") + "/_stcore/stream"
         self.query, self.page = query, page
-        self._switch_suffix = f"-{'kuhn' if page == 'kuhn_poker' else 'matrix'}_running"
+        self._switch_suffix = f"-{'kuhn' if page in ('game_trees', 'kuhn_poker') else 'matrix'}_running"
         self.changes: list[tuple[float, str]] = []  # (time, iteration shown) at every new iteration
         self.page_runs: list[float] = []  # when each full run of the page finished (the answer to a click)
         self.errors: list[str] = []

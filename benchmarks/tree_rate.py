@@ -32,7 +32,7 @@ CHART_TRACE = "guide: 1/T"  # a trace of the exploitability chart, redrawn on ev
 
 def open_liars_dice(page, url: str) -> None:
     query = urlencode({"kuhn_game": rmcore.TREE_GAMES["liars_dice"].title, "kuhn_liars_dice_sides": "6"})
-    page.goto(f"{url}/kuhn_poker?{query}")
+    page.goto(f"{url}/game_trees?{query}")
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=120_000)
     wait_until_idle(page, 300)
 

@@ -252,7 +252,7 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
 
     Returns the name part of a trace that changes on every redraw of the page's main live chart.
     """
-    page.goto(url if which == "matrix" else f"{url}/kuhn_poker")
+    page.goto(url if which == "matrix" else f"{url}/game_trees")
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
     wait_until_idle(page)
     if race > 1:
@@ -276,12 +276,12 @@ def open_lesson_and_run(page, url: str, lesson: str) -> str:
     import urllib.parse
 
     from ui.matrix import lesson as matrix_lesson
-    from ui.poker import lesson as tree_lesson
+    from ui.trees import lesson as tree_lesson
 
     if lesson == "rules":
         address = f"{url}/?{urllib.parse.urlencode(matrix_lesson.query())}"
     else:
-        address = f"{url}/kuhn_poker?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
+        address = f"{url}/game_trees?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
     page.goto(address)
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
     name = "guide: 1/T"

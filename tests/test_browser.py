@@ -385,7 +385,7 @@ _CLIPPED_CONTROLS_JS = (
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("path", ["/", "/kuhn_poker"])
+@pytest.mark.parametrize("path", ["/", "/game_trees", "/kuhn_poker"])
 def test_no_control_is_clipped_on_a_projector_or_a_large_screen(app_url, path, width, height):
     with chromium_page(width, height) as page:
         page.goto(app_url + path)

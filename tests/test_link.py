@@ -128,7 +128,7 @@ def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
         "iteration": 50,
     }
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
-    assert target == "http://host:8501/kuhn_poker?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
+    assert target == "http://host:8501/game_trees?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
     matrix = {**setup, "page": "matrix", "parameters": [["algorithm", "RM+"]], "iteration": 0}
     assert (
         link.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker")

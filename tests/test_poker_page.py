@@ -1,5 +1,6 @@
 """The poker page in streamlit's AppTest: step with its trace, run, variants, reset; the bigger games, a fixed player,
-hands against the bot; links and setup files naming the page by its path ``/kuhn_poker`` and its id ``kuhn``."""
+hands against the bot; links and setup files naming the page by its path of one release ago ``/kuhn_poker`` and its id
+``kuhn``."""
 
 import json
 import urllib.parse
@@ -16,7 +17,7 @@ from ui import link
 def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     assert not app.exception and app.title[0].value == "CFR on game trees"
     return app
 
@@ -144,7 +145,7 @@ def test_the_training_charts_say_what_they_show(page):
 
 
 def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
-    from ui.poker.walkthrough import alpha_sentence
+    from ui.trees.walkthrough import alpha_sentence
 
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)
@@ -264,7 +265,7 @@ def test_playing_hands_against_the_bot_reveals_its_cards_and_tallies(page):
     assert any(m.value.startswith("After **3** hands you average") for m in page.markdown)
 
 
-# -- links handed out keep opening: the URL path /kuhn_poker, the page id kuhn, every kuhn_* key ----------------------
+# -- links handed out keep opening: the URL path /kuhn_poker (now /game_trees), the page id kuhn, every kuhn_* key --
 
 
 def _opened_at(url: str):
@@ -304,5 +305,5 @@ def test_an_old_setup_file_of_page_kuhn_opens_the_poker_page_with_its_game():
     parameters = [["kuhn_game", "Leduc hold'em"], ["kuhn_variants", "cfr · alternating"], ["kuhn_seed", "9"]]
     setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": parameters, "iteration": 2}
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
-    assert urllib.parse.urlsplit(target).path == "/kuhn_poker"
+    assert urllib.parse.urlsplit(target).path == "/game_trees"  # (the page's path now; /kuhn_poker opens it too)
     _shows_leduc(_opened_at(target), seed=9, variant="cfr · alternating", iteration=2)
