@@ -68,7 +68,7 @@ def load_preset() -> None:
     try:
         load_game(rmcore.preset(entry.name, **params), from_preset=True)
     except ValueError as error:
-        st.session_state.game_error = str(error)
+        state.say("preset", str(error))
 
 
 def game_section() -> None:
@@ -105,8 +105,7 @@ def game_section() -> None:
             help=p.help,
             bind="query-params",
         )
-    if st.session_state.game_error:
-        st.error(st.session_state.game_error)
+    state.show("preset")
     game = st.session_state.game
     kind = "zero-sum" if game.is_zero_sum else "general-sum"
     st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
@@ -170,7 +169,7 @@ def _editor() -> None:
         try:
             st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(*shape)
         except ValueError as error:
-            st.session_state.editor_error = str(error)
+            state.say("editor", _not_applied(error))
         st.rerun()
     if st.button(
         "Apply edits",
@@ -189,19 +188,18 @@ def _editor() -> None:
             if _same_payoffs(edited, current):  # only names changed: the same game, its description and its start
                 edited = dataclasses.replace(current, row_actions=edited.row_actions, col_actions=edited.col_actions)
         except ValueError as error:
-            st.session_state.editor_error = str(error)
+            state.say("editor", _not_applied(error))
         else:
-            st.session_state.editor_error = None
             if _same_game(edited, current):
-                st.session_state.editor_note = "Nothing was changed, so the run goes on."
+                state.say("editor", "Nothing was changed, so the run goes on.", "info", once=True)
             else:
                 load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
-    if st.session_state.editor_error:
-        st.error(f"Not applied: {st.session_state.editor_error}. The last valid game keeps running.")
-    if st.session_state.editor_note:
-        st.info(st.session_state.editor_note)
-        st.session_state.editor_note = None
+    state.show("editor")
+
+
+def _not_applied(error: ValueError) -> str:
+    return f"Not applied: {error}. The last valid game keeps running."
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -229,16 +227,14 @@ def _upload() -> None:
                 row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
             )
         except ValueError as error:
-            st.session_state.upload_error = str(error)
+            state.say("upload_csv", f"Not loaded: {error}")
         else:
-            st.session_state.upload_error = None
             load_game(game, from_preset=False)
-            st.session_state.upload_note = "; ".join(notes) or None
+            if notes:
+                state.say("upload_csv", f"Loaded, assuming: {'; '.join(notes)}.", "info")
             st.rerun()
-    if st.session_state.upload_error:
-        st.error(f"Not loaded: {st.session_state.upload_error}")
-    elif st.session_state.upload_note:
-        st.info(f"Loaded, assuming: {st.session_state.upload_note}.", icon=":material/info:")
+    said = state.message("upload_csv")
+    state.show("upload_csv", icon=":material/info:" if said is not None and said.kind == "info" else None)
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(
             f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
@@ -260,13 +256,12 @@ def _nfg() -> None:
         try:
             game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
         except ValueError as error:
-            st.session_state.nfg_error = str(error)
+            state.say("upload_nfg", f"Not loaded: {error}. The last valid game keeps running.")
         else:
-            st.session_state.nfg_error = None
+            state.unsay("upload_nfg")
             load_game(game, from_preset=False)
             st.rerun()
-    if st.session_state.nfg_error:
-        st.error(f"Not loaded: {st.session_state.nfg_error}. The last valid game keeps running.")
+    state.show("upload_nfg")
     game = st.session_state.game
     # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
     st.download_button(

@@ -283,10 +283,7 @@ def _answer(
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
         st.markdown(heading)
-        st.warning(
-            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on "
-            "without it."
-        )
+        state.show("exact")
     elif game.equilibria:
         st.markdown(
             heading

@@ -333,8 +333,7 @@ def _your_game() -> games.UploadedGame | None:
     if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
         st.session_state.kuhn_upload_seen = file.file_id
         load_efg(file.getvalue(), f"the file {file.name}")
-    if st.session_state.kuhn_upload_error:
-        st.error(f"Not loaded: {st.session_state.kuhn_upload_error}. The last valid game keeps running.")
+    state.show("kuhn_efg_file")
     uploaded: games.UploadedGame | None = st.session_state.kuhn_uploaded
     if uploaded is None:
         st.info("Upload a .efg file to run CFR on it; until then the last game keeps running.")
@@ -348,10 +347,10 @@ def load_efg(data: bytes | str, source: str) -> None:
         uploaded = games.read_uploaded(data, source)
     except Exception as error:  # noqa: BLE001 - a hostile file must give a sentence, never a crash
         reason = error if isinstance(error, ValueError) else f"the file could not be read ({type(error).__name__})"
-        st.session_state.kuhn_upload_error = str(reason).rstrip(".")
+        state.say("kuhn_efg_file", f"Not loaded: {str(reason).rstrip('.')}. The last valid game keeps running.")
         return
     st.session_state.kuhn_uploaded = uploaded
-    st.session_state.kuhn_upload_error = None
+    state.unsay("kuhn_efg_file")
 
 
 def download(chosen: RunSettings) -> None:
