@@ -74,6 +74,23 @@ def wait_for_compiled_speed(page, iterations: int = 1_000_000, timeout: float = 
         time.sleep(0.5)
 
 
+def test_a_link_to_kuhn_poker_opens_the_tree_page_at_game_trees_with_all_its_parameters(app_url):
+    """The tree page's path is /game_trees; a link to /kuhn_poker opens it there, every parameter kept (a repeated one
+    with all its values), in the same browser tab."""
+    query = "kuhn_game=Leduc+hold%27em&kuhn_variants=cfr%2B+%C2%B7+simultaneous&kuhn_variants=cfr+%C2%B7+alternating"
+    with chromium_page(1280, 720) as page:
+        page.goto(f"{app_url}/kuhn_poker?{query}&kuhn_seed=5")
+        page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        assert urllib.parse.urlsplit(page.url).path == "/game_trees"
+        kept = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query)
+        assert kept["kuhn_game"] == ["Leduc hold'em"] and kept["kuhn_seed"] == ["5"]
+        assert kept["kuhn_variants"] == ["cfr+ · simultaneous", "cfr · alternating"]
+        assert page.get_by_text("Leduc hold'em (Southey et al. 2005)").count() >= 1
+        assert page.locator("[data-testid=stException]").count() == 0
+        assert page.get_by_text("could not be used").count() == 0
+
+
 def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
