@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from rmcore.records import RENAMED_METRICS
 from tests.visits import opened, run_to_reached
 from ui import link
 
@@ -111,8 +112,8 @@ def test_an_old_bundle_opens_its_setup_and_its_command_reproduces_its_numbers(bu
     )
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout)
-    # The measure keeps its name, but for a fixed matrix opponent's: the learner is player 1 (br_gain_row then).
-    measure = {"br_gain_row": "br_gain_1"}.get(numbers["measure"], numbers["measure"])
+    # The measure keeps its name, but for a fixed matrix opponent's: the learner's gain is player 1's by name now.
+    measure = RENAMED_METRICS.get(numbers["measure"], numbers["measure"])
     assert result["measure"] == measure
     got = {row["variant"]: row[measure] for row in result["variants"]}
     if setup["page"] == "kuhn":
