@@ -4,7 +4,7 @@ else."""
 import streamlit as st
 
 import rmcore
-from ui import controls, sessions, state
+from ui import controls, link, sessions, state
 
 # Nothing compiles in this process: both kernel families compile in processes of their own from the first page view,
 # and small runs go on as plain Python meanwhile (rmcore/_runtime.py).
@@ -24,15 +24,17 @@ st.set_page_config(
 )
 controls.presentation_toggle()
 
+trees = st.Page(
+    "app_pages/trees.py", title="CFR on game trees", icon=":material/playing_cards:", url_path=link.TREE_PAGE_PATH
+)
 navigation = st.navigation(
     [
         st.Page("app_pages/matrix_game.py", title="Matrix game", icon=":material/grid_on:", default=True),
-        # The URL path stays /kuhn_poker: links handed out open this page.
-        st.Page(
-            "app_pages/poker.py", title="CFR on game trees", icon=":material/playing_cards:", url_path="kuhn_poker"
-        ),
+        trees,
         st.Page("app_pages/atlas.py", title="Atlas", icon=":material/table_chart:", url_path="atlas"),
         st.Page("app_pages/home.py", title="About", icon=":material/info:"),
+        # The tree page's path of one release ago: links handed out keep opening it, with all their settings.
+        st.Page(lambda: link.open_moved_page(trees), url_path=link.OLD_TREE_PAGE_PATH, visibility="hidden"),
     ]
 )
 navigation.run()

@@ -20,10 +20,13 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from benchmarks import results
 from rmcore import atlas
 from rmcore.sweep import machine, read_grid, sweep, versions
 
 TARGET = 1.8
+#: The full atlas on two workers, at most (seconds).
+TARGET_SECONDS = 20 * 60
 
 
 def _load() -> str:
@@ -80,6 +83,22 @@ def main(argv=None) -> int:
     lines.append("")
     Path(args.out).write_text("\n".join(lines), encoding="utf-8")
     print(f"wrote {args.out}", file=sys.stderr)
+    quick = "_quick" if args.quick else ""
+    measured = [
+        results.Row(f"atlas{quick}_one_worker", "the atlas on one worker", rows[0][1], "s"),
+        results.Row(
+            f"atlas{quick}_two_workers",
+            "the atlas on two workers",
+            rows[1][1],
+            "s",
+            f"{rows[0][1]:.0f} s (one worker)",
+            speedup,
+            f">= {TARGET}x as fast as one worker" + ("" if args.quick else f", <= {TARGET_SECONDS // 60} min"),
+            speedup >= TARGET and (args.quick or rows[1][1] <= TARGET_SECONDS),
+        ),
+    ]
+    if not args.grid:
+        print(f"written to {results.write('atlas_scaling', measured, command)}", file=sys.stderr)
     return 0
 
 

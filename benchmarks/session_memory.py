@@ -16,8 +16,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from tests.browser import running_app, server_pid
 from tests.load import HEAVIEST_LINK, Session, _memory_mb, governor_stats
+
+from tests.browser import running_app, server_pid
 
 
 async def _measure(url: str, pid: int, sessions: int, seconds: float, ttl: float, stats: Path) -> dict:

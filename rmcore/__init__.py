@@ -1,20 +1,43 @@
 """rmcore: fast, correct regret matching and CFR (numpy + numba + scipy; no user interface).
 
-Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``,
-``average_policy()`` and ``current_policy()``; see :class:`MatrixSolver` and :class:`CFRSolver`.
+The library by family, every name re-exported here:
+
+- **both families**: the records (:class:`Policy`, :class:`History`, :class:`Metrics`, :class:`PlayerValues`,
+  :class:`BestResponse`, :class:`ExactSolution`) and the measures of a policy, :func:`nash_conv`,
+  :func:`exploitability`, :func:`best_response`, and the exact answer, :func:`solve_exactly` (:mod:`rmcore.exact`);
+- **matrix games** (:mod:`rmcore.matrix`): :class:`MatrixGame`, the presets, :class:`MatrixSolver`;
+- **game trees** (:mod:`rmcore.trees`): :class:`TreeGame`, the catalogue, :class:`CFRSolver`, a fixed opponent and
+  hands against the bot;
+- **files** (:mod:`rmcore.formats`): Gambit's ``.nfg`` and ``.efg``, OpenSpiel's games;
+- **races and sweeps**: several algorithms on one game (:class:`Race`), grids of runs (:func:`sweep`);
+- **compiling**: the kernels compile in processes of their own (:func:`compile_in_background`).
+
+Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
+row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered 1 and 2.
 
 >>> import rmcore
 >>> solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies"))
 >>> solver.run(1000)
 >>> solver.metrics().nash_conv < 0.01
 True
+>>> rmcore.nash_conv(solver.game, solver.average_policy()) == solver.metrics().nash_conv
+True
 """
 
-from . import poker as poker  # the subpackage, re-exported as rmcore.poker
-from ._runtime import KernelsCompiling, compile_in_background, compiles_in_background, compiling, prepare_kernels
-from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, tree_game_setting
-from .cfr import CFR_UPDATES, CFR_VARIANTS, CFRMetrics, CFRSolver, CFRTrace, CFRVariant, tree_nash_conv
-from .equilibria import (
+from ._deprecated import MOVED_MODULES, getattr_for, install_moved_modules
+
+install_moved_modules(MOVED_MODULES, "rmcore")
+
+from . import exact, formats, matrix, trees  # noqa: E402, F401 - (the families: rmcore.matrix and so on)
+from ._runtime import (  # noqa: E402
+    KernelsCompiling,
+    compile_in_background,
+    compiles_in_background,
+    compiling,
+    prepare_kernels,
+)
+from .exact import solve_exactly  # noqa: E402
+from .exact.equilibria import (  # noqa: E402
     NashEquilibria,
     NashEquilibrium,
     lemke_howson,
@@ -22,144 +45,159 @@ from .equilibria import (
     nearest_equilibrium,
     support_enumeration,
 )
-from .exact import ZeroSumSolution, solve_zero_sum
-from .exploit import BestResponse, Deviation, best_response, exploiting_deviations, fixed_strategy
-from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg
-from .games import (
-    PRESETS,
-    Equilibrium,
-    MatrixGame,
-    Preset,
-    PresetParameter,
-    aligned_column_payoffs,
-    parse_matrix_csv,
-    preset,
-)
-from .goofspiel import GoofspielRules, goofspiel
-from .kuhn import KUHN, KuhnCFR, equilibrium_policy, is_classic_kuhn, kuhn_nash_conv
-from .liars_dice import LiarsDiceRules, liars_dice
-from .matrix import (
+from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
+from .matrix import (  # noqa: E402
     ALGORITHMS,
     AVERAGINGS,
+    PRESETS,
     SAMPLINGS,
     STEP_ALGORITHMS,
     UPDATES,
-    MatrixMetrics,
+    Equilibrium,
+    MatrixGame,
     MatrixSolver,
     MatrixVariant,
-    PlayerValues,
-    StrategyProfile,
-)
-from .metrics import (
-    BestResponseGains,
-    best_response_gains,
-    exploitability,
+    Preset,
+    PresetParameter,
+    aligned_column_payoffs,
     hedge_regret_bound,
-    nash_conv,
+    parse_matrix_csv,
+    preset,
     regret_bound,
 )
-from .play import Hand, running_mean
-from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
-from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race
-from .records import History, Policy
-from .sequence_form import TreeSolution, solve_tree_game
-from .sweep import read_results, sweep
-from .tree import TreeGame
-from .tree_builder import Chance, Decision, Terminal, build_tree_game
+from .metrics import best_response, exploitability, nash_conv  # noqa: E402
+from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race  # noqa: E402
+from .records import BestResponse, ExactSolution, History, Metrics, PlayerValues, Policy  # noqa: E402
+from .sweep import read_results, sweep  # noqa: E402
+from .trees import (  # noqa: E402
+    CFR_ALGORITHMS,
+    CFR_UPDATES,
+    KUHN,
+    TREE_GAMES,
+    CFRSolver,
+    CFRTrace,
+    CFRVariant,
+    Chance,
+    Decision,
+    Deviation,
+    GoofspielRules,
+    Hand,
+    KuhnRules,
+    LeducRules,
+    LiarsDiceRules,
+    Terminal,
+    TreeGame,
+    TreeGameEntry,
+    TreeGameParameter,
+    build_tree_game,
+    equilibrium_policy,
+    exploiting_deviations,
+    fixed_strategy,
+    goofspiel,
+    is_classic_kuhn,
+    kuhn_poker,
+    leduc_poker,
+    liars_dice,
+    poker_tree,
+    running_mean,
+    tree_game,
+    tree_game_setting,
+)
 
 __all__ = [
-    "ALGORITHMS",
-    "STEP_ALGORITHMS",
-    "hedge_regret_bound",
-    "AVERAGINGS",
-    "SAMPLINGS",
-    "UPDATES",
-    "CFR_UPDATES",
-    "CFR_VARIANTS",
-    "PRESETS",
-    "TREE_GAMES",
-    "THRESHOLDS",
+    # both families: records, measures of a policy, the exact answer
+    "Policy",
+    "History",
+    "Metrics",
+    "PlayerValues",
+    "BestResponse",
+    "ExactSolution",
+    "nash_conv",
+    "exploitability",
+    "best_response",
+    "solve_exactly",
+    # every Nash equilibrium of a general-sum matrix game (rmcore.exact.equilibria)
+    "NashEquilibria",
+    "NashEquilibrium",
+    "nash_equilibria",
+    "support_enumeration",
+    "lemke_howson",
+    "nearest_equilibrium",
+    # matrix games (rmcore.matrix)
     "MatrixGame",
+    "Equilibrium",
+    "Preset",
+    "PresetParameter",
+    "PRESETS",
+    "preset",
+    "parse_matrix_csv",
+    "aligned_column_payoffs",
     "MatrixSolver",
     "MatrixVariant",
-    "MatrixMetrics",
-    "PlayerValues",
-    "StrategyProfile",
-    "TreeGameEntry",
-    "TreeGameParameter",
-    "tree_game",
-    "tree_game_setting",
-    "from_openspiel",
-    "read_efg",
-    "write_efg",
+    "ALGORITHMS",
+    "STEP_ALGORITHMS",
+    "SAMPLINGS",
+    "UPDATES",
+    "AVERAGINGS",
+    "regret_bound",
+    "hedge_regret_bound",
+    # game trees (rmcore.trees)
+    "TreeGame",
     "build_tree_game",
     "Decision",
     "Chance",
     "Terminal",
-    "is_classic_kuhn",
-    "TreeGame",
+    "TREE_GAMES",
+    "TreeGameEntry",
+    "TreeGameParameter",
+    "tree_game",
+    "tree_game_setting",
     "KUHN",
     "KuhnRules",
     "LeducRules",
     "kuhn_poker",
     "leduc_poker",
     "poker_tree",
+    "is_classic_kuhn",
+    "equilibrium_policy",
     "LiarsDiceRules",
     "liars_dice",
     "GoofspielRules",
     "goofspiel",
-    "TreeSolution",
-    "solve_tree_game",
-    "BestResponse",
-    "Deviation",
-    "best_response",
-    "exploiting_deviations",
-    "fixed_strategy",
-    "Hand",
-    "running_mean",
     "CFRSolver",
     "CFRVariant",
-    "CFRMetrics",
     "CFRTrace",
-    "KuhnCFR",
-    "History",
-    "Policy",
+    "CFR_ALGORITHMS",
+    "CFR_UPDATES",
+    "fixed_strategy",
+    "Deviation",
+    "exploiting_deviations",
+    "Hand",
+    "running_mean",
+    # files (rmcore.formats)
+    "read_nfg",
+    "write_nfg",
+    "read_efg",
+    "write_efg",
+    "from_openspiel",
+    # races and sweeps
     "Race",
     "RaceResult",
     "Standing",
     "Reached",
     "Curve",
     "race",
-    "BestResponseGains",
-    "Equilibrium",
-    "Preset",
-    "PresetParameter",
-    "ZeroSumSolution",
-    "NashEquilibrium",
-    "NashEquilibria",
-    "nash_equilibria",
-    "support_enumeration",
-    "lemke_howson",
-    "nearest_equilibrium",
-    "best_response_gains",
-    "equilibrium_policy",
-    "exploitability",
-    "kuhn_nash_conv",
-    "nash_conv",
-    "parse_matrix_csv",
-    "aligned_column_payoffs",
-    "read_nfg",
-    "write_nfg",
-    "preset",
-    "regret_bound",
-    "solve_zero_sum",
-    "tree_nash_conv",
+    "THRESHOLDS",
+    "sweep",
+    "read_results",
+    # compiling
     "compile_in_background",
     "compiles_in_background",
     "compiling",
     "prepare_kernels",
     "KernelsCompiling",
-    "sweep",
-    "read_results",
 ]
 __version__ = "0.2.0"
+
+# The names of one release ago (rmcore/_deprecated.py): each still works, with a DeprecationWarning naming the new one.
+__getattr__ = getattr_for("rmcore")

@@ -16,15 +16,15 @@ import time
 from pathlib import Path
 
 from . import config
-from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_UPDATES, CFR_VARIANTS, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS, CFRVariant
 from .formats import read_nfg
-from .games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
 from .inputs import loads_json, read_text
-from .kuhn import is_classic_kuhn
-from .matrix import ALGORITHMS, AVERAGINGS, SAMPLINGS, STEP_ALGORITHMS, UPDATES, MatrixSolver
+from .matrix.games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
+from .matrix.solver import ALGORITHMS, AVERAGINGS, SAMPLINGS, STEP_ALGORITHMS, UPDATES, MatrixSolver
 from .race import THRESHOLDS, Race
-from .tree import TreeGame
+from .trees.catalogue import TREE_GAMES, tree_game
+from .trees.cfr import CFR_ALGORITHMS, CFR_UPDATES, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS, CFRVariant
+from .trees.game import TreeGame
+from .trees.kuhn import is_classic_kuhn
 
 #: Longest --opponent JSON file read, in characters (Leduc's 936 information sets of three numbers fit in 100 kB).
 MAX_OPPONENT_CHARS = 1_000_000
@@ -118,7 +118,7 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
             raise UsageError(f"--opponent {text!r}: the JSON must be an object from information sets to probabilities")
         return opponent
     try:
-        return [float(part) for part in text.split(",")]
+        return {"col": [float(part) for part in text.split(",")]}  # (the fixed column player, as the solver takes it)
     except ValueError:
         raise UsageError(f"--opponent must be comma-separated numbers like 0.4,0.3,0.3; got {text!r}") from None
 
@@ -163,21 +163,22 @@ def _solve(args) -> int:
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
     metrics = solver.metrics()
-    average, current = solver.average_strategies(), solver.current_strategies()
+    average, current = solver.average_policy(), solver.current_policy()
     if args.json:
         print(
             _json(
                 {
                     "game": game.name or "custom",
                     "iterations": solver.iteration,
-                    "average_strategies": [average.row.tolist(), average.col.tolist()],
-                    "current_strategies": [current.row.tolist(), current.col.tolist()],
+                    # (the output's keys as the command has always printed them: scripts read them)
+                    "average_strategies": [average["row"].tolist(), average["col"].tolist()],
+                    "current_strategies": [current["row"].tolist(), current["col"].tolist()],
                     "variant": solver.variant.label,
                     "nash_conv": metrics.nash_conv,
                     "nash_conv_current": metrics.nash_conv_current,
-                    "br_gain": metrics.br_gains.row if metrics.nash_conv is None else None,
+                    "br_gain": metrics.br_gains.player_1 if metrics.nash_conv is None else None,
                     "exploitability": metrics.exploitability,
-                    "value": metrics.value,
+                    "value": metrics.game_value,
                     "seconds": seconds,
                 }
             )
@@ -189,19 +190,19 @@ def _solve(args) -> int:
         f"({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
     )
     for who, labels, probabilities in (
-        ("row", game.row_actions, average.row),
-        ("column", game.col_actions, average.col),
+        ("row", game.row_actions, average["row"]),
+        ("column", game.col_actions, average["col"]),
     ):
         shown = ", ".join(f"{label} {p:.4f}" for label, p in zip(labels, probabilities))
         print(f"  average {who} strategy: {shown}")
     if metrics.nash_conv is None:
-        print(f"  best-response gain of the learner: {metrics.br_gains.row:.6g}")
+        print(f"  best-response gain of the learner: {metrics.br_gains.player_1:.6g}")
     else:
         print(f"  nash_conv: {metrics.nash_conv:.6g}")
         print(f"  nash_conv of the current strategies: {metrics.nash_conv_current:.6g}")
     if metrics.exploitability is not None:
         print(f"  exploitability: {metrics.exploitability:.6g}")
-    print(f"  value (row player's expected payoff): {metrics.value:.6g}")
+    print(f"  value (row player's expected payoff): {metrics.game_value:.6g}")
     return 0
 
 
@@ -216,8 +217,8 @@ def _read_efg(path: str) -> TreeGame:
 
 
 def _kuhn(args) -> int:
-    from .cfr import CFRSolver, tree_nash_conv
-    from .kuhn import KUHN
+    from .trees.cfr import CFRSolver, nash_conv
+    from .trees.kuhn import KUHN
 
     game = _read_efg(args.efg) if args.efg else KUHN
     parameters = {
@@ -237,8 +238,8 @@ def _kuhn(args) -> int:
         "average_policy": solver.average_policy().to_dict(),
         "seconds": seconds,
     }
-    if solver.variant.name == "mmd":  # MMD's last iterate is the one that converges (to the alpha-QRE)
-        result["exploitability_current"] = tree_nash_conv(game, solver.current_policy()) / 2.0
+    if solver.algorithm == "mmd":  # MMD's last iterate is the one that converges (to the alpha-QRE)
+        result["exploitability_current"] = nash_conv(game, solver.current_policy()) / 2.0
     if args.json:
         print(_json(result))
         return 0
@@ -358,18 +359,20 @@ def _race(args) -> int:
 def _discounted(variants: list[str], discount: dict, tree_game: bool) -> list:
     """The race's variants with ``--alpha``/``--beta``/``--gamma`` given to every discounted CFR among them."""
     parsed = [CFRVariant.parse(text) for text in variants] if tree_game else []
-    if not any(v.name == "discounted" for v in parsed):
+    if not any(v.algorithm == "discounted" for v in parsed):
         raise UsageError(f"--{', --'.join(discount)}: only for a race on a tree game with the 'discounted' variant")
     values = tuple(discount.get(name) for name in DISCOUNT_DEFAULTS)
-    return [CFRVariant(v.name, v.updates, values) if v.name == "discounted" else v for v in parsed]
+    return [CFRVariant(v.algorithm, v.updates, values) if v.algorithm == "discounted" else v for v in parsed]
 
 
 def _tempered(variants: list, alpha: float, tree_game: bool) -> list:
     """The race's variants with ``--mmd-alpha`` given to every MMD among them."""
     parsed = [v if isinstance(v, CFRVariant) else CFRVariant.parse(v) for v in variants] if tree_game else []
-    if not any(v.name == "mmd" for v in parsed):
+    if not any(v.algorithm == "mmd" for v in parsed):
         raise UsageError("--mmd-alpha: only for a race on a tree game with the 'mmd' variant")
-    return [CFRVariant(v.name, v.updates, v.discount, (alpha, None)) if v.name == "mmd" else v for v in parsed]
+    return [
+        CFRVariant(v.algorithm, v.updates, v.discount, (alpha, None)) if v.algorithm == "mmd" else v for v in parsed
+    ]
 
 
 def _bench(args) -> int:
@@ -536,7 +539,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker (or on the game in a Gambit .efg file)")
     kuhn.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
-    kuhn.add_argument("--variant", choices=list(CFR_VARIANTS), default="cfr")
+    kuhn.add_argument("--variant", choices=list(CFR_ALGORITHMS), default="cfr")
     kuhn.add_argument(
         "--updates", choices=list(CFR_UPDATES), help="default: alternating (mmd: simultaneous, its only order)"
     )

@@ -17,7 +17,8 @@ import time
 
 def compile_family(name: str) -> None:
     """Run every kernel of family ``name`` once on a small game, which compiles it into numba's disk cache."""
-    from . import _runtime, cfr, matrix  # noqa: F401 - (the solver modules register their families' warm-ups)
+    from . import _runtime, matrix  # noqa: F401 - (the solver modules register their families' warm-ups)
+    from .trees import cfr  # noqa: F401
 
     _runtime._families[name].warm_up()
 

@@ -1,7 +1,7 @@
 """The atlas: every algorithm rmcore ships on every game it ships, as one grid (``atlas.toml``), one data file and one
 table per game.
 
-The grid runs every tree variant (``rmcore.CFR_VARIANTS``) on Kuhn poker, Leduc hold'em, Liar's dice (3, 4 and 6
+The grid runs every tree variant (``rmcore.CFR_ALGORITHMS``) on Kuhn poker, Leduc hold'em, Liar's dice (3, 4 and 6
 sides) and Goofspiel (4 and 5 cards), and every matrix rule (``rmcore.ALGORITHMS``) on seven matrix games, each with its
 defaults, to 10,000 iterations (``quick``: 1,000 and one seed). :func:`tables` reads the results back as one table per
 game: the exploitability of the average and of the current policy (the last iterate) at 10, 100, 1,000 and 10,000

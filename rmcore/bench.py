@@ -25,8 +25,8 @@ from typing import NamedTuple
 import numpy as np
 
 from . import config
-from .games import preset
-from .matrix import ALGORITHMS, ONLY_FORMS, MatrixSolver
+from .matrix.games import preset
+from .matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixSolver
 
 __all__ = ["Row", "measure", "main", "machine", "numpy_self_play", "liteefg_run", "histories"]
 
@@ -376,10 +376,10 @@ class _TreeGame(NamedTuple):
 
 
 def _tree_games() -> tuple[_TreeGame, ...]:
-    from .goofspiel import goofspiel
-    from .kuhn import KUHN
-    from .liars_dice import liars_dice
-    from .poker import leduc_poker
+    from .trees.goofspiel import goofspiel
+    from .trees.kuhn import KUHN
+    from .trees.liars_dice import liars_dice
+    from .trees.poker import leduc_poker
 
     return (
         _TreeGame("kuhn", "Kuhn", lambda: KUHN, "kuhn_poker", 1e-6, 1000),
@@ -421,7 +421,7 @@ def _tree_rows(quick: bool) -> list[Row]:
     """CFR (alternating updates, as OpenSpiel's) per iteration on each game against its target and OpenSpiel's C++
     CFRSolver on the same game; a default solver against the kernel alone; a history row's cost; the exploitability
     of the average policy against OpenSpiel's."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     import_openspiel = _openspiel_game
     rows = []
@@ -491,7 +491,7 @@ def _tree_rows(quick: bool) -> list[Row]:
 def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) -> list[Row]:
     """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's measured cost in iterations
     beside the one the spacing assumes (``config.TREE_ROW_WORK``)."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     n = game_spec.iterations * (2 if quick else 10)
 
@@ -534,7 +534,7 @@ def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) ->
 def _exploitability_rows(game_spec: _TreeGame, game, theirs_game, quick: bool) -> list[Row]:
     """The exploitability of CFR's average policy after 10 iterations (``metrics()``: both best responses and the
     value), against OpenSpiel's C++ ``exploitability`` of the same policy; Kuhn's against a target per call."""
-    from .cfr import CFRSolver
+    from .trees.cfr import CFRSolver
 
     solver = CFRSolver(game, "cfr", max_points=0)
     solver.run(10)
@@ -577,11 +577,11 @@ def _exploitability_rows(game_spec: _TreeGame, game, theirs_game, quick: bool) -
 
 
 def _leduc_lp_row(quick: bool) -> list[Row]:
-    from .poker import leduc_poker
-    from .sequence_form import solve_tree_game
+    from .exact.sequence_form import solve
+    from .trees.poker import leduc_poker
 
-    solve_tree_game(leduc_poker())  # (scipy's first import is not the LP's time)
-    times = _median_of({"lp": lambda: solve_tree_game(leduc_poker())}, 1 if quick else 3)
+    solve(leduc_poker())  # (scipy's first import is not the LP's time)
+    times = _median_of({"lp": lambda: solve(leduc_poker())}, 1 if quick else 3)
     return [
         Row(
             "tree_lp_leduc",
@@ -599,9 +599,9 @@ def _leduc_lp_row(quick: bool) -> list[Row]:
 def _liteefg_rows(quick: bool) -> list[Row]:
     """CFR, CFR+ and predictive CFR+ on Kuhn and Leduc against LiteEFG's C++ engine in the same process: the same
     iterations of a fresh run on both sides (from the second: the first allocates)."""
-    from .cfr import CFRSolver
-    from .kuhn import KUHN
-    from .poker import leduc_poker
+    from .trees.cfr import CFRSolver
+    from .trees.kuhn import KUHN
+    from .trees.poker import leduc_poker
 
     installed = _liteefg_installed()
     rows = []
@@ -656,9 +656,9 @@ _EVALUATIONS = {"exrm+": 2}
 
 
 def _frontier_solvers(key: str, names) -> dict:
-    from .cfr import CFRSolver
-    from .kuhn import KUHN
-    from .poker import leduc_poker
+    from .trees.cfr import CFRSolver
+    from .trees.kuhn import KUHN
+    from .trees.poker import leduc_poker
 
     if key in ("kuhn", "leduc"):
         game = KUHN if key == "kuhn" else leduc_poker()
@@ -672,9 +672,9 @@ def _frontier_rows(quick: bool) -> list[Row]:
     """PDCFR+ and DCFR+ against PCFR+ (alternating updates), SPRM+ and ExRM+ against PRM+ (simultaneous self-play),
     an iteration each, in the same rounds.
 
-    Where a solver's arrays lie in memory moves its time by up to 1.8 times (PRM+ on the 64x64 game: 730 to 1,320 ns
-    an iteration, the same solver measured again within 2%: arrays 4 KiB apart make the processor stall loads behind
-    stores it takes for the same place). So each case runs on several fresh sets of solvers, all kept alive (new
+    Where a solver's arrays lie in memory moves its time (PRM+ on the 64x64 game, from one set of solvers to another,
+    while the same solver measured again stays put: arrays 4 KiB apart make the processor stall loads behind stores
+    it takes for the same place). So each case runs on several fresh sets of solvers, all kept alive (new
     arrays, new places), and a time is the median over the sets of each set's median over its rounds."""
     instances, rounds = (3, 5) if quick else (7, 9)
     rows = []

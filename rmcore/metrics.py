@@ -1,136 +1,95 @@
-"""How far a strategy profile is from equilibrium.
+"""How far a policy is from equilibrium, for a matrix game and a game tree alike (OpenSpiel's ``nash_conv`` and
+``exploitability`` of a game and a policy, and one best response).
 
-For a profile ``(x, y)`` of an m x n game with payoffs ``A`` (row) and ``B`` (column):
+A policy is an :class:`~rmcore.Policy` (what a solver's ``average_policy()`` returns), a dict from every information
+set to action probabilities, or an ``[infoset, action]`` array; a matrix game's two information sets are ``row``
+(player 1) and ``col`` (player 2), and its policy may also be the pair ``(x, y)`` (:meth:`rmcore.MatrixGame.policy`
+builds the record).
 
-* each player's best-response gain, the row player's ``max_i (A y)_i - x^T A y`` and the column player's
-  ``max_j (x^T B)_j - x^T B y``;
-* ``nash_conv``, their sum, zero exactly at a Nash equilibrium;
-* ``exploitability = nash_conv / 2`` for two-player zero-sum games (OpenSpiel's convention);
-* the regret-matching bound (Hart & Mas-Colell 2000; Cesa-Bianchi & Lugosi 2006, Thm 2.1)
-  ``max_a R_T(a) / T <= Delta * sqrt(|A| / T)`` with ``Delta`` the payoff range.
+- :func:`best_response`: what player ``p`` (1 or 2) earns by switching to a best response, exactly (one backward
+  pass over a tree; ``max_i (A y)_i`` on a matrix), and what that gains it over its own part of the policy;
+- :func:`nash_conv`: both players' gains together, zero exactly at a Nash equilibrium;
+- :func:`exploitability`: ``nash_conv / 2`` for a two-player zero-sum game (OpenSpiel's convention).
 
->>> from rmcore import preset
->>> rps = preset("rps")
->>> nash_conv(rps, [1, 0, 0], [1, 0, 0])  # both play Rock: each gains 1 by switching to Paper
+>>> import rmcore
+>>> rps = rmcore.preset("rps")
+>>> rmcore.nash_conv(rps, rps.policy([1, 0, 0], [1, 0, 0]))    # both play Rock: each gains 1 by switching to Paper
 2.0
->>> best_response_gains(rps, [1/3, 1/3, 1/3], [1/3, 1/3, 1/3])
-BestResponseGains(row=0.0, col=0.0)
+>>> uniform = {name: [0.5, 0.5] for name in rmcore.KUHN.infosets}
+>>> round(rmcore.exploitability(rmcore.KUHN, uniform), 4), rmcore.best_response(rmcore.KUHN, uniform, 2).policy["Jb"]
+(0.4583, array([1., 0.]))
 """
 
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
+from ._deprecated import getattr_for, warn
+from .matrix import metrics as matrix_metrics
+from .matrix.games import MatrixGame
+from .matrix.metrics import hedge_regret_bound, regret_bound
+from .records import BestResponse
+from .trees import cfr, exploit
+from .trees.game import TreeGame
 
-import numpy as np
-
-from .games import MatrixGame
-from .validation import as_strategy
-
-__all__ = [
-    "BestResponseGains",
-    "best_response_gains",
-    "nash_conv",
-    "exploitability",
-    "regret_bound",
-    "hedge_regret_bound",
-]
+__all__ = ["nash_conv", "exploitability", "best_response", "regret_bound", "hedge_regret_bound"]
 
 
-class BestResponseGains(NamedTuple):
-    """What each player gains by switching to a best response: ``row`` the row player, ``col`` the column player."""
-
-    row: float
-    col: float
-
-
-def _check_game(game) -> MatrixGame:
-    if not isinstance(game, MatrixGame):
-        raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
-    return game
+def _policy(function: str, policy, old: tuple):
+    """The policy, from the signature of one release ago ``(game, x, y)`` with a warning."""
+    if not old:
+        return policy
+    if len(old) != 1:
+        raise TypeError(f"{function}(game, policy) takes a game and a policy")
+    warn(f"{function}(game, x, y) is deprecated: use {function}(game, policy), policy = game.policy(x, y) or (x, y)", 4)
+    return (policy, old[0])
 
 
-def best_response_gains(game: MatrixGame, x, y) -> BestResponseGains:
-    """Each player's gain from deviating to a best response against the profile ``(x, y)``.
+def nash_conv(game, policy, *deprecated) -> float:
+    """What the two players together gain by best-responding to ``policy``: 0 exactly at a Nash equilibrium.
 
-    ``row = max_i (A y)_i - x^T A y`` and ``col = max_j (x^T B)_j - x^T B y``, both >= 0.
+    ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame`; ``policy`` as the module docstring says.
+    (``nash_conv(game, x, y)`` is the deprecated form for a matrix game.)
     """
-    game = _check_game(game)
-    m, n = game.shape
-    x = as_strategy(x, m, "row strategy")
-    y = as_strategy(y, n, "column strategy")
-    row_utilities = game.row_payoffs @ y
-    col_utilities = x @ game.col_payoffs
-    row_gain = float(row_utilities.max() - x @ row_utilities)
-    col_gain = float(col_utilities.max() - col_utilities @ y)
-    # (>= 0 in exact arithmetic; clipped against rounding)
-    return BestResponseGains(max(row_gain, 0.0), max(col_gain, 0.0))
+    policy = _policy("nash_conv", policy, deprecated)
+    if isinstance(game, MatrixGame):
+        return matrix_metrics.nash_conv(game, policy)
+    if isinstance(game, TreeGame):
+        return cfr.nash_conv(game, policy)
+    raise ValueError(f"expected a MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
 
 
-def nash_conv(game: MatrixGame, x, y) -> float:
-    """The sum of both players' best-response gains: the total gain available to unilateral deviations; 0 exactly at
-    a Nash equilibrium."""
-    gains = best_response_gains(game, x, y)
-    return gains.row + gains.col
-
-
-def exploitability(game: MatrixGame, x, y) -> float:
-    """``nash_conv / 2`` for a two-player zero-sum game (OpenSpiel's convention).
+def exploitability(game, policy, *deprecated) -> float:
+    """``nash_conv / 2`` for a two-player zero-sum game (OpenSpiel's convention): on average, what a best response
+    gains against ``policy`` per player.
 
     Raises
     ------
     ValueError
-        For a general-sum game, where the notion does not apply.
+        For a general-sum matrix game, where the notion does not apply (``nash_conv`` does).
     """
-    if not _check_game(game).is_zero_sum:
+    policy = _policy("exploitability", policy, deprecated)
+    if isinstance(game, MatrixGame) and not game.is_zero_sum:
         raise ValueError("exploitability is defined for zero-sum games; use nash_conv for general-sum games")
-    return nash_conv(game, x, y) / 2.0
+    return nash_conv(game, policy) / 2.0
 
 
-def regret_bound(payoff_range: float, actions: int, iteration: int) -> float:
-    """The regret-matching bound on average regret, ``Delta * sqrt(|A| / T)``.
+def best_response(game, policy, player: int | None = None, *, learner: int | None = None) -> BestResponse:
+    """Player ``player``'s (1 or 2) exact best response to the other player's part of ``policy``: its value, the pure
+    strategy, each action's value at the player's information sets, their reach, and the gain over the player's own
+    part of ``policy`` (:class:`~rmcore.BestResponse`).
 
-    >>> regret_bound(2.0, 4, 100)
-    0.4
+    On a game tree ``policy`` may also be a fixed opponent's strategy alone (:func:`rmcore.fixed_strategy`).
+    (``learner=`` is the deprecated name of ``player``.)
     """
-    if not (math.isfinite(payoff_range) and payoff_range >= 0):
-        raise ValueError(f"payoff_range must be a finite number >= 0, got {payoff_range}")
-    if int(actions) != actions or actions < 1:
-        raise ValueError(f"actions must be a whole number >= 1, got {actions}")
-    if int(iteration) != iteration or iteration < 1:
-        raise ValueError(f"iteration must be a whole number >= 1, got {iteration}")
-    return float(payoff_range) * math.sqrt(actions / iteration)
+    if learner is not None:
+        warn("best_response(..., learner=...) is deprecated: use player=... (players are 1 and 2 everywhere)")
+        player = learner if player is None else player
+    if player is None:
+        raise ValueError("best_response needs the player (1 or 2) who responds")
+    if isinstance(game, MatrixGame):
+        return matrix_metrics.best_response(game, policy, player)
+    if isinstance(game, TreeGame):
+        return exploit.best_response(game, policy, player)
+    raise ValueError(f"expected a MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
 
 
-def hedge_regret_bound(payoff_range: float, actions: int, iteration, eta) -> float | np.ndarray:
-    """Hedge's bound on average external regret ``max_a R_T(a) / T`` (Freund & Schapire 1997; Cesa-Bianchi & Lugosi
-    2006, Theorems 2.2 and 2.3), ``Delta`` the payoff range, ``m`` the actions:
-
-    - constant step ``eta``: ``R_T <= ln(m) / eta + eta T Delta^2 / 8``, smallest, ``Delta sqrt(T ln(m) / 2)``, at
-      ``eta = sqrt(8 ln(m) / T) / Delta``;
-    - ``eta="anytime"`` (``eta_t = sqrt(8 ln(m) / t) / Delta``): ``R_T <= Delta (sqrt(2 T ln m) + sqrt(ln(m) / 8))``.
-
-    ``iteration`` may be an array (of whole numbers >= 1). Optimistic Hedge, GDA and fictitious play get no line:
-    fictitious play is not a no-regret rule, and the others' bounds (Rakhlin & Sridharan 2013; Zinkevich 2003) are
-    not drawn.
-
-    >>> round(hedge_regret_bound(2.0, 3, 100, 0.1), 4)
-    0.1599
-    >>> round(hedge_regret_bound(1.0, 2, 100, "anytime"), 4)
-    0.1207
-    """
-    if not (math.isfinite(payoff_range) and payoff_range >= 0):
-        raise ValueError(f"payoff_range must be a finite number >= 0, got {payoff_range}")
-    if int(actions) != actions or actions < 1:
-        raise ValueError(f"actions must be a whole number >= 1, got {actions}")
-    t = np.asarray(iteration, dtype=float)
-    if np.any(t < 1) or np.any(t != np.floor(t)):
-        raise ValueError(f"iteration must be whole numbers >= 1, got {iteration}")
-    log_m = math.log(actions)
-    if eta == "anytime":
-        bound = payoff_range * (np.sqrt(2.0 * t * log_m) + math.sqrt(log_m / 8.0)) / t
-    else:
-        if isinstance(eta, str) or not (math.isfinite(eta) and eta > 0):
-            raise ValueError(f"eta must be a finite number > 0 or 'anytime', got {eta!r}")
-        bound = (log_m / eta + eta * t * payoff_range**2 / 8.0) / t
-    return float(bound) if bound.ndim == 0 else bound
+__getattr__ = getattr_for("rmcore.metrics", forward="rmcore.matrix.metrics")

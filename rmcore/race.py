@@ -31,10 +31,12 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _runtime, checkpoints, config
-from .cfr import CFRSolver, CFRVariant
-from .games import MatrixGame
-from .matrix import MatrixSolver, MatrixVariant
-from .tree import TreeGame
+from ._deprecated import warn
+from .matrix.games import MatrixGame
+from .matrix.solver import MatrixVariant
+from .solver import Runner
+from .trees.cfr import CFRSolver, CFRVariant
+from .trees.game import TreeGame
 from .validation import history_points, whole_number
 
 __all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESHOLDS", "MAX_VARIANTS"]
@@ -122,8 +124,9 @@ def _row_bytes(solver) -> int:
     return sum(field.itemsize * int(np.prod(field.shape[1:])) for field in solver._record)
 
 
-class Race:
-    """Variants of one solver family on one game, advanced together by :meth:`run`.
+class Race(Runner):
+    """Variants of one solver family on one game, advanced together by :meth:`run` (the solvers' ``run(n)`` and
+    ``iteration``: :class:`rmcore.solver.Runner`).
 
     Parameters
     ----------
@@ -134,9 +137,9 @@ class Race:
         Runs per sampled variant (1 to 50).
     seed : int
         The first seed.
-    opponent : array_like or dict, optional
-        A fixed opponent: a column strategy (matrix games) or one player's whole strategy (game trees, as
-        :func:`rmcore.fixed_strategy` builds it); then only the other player learns.
+    opponent : dict, optional
+        A fixed opponent, as the solvers take it: ``{"col": weights}`` on a matrix game, one player's whole strategy
+        on a game tree (as :func:`rmcore.fixed_strategy` builds it); then only the other player learns.
     start : pair of array_like, optional
         Where learning starts (matrix games only; see :class:`~rmcore.MatrixSolver`).
     max_points : int
@@ -177,6 +180,9 @@ class Race:
         seed = whole_number(seed, "seed", 0)
         if start is not None and not isinstance(game, MatrixGame):
             raise ValueError("a start is for matrix games")
+        if isinstance(game, MatrixGame) and opponent is not None and not isinstance(opponent, dict):
+            warn("Race(opponent=weights) is deprecated on a matrix game: give {'col': weights}")
+            opponent = {"col": opponent}
         self.game = game
         self.variants = tuple(parsed)
         self.seeds = seeds
@@ -187,35 +193,11 @@ class Race:
         self.history_share = history_share
         self._entries = []
         for k, variant in enumerate(parsed):
-            if isinstance(game, MatrixGame):
 
-                def make(s, points, v=variant):
-                    return MatrixSolver(
-                        game,
-                        v.algorithm,
-                        v.sampling,
-                        v.updates,
-                        v.averaging,
-                        eta=v.eta,
-                        opponent=opponent,
-                        seed=s,
-                        start=start,
-                        max_points=points,
-                        history_share=history_share,
-                    )
-            else:
-
-                def make(s, points, v=variant):
-                    return CFRSolver(
-                        game,
-                        v.name,
-                        v.updates,
-                        seed=s,
-                        opponent=opponent,
-                        max_points=points,
-                        history_share=history_share,
-                        **v.parameters,
-                    )
+            def make(s, points, v=variant):
+                return v.solver(
+                    game, opponent=opponent, seed=s, start=start, max_points=points, history_share=history_share
+                )
 
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
             points = [self.max_points if k == 0 and j == 0 else self.member_points for j in range(len(runs))]
@@ -254,11 +236,6 @@ class Race:
         return sum(solver.max_points * _row_bytes(solver) for entry in self._entries for solver in entry.solvers)
 
     @property
-    def iteration(self) -> int:
-        """Iterations every run has made."""
-        return self._iteration
-
-    @property
     def solvers(self) -> list:
         """The first run of each variant, in order (the one a page draws in detail)."""
         return [entry.solvers[0] for entry in self._entries]
@@ -268,11 +245,11 @@ class Race:
         """How many solvers the race advances (a sampled variant counts once per seed)."""
         return sum(len(entry.solvers) for entry in self._entries)
 
-    def run(self, iterations: int) -> None:
+    def _chunk_iterations(self) -> int:
+        return config.MAX_ITERATIONS  # (one chunk: every solver runs its own chunks)
+
+    def _run_chunk(self, iterations: int) -> None:
         """Advance every run by ``iterations``, timing each variant's solver."""
-        iterations = whole_number(iterations, "iterations", 0)
-        if iterations == 0:
-            return
         for entry in self._entries:
             started = time.perf_counter()
             for solver in entry.solvers:

@@ -1,9 +1,11 @@
-"""The typed results every solver returns: a :class:`Policy` and a :class:`History`.
+"""The typed results of both families: :class:`Policy`, :class:`History`, :class:`Metrics`, :class:`PlayerValues`,
+:class:`BestResponse` and :class:`ExactSolution`.
 
 A matrix game and a poker game differ, but what a learner produces does not: a probability for
 every action at every information set (for a matrix game the two "information sets" are the row
 and the column player), and a metric or two per checkpoint. Both solvers answer with these
-records, so one chart, one table and one export serve every game.
+records, and :func:`rmcore.nash_conv`, :func:`rmcore.best_response` and :func:`rmcore.solve_exactly` take and return
+them for either family, so one chart, one table and one export serve every game. Players are numbered 1 and 2.
 
 Policies are dense ``[infoset, action]`` arrays (OpenSpiel's tabular-policy layout); an
 information set with fewer actions than the widest one is padded with zeros, and ``actions``
@@ -18,15 +20,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
+from ._deprecated import warn
+
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Policy", "History", "RecordBuffer", "concat_records", "take_records"]
+__all__ = [
+    "Policy",
+    "History",
+    "Metrics",
+    "PlayerValues",
+    "BestResponse",
+    "ExactSolution",
+    "RecordBuffer",
+    "concat_records",
+    "take_records",
+]
 
 Record = TypeVar("Record", bound=NamedTuple)
 
@@ -46,11 +59,13 @@ class RecordBuffer:
 
     Each chunk of a run appends its new checkpoints and now and then drops old ones
     (:func:`rmcore.checkpoints.kept`). Copying every row on every call made that the dominant cost of a
-    short chunk: a Leduc solver holding 800 checkpoints (three arrays of 19 MB) spent 25 ms a call on the
-    copy, as much as a screen update's whole solver budget. Appends write into spare capacity instead;
-    dropping rows or outgrowing the capacity writes a new buffer. So the rows ``[:n]`` that :attr:`rows`
+    short chunk, on a large game as much as a screen update's whole solver budget. Appends write into spare capacity
+    instead; dropping rows or outgrowing the capacity writes a new buffer. So the rows ``[:n]`` that :attr:`rows`
     handed out are never written again, and a view taken earlier keeps its contents.
     """
+
+    # (Measured when chosen: a Leduc solver holding 800 checkpoints, three arrays of 19 MB, spent 25 ms a call on the
+    # copy.)
 
     def __init__(self, record: Record, capacity: int = 0):
         """``record`` holds the first rows; ``capacity`` caps the room reserved (the history's ``max_points``)."""
@@ -200,7 +215,7 @@ class History:
                 raise ValueError(f"{name} has {getattr(self, name).shape[0]} rows; expected {k}")
         for array in (self.iterations, self.average, self.current, self.regrets, *self.metrics.values()):
             _read_only(array)
-        object.__setattr__(self, "metrics", MappingProxyType(dict(self.metrics)))
+        object.__setattr__(self, "metrics", MetricColumns(self.metrics))
 
     def __len__(self) -> int:
         return self.iterations.shape[0]
@@ -255,3 +270,180 @@ class History:
                 for a, action in enumerate(self.actions[k]):
                     columns[f"{infoset}_{kind}[{action}]"] = getattr(self, kind)[:, k, a]
         return pd.DataFrame(columns)
+
+
+#: Metric names of one release ago and their names now (players are 1 and 2; the game value is ``game_value``).
+RENAMED_METRICS = {
+    "br_gain_row": "br_gain_1",
+    "br_gain_col": "br_gain_2",
+    "average_regret_row": "average_regret_1",
+    "average_regret_col": "average_regret_2",
+    "regret_bound_row": "regret_bound_1",
+    "regret_bound_col": "regret_bound_2",
+    "value": "game_value",
+}
+
+
+class MetricColumns(Mapping):
+    """A history's metrics by name, read-only: one array per metric (a metric's name of one release ago,
+    :data:`RENAMED_METRICS`, still finds it, with a ``DeprecationWarning``)."""
+
+    __slots__ = ("_columns",)
+
+    def __init__(self, columns: Mapping[str, np.ndarray]):
+        self._columns = dict(columns)
+
+    def __getitem__(self, name: str) -> np.ndarray:
+        try:
+            return self._columns[name]
+        except KeyError:
+            new = RENAMED_METRICS.get(name)
+            if new is None or new not in self._columns:
+                raise
+            warn(f"the metric {name!r} is now {new!r}", stacklevel=3)
+            return self._columns[new]
+
+    def __contains__(self, name) -> bool:
+        return name in self._columns
+
+    def __iter__(self):
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def __repr__(self) -> str:
+        return f"MetricColumns({list(self._columns)})"
+
+
+class PlayerValues(NamedTuple):
+    """A number (or an array) per player: player 1's, then player 2's (``None`` where it does not apply, for example a
+    fixed opponent's)."""
+
+    player_1: float
+    player_2: float | None
+
+    def of(self, player: int):
+        """Player ``player``'s (1 or 2) value."""
+        if player not in (1, 2) or isinstance(player, bool):
+            raise ValueError(f"player must be 1 or 2, got {player!r}")
+        return self[player - 1]
+
+    @property
+    def row(self):
+        """Deprecated: :attr:`player_1`."""
+        warn("PlayerValues.row is deprecated: use .player_1 (players are 1 and 2)")
+        return self.player_1
+
+    @property
+    def col(self):
+        """Deprecated: :attr:`player_2`."""
+        warn("PlayerValues.col is deprecated: use .player_2 (players are 1 and 2)")
+        return self.player_2
+
+
+class Metrics(NamedTuple):
+    """How far a solver's average profile is from equilibrium after ``iteration`` iterations: the same record for a
+    :class:`~rmcore.MatrixSolver` and a :class:`~rmcore.CFRSolver`.
+
+    Attributes
+    ----------
+    iteration : int
+    nash_conv : float or None
+        What the two players together gain by best-responding to the average profile (0 exactly at a Nash
+        equilibrium); ``None`` for a matrix game against a fixed opponent, where only one player learns.
+    exploitability : float or None
+        ``nash_conv / 2`` (OpenSpiel's convention); ``None`` where ``nash_conv`` is, and for a general-sum matrix game.
+    game_value : float
+        Player 1's expected payoff when both play the average profile.
+    br_gains : PlayerValues
+        What each player gains by switching to a best response (player 2's ``None`` against a fixed matrix opponent).
+    learner : int or None
+        The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
+    gap_name : str
+        The measure a chart or a race follows (``History.gap_name``): ``nash_conv`` on a matrix game,
+        ``exploitability`` on a game tree, ``br_gain_1`` or ``br_gain_2`` (the learner's gain) against a fixed
+        opponent.
+    nash_conv_current : float or None
+        The nash_conv of the *current* profile, the one the next iteration plays (the optimistic rules' and MMD's
+        converge; RM's and Hedge's cycle); ``None`` against a fixed matrix opponent.
+    average_regret, regret_bound : PlayerValues or None
+        A matrix game's average positive regret per player and the bound drawn beside it; ``None`` on a game tree.
+    cce_gap : float or None
+        A general-sum matrix game's largest external regret per iteration of the empirical joint play (its distance
+        from the coarse correlated equilibria); ``None`` elsewhere.
+    """
+
+    iteration: int
+    nash_conv: float | None
+    exploitability: float | None
+    game_value: float
+    br_gains: PlayerValues
+    learner: int | None = None
+    gap_name: str = "nash_conv"
+    nash_conv_current: float | None = None
+    average_regret: PlayerValues | None = None
+    regret_bound: PlayerValues | None = None
+    cce_gap: float | None = None
+
+    @property
+    def gap(self) -> float:
+        """The measure named by :attr:`gap_name`."""
+        name = self.gap_name
+        if name == "nash_conv":
+            return self.nash_conv
+        if name == "exploitability":
+            return self.exploitability
+        return self.br_gains[int(name[-1]) - 1]
+
+    @property
+    def value(self) -> float:
+        """Deprecated: :attr:`game_value`."""
+        warn("Metrics.value is deprecated: use .game_value")
+        return self.game_value
+
+
+class BestResponse(NamedTuple):
+    """A player's exact best response to the other player's part of a policy (:func:`rmcore.best_response`).
+
+    Attributes
+    ----------
+    value : float
+        The best response's expected payoff, in that player's own payoffs.
+    policy : Policy
+        The pure best response at the player's information sets; the other player's part as given.
+    action_values : ndarray, shape (infosets, actions)
+        The counterfactual value of each action at the player's information sets, the best response played below
+        (0 at the other player's). On a matrix game: each action's expected payoff against the other's strategy.
+    reach : ndarray, shape (infosets,)
+        How likely chance and the other player are to let the player reach each of its information sets (0 at the
+        other player's; 1 at a matrix game's).
+    gain : float
+        ``value`` minus what the player's own part of the policy earns: 0 exactly when that part is a best response.
+        (Against a fixed opponent given alone, the player's own part is uniform.)
+    """
+
+    value: float
+    policy: Policy
+    action_values: np.ndarray
+    reach: np.ndarray
+    gain: float = float("nan")
+
+
+class ExactSolution(NamedTuple):
+    """A two-player zero-sum game's exact answer (:func:`rmcore.solve_exactly`).
+
+    Attributes
+    ----------
+    game_value : float
+        Player 1's payoff at equilibrium (the value of the game).
+    policy : Policy
+        An equilibrium: both players' strategies (a matrix game's over the information sets ``row`` and ``col``).
+    nash_conv : float
+        That equilibrium's NashConv as the library's own best responses measure it: zero up to the linear program's
+        tolerance, the check.
+    """
+
+    game_value: float
+    policy: Policy
+    nash_conv: float

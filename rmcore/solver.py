@@ -1,6 +1,8 @@
 """What every solver does the same way: run in chunks, keep a bounded history priced by its cost, answer ``metrics()``.
 
-A solver of a family (:class:`rmcore.MatrixSolver`, :class:`rmcore.CFRSolver`) says how to call its kernel, how large
+:class:`Runner` is what a solver and a race (:class:`rmcore.Race`) share: the iteration counter and ``run(n)`` in
+chunks, each recorded before the next, within ``config.MAX_ITERATIONS``. :class:`Solver` is the rest of a solver: a
+solver of a family (:class:`rmcore.MatrixSolver`, :class:`rmcore.CFRSolver`) says how to call its kernel, how large
 an iteration and a history row are, and how to read a row into a :class:`~rmcore.History`; this class does the rest:
 
 - ``run(n)`` in chunks of at most ``config.RUN_CHUNK_WORK`` units of work, each recorded before the next (a Ctrl-C
@@ -8,7 +10,8 @@ an iteration and a history row are, and how to read a row into a :class:`~rmcore
 - checkpoints: the iterations ``checkpoints.checkpoints_between`` lists, on the multiples of a stride chosen so that
   the rows cost at most ``history_share`` of the run (``config.HISTORY_SHARE``, a tenth): a row of a large game costs
   as much as several iterations, and would otherwise cost more than the solving;
-- ``history()``: the checkpoints and the current iteration; ``metrics()``: its last row.
+- ``history()``: the checkpoints and the current iteration; ``metrics()``: its last row; ``metrics_at(history, row)``:
+  any row's :class:`~rmcore.Metrics`.
 """
 
 from __future__ import annotations
@@ -17,10 +20,10 @@ import numpy as np
 
 from . import _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
-from .records import History, RecordBuffer, concat_records, take_records
+from .records import History, Metrics, RecordBuffer, concat_records, take_records
 from .validation import history_points, whole_number
 
-__all__ = ["Solver"]
+__all__ = ["Runner", "Solver"]
 
 
 def history_share(value) -> float | None:
@@ -32,7 +35,34 @@ def history_share(value) -> float | None:
     return float(value)
 
 
-class Solver:
+class Runner:
+    """An iteration counter and ``run(n)`` in chunks: a subclass provides ``_chunk_iterations()`` (the most iterations
+    one chunk runs) and ``_run_chunk(n)``, which runs ``n`` iterations, records them and advances ``_iteration``."""
+
+    _iteration: int = 0
+
+    @property
+    def iteration(self) -> int:
+        """Iterations run so far."""
+        return self._iteration
+
+    def _chunk_iterations(self) -> int:
+        raise NotImplementedError
+
+    def _run_chunk(self, iterations: int) -> None:
+        raise NotImplementedError
+
+    def run(self, iterations: int) -> None:
+        """Advance ``iterations`` iterations (a whole number >= 0); any split of the same total gives the same results.
+
+        Runs in chunks, each recorded before the next: a Ctrl-C lands within a fraction of a second and leaves
+        :attr:`iteration` and the state in agreement.
+        """
+        iterations = whole_number(iterations, "iterations", 0)
+        run_in_chunks(self, iterations, self._chunk_iterations())
+
+
+class Solver(Runner):
     """The run, chunk, history and metrics machinery both solver families share (see the module docstring).
 
     A subclass sets ``family`` (its kernels' family in ``rmcore/kernels``) and calls :meth:`_start` at the end of its
@@ -43,7 +73,7 @@ class Solver:
     - ``_empty_record(rows)``: a record with room for ``rows`` rows;
     - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's cost, in one unit of work;
     - ``history_of(record)``, ``_metric_columns(record)`` (every metric of the rows, an array each) and
-      ``_row_metrics(iteration, columns, row)`` (the metrics record of one row of those columns).
+      ``_row_metrics(iteration, columns, row)`` (the :class:`~rmcore.Metrics` of one row of those columns).
     """
 
     family: str = ""
@@ -72,11 +102,6 @@ class Solver:
         return checkpoints.stride_for(self._row_work(), self._iteration_work(), self.history_share)
 
     @property
-    def iteration(self) -> int:
-        """Iterations run so far."""
-        return self._iteration
-
-    @property
     def kernel_status(self) -> str:
         """What runs the next call: ``"ready"`` (compiled code), ``"python"`` (while it compiles in the background,
         a small call runs as plain Python, with the same numbers), ``"compiling"`` (a large call waits for it) or
@@ -101,16 +126,12 @@ class Solver:
             return 0
         return int(budget // (self._iteration_work() + self._row_work()))
 
-    @exclusive
-    def run(self, iterations: int) -> None:
-        """Advance ``iterations`` iterations (a whole number >= 0); any split of the same total gives the same results.
+    #: ``run(n)``, one thread at a time (:func:`rmcore._guard.exclusive`), in chunks of at most
+    #: ``config.RUN_CHUNK_WORK`` units of work.
+    run = exclusive(Runner.run)
 
-        Runs in chunks of at most ``config.RUN_CHUNK_WORK`` units of work, each recorded before the next: a Ctrl-C
-        lands within a fraction of a second and leaves :attr:`iteration` and the state in agreement.
-        """
-        iterations = whole_number(iterations, "iterations", 0)
-        chunk = max(config.RUN_CHUNK_WORK // max(self._iteration_work(), 1), 1)
-        run_in_chunks(self, iterations, chunk)
+    def _chunk_iterations(self) -> int:
+        return max(config.RUN_CHUNK_WORK // max(self._iteration_work(), 1), 1)
 
     def _run_chunk(self, iterations: int) -> None:
         start, stop = self._iteration, self._iteration + iterations
@@ -139,10 +160,15 @@ class Solver:
         return self.history_of(record)
 
     @exclusive
-    def metrics(self):
+    def metrics(self) -> Metrics:
         """The metrics now: the last row of :meth:`history` (computed alone when it is no checkpoint)."""
         if self._iteration > 0 and self._records.last_iteration == self._iteration:
             row = take_records(self._record, slice(-1, None))
         else:
             row = self._snapshot()
         return self._row_metrics(self._iteration, self._metric_columns(row), 0)
+
+    def metrics_at(self, history: History, row: int) -> Metrics:
+        """The metrics of checkpoint ``row`` of ``history`` (this solver's, or one of a solver of the same setup): what
+        :meth:`metrics` said at that iteration."""
+        return self._row_metrics(int(history.iterations[row]), history.metrics, row)

@@ -6,7 +6,7 @@ recorded at its checkpoints:
 
 * games: the tree catalogue's (``rmcore.TREE_GAMES``) and the matrix presets (``rmcore.PRESETS``) by name with their
   parameters, and Gambit ``.efg`` (trees) and ``.nfg`` (matrix games) files;
-* algorithms: a tree variant (``rmcore.CFR_VARIANTS``) or a matrix rule (``rmcore.ALGORITHMS``) by name with its
+* algorithms: a tree variant (``rmcore.CFR_ALGORITHMS``) or a matrix rule (``rmcore.ALGORITHMS``) by name with its
   parameters, or ``"all"`` of a catalogue (read when the grid is read, so a new variant joins every grid that asks
   for all); each runs on every game of its family;
 * seeds: a sampled variant (chance and Monte Carlo CFR, sampled regret matching) runs once per seed, the others once;
@@ -67,10 +67,10 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import config
-from .catalogue import TREE_GAMES, tree_game
-from .cfr import CFR_VARIANTS, CFRSolver, CFRVariant, variant_parameters
-from .games import PRESETS, MatrixGame, preset
-from .matrix import ALGORITHMS, MatrixSolver, MatrixVariant
+from .matrix.games import PRESETS, MatrixGame, preset
+from .matrix.solver import ALGORITHMS, MatrixSolver, MatrixVariant
+from .trees.catalogue import TREE_GAMES, tree_game
+from .trees.cfr import CFR_ALGORITHMS, CFRSolver, CFRVariant, variant_parameters
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -407,7 +407,7 @@ def _algorithms(entry: Mapping, k: int) -> list[tuple[str, dict, str, bool]]:
     if len(kinds) != 1:
         raise GridError(f"{where} needs tree = 'a CFR variant' or matrix = 'a learning rule', exactly one")
     family = kinds[0]
-    catalogue, keys = (CFR_VARIANTS, _TREE_KEYS) if family == "tree" else (ALGORITHMS, _MATRIX_KEYS)
+    catalogue, keys = (CFR_ALGORITHMS, _TREE_KEYS) if family == "tree" else (ALGORITHMS, _MATRIX_KEYS)
     name = entry[family]
     given = {key: value for key, value in entry.items() if key != family}
     if name == ALL:

@@ -50,7 +50,7 @@ _PLAIN_LOOP = Check(
     "equal to a plain-Python reference to 1e-12",
 )
 
-#: (family, name) -> :class:`Check`, for every rule of ``rmcore.ALGORITHMS`` and variant of ``rmcore.CFR_VARIANTS``.
+#: (family, name) -> :class:`Check`, for every rule of ``rmcore.ALGORITHMS`` and variant of ``rmcore.CFR_ALGORITHMS``.
 CHECKS: dict[tuple[str, str], Check] = {
     ("matrix", "rm"): Check(
         "Hart & Mas-Colell 2000",
@@ -260,14 +260,14 @@ def _cell(text: str) -> str:
 
 def status_table() -> str:
     """The status table as Markdown: one row per rule and variant, in the catalogues' order."""
-    from .cfr import CFR_VARIANTS
     from .matrix import ALGORITHMS
+    from .trees.cfr import CFR_ALGORITHMS
 
     rows = [
         "| family | name | paper | checked against | how closely | tests |",
         "|---|---|---|---|---|---|",
     ]
-    for family, names in (("matrix", ALGORITHMS), ("tree", CFR_VARIANTS)):
+    for family, names in (("matrix", ALGORITHMS), ("tree", CFR_ALGORITHMS)):
         for name in names:
             record = check(family, name)
             tests = "<br>".join(f"`{test}`" for test in record.tests)

@@ -1,19 +1,8 @@
-"""Real-browser helpers: `streamlit run` on 127.0.0.1 and Debian's chromium driven by Playwright.
-
-Run as ``python -m tests.browser`` to measure how often a page's live charts update while running
-(a measurement, printed; speed targets are not asserted in tests):
-
-    python -m tests.browser                      # matrix page, one variant
-    python -m tests.browser --page kuhn          # poker page (its id is kuhn), Kuhn poker, one variant
-    python -m tests.browser --race 8             # matrix page, a race of 8 variants (3x3)
-    python -m tests.browser --page kuhn --race 10
-    python -m tests.browser --pin                # server on core 0, browser on core 1
-    python -m tests.browser --query "preset=Matching+pennies&algorithm=hedge"   # the page opened from a link's setup
-"""
+"""Real-browser helpers: `streamlit run` on 127.0.0.1 and Debian's chromium driven by Playwright, for the browser
+tests and the measurement scripts (``benchmarks/browser_rate.py`` counts a page's chart updates with them)."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import socket
@@ -263,7 +252,7 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
 
     Returns the name part of a trace that changes on every redraw of the page's main live chart.
     """
-    page.goto(url if which == "matrix" else f"{url}/kuhn_poker")
+    page.goto(url if which == "matrix" else f"{url}/game_trees")
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
     wait_until_idle(page)
     if race > 1:
@@ -287,12 +276,12 @@ def open_lesson_and_run(page, url: str, lesson: str) -> str:
     import urllib.parse
 
     from ui.matrix import lesson as matrix_lesson
-    from ui.poker import lesson as tree_lesson
+    from ui.trees import lesson as tree_lesson
 
     if lesson == "rules":
         address = f"{url}/?{urllib.parse.urlencode(matrix_lesson.query())}"
     else:
-        address = f"{url}/kuhn_poker?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
+        address = f"{url}/game_trees?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
     page.goto(address)
     page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
     name = "guide: 1/T"
@@ -305,40 +294,6 @@ def open_lesson_and_run(page, url: str, lesson: str) -> str:
     wait_until_idle(page)
     page.get_by_role("radio", name="Run").click()
     return name
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description="Chart updates per second in headless Chromium against streamlit run.")
-    parser.add_argument("--page", choices=["matrix", "kuhn"], default="matrix")
-    parser.add_argument("--race", type=int, default=1, help="variants running (1: no race)")
-    parser.add_argument("--lesson", choices=["rules", "kuhn", "leduc"], help="run a lesson's link instead")
-    parser.add_argument("--seconds", type=float, default=8.0)
-    parser.add_argument("--query", default="", help="a link's parameters for the matrix page (its setup)")
-    parser.add_argument("--pin", action="store_true", help="server on core 0, browser and this script on core 1")
-    args = parser.parse_args()
-    if args.pin:
-        os.sched_setaffinity(0, {1})  # the browser started below inherits it
-    with running_app(cpus="0" if args.pin else None) as url, chromium_page() as page:
-        if args.lesson:
-            name = open_lesson_and_run(page, url, args.lesson)
-        else:
-            opened = f"{url}/?{args.query}" if args.query and args.page == "matrix" else url
-            name = open_page_and_run(page, opened, args.page, args.race)
-        time.sleep(1.0)
-        seen = chart_states_while_running(page, args.seconds, name)
-        errors = page.locator("[data-testid=stException]").count()
-    rate = (len(seen) - 1) / args.seconds
-    what = f"the {args.lesson} lesson" if args.lesson else f"{args.page} page, {args.race} variant(s)"
-    what += f" ({args.query})" if args.query else ""
-    print(
-        f"{what}, headless chromium{' (pinned)' if args.pin else ''}: {rate:.1f} "
-        f"chart updates per second over {args.seconds:.0f} s; {seen[-1] if seen else 0:,.0f} iterations drawn at the "
-        f"end; {errors} errors"
-    )
-
-
-if __name__ == "__main__":
-    main()
 
 
 def server_pid(url: str) -> int:

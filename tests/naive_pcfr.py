@@ -1,6 +1,6 @@
 """A slow, obvious predictive CFR+ (Farina, Kroer & Sandholm 2021), written from the paper's definition.
 
-Recursive over the histories of any game :mod:`rmcore.poker` has rules for (Kuhn, Leduc), dicts keyed by
+Recursive over the histories of any game :mod:`rmcore.trees.poker` has rules for (Kuhn, Leduc), dicts keyed by
 information-set name: it reads only the rules, never the flat arrays or the kernels. At every information set I
 of the player being updated, predictive regret matching+ with the prediction ``m_{t+1} = r_t``:
 

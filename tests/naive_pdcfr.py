@@ -1,7 +1,7 @@
 """Slow, obvious PDCFR+ and DCFR+ (Xu, Li, Liu, Fu, Fu, Xing & Cheng, IJCAI 2024), in the update order of the
 authors' published code (rpSebastian/PDCFRPlus, ``pdcfrplus/cfr/``), written from the paper's definitions.
 
-Recursive over the histories of any game :mod:`rmcore.poker` has rules for (Kuhn, Leduc), dicts keyed by
+Recursive over the histories of any game :mod:`rmcore.trees.poker` has rules for (Kuhn, Leduc), dicts keyed by
 information-set name: it reads only the rules, never the flat arrays or the kernels. Iteration t = 1, 2, ...; for each
 player i in turn (player 1 first; or both at once, ``alternating=False``):
 

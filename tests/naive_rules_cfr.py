@@ -1,4 +1,4 @@
-"""The slow, obvious CFR of ``naive_cfr.py``, generalised to any game :mod:`rmcore.poker` has rules for.
+"""The slow, obvious CFR of ``naive_cfr.py``, generalised to any game :mod:`rmcore.trees.poker` has rules for.
 
 Recursive over histories, dicts keyed by information-set name, chance handled by enumerating the
 deals: it reads only the rules (who acts, legal actions, payoffs, information sets), never the flat

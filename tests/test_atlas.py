@@ -56,7 +56,7 @@ def test_the_atlas_runs_every_algorithm_of_the_catalogues_on_the_games_it_names(
     assert all(rmcore.preset(name).is_zero_sum for name in presets)  # exploitability is defined
     for game in tree_games:
         names = {c.spec["algorithm"]["tree"] for c in grid.cells if game_label(c.spec["game"]) == game}
-        assert names == set(rmcore.CFR_VARIANTS)
+        assert names == set(rmcore.CFR_ALGORITHMS)
     for name in presets:
         assert {c.spec["algorithm"]["matrix"] for c in matrix if c.spec["game"]["name"] == name} == set(
             rmcore.ALGORITHMS
@@ -68,7 +68,7 @@ def test_the_atlas_runs_every_algorithm_of_the_catalogues_on_the_games_it_names(
 
 
 def test_a_variant_added_to_a_catalogue_joins_the_atlas(monkeypatch):
-    monkeypatch.setitem(rmcore.CFR_VARIANTS, "dcfr+", "A variant the catalogue gains later.")
+    monkeypatch.setitem(rmcore.CFR_ALGORITHMS, "dcfr+", "A variant the catalogue gains later.")
     monkeypatch.setitem(rmcore.ALGORITHMS, "sprm+", "A rule the catalogue gains later.")
     grid = atlas.atlas_grid(quick=True)
     assert sum(c.spec["algorithm"].get("tree") == "dcfr+" for c in grid.cells) == 7

@@ -157,7 +157,7 @@ def test_each_runs_link_opens_its_page_with_that_run_set_up(folder, cell):
     last = run.iloc[-1]
     assert metrics.exploitability == pytest.approx(last.exploitability, rel=1e-9, abs=1e-15)
     if cell.family == "tree":
-        current = rmcore.tree_nash_conv(game, solver.current_policy()) / 2
+        current = rmcore.nash_conv(game, solver.current_policy()) / 2
     else:
         current = metrics.nash_conv_current / 2
     assert current == pytest.approx(last.exploitability_current, rel=1e-9, abs=1e-15)

@@ -74,6 +74,23 @@ def wait_for_compiled_speed(page, iterations: int = 1_000_000, timeout: float = 
         time.sleep(0.5)
 
 
+def test_a_link_to_kuhn_poker_opens_the_tree_page_at_game_trees_with_all_its_parameters(app_url):
+    """The tree page's path is /game_trees; a link to /kuhn_poker opens it there, every parameter kept (a repeated one
+    with all its values), in the same browser tab."""
+    query = "kuhn_game=Leduc+hold%27em&kuhn_variants=cfr%2B+%C2%B7+simultaneous&kuhn_variants=cfr+%C2%B7+alternating"
+    with chromium_page(1280, 720) as page:
+        page.goto(f"{app_url}/kuhn_poker?{query}&kuhn_seed=5")
+        page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+        wait_until_idle(page)
+        assert urllib.parse.urlsplit(page.url).path == "/game_trees"
+        kept = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query)
+        assert kept["kuhn_game"] == ["Leduc hold'em"] and kept["kuhn_seed"] == ["5"]
+        assert kept["kuhn_variants"] == ["cfr+ · simultaneous", "cfr · alternating"]
+        assert page.get_by_text("Leduc hold'em (Southey et al. 2005)").count() >= 1
+        assert page.locator("[data-testid=stException]").count() == 0
+        assert page.get_by_text("could not be used").count() == 0
+
+
 def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
     with chromium_page(height=3400) as page:
         page.goto(f"{app_url}/kuhn_poker")
@@ -385,7 +402,7 @@ _CLIPPED_CONTROLS_JS = (
 
 
 @pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
-@pytest.mark.parametrize("path", ["/", "/kuhn_poker"])
+@pytest.mark.parametrize("path", ["/", "/game_trees", "/kuhn_poker"])
 def test_no_control_is_clipped_on_a_projector_or_a_large_screen(app_url, path, width, height):
     with chromium_page(width, height) as page:
         page.goto(app_url + path)
@@ -597,10 +614,10 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
 @pytest.mark.slow
 def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypatch):
     """A server started from a fresh install: the first Run, and then a switch to a variant never compiled, answer
-    without waiting for a compile (plain Python stands in while the kernels compile in the background; one compile
-    takes 5-13 s here), and the page says so. Behaviour is checked (the update ran on a stand-in: the page's notice);
-    the seconds are printed, not asserted (``tests/cold_start.py`` measures them)."""
-    from .cold_start import _CLOCK_JS, first_update_after, switch
+    without waiting for a compile (plain Python stands in while the kernels compile in the background), and the page
+    says so. Behaviour is checked (the update ran on a stand-in: the page's notice); the seconds are printed, not
+    asserted (``benchmarks/cold_start.py`` measures them)."""
+    from benchmarks.cold_start import _CLOCK_JS, first_update_after, switch
 
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the server below compiles everything afresh
     with running_app(timeout=120) as url, chromium_page(width=1280, height=1600) as page:
@@ -735,7 +752,7 @@ def test_a_race_of_eleven_from_a_link_an_openspiel_export_and_a_game_by_name_sho
     pyspiel = pytest.importorskip("pyspiel")
     from open_spiel.python.algorithms.gambit import export_gambit
 
-    from ui.poker.settings import ALL_VARIANTS
+    from ui.trees.settings import ALL_VARIANTS
 
     exported = tmp_path / "leduc.efg"
     exported.write_text(export_gambit(pyspiel.load_game("leduc_poker")))

@@ -3,7 +3,7 @@
 import pytest
 
 import rmcore
-from rmcore import poker
+from rmcore.trees import poker
 
 
 @pytest.mark.parametrize("name", list(rmcore.TREE_GAMES))
@@ -58,3 +58,32 @@ def test_a_bad_name_or_parameter_is_a_value_error_naming_it(name, parameters, na
 def test_a_game_outside_the_catalogue_has_no_setting():
     with pytest.raises(ValueError, match="not built from a game of the catalogue"):
         rmcore.tree_game_setting(rmcore.preset("rps"))
+
+
+@pytest.mark.parametrize("name", list(rmcore.TREE_GAMES))
+def test_each_game_is_described_once_in_the_catalogue_and_the_page_reads_it_there(name):
+    """One description per game: its line and how it is played are written in the catalogue only, and the tree page
+    shows them for each of its choices of that game (the classic Kuhn and Kuhn on sliders are both "kuhn")."""
+    from pathlib import Path
+
+    from ui.tables import escape
+    from ui.trees import games
+
+    entry = rmcore.TREE_GAMES[name]
+    assert entry.how_to_play and entry.description
+    root = Path(__file__).resolve().parent.parent
+    for words in (entry.description, entry.how_to_play):
+        head = words[:48]
+        holders = [
+            str(path.relative_to(root))
+            for folder in ("rmcore", "ui", "app_pages")
+            for path in (root / folder).rglob("*.py")
+            if head in path.read_text(encoding="utf-8")
+        ]
+        assert holders == ["rmcore/trees/catalogue.py"], (head, holders)
+    choices = [choice for choice, entry_name in games.ENTRY_OF_CLASSIC.items() if entry_name == name] or [name]
+    for choice in choices:
+        shown = games.page_words(choice, None, rmcore.tree_game(name))
+        assert escape(entry.how_to_play) in shown
+        if choice not in games.CLASSIC:  # (a classic choice's line is its help's: TREE_GAME_CHOICES)
+            assert escape(entry.description) in shown

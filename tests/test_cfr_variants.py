@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import poker
+from rmcore.trees import poker
 
 from .naive_pcfr import NaivePCFRPlus
 

@@ -40,7 +40,7 @@ def test_kuhn_runs_mmd_with_its_temperature_and_reports_the_last_iterate():
     solver.run(300)
     assert result["variant"] == "mmd(α=0.1, η=0.5) · simultaneous"
     assert result["exploitability"] == solver.metrics().exploitability
-    assert result["exploitability_current"] == rmcore.tree_nash_conv(rmcore.KUHN, solver.current_policy()) / 2
+    assert result["exploitability_current"] == rmcore.nash_conv(rmcore.KUHN, solver.current_policy()) / 2
     out = cli("kuhn", "--variant", "mmd", "--iterations", "30")
     assert "30 iterations of mmd(α=0.05) (simultaneous)" in out.stdout and "the last iterate" in out.stdout
 

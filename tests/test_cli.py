@@ -157,7 +157,7 @@ def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
 def test_race_against_a_fixed_poker_player_reads_its_strategy_from_json(tmp_path):
     import rmcore
 
-    exact = rmcore.solve_tree_game(rmcore.KUHN)
+    exact = rmcore.solve_exactly(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     (tmp_path / "p2.json").write_text(json.dumps(opponent))
     out = cli(
@@ -237,7 +237,7 @@ def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
 
     out = cli("race", "--game", "liars_dice", "--sides", "3", "--variants", "cfr", "--iterations", "30", "--json")
     assert out.returncode == 0, out.stderr
-    solver = rmcore.CFRSolver(rmcore.liars_dice(3), "cfr")
+    solver = rmcore.CFRSolver(rmcore.trees.liars_dice(3), "cfr")
     solver.run(30)
     result = json.loads(out.stdout)
     assert result["game"] == "Liar's dice, 3 sides"

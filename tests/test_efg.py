@@ -50,7 +50,7 @@ def test_a_hand_written_file_reads_with_its_outcomes_summed_along_each_path():
     assert tree.deal_probability.tolist() == [1 / 3, 2 / 3]
     assert [game.node_labels[k] for k in order[:3]] == ["h", "mid", "h 1 x"]  # the node's name, else its history
     # Player 1 cannot see the coin: the lottery is worth 0, player 2 answers the other move with R (-4/3); plus ante.
-    assert rmcore.solve_tree_game(game).value == pytest.approx(0.5, abs=1e-9)
+    assert rmcore.solve_exactly(game).game_value == pytest.approx(0.5, abs=1e-9)
 
 
 def test_names_escaped_quotes_and_bytes_and_paths(tmp_path):
@@ -74,7 +74,7 @@ def test_names_shared_by_two_information_sets_are_replaced_by_numbers():
 
 def test_kuhn_written_and_read_keeps_the_equilibrium_value():
     game = rmcore.read_efg(rmcore.write_efg(rmcore.KUHN))
-    assert rmcore.solve_tree_game(game).value == pytest.approx(-1 / 18, abs=1e-9)
+    assert rmcore.solve_exactly(game).game_value == pytest.approx(-1 / 18, abs=1e-9)
 
 
 def test_chance_probabilities_are_written_as_fractions_summing_to_one():

@@ -44,7 +44,7 @@ def test_openspiels_own_export_is_read_with_its_decimals_as_fractions_and_a_note
     assert notes and f"read {decimal} as {fraction} (each within 1e-12 of it), which sum to exactly 1" in notes[0]
     converted = rmcore.from_openspiel(game)
     assert len(read.infosets) == len(converted.infosets)
-    assert rmcore.solve_tree_game(read).value == pytest.approx(rmcore.solve_tree_game(converted).value, abs=1e-9)
+    assert rmcore.solve_exactly(read).game_value == pytest.approx(rmcore.solve_exactly(converted).game_value, abs=1e-9)
     solver = rmcore.CFRSolver(read, "cfr+")
     solver.run(10)
     reference = rmcore.CFRSolver(converted, "cfr+")

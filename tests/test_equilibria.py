@@ -1,5 +1,6 @@
-"""Every Nash equilibrium of a general-sum matrix game (rmcore.equilibria), held against Nashpy's vertex enumeration
-and Gambit's (pygambit's enummixed) on ten games, against exact hand-derived answers, and against the definition."""
+"""Every Nash equilibrium of a general-sum matrix game (rmcore.exact.equilibria), held against Nashpy's vertex
+enumeration and Gambit's (pygambit's enummixed) on ten games, against exact hand-derived answers, and against the
+definition."""
 
 from __future__ import annotations
 

@@ -11,19 +11,19 @@ import rmcore
 def _relative_nash_conv(game: rmcore.MatrixGame) -> float:
     """The answer's nash_conv over the payoffs' range, measured on the game moved to a zero midpoint: nash_conv does
     not change under a shift, and measured at an offset of 1e9 its own rounding (1e-7) would hide what is measured."""
-    solution = rmcore.solve_zero_sum(game)
+    solution = rmcore.solve_exactly(game)
     payoffs = game.row_payoffs
     centred = rmcore.MatrixGame(payoffs - 0.5 * (payoffs.max() + payoffs.min()))
     spread = float(np.ptp(payoffs)) or 1.0
-    return rmcore.nash_conv(centred, solution.row_strategy, solution.col_strategy) / spread
+    return rmcore.nash_conv(centred, solution.policy) / spread
 
 
 def test_a_tiny_game_on_a_large_offset_gets_its_equilibrium():
     game = rmcore.MatrixGame([[1e6 + 0.001, 1e6], [1e6, 1e6 + 0.001]])
-    solution = rmcore.solve_zero_sum(game)
-    assert np.allclose(solution.row_strategy, [0.5, 0.5], atol=1e-9)
-    assert np.allclose(solution.col_strategy, [0.5, 0.5], atol=1e-9)
-    assert solution.value == pytest.approx(1e6 + 0.0005, abs=1e-9)
+    solution = rmcore.solve_exactly(game)
+    assert np.allclose(solution.policy["row"], [0.5, 0.5], atol=1e-9)
+    assert np.allclose(solution.policy["col"], [0.5, 0.5], atol=1e-9)
+    assert solution.game_value == pytest.approx(1e6 + 0.0005, abs=1e-9)
 
 
 @settings(max_examples=60, deadline=None)
@@ -42,11 +42,13 @@ def test_the_answer_is_an_equilibrium_at_any_offset_and_scale(seed, shape, offse
 
 
 def test_a_constant_game_is_solved_by_any_strategy():
-    solution = rmcore.solve_zero_sum(rmcore.MatrixGame(np.full((2, 3), 7.0)))
-    assert solution.value == 7.0 and solution.row_strategy == (0.5, 0.5)
+    solution = rmcore.solve_exactly(rmcore.MatrixGame(np.full((2, 3), 7.0)))
+    assert solution.game_value == 7.0 and solution.policy["row"].tolist() == [0.5, 0.5]
 
 
 def test_the_value_comes_from_the_strategies_returned():
     game = rmcore.preset("rps-crash")
-    solution = rmcore.solve_zero_sum(game)
-    assert solution.value == float(np.array(solution.row_strategy) @ game.row_payoffs @ np.array(solution.col_strategy))
+    solution = rmcore.solve_exactly(game)
+    assert solution.game_value == float(
+        np.array(solution.policy["row"]) @ game.row_payoffs @ np.array(solution.policy["col"])
+    )

@@ -38,10 +38,10 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
     "game,variants,race",
     [
         (rmcore.preset("battle-of-sexes"), ["prm+/alternating/linear", "rm/sampled"], dict(seeds=2, seed=3)),
-        (rmcore.preset("rps"), ["rm+"], dict(opponent=(30 / 110, 50 / 110, 30 / 110))),
+        (rmcore.preset("rps"), ["rm+"], dict(opponent={"col": (30 / 110, 50 / 110, 30 / 110)})),
         # the page's sliders at 7, 28, 7: normalised once by the page and again by the solver, whose last bit the
         # raw weights 7, 28, 7 do not give (0.0696249807249601 against 0.06962498072496007 after 1,000 iterations)
-        (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent=(7 / 42, 28 / 42, 7 / 42), seeds=2)),
+        (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent={"col": (7 / 42, 28 / 42, 7 / 42)}, seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
         (rmcore.preset("rps-crash"), ["hedge/eta=0.05", "optimistic-gda/eta=0.2"], dict(start=((6, 2, 2), (2, 2, 6)))),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
@@ -73,7 +73,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
                 opponent=rmcore.fixed_strategy(
                     rmcore.kuhn_poker(4, 1.5),
                     1,
-                    rmcore.solve_tree_game(rmcore.kuhn_poker(4, 1.5)).policy,
+                    rmcore.solve_exactly(rmcore.kuhn_poker(4, 1.5)).policy,
                     {"K": (0.3, 0.7)},
                 )
             ),

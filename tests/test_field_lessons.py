@@ -19,10 +19,10 @@ def run(game, algorithm, iterations, **kwargs):
 
 
 def distance_from_centre(solver) -> float:
-    current = solver.current_strategies()
-    if len(current.row) == 2:
-        return float(np.hypot(current.row[0] - 0.5, current.col[0] - 0.5))
-    return float(np.linalg.norm(np.asarray(current.row) - 1 / 3))
+    current = solver.current_policy()
+    if len(current["row"]) == 2:
+        return float(np.hypot(current["row"][0] - 0.5, current["col"][0] - 0.5))
+    return float(np.linalg.norm(np.asarray(current["row"]) - 1 / 3))
 
 
 def test_the_pennies_lesson_hedge_spirals_out_and_optimistic_hedge_in():
@@ -39,7 +39,7 @@ def test_the_rps_lesson_stays_symmetric_drifts_out_and_its_average_closes_in():
     rps = rmcore.preset("rps")
     said = field_lessons.LESSONS["rps"].words
     runs = {n: run(rps, "hedge", n, start=START) for n in (100, 1000)}
-    assert all(np.allclose(s.current_strategies().row, s.current_strategies().col) for s in runs.values())
+    assert all(np.allclose(s.current_policy()["row"], s.current_policy()["col"]) for s in runs.values())
     near = [distance_from_centre(runs[n]) for n in (100, 1000)]
     assert f"({near[0]:.2f} from the centre after 100 iterations, {near[1]:.2f} after 1,000)" in said
     assert f"(nash_conv {runs[1000].metrics().nash_conv:.3f} after 1,000)" in said

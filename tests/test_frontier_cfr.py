@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore.cfr import VARIANT_DISCOUNTS
+from rmcore.trees.cfr import VARIANT_DISCOUNTS
 
 from .naive_pdcfr import NaiveDiscountedPlus
 
@@ -39,7 +39,7 @@ def _agree(game, variant, updates, iterations, **parameters):
     for t in range(1, iterations + 1):
         ours.run(1)
         reference.iterate()
-        expected = rmcore.tree_nash_conv(game, _reference_policy(game, reference)) / 2.0
+        expected = rmcore.nash_conv(game, _reference_policy(game, reference)) / 2.0
         got = ours.metrics().exploitability
         if expected > 1e-10:
             relative = abs(got - expected) / expected
@@ -202,8 +202,8 @@ def test_any_split_of_a_run_gives_the_same_bits_and_the_trace_replays():
 
 @pytest.mark.parametrize("variant", ["pdcfr+", "dcfr+"])
 def test_against_a_fixed_opponent_the_learner_approaches_a_best_response(variant):
-    opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.tree.uniform_policy(rmcore.KUHN))
+    opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.trees.game.uniform_policy(rmcore.KUHN))
     solver = rmcore.CFRSolver(rmcore.KUHN, variant, opponent=opponent, max_points=0)
     solver.run(2000)
     assert solver.metrics().br_gains[0] < 1e-4
-    assert np.array_equal(solver.average_policy().probabilities[6:], rmcore.tree.uniform_policy(rmcore.KUHN)[6:])
+    assert np.array_equal(solver.average_policy().probabilities[6:], rmcore.trees.game.uniform_policy(rmcore.KUHN)[6:])

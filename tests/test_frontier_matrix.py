@@ -22,10 +22,10 @@ def _cai():
 def test_the_preset_is_cai_et_als_game_with_value_one_quarter():
     game = _cai()
     assert game.row_payoffs.tolist() == CAI and game.is_zero_sum
-    solution = rmcore.solve_zero_sum(game)
-    assert solution.value == pytest.approx(0.25, abs=1e-12)
-    assert np.allclose(game.equilibria[0].row, solution.row_strategy)
-    assert np.allclose(game.equilibria[0].col, solution.col_strategy)
+    solution = rmcore.solve_exactly(game)
+    assert solution.game_value == pytest.approx(0.25, abs=1e-12)
+    assert np.allclose(game.equilibria[0].row, solution.policy["row"])
+    assert np.allclose(game.equilibria[0].col, solution.policy["col"])
 
 
 @pytest.mark.parametrize("rule,reference", [("sprm+", SPRMSolver), ("exrm+", ExRMSolver)])
@@ -38,16 +38,16 @@ def test_the_last_iterate_equals_the_reference_at_every_iteration(rule, referenc
     for t in range(1, 1001):
         solver.run(1)
         slow.iterate()
-        current = solver.current_strategies()
-        assert np.abs(current.row - slow.current[0]).max() <= 1e-13, t
-        assert np.abs(current.col - slow.current[1]).max() <= 1e-13, t
+        current = solver.current_policy()
+        assert np.abs(current["row"] - slow.current[0]).max() <= 1e-13, t
+        assert np.abs(current["col"] - slow.current[1]).max() <= 1e-13, t
         assert solver.metrics().nash_conv_current == pytest.approx(duality_gap(CAI, *slow.current), abs=1e-13), t
         if rule == "exrm+":
             sums = [s + np.array(p) for s, p in zip(sums, slow.played)]
     if rule == "exrm+":
-        average = solver.average_strategies()
-        assert np.abs(average.row - sums[0] / 1000).max() <= 1e-13
-        assert np.abs(average.col - sums[1] / 1000).max() <= 1e-13
+        average = solver.average_policy()
+        assert np.abs(average["row"] - sums[0] / 1000).max() <= 1e-13
+        assert np.abs(average["col"] - sums[1] / 1000).max() <= 1e-13
 
 
 def test_sprm_plus_gives_the_authors_numbers():
@@ -64,10 +64,10 @@ def test_the_smoothed_rules_last_iterates_reach_machine_precision_within_1000_it
     solver = rmcore.MatrixSolver(_cai(), rule, eta=0.1, max_points=0)
     solver.run(1000)
     assert solver.metrics().nash_conv_current < 1e-12
-    current = solver.current_strategies()
-    solution = rmcore.solve_zero_sum(_cai())
-    assert np.abs(current.row - solution.row_strategy).max() < 1e-12
-    assert np.abs(current.col - solution.col_strategy).max() < 1e-12
+    current = solver.current_policy()
+    solution = rmcore.solve_exactly(_cai())
+    assert np.abs(current["row"] - solution.policy["row"]).max() < 1e-12
+    assert np.abs(current["col"] - solution.policy["col"]).max() < 1e-12
 
 
 @pytest.mark.slow
@@ -97,32 +97,32 @@ def test_equal_to_the_reference_on_other_games(rule, reference, game):
     for t in range(1, 301):
         solver.run(1)
         slow.iterate()
-        current = solver.current_strategies()
-        assert np.abs(current.row - slow.current[0]).max() <= 1e-12, t
-        assert np.abs(current.col - slow.current[1]).max() <= 1e-12, t
+        current = solver.current_policy()
+        assert np.abs(current["row"] - slow.current[0]).max() <= 1e-12, t
+        assert np.abs(current["col"] - slow.current[1]).max() <= 1e-12, t
 
 
 def test_sprm_plus_plays_its_start_first_and_follows_the_reference_from_there():
     start = ([1, 2, 7], [5, 3, 2])
     solver = rmcore.MatrixSolver(_cai(), "sprm+", eta=0.1, start=start, max_points=0)
-    first = solver.current_strategies()
-    assert np.allclose(first.row, [0.1, 0.2, 0.7]) and np.allclose(first.col, [0.5, 0.3, 0.2])
+    first = solver.current_policy()
+    assert np.allclose(first["row"], [0.1, 0.2, 0.7]) and np.allclose(first["col"], [0.5, 0.3, 0.2])
     slow = SPRMSolver(CAI, eta=0.1, start=start)
     for _ in range(200):
         solver.run(1)
         slow.iterate()
-    assert np.abs(solver.current_strategies().row - slow.current[0]).max() <= 1e-13
+    assert np.abs(solver.current_policy()["row"] - slow.current[0]).max() <= 1e-13
 
 
 @pytest.mark.parametrize("rule", ["sprm+", "exrm+"])
 def test_against_a_fixed_opponent_the_learner_finds_the_best_response(rule):
     """Rock-Paper-Scissors against (0.4, 0.3, 0.3): the best response is pure Paper, for the average and the last
     iterate alike."""
-    solver = rmcore.MatrixSolver(rmcore.preset("rps"), rule, opponent=[0.4, 0.3, 0.3], max_points=0)
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), rule, opponent={"col": [0.4, 0.3, 0.3]}, max_points=0)
     solver.run(2000)
-    assert solver.metrics().br_gains.row < 1e-2
-    assert np.allclose(solver.current_strategies().row, [0.0, 1.0, 0.0])
-    assert np.array_equal(solver.current_strategies().col, [0.4, 0.3, 0.3])
+    assert solver.metrics().br_gains.player_1 < 1e-2
+    assert np.allclose(solver.current_policy()["row"], [0.0, 1.0, 0.0])
+    assert np.array_equal(solver.current_policy()["col"], [0.4, 0.3, 0.3])
 
 
 def test_sprm_plus_samples_and_alternates_and_any_split_gives_the_same_bits():
@@ -131,7 +131,7 @@ def test_sprm_plus_samples_and_alternates_and_any_split_gives_the_same_bits():
         whole.run(500)
         for n in (3, 97, 400):
             split.run(n)
-        assert np.array_equal(whole.current_strategies().row, split.current_strategies().row)
+        assert np.array_equal(whole.current_policy()["row"], split.current_policy()["row"])
         assert np.array_equal(whole.history().metrics["nash_conv"], split.history().metrics["nash_conv"])
         assert np.isfinite(whole.metrics().nash_conv)
 

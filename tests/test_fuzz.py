@@ -44,7 +44,7 @@ def table_texts(draw):
 def _accepted_game_is_sound(game: rmcore.MatrixGame) -> None:
     assert np.isfinite(game.row_payoffs).all() and np.abs(game.row_payoffs).max() <= rmcore.config.MAX_PAYOFF
     if game.is_zero_sum:
-        value = rmcore.solve_zero_sum(game).value  # the LP never fails on an accepted game
+        value = rmcore.solve_exactly(game).game_value  # the LP never fails on an accepted game
         assert math.isfinite(value)
 
 

@@ -59,7 +59,7 @@ def test_every_preset_builds_describes_itself_and_its_equilibria_are_equilibria(
     game = preset(name)
     assert PRESETS[name].description and game.description
     for equilibrium in game.equilibria:
-        assert nash_conv(game, equilibrium.row, equilibrium.col) < 1e-12
+        assert nash_conv(game, (equilibrium.row, equilibrium.col)) < 1e-12
 
 
 def test_required_presets_exist():
@@ -91,7 +91,7 @@ def test_known_payoffs_from_the_reference():
 def test_weighted_rps_equilibrium_is_exact(weights):
     game = preset("weighted-rps", paper_rock=weights[0], scissors_paper=weights[1], rock_scissors=weights[2])
     eq = game.equilibria[0]
-    assert nash_conv(game, eq.row, eq.col) < 1e-12
+    assert nash_conv(game, (eq.row, eq.col)) < 1e-12
 
 
 def test_random_presets_are_reproducible_and_sized():
@@ -146,7 +146,7 @@ def test_no_preset_starts_dead(name):
     moves."""
     game = rmcore.preset(name)
     m, n = game.shape
-    uniform_is_equilibrium = rmcore.nash_conv(game, [1 / m] * m, [1 / n] * n) < 1e-12
+    uniform_is_equilibrium = rmcore.nash_conv(game, ([1 / m] * m, [1 / n] * n)) < 1e-12
     assert (game.start is not None) == uniform_is_equilibrium, name
     solver = rmcore.MatrixSolver(game, start=game.start, history_share=None)  # (a row at each of the first ten)
     solver.run(10)
@@ -202,6 +202,6 @@ def test_payoffs_beyond_the_bound_are_refused_by_name_and_the_lp_is_scale_safe()
         rmcore.MatrixGame([[1, -2e12], [0, 1]], row_actions=["U", "D"], col_actions=["L", "R"])
     base = rmcore.MatrixGame([[3, -1], [-2, 1]])
     for scale in (1e-9, 1e6, 1e12 / 3):
-        scaled = rmcore.solve_zero_sum(rmcore.MatrixGame(base.row_payoffs * scale))
-        assert scaled.value / scale == pytest.approx(rmcore.solve_zero_sum(base).value, rel=1e-9)
-        assert scaled.row_strategy == pytest.approx(rmcore.solve_zero_sum(base).row_strategy, abs=1e-9)
+        scaled = rmcore.solve_exactly(rmcore.MatrixGame(base.row_payoffs * scale))
+        assert scaled.game_value / scale == pytest.approx(rmcore.solve_exactly(base).game_value, rel=1e-9)
+        assert scaled.policy["row"] == pytest.approx(rmcore.solve_exactly(base).policy["row"], abs=1e-9)

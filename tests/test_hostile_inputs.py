@@ -22,8 +22,8 @@ def test_small_payoffs_above_the_floor_still_solve():
     game = rmcore.MatrixGame([[2e-90, -1e-90], [-1e-90, 1e-90]])
     solver = rmcore.MatrixSolver(game)
     solver.run(2000)
-    profile = solver.average_strategies()
-    assert np.isfinite(profile.row).all() and abs(profile.row.sum() - 1) < 1e-12
+    profile = solver.average_policy()
+    assert np.isfinite(profile["row"]).all() and abs(profile["row"].sum() - 1) < 1e-12
     assert solver.metrics().nash_conv is not None and solver.metrics().nash_conv < 1e-91
 
 
@@ -59,16 +59,16 @@ def test_a_header_of_names_alone_is_still_a_header():
 
 
 def test_huge_opponent_weights_do_not_overflow_to_a_zero_opponent():
-    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent=[1e308, 1e308, 0.0])
-    assert solver.opponent.tolist() == [0.5, 0.5, 0.0]
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent={"col": [1e308, 1e308, 0.0]})
+    assert list(solver.opponent["col"]) == [0.5, 0.5, 0.0]
     policy = rmcore.fixed_strategy(rmcore.KUHN, 2, rmcore.equilibrium_policy(0.2), {"Jp": (1e308, 1e308)})
     assert policy["Jp"] == pytest.approx((0.5, 0.5))
 
 
 def test_ordinary_weights_normalise_to_the_same_bits_as_a_plain_division():
     weights = np.array([7.0, 28.0, 7.0])
-    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent=weights)
-    assert solver.opponent.tolist() == (weights / weights.sum()).tolist()
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), opponent={"col": weights})
+    assert list(solver.opponent["col"]) == (weights / weights.sum()).tolist()
 
 
 def test_an_action_name_longer_than_a_table_holds_is_refused():

@@ -151,7 +151,7 @@ t "" 1
 def hostile_tree():
     app = opened(
         {"kuhn_efg": link.efg_param(HOSTILE_EFG), "kuhn_game": "Your game (.efg)", "kuhn_opponent": "Player 2 fixed"},
-        url_path="kuhn_poker",
+        url_path="game_trees",
     )
     assert not app.exception
     assert app.session_state.kuhn_live.race.game.infosets == (HOSTILE[1], HOSTILE[0])

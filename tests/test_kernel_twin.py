@@ -65,7 +65,7 @@ MATRIX_VARIANTS = [
 @pytest.mark.parametrize("opponent", [None, "fixed"])
 def test_the_matrix_kernel_as_plain_python_gives_the_same_bits(game_name, variant, opponent):
     game = GAMES[game_name]
-    fixed = np.linspace(1, 2, game.shape[1]) if opponent else None
+    fixed = {"col": np.linspace(1, 2, game.shape[1])} if opponent else None
     eta = 0.3 if variant["algorithm"] in rmcore.matrix.STEP_ALGORITHMS else None
     start = (np.linspace(2, 1, game.shape[0]), np.linspace(1, 3, game.shape[1]))
     compiled, plain = (
@@ -87,14 +87,14 @@ def test_the_matrix_kernel_as_plain_python_gives_the_same_bits(game_name, varian
 TREE_GAMES = {
     "kuhn": lambda: rmcore.KUHN,
     "kuhn 4": lambda: rmcore.kuhn_poker(4, 1.5),
-    "liars dice 3": lambda: rmcore.liars_dice(3),
+    "liars dice 3": lambda: rmcore.trees.liars_dice(3),
 }
 
 
 @pytest.mark.parametrize("game_name", TREE_GAMES)
 @pytest.mark.parametrize(
     "variant, updates",
-    [(name, None) for name in rmcore.CFR_VARIANTS]
+    [(name, None) for name in rmcore.CFR_ALGORITHMS]
     + [("cfr+", "simultaneous"), ("discounted", "simultaneous"), ("pdcfr+", "simultaneous"), ("dcfr+", "simultaneous")],
 )
 def test_the_tree_kernels_as_plain_python_give_the_same_bits(game_name, variant, updates):
@@ -206,9 +206,9 @@ def test_on_a_cold_server_no_route_compiles_here(cold_server):
         solver.metrics(), solver.history(), solver.average_policy()
     leduc = rmcore.leduc_poker()
     uniform = rmcore.CFRSolver(leduc).current_policy()
-    rmcore.tree_nash_conv(leduc, uniform)  # (one best-response sweep: small enough for plain Python)
+    rmcore.nash_conv(leduc, uniform)  # (one best-response sweep: small enough for plain Python)
     rmcore.best_response(leduc, uniform, 1)
-    liars = rmcore.CFRSolver(rmcore.liars_dice(6), "cfr")
+    liars = rmcore.CFRSolver(rmcore.trees.liars_dice(6), "cfr")
     with pytest.raises(rmcore.KernelsCompiling):
         liars.metrics()  # (a history row of 294,876 nodes waits for the compile)
     liars.average_policy(), liars.current_policy()
@@ -228,7 +228,7 @@ def test_on_a_cold_server_the_tree_page_runs_leduc_when_compiled_and_says_so_mea
     compiles = cold_server
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     app.button_group(key="kuhn_game").set_value("leduc").run()
     app.segmented_control(key="kuhn_running").set_value("Run").run()
     assert not app.exception
@@ -290,7 +290,7 @@ solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "hedge", updates="alter
 solver.run(10)
 tree = rmcore.CFRSolver(rmcore.leduc_poker(), "pcfr+")
 tree.run(3)
-rmcore.tree_nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
+rmcore.nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
 hits = misses = 0
 for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
     hits += sum(entry.stats.cache_hits.values())

@@ -1,4 +1,4 @@
-"""KuhnCFR against the slow reference CFR, brute-force best responses, and the known values."""
+"""CFR on Kuhn poker against the slow reference CFR, brute-force best responses, and the known values."""
 
 import subprocess
 import sys
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore.kuhn import INFOSETS, KUHN, equilibrium_policy, kuhn_nash_conv
+from rmcore.trees.kuhn import INFOSETS, KUHN, equilibrium_policy
 
 from . import known_values, naive_cfr
 
@@ -33,14 +33,14 @@ def test_tree_facts():
 
 def test_known_nash_conv_values():
     uniform = {name: [0.5, 0.5] for name in INFOSETS}
-    assert kuhn_nash_conv(uniform) == pytest.approx(11 / 12, abs=1e-12)
-    assert kuhn_nash_conv({name: [1.0, 0.0] for name in INFOSETS}) == pytest.approx(2.0, abs=1e-12)
+    assert rmcore.nash_conv(KUHN, uniform) == pytest.approx(11 / 12, abs=1e-12)
+    assert rmcore.nash_conv(KUHN, {name: [1.0, 0.0] for name in INFOSETS}) == pytest.approx(2.0, abs=1e-12)
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.1, 0.2, 1 / 3])
 def test_the_equilibrium_family_has_nash_conv_zero_and_value_minus_one_eighteenth(alpha):
     policy = equilibrium_policy(alpha)
-    assert kuhn_nash_conv(policy) == pytest.approx(0.0, abs=1e-12)
+    assert rmcore.nash_conv(KUHN, policy) == pytest.approx(0.0, abs=1e-12)
     value = sum(naive_cfr.expected(policy, "", cards) for cards in naive_cfr.DEALS) / 6
     assert value == pytest.approx(float(known_values.KUHN_GAME_VALUE), abs=1e-12)
 
@@ -50,13 +50,13 @@ def test_best_response_matches_brute_force(seed):
     rng = np.random.default_rng(seed)
     policy = {name: list(p) for name, p in zip(INFOSETS, rng.dirichlet([1, 1], size=12))}
     brute = naive_cfr.best_response_value(policy, 0) + naive_cfr.best_response_value(policy, 1)
-    assert kuhn_nash_conv(policy) == pytest.approx(brute, abs=1e-12)
+    assert rmcore.nash_conv(KUHN, policy) == pytest.approx(brute, abs=1e-12)
 
 
 @pytest.mark.parametrize("variant", ["cfr", "cfr+", "linear", "discounted"])
 @pytest.mark.parametrize("updates", ["alternating", "simultaneous"])
 def test_variants_match_the_reference_cfr(variant, updates):
-    ours = rmcore.KuhnCFR(variant, updates=updates)
+    ours = rmcore.CFRSolver(rmcore.KUHN, variant, updates=updates)
     reference = naive_cfr.NaiveCFR(variant, alternating=updates == "alternating")
     for _ in range(30):
         ours.run(1)
@@ -69,14 +69,14 @@ def test_variants_match_the_reference_cfr(variant, updates):
 
 @pytest.mark.parametrize("variant,marks", [("cfr", OPENSPIEL_CFR), ("cfr+", OPENSPIEL_CFR_PLUS)])
 def test_openspiel_exploitability_values(variant, marks):
-    solver = rmcore.KuhnCFR(variant)
+    solver = rmcore.CFRSolver(rmcore.KUHN, variant)
     for t, expected in marks.items():
         solver.run(t - solver.iteration)
         assert f"{solver.metrics().exploitability:.3g}" == f"{expected:.3g}"  # REFERENCE.md gives three digits
 
 
 def test_cfr_exploitability_after_every_iteration_matches_the_reference_to_1e_9():
-    ours, reference = rmcore.KuhnCFR("cfr"), naive_cfr.NaiveCFR("cfr")
+    ours, reference = rmcore.CFRSolver(rmcore.KUHN, "cfr"), naive_cfr.NaiveCFR("cfr")
     for _ in range(60):
         ours.run(1)
         reference.iterate()
@@ -87,14 +87,14 @@ def test_cfr_exploitability_after_every_iteration_matches_the_reference_to_1e_9(
 
 @pytest.mark.parametrize("variant", ["cfr", "cfr+", "linear", "discounted", "chance-sampling"])
 def test_every_variant_converges_to_the_game_value(variant):
-    solver = rmcore.KuhnCFR(variant, seed=3)
+    solver = rmcore.CFRSolver(rmcore.KUHN, variant, seed=3)
     solver.run(20_000 if variant == "chance-sampling" else 2_000)
     assert solver.metrics().exploitability < (0.01 if variant == "chance-sampling" else 2e-3)
     assert solver.metrics().game_value == pytest.approx(-1 / 18, abs=0.01 if variant == "chance-sampling" else 2e-3)
 
 
 def test_the_average_policy_lies_in_the_equilibrium_family():
-    solver = rmcore.KuhnCFR("cfr+")
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr+")
     solver.run(5_000)
     policy = solver.average_policy()
     alpha = policy["J"][1]
@@ -106,9 +106,9 @@ def test_the_average_policy_lies_in_the_equilibrium_family():
 
 @pytest.mark.parametrize("variant", ["cfr", "chance-sampling"])
 def test_chunk_invariance_and_history(variant):
-    whole = rmcore.KuhnCFR(variant, seed=2, max_points=50)
+    whole = rmcore.CFRSolver(rmcore.KUHN, variant, seed=2, max_points=50)
     whole.run(1000)
-    pieces = rmcore.KuhnCFR(variant, seed=2, max_points=50)
+    pieces = rmcore.CFRSolver(rmcore.KUHN, variant, seed=2, max_points=50)
     for chunk in (1, 9, 90, 400, 500):
         pieces.run(chunk)
     assert whole.average_policy() == pieces.average_policy()
@@ -116,14 +116,14 @@ def test_chunk_invariance_and_history(variant):
     history = whole.history().to_frame()
     assert len(history) <= 51 and history.iteration.iloc[-1] == 1000
     assert history.iteration.iloc[0] == whole.checkpoint_stride > 1  # (a row costs more than an iteration)
-    first = rmcore.KuhnCFR(variant, seed=2, max_points=50)
+    first = rmcore.CFRSolver(rmcore.KUHN, variant, seed=2, max_points=50)
     first.run(whole.checkpoint_stride)
     assert history.exploitability.iloc[0] == first.metrics().exploitability
     assert "Kb_average[bet]" in history and "J_current[bet]" in history
 
 
 def test_trace_iteration_explains_the_first_iteration():
-    solver = rmcore.KuhnCFR("cfr")
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr")
     trace = {row.infoset: row for row in solver.trace_iteration()}
     assert solver.iteration == 1
     k = trace["K"]  # player 1 holding the king, uniform play everywhere
@@ -138,31 +138,33 @@ def test_trace_iteration_explains_the_first_iteration():
 @pytest.mark.parametrize(
     "kwargs,message",
     [
-        (dict(variant="mccfr"), "variant must be one of"),
+        (dict(algorithm="mccfr"), "algorithm must be one of"),
         (dict(updates="both"), "updates must be"),
         (dict(seed=-2), "seed must be a whole number"),
     ],
 )
 def test_bad_arguments_are_explained(kwargs, message):
     with pytest.raises(ValueError, match=message):
-        rmcore.KuhnCFR(**kwargs)
+        rmcore.CFRSolver(rmcore.KUHN, **kwargs)
 
 
 def test_bad_policies_are_explained():
     with pytest.raises(ValueError, match="no entry for information set 'J'"):
-        kuhn_nash_conv({})
+        rmcore.nash_conv(KUHN, {})
     with pytest.raises(ValueError, match="do not sum to 1"):
-        kuhn_nash_conv({name: [0.5, 0.6] for name in INFOSETS})
+        rmcore.nash_conv(KUHN, {name: [0.5, 0.6] for name in INFOSETS})
     with pytest.raises(ValueError, match="alpha must lie"):
         equilibrium_policy(0.5)
     with pytest.raises(ValueError, match="12 information sets with 2 probabilities"):
-        kuhn_nash_conv(np.full((12, 3), 1 / 3))
+        rmcore.nash_conv(KUHN, np.full((12, 3), 1 / 3))
     with pytest.raises(ValueError, match="must be numbers"):
-        kuhn_nash_conv([["a", "b"]] * 12)
+        rmcore.nash_conv(KUHN, [["a", "b"]] * 12)
 
 
 def test_classic_kuhn_is_told_by_its_rules_not_by_which_object_it_is():
-    assert rmcore.is_classic_kuhn(rmcore.KUHN) and rmcore.is_classic_kuhn(rmcore.poker.poker_tree(rmcore.KuhnRules()))
+    assert rmcore.is_classic_kuhn(rmcore.KUHN) and rmcore.is_classic_kuhn(
+        rmcore.trees.poker.poker_tree(rmcore.KuhnRules())
+    )
     assert rmcore.is_classic_kuhn(rmcore.tree_game("kuhn", cards=3, bet=1))
     for game in (rmcore.kuhn_poker(4), rmcore.kuhn_poker(3, 2.0), rmcore.leduc_poker()):
         assert not rmcore.is_classic_kuhn(game), game.name

@@ -129,7 +129,7 @@ def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
         "iteration": 50,
     }
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
-    assert target == "http://host:8501/kuhn_poker?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
+    assert target == "http://host:8501/game_trees?kuhn_variants=cfr+%C2%B7+alternating&run_to=50"
     matrix = {**setup, "page": "matrix", "parameters": [["algorithm", "RM+"]], "iteration": 0}
     assert (
         link.link_from_setup(json.dumps(matrix).encode(), "http://host:8501/kuhn_poker")
@@ -229,7 +229,7 @@ def test_names_from_a_link_are_shown_as_typed_never_as_markdown():
 
 @pytest.mark.parametrize("count", [11, 15])
 def test_a_link_with_more_cfr_variants_than_a_race_takes_runs_the_first_ten_and_names_the_rest(count):
-    from ui.poker.settings import ALL_VARIANTS
+    from ui.trees.settings import ALL_VARIANTS
 
     labels = [v.label for v in ALL_VARIANTS][:count]
     assert len(labels) == count

@@ -17,11 +17,11 @@ pytest.importorskip("pyspiel")
 
 from rmcore import KUHN, CFRSolver  # noqa: E402
 from rmcore.bench import _LITEEFG_ALGORITHMS, liteefg_run  # noqa: E402
-from rmcore.cfr import (
+from rmcore.trees.cfr import (
+    nash_conv,  # noqa: E402
     reach_of,  # noqa: E402
-    tree_nash_conv,  # noqa: E402
 )
-from rmcore.poker import leduc_poker  # noqa: E402
+from rmcore.trees.poker import leduc_poker  # noqa: E402
 
 ITERATIONS = 100
 GAMES = {"kuhn_poker": KUHN, "leduc_poker": leduc_poker()}
@@ -62,13 +62,13 @@ def test_the_same_iterates_and_the_average_liteefg_defines(name, algorithm):
 
     # (Their sums run in another order: CFR+'s clipping at zero grows those last-bit differences, on Leduc to 3e-9.)
     theirs_last = sum(env.exploitability(strategy, "last-iterate"))
-    assert theirs_last == pytest.approx(tree_nash_conv(game, policies[-1]), rel=1e-7, abs=1e-12)
+    assert theirs_last == pytest.approx(nash_conv(game, policies[-1]), rel=1e-7, abs=1e-12)
 
     weights = range(1, ITERATIONS + 1) if averaging == "linear-avg-iterate" else [1] * ITERATIONS
     theirs_average = sum(env.exploitability(strategy, averaging))
-    expected = tree_nash_conv(game, weighted_average(game, policies[1:], weights))
+    expected = nash_conv(game, weighted_average(game, policies[1:], weights))
     assert theirs_average == pytest.approx(expected, rel=1e-7)
     # ... and ours is the same weighting of the policies played (t^2 for predictive CFR+).
     power = {"cfr": 0, "cfr+": 1, "pcfr+": 2}[variant]
     ours = weighted_average(game, policies[:-1], [t**power for t in range(1, ITERATIONS + 1)])
-    assert solver.metrics().nash_conv == pytest.approx(tree_nash_conv(game, ours), rel=1e-9)
+    assert solver.metrics().nash_conv == pytest.approx(nash_conv(game, ours), rel=1e-9)

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
+from benchmarks.load import RUN, Session, governor_stats
+
 from .browser import running_app
-from .load import RUN, Session, governor_stats
 
 
 async def _wait_for(condition, timeout: float) -> bool:

@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rmcore
-from rmcore import MatrixGame, MatrixSolver, preset, solve_zero_sum
+from rmcore import MatrixGame, MatrixSolver, preset, solve_exactly
 
 from . import known_values, naive
 
@@ -37,34 +37,34 @@ def test_every_variant_matches_the_reference(game, algorithm, sampling, updates,
     avg_x, avg_y, R1, R2, cur_x, cur_y = naive.reference_run(
         A, B, 150, algorithm, sampling, updates, averaging, rng_words=_rng_words(11)
     )
-    average, current = solver.average_strategies(), solver.current_strategies()
+    average, current = solver.average_policy(), solver.current_policy()
     regrets = solver.cumulative_regrets()
-    np.testing.assert_allclose(average.row, avg_x, atol=1e-10)
-    np.testing.assert_allclose(average.col, avg_y, atol=1e-10)
-    np.testing.assert_allclose(current.row, cur_x, atol=1e-10)
-    np.testing.assert_allclose(current.col, cur_y, atol=1e-10)
-    np.testing.assert_allclose(regrets.row, R1, atol=1e-9)
-    np.testing.assert_allclose(regrets.col, R2, atol=1e-9)
+    np.testing.assert_allclose(average["row"], avg_x, atol=1e-10)
+    np.testing.assert_allclose(average["col"], avg_y, atol=1e-10)
+    np.testing.assert_allclose(current["row"], cur_x, atol=1e-10)
+    np.testing.assert_allclose(current["col"], cur_y, atol=1e-10)
+    np.testing.assert_allclose(regrets.player_1, R1, atol=1e-9)
+    np.testing.assert_allclose(regrets.player_2, R2, atol=1e-9)
     g1, g2 = naive.gains(A, B, avg_x, avg_y)
     metrics = solver.metrics()
-    assert metrics.br_gains.row == pytest.approx(g1, abs=1e-10)
-    assert metrics.br_gains.col == pytest.approx(g2, abs=1e-10)
+    assert metrics.br_gains.player_1 == pytest.approx(g1, abs=1e-10)
+    assert metrics.br_gains.player_2 == pytest.approx(g2, abs=1e-10)
 
 
 @pytest.mark.parametrize("algorithm", ["rm", "rm+", "prm+"])
 @pytest.mark.parametrize("sampling", ["expected", "sampled"])
 def test_fixed_opponent_matches_the_reference(algorithm, sampling):
     opponent = [0.2, 0.5, 0.1, 0.2]
-    solver = MatrixSolver(GENERAL, algorithm, sampling, opponent=opponent, seed=5)
+    solver = MatrixSolver(GENERAL, algorithm, sampling, opponent={"col": opponent}, seed=5)
     solver.run(120)
     A, B = GENERAL.row_payoffs.tolist(), GENERAL.col_payoffs.tolist()
     avg_x, _, R1, _, cur_x, _ = naive.reference_run(
         A, B, 120, algorithm, sampling, opponent=opponent, rng_words=_rng_words(5)
     )
-    np.testing.assert_allclose(solver.average_strategies().row, avg_x, atol=1e-10)
-    np.testing.assert_allclose(solver.cumulative_regrets().row, R1, atol=1e-9)
-    np.testing.assert_allclose(solver.current_strategies().row, cur_x, atol=1e-10)
-    assert solver.cumulative_regrets().col is None
+    np.testing.assert_allclose(solver.average_policy()["row"], avg_x, atol=1e-10)
+    np.testing.assert_allclose(solver.cumulative_regrets().player_1, R1, atol=1e-9)
+    np.testing.assert_allclose(solver.current_policy()["row"], cur_x, atol=1e-10)
+    assert solver.cumulative_regrets().player_2 is None
 
 
 def test_random_numbers_are_xoshiro256_plus():
@@ -83,44 +83,45 @@ def test_random_numbers_are_xoshiro256_plus():
 def test_rps_crash_converges_to_its_equilibrium():
     solver = MatrixSolver(preset("rps-crash"))
     solver.run(20_000)
-    np.testing.assert_allclose(solver.average_strategies().row, known_values.RPS_CRASH_EQUILIBRIUM, atol=5e-3)
-    np.testing.assert_allclose(solver.average_strategies().col, known_values.RPS_CRASH_EQUILIBRIUM, atol=5e-3)
+    np.testing.assert_allclose(solver.average_policy()["row"], known_values.RPS_CRASH_EQUILIBRIUM, atol=5e-3)
+    np.testing.assert_allclose(solver.average_policy()["col"], known_values.RPS_CRASH_EQUILIBRIUM, atol=5e-3)
 
 
 def test_plain_rps_from_uniform_never_moves_so_learning_tests_start_elsewhere():
     solver = MatrixSolver(preset("rps"))
     solver.run(100)
-    np.testing.assert_array_equal(solver.cumulative_regrets().row, 0.0)
+    np.testing.assert_array_equal(solver.cumulative_regrets().player_1, 0.0)
     assert solver.metrics().nash_conv == 0.0
 
 
 def test_matching_pennies_sampled_converges():
     solver = MatrixSolver(preset("matching-pennies"), sampling="sampled", seed=3)
     solver.run(200_000)
-    np.testing.assert_allclose(solver.average_strategies().row, [0.5, 0.5], atol=0.01)
+    np.testing.assert_allclose(solver.average_policy()["row"], [0.5, 0.5], atol=0.01)
     assert solver.metrics().nash_conv < 0.02
 
 
 def test_learner_finds_paper_against_40_30_30():
-    solver = MatrixSolver(preset("rps"), opponent=[0.4, 0.3, 0.3])
+    solver = MatrixSolver(preset("rps"), opponent={"col": [0.4, 0.3, 0.3]})
     solver.run(5_000)
-    assert int(np.argmax(solver.average_strategies().row)) == known_values.RPS_BEST_RESPONSE_TO_40_30_30
-    assert solver.average_strategies().row[1] > 0.99
+    assert int(np.argmax(solver.average_policy()["row"])) == known_values.RPS_BEST_RESPONSE_TO_40_30_30
+    assert solver.average_policy()["row"][1] > 0.99
     metrics = solver.metrics()
     assert metrics.nash_conv is None and metrics.exploitability is None
-    assert metrics.gap == metrics.br_gains.row < 0.01
+    assert metrics.gap == metrics.br_gains.player_1 < 0.01
 
 
 def test_opponent_is_normalised():
-    solver = MatrixSolver(preset("rps"), opponent=[4, 3, 3])
-    np.testing.assert_allclose(solver.opponent, [0.4, 0.3, 0.3])
+    solver = MatrixSolver(preset("rps"), opponent={"col": [4, 3, 3]})
+    np.testing.assert_allclose(solver.opponent["col"], [0.4, 0.3, 0.3])
+    assert solver.learner == 1 and MatrixSolver(preset("rps")).learner is None
 
 
 def test_prisoners_dilemma_learns_to_defect():
     solver = MatrixSolver(preset("prisoners-dilemma"))
     solver.run(2_000)
-    assert solver.average_strategies().row[1] > 0.99
-    assert solver.average_strategies().col[1] > 0.99
+    assert solver.average_policy()["row"][1] > 0.99
+    assert solver.average_policy()["col"][1] > 0.99
     assert solver.metrics().exploitability is None  # general-sum
 
 
@@ -150,9 +151,9 @@ def test_nash_conv_is_bounded_by_average_positive_regrets(seed):
     solver = MatrixSolver(game)
     solver.run(3_000)
     history = solver.history().to_frame()
-    bound = history.average_regret_row + history.average_regret_col
+    bound = history.average_regret_1 + history.average_regret_2
     assert (history.nash_conv <= bound + 1e-12).all()
-    assert (history.average_regret_row <= history.regret_bound_row + 1e-12).all()
+    assert (history.average_regret_1 <= history.regret_bound_1 + 1e-12).all()
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -161,10 +162,10 @@ def test_random_zero_sum_value_agrees_with_the_lp(seed):
     solver = MatrixSolver(game, algorithm="prm+", averaging="linear")
     solver.run(5_000)
     metrics = solver.metrics()
-    exact = solve_zero_sum(game)
-    assert metrics.value - metrics.nash_conv <= exact.value <= metrics.value + metrics.nash_conv
+    exact = solve_exactly(game)
+    assert metrics.game_value - metrics.nash_conv <= exact.game_value <= metrics.game_value + metrics.nash_conv
     assert metrics.nash_conv < 1e-2
-    assert rmcore.nash_conv(game, exact.row_strategy, exact.col_strategy) < 1e-9
+    assert rmcore.nash_conv(game, exact.policy) < 1e-9 and exact.nash_conv < 1e-9
 
 
 def test_nash_conv_falls():
@@ -199,13 +200,19 @@ FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthChe
 def test_strategies_stay_on_the_simplex_and_rm_plus_regrets_stay_non_negative(game, variant, iterations):
     solver = MatrixSolver(game, *variant, seed=1)
     solver.run(iterations)
-    for profile in (solver.average_strategies(), solver.current_strategies()):
-        for p in profile:
+    for policy in (solver.average_policy(), solver.current_policy()):
+        for p in (policy["row"], policy["col"]):
             assert (p >= 0).all() and abs(p.sum() - 1) < 1e-12
     if variant[0] != "rm":
         assert all((r >= 0).all() for r in solver.cumulative_regrets())
     metrics = solver.metrics()
-    assert metrics.nash_conv >= 0 and metrics.br_gains.row >= 0 and metrics.br_gains.col >= 0
+    assert metrics.nash_conv >= 0 and metrics.br_gains.player_1 >= 0 and metrics.br_gains.player_2 >= 0
+
+
+def _strategies(solver) -> tuple:
+    """The average then the current strategies, each player's."""
+    average, current = solver.average_policy(), solver.current_policy()
+    return average["row"], average["col"], current["row"], current["col"]
 
 
 @FAST
@@ -217,8 +224,8 @@ def test_any_split_of_a_run_gives_bit_identical_results(game, variant, chunks):
     for chunk in chunks:
         pieces.run(chunk)
     for a, b in zip(
-        whole.average_strategies() + whole.current_strategies(),
-        pieces.average_strategies() + pieces.current_strategies(),
+        _strategies(whole),
+        _strategies(pieces),
     ):
         np.testing.assert_array_equal(a, b)
     assert whole.metrics() == pieces.metrics()
@@ -239,7 +246,7 @@ def test_positive_affine_payoff_changes_do_not_change_the_play(game, algorithm, 
     changed = MatrixGame(game.row_payoffs * scale + shift, game.col_payoffs * scale + shift)
     other = MatrixSolver(changed, algorithm)
     other.run(60)
-    for a, b in zip(solver.average_strategies(), other.average_strategies()):
+    for a, b in zip(_strategies(solver)[:2], _strategies(other)[:2]):
         np.testing.assert_allclose(a, b, atol=1e-7)
 
 
@@ -256,15 +263,15 @@ def test_permuting_actions_permutes_the_strategies(game, variant, random):
     other = MatrixSolver(permuted, algorithm, "expected", updates, averaging)
     solver.run(80)
     other.run(80)
-    np.testing.assert_allclose(solver.average_strategies().row[rows], other.average_strategies().row, atol=1e-7)
-    np.testing.assert_allclose(solver.average_strategies().col[cols], other.average_strategies().col, atol=1e-7)
+    np.testing.assert_allclose(solver.average_policy()["row"][rows], other.average_policy()["row"], atol=1e-7)
+    np.testing.assert_allclose(solver.average_policy()["col"][cols], other.average_policy()["col"], atol=1e-7)
 
 
 def test_same_seed_same_result_and_different_seed_different_result():
     def run(seed):
         solver = MatrixSolver(preset("rps-crash"), sampling="sampled", seed=seed)
         solver.run(1_000)
-        return solver.average_strategies().row
+        return solver.average_policy()["row"]
 
     np.testing.assert_array_equal(run(4), run(4))
     assert not np.array_equal(run(4), run(5))
@@ -275,7 +282,7 @@ def test_seed_none_is_recorded_so_the_run_can_be_repeated():
     solver.run(500)
     again = MatrixSolver(preset("rps-crash"), sampling="sampled", seed=solver.seed)
     again.run(500)
-    np.testing.assert_array_equal(solver.average_strategies().row, again.average_strategies().row)
+    np.testing.assert_array_equal(solver.average_policy()["row"], again.average_policy()["row"])
 
 
 # -- history ------------------------------------------------------------------------------
@@ -302,20 +309,20 @@ def test_history_columns_and_values():
         "iteration",
         "nash_conv",
         "exploitability",
-        "br_gain_row",
-        "br_gain_col",
-        "average_regret_row",
-        "average_regret_col",
-        "regret_bound_row",
-        "regret_bound_col",
-        "value",
+        "br_gain_1",
+        "br_gain_2",
+        "average_regret_1",
+        "average_regret_2",
+        "regret_bound_1",
+        "regret_bound_2",
+        "game_value",
         "cce_gap",
     ]
     assert "row_average[Paper]" in history and "col_current[Rock]" in history
     assert history.iteration.tolist() == list(range(1, 11))
     row = history.iloc[-1]
     assert row.exploitability == pytest.approx(row.nash_conv / 2)
-    assert row.regret_bound_row == pytest.approx(4.0 * np.sqrt(3 / 10))
+    assert row.regret_bound_1 == pytest.approx(4.0 * np.sqrt(3 / 10))
 
 
 def test_the_history_costs_a_tenth_of_the_run_by_default():
@@ -357,10 +364,13 @@ def test_history_without_points_has_only_the_current_row():
         (dict(sampling="monte-carlo"), "sampling must be one of"),
         (dict(updates="sequential"), "updates must be one of"),
         (dict(averaging="cubic"), "averaging must be one of"),
-        (dict(opponent=[0, 0, 0]), "all zeros"),
-        (dict(opponent=[1, -1, 1]), "negative"),
-        (dict(opponent=[0.5, 0.5]), "has 2 entries but the player has 3"),
-        (dict(opponent=[1, float("nan"), 1]), "not a finite number"),
+        (dict(opponent={"col": [0, 0, 0]}), "all zeros"),
+        (dict(opponent={"col": [1, -1, 1]}), "negative"),
+        (dict(opponent={"col": [0.5, 0.5]}), "has 2 entries but the player has 3"),
+        (dict(opponent={"col": [1, float("nan"), 1]}), "not a finite number"),
+        (dict(opponent={"row": [1, 0, 0]}), "fixed opponent is the column player"),
+        (dict(opponent={"col": [1, 0, 0], "row": [1, 0, 0]}), "fixed opponent is the column player"),
+        (dict(opponent="0.4,0.3,0.3"), r"fixed opponent is \{'col': weights\}"),
         (dict(seed=-1), "seed must be a whole number"),
         (dict(seed=1.5), "seed must be a whole number"),
         (dict(max_points=-5), "max_points"),
@@ -391,7 +401,7 @@ def test_a_start_is_initial_regrets_and_matches_the_reference(game, algorithm, s
     m, n = game.shape
     row, col = np.arange(1, m + 1, dtype=float), np.arange(n, 0, -1, dtype=float)
     solver = MatrixSolver(game, algorithm, sampling, updates, seed=11, start=(row, col))
-    np.testing.assert_allclose(solver.current_strategies().row, row / row.sum())  # the first iteration plays the start
+    np.testing.assert_allclose(solver.current_policy()["row"], row / row.sum())  # the first iteration plays the start
     solver.run(120)
     delta_row, delta_col = game.payoff_range
     initial = ((delta_row * row / row.sum()).tolist(), (delta_col * col / col.sum()).tolist())
@@ -399,9 +409,9 @@ def test_a_start_is_initial_regrets_and_matches_the_reference(game, algorithm, s
     avg_x, avg_y, R1, R2, _, _ = naive.reference_run(
         A, B, 120, algorithm, sampling, updates, rng_words=_rng_words(11), initial_regrets=initial
     )
-    np.testing.assert_allclose(solver.average_strategies().row, avg_x, atol=1e-10)
-    np.testing.assert_allclose(solver.average_strategies().col, avg_y, atol=1e-10)
-    np.testing.assert_allclose(solver.cumulative_regrets().row, R1, atol=1e-9)
+    np.testing.assert_allclose(solver.average_policy()["row"], avg_x, atol=1e-10)
+    np.testing.assert_allclose(solver.average_policy()["col"], avg_y, atol=1e-10)
+    np.testing.assert_allclose(solver.cumulative_regrets().player_1, R1, atol=1e-9)
 
 
 def test_rps_started_off_its_equilibrium_learns_it():
@@ -410,8 +420,11 @@ def test_rps_started_off_its_equilibrium_learns_it():
     early = solver.metrics().nash_conv
     solver.run(18_000)
     metrics = solver.metrics()
-    np.testing.assert_allclose(solver.average_strategies().row, [1 / 3] * 3, atol=5e-3)
-    assert 0 < metrics.nash_conv < early and metrics.nash_conv <= metrics.regret_bound.row + metrics.regret_bound.col
+    np.testing.assert_allclose(solver.average_policy()["row"], [1 / 3] * 3, atol=5e-3)
+    assert (
+        0 < metrics.nash_conv < early
+        and metrics.nash_conv <= metrics.regret_bound.player_1 + metrics.regret_bound.player_2
+    )
 
 
 @pytest.mark.parametrize(

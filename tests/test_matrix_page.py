@@ -298,7 +298,7 @@ def test_learning_starts_where_the_preset_suggests_uniformly_or_where_the_user_s
     app.radio(key="start_mode").set_value("custom").run()
     app.slider(key="start_row_3_1").set_value(100).run()
     assert app.session_state.matrix_live.race.start == ((50.0, 100.0, 50.0), (50.0, 50.0, 50.0))
-    assert app.session_state.matrix_live.primary.current_strategies().row[1] == pytest.approx(0.5)
+    assert app.session_state.matrix_live.primary.current_policy()["row"][1] == pytest.approx(0.5)
 
 
 def test_a_large_game_shows_a_compact_answer(app):
@@ -382,7 +382,7 @@ def test_a_payoff_beyond_the_bound_is_refused_naming_the_cell_and_a_failed_lp_ke
     def failing(game):
         raise RuntimeError("the linear program failed: (HiGHS Status 2: Model error)")
 
-    monkeypatch.setattr(rmcore, "solve_zero_sum", failing)
+    monkeypatch.setattr(rmcore, "solve_exactly", failing)
     app.session_state.exact = None
     app.button(key="matrix_step_10").click().run()
     assert not app.exception and iteration(app) == 10

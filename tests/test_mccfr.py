@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore.tree import uniform_policy
+from rmcore.trees.game import uniform_policy
 
 from .naive_mccfr import NaiveMCCFR
 

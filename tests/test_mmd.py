@@ -46,7 +46,7 @@ def _compare(name: str, iterations: int, **parameters) -> dict:
     tree_game = rmcore.from_openspiel(game)
     legal = _legal_actions(game)
     ours = rmcore.CFRSolver(tree_game, "mmd", **parameters)
-    alpha = parameters.get("alpha", rmcore.cfr.MMD_DEFAULT_ALPHA)
+    alpha = parameters.get("alpha", rmcore.trees.cfr.MMD_DEFAULT_ALPHA)
     theirs = mmd_dilated.MMDDilatedEnt(game, alpha, parameters.get("stepsize"))
     assert ours.stepsize == pytest.approx(theirs.stepsize, rel=1e-14)
     worst = {"policy": 0.0, "nash_conv": 0.0, "average": 0.0}
@@ -64,7 +64,7 @@ def _compare(name: str, iterations: int, **parameters) -> dict:
         )
         their_nash_conv.append(exploitability.nash_conv(game, policy))
         worst["nash_conv"] = max(
-            worst["nash_conv"], abs(rmcore.tree_nash_conv(tree_game, ours.current_policy()) - their_nash_conv[-1])
+            worst["nash_conv"], abs(rmcore.nash_conv(tree_game, ours.current_policy()) - their_nash_conv[-1])
         )
     # The history's curve of the current policy (the checkpoints it keeps) is the same.
     history = ours.history()

@@ -1,4 +1,4 @@
-"""KuhnCFR against OpenSpiel's own CFRSolver and CFRPlusSolver, iteration by iteration."""
+"""CFRSolver on Kuhn poker against OpenSpiel's own CFRSolver and CFRPlusSolver, iteration by iteration."""
 
 import os
 
@@ -16,7 +16,7 @@ from open_spiel.python.algorithms import cfr, exploitability  # noqa: E402
 @pytest.mark.parametrize("variant,solver_class", [("cfr", cfr.CFRSolver), ("cfr+", cfr.CFRPlusSolver)])
 def test_exploitability_equals_openspiel_after_every_iteration(variant, solver_class):
     game = pyspiel.load_game("kuhn_poker")
-    theirs, ours = solver_class(game), rmcore.KuhnCFR(variant, max_points=0)
+    theirs, ours = solver_class(game), rmcore.CFRSolver(rmcore.KUHN, variant, max_points=0)
     for t in range(1, 501):
         theirs.evaluate_and_update_policy()
         ours.run(1)

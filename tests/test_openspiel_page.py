@@ -7,7 +7,7 @@ import pytest
 
 import rmcore
 from tests.visits import opened, shown
-from ui.poker import games
+from ui.trees import games
 
 pytest.importorskip("pyspiel")
 

@@ -36,6 +36,9 @@ def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
         metadata = archive.read(next(n for n in names if n.endswith("METADATA"))).decode()
     packages = {name.split("/")[0] for name in names if not name.startswith("rmcore-")}
     assert packages == {"rmcore"}, "only the library goes into the wheel"
+    every = {str(path.parent.relative_to(ROOT)) for path in (ROOT / "rmcore").rglob("__init__.py")}
+    held = {name.rpartition("/")[0] for name in names if name.endswith("/__init__.py")}
+    assert every == held, f"subpackages missing from the wheel: {sorted(every - held)}"
     requires = sorted(
         line.split(":", 1)[1].strip().split(">")[0]
         for line in metadata.splitlines()

@@ -6,12 +6,12 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import poker
-from rmcore.play import Hand, running_mean
+from rmcore.trees import poker
+from rmcore.trees.play import Hand, running_mean
 
 from . import naive_rules_cfr
 
-EXACT = rmcore.solve_tree_game(rmcore.KUHN)
+EXACT = rmcore.solve_exactly(rmcore.KUHN)
 
 
 def _play_out(hand: Hand, choose) -> Hand:
@@ -161,7 +161,7 @@ def test_a_hand_of_any_tree_shows_the_students_information_set_and_its_actions_a
 
 def test_a_hand_of_any_tree_is_reproducible_from_its_seed_and_its_chance_is_fair():
     game = _matching_pennies_with_a_coin()
-    uniform = rmcore.tree.uniform_policy(game)
+    uniform = rmcore.trees.game.uniform_policy(game)
     deals = [Hand(game, uniform, 2, seed=9, number=n).deal for n in range(2000)]
     assert deals == [Hand(game, uniform, 2, seed=9, number=n).deal for n in range(2000)]
     assert abs(deals.count(("heads",)) - 1000) < 5 * math.sqrt(500)
@@ -186,7 +186,7 @@ def test_a_whole_hand_of_an_openspiel_game_against_its_cfr_bot(name):
 
 def test_a_leduc_hand_pays_what_the_tree_pays():
     game = poker.leduc_poker()
-    uniform = rmcore.tree.uniform_policy(game)
+    uniform = rmcore.trees.game.uniform_policy(game)
     for number in range(50):
         hand = _play_out(Hand(game, uniform, 2, seed=8, number=number), lambda h: h.legal_actions[0])
         assert hand.winnings == pytest.approx(-game.rules.payoff(hand.history, hand.deal))

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import poker
-from rmcore.kuhn import INFOSETS
+from rmcore.trees import poker
+from rmcore.trees.kuhn import INFOSETS
 
 from . import naive_rules_cfr
 
@@ -89,9 +89,9 @@ def test_leduc_tree_facts():
     assert tree.player.shape[0] == 30 * 315
     # A betting round: 6 decision histories, 4 folds, 5 ways on; after each of the 5, chance deals one of 4 public
     # cards.
-    decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.tree.CHANCE_NODE).sum()
+    decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.trees.game.CHANCE_NODE).sum()
     assert (decisions, chance, (tree.player == -1).sum()) == (30 * (6 + 5 * 4 * 6), 30 * 5, 30 * (4 + 5 * 4 * (4 + 5)))
-    assert np.allclose(tree.chance[tree.player == rmcore.tree.CHANCE_NODE], 0.25)
+    assert np.allclose(tree.chance[tree.player == rmcore.trees.game.CHANCE_NODE], 0.25)
     first_round = [k for k, name in enumerate(game.infosets) if "/" not in name]
     assert len(first_round) == 36 and sorted(set(tree.num_actions.tolist())) == [2, 3]
     assert game.actions[game.infosets.index("J♠")] == ("check", "bet")
@@ -110,7 +110,7 @@ def test_leduc_payoffs_by_hand():
     assert rules.payoff("rc/3rc", (4, 2)) == -7.0  # Q pairs the public Q
     assert rules.payoff("cc/0cc", (4, 5)) == 0.0  # K and K split
     assert rules.payoff("crrc/0crrc", (1, 3)) == 1 + 4 + 8  # J pairs: 1 + (2 + 2) + (4 + 4)
-    assert rules.player("rc/") == rmcore.tree.CHANCE_NODE and rules.after("rr", "c") == "rrc/"
+    assert rules.player("rc/") == rmcore.trees.game.CHANCE_NODE and rules.after("rr", "c") == "rrc/"
 
 
 def test_leduc_is_openspiels_leduc_poker_history_by_history():
@@ -127,7 +127,7 @@ def test_leduc_is_openspiels_leduc_poker_history_by_history():
         while stack:
             history, state = stack.pop()
             if state.is_chance_node():
-                assert rules.player(history) == rmcore.tree.CHANCE_NODE
+                assert rules.player(history) == rmcore.trees.game.CHANCE_NODE
                 outcomes = [(int(card), p) for card, p in rules.chance(history, deal)]
                 assert outcomes == state.chance_outcomes(), (deal, history)
                 stack += [(rules.after(history, str(card)), state.child(card)) for card, _ in outcomes]
@@ -196,7 +196,7 @@ def test_nash_conv_matches_a_brute_force_best_response(cards, bet):
     rng = np.random.default_rng(cards)
     policy = {name: list(rng.dirichlet([1, 1])) for name in game.infosets}
     brute = sum(naive_rules_cfr.best_response_value(rules, policy, player) for player in (0, 1))
-    assert rmcore.tree_nash_conv(game, policy) == pytest.approx(brute, abs=1e-12)
+    assert rmcore.nash_conv(game, policy) == pytest.approx(brute, abs=1e-12)
 
 
 def test_every_variant_runs_on_leduc_and_learns():
@@ -223,8 +223,8 @@ def test_a_policy_with_weight_on_an_illegal_action_is_refused():
     policy = rmcore.CFRSolver(game).current_policy().to_dict()
     policy["J♠"] = [0.5, 0.5, 0.0]
     with pytest.raises(ValueError, match="2 actions"):
-        rmcore.tree_nash_conv(game, policy)
+        rmcore.nash_conv(game, policy)
     array = np.array(rmcore.CFRSolver(game).current_policy().probabilities)
     array[0] = [0.5, 0.25, 0.25]
     with pytest.raises(ValueError, match="only 2 actions"):
-        rmcore.tree_nash_conv(game, array)
+        rmcore.nash_conv(game, array)

@@ -1,5 +1,6 @@
 """The poker page in streamlit's AppTest: step with its trace, run, variants, reset; the bigger games, a fixed player,
-hands against the bot; links and setup files naming the page by its path ``/kuhn_poker`` and its id ``kuhn``."""
+hands against the bot; links and setup files naming the page by its path of one release ago ``/kuhn_poker`` and its id
+``kuhn``."""
 
 import json
 import urllib.parse
@@ -16,7 +17,7 @@ from ui import link
 def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     assert not app.exception and app.title[0].value == "CFR on game trees"
     return app
 
@@ -144,7 +145,7 @@ def test_the_training_charts_say_what_they_show(page):
 
 
 def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
-    from ui.poker.walkthrough import alpha_sentence
+    from ui.trees.walkthrough import alpha_sentence
 
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)
@@ -169,7 +170,7 @@ def test_kuhn_on_sliders_shows_the_exact_answer_for_the_sliders_and_learns_towar
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
     assert live.race.game is rmcore.kuhn_poker(5, 2.0)
-    value = rmcore.solve_tree_game(rmcore.kuhn_poker(5, 2.0)).value
+    value = rmcore.solve_exactly(rmcore.kuhn_poker(5, 2.0)).game_value
     assert any(f"**{value:.6f}**" in m.value for m in page.markdown), "the LP value for the sliders' game"
     assert not any("One iteration, step by step" in e.label for e in page.expander)  # the walkthrough is classic Kuhn's
     page.selectbox(key="kuhn_explore_cards").set_value("K").run()
@@ -210,7 +211,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
     assert not page.exception and metric(page, 0) == "100"
     live = page.session_state.kuhn_live
     assert live.primary.learner == 1 and live.primary.opponent["Jp"] == (1.0, 0.0)
-    exact = rmcore.solve_tree_game(rmcore.KUHN)
+    exact = rmcore.solve_exactly(rmcore.KUHN)
     opponent = rmcore.fixed_strategy(rmcore.KUHN, 2, exact.policy, {"Jp": (1, 0)})
     response = rmcore.best_response(rmcore.KUHN, opponent, 1)
     solver = rmcore.CFRSolver(rmcore.KUHN, opponent=opponent)
@@ -220,7 +221,7 @@ def test_locking_player_2_lets_player_1_learn_to_exploit_it(page):
         and metric(page, 1) == f"{solver.metrics().br_gains[0]:.3e}"
     )
     text = " ".join(m.value for m in page.markdown)
-    assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.value:.6f}**" in text
+    assert f"**{response.value:.6f}**" in text and f"**{response.value - exact.game_value:.6f}**" in text
     deviations = next(d.value for d in page.dataframe if "best response" in d.value.columns)
     assert list(deviations["information set"]) == ["Qpb", "K"] and list(deviations["best response"]) == [
         "always pass",
@@ -264,7 +265,7 @@ def test_playing_hands_against_the_bot_reveals_its_cards_and_tallies(page):
     assert any(m.value.startswith("After **3** hands you average") for m in page.markdown)
 
 
-# -- links handed out keep opening: the URL path /kuhn_poker, the page id kuhn, every kuhn_* key ----------------------
+# -- links handed out keep opening: the URL path /kuhn_poker (now /game_trees), the page id kuhn, every kuhn_* key --
 
 
 def _opened_at(url: str):
@@ -304,7 +305,7 @@ def test_an_old_setup_file_of_page_kuhn_opens_the_poker_page_with_its_game():
     parameters = [["kuhn_game", "Leduc hold'em"], ["kuhn_variants", "cfr · alternating"], ["kuhn_seed", "9"]]
     setup = {"format": "rmcore-setup/1", "page": "kuhn", "parameters": parameters, "iteration": 2}
     target = link.link_from_setup(json.dumps(setup).encode(), "http://host:8501/")
-    assert urllib.parse.urlsplit(target).path == "/kuhn_poker"
+    assert urllib.parse.urlsplit(target).path == "/game_trees"  # (the page's path now; /kuhn_poker opens it too)
     _shows_leduc(_opened_at(target), seed=9, variant="cfr · alternating", iteration=2)
 
 
@@ -330,4 +331,4 @@ def test_leducs_game_value_is_its_exact_answer_and_uniform_play_is_not_called_a_
             break
         page.run()
     assert metric(page, 2) == "-"
-    assert float(metric(page, 3)) == pytest.approx(rmcore.solve_tree_game(rmcore.leduc_poker()).value, abs=1e-5)
+    assert float(metric(page, 3)) == pytest.approx(rmcore.solve_exactly(rmcore.leduc_poker()).game_value, abs=1e-5)

@@ -24,11 +24,11 @@ SOLVERS = {
         max_points=points,
     ),
     "matrix fixed opponent": lambda points=2000: rmcore.MatrixSolver(
-        rmcore.preset("rps"), opponent=[0.5, 0.2, 0.3], max_points=points
+        rmcore.preset("rps"), opponent={"col": [0.5, 0.2, 0.3]}, max_points=points
     ),
-    "kuhn cfr": lambda points=2000: rmcore.KuhnCFR("cfr", max_points=points),
-    "kuhn chance-sampling": lambda points=2000: rmcore.KuhnCFR(
-        "chance-sampling", "simultaneous", seed=9, max_points=points
+    "kuhn cfr": lambda points=2000: rmcore.CFRSolver(rmcore.KUHN, "cfr", max_points=points),
+    "kuhn chance-sampling": lambda points=2000: rmcore.CFRSolver(
+        rmcore.KUHN, "chance-sampling", "simultaneous", seed=9, max_points=points
     ),
 }
 pytestmark = pytest.mark.parametrize("make", SOLVERS.values(), ids=SOLVERS.keys())
@@ -97,9 +97,9 @@ def test_metrics_agree_with_an_independent_computation(make):
         g1, g2 = naive.gains(
             game.row_payoffs.tolist(), game.col_payoffs.tolist(), policy["row"].tolist(), policy["col"].tolist()
         )
-        assert metrics.br_gains.row == pytest.approx(g1, abs=1e-12)
+        assert metrics.br_gains.player_1 == pytest.approx(g1, abs=1e-12)
         if solver.is_self_play:
-            assert metrics.br_gains.col == pytest.approx(g2, abs=1e-12)
+            assert metrics.br_gains.player_2 == pytest.approx(g2, abs=1e-12)
             assert metrics.nash_conv == pytest.approx(g1 + g2, abs=1e-12)
     else:
         table = policy.to_dict()
@@ -108,4 +108,4 @@ def test_metrics_agree_with_an_independent_computation(make):
         assert metrics.nash_conv == pytest.approx(sum(brute), abs=1e-12)
         assert metrics.game_value == pytest.approx(value, abs=1e-12)
         assert metrics.br_gains == pytest.approx((brute[0] - value, brute[1] + value), abs=1e-12)
-        assert metrics.exploitability == pytest.approx(rmcore.kuhn_nash_conv(policy) / 2, abs=1e-15)
+        assert metrics.exploitability == pytest.approx(rmcore.nash_conv(rmcore.KUHN, policy) / 2, abs=1e-15)

@@ -43,7 +43,8 @@ def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, va
             v = rmcore.CFRVariant.parse(variant)
             seeds = range(10, 13) if v.is_sampled else [10]
             solvers = [
-                rmcore.CFRSolver(game, v.name, v.updates, seed=s, max_points=points(j)) for j, s in enumerate(seeds)
+                rmcore.CFRSolver(game, v.algorithm, v.updates, seed=s, max_points=points(j))
+                for j, s in enumerate(seeds)
             ]
         for solver in solvers:
             solver.run(iterations)  # ... the separate solvers in one
@@ -83,8 +84,8 @@ def test_the_race_object_runs_incrementally_and_reports_its_solvers():
 
 
 def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
-    result = rmcore.race(rmcore.preset("rps"), ["rm", "rm+"], 2_000, opponent=[0.4, 0.3, 0.3])
-    assert result.gap_name == "br_gain_row" and all(s.gap < 0.05 for s in result.standings)
+    result = rmcore.race(rmcore.preset("rps"), ["rm", "rm+"], 2_000, opponent={"col": [0.4, 0.3, 0.3]})
+    assert result.gap_name == "br_gain_1" and all(s.gap < 0.05 for s in result.standings)
 
 
 @pytest.mark.parametrize(

@@ -25,7 +25,7 @@ def test_history_regrets_are_the_regrets_a_fresh_run_has_at_that_checkpoint(make
         again = make()
         again.run(int(history.iterations[row]))
         regrets = again.cumulative_regrets()
-        expected = np.stack([regrets.row, regrets.col]) if isinstance(again, rmcore.MatrixSolver) else regrets
+        expected = np.stack([regrets.player_1, regrets.player_2]) if isinstance(again, rmcore.MatrixSolver) else regrets
         np.testing.assert_array_equal(history.regrets[row], expected)
     assert history.row_at(int(history.iterations[5]) + 0) == 5
     assert history.row_at(0) == 0 and history.row_at(10**9) == len(history) - 1
@@ -42,8 +42,8 @@ def test_the_drawn_actions_are_the_ones_the_sampled_regret_update_used(updates):
         solver.run(1)
         after = solver.cumulative_regrets()
         a, b, fresh = solver.last_sampled_actions()
-        np.testing.assert_allclose(after.row - before.row, A[:, b] - A[a, b], atol=1e-12)
-        np.testing.assert_allclose(after.col - before.col, -A[fresh, :] + A[fresh, b], atol=1e-12)
+        np.testing.assert_allclose(after.player_1 - before.player_1, A[:, b] - A[a, b], atol=1e-12)
+        np.testing.assert_allclose(after.player_2 - before.player_2, -A[fresh, :] + A[fresh, b], atol=1e-12)
         if updates == "simultaneous":
             assert fresh == a
     assert rmcore.MatrixSolver(game).last_sampled_actions() is None

@@ -30,10 +30,11 @@ def _eta(rule, eta=0.1):
 
 def _compare(solver, reference, exact=False):
     avg_x, avg_y, R1, R2, cur_x, cur_y = reference
-    average, current, regrets = solver.average_strategies(), solver.current_strategies(), solver.cumulative_regrets()
-    pairs = [(average.row, avg_x), (average.col, avg_y), (current.row, cur_x), (current.col, cur_y), (regrets.row, R1)]
-    if regrets.col is not None:
-        pairs.append((regrets.col, R2))
+    average, current, regrets = solver.average_policy(), solver.current_policy(), solver.cumulative_regrets()
+    pairs = [(average["row"], avg_x), (average["col"], avg_y), (current["row"], cur_x), (current["col"], cur_y)]
+    pairs.append((regrets.player_1, R1))
+    if regrets.player_2 is not None:
+        pairs.append((regrets.player_2, R2))
     for ours, theirs in pairs:
         if exact:
             assert ours.tolist() == list(theirs)
@@ -78,18 +79,18 @@ def test_every_option_equals_the_plain_loop(rule, sampling, updates, averaging):
 @pytest.mark.parametrize("sampling", ["expected", "sampled"])
 def test_a_fixed_opponent_equals_the_plain_loop(rule, sampling):
     opponent = [0.2, 0.5, 0.1, 0.2]
-    solver = MatrixSolver(GENERAL, rule, sampling, opponent=opponent, seed=5, eta=_eta(rule))
+    solver = MatrixSolver(GENERAL, rule, sampling, opponent={"col": opponent}, seed=5, eta=_eta(rule))
     solver.run(150)
     reference = _reference(GENERAL, 150, rule, sampling=sampling, opponent=opponent, rng_words=_rng_words(5))
     _compare(solver, reference)
-    assert solver.cumulative_regrets().col is None
+    assert solver.cumulative_regrets().player_2 is None
 
 
 @pytest.mark.parametrize("rule", RULES)
 def test_a_start_equals_the_plain_loop(rule):
     start = ([0.5, 0.0, 0.5], [0.2, 0.2, 0.6])  # a zero weight too: Hedge's prior then excludes that action
     solver = MatrixSolver(CRASH, rule, start=start, eta=_eta(rule))
-    assert solver.current_strategies().row.tolist() == pytest.approx(start[0], abs=1e-15)
+    assert solver.current_policy()["row"].tolist() == pytest.approx(start[0], abs=1e-15)
     solver.run(250)
     _compare(solver, _reference(CRASH, 250, rule, start=start))
 
@@ -118,9 +119,10 @@ def test_any_split_of_a_run_gives_bit_identical_results(rule, sampling):
     split = MatrixSolver(CRASH, rule, sampling, start=OFF, seed=3, eta=_eta(rule))
     for chunk in (1, 6, 93, 300):
         split.run(chunk)
-    for name in ("average_strategies", "current_strategies", "cumulative_regrets"):
-        for ours, theirs in zip(getattr(split, name)(), getattr(whole, name)()):
-            assert ours.tolist() == theirs.tolist()
+    for name in ("average_policy", "current_policy"):
+        assert getattr(split, name)() == getattr(whole, name)()
+    for ours, theirs in zip(split.cumulative_regrets(), whole.cumulative_regrets()):
+        assert ours.tolist() == theirs.tolist()
     a, b = split.history().to_frame(), whole.history().to_frame()
     assert a.equals(b)
 
@@ -166,13 +168,13 @@ def test_hedge_regret_stays_under_its_bound():
     solver = MatrixSolver(ZERO_SUM, "hedge", eta=0.05)
     solver.run(2000)
     history = solver.history()
-    for player in ("row", "col"):
+    for player in (1, 2):
         assert np.all(history.metrics[f"average_regret_{player}"] <= history.metrics[f"regret_bound_{player}"] + 1e-12)
     delta, m = ZERO_SUM.payoff_range[0], ZERO_SUM.shape[0]
-    assert history.metrics["regret_bound_row"][-1] == pytest.approx(
+    assert history.metrics["regret_bound_1"][-1] == pytest.approx(
         (math.log(m) / 0.05 + 0.05 * 2000 * delta**2 / 8) / 2000
     )
-    assert np.isnan(MatrixSolver(ZERO_SUM, "gda").history().metrics["regret_bound_row"]).all()
+    assert np.isnan(MatrixSolver(ZERO_SUM, "gda").history().metrics["regret_bound_1"]).all()
 
 
 def test_fictitious_play_starts_at_the_start_then_best_responds():
@@ -181,8 +183,8 @@ def test_fictitious_play_starts_at_the_start_then_best_responds():
     # after y_1 = (0.2, 0.2, 0.6): A y_1 for rows Rock, Paper, Scissors; the best is the first maximum
     expected = np.zeros(3)
     expected[int(np.argmax(CRASH.row_payoffs @ np.array(OFF[1])))] = 1.0
-    assert solver.current_strategies().row.tolist() == expected.tolist()
-    assert solver.average_strategies().row.tolist() == pytest.approx(OFF[0])
+    assert solver.current_policy()["row"].tolist() == expected.tolist()
+    assert solver.average_policy()["row"].tolist() == pytest.approx(OFF[0])
 
 
 def test_fictitious_play_cycles_on_shapleys_game():

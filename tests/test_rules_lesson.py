@@ -120,14 +120,14 @@ def test_hedge_drifts_to_a_corner_and_gda_reaches_the_boundary_where_the_words_s
     game = rmcore.preset(lesson.PRESET)
     hedge = rmcore.MatrixSolver(game, "hedge")
     hedge.run(10000)
-    current = hedge.current_strategies()
-    assert max(current.row) > 0.999 and max(current.col) > 0.99  # outward, to a corner
+    current = hedge.current_policy()
+    assert max(current["row"]) > 0.999 and max(current["col"]) > 0.99  # outward, to a corner
     gda = rmcore.MatrixSolver(game, "gda")
     first = None
     for t in range(1, 1001):
         gda.run(1)
-        strategies = gda.current_strategies()
-        if min(np.min(strategies.row), np.min(strategies.col)) == 0.0:
+        strategies = gda.current_policy()
+        if min(np.min(strategies["row"]), np.min(strategies["col"])) == 0.0:
             first = t
             break
     assert first == explain.MATRIX_LESSON_GDA_BOUNDARY

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore import poker
+from rmcore.trees import poker
 
 from . import known_values, naive_rules_cfr
 
 
 def test_kuhn_value_is_minus_one_eighteenth_and_the_answer_is_an_equilibrium():
-    solution = rmcore.solve_tree_game(rmcore.KUHN)
-    assert solution.value == pytest.approx(float(known_values.KUHN_GAME_VALUE), abs=1e-9)
+    solution = rmcore.solve_exactly(rmcore.KUHN)
+    assert solution.game_value == pytest.approx(float(known_values.KUHN_GAME_VALUE), abs=1e-9)
     assert solution.nash_conv < 1e-9
     alpha = solution.policy["J"][1]  # one of Kuhn's family (Kuhn 1950)
     np.testing.assert_allclose(solution.policy.probabilities, rmcore.equilibrium_policy(alpha).probabilities, atol=1e-9)
@@ -25,18 +25,18 @@ def test_kuhn_on_sliders_value_against_brute_force_best_responses(cards, bet):
     """Neither player can gain against the LP's answer, by any pure strategy (enumerated): both best responses give
     exactly the value."""
     rules, game = poker.KuhnRules(cards, bet), poker.kuhn_poker(cards, bet)
-    solution = rmcore.solve_tree_game(game)
+    solution = rmcore.solve_exactly(game)
     policy = solution.policy.to_dict()
-    assert naive_rules_cfr.best_response_value(rules, policy, 0) == pytest.approx(solution.value, abs=1e-9)
-    assert naive_rules_cfr.best_response_value(rules, policy, 1) == pytest.approx(-solution.value, abs=1e-9)
-    assert naive_rules_cfr.expected(rules, policy) == pytest.approx(solution.value, abs=1e-9)
+    assert naive_rules_cfr.best_response_value(rules, policy, 0) == pytest.approx(solution.game_value, abs=1e-9)
+    assert naive_rules_cfr.best_response_value(rules, policy, 1) == pytest.approx(-solution.game_value, abs=1e-9)
+    assert naive_rules_cfr.expected(rules, policy) == pytest.approx(solution.game_value, abs=1e-9)
 
 
 def test_cfr_approaches_the_lp_value_on_kuhn_on_sliders():
     game = poker.kuhn_poker(6, 2.5)
     solver = rmcore.CFRSolver(game, "cfr+", max_points=0)
     solver.run(3_000)
-    assert solver.metrics().game_value == pytest.approx(rmcore.solve_tree_game(game).value, abs=2e-3)
+    assert solver.metrics().game_value == pytest.approx(rmcore.solve_exactly(game).game_value, abs=2e-3)
 
 
 def test_leduc_lp_value_is_openspiels_best_response_check():
@@ -51,8 +51,8 @@ def test_leduc_lp_value_is_openspiels_best_response_check():
     from .test_openspiel import openspiel_names
 
     game, ours = pyspiel.load_game("leduc_poker"), rmcore.leduc_poker()
-    solution = rmcore.solve_tree_game(ours)
-    assert solution.value == pytest.approx(-0.0856, abs=1e-4)  # Leduc's value, as published
+    solution = rmcore.solve_exactly(ours)
+    assert solution.game_value == pytest.approx(-0.0856, abs=1e-4)  # Leduc's value, as published
     table = openspiel_policy.TabularPolicy(game)
     names = openspiel_names(game, ours.rules)
     for state_string, row in table.state_lookup.items():
@@ -60,12 +60,16 @@ def test_leduc_lp_value_is_openspiels_best_response_check():
         table.action_probability_array[row, legal] = solution.policy[names[state_string]]
     assert pyspiel.exploitability(game, table.to_dict()) < 1e-8
     value = expected_game_score.policy_value(game.new_initial_state(), [table, table])[0]
-    assert value == pytest.approx(solution.value, abs=1e-9)
+    assert value == pytest.approx(solution.game_value, abs=1e-9)
 
 
-def test_a_tree_game_is_required():
+def test_a_game_is_required_and_the_sequence_form_takes_trees_only():
+    with pytest.raises(ValueError, match="MatrixGame or a TreeGame"):
+        rmcore.solve_exactly([[1, -1], [-1, 1]])
     with pytest.raises(ValueError, match="TreeGame"):
-        rmcore.solve_tree_game(rmcore.preset("rps"))
+        rmcore.exact.sequence_form.solve(rmcore.preset("rps"))
+    with pytest.raises(ValueError, match="zero-sum"):
+        rmcore.solve_exactly(rmcore.preset("prisoners-dilemma"))
 
 
 def _scaled(game: rmcore.TreeGame, scale: float) -> rmcore.TreeGame:
@@ -77,9 +81,9 @@ def test_the_exact_answer_does_not_depend_on_the_payoffs_unit(scale):
     """HiGHS's tolerances are absolute: unscaled, Leduc at 1e-7 got a value 18% off, at 1e-8 a value of 0 and a policy
     with NashConv 4, at 1e9 a failed LP."""
     leduc = rmcore.leduc_poker()
-    plain = rmcore.solve_tree_game(leduc)
-    scaled = rmcore.solve_tree_game(_scaled(leduc, scale))
-    assert scaled.value / scale == pytest.approx(plain.value, rel=1e-9)
+    plain = rmcore.exact.sequence_form.solve(leduc)
+    scaled = rmcore.exact.sequence_form.solve(_scaled(leduc, scale))
+    assert scaled.game_value / scale == pytest.approx(plain.game_value, rel=1e-9)
     assert scaled.nash_conv / scale < 1e-9
     np.testing.assert_allclose(scaled.policy.probabilities, plain.policy.probabilities, atol=1e-9)
 
@@ -94,7 +98,7 @@ def test_a_two_by_two_game_read_at_a_tiny_scale_gets_its_mixed_equilibrium():
             f'p "" 2 1 "col" {{ "L" "R" }} 0\nt "" 1 "" {{ {a!r}, {-a!r} }}\nt "" 2 "" {{ {b!r}, {-b!r} }}\n'
             f'p "" 2 1 0\nt "" 3 "" {{ {c!r}, {-c!r} }}\nt "" 4 "" {{ {d!r}, {-d!r} }}\n'
         )
-        solution = rmcore.solve_tree_game(rmcore.read_efg(text))
+        solution = rmcore.exact.sequence_form.solve(rmcore.read_efg(text))
         np.testing.assert_allclose(solution.policy["row"], [0.4, 0.6], atol=1e-9)
         np.testing.assert_allclose(solution.policy["col"], [0.4, 0.6], atol=1e-9)
-        assert solution.value / scale == pytest.approx(-0.2, abs=1e-9)
+        assert solution.game_value / scale == pytest.approx(-0.2, abs=1e-9)

@@ -171,8 +171,8 @@ def test_a_hedge_run_at_the_boundary_has_no_subnormal_probability_and_equals_the
     avg_x, avg_y, _, _, cur_x, cur_y = naive_rules.reference_rule_run(A, B, 181, "hedge", eta=20.0)
     plain = np.array(cur_x + cur_y)
     assert np.any((plain > 0) & (plain < SMALLEST_NORMAL))  # the plain loop met subnormal probabilities
-    current = np.concatenate([solver.current_strategies().row, solver.current_strategies().col])
+    current = np.concatenate([solver.current_policy()["row"], solver.current_policy()["col"]])
     assert not np.any((current > 0) & (current < SMALLEST_NORMAL))
     np.testing.assert_allclose(current, plain, rtol=0, atol=1e-12)
-    average = solver.average_strategies()
-    np.testing.assert_allclose(np.concatenate([average.row, average.col]), avg_x + avg_y, rtol=0, atol=1e-12)
+    average = solver.average_policy()
+    np.testing.assert_allclose(np.concatenate([average["row"], average["col"]]), avg_x + avg_y, rtol=0, atol=1e-12)

@@ -82,7 +82,7 @@ def test_retrace_keeps_the_fixed_opponent(fixed):
     game = rmcore.KUHN
     opponent = None
     if fixed is not None:
-        exact = rmcore.solve_tree_game(game).policy
+        exact = rmcore.solve_exactly(game).policy
         locks = {"Jp" if fixed == 2 else "K": (0.3, 0.7)}
         opponent = rmcore.fixed_strategy(game, fixed, exact, locks)
     solver = rmcore.CFRSolver(game, "cfr", opponent=opponent)

@@ -64,9 +64,9 @@ def test_all_reads_the_catalogues_and_sampled_variants_run_once_per_seed():
         }
     )
     tree = [cell for cell in grid.cells if cell.family == "tree"]
-    sampled = [name for name in rmcore.CFR_VARIANTS if rmcore.CFRVariant(name).is_sampled]
-    assert {cell.spec["algorithm"]["tree"] for cell in tree} == set(rmcore.CFR_VARIANTS)
-    assert len(tree) == len(rmcore.CFR_VARIANTS) + len(sampled)  # each sampled variant twice (two seeds)
+    sampled = [name for name in rmcore.CFR_ALGORITHMS if rmcore.CFRVariant(name).is_sampled]
+    assert {cell.spec["algorithm"]["tree"] for cell in tree} == set(rmcore.CFR_ALGORITHMS)
+    assert len(tree) == len(rmcore.CFR_ALGORITHMS) + len(sampled)  # each sampled variant twice (two seeds)
     assert sorted(c.spec["seed"] for c in tree if c.spec["algorithm"]["tree"] == sampled[0]) == [3, 4]
     matrix = [cell for cell in grid.cells if cell.family == "matrix"]
     assert [cell.spec["algorithm"]["matrix"] for cell in matrix] == list(rmcore.ALGORITHMS)

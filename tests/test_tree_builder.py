@@ -68,9 +68,9 @@ def test_an_information_set_at_uneven_depths_gets_the_exact_best_response():
     rng = np.random.default_rng(3)
     for _ in range(5):
         policy = rng.dirichlet(np.ones(2), size=2)
-        assert rmcore.tree_nash_conv(game, policy) == pytest.approx(_brute_force_nash_conv(UNEVEN, game, policy))
-    solution = rmcore.solve_tree_game(game)
-    assert rmcore.tree_nash_conv(game, solution.policy) == pytest.approx(0.0, abs=1e-9)
+        assert rmcore.nash_conv(game, policy) == pytest.approx(_brute_force_nash_conv(UNEVEN, game, policy))
+    solution = rmcore.solve_exactly(game)
+    assert rmcore.nash_conv(game, solution.policy) == pytest.approx(0.0, abs=1e-9)
 
 
 def test_leading_chance_nodes_become_deals_multiplied_from_the_root_down():
@@ -134,7 +134,7 @@ def test_information_sets_that_straddle_each_other_get_exact_best_responses():
     rng = np.random.default_rng(5)
     for _ in range(5):
         policy = rng.dirichlet(np.ones(2), size=2)
-        assert rmcore.tree_nash_conv(game, policy) == pytest.approx(_brute_force_nash_conv(states, game, policy))
+        assert rmcore.nash_conv(game, policy) == pytest.approx(_brute_force_nash_conv(states, game, policy))
 
 
 def test_size_cap():

@@ -9,7 +9,7 @@ import rmcore
 from tests.live_charts import captions, live_charts
 from tests.visits import opened
 from ui import explain
-from ui.poker import lesson
+from ui.trees import lesson
 
 
 @pytest.fixture
@@ -156,7 +156,7 @@ def test_the_lessons_words_quote_what_the_library_gives(game):
     for k, target in enumerate((100, 1000)):
         race.run(target - race.iteration)
         for variant, runs in zip(race.variants, race.histories()):
-            said = explain.LESSON_OBSERVED[game][variant.name][k]
+            said = explain.LESSON_OBSERVED[game][variant.algorithm][k]
             metrics = runs[0].metrics
             for measured, quoted in zip((metrics["exploitability"][-1], metrics["exploitability_current"][-1]), said):
                 if quoted < 1e-10:  # machine precision: the exact digits are rounding

@@ -10,7 +10,7 @@ import rmcore
 from tests.live_charts import captions, live_charts
 from tests.visits import opened, run_to_reached, shown
 from ui import link
-from ui.poker import games
+from ui.trees import games
 
 
 def _coin() -> rmcore.TreeGame:
@@ -37,7 +37,7 @@ COIN = _coin()
 def page():
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     assert not app.exception and app.title[0].value == "CFR on game trees"
     return app
 
@@ -116,7 +116,7 @@ def media(monkeypatch) -> list:
 def test_the_download_offers_the_current_games_efg_text(media):
     app = AppTest.from_file("../app.py", default_timeout=120)
     app.run()
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     button = next(b for b in app.get("download_button") if b.key == "kuhn_download_efg")
     assert button.proto.label == "Download as .efg"
     manager = media[-1]
@@ -208,7 +208,7 @@ def test_the_bundle_reproduces_an_uploaded_game_and_a_catalogue_game_to_the_last
 
     from ui import export
     from ui.live import LiveRun
-    from ui.poker.settings import RunSettings
+    from ui.trees.settings import RunSettings
 
     variants = (rmcore.CFRVariant("cfr+"), rmcore.CFRVariant("chance-sampling", "simultaneous"))
     if source == "uploaded":

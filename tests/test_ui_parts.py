@@ -14,8 +14,8 @@ from ui import charts
 from ui.live import FILLED, LiveRun, chart_rows
 from ui.matrix import figures
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
-from ui.poker import figures as poker_figures
-from ui.poker import walkthrough
+from ui.trees import figures as tree_figures
+from ui.trees import walkthrough
 
 
 def _checked(spec):
@@ -77,7 +77,7 @@ def test_convergence_is_log_log_with_labelled_bounds_and_hides_zeros():
     plain = rmcore.preset("rps")  # never moves from uniform: nash_conv is exactly 0
     _, history = _history(plain)
     assert np.isnan(_checked(figures.convergence(history)).data[0].y).all()
-    _, history = _history(game, opponent=[0.4, 0.3, 0.3])
+    _, history = _history(game, opponent={"col": [0.4, 0.3, 0.3]})
     fixed = _checked(figures.convergence(history, fixed_opponent=True))
     assert fixed.data[0].name.startswith("best-response gain") and not any("column" in t.name for t in fixed.data)
 
@@ -189,10 +189,10 @@ def test_race_figure_draws_median_and_band_with_both_guides():
 
 
 def test_poker_figures_are_valid_plotly():
-    solver = rmcore.KuhnCFR("cfr")
+    solver = rmcore.CFRSolver(rmcore.KUHN, "cfr")
     solver.run(300)
     history = solver.history()
-    assert len(_checked(poker_figures.infoset_trajectories(history)).data) == 12
+    assert len(_checked(tree_figures.infoset_trajectories(history)).data) == 12
     tree = _checked(walkthrough.tree_figure(solver.current_policy().probabilities, 300))
     decisions = next(t for t in tree.data if t.marker.colorscale is not None)
     policy, game = solver.current_policy(), rmcore.KUHN
@@ -205,14 +205,14 @@ def test_poker_figures_are_valid_plotly():
         and len(leaves.text) == 30
     )
     names = next(t for t in tree.data if t.mode == "text" and t.text and "Jpb" in t.text)
-    assert sorted(names.text) == sorted(rmcore.kuhn.INFOSETS * 2)  # every decision named by its information set
+    assert sorted(names.text) == sorted(rmcore.trees.kuhn.INFOSETS * 2)  # every decision named by its information set
     arcs = next(t for t in tree.data if t.line.dash == "dash")
     ends = [(arcs.x[k], arcs.x[k + 2]) for k in range(0, len(arcs.x), 4)]
     named = {x: name for x, name in zip(decisions.x, names.text)}  # each node's information set, by its x
     assert len(ends) == 12 and all(named[a] == named[b] for a, b in ends)  # each arc joins the two nodes of one set
     deals = next(t for t in tree.data if t.mode == "text" and t.text and "J·Q" in t.text)
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
-    spec, alpha = poker_figures.equilibrium_check(solver.average_policy())
+    spec, alpha = tree_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
     traces = charts.current_traces([history, history], ["a", "b"], "exploitability_current")
     assert [t["name"] for t in traces] == ["a", "b"] and {t["line"]["dash"] for t in traces} == {"dash"}
@@ -254,15 +254,15 @@ def test_slow_steps_show_each_regret_increment_on_the_bars():
     iterations, change = run.last_step
     after = run.primary.cumulative_regrets()
     assert iterations == 1
-    np.testing.assert_allclose(change[0], after.row - before.row)
-    np.testing.assert_allclose(change[1], after.col - before.col)
-    spec = _checked(figures.regret_bars(game, after.row, after.col, change))
+    np.testing.assert_allclose(change[0], after.player_1 - before.player_1)
+    np.testing.assert_allclose(change[1], after.player_2 - before.player_2)
+    spec = _checked(figures.regret_bars(game, after.player_1, after.player_2, change))
     increments = [t for t in spec.data if t.name == "change in the last step"]
     assert len(increments) == 2 and spec.layout.barmode == "overlay"
     np.testing.assert_allclose(
-        np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.row
+        np.array(increments[0].base, dtype=float) + np.array(increments[0].y, dtype=float), after.player_1
     )
-    fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent=(0.5, 0.25, 0.25)))
+    fixed = LiveRun(rmcore.Race(rmcore.preset("rps"), ["rm"], opponent={"col": (0.5, 0.25, 0.25)}))
     fixed.tick(1)
     assert fixed.last_step[1][1] is None  # a fixed opponent has no regrets
 
@@ -455,15 +455,15 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
     game = rmcore.kuhn_poker(13, 1.0)
     cfr = rmcore.CFRSolver(game)
     cfr.run(5)
-    from ui.poker import figures as poker_figures
+    from ui.trees import figures as tree_figures
 
-    lines = poker_figures.opening_trajectories(cfr.history(), game.rules)["data"]
+    lines = tree_figures.opening_trajectories(cfr.history(), game.rules)["data"]
     assert len(lines) == 13 and len({line["line"]["color"] for line in lines}) == 13
 
 
 def test_a_gap_axis_speaks_the_games_unit():
     """Poker pays in antes per hand; every other game in its own payoff units."""
-    goofspiel = rmcore.race(rmcore.goofspiel(3), ["cfr"], 5)
+    goofspiel = rmcore.race(rmcore.trees.goofspiel(3), ["cfr"], 5)
     assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "exploitability (payoff units)"
     kuhn = charts.race_figure(rmcore.race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
     assert _checked(kuhn).layout.yaxis.title.text == "exploitability (antes per hand)"

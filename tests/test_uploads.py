@@ -8,7 +8,7 @@ from pathlib import Path
 from tests.visits import opened
 from ui import link
 from ui.matrix.editor import UPLOAD_ACCEPTED_MEGABYTES
-from ui.poker.games import EFG_ACCEPTED_MEGABYTES
+from ui.trees.games import EFG_ACCEPTED_MEGABYTES
 
 NGINX = Path(__file__).resolve().parents[1] / "deploy" / "nginx.conf"
 
@@ -43,7 +43,7 @@ def test_nginx_admits_the_largest_upload_the_app_accepts():
 def test_every_uploader_states_its_limit_and_none_takes_streamlits_200_mb():
     app = opened()
     matrix = _uploaders(app)
-    app.switch_page("app_pages/poker.py").run()
+    app.switch_page("app_pages/trees.py").run()
     app.segmented_control(key="kuhn_game").set_value("efg").run()
     tree = _uploaders(app)
     uploaders = matrix + tree

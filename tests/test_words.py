@@ -100,7 +100,7 @@ POKER = {"kuhn", "leduc"}
 
 @pytest.mark.parametrize("name", list(rmcore.TREE_GAMES))
 def test_every_tree_game_shows_its_rules_from_the_catalogue_and_its_own_unit(name):
-    from ui.poker import games
+    from ui.trees import games
 
     label = games.choices()[name]
     app = opened({"kuhn_game": label}, url_path="kuhn_poker")

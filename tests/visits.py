@@ -1,9 +1,9 @@
 """Open the app in AppTest as a browser's first request does: at a URL path, with a link's query parameters.
 
-``st.Page`` names a page by its URL path (the poker page's is ``kuhn_poker``, so that links handed out keep opening
-it). ``AppTest.switch_page`` finds a page by its file, and only after a first run has registered the pages; a link
-opens the page on the session's first run, so these tests ask for the page the way the browser does: by the hash of
-its URL path.
+``st.Page`` names a page by its URL path (the tree page's is ``game_trees``; a hidden page at ``kuhn_poker`` opens
+it with the link's parameters). ``AppTest.switch_page`` finds a page by its file, and only after a first run has
+registered the pages; a link opens the page on the session's first run, so these tests ask for the page the way the
+browser does: by the hash of its URL path.
 """
 
 from __future__ import annotations

@@ -67,8 +67,8 @@ def _history_and_setup(
     if isinstance(source, rmcore.MatrixSolver):
         history = source.history()
         game, algorithm = source.game, source.variant.algorithm
-        opponent = source.opponent
-        start = None if source.start is None else (source.start.row, source.start.col)
+        opponent = None if source.opponent is None else source.opponent["col"]
+        start = None if source.start is None else tuple(source.start)
         variant = source.variant
         return history, game, algorithm, opponent, start, variant.sampling, variant.updates
     if isinstance(source, rmcore.History):
@@ -92,8 +92,8 @@ def chart_at(history: rmcore.History, game: rmcore.MatrixGame, setup, row: int, 
         trail = space_figure.Trail(options.title or "run", averages, recent)
         equilibria = list(game.equilibria)
         if game.is_zero_sum and not equilibria:
-            exact = rmcore.solve_zero_sum(game)
-            equilibria = [rmcore.Equilibrium(tuple(exact.row_strategy), tuple(exact.col_strategy))]
+            exact = rmcore.solve_exactly(game)
+            equilibria = [rmcore.Equilibrium(tuple(exact.policy["row"]), tuple(exact.policy["col"]))]
         name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
         heading = f"{name} and the iterates, t = {int(upto.iterations[-1]):,}<br><sup>{equation}</sup>"
         return space_figure.strategy_space(game, setup, [trail], equilibria, options.layers, title=heading)

@@ -44,7 +44,6 @@ CURRENT_LINE = dict(width=1)
 CURRENT_OPACITY = 0.55
 GAP_TITLES = {
     "nash_conv": "nash_conv of the average",
-    "br_gain_row": "learner's best-response gain",
     "br_gain_1": "learner's best-response gain",
     "br_gain_2": "learner's best-response gain",
     "exploitability": "exploitability of the average",
@@ -54,7 +53,6 @@ GAP_TITLES = {
 #: Axis titles of the gaps, without their unit (:func:`gap_axis` adds it).
 GAP_AXIS = {
     "nash_conv": "nash_conv",
-    "br_gain_row": "best-response gain",
     "br_gain_1": "best-response gain",
     "br_gain_2": "best-response gain",
     "exploitability": "exploitability",

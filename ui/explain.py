@@ -1,7 +1,18 @@
-"""Every on-screen word about an algorithm or a chart: the algorithms' names, and one or two lines under each chart on
-what it shows, for students. Text only: no Streamlit, no math code."""
+"""Every on-screen word about an algorithm, a game or a chart: the algorithms' names, what the tree page teaches with
+each of its games, and one or two lines under each chart on what it shows, for students. Text only: no Streamlit, no
+math code. (What a game is and how it is played is the catalogue's, ``rmcore.TREE_GAMES``: one description per game.)"""
 
 from .escape import markdown
+
+#: The game control's help for the first three choices (every other choice's is the catalogue's one line).
+TREE_GAME_CHOICES = {
+    "kuhn": "3 cards, the classic (value −1/18), taught step by step.",
+    "sliders": "3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium follow them.",
+    "leduc": "6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
+}
+#: The game control's help for the user's own game.
+TREE_GAME_UPLOAD = "any two-player zero-sum game tree, from a Gambit .efg file."
+
 
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
 #: shared link carries them.
@@ -270,12 +281,12 @@ RACE_CURRENT = (
 def cfr_averaging(variant) -> str:
     """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
     enters the average with weight 1, t, t² or, for discounted CFR, t^γ (``rmcore.CFRSolver``'s docstring)."""
-    if variant.name in ("discounted", "pdcfr+", "dcfr+"):
+    if variant.algorithm in ("discounted", "pdcfr+", "dcfr+"):
         gamma = variant.parameters["gamma"]
         power = {0.0: None, 1.0: "t", 2.0: "t²"}.get(gamma, f"t^{gamma:g}")
         return "uniform average" if power is None else f"{power}-weighted average"
     return {"cfr+": "t-weighted average", "linear": "t-weighted average", "pcfr+": "t²-weighted average"}.get(
-        variant.name, "uniform average"
+        variant.algorithm, "uniform average"
     )
 
 
@@ -613,7 +624,7 @@ def efg_notes(notes: tuple[str, ...], shown: int = 3) -> str:
     return "Read as: " + "; ".join(markdown(note) for note in notes[:shown]) + more + "."
 
 
-#: The tree page's two values for player 1: what the average policies earn against each other (CFRMetrics.game_value),
+#: The tree page's two values for player 1: what the average policies earn against each other (Metrics.game_value),
 #: and the game's own value (the equilibrium's), which the first approaches in self-play.
 AVERAGE_VALUE = "average policies' value for player 1"
 AVERAGE_VALUE_SHORT = "average policies' value"

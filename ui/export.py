@@ -61,8 +61,8 @@ def _variant_words(variant) -> str:
     name and updates; discounted CFR's parameters go in ``--alpha``, ``--beta`` and ``--gamma``, MMD's in
     ``--mmd-alpha``, PDCFR+'s and DCFR+'s in the variant's own parts, ``pdcfr+/alternating/alpha=2.0/gamma=4.0``)."""
     if isinstance(variant, rmcore.CFRVariant):
-        if variant.name in ("discounted", "mmd"):
-            return f"{variant.name}/{variant.updates}"
+        if variant.algorithm in ("discounted", "mmd"):
+            return f"{variant.algorithm}/{variant.updates}"
         return variant.text
     # (A matrix variant's text carries its step as a part, "hedge/eta=0.05/...": its label's "hedge(η=0.05)" does not
     # parse.)
@@ -97,7 +97,7 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         f"python -m rmcore race {source} --variants {variants} --iterations {iteration}",
         f"--seeds {race.seeds} --seed {race.seed}",
     ]
-    discounts = {v.discount for v in race.variants if getattr(v, "name", None) == "discounted" and v.discount}
+    discounts = {v.discount for v in race.variants if getattr(v, "algorithm", None) == "discounted" and v.discount}
     if discounts:  # (the page gives every discounted CFR of a race the same parameters: its one set of sliders)
         (discount,) = discounts
         parts.append(" ".join(f"--{name} {value!r}" for name, value in zip(("alpha", "beta", "gamma"), discount)))
@@ -107,7 +107,7 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         parts.append(f"--mmd-alpha {alpha!r}")
     if isinstance(race.game, rmcore.MatrixGame) and race.opponent is not None:
         # The weights the race was given, every digit: the command normalises them as the race did, to the last bit.
-        parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent))
+        parts.append("--opponent " + ",".join(repr(float(w)) for w in race.opponent["col"]))
     if getattr(race, "start", None) is not None:  # the weights as the page gave them: normalised the same way again
         parts.append('--start "' + ";".join(",".join(repr(float(w)) for w in side) for side in race.start) + '"')
     return " ".join(parts) + " --json", files

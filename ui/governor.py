@@ -35,7 +35,7 @@ from typing import NamedTuple
 from .live import LIVE_RUNS, TIME_BUDGET, UPDATE_INTERVAL
 
 #: Share of the server's cores the solvers may use together; the rest draws and sends the charts. ``RM_SOLVER_SHARE``
-#: overrides it, for a measurement that must get many sessions far quickly (``tests/load.py``: memory past 1e8
+#: overrides it, for a measurement that must get many sessions far quickly (``benchmarks/load.py``: memory past 1e8
 #: iterations).
 SOLVER_SHARE = float(os.environ.get("RM_SOLVER_SHARE", 0.5))
 #: The least solver time of an update, however many sessions run: a few hundred thousand 3x3 iterations.
@@ -45,8 +45,8 @@ IDLE_AFTER = 2.0
 #: How often a waiting session checks whether its user asked for something else.
 POLL = 0.05
 #: If set, the governor writes its counters (turns taken, solver CPU seconds, live runs held by sessions) to this file
-#: twice a second, for ``tests/load.py`` to tell the solver's share of the server's time from the rest, and to see that
-#: a closed session's run is let go.
+#: twice a second, for ``benchmarks/load.py`` to tell the solver's share of the server's time from the rest, and to see
+#: that a closed session's run is let go.
 STATS_FILE = os.environ.get("RM_GOVERNOR_STATS")
 
 

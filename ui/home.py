@@ -16,7 +16,7 @@ def quick_demo(iterations: int) -> pd.DataFrame:
     return pd.DataFrame(
         {
             "action": game.row_actions,
-            "average strategy": solver.average_strategies().row.round(4),
+            "average strategy": solver.average_policy()["row"].round(4),
             "equilibrium": game.equilibria[0].row,
             f"nash_conv after {iterations:,}": [f"{metrics.nash_conv:.2e}", "", ""],
         }

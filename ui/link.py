@@ -11,7 +11,7 @@ parameters are ours:
   that is at most ``MAX_EFG_LINK_CHARS`` characters; a larger game is shared as its file.
 
 The setup file (*Setup (JSON)*, format ``rmcore-setup/1``) is the same setup as data: the page (``"matrix"`` or
-``"kuhn"``, the poker page's id), the link's parameters as ``[name, value]`` pairs, and the iteration reached.
+``"kuhn"``, the game-tree page's id), the link's parameters as ``[name, value]`` pairs, and the iteration reached.
 :func:`setup` writes it from the URL and :func:`link_from_setup` turns it back into a link.
 
 Streamlit drops a bound value it cannot use (an unknown preset, a number out of range) and shows
@@ -37,8 +37,11 @@ from rmcore.race import MAX_VARIANTS
 
 from . import escape
 from .explain import ALGORITHM_NAMES, list_trimmed
-from .poker.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
+from .trees.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
 
+#: The game-tree page's URL path, and its path of one release ago, which still opens it (with the same settings).
+TREE_PAGE_PATH = "game_trees"
+OLD_TREE_PAGE_PATH = "kuhn_poker"
 #: Largest game a link carries (the editor's size).
 MAX_LINK_ACTIONS = 10
 #: Longest value a link parameter may have before it is refused unread.
@@ -67,6 +70,12 @@ _navigate = st.components.v2.component(
     "window.location.assign(url); }",
 )
 _STREAMLITS = ("embed", "embed_options")
+
+
+def open_moved_page(page) -> None:
+    """A page asked for by its path of one release ago (``/kuhn_poker``): open it at its path now, with every parameter
+    the link carries, a repeated one with all its values (Streamlit's own page switch, which keeps the session)."""
+    st.switch_page(page, query_params={key: st.query_params.get_all(key) for key in st.query_params})
 
 
 def arrived() -> None:
@@ -306,9 +315,9 @@ def link_from_setup(data: bytes, base: str) -> str:
     pairs = [tuple(pair) for pair in pairs]
     if iteration:
         pairs.append(("run_to", str(min(iteration, MAX_RUN_TO))))
-    root = base.rstrip("/").removesuffix("/kuhn_poker")
+    root = base.rstrip("/").removesuffix(f"/{TREE_PAGE_PATH}").removesuffix(f"/{OLD_TREE_PAGE_PATH}")
     query = f"?{urllib.parse.urlencode(pairs)}" if pairs else ""
-    return f"{root}/{'kuhn_poker' if page == 'kuhn' else ''}" + query
+    return f"{root}/{TREE_PAGE_PATH if page == 'kuhn' else ''}" + query
 
 
 # -- the notice and the Share control -------------------------------------------------------------

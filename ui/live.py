@@ -168,7 +168,7 @@ def _change(after, before):
     return after - before
 
 
-#: Every LiveRun alive in this process, held weakly: a session that closed must let go of its runs (tests/load.py).
+#: Every LiveRun alive in this process, held weakly: a session that closed must let go of its runs (benchmarks/load.py).
 LIVE_RUNS: weakref.WeakSet = weakref.WeakSet()
 
 

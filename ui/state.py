@@ -2,8 +2,12 @@
 
 Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
 page is running; the Run/Pause switch, keyed ``{page}_running`` until :func:`pause_unasked` renames it, shows it and
-sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game,
-its editor draft and the last message of each input.
+sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game
+and its editor draft.
+
+Every input that can refuse what it is given (a preset's parameters, the editor, a file) says why through one
+mechanism: :func:`say` keeps one :class:`Message` per widget (``messages``), and :func:`show` draws it beside the
+widget.
 """
 
 from __future__ import annotations
@@ -30,6 +34,15 @@ class Notice(NamedTuple):
     is_error: bool = False
 
 
+class Message(NamedTuple):
+    """What an input says about the last thing it was given: an error (nothing was taken), a warning, or a note (it was
+    taken, and how); a ``once`` message goes after it has been shown."""
+
+    text: str
+    kind: str = "error"
+    once: bool = False
+
+
 RUN, PAUSE = "Run", "Pause"
 DEFAULT_PRESET = "rps-crash"
 
@@ -41,6 +54,7 @@ def init() -> None:
     iteration to run to.
     """
     st.session_state.setdefault("session_id", uuid.uuid4().hex)  # this tab, for the server-wide governor
+    st.session_state.setdefault("messages", {})  # each input's last word (say, show)
     if "link_given" not in st.session_state:
         link.arrived()
         st.session_state.link_run_to = link.requested_iteration()
@@ -48,31 +62,60 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_run", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
-    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/poker/play.py)
+    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/trees/play.py)
     if "kuhn_uploaded" not in st.session_state:  # the tree page's own game (.efg): from the link, or uploaded later
         st.session_state.kuhn_uploaded = link.uploaded_game()
-        st.session_state.kuhn_upload_error = None  # why the last file was not loaded
         st.session_state.kuhn_upload_seen = None  # the uploader's last file, read once
     settle_faults()
     st.session_state.setdefault("atlas_results", None)  # the atlas page's own results: (table, where from)
-    st.session_state.setdefault("atlas_error", None)  # why the last folder or zip was not loaded
     st.session_state.setdefault("atlas_zip_seen", None)  # the uploader's last zip, read once
     if "game" not in st.session_state:
         game, source = link.initial_game(DEFAULT_PRESET)
         st.session_state.game = game
         st.session_state.from_preset = source[0] == "preset"  # False: an edited, uploaded or linked game
         st.session_state.draft = Draft.from_game(game)
-        st.session_state.editor_error = None
-        st.session_state.editor_note = None
-        st.session_state.game_error = None
-        st.session_state.upload_error = None
-        st.session_state.upload_note = None  # what the CSV reader assumed about the last uploaded file
-        st.session_state.nfg_error = None  # why the last .nfg file was not loaded
         st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
         st.session_state.exact = None  # (game, its LP solution): computed once per game
-        st.session_state.exact_error = None  # why the LP failed, if it did
         st.session_state.equilibria = None  # (game, its Nash equilibria): computed once per general-sum game
-        st.session_state.equilibria_error = None  # why they could not be computed, if so
+
+
+# -- one message per input ----------------------------------------------------------------------
+
+_KINDS = ("error", "warning", "info")
+
+
+def say(widget: str, text: str, kind: str = "error", once: bool = False) -> None:
+    """Keep what the input ``widget`` says now (replacing what it said before): ``kind`` is ``"error"`` (nothing was
+    taken), ``"warning"`` or ``"info"`` (taken, and how); a ``once`` message goes after :func:`show` has drawn it.
+    ``text`` is Markdown: escape what it quotes of the user's (``escape.markdown``)."""
+    if kind not in _KINDS:
+        raise ValueError(f"a message is an error, a warning or info, not {kind!r}")
+    st.session_state.messages[widget] = Message(text, kind, once)
+
+
+def unsay(*widgets: str) -> None:
+    """The inputs ``widgets`` have nothing to say any more."""
+    for widget in widgets:
+        st.session_state.messages.pop(widget, None)
+
+
+def message(widget: str) -> Message | None:
+    """What the input ``widget`` says now, if anything."""
+    return st.session_state.messages.get(widget)
+
+
+def show(widget: str, icon: str | None = None, place=None) -> None:
+    """Draw what the input ``widget`` says, here (beside the widget), if anything; or in ``place`` (an ``st.empty``
+    that a file's "Reading..." filled: the last file's words give way at once to the new file's). The words are
+    Markdown: :func:`say`'s callers escape what they quote of the user's (ui/escape.py)."""
+    said = message(widget)
+    if said is None:
+        if place is not None:
+            place.empty()
+        return
+    getattr(place if place is not None else st, said.kind)(said.text, icon=icon)
+    if said.once:
+        unsay(widget)
 
 
 def fault(page: str, message: str, iteration: int) -> None:
@@ -313,34 +356,38 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     link.game_changed(game, from_preset)
     st.session_state.game = game
     st.session_state.from_preset = from_preset
-    st.session_state.editor_error = None
-    st.session_state.game_error = None
-    st.session_state.upload_note = None
+    unsay("preset", "editor", "upload_csv")
     version = st.session_state.draft.version + 1
     if max(game.shape) <= 10:
         st.session_state.draft = Draft.from_game(game, version)
 
 
-def exact_answer(game: rmcore.MatrixGame) -> rmcore.ZeroSumSolution | None:
+def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
     """The LP value and an equilibrium of a zero-sum game, solved once per game; None for general-sum games."""
     if not game.is_zero_sum:
         return None
     known = st.session_state.exact
     if known is None or known[0] is not game:
         try:
-            known = (game, rmcore.solve_zero_sum(game))
+            known = (game, rmcore.solve_exactly(game))
         except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
             known = (game, None)
-            st.session_state.exact_error = str(error)
+            say(
+                "exact",
+                f"The exact answer could not be computed for this game ({escape.markdown(str(error))}); the run goes "
+                "on without it.",
+                "warning",
+            )
         else:
-            st.session_state.exact_error = None
+            unsay("exact")
         st.session_state.exact = known
     return known[1]
 
 
 def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
-    None for a zero-sum game (its LP answers) or where the computation gave up (``equilibria_error`` says why)."""
+    None for a zero-sum game (its LP answers) or where the computation gave up (the message of ``"equilibria"`` says
+    why)."""
     if game.is_zero_sum:
         return None
     known = st.session_state.get("equilibria")
@@ -349,8 +396,8 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
             known = (game, rmcore.nash_equilibria(game))
         except RuntimeError as error:  # Lemke-Howson's pivot cap: said on the page; the run goes on without it
             known = (game, None)
-            st.session_state.equilibria_error = str(error)
+            say("equilibria", escape.markdown(str(error)))
         else:
-            st.session_state.equilibria_error = None
+            unsay("equilibria")
         st.session_state.equilibria = known
     return known[1]

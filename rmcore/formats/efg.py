@@ -51,8 +51,8 @@ import numpy as np
 
 from .. import validation
 from ..inputs import read_text
-from ..tree import CHANCE_NODE, TreeGame, check_tree_game
-from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.game import CHANCE_NODE, TreeGame, check_tree_game
 
 __all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
 
@@ -288,7 +288,7 @@ def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
 def _exact_sum(probabilities, line: int, who: str) -> Fraction:
     """The exact sum of a chance node's probabilities, refused as soon as its denominator grows past
     ``_MAX_SUM_BITS``: a sum of fractions over unrelated denominators grows with every term, and each addition costs
-    more (1,238 outcomes 1/(10^999 + j) took 51 s)."""
+    more (1,238 outcomes 1/(10^999 + j) took most of a minute; ``tests/test_efg_budget.py`` holds such a file)."""
     total = Fraction(0)
     for probability in probabilities:
         total += probability

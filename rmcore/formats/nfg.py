@@ -42,8 +42,8 @@ from typing import NamedTuple
 import numpy as np
 
 from .. import config
-from ..games import MatrixGame, _as_labels
 from ..inputs import read_text
+from ..matrix.games import MatrixGame, _as_labels
 
 __all__ = ["read_nfg", "write_nfg"]
 

@@ -6,8 +6,8 @@ public state methods (``child``, ``chance_outcomes``, ``information_state_string
 
 from __future__ import annotations
 
-from ..tree import TreeGame
-from ..tree_builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.game import TreeGame
 
 __all__ = ["from_openspiel", "MAX_OPENSPIEL_MOVES"]
 

@@ -11,12 +11,12 @@ import urllib.parse
 from typing import NamedTuple
 
 import rmcore
-from rmcore.cfr import MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
+from rmcore.trees.cfr import MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
 
 from ..link import MAX_RUN_TO
 from ..matrix.settings import ETA_CHOICES, START_CHOICES
-from ..poker.games import CLASSIC
-from ..poker.settings import DCFR_RANGES, DISCOUNT_KEYS, GAMES, MMD_ALPHAS, PLUS_RANGES, PLUS_VARIANTS
+from ..trees.games import CLASSIC
+from ..trees.settings import DCFR_RANGES, DISCOUNT_KEYS, GAMES, MMD_ALPHAS, PLUS_RANGES, PLUS_VARIANTS
 
 #: The largest seed the pages' seed inputs take.
 MAX_SEED = 2**31 - 1
@@ -94,7 +94,7 @@ def _tree_pairs(spec: dict) -> list | str:
             # The page's default game goes unnamed: the link check takes kuhn_game=Kuhn poker, a default Streamlit
             # drops from the address, for a value refused (ui/link.py's _shows knows presets' titles, not games').
             pairs = []
-        elif _on_grid(parameters["bet"], *rmcore.poker.KUHN_BETS, 0.25):
+        elif _on_grid(parameters["bet"], *rmcore.trees.poker.KUHN_BETS, 0.25):
             pairs = [("kuhn_game", CLASSIC["sliders"]), ("kuhn_cards", str(parameters["cards"]))]
             pairs.append(("kuhn_bet", _number(float(parameters["bet"]))))
         else:

@@ -14,6 +14,7 @@ import urllib.parse
 import pandas as pd
 import streamlit as st
 
+from .. import state
 from ..escape import markdown as escape
 from . import data, figures, links
 
@@ -61,8 +62,7 @@ def results() -> tuple[pd.DataFrame, str] | None:
         if upload is not None and st.session_state.atlas_zip_seen != (upload.file_id, upload.name):
             st.session_state.atlas_zip_seen = (upload.file_id, upload.name)
             _load(lambda: data.unzipped(upload.getvalue(), upload.name), f"{upload.name}")
-    if st.session_state.atlas_error:
-        st.error(f"Not loaded: {st.session_state.atlas_error}.")
+    state.show("atlas_zip")
     loaded = st.session_state.atlas_results
     if loaded is None:
         st.info("Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here.")
@@ -74,9 +74,9 @@ def _load(read, what: str) -> None:
     try:
         frame = read()
     except ValueError as error:
-        st.session_state.atlas_error = str(error)
+        state.say("atlas_zip", f"Not loaded: {escape(str(error))}.")
         return
-    st.session_state.atlas_error = None
+    state.unsay("atlas_zip")
     runs = frame.cell.nunique()
     st.session_state.atlas_results = (frame, f"Your sweep: {runs:,} runs from {escape(what)}.")
 

@@ -297,7 +297,7 @@ def convergence(
             dict(
                 type="scatter",
                 x=t,
-                y=_positive(history.metrics["br_gain_row"]),
+                y=_positive(history.metrics["br_gain_1"]),
                 name=f"best-response gain of {averaging} average (learner)",
                 line=dict(width=3, color="black"),
             )
@@ -329,12 +329,12 @@ def convergence(
             dict(
                 type="scatter",
                 x=t,
-                y=_positive(history.metrics[f"average_regret_{player}"]),
+                y=_positive(history.metrics[f"average_regret_{k + 1}"]),
                 name=f"average positive regret, {name}",
                 line=dict(color=COLOURS[k]),
             )
         )
-    bounds = {player: history.metrics[f"regret_bound_{player}"] for player in players}
+    bounds = {player: history.metrics[f"regret_bound_{k + 1}"] for k, player in enumerate(players)}
     if bound is None or all(np.isnan(values).all() for values in bounds.values()):
         pass  # no bound to draw (fictitious play, GDA, optimistic Hedge)
     elif len(players) == 2 and np.array_equal(
@@ -373,7 +373,7 @@ def convergence(
         yaxis=dict(
             type="log",
             exponentformat="power",
-            title=_title(gap_axis("br_gain_row" if fixed_opponent else "nash_conv")),
+            title=_title(gap_axis("br_gain_1" if fixed_opponent else "nash_conv")),
             **_log_ticks(*(trace["y"] for trace in traces)),
         ),
     )

@@ -85,7 +85,7 @@ def load_preset() -> None:
     try:
         load_game(rmcore.preset(entry.name, **params), from_preset=True)
     except ValueError as error:
-        st.session_state.game_error = str(error)
+        state.say("preset", escape(str(error)))
 
 
 def game_section() -> None:
@@ -126,8 +126,7 @@ def game_section() -> None:
             help=p.help,
             bind="query-params",
         )
-    if st.session_state.game_error:
-        st.error(escape(st.session_state.game_error))
+    state.show("preset")
     game = st.session_state.game
     kind = "zero-sum" if game.is_zero_sum else "general-sum"
     st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
@@ -191,7 +190,7 @@ def _editor() -> None:
         try:
             st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(*shape)
         except ValueError as error:
-            st.session_state.editor_error = str(error)
+            state.say("editor", _not_applied(error))
         st.rerun()
     if st.button(
         "Apply edits",
@@ -219,19 +218,18 @@ def _editor() -> None:
                     description="" if renamed else current.description,
                 )
         except ValueError as error:
-            st.session_state.editor_error = str(error)
+            state.say("editor", _not_applied(error))
         else:
-            st.session_state.editor_error = None
             if _same_game(edited, current):
-                st.session_state.editor_note = "Nothing was changed, so the run goes on."
+                state.say("editor", "Nothing was changed, so the run goes on.", "info", once=True)
             else:
                 load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
-    if st.session_state.editor_error:
-        st.error(f"Not applied: {escape(st.session_state.editor_error)}. The last valid game keeps running.")
-    if st.session_state.editor_note:
-        st.info(st.session_state.editor_note)
-        st.session_state.editor_note = None
+    state.show("editor")
+
+
+def _not_applied(error: ValueError) -> str:
+    return f"Not applied: {escape(str(error))}. The last valid game keeps running."
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -262,18 +260,14 @@ def _upload() -> None:
                 row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
             )
         except ValueError as error:
-            st.session_state.upload_error = str(error)
+            state.say("upload_csv", f"Not loaded: {escape(str(error))}")
         else:
-            st.session_state.upload_error = None
             load_game(game, from_preset=False)
-            st.session_state.upload_note = "; ".join(notes) or None
+            if notes:
+                state.say("upload_csv", f"Loaded, assuming: {escape('; '.join(notes))}.", "info")
             st.rerun()
-    if st.session_state.upload_error:
-        said.error(f"Not loaded: {escape(st.session_state.upload_error)}")
-    elif st.session_state.upload_note:
-        said.info(f"Loaded, assuming: {escape(st.session_state.upload_note)}.", icon=":material/info:")
-    else:
-        said.empty()
+    now = state.message("upload_csv")
+    state.show("upload_csv", icon=":material/info:" if now is not None and now.kind == "info" else None, place=said)
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
         st.caption(
             f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
@@ -298,15 +292,12 @@ def _nfg() -> None:
         try:
             game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
         except ValueError as error:
-            st.session_state.nfg_error = str(error)
+            state.say("upload_nfg", f"Not loaded: {escape(str(error))}. The last valid game keeps running.")
         else:
-            st.session_state.nfg_error = None
+            state.unsay("upload_nfg")
             load_game(game, from_preset=False)
             st.rerun()
-    if st.session_state.nfg_error:
-        said.error(f"Not loaded: {escape(st.session_state.nfg_error)}. The last valid game keeps running.")
-    else:
-        said.empty()
+    state.show("upload_nfg", place=said)
     game = st.session_state.game
     # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
     st.download_button(
@@ -556,7 +547,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
             tuple(settings.variants),
             settings.seeds,
             settings.seed,
-            settings.opponent,
+            None if settings.opponent is None else {"col": settings.opponent},
             settings.start,
             history_share(game),
         ),

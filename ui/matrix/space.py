@@ -48,7 +48,7 @@ def _equilibria(game: rmcore.MatrixGame) -> list:
     """The exact answer of a zero-sum game (the LP's), otherwise the game's known equilibria."""
     exact = state.exact_answer(game)
     if exact is not None:
-        return [rmcore.Equilibrium(tuple(exact.row_strategy), tuple(exact.col_strategy))]
+        return [rmcore.Equilibrium(tuple(exact.policy["row"]), tuple(exact.policy["col"]))]
     return list(game.equilibria)
 
 

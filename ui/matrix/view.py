@@ -6,7 +6,6 @@ import numpy as np
 import streamlit as st
 
 import rmcore
-from rmcore.matrix import metrics_at
 
 from .. import explain, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
@@ -42,7 +41,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     one).
 
     Every element here is sent again on each screen update of a running page, and with a class on one server each one
-    costs the server about 0.25 ms per update (tests/load.py): the panel draws no container it does not need.
+    costs the server about 0.25 ms per update (benchmarks/load.py): the panel draws no container it does not need.
     """
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
@@ -54,7 +53,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     frame = run.frame()
     history = frame.history
     row, shown_at = timeline.row(history)
-    metrics = metrics_at(history, row, game.is_zero_sum)
+    metrics = solver.metrics_at(history, row)
     _numbers(run, metrics, running, shown_at)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     shown = history.rows(chart_rows(history.iterations, display.log_x))
@@ -71,7 +70,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     average_then = history.policy("average", row)
     equilibrium = game.equilibria[0] if game.equilibria and game.is_zero_sum else None
     if equilibrium is None and exact is not None:
-        equilibrium = rmcore.Equilibrium(exact.row_strategy, exact.col_strategy)
+        equilibrium = rmcore.Equilibrium(exact.policy["row"], exact.policy["col"])
     nash = None if equilibrium is not None else state.nash_equilibria(game)
     if nash is not None and nash.equilibria:  # the star at the equilibrium nearest the averages now
         k, _ = rmcore.nearest_equilibrium(nash.equilibria, average_then["row"], average_then["col"])
@@ -118,7 +117,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         st.caption(_drawn_sentence(game, drawn, solver))
     if run.is_race:
         race_view.table(frame.race, display.rank_by)
-    _answer(rmcore.StrategyProfile(average_then["row"], average_then["col"]), solver, metrics, exact)
+    _answer(average_then, solver, metrics, exact)
 
 
 def _lay_out(race: bool, simplex, convergence, regrets) -> None:
@@ -205,7 +204,7 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
 
     def regrets() -> None:
         start = solver.cumulative_regrets()
-        bars = figures.regret_bars(game, start.row, start.col, title=explain.regret_title(solver.variant.algorithm))
+        bars = figures.regret_bars(game, *start, title=explain.regret_title(solver.variant.algorithm))
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:
@@ -240,14 +239,14 @@ def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver
     return text
 
 
-def _numbers(run: LiveRun, metrics: rmcore.MatrixMetrics, running: bool, shown_at: int | None) -> None:
+def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int | None) -> None:
     """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode."""
     rate = run.iterations_per_second()
     gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
-    value = _fixed(metrics.value, 5) if run.iteration else "-"  # no average before the first iteration
+    value = _fixed(metrics.game_value, 5) if run.iteration else "-"  # no average before the first iteration
     if state.presenting():
         st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {value} · {speed} iterations / s")
         return
@@ -280,10 +279,10 @@ def _value_label(game: rmcore.MatrixGame) -> str:
 
 
 def _answer(
-    average: rmcore.StrategyProfile | None,
+    average: rmcore.Policy | None,
     solver: rmcore.MatrixSolver,
-    metrics: rmcore.MatrixMetrics,
-    exact: rmcore.ZeroSumSolution | None,
+    metrics: rmcore.Metrics,
+    exact: rmcore.ExactSolution | None,
 ) -> None:
     """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
     game = solver.game
@@ -291,15 +290,17 @@ def _answer(
     if exact is not None:
         rows = []
         for k_player, (who, labels, lp) in enumerate(
-            (("row", game.row_actions, exact.row_strategy), ("column", game.col_actions, exact.col_strategy))
+            (("row", game.row_actions, exact.policy["row"]), ("column", game.col_actions, exact.policy["col"]))
         ):
             lp = np.asarray(lp)
-            running = None if average is None else np.asarray(average.row if k_player == 0 else average.col)
+            running = None if average is None else average["row" if k_player == 0 else "col"]
             shown = _answer_rows(lp if running is None else running, lp)
             rows += [(who, labels[k], "-" if running is None else f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
-        running_value = "- (no average before the first iteration)" if average is None else _fixed(metrics.value, 6)
+        running_value = (
+            "- (no average before the first iteration)" if average is None else _fixed(metrics.game_value, 6)
+        )
         st.markdown(
-            heading + f"Exact value by linear programming: **{_fixed(exact.value, 6)}**; running value x̄ᵀAȳ = "
+            heading + f"Exact value by linear programming: **{_fixed(exact.game_value, 6)}**; running value x̄ᵀAȳ = "
             f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True])
         )
         if max(game.shape) > ANSWER_ROWS:
@@ -311,10 +312,7 @@ def _answer(
             st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
     elif game.is_zero_sum:
         st.markdown(heading)
-        st.warning(
-            f"The exact answer could not be computed for this game ({st.session_state.exact_error}); the run goes on "
-            "without it."
-        )
+        state.show("exact")
     else:
         _nash_answer(heading, average, solver, metrics)
 
@@ -324,7 +322,7 @@ EQUILIBRIA_SHOWN = 10
 NASH_COLUMNS = ("", "row player", "column player", "payoffs (row, column)", "distance of the averages")
 
 
-def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rmcore.MatrixMetrics) -> None:
+def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rmcore.Metrics) -> None:
     """A general-sum game's Nash equilibria beside the learner: each one, what it pays, and how far the running
     averages are from it (the nearest marked), with the CCE gap regret matching's joint play is bound by."""
     game = solver.game
@@ -335,12 +333,13 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
         else ""
     )
     if found is None or not found.equilibria:
-        reason = st.session_state.get("equilibria_error") or "none was found"
+        said = state.message("equilibria")
+        reason = "none was found" if said is None else said.text
         st.markdown(heading + f"General-sum game: {cce}its Nash equilibria could not be computed ({escape(reason)}).")
         return
     nearest = distance = None
     if average is not None and solver.is_self_play:
-        nearest, distance = rmcore.nearest_equilibrium(found.equilibria, average.row, average.col)
+        nearest, distance = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
     rows = []
     for k, eq in enumerate(found.equilibria[:EQUILIBRIA_SHOWN]):
         far = "-" if average is None or not solver.is_self_play else _distance_to(eq, average)
@@ -366,4 +365,5 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
 
 
 def _distance_to(eq: rmcore.NashEquilibrium, average) -> str:
-    return f"{max(np.abs(average.row - eq.row).sum(), np.abs(average.col - eq.col).sum()) / 2:.4f}"
+    row, col = np.asarray(average["row"]), np.asarray(average["col"])
+    return f"{max(np.abs(row - eq.row).sum(), np.abs(col - eq.col).sum()) / 2:.4f}"

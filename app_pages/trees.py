@@ -1,0 +1,44 @@
+"""CFR on game trees (URL path /game_trees): counterfactual regret minimisation on Kuhn poker, Kuhn on sliders, Leduc
+hold'em, every other game of the catalogue (Liar's dice, Goofspiel, ...) and the user's own (.efg). The game and the
+settings; the run controls and, on Kuhn poker, one iteration step by step right under them; training live, or a race
+of variants; export; hands against the bot."""
+
+import streamlit as st
+
+from ui import controls, export, link, state
+from ui.trees import games, lesson, play, settings, view, walkthrough
+
+presenting = state.presenting()
+if not presenting:
+    st.title("CFR on game trees")
+link.notice()
+
+with st.expander("The game and the settings", expanded=False) if presenting else st.container():
+    lesson.buttons()
+    chosen = settings.widgets()
+    st.markdown(games.page_words(chosen.game, chosen.uploaded, chosen.tree_game))
+    settings.download(chosen)
+    show_current, rank_by, work = settings.display_options(chosen)
+display = view.Display(show_current, rank_by, lesson.words(chosen), work)
+
+run = settings.live_run(chosen)
+with st.container():  # (there for every game: the charts below keep their place when the game changes)
+    if chosen.game not in games.CLASSIC:
+        st.caption(settings.memory_words(run))
+state.notice("kuhn")
+speed = controls.run_controls(
+    "kuhn",
+    run.iteration,
+    step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.",
+)
+if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
+    with st.expander("One iteration, step by step", expanded=not presenting):
+        walkthrough.section(run)
+controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, display, timeline))
+lesson.link_line(chosen)
+
+export.section("kuhn", run)
+with st.expander("Play against the bot", expanded=False):
+    answer = run.key.exact_answer()
+    play.section(run, None if answer is None else answer.game_value)
+link.check()

@@ -1,0 +1,49 @@
+"""Two-player matrix games: :class:`MatrixGame` and its presets, the learning rules' catalogue and
+:class:`MatrixSolver`, and the matrix metrics and bounds.
+
+- :mod:`rmcore.matrix.games`: the validated, immutable game, the presets, a CSV reader;
+- :mod:`rmcore.matrix.solver`: regret matching and its contrasts (RM+, PRM+, Hedge, fictitious play, GDA), run
+  incrementally;
+- :mod:`rmcore.matrix.metrics`: best-response gains of a profile and the regret bounds drawn beside a run.
+
+The exact answer (the LP) is in :mod:`rmcore.exact`; the Gambit ``.nfg`` files in :mod:`rmcore.formats`.
+"""
+
+from .._deprecated import getattr_for
+from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, aligned_column_payoffs, parse_matrix_csv
+from .games import preset as preset
+from .metrics import hedge_regret_bound, regret_bound
+from .solver import (
+    ALGORITHMS,
+    AVERAGINGS,
+    ONLY_FORMS,
+    SAMPLINGS,
+    STEP_ALGORITHMS,
+    UPDATES,
+    MatrixSolver,
+    MatrixVariant,
+)
+
+__all__ = [
+    "MatrixGame",
+    "Equilibrium",
+    "Preset",
+    "PresetParameter",
+    "PRESETS",
+    "preset",
+    "parse_matrix_csv",
+    "aligned_column_payoffs",
+    "MatrixSolver",
+    "MatrixVariant",
+    "ONLY_FORMS",
+    "ALGORITHMS",
+    "STEP_ALGORITHMS",
+    "SAMPLINGS",
+    "UPDATES",
+    "AVERAGINGS",
+    "regret_bound",
+    "hedge_regret_bound",
+]
+
+# (``rmcore.matrix`` was the solver's module: its other names keep working for one release)
+__getattr__ = getattr_for("rmcore.matrix", forward="rmcore.matrix.solver")

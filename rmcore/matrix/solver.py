@@ -1,0 +1,680 @@
+"""Regret matching on two-player matrix games: :class:`MatrixSolver`.
+
+Regret matching (Hart & Mas-Colell 2000, *Econometrica* 68(5)) plays each action with
+probability proportional to its positive cumulative regret,
+
+    x_{t}(a) = max(R_{t-1}(a), 0) / sum_b max(R_{t-1}(b), 0)     (uniform if no regret is positive),
+
+where ``R_t(a) = sum_{s<=t} u(a, y_s) - u(x_s, y_s)``. In two-player zero-sum self-play the
+*average* strategies converge to a Nash equilibrium, and ``nash_conv`` of the averages is bounded
+by the players' average positive regrets, each at most ``Delta * sqrt(|A| / T)``.
+
+Variants (constructor arguments):
+
+* ``algorithm``: ``"rm"``; ``"rm+"`` (Tammelin 2014: clip R at 0 after each update);
+  ``"prm+"`` (predictive RM+, Farina, Kroer & Sandholm 2021: play ``RM+(R + r_{t-1})``). For contrast, with
+  ``U_t = u_1 + ... + u_t`` the cumulative payoff vectors: ``"hedge"`` (Freund & Schapire 1997:
+  ``x_{t+1} ∝ exp(eta U_t)``), ``"optimistic-hedge"`` (Rakhlin & Sridharan 2013: ``exp(eta (U_t + u_t))``),
+  ``"fictitious-play"`` (Brown 1951: a best response to ``U_t``, ties to the lowest index), ``"gda"`` (Zinkevich
+  2003: ``x_{t+1} = Proj(x_t + eta u_t)``, Euclidean projection onto the simplex) and ``"optimistic-gda"``
+  (Daskalakis et al. 2018: ``Proj(x_t + eta (2 u_t - u_{t-1}))``). The smoothed regret matchers keep a regret state
+  ``R`` in ``Z = {R >= 0, sum R >= 1}``, started at ``x_1`` (uniform: ``1/n``), with ``Proj_Z`` clipping at 0 or, if
+  the clipped sum is at most 1, projecting onto the simplex: ``"sprm+"`` (smooth predictive RM+, Farina, Grand-Clément,
+  Kroer, Lee & Luo 2023; Cai, Farina, Grand-Clément, Kroer, Lee, Luo & Zheng 2023: ``R_t = Proj_Z(R_{t-1} + eta r_t)``,
+  ``x_{t+1} = Proj_Z(R_t + eta r_t) / sum``, ``r_t = u_t - x_t . u_t``) and ``"exrm+"`` (extragradient RM+, Cai et al.
+  2023: ``H = Proj_Z(R + eta r(R))``, ``R <- Proj_Z(R + eta r(H))``, ``r(P)`` the regrets at the strategies
+  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). Every rule also keeps the
+  cumulative regrets.
+* ``eta``: the step of Hedge, optimistic Hedge, GDA, optimistic GDA, SPRM+ and ExRM+ (default 0.1; Hedge also takes
+  ``"anytime"``, ``eta_t = sqrt(8 ln(m) / t) / Delta``); the other rules refuse it.
+* ``sampling``: ``"expected"`` (full mixed strategies) or ``"sampled"`` (each player samples one
+  action per iteration and regrets are measured against the sampled actions, as in tutorials).
+* ``updates``: ``"simultaneous"`` or ``"alternating"`` (the column player updates against the row
+  player's new strategy).
+* ``averaging``: weights ``w_t`` of 1 (``"uniform"``), t (``"linear"``) or t^2 (``"quadratic"``).
+* ``opponent``: a fixed column strategy, ``{"col": weights}`` (as a fixed opponent is given on a game tree:
+  its information sets' strategies); then only the row player learns, and its average approaches a best response.
+
+>>> from rmcore import MatrixSolver, preset
+>>> solver = MatrixSolver(preset("rps-crash"), algorithm="prm+", updates="alternating", averaging="linear")
+>>> solver.run(1_000)
+>>> [round(float(p), 4) for p in solver.average_policy()["row"]]
+[0.25, 0.5, 0.25]
+>>> solver.metrics().nash_conv < 1e-4
+True
+>>> hedge = MatrixSolver(preset("rps-crash"), algorithm="optimistic-hedge", eta=0.1, start=([6, 2, 2], [2, 2, 6]))
+>>> hedge.run(5_000)
+>>> hedge.metrics().nash_conv_current < 1e-3       # its current strategies converge, not only their average
+True
+>>> smooth = MatrixSolver(preset("cai-3x3"), algorithm="sprm+", eta=0.1)
+>>> smooth.run(1_000)
+>>> smooth.metrics().nash_conv_current < 1e-12     # Cai et al.'s game: the last iterate reaches the equilibrium
+True
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from .. import _runtime, config
+from .._deprecated import StrategyProfile, getattr_for, warn
+from .._guard import exclusive
+from ..kernels import matrix as kernels
+from ..records import History, Metrics, PlayerValues, Policy
+from ..solver import Solver
+from ..validation import as_strategy, choice, named_parts, seed_words
+from .games import MatrixGame
+from .metrics import hedge_regret_bound
+
+__all__ = [
+    "MatrixSolver",
+    "MatrixVariant",
+    "ALGORITHMS",
+    "STEP_ALGORITHMS",
+    "SAMPLINGS",
+    "UPDATES",
+    "AVERAGINGS",
+]
+
+#: The catalogues: each choice's name and what it does (the UI and the CLI read their options here).
+ALGORITHMS = {
+    "rm": "Regret matching (Hart & Mas-Colell 2000): play each action in proportion to its positive cumulative regret.",
+    "rm+": (
+        "RM+ (Tammelin 2014): like RM, but cumulative regrets are clipped at zero after every update, so a good action "
+        "recovers fast."
+    ),
+    "prm+": (
+        "Predictive RM+ (Farina, Kroer & Sandholm 2021): RM+ that also counts the last regret once more as a "
+        "prediction; converges much faster in practice."
+    ),
+    "hedge": (
+        "Hedge / multiplicative weights (Freund & Schapire 1997): play in proportion to exp(eta x cumulative payoff)."
+    ),
+    "optimistic-hedge": (
+        "Optimistic Hedge (Rakhlin & Sridharan 2013; Syrgkanis et al. 2015): Hedge that counts the last payoff twice; "
+        "its current strategies converge too (Daskalakis & Panageas 2019)."
+    ),
+    "fictitious-play": (
+        "Fictitious play (Brown 1951): best-respond to the opponent's empirical average so far; converges in the "
+        "average in zero-sum games (Robinson 1951), slowly, and has no regret bound."
+    ),
+    "gda": (
+        "Projected gradient ascent (Zinkevich 2003): step eta along the payoff vector, then project onto the simplex; "
+        "its current strategies spiral outwards."
+    ),
+    "optimistic-gda": (
+        "Optimistic gradient ascent (Daskalakis, Ilyas, Syrgkanis & Zeng 2018): the step along 2 u_t - u_(t-1); its "
+        "current strategies converge."
+    ),
+    "sprm+": (
+        "Smooth predictive RM+ (Farina et al. 2023; Cai et al. 2023): PRM+ whose regrets, stepped by eta, stay in "
+        "{R >= 0, sum R >= 1}; its current strategies converge."
+    ),
+    "exrm+": (
+        "Extragradient RM+ (Cai et al. 2023): two regret evaluations an iteration, a look-ahead step then the step, "
+        "regrets kept in {R >= 0, sum R >= 1}; its current strategies converge."
+    ),
+}
+#: The rules that take a step size ``eta``, and the rules that also take the anytime schedule ``eta="anytime"``.
+STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda", "sprm+", "exrm+")
+#: The forms a rule is limited to, where it is (``MatrixVariant`` refuses the others): extragradient RM+ evaluates both
+#: players' regrets at one profile, twice an iteration, from the expected payoffs.
+ONLY_FORMS = {"exrm+": {"sampling": "expected", "updates": "simultaneous"}}
+ANYTIME_ALGORITHMS = ("hedge", "optimistic-hedge")
+SAMPLINGS = {
+    "expected": "Regrets against the opponent's full mixed strategy.",
+    "sampled": (
+        "Each player samples one action per iteration and regrets are measured against the sampled actions, as in the "
+        "classic tutorials (noisier)."
+    ),
+}
+UPDATES = {
+    "simultaneous": "Both players update against this iteration's strategies.",
+    "alternating": "The column player updates against the row player's new strategy (as CFR+ does).",
+}
+AVERAGINGS = {
+    "uniform": "Every iteration weighs 1 in the average strategy.",
+    "linear": "Iteration t weighs t: later, better iterations count more.",
+    "quadratic": "Iteration t weighs t²: later iterations count even more.",
+}
+# Each rule as its strategy map and whether it is optimistic (counts a prediction of the next round once more).
+_ALGORITHM_CODES = {
+    "rm": (kernels.RM, False),
+    "rm+": (kernels.RM_PLUS, False),
+    "prm+": (kernels.RM_PLUS, True),
+    "hedge": (kernels.HEDGE, False),
+    "optimistic-hedge": (kernels.HEDGE, True),
+    "fictitious-play": (kernels.FICTITIOUS_PLAY, False),
+    "gda": (kernels.GDA, False),
+    "optimistic-gda": (kernels.GDA, True),
+    "sprm+": (kernels.SMOOTH_RM_PLUS, True),
+    "exrm+": (kernels.EXTRAGRADIENT_RM_PLUS, False),
+}
+_AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
+# The rules whose state starts at the first strategy x_1 itself: GDA's iterate, and the regret state R_0 = x_1 of
+# smooth predictive RM+ and extragradient RM+ (on the simplex, inside Z: the first strategy is x_1).
+_ITERATE_CODES = (kernels.GDA, kernels.SMOOTH_RM_PLUS, kernels.EXTRAGRADIENT_RM_PLUS)
+
+
+def step_size(eta, algorithm: str) -> float | str | None:
+    """A validated step size for ``algorithm``: ``None`` for a rule without one (where anything but ``None`` is an
+    error), else a finite number in ``(0, config.MAX_ETA]`` (``None`` gives ``config.DEFAULT_ETA``), or
+    ``"anytime"`` for Hedge and optimistic Hedge."""
+    if algorithm not in STEP_ALGORITHMS:
+        if eta is not None:
+            raise ValueError(f"eta is a step size of {', '.join(STEP_ALGORITHMS)}; {algorithm!r} takes none")
+        return None
+    if eta is None:
+        return config.DEFAULT_ETA
+    if isinstance(eta, str):
+        if eta.strip() == "anytime":
+            if algorithm not in ANYTIME_ALGORITHMS:
+                raise ValueError(f"eta='anytime' is Hedge's schedule; {algorithm!r} takes a number")
+            return "anytime"
+        try:
+            eta = float(eta)
+        except ValueError:
+            raise ValueError(f"eta must be a number or 'anytime', got {eta!r}") from None
+    if isinstance(eta, bool) or not isinstance(eta, (int, float, np.integer, np.floating)):
+        raise ValueError(f"eta must be a number, got {eta!r}")
+    eta = float(eta)
+    if not (math.isfinite(eta) and 0.0 < eta <= config.MAX_ETA):
+        raise ValueError(f"eta must be a finite number > 0 and <= {config.MAX_ETA:g}, got {eta!r}")
+    return eta
+
+
+@dataclass(frozen=True)
+class MatrixVariant:
+    """A learning rule's variant by name: algorithm (with its step size ``eta``), sampling, updates and averaging.
+
+    Parsed from names joined by ``/`` in any order, the step as ``eta=0.05`` (or ``eta=anytime``); the label, which
+    races and links tell runs apart by, shows the step:
+
+    >>> MatrixVariant.parse("rm+/sampled").label
+    'rm+ · sampled · simultaneous · uniform'
+    >>> MatrixVariant.parse("hedge/eta=0.05/linear").label
+    'hedge(η=0.05) · expected · simultaneous · linear'
+    >>> MatrixVariant("optimistic-gda").eta
+    0.1
+    """
+
+    algorithm: str = "rm"
+    sampling: str = "expected"
+    updates: str = "simultaneous"
+    averaging: str = "uniform"
+    eta: float | str | None = None
+
+    def __post_init__(self):
+        choice(self.algorithm, ALGORITHMS, "algorithm")
+        choice(self.sampling, SAMPLINGS, "sampling")
+        choice(self.updates, UPDATES, "updates")
+        choice(self.averaging, AVERAGINGS, "averaging")
+        for field, only in ONLY_FORMS.get(self.algorithm, {}).items():
+            if getattr(self, field) != only:
+                raise ValueError(
+                    f"{self.algorithm} evaluates both players' regrets at the same profile, twice an iteration, from "
+                    f"the expected payoffs: it has no {getattr(self, field)!r} form ({field} must be {only!r})"
+                )
+        object.__setattr__(self, "eta", step_size(self.eta, self.algorithm))
+
+    @classmethod
+    def parse(cls, text: str) -> MatrixVariant:
+        """From names joined by ``/`` in any order, e.g. ``"prm+/alternating/linear"`` or ``"hedge/eta=0.05"``; the
+        rest default."""
+        parts = text.split("/") if isinstance(text, str) else []
+        steps = [part.strip()[len("eta=") :] for part in parts if part.strip().startswith("eta=")]
+        if len(steps) > 1:
+            raise ValueError(f"{text!r} names the step eta twice")
+        names = "/".join(part for part in parts if not part.strip().startswith("eta=")) if parts else text
+        fields = named_parts(names, _VARIANT_FIELDS, "a matrix variant", "rm+/sampled/alternating/linear")
+        return cls(**fields, eta=steps[0] if steps else None)
+
+    @property
+    def label(self) -> str:
+        if self.eta is None:
+            algorithm = self.algorithm
+        else:
+            algorithm = f"{self.algorithm}(η={self.eta if isinstance(self.eta, str) else format(self.eta, 'g')})"
+        return " · ".join((algorithm, self.sampling, self.updates, self.averaging))
+
+    @property
+    def text(self) -> str:
+        """The variant as :meth:`parse` reads it (``"hedge/eta=0.05/expected/simultaneous/uniform"``)."""
+        step = [] if self.eta is None else [f"eta={self.eta if isinstance(self.eta, str) else format(self.eta, 'g')}"]
+        return "/".join([self.algorithm, *step, self.sampling, self.updates, self.averaging])
+
+    @property
+    def is_sampled(self) -> bool:
+        return self.sampling == "sampled"
+
+    def solver(self, game: MatrixGame, **options) -> MatrixSolver:
+        """A :class:`MatrixSolver` of this variant on ``game``; ``options`` as the solver takes them (``opponent``,
+        ``seed``, ``start``, ``max_points``, ``history_share``)."""
+        return MatrixSolver(game, self.algorithm, self.sampling, self.updates, self.averaging, eta=self.eta, **options)
+
+
+_VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UPDATES, "averaging": AVERAGINGS}
+
+
+class MatrixSolver(Solver):
+    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+)
+    in a two-player matrix game, run incrementally.
+
+    Parameters
+    ----------
+    game : MatrixGame
+    algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda", \
+"sprm+", "exrm+"}
+    sampling : {"expected", "sampled"}
+    updates : {"simultaneous", "alternating"}
+        Ignored against a fixed opponent (only one player learns). ExRM+ is simultaneous only, and expected only
+        (``ONLY_FORMS``): it evaluates both players' regrets at one profile, twice an iteration.
+    averaging : {"uniform", "linear", "quadratic"}
+    opponent : dict, optional
+        A fixed column player: ``{"col": weights}``, any non-negative weights with a positive sum (normalised), as a
+        game tree's fixed opponent is a strategy for each of its information sets. ``None`` (default) is self-play.
+        (The weights alone, an array, are the deprecated form.)
+    start : (array_like, array_like), optional
+        Where learning starts: a mixed strategy per player (non-negative weights, normalised), which
+        the first iteration plays. Realised as initial regrets ``R_0 = Delta * x_0`` (``Delta`` the
+        player's payoff range: one iteration's worth of regret), so regret matching's first strategy
+        ``RM(R_0)`` is exactly ``x_0``. ``None`` (default) starts from zero regrets, i.e. uniform play;
+        in a symmetric game such as Rock-Paper-Scissors that is the equilibrium, and nothing moves.
+        Against a fixed opponent only the row player's start is used. The other rules play the start first without
+        regrets: Hedge takes it as its prior (``x_t ∝ x_0 exp(eta U_{t-1})``), fictitious play plays it at ``t = 1``,
+        GDA starts its iterate there, SPRM+ and ExRM+ start their regret state there (``R_0 = x_0``, in Z).
+    seed : int, optional
+        Seed of the sampled variant's random numbers; ``None`` draws fresh entropy (see ``seed``
+        afterwards to reproduce the run).
+    max_points : int
+        Most rows ``history()`` keeps (0 keeps none).
+    history_share : float or None
+        The share of a run's time its history's rows may take, by default ``config.HISTORY_SHARE`` (a tenth): the
+        checkpoints are spaced so (:attr:`checkpoint_stride`). ``None`` keeps every checkpoint of the grid however
+        much it costs (a page that shows every step of a small game asks for that).
+    eta : float or "anytime", optional
+        The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``, ``sprm+``, ``exrm+``: a finite
+        number in ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
+        ``eta_t = sqrt(8 ln(m) / t) / Delta`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3). Other rules take none.
+
+    Notes
+    -----
+    SPRM+ follows the SOGRM authors' ``SPRMSolver`` (menglinjian/NeurIPS-2025-SOGRM, ``main.py``) in its order: both
+    players' regrets at the profile played, then each regret state, then each next strategy; ``tests/
+    test_frontier_matrix.py`` holds its last iterate to a slow reference in that order at every iteration, and
+    ExRM+'s to one written from Cai et al. (2023). The regret state is scaled by ``eta`` (``R += eta r``), as in the
+    paper and the code; the cumulative regrets ``cumulative_regrets()`` are the plain sums ``sum_t r_t`` of the
+    profiles played (for ExRM+ the look-ahead profiles ``H / sum H``), so that ``average_regret`` keeps its meaning.
+    The state's sum bound of 1 (the code's ``lower_z = 1``) makes the step size matter: with a larger ``eta`` the
+    regrets move further on the same payoffs.
+
+    ``run(n)`` may be called any number of times: splitting the same total into any chunks gives
+    bit-identical strategies, regrets, metrics and history. "Current" strategies are the ones the
+    next iteration will play, ``RM(R)``; averages are ``sum_t w_t x_t / sum_t w_t``
+    (uniform before the first iteration).
+    """
+
+    family = "matrix"
+
+    def __init__(
+        self,
+        game: MatrixGame,
+        algorithm: str = "rm",
+        sampling: str = "expected",
+        updates: str = "simultaneous",
+        averaging: str = "uniform",
+        opponent=None,
+        seed: int | None = None,
+        max_points: int = config.DEFAULT_MAX_POINTS,
+        start=None,
+        eta=None,
+        history_share: float | None = config.HISTORY_SHARE,
+    ):
+        if not isinstance(game, MatrixGame):
+            raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
+        self.game = game
+        self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
+        m, n = game.shape
+        fixed_column = fixed_opponent(game, opponent)
+        #: The fixed opponent, ``{"col": (probability, ...)}`` normalised, or ``None`` in self-play.
+        self.opponent = None if fixed_column is None else {"col": tuple(float(p) for p in fixed_column)}
+        #: The learning player against a fixed opponent (1, the row player), ``None`` in self-play (as on a game tree).
+        self.learner = None if fixed_column is None else 1
+        fixed = fixed_column is not None
+        code, optimistic = _ALGORITHM_CODES[algorithm]
+        self._flags = kernels.MatrixFlags(
+            algorithm=code,
+            optimistic=int(optimistic),
+            sampled=int(sampling == "sampled"),
+            alternating=int(updates == "alternating" and not fixed),
+            averaging_power=_AVERAGING_POWERS[averaging],
+            fixed_opponent=int(fixed),
+            zero_sum=int(game.is_zero_sum),
+            track_external=int(not game.is_zero_sum and not fixed),
+        )
+        rng, self.seed = seed_words(seed)
+        zeros = np.zeros
+        # The kernel's own writable copies (a read-only array is another type to numba: another compile).
+        self._payoffs = (np.array(game.row_payoffs), np.array(game.col_payoffs))
+        self._state = kernels.MatrixState(
+            regrets_row=zeros(m),
+            regrets_col=zeros(n),
+            predictions_row=zeros(m),
+            predictions_col=zeros(n),
+            scores_row=zeros(m),
+            scores_col=zeros(n),
+            strategy_sums_row=zeros(m),
+            strategy_sums_col=zeros(n),
+            external_row=zeros(m),
+            external_col=zeros(n),
+            weight_sum=zeros(1),
+            rng=rng,
+            steps=self._steps(),
+            log_start_row=zeros(m),
+            log_start_col=zeros(n),
+            start_row=np.full(m, 1.0 / m),
+            start_col=np.full(n, 1.0 / n),
+            x=np.full(m, 1.0 / m),
+            y=fixed_column if fixed else np.full(n, 1.0 / n),
+            next_x=zeros(m),
+            row_utilities=zeros(m),
+            col_utilities=zeros(n),
+            avg_x=zeros(m),
+            avg_y=zeros(n),
+            fixed_row_utilities=zeros(m),
+            scratch_row=zeros(m),
+            scratch_col=zeros(n),
+            drawn=np.full(3, -1, dtype=np.int64),
+        )
+        self.start = None if start is None else initial_strategies(game, start)
+        state = self._state
+        if code in _ITERATE_CODES:  # GDA's iterate, the smoothed rules' regret state R_0 in Z: the start (uniform)
+            state.scores_row[:] = state.start_row
+            state.scores_col[:] = state.start_col
+        if self.start is not None:
+            players = [(self.start[0], state.regrets_row, state.log_start_row, state.start_row, state.scores_row)]
+            if not fixed:
+                column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
+                players.append((self.start[1], *column))
+            for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
+                if code in (kernels.RM, kernels.RM_PLUS):
+                    regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
+                elif code == kernels.HEDGE:
+                    with np.errstate(divide="ignore"):
+                        log_start[:] = np.log(x0)  # the start as Hedge's prior: x_1 = x_0 (-inf where it is 0)
+                elif code == kernels.FICTITIOUS_PLAY:
+                    first[:] = x0
+                else:
+                    scores[:] = x0
+        self._start(max_points, history_share)
+
+    @property
+    def is_self_play(self) -> bool:
+        return self.opponent is None
+
+    algorithm = property(lambda self: self.variant.algorithm)
+    eta = property(lambda self: self.variant.eta)
+    sampling = property(lambda self: self.variant.sampling)
+    updates = property(lambda self: self.variant.updates)
+    averaging = property(lambda self: self.variant.averaging)
+
+    def _steps(self) -> np.ndarray:
+        """The kernels' ``[eta_row, eta_col, anytime]``: the step twice, or with ``eta="anytime"`` each player's
+        ``sqrt(8 ln(actions)) / Delta`` (Hedge's anytime step ``eta_t = sqrt(8 ln(m) / t) / Delta``, Cesa-Bianchi &
+        Lugosi 2006, Theorem 2.3; ``Delta = 1`` in a game whose payoffs are all equal)."""
+        eta = self.variant.eta
+        if eta is None:
+            return np.zeros(3)
+        if eta != "anytime":
+            return np.array([eta, eta, 0.0])
+        constants = [
+            math.sqrt(8.0 * math.log(actions)) / (delta if delta > 0 else 1.0)
+            for actions, delta in zip(self.game.shape, self.game.payoff_range)
+        ]
+        return np.array([*constants, 1.0])
+
+    # -- the solver core's parts (rmcore/solver.py) ---------------------------------------------------
+
+    def _iteration_work(self) -> int:
+        """An iteration's work: the payoff matrix's cells and both strategies' entries."""
+        m, n = self.game.shape
+        return m * n + m + n
+
+    def _row_work(self) -> float:
+        """A history row's work in an iteration's units: two passes over the matrix (the current and the average
+        profile's best responses) and a few dozen operations per action (``config.MATRIX_ROW_WORK``)."""
+        m, n = self.game.shape
+        cells, per_action, fixed = config.MATRIX_ROW_WORK
+        return cells * m * n + per_action * (m + n) + fixed
+
+    def _empty_record(self, rows: int) -> kernels.MatrixRecord:
+        return kernels.empty_matrix_record(rows, *self.game.shape)
+
+    def _twin_exact(self) -> bool:
+        # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns)
+        return self.game.shape[1] < kernels.WIDE_ROWS
+
+    def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
+        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
+        return _runtime.call(
+            "matrix",
+            kernels.run_matrix,
+            *self._payoffs,
+            tuple(self._flags),
+            tuple(self._state),
+            first,
+            last,
+            points,
+            tuple(record),
+            work=work,
+            twin=self._twin_exact(),
+        )
+
+    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
+        return _metrics_of(iteration, columns, row, self.game.is_zero_sum)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _policy(self, strategies: np.ndarray) -> Policy:
+        return Policy(strategies, ("row", "col"), (self.game.row_actions, self.game.col_actions))
+
+    @exclusive
+    def average_policy(self) -> Policy:
+        """The average strategies as a :class:`~rmcore.Policy` over the information sets ``row`` and ``col``."""
+        return self._policy(self._snapshot().average[0])
+
+    @exclusive
+    def current_policy(self) -> Policy:
+        """The strategies the next iteration plays, as a :class:`~rmcore.Policy`."""
+        return self._policy(self._snapshot().current[0])
+
+    def average_strategies(self):
+        """Deprecated: :meth:`average_policy` (``policy["row"]``, ``policy["col"]``)."""
+        warn("MatrixSolver.average_strategies() is deprecated: use average_policy() (as on a game tree)")
+        policy = self.average_policy()
+        return StrategyProfile(policy["row"], policy["col"])
+
+    def current_strategies(self):
+        """Deprecated: :meth:`current_policy`."""
+        warn("MatrixSolver.current_strategies() is deprecated: use current_policy() (as on a game tree)")
+        policy = self.current_policy()
+        return StrategyProfile(policy["row"], policy["col"])
+
+    @exclusive
+    def cumulative_regrets(self) -> PlayerValues:
+        """Copies of ``R1`` and ``R2`` (player 2's ``None`` against a fixed opponent)."""
+        state = self._state
+        return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
+
+    def last_sampled_actions(self) -> tuple[int, int, int] | None:
+        """The actions the last sampled iteration drew, as indices: ``(a, b, a')``, or None in expected mode.
+
+        ``a ~ x_t`` and ``b ~ y_t`` are the row and the column player's draws; the row player's regrets
+        were updated against ``b``. With alternating updates the column player's regrets were updated
+        against ``a' ~ x_{t+1}``, a fresh draw from the row player's new strategy (otherwise ``a' = a``).
+        Against a fixed opponent ``b`` is the opponent's draw.
+        """
+        drawn = self._state.drawn
+        return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
+
+    def metrics(self) -> Metrics:
+        """Metrics of the average profile now (see :class:`~rmcore.Metrics`): the last row of :meth:`history`."""
+        return super().metrics()
+
+    def history(self) -> History:
+        """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
+
+        Metrics (NaN where one does not apply): ``nash_conv``, ``exploitability``,
+        ``br_gain_1``, ``br_gain_2``, ``average_regret_1``, ``average_regret_2``,
+        ``regret_bound_1``, ``regret_bound_2``, ``game_value``, ``cce_gap``, ``nash_conv_current``. Policies are over
+        the information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with columns such as
+        ``row_average[Rock]``.
+        """
+        return super().history()
+
+    def history_of(self, record: kernels.MatrixRecord) -> History:
+        """A :class:`~rmcore.History` from rows the kernel wrote (derived metrics added here)."""
+        game = self.game
+        return History(
+            record.iteration,
+            record.average,
+            record.current,
+            record.regrets,
+            self._metric_columns(record),
+            ("row", "col"),
+            (game.row_actions, game.col_actions),
+            "nash_conv" if self.opponent is None else "br_gain_1",
+        )
+
+    def _metric_columns(self, record: kernels.MatrixRecord) -> dict:
+        """Every metric of the rows the kernel wrote, one array each (NaN where one does not apply)."""
+        game = self.game
+        m, n = game.shape
+        iteration = record.iteration
+        nash_conv = record.br_gain_row + record.br_gain_col  # NaN against a fixed opponent, where gain_col is NaN
+        delta_row, delta_col = game.payoff_range
+        fixed = np.nan if self.opponent is not None else 1.0
+        elapsed = np.maximum(iteration, 1).astype(float)
+        metrics = {
+            "nash_conv": nash_conv,
+            "exploitability": nash_conv / 2.0 if game.is_zero_sum else np.full_like(nash_conv, np.nan),
+            "br_gain_1": record.br_gain_row,
+            "br_gain_2": record.br_gain_col,
+            "average_regret_1": record.average_regret_row,
+            "average_regret_2": record.average_regret_col,
+            "regret_bound_1": self._regret_bound(delta_row, m, elapsed),
+            "regret_bound_2": fixed * self._regret_bound(delta_col, n, elapsed),
+            "game_value": record.value,
+            "cce_gap": record.cce_gap,
+            "nash_conv_current": record.nash_conv_current,
+        }
+        return metrics
+
+    def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
+        """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
+        PRM+), Hedge's (:func:`rmcore.hedge_regret_bound`), none (NaN) for the other rules. (From a start, RM's regrets
+        begin at ``Delta x_0`` and Hedge's prior is ``x_0``: the lines are those of the uniform start.)"""
+        algorithm = self.variant.algorithm
+        if algorithm in ("rm", "rm+", "prm+"):
+            return delta * np.sqrt(actions / elapsed)
+        if algorithm == "hedge":
+            return np.asarray(hedge_regret_bound(delta, actions, elapsed, self.variant.eta), dtype=float)
+        return np.full_like(elapsed, np.nan)
+
+    def __repr__(self) -> str:
+        opponent = "self-play" if self.opponent is None else "fixed opponent"
+        return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
+
+
+def fixed_opponent(game: MatrixGame, opponent) -> np.ndarray | None:
+    """A validated fixed column strategy (normalised) from ``{"col": weights}``, or ``None`` for ``None``; the weights
+    alone (an array) are the deprecated form, and still read."""
+    if opponent is None:
+        return None
+    n = game.shape[1]
+    if isinstance(opponent, dict):
+        if set(opponent) != {"col"}:
+            named = ", ".join(repr(k) for k in opponent) or "nothing"
+            raise ValueError(
+                "a matrix game's fixed opponent is the column player: {'col': weights} "
+                f"(the row player learns); got {named}"
+            )
+        return as_strategy(opponent["col"], n, "opponent strategy", normalise=True)
+    if isinstance(opponent, str):
+        raise ValueError("a matrix game's fixed opponent is {'col': weights}, e.g. {'col': [0.4, 0.3, 0.3]}")
+    warn("MatrixSolver(opponent=weights) is deprecated: give {'col': weights} (as a game tree's fixed opponent)", 4)
+    return as_strategy(opponent, n, "opponent strategy", normalise=True)
+
+
+def initial_strategies(game: MatrixGame, start) -> PlayerValues:
+    """A validated start ``(row weights, column weights)``, each normalised to a mixed strategy."""
+    if isinstance(start, str) or not hasattr(start, "__len__") or len(start) != 2:
+        raise ValueError("start must be a pair: the row player's and the column player's initial strategies")
+    m, n = game.shape
+    return PlayerValues(
+        as_strategy(start[0], m, "the row player's start", normalise=True),
+        as_strategy(start[1], n, "the column player's start", normalise=True),
+    )
+
+
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
+
+
+def _metrics_of(iteration: int, columns, row: int, zero_sum: bool) -> Metrics:
+    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`MatrixSolver.history_of`'s)."""
+    get = {name: float(values[row]) for name, values in columns.items()}
+    fixed = math.isnan(get["br_gain_2"])
+    bounds = (get["regret_bound_1"], get["regret_bound_2"]) if iteration else (math.inf, math.inf)
+    return Metrics(
+        iteration=iteration,
+        nash_conv=None if fixed else get["nash_conv"],
+        exploitability=None if fixed or not zero_sum else get["exploitability"],
+        game_value=get["game_value"],
+        br_gains=PlayerValues(get["br_gain_1"], _number(get["br_gain_2"])),
+        learner=1 if fixed else None,
+        gap_name="br_gain_1" if fixed else "nash_conv",
+        nash_conv_current=_number(get["nash_conv_current"]) if "nash_conv_current" in get else None,
+        average_regret=PlayerValues(get["average_regret_1"], _number(get["average_regret_2"])),
+        regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
+        cce_gap=_number(get["cce_gap"]),
+    )
+
+
+def _warm_up_solver() -> MatrixSolver:
+    """A small solver whose kernel calls have the argument types of every solver's (the family's one signature)."""
+    from .games import preset
+
+    return MatrixSolver(preset("rps"), max_points=4, history_share=None)
+
+
+def _warm_up() -> None:
+    """Run the matrix kernel once (its iterations, a checkpoint and a snapshot): loads it from numba's disk cache, or
+    compiles it. ``python -m rmcore._compile matrix`` runs this in a process of its own."""
+    solver = _warm_up_solver()
+    solver._advance(1, 2, np.array([2], dtype=np.int64), solver._empty_record(1))
+
+
+def _on_disk() -> bool:
+    """Whether numba's disk cache holds the matrix kernel for the solvers' argument types."""
+    solver = _warm_up_solver()
+    record = solver._empty_record(1)
+    arguments = (
+        *solver._payoffs,
+        tuple(solver._flags),
+        tuple(solver._state),
+        1,
+        2,
+        np.array([2], np.int64),
+        tuple(record),
+    )
+    return _runtime.on_disk(kernels.run_matrix, arguments)
+
+
+_runtime.register_warm_up("matrix", _warm_up, _on_disk)
+
+
+__getattr__ = getattr_for("rmcore.matrix.solver")

@@ -1,0 +1,1 @@
+"""The game-tree page's settings, view, figures and lessons (``app_pages/trees.py``)."""

@@ -1,0 +1,100 @@
+"""A locked player: the learner's exact best response to it, the value the learner's average earns climbing towards
+that best response, the gain the locks give away, and the deviations from the equilibrium that exploit them."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+import rmcore
+
+from .. import escape, explain
+from ..live import LiveRun
+from ..live_chart import live_chart
+from . import exact, explorer, figures
+from .settings import RunSettings
+
+
+@st.cache_resource(max_entries=64, show_spinner=False)
+def _exact_response(
+    game_key: tuple, opponent: tuple, _chosen: RunSettings
+) -> tuple[rmcore.BestResponse, list[rmcore.Deviation]]:
+    """The learner's exact best response to the fixed player, and where it deviates from the equilibrium (once per
+    setup: ``game_key`` and ``opponent`` name it; the settings themselves are not hashed)."""
+    game, answer = _chosen.tree_game, _chosen.exact_answer(wait=None)
+    response = rmcore.best_response(game, _chosen.fixed_opponent(), player=3 - opponent[0])
+    deviations = [] if answer is None else rmcore.exploiting_deviations(game, response, answer.policy)
+    return response, deviations
+
+
+#: Most exploiting deviations tabled (Leduc can have hundreds; the largest gains first).
+DEVIATIONS_SHOWN = 12
+
+
+def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None:
+    """The learner's value climbing to the exact best-response value, the gain the locks give away, and the
+    deviations."""
+    chosen = run.key
+    fixed, locks = chosen.opponent
+    learner = 3 - fixed
+    sign = 1.0 if learner == 1 else -1.0
+    answer = chosen.exact_answer(wait=None)  # (the run's fixed player needed it already: it is there)
+    if answer is None:
+        st.warning(
+            f"No exact answer for this game ({exact.note(chosen.game_key, chosen.tree_game)}): player {fixed} plays "
+            "uniformly at the sets it is not locked at, and the equilibrium's value is not known."
+        )
+        return
+    response, deviations = _exact_response(chosen.game_key, chosen.opponent, chosen)
+    equilibrium = sign * answer.game_value
+    values = sign * history.metrics["game_value"][: row + 1]
+    st.subheader(f"Against the fixed player {fixed}")
+    locked = (
+        "; ".join(
+            f"{escape.markdown(name)}: "
+            + " / ".join(
+                f"{escape.markdown(a)} {p:.0%}"
+                for a, p in zip(run.race.game.actions[run.race.game.infosets.index(name)], probs)
+            )
+            for name, probs in locks
+        )
+        or "nothing locked: it plays the equilibrium"
+    )
+    st.markdown(
+        f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
+        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the "
+        f"locks give away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns "
+        f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
+    )
+    live_chart(
+        figures.value_against_fixed(
+            history.iterations[: row + 1],
+            values,
+            response.value,
+            equilibrium,
+            learner,
+            explain.tree_unit(explorer.is_poker(run.race.game)),
+        ),
+        key="kuhn_fixed_value",
+        caption=explain.CFR_FIXED_VALUE,
+        **look,
+    )
+    if deviations:
+        rows = [
+            {
+                "information set": d.infoset,
+                "best response": f"always {d.action}",
+                "equilibrium plays it": f"{d.equilibrium_probability:.0%}",
+                "gain there": d.gain,
+            }
+            for d in deviations[:DEVIATIONS_SHOWN]
+        ]
+        st.markdown(
+            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest "
+            "gain first."
+        )
+        st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
+        if len(deviations) > DEVIATIONS_SHOWN:
+            st.caption(f"The {DEVIATIONS_SHOWN} largest of {len(deviations)}.")
+    else:
+        st.markdown(f"No deviation from the equilibrium pays: these locks give player {learner} nothing to exploit.")
