@@ -4,8 +4,8 @@ link the tree page takes, 48 runs each), and once they have closed and their rec
     python -m benchmarks.session_memory                     # 20 sessions, a reconnect window of 10 s
     python -m benchmarks.session_memory --sessions 30 --ttl 120
 
-Printed: the server's resident memory (RSS) at each stage, and the live runs it still holds at the end (the governor
-counts them). A measurement, not a test.
+Printed and written to ``docs/performance/session_memory.json``: the server's resident memory (RSS) at each stage,
+and the live runs it still holds at the end (the governor counts them). A measurement, not a test.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from tests.load import HEAVIEST_LINK, Session, _memory_mb, governor_stats
-
+from benchmarks import results
+from benchmarks.load import HEAVIEST_LINK, Session, _memory_mb, governor_stats
 from tests.browser import running_app, server_pid
 
 
@@ -55,6 +55,25 @@ def main() -> None:
     with running_app(timeout=120, options=options) as url:
         measured = _measure(url, server_pid(url), arguments.sessions, arguments.seconds, arguments.ttl, stats)
         result = asyncio.run(measured)
+    rows = [
+        results.Row("memory_before_sessions", "server memory before the sessions", result["before_mb"], "MB"),
+        results.Row(
+            "memory_sessions_running",
+            f"server memory with {arguments.sessions} Leduc races running",
+            result["running_mb"],
+            "MB",
+        ),
+        results.Row(
+            "memory_after_sessions",
+            f"server memory once they closed and their window ({arguments.ttl:g} s) ended",
+            result["after_mb"],
+            "MB",
+            target="within 100 MB of before",
+            met=result["after_mb"] <= result["before_mb"] + 100,
+        ),
+    ]
+    command = f"python -m benchmarks.session_memory --sessions {arguments.sessions} --ttl {arguments.ttl:g}"
+    print(f"written to {results.write('session_memory', rows, command)}")
     print(
         f"server memory: {result['before_mb']:.0f} MB before, {result['running_mb']:.0f} MB with {arguments.sessions} "
         f"Leduc races running, {result['after_mb']:.0f} MB once they closed and their window ({arguments.ttl:g} s) "

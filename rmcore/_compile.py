@@ -23,8 +23,8 @@ def compile_family(name: str) -> None:
     _runtime._families[name].warm_up()
 
 
-#: Niceness of a compile: a page that waits for it is served meanwhile (plain Python or the general kernel), so the
-#: server's sessions (and, on a lecturer's laptop, the browser) come first whenever they want the core it runs on.
+#: Niceness of a compile: a page that waits for it is served meanwhile (as plain Python, or it waits and says so), so
+#: the server's sessions (and, on a lecturer's laptop, the browser) come first whenever they want the core it runs on.
 NICENESS = 10
 
 

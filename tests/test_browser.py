@@ -626,7 +626,7 @@ def test_on_an_empty_numba_cache_nothing_waits_for_a_compile(tmp_path, monkeypat
         run = page.get_by_role("radio", name="Run")
         run.wait_for(timeout=120_000)
         wait_until_idle(page)
-        notice = page.get_by_text("Meanwhile", exact=False)  # either notice: plain Python, or the general kernel
+        notice = page.get_by_text("Meanwhile", exact=False)  # the notice: plain Python meanwhile
         first = first_update_after(
             page, lambda: click_until(page, run, lambda: page.evaluate("window.__rmShown") is not None), started=True
         )

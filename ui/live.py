@@ -334,7 +334,7 @@ class LiveRun:
         iteration per update, a fifth of what its budget allows.
         """
         status = self.kernel_status()
-        if status != self._timed_status:  # plain Python, the general kernel and the compiled one cost differently
+        if status != self._timed_status:  # plain Python and the compiled kernel cost differently
             self._timed.clear()
             self._timed_status = status
         if (

@@ -572,9 +572,9 @@ class CFRSolver(Solver):
     Magnetic mirror descent (``"mmd"``, Sokota et al. 2023) is no regret method: each iteration moves both players at
     once by a mirror-descent step with the dilated entropy, towards the uniform magnet with temperature ``alpha``
     (by default ``MMD_DEFAULT_ALPHA``), as OpenSpiel's ``MMDDilatedEnt(game, alpha, stepsize)``
-    (``_kernels.run_mmd``). Its current policy (``current_policy()``, ``exploitability_current`` in the history)
-    converges to the alpha-QRE; the average policy is the uniform average of the iterates' sequence forms, as CFR's.
-    Its only update order is ``"simultaneous"`` (the default when ``updates`` is not given).
+    (``rmcore.kernels.tree.run_mmd``). Its current policy (``current_policy()``, ``exploitability_current`` in the
+    history) converges to the alpha-QRE; the average policy is the uniform average of the iterates' sequence forms, as
+    CFR's. Its only update order is ``"simultaneous"`` (the default when ``updates`` is not given).
 
     ``run(n)`` may be called any number of times: any split of the same total gives identical
     results. With the defaults, ``cfr`` and ``cfr+`` are OpenSpiel's CFRSolver and CFRPlusSolver bit for bit

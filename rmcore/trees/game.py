@@ -1,9 +1,10 @@
 """Game trees as the solvers see them: :class:`TreeGame`, its policies and the scratch arrays its kernels fill.
 
-Every source of a sequential game (the poker builder in ``poker.py``; a file reader would do the same) produces one
-:class:`TreeGame`: the tree walked once into flat arrays (:class:`TreeArrays`, which the kernels in ``_kernels.py``
-walk), with the labels pages and tables need. A policy is a dense ``[infoset, action]`` array whose row ``k`` holds the
-probabilities of information set ``k``'s legal actions in its first ``num_actions[k]`` columns (the rest are 0).
+Every source of a sequential game (the builder in ``builder.py``, which the poker games, Liar's dice, Goofspiel, the
+Gambit reader and OpenSpiel's conversion all use) produces one :class:`TreeGame`: the tree walked once into flat arrays
+(:class:`TreeArrays`, which the kernels in ``rmcore/kernels/tree.py`` walk), with the labels pages and tables need. A
+policy is a dense ``[infoset, action]`` array whose row ``k`` holds the probabilities of information set ``k``'s legal
+actions in its first ``num_actions[k]`` columns (the rest are 0).
 
 Players are numbered 1 and 2 in everything public, as the pages and the papers number them; the arrays number them
 0 and 1 (``TreeArrays.player``, ``infoset_player``).
