@@ -779,3 +779,49 @@ def test_a_race_of_eleven_from_a_link_an_openspiel_export_and_a_game_by_name_sho
         box.press("Enter")
         page.get_by_text("plays are too long").wait_for(timeout=60_000)
         assert page.locator("[data-testid=stException]").count() == 0
+
+
+def _iteration_number(page) -> int:
+    digits = iteration_shown(page).split(" ")[0].replace(",", "")
+    return int(digits) if digits.isdigit() else 0
+
+
+@pytest.mark.slow
+def test_the_first_hour_on_an_empty_cache_every_rule_and_both_pages_say_what_runs(tmp_path, monkeypatch):
+    """A lecturer's first hour on a fresh install (an empty numba cache): the matrix page runs every learning rule in
+    turn, each with the line under the title saying how that rule plays (its own words, not regret matching's); then
+    the tree page runs a race of ten CFR variants from a link. No traceback anywhere, and every run advances."""
+    from ui import explain
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    with running_app(timeout=120) as url, chromium_page(width=1280, height=720) as page:
+        page.goto(url)
+        run = page.get_by_role("radio", name="Run")
+        run.wait_for(timeout=120_000)
+        wait_until_idle(page)
+        click_until(page, run, lambda: _iteration_number(page) > 0, timeout=60)
+        for rule, name in explain.ALGORITHM_NAMES.items():
+            page.get_by_role("combobox", name="Variant", exact=True).click()
+            page.get_by_role("option", name=name, exact=True).click()
+            words = explain.RULE_PLAYS[rule][:60]
+            page.get_by_text(words, exact=False).first.wait_for(timeout=60_000)
+            time.sleep(1.0)  # (the new run's first updates)
+            before = _iteration_number(page)
+            deadline = time.time() + 60
+            while _iteration_number(page) <= before and time.time() < deadline:  # (it advances)
+                time.sleep(0.2)
+            assert _iteration_number(page) > before, rule
+            assert page.locator("[data-testid=stException]").count() == 0, rule
+        variants = [
+            f"{name} · {updates}"
+            for name in ("cfr", "cfr+", "linear", "discounted", "pcfr+")
+            for updates in ("alternating", "simultaneous")
+        ]
+        query = urllib.parse.urlencode({"kuhn_variants": variants}, doseq=True)
+        page.goto(f"{url}/game_trees?{query}")
+        run = page.get_by_role("radio", name="Run")
+        run.wait_for(timeout=120_000)
+        wait_until_idle(page)
+        click_until(page, run, lambda: _iteration_number(page) > 0, timeout=90)
+        assert page.locator("[data-testid=stException]").count() == 0
+        assert len(set(race_curve_names(page))) >= 10

@@ -585,14 +585,15 @@ def _row_dot(matrix, i, weights):
     return total
 
 
-@part(**_PART, fastmath={"reassoc"})
+@part(**_PART, fastmath={"reassoc", "contract"})
 def _long_row_dot(matrix, i, weights):
     """A long row's dot product, which LLVM may reassociate ("reassoc", in this function alone) to add it in vector
-    registers: in order, a large game's iteration waits on one addition after another (1000x1000: 1.9 times one
-    ``A.sum()`` against about one; numba cannot vectorise a sum otherwise, not even split by hand into sixteen
-    running sums). The order then depends on the processor's vector width, not on where the row lies, so a run
-    repeats itself to the last bit on one machine; the plain-Python twin agrees with it to rounding only, and so never
-    stands in for a game this wide (``rmcore/_runtime.py``)."""
+    registers, and contract into fused multiply-adds ("contract"): in order, a large game's iteration waits on one
+    addition after another (numba cannot vectorise a sum otherwise, not even split by hand into sixteen running sums),
+    and a multiplication then an addition take two instructions where one does both. The order then depends on the
+    processor's vector width, not on where the row lies, so a run repeats itself to the last bit on one machine; the
+    plain-Python twin agrees with it to rounding only, and so never stands in for a game this wide
+    (``rmcore/_runtime.py``)."""
     total = 0.0
     for j in range(weights.shape[0]):
         total += matrix[i, j] * weights[j]
@@ -602,7 +603,28 @@ def _long_row_dot(matrix, i, weights):
 @part(**_PART)
 def _add_row_times(out, matrix, i, weight, sign, first):
     """``out += sign * weight * matrix[i]`` (``first``: ``out =`` instead; a loop that writes zeros first would
-    become a call to ``memset``, and a call in the hot loop sends every live register to memory and back)."""
+    become a call to ``memset``, and a call in the hot loop sends every live register to memory and back): in order
+    for a row shorter than :data:`WIDE_ROWS`, else by :func:`_long_add_row_times`."""
+    n = out.shape[0]
+    if n >= WIDE_ROWS:
+        _long_add_row_times(out, matrix, i, weight, sign, first)
+        return
+    if first:
+        for j in range(n):
+            out[j] = sign * (weight * matrix[i, j])
+    elif sign > 0.0:
+        for j in range(n):
+            out[j] += weight * matrix[i, j]
+    else:
+        for j in range(n):
+            out[j] -= weight * matrix[i, j]
+
+
+@part(**_PART, fastmath={"contract"})
+def _long_add_row_times(out, matrix, i, weight, sign, first):
+    """:func:`_add_row_times` for a long row, its multiply-adds fused ("contract", in this function alone: half the
+    instructions of a large game's iteration, which they bound once the matrix streams from the cache). Rounded once
+    rather than twice, each entry agrees with the twin's to rounding only, as :func:`_long_row_dot`'s do."""
     n = out.shape[0]
     if first:
         for j in range(n):
@@ -635,7 +657,9 @@ def col_utilities_against(A, B, zero_sum, x, out):
 @part(**_PART)
 def payoff_vectors(A, B, zero_sum, x, y, row_utilities, col_utilities):
     """``row_utilities = A y`` and ``col_utilities = x^T B`` in one pass over the rows: each row is read from memory
-    once and summed again from the processor's cache (a large matrix is read at memory speed)."""
+    once and summed again from the processor's cache (a large matrix is read at memory speed). (One loop for both
+    products would read each entry once, but LLVM does not vectorise a loop that both sums and stores to arrays it
+    cannot tell apart: it ran 2.6 times slower at 1000x1000.)"""
     for i in range(A.shape[0]):
         row_utilities[i] = _row_dot(A, i, y)
         if zero_sum:
