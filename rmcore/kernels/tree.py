@@ -693,7 +693,11 @@ def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_ite
 @njit(**_ENTRY)
 def run_mccfr(tree_fields, state_fields, variant_fields, first_iteration, last_iteration, checkpoints, record_fields):
     """:func:`run_cfr` for Monte Carlo CFR's external and outcome sampling (:func:`_mccfr_iteration`): after the
-    iterations, and before each checkpoint, the current policy is regret matching of the regrets as they stand."""
+    iterations, and before each checkpoint, the current policy is regret matching of the regrets as they stand.
+
+    (The few lines of the snapshot and the checkpoint loop stand in each entry point: a part shared by the three would
+    be compiled again for each of them, its call to :func:`record_row` with it, two seconds of a first run's compile.)
+    """
     tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
     record = CFRRecord(*record_fields)
     written = np.int64(0)
