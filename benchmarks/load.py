@@ -50,6 +50,19 @@ HEAVIEST_LINK = (
     )
     + "&kuhn_seeds=20&run_to=1000000",
 )
+#: The same on Liar's dice with six sides (294,876 histories a run): what a session may hold is cut to what fits
+#: (``ui.live.SESSION_SOLVER_BYTES``), and the page says so.
+HEAVIEST_LIARS_LINK = (
+    "game_trees",
+    "kuhn_game=Liar%27s+dice&kuhn_liars_dice_sides=6&"
+    + "&".join(
+        f"kuhn_variants={name}+%C2%B7+{updates}"
+        for name in ("cfr", "cfr%2B", "linear", "discounted", "chance-sampling")
+        for updates in ("alternating", "simultaneous")
+    )
+    + "&kuhn_seeds=20&run_to=1000000",
+)
+HEAVIEST = {"leduc": HEAVIEST_LINK, "liars": HEAVIEST_LIARS_LINK}
 
 
 def _memory_mb(pid: int) -> float:
@@ -220,7 +233,14 @@ def _p95(values: list[float]) -> float:
 
 
 async def measure(
-    url: str, sessions: int, seconds: float, pid: int | None, linger: float, stats: Path | None = None, hostile: int = 0
+    url: str,
+    sessions: int,
+    seconds: float,
+    pid: int | None,
+    linger: float,
+    stats: Path | None = None,
+    hostile: int = 0,
+    heaviest: tuple[str, str] = HEAVIEST_LINK,
 ) -> dict:
     """Open ``sessions`` sessions, press Run in each, count for ``seconds``, pause each in turn, close; print and return
     the numbers.
@@ -228,7 +248,7 @@ async def measure(
     With ``hostile``, that many more sessions are opened first from :data:`HEAVIEST_LINK` (they run on their own, from
     the link) and left running throughout; only the ``sessions`` are counted.
     """
-    heavy = [Session(url, HEAVIEST_LINK[1], HEAVIEST_LINK[0]) for _ in range(hostile)]
+    heavy = [Session(url, heaviest[1], heaviest[0]) for _ in range(hostile)]
     for number, client in enumerate(heavy, 1):
         await client.open()
         print(f"\r{number} sessions from the heaviest link open", end="", flush=True)
@@ -360,6 +380,9 @@ def main() -> None:
         "--hostile", type=int, default=0, help="first open this many sessions from the heaviest link (not counted)"
     )
     parser.add_argument(
+        "--heaviest", choices=sorted(HEAVIEST), default="leduc", help="which heaviest link --hostile opens"
+    )
+    parser.add_argument(
         "--linger",
         type=float,
         default=0.0,
@@ -392,10 +415,13 @@ def main() -> None:
         if len(cores) > 1:
             os.sched_setaffinity(0, {cores[-1]})
         pid = None if args.url else server_pid(url)
-        result = asyncio.run(measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile))
+        result = asyncio.run(
+            measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile, HEAVIEST[args.heaviest])
+        )
     key = args.key or (f"load_replicas_{args.sessions}" if args.url else f"load_{args.sessions}")
     if args.hostile:
-        key = args.key or f"{key}_beside_{args.hostile}_heaviest"
+        suffix = "" if args.heaviest == "leduc" else f"_{args.heaviest}"
+        key = args.key or f"{key}_beside_{args.hostile}_heaviest{suffix}"
     command = shlex.join(["python", "-m", "benchmarks.load", *sys.argv[1:]])
     print(f"written to {results.write('load', _rows(key, args.sessions, result), command)}")
 
