@@ -741,7 +741,7 @@ def _max_positive(values):
 
 
 @part(**_PART)
-def best_response_gains(A, B, zero_sum, x, y, row_utilities, col_utilities):
+def profile_gains(A, B, zero_sum, x, y, row_utilities, col_utilities):
     """``(g1, g2, value)`` for the profile (x, y): each player's gain from a best response, and x^T A y.
 
     ``g1 = max_i (A y)_i - x^T A y`` and ``g2 = max_j (x^T B)_j - x^T B y``; both are >= 0 in exact arithmetic and are
@@ -782,7 +782,7 @@ def record_row(A, B, flags, s, iteration, record, k):
     elapsed = float(iteration) if iteration > 0 else 1.0  # R = 0 before the first iteration
     record.nash_conv_current[k] = np.nan
     for average in range(0 if not fixed else 1, 2):  # the current profile (in self-play), then the average one
-        gain_row, gain_col, value = best_response_gains(
+        gain_row, gain_col, value = profile_gains(
             A,
             B,
             flags.zero_sum,
