@@ -40,8 +40,13 @@ for _page in HERE.rglob("*.md"):
         for _name in re.findall(r"\{\{\s*(\w+)\s*\}\}", _page.read_text(encoding="utf-8")):
             myst_substitutions.setdefault(_name, results.NOT_MEASURED)
 (HERE / "performance" / "generated").mkdir(exist_ok=True)
-for _json in sorted((HERE / "performance").glob("*.json")):  # (every data file, as a table of its own)
-    _file = _json.stem
+# Every data file as a table of its own, and every table a page includes, measured or not (a clean clone holds only the
+# data files measured so far; the rest say which command writes them).
+_tables = {_json.stem for _json in (HERE / "performance").glob("*.json")}
+for _page in HERE.rglob("*.md"):
+    if "_build" not in _page.parts:
+        _tables.update(re.findall(r"\{include\}\s*generated/(\w+)\.md", _page.read_text(encoding="utf-8")))
+for _file in sorted(_tables):
     (HERE / "performance" / "generated" / f"{_file}.md").write_text(results.table(f"{_file}.json"), encoding="utf-8")
 
 autodoc_member_order = "bysource"
