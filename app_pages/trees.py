@@ -5,13 +5,13 @@ of variants; export; hands against the bot."""
 
 import streamlit as st
 
-from ui import controls, export, link, state
+from ui import controls, export, state
 from ui.trees import games, lesson, play, settings, view, walkthrough
 
 presenting = state.presenting()
 if not presenting:
     st.title("CFR on game trees")
-link.notice()
+state.link_notice()
 
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
     lesson.buttons()
@@ -41,4 +41,4 @@ export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
     answer = run.key.exact_answer()
     play.section(run, None if answer is None else answer.game_value)
-link.check()
+state.check_link()

@@ -181,8 +181,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
 
 def _target_reached(page: str, run, heading: bool) -> None:
     """A run that was heading for a link's ``run_to`` and got there pauses; a target lowered on the way says why."""
-    if run.target_note and not st.session_state.get(f"{page}_target_said"):
-        st.session_state[f"{page}_target_said"] = True
+    if run.target_note and state.once((page, "target lowered")):
         st.toast(run.target_note, icon=":material/speed:")
     if heading and run.target is None:
         state.pause_unasked(page)
@@ -196,10 +195,8 @@ def _kernel_notice(run) -> None:
     so it says what the update ran on (whether a kernel would load from numba's cache is only known by then).
     """
     status = run.kernel_status()
-    said = st.session_state.setdefault("kernel_notices", set())
-    if status in ("ready", "load") or (status, run.key) in said:
+    if status in ("ready", "load") or not state.once(("kernel", status, run.key)):
         return
-    said.add((status, run.key))
     st.toast(explain.COMPILING_NOTICE[status], icon=":material/hourglass_top:")
 
 

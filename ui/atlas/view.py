@@ -59,8 +59,7 @@ def results() -> tuple[pd.DataFrame, str] | None:
             key="atlas_zip",
             max_upload_size=data.ZIP_MEGABYTES,
         )
-        if upload is not None and st.session_state.atlas_zip_seen != (upload.file_id, upload.name):
-            st.session_state.atlas_zip_seen = (upload.file_id, upload.name)
+        if upload is not None and state.new_file("atlas_zip", (upload.file_id, upload.name)):
             _load(lambda: data.unzipped(upload.getvalue(), upload.name), f"{upload.name}")
     state.show("atlas_zip")
     loaded = st.session_state.atlas_results
@@ -78,7 +77,7 @@ def _load(read, what: str) -> None:
         return
     state.unsay("atlas_zip")
     runs = frame.cell.nunique()
-    st.session_state.atlas_results = (frame, f"Your sweep: {runs:,} runs from {escape(what)}.")
+    state.set_atlas_results(frame, f"Your sweep: {runs:,} runs from {escape(what)}.")
 
 
 def _about(about: dict) -> str:
@@ -95,8 +94,7 @@ def _about(about: dict) -> str:
 def game(frame: pd.DataFrame) -> str:
     """The game to show, by its label in the results."""
     offered = data.games(frame)
-    if st.session_state.get("atlas_game") not in offered:
-        st.session_state.atlas_game = next(iter(offered))
+    state.ready_atlas_game(offered)
     return st.selectbox("Game", list(offered), format_func=offered.get, key="atlas_game")
 
 

@@ -15,10 +15,8 @@ import streamlit as st
 
 import rmcore
 
+from .. import state
 from .settings import load_preset
-
-#: The session key of the lesson last chosen (its words show while the page's settings stay the lesson's).
-CHOSEN = "field_lesson"
 
 
 class FieldLesson(NamedTuple):
@@ -100,8 +98,8 @@ LESSONS = {
 
 def _start(name: str) -> None:
     """A button's callback: the lesson's values into the widgets before they are drawn, and its game loaded."""
-    st.session_state.update(LESSONS[name].settings)
-    st.session_state[CHOSEN] = name
+    state.set_widgets(LESSONS[name].settings)
+    state.choose_field_lesson(name)
     load_preset()
 
 
@@ -114,7 +112,7 @@ def buttons() -> None:
 
 def words() -> str:
     """The chosen lesson's words while the page's settings are still the lesson's, else ``""``."""
-    lesson = LESSONS.get(st.session_state.get(CHOSEN))
+    lesson = LESSONS.get(state.field_lesson())
     if lesson is None:
         return ""
     for key, value in lesson.settings.items():

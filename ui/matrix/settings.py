@@ -94,12 +94,7 @@ def game_section() -> None:
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
     names = [DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != DEFAULT_PRESET)]
-    st.session_state.setdefault(
-        "preset", DEFAULT_PRESET
-    )  # set here, not as the widget's default: the link may set it too
-    if not st.session_state.get("from_preset", True):
-        # An edited, uploaded or linked game: the box names no preset (it said "RPS with crash" over a 200x200 CSV).
-        st.session_state.preset = None
+    state.ready_preset_box()
     st.selectbox(
         "Preset",
         names,
@@ -188,7 +183,7 @@ def _editor() -> None:
     if zero_sum != draft.zero_sum or shape != draft.shape:
         typed = Draft(row_cells, col_cells, _split(row_names), _split(col_names), v)
         try:
-            st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(*shape)
+            state.set_draft(typed.with_zero_sum(zero_sum).with_shape(*shape))
         except ValueError as error:
             state.say("editor", _not_applied(error))
         st.rerun()
@@ -350,7 +345,7 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     st.caption(
         "Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent))
     )
-    st.session_state.opponent = opponent
+    state.remember_opponent(opponent)
     return opponent
 
 

@@ -21,8 +21,6 @@ from . import field_lessons, space_figure
 from .settings import Display, RunSettings
 
 CHART_KEY = "chart_simplex"
-#: The page's session key that says a click set a new start (the live panel then reruns the whole page).
-CLICKED = "space_clicked"
 LAYERS = {"field": "field", "last iterate": "current", "average": "average"}
 
 
@@ -91,7 +89,7 @@ def draw(run, frame, display: Display, moment, look: dict) -> str | None:
     A click there (reported by the chart) sets the start; the panel then reruns the whole page, so the settings and
     the run take it.
     """
-    if st.session_state.pop(CLICKED, False):
+    if state.take_start_click():
         st.rerun(scope="app")
     game, settings = run.key
     setup = setup_of(game, settings)
@@ -182,7 +180,7 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
     values |= {f"start_row_{m}_{k}": w for k, w in enumerate(row)}
     if col is not None:
         values |= {f"start_col_{n}_{k}": w for k, w in enumerate(col)}
-    st.session_state.update(values)
+    state.set_widgets(values)
     # A slider first drawn with a value from the session does not write itself into the address (the start mode's
     # radio, drawn before, does): the weights go there too, so that the share link carries the start. A slider already
     # bound to the address writes itself, and Streamlit refuses a second writer.
@@ -192,13 +190,10 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
                 st.query_params[key] = str(value)
             except StreamlitAPIException:
                 pass
-    st.session_state[CLICKED] = True
+    state.start_clicked()
 
 
 # -- animations and figures for slides -------------------------------------------------------------------------------
-
-#: The session key of the last animation made: ``(iteration range, frames, format, bytes)``.
-MADE = "space_animation"
 
 
 def _source(run):
@@ -250,8 +245,8 @@ def export_section(run) -> None:
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
                     st.error(f"The animation could not be made ({type(error).__name__}: {error}).")
                     return
-            st.session_state[MADE] = (*wanted, made)
-        made = st.session_state.get(MADE)
+            state.remember_animation((*wanted, made))
+        made = state.animation()
         if made is not None and tuple(made[:3]) == wanted:
             st.download_button(
                 f"Download the {kind.upper()} ({len(made[3]) / 1e6:.1f} MB)",

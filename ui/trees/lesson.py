@@ -15,7 +15,7 @@ import streamlit as st
 import rmcore
 from rmcore.trees.cfr import VARIANT_DISCOUNTS
 
-from .. import explain
+from .. import explain, state
 from .settings import DISCOUNT_KEYS, GAMES, RunSettings
 
 #: The lesson's variants, alternating updates, the discounting ones with their papers' parameters.
@@ -56,7 +56,7 @@ def query(game: str) -> list[tuple[str, str]]:
 
 def _start(game: str) -> None:
     """The button's callback: the lesson's values into the widgets, before they are drawn."""
-    st.session_state.update(settings_of(game))
+    state.set_widgets(settings_of(game))
 
 
 def buttons() -> None:

@@ -139,7 +139,7 @@ def widgets() -> RunSettings:
             parameters = (named,)
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
-    link.tree_game_changed(uploaded if game == games.UPLOAD else None)
+    state.link_tree_game(uploaded if game == games.UPLOAD else None)
     opponent = _opponent_settings(
         RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded)
     )
@@ -437,8 +437,7 @@ def _your_game() -> games.UploadedGame | None:
         max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
     )
     said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
-    if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
-        st.session_state.kuhn_upload_seen = file.file_id
+    if file is not None and state.new_file("kuhn_efg_file", file.file_id):
         said.info(f"Reading {escape.markdown(file.name)}…", icon=":material/hourglass_top:")
         load_efg(file.getvalue(), f"the file {file.name}")
     if state.message("kuhn_efg_file") is not None:
@@ -465,7 +464,7 @@ def load_efg(data: bytes | str, source: str) -> None:
             f"Not loaded: {escape.markdown(str(reason).rstrip('.'))}. The last valid game keeps running.",
         )
         return
-    st.session_state.kuhn_uploaded = uploaded
+    state.set_tree_game(uploaded)
     state.unsay("kuhn_efg_file")
 
 

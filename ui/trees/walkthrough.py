@@ -11,7 +11,7 @@ import streamlit as st
 import rmcore
 from rmcore.trees.kuhn import INFOSETS
 
-from .. import explain
+from .. import explain, state
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import figures
@@ -48,7 +48,7 @@ def section(run: LiveRun) -> None:
     )
     variant = run.race.variants[0]
     if wanted is not None:
-        iteration, trace = int(wanted), _retrace(run, int(wanted))
+        iteration, trace = int(wanted), state.retraced(run, int(wanted))
     elif run.trace is not None:
         iteration, trace = run.traced_at, run.trace
     else:
@@ -114,15 +114,6 @@ def _trace_table(trace: list[rmcore.CFRTrace], columns: dict, key: str) -> None:
         height=(len(frame) + 1) * 35 + 3,  # every row, no scrolling
         column_config={name: st.column_config.NumberColumn(help=text) for name, (text, _) in columns.items()},
     )
-
-
-def _retrace(run: LiveRun, iteration: int) -> list[rmcore.CFRTrace]:
-    """Iteration ``iteration`` of the first run, re-derived (kept for the run, so a rerun does not redo it)."""
-    known = st.session_state.get("kuhn_retrace")
-    if known is None or known[0] is not run or known[1] != iteration:
-        known = (run, iteration, run.primary.retrace(iteration))
-        st.session_state.kuhn_retrace = known
-    return known[2]
 
 
 def alpha_sentence(estimate: float, target: float) -> str:
