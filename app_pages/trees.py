@@ -5,7 +5,7 @@ of variants; export; hands against the bot."""
 
 import streamlit as st
 
-from ui import controls, export, state
+from ui import controls, explain_trees, export, state
 from ui.trees import games, lesson, play, settings, view, walkthrough
 
 presenting = state.presenting()
@@ -29,7 +29,7 @@ state.notice("kuhn")
 speed = controls.run_controls(
     "kuhn",
     run.iteration,
-    step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.",
+    step_help=explain_trees.STEP_HELP,
 )
 if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
     with st.expander("One iteration, step by step", expanded=not presenting):

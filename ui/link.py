@@ -41,6 +41,13 @@ from rmcore.race import MAX_VARIANTS
 
 from . import escape
 from .explain import ALGORITHM_NAMES, list_trimmed
+from .explain_app import (
+    SHARE_CARRIED,
+    load_setup_label,
+    share_run_to,
+    share_too_large_matrix,
+    share_too_large_tree,
+)
 from .trees.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
 
 #: The game-tree page's URL path, and its path of one release ago, which still opens it (with the same settings).
@@ -383,30 +390,22 @@ def share(page: str, iteration: int) -> None:
         else:
             carried = st.session_state.get("tree_game_in_link", True)
         if carried:
-            st.caption("The link opens this page with the same game and settings in any browser.")
+            st.caption(SHARE_CARRIED)
         elif page != "matrix":  # the user's own game, too large to travel: the link would open another game
             uploaded: UploadedGame = st.session_state.kuhn_uploaded
-            st.warning(
-                f"Your game ({size_words(uploaded.game)}) cannot travel in a link: written as .efg and compressed it "
-                f"is {st.session_state.tree_game_link_chars:,} characters, and a link carries at most "
-                f"{MAX_EFG_LINK_CHARS:,} (an address past 8,000 characters is refused). Share the .efg file instead "
-                "(*Download as .efg*); the link opens the page without it."
-            )
+            chars = st.session_state.tree_game_link_chars
+            st.warning(share_too_large_tree(size_words(uploaded.game), chars, MAX_EFG_LINK_CHARS))
         else:  # the link opens the preset: running it to this run's iteration would show other numbers
             game = st.session_state.game
-            st.warning(
-                f"This game ({game.shape[0]}x{game.shape[1]}) is more than a link carries (at most "
-                f"{MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS} and {MAX_PARAM_CHARS:,} characters), so the link opens the "
-                "preset instead. Share the game itself with Export's bundle or its CSV."
-            )
+            st.warning(share_too_large_matrix(game.shape, MAX_LINK_ACTIONS, MAX_PARAM_CHARS))
         run_to = st.checkbox(
-            f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})",
+            share_run_to(min(iteration, MAX_RUN_TO)),
             key=f"{page}_share_run_to",
             disabled=iteration == 0 or not carried,
         )
         st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
         loaded = st.file_uploader(
-            f"Load a setup saved with *Setup (JSON)* (at most {MAX_SETUP_BYTES // 1000} kB)",
+            load_setup_label(MAX_SETUP_BYTES // 1000),
             type="json",
             key=f"{page}_load_setup",
             max_upload_size=SETUP_ACCEPTED_MEGABYTES,

@@ -26,7 +26,7 @@ import streamlit as st
 
 import rmcore
 
-from . import escape, link
+from . import escape, explain_app, link
 from .live import SESSION_HISTORY_BYTES, SESSION_SOLVER_BYTES, LiveRun
 from .matrix.editor import Draft
 
@@ -198,10 +198,7 @@ def link_notice() -> None:
     problems = st.session_state.get("link_problems") or []
     with st.container():
         if problems and st.session_state.get("link_checked"):
-            st.warning(
-                "Some of the link's settings could not be used: " + "; ".join(problems) + ".",
-                icon=":material/link_off:",
-            )
+            st.warning(explain_app.link_problems(problems), icon=":material/link_off:")
             st.session_state.link_problems = []
 
 
@@ -267,10 +264,7 @@ def show(widget: str, icon: str | None = None, place=None) -> None:
 def fault(page: str, message: str, iteration: int) -> None:
     """Something in the live panel failed: pause the page and say so, from a full rerun (a widget's value, such as the
     run flag, may only change before the widget is drawn)."""
-    text = (
-        f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: "
-        "press Run to carry on, or Reset."
-    )
+    text = explain_app.stopped(message, iteration)
     if not running(page):  # already paused: say it here, and do not rerun into the same failure
         st.error(text, icon=":material/error:")
         return
@@ -384,10 +378,7 @@ def sync_live(page: str, key: Hashable, plan: RacePlan, describe: Callable[[Hash
     fresh = LiveRun(race, key)
     said = []
     if current is not None and current.iteration > 0:
-        said.append(
-            f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
-            f"(it had reached {current.iteration:,})."
-        )
+        said.append(explain_app.restarted(describe(current.key, key), current.iteration))
     said += reduced
     if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
         fresh.run_to(st.session_state.link_run_to)
@@ -425,18 +416,8 @@ def _fewer_runs(plan: RacePlan) -> tuple[RacePlan, str | None]:
         dropped.insert(0, variants.pop())
     trimmed = plan._replace(variants=tuple(variants), seeds=seeds)
     kept = rmcore.Race.planned_runs(plan.game, variants, seeds)
-    cuts = []
-    if seeds < plan.seeds:
-        cuts.append(f"{seeds} seed{'s' if seeds > 1 else ''} per sampled variant (of {plan.seeds})")
-    if dropped:
-        names = ", ".join(escape.markdown(getattr(v, "label", v)) for v in dropped)
-        cuts.append(f"without its last variant{'s' if len(dropped) > 1 else ''} ({names})")
-    return trimmed, (
-        f"These {runs} runs would hold {runs * each / 1e6:,.0f} MB of solver state ({each / 1e6:,.1f} MB each), more "
-        f"than a session may ({SESSION_SOLVER_BYTES / 1e6:,.0f} MB), so the race runs {kept}: "
-        + " and ".join(cuts)
-        + "."
-    )
+    labels = [getattr(v, "label", v) for v in dropped]
+    return trimmed, explain_app.fewer_runs(runs, each, SESSION_SOLVER_BYTES, kept, seeds, plan.seeds, labels)
 
 
 def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
@@ -457,16 +438,11 @@ def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
     race = plan.build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: fewer look coarse
     if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
         race = plan.build(*fits)
-    if race.runs == 1:
-        history = f"This run would hold {needed / 1e6:,.0f} MB of history"
-        kept = f"it keeps {race.max_points:,} checkpoints (of {points:,})"
-    else:
-        history = f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history"
-        kept = (
-            f"each keeps fewer checkpoints: {race.max_points:,} for the first run and {race.member_points:,} for the "
-            f"others (of {points:,} and {members:,})"
+    said.append(
+        explain_app.fewer_checkpoints(
+            race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
         )
-    said.append(f"{history}, more than a session may ({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so {kept}.")
+    )
     return race, said
 
 
@@ -567,12 +543,7 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
             known = (game, rmcore.solve_exactly(game))
         except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
             known = (game, None)
-            say(
-                "exact",
-                f"The exact answer could not be computed for this game ({escape.markdown(str(error))}); the run goes "
-                "on without it.",
-                "warning",
-            )
+            say("exact", explain_app.exact_failed(error), "warning")
         else:
             unsay("exact")
         st.session_state.exact = known

@@ -14,7 +14,7 @@ from streamlit.errors import StreamlitAPIException
 
 import rmcore
 
-from .. import explain_fields, fields, state
+from .. import explain_fields, explain_matrix, fields, state
 from ..live import chart_rows
 from ..live_chart import live_chart
 from . import field_lessons, space_figure
@@ -218,24 +218,20 @@ def export_section(run) -> None:
     it is made on a button press and then offered for download."""
     from .. import animation  # (kaleido and imageio load only when the section is drawn)
 
-    with st.expander("Animation and figures of the strategy chart (GIF, MP4, SVG, PDF)"):
+    with st.expander(explain_matrix.ANIMATION_EXPANDER):
         missing = animation.available()
         if missing is not None:
-            st.warning(f"Not available on this server: {missing}.")
+            st.warning(explain_matrix.animation_unavailable(missing))
             return
         if run.iteration < 2:
-            st.caption("Run a few iterations first: an animation needs a history.")
+            st.caption(explain_matrix.ANIMATION_NEEDS_HISTORY)
             return
         last = run.iteration
         c1, c2, c3 = st.columns([3, 1, 1])
         first, upto = c1.slider("Iterations", 1, last, (1, last), key="animation_range")
         frames = int(c2.number_input("Frames", 2, animation.MAX_FRAMES, 300, key="animation_frames"))
         kind = c3.radio("Format", animation.FORMATS, key="animation_format", horizontal=True)
-        st.caption(
-            f"{frames} frames at {animation.FPS} a second ({frames / animation.FPS:.1f} s) of "
-            f"{animation.SIZE[0]}x{animation.SIZE[1]} pixels, drawn by Plotly's own export (kaleido); 300 frames take "
-            "about a minute."
-        )
+        st.caption(explain_matrix.animation_frames(frames, animation.FPS, animation.SIZE))
         wanted = ((first, upto), frames, kind)
         if st.button("Make the animation", key="animation_make", icon=":material/movie:"):
             history, given = _source(run)
@@ -243,7 +239,7 @@ def export_section(run) -> None:
                 try:
                     made = animation.animate(history, kind, frames, first, upto, **given)
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
-                    st.error(f"The animation could not be made ({type(error).__name__}: {error}).")
+                    st.error(explain_matrix.animation_failed(error))
                     return
             state.remember_animation((*wanted, made))
         made = state.animation()

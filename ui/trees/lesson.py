@@ -87,7 +87,7 @@ def words(chosen: RunSettings) -> str | None:
         value = "-1/18 = -0.05556"
     else:
         answer = chosen.exact_answer()
-        value = "under the charts, once the linear program is solved" if answer is None else f"{answer.game_value:.5f}"
+        value = explain.LESSON_VALUE_PENDING if answer is None else f"{answer.game_value:.5f}"
     return f"{explain.lesson_words(chosen.game, value)} {explain.LESSON_LINK_BELOW}"
 
 
