@@ -40,7 +40,7 @@ for _page in HERE.rglob("*.md"):
         for _name in re.findall(r"\{\{\s*(\w+)\s*\}\}", _page.read_text(encoding="utf-8")):
             myst_substitutions.setdefault(_name, results.NOT_MEASURED)
 (HERE / "performance" / "generated").mkdir(exist_ok=True)
-for _file in ("bench", "browser", "load", "cold_start", "leduc_rate", "animation", "atlas_scaling"):
+for _file in ("bench", "browser", "load", "cold_start", "leduc_rate", "animation", "atlas_scaling", "session_memory"):
     (HERE / "performance" / "generated" / f"{_file}.md").write_text(results.table(f"{_file}.json"), encoding="utf-8")
 
 autodoc_member_order = "bysource"
