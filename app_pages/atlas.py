@@ -3,13 +3,11 @@ time: every run's curve, and the runs ranked by the iterations and the seconds t
 
 import streamlit as st
 
+from ui import explain_atlas
 from ui.atlas import view
 
 st.title("The atlas: every algorithm on every game")
-st.caption(
-    "Each run is one algorithm with its settings on one game, run to a fixed number of iterations with the metrics "
-    "recorded at fixed checkpoints (`python -m rmcore atlas`, or a grid of your own with `python -m rmcore sweep`)."
-)
+st.caption(explain_atlas.RUNS)
 loaded = view.results()
 if loaded is not None:
     results, where = loaded

@@ -2,14 +2,14 @@
 
 import streamlit as st
 
-from ui import controls, escape, explain, link, state
+from ui import controls, escape, explain, state
 from ui.matrix import field_lessons, last_iterate, lesson, settings, space, view
 
 presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")
 subtitle = st.empty()  # (how the chosen rule plays: filled in once the rule is read below)
-link.notice()
+state.link_notice()
 
 with (
     st.expander(f"Game and settings: {escape.markdown(st.session_state.game.name)}", expanded=False)
@@ -43,4 +43,4 @@ controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, dis
 lesson.link_line(st.session_state.game, chosen)
 view.export_section(run)
 space.export_section(run)
-link.check()
+state.check_link()

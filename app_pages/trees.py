@@ -5,13 +5,13 @@ of variants; export; hands against the bot."""
 
 import streamlit as st
 
-from ui import controls, export, link, state
+from ui import controls, explain_trees, export, state
 from ui.trees import games, lesson, play, settings, view, walkthrough
 
 presenting = state.presenting()
 if not presenting:
     st.title("CFR on game trees")
-link.notice()
+state.link_notice()
 
 with st.expander("The game and the settings", expanded=False) if presenting else st.container():
     lesson.buttons()
@@ -29,7 +29,7 @@ state.notice("kuhn")
 speed = controls.run_controls(
     "kuhn",
     run.iteration,
-    step_help="Step +1 runs one iteration and shows what it computed in the walkthrough just below.",
+    step_help=explain_trees.STEP_HELP,
 )
 if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
     with st.expander("One iteration, step by step", expanded=not presenting):
@@ -41,4 +41,4 @@ export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
     answer = run.key.exact_answer()
     play.section(run, None if answer is None else answer.game_value)
-link.check()
+state.check_link()

@@ -145,7 +145,7 @@ def test_the_training_charts_say_what_they_show(page):
 
 
 def test_the_alpha_estimate_is_shown_as_it_is_and_a_clipped_target_is_explained():
-    from ui.trees.walkthrough import alpha_sentence
+    from ui.explain_trees import alpha_sentence
 
     assert alpha_sentence(0.2, 0.2) == "Estimated α = P(bet | J) = **0.2000**."
     outside = alpha_sentence(0.47, 1 / 3)

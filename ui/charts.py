@@ -12,6 +12,8 @@ import numpy as np
 
 import rmcore
 
+from . import explain_app
+
 #: Grey comes last: the race chart's guides are grey, and a race of the eight matrix rules needs eight other colours.
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
 #: Ten lighter partners of the colours above (d3's category20): lines 11 to 20 of one chart get a colour of their own.
@@ -77,7 +79,7 @@ def waiting(text: str, height: int) -> dict:
     """
     hidden = dict(visible=False)
     note = dict(
-        text="Press <b>Run</b> or a <b>Step</b> button to start",
+        text=explain_app.PRESS_RUN,
         showarrow=False,
         xref="paper",
         yref="paper",

@@ -13,13 +13,12 @@ import streamlit as st
 
 import rmcore
 
-from . import explain, link, state
+from . import explain, explain_app, link, state
 from .governor import GOVERNOR
 from .live import COMPILING_INTERVAL, SPEEDS, Speed
 
 STEPS = (1, 10, 100)
 _LOG = logging.getLogger(__name__)
-KEYS_HINT = "Keys: **Space** run / pause · **→** step +1 · **R** reset"
 
 # Space and R as shortcuts, in the page itself (a v2 component's script runs in the app's document).
 # Streamlit's own `shortcut=` serves Step +1 (the right arrow, drawn on the button), but the Run /
@@ -94,7 +93,7 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
             on_click=_step,
             args=(page, n),
             shortcut="Right" if n == 1 else None,
-            help=(f"Step {n} iteration{'s' if n > 1 else ''}. " + (step_help if n == 1 else "")).strip(),
+            help=explain_app.step_help(n, step_help if n == 1 else ""),
         )
     c[4].button(
         "Reset",
@@ -102,7 +101,7 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
         on_click=state.restart,
         args=(page,),
         icon=":material/restart_alt:",
-        help="Back to iteration 0, paused (key R).",
+        help=explain_app.RESET_HELP,
     )
     options = list(SPEEDS)
     speed = c[5].select_slider(
@@ -111,12 +110,11 @@ def run_controls(page: str, iteration: int, step_help: str = "") -> Speed:
         value=options[-1],
         key=f"{page}_speed",
         bind="query-params",
-        help="One iteration a second to talk through every step; 'as fast as possible' fills a time budget per "
-        "screen update.",
+        help=explain_app.SPEED_HELP,
     )
     with st.sidebar:
         link.share(page, iteration)
-    st.caption(KEYS_HINT)
+    st.caption(explain_app.KEYS_HINT)
     _keyboard(data={"page": page}, key=f"{page}_keyboard")
     return SPEEDS[speed]
 
@@ -181,8 +179,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
 
 def _target_reached(page: str, run, heading: bool) -> None:
     """A run that was heading for a link's ``run_to`` and got there pauses; a target lowered on the way says why."""
-    if run.target_note and not st.session_state.get(f"{page}_target_said"):
-        st.session_state[f"{page}_target_said"] = True
+    if run.target_note and state.once((page, "target lowered")):
         st.toast(run.target_note, icon=":material/speed:")
     if heading and run.target is None:
         state.pause_unasked(page)
@@ -196,10 +193,8 @@ def _kernel_notice(run) -> None:
     so it says what the update ran on (whether a kernel would load from numba's cache is only known by then).
     """
     status = run.kernel_status()
-    said = st.session_state.setdefault("kernel_notices", set())
-    if status in ("ready", "load") or (status, run.key) in said:
+    if status in ("ready", "load") or not state.once(("kernel", status, run.key)):
         return
-    said.add((status, run.key))
     st.toast(explain.COMPILING_NOTICE[status], icon=":material/hourglass_top:")
 
 
@@ -259,7 +254,7 @@ class Timeline:
         options = _replay_options(history) if self._paused else []
         if options:
             st.select_slider(
-                "Replay: the iteration the charts show (a dotted line marks it; Run resumes from the live end)",
+                explain_app.REPLAY_LABEL,
                 options,
                 value=options[-1],
                 key=self._key,
@@ -294,8 +289,7 @@ def presentation_toggle() -> None:
         "Presentation mode",
         key="present",
         bind="query-params",
-        help="For a projector: settings folded away, the run controls and the main chart on the first screen, "
-        "chart text at least 18 px and thicker lines.",
+        help=explain_app.PRESENTATION_HELP,
     )
     if state.presenting():
         st.html(_PRESENTATION_CSS)

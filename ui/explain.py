@@ -1,6 +1,9 @@
 """Every on-screen word about an algorithm, a game or a chart: the algorithms' names, what the tree page teaches with
 each of its games, and one or two lines under each chart on what it shows, for students. Text only: no Streamlit, no
-math code. (What a game is and how it is played is the catalogue's, ``rmcore.TREE_GAMES``: one description per game.)"""
+math code. (What a game is and how it is played is the catalogue's, ``rmcore.TREE_GAMES``: one description per game.)
+The pages' other sentences are in the rooms beside this one: ``explain_app.py`` (what the pages share),
+``explain_matrix.py``, ``explain_trees.py`` and ``explain_atlas.py`` (each page's own), ``explain_fields.py`` (the
+fields under the rules); ``tests/test_word_rooms.py`` fails when a page or another module of ``ui/`` types one."""
 
 from .escape import markdown
 
@@ -10,8 +13,17 @@ TREE_GAME_CHOICES = {
     "sliders": "3 to 13 cards and a bet of 0.5 to 4 antes; the exact value and equilibrium follow them.",
     "leduc": "6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
 }
-#: The game control's help for the user's own game.
+#: The game control's help for the user's own game, and for an OpenSpiel game.
 TREE_GAME_UPLOAD = "any two-player zero-sum game tree, from a Gambit .efg file."
+TREE_GAME_OPENSPIEL = (
+    "any two-player zero-sum game of OpenSpiel by its name and parameters, such as liars_dice(dice_sides=4) (where "
+    "OpenSpiel is installed)."
+)
+
+
+def openspiel_line(name: str, size: str) -> str:
+    """An OpenSpiel game's line above the tree page's settings (``name`` as typed: escaped here)."""
+    return f"**{markdown(name)}** (OpenSpiel's game, converted by rmcore.from_openspiel): {size}."
 
 
 #: The matrix page's names for rmcore's algorithms (``rmcore.ALGORITHMS`` keys), as its Variant box shows them and a
@@ -553,6 +565,8 @@ POKER_INFOSET_NAMES = (
 
 #: The tree page's lesson: its title (the button's words) and the variants it races, all alternating.
 LESSON_TITLE = "Lesson: CFR, CFR+, DCFR, PCFR+, PDCFR+, DCFR+ and their last iterates"
+#: The lesson's game value while its linear program is still being solved.
+LESSON_VALUE_PENDING = "under the charts, once the linear program is solved"
 LESSON_HELP = (
     "Sets up a race of CFR, CFR+, discounted CFR (α = 1.5, β = 0, γ = 2), predictive CFR+, predictive discounted CFR+ "
     "(α = 2.3, γ = 5) and DCFR+ (α = 1.5, γ = 4), alternating updates, each drawn with its average (solid) and its "

@@ -19,7 +19,7 @@ import streamlit as st
 
 import rmcore
 
-from . import link
+from . import explain_app, link
 from .live import Frame, LiveRun
 
 _PACKAGES = ("rmcore", "numpy", "numba", "scipy", "pandas", "streamlit", "plotly")
@@ -129,12 +129,7 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
         "measure": frame.race.gap_name,
         "variants": {s.label: s.gap for s in frame.race.standings},
     }
-    readme = (
-        "Reproduce the numbers in numbers.json from this folder (rmcore installed, for example `pip install .` in "
-        f"its repository):\n\n    {cmd}\n\nIts output gives, per variant, the {frame.race.gap_name} of the average "
-        f"after {frame.iteration:,} iterations: the same values, to the last digit, because a run gives identical "
-        "results however it is split into chunks.\n"
-    )
+    readme = explain_app.bundle_readme(cmd, frame.race.gap_name, frame.iteration)
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.txt", readme)

@@ -18,6 +18,10 @@ Streamlit drops a bound value it cannot use (an unknown preset, a number out of 
 the default. To say so on the page, the parameters a session arrived with are remembered and
 compared, at the end of its first run, with what survived; the rejected, the unknown and our own
 malformed ones are listed in one notice.
+
+This module reads the link and writes the URL; what the session keeps of it (the parameters it arrived with, what
+could not be used, whether the link carries the game) is ``ui/state.py``'s to write: each reader here returns what it
+found, and the problem it met, in words.
 """
 
 from __future__ import annotations
@@ -37,6 +41,13 @@ from rmcore.race import MAX_VARIANTS
 
 from . import escape
 from .explain import ALGORITHM_NAMES, list_trimmed
+from .explain_app import (
+    SHARE_CARRIED,
+    load_setup_label,
+    share_run_to,
+    share_too_large_matrix,
+    share_too_large_tree,
+)
 from .trees.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
 
 #: The game-tree page's URL path, and its path of one release ago, which still opens it (with the same settings).
@@ -78,20 +89,17 @@ def open_moved_page(page) -> None:
     st.switch_page(page, query_params={key: st.query_params.get_all(key) for key in st.query_params})
 
 
-def arrived() -> None:
-    """On a session's first run: remember the link's parameters, and read an algorithm named as the library names it
-    (``algorithm=hedge``, as ``python -m rmcore`` and ``MatrixVariant.parse`` take it) as the label its widget shows
-    (``Hedge (multiplicative weights)``)."""
-    st.session_state.link_given = {key: st.query_params.get_all(key) for key in st.query_params}
+def given() -> dict[str, list[str]]:
+    """The link's parameters, every value of each, as the session arrived with them."""
+    return {key: st.query_params.get_all(key) for key in st.query_params}
+
+
+def named_algorithm() -> str | None:
+    """An algorithm the link names as the library names it (``algorithm=hedge``, as ``python -m rmcore`` and
+    ``MatrixVariant.parse`` take it), for its widget to show by its label (``Hedge (multiplicative weights)``); None
+    when the link names none that way."""
     named = st.query_params.get_all("algorithm")
-    if len(named) == 1 and named[0] in ALGORITHM_NAMES:
-        st.session_state.algorithm = named[0]  # (the widget, bound to the link by its label, then shows it)
-    st.session_state.link_problems = []
-    st.session_state.link_checked = False
-
-
-def _problem(text: str) -> None:
-    st.session_state.link_problems.append(text)
+    return named[0] if len(named) == 1 and named[0] in ALGORITHM_NAMES else None
 
 
 def _shown(values: list[str]) -> str:
@@ -163,15 +171,17 @@ def game_from_param(text: str) -> rmcore.MatrixGame:
     )
 
 
-def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
-    """The game a session starts with, and where it came from: the link's matrix, its preset, or ``default``."""
+def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple, str | None]:
+    """The game a session starts with, where it came from (the link's matrix, its preset, or ``default``), and what
+    was wrong with the link's matrix, if anything (the link then opens the preset)."""
     text = st.query_params.get("matrix")
+    problem = None
     if text is not None:
         try:
-            return game_from_param(text), ("matrix",)
+            return game_from_param(text), ("matrix",), None
         except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
             reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
-            _problem(f"matrix: {escape.markdown(reason)}; showing the preset instead")
+            problem = f"matrix: {escape.markdown(reason)}; showing the preset instead"
             del st.query_params["matrix"]
     titles = {entry.title: name for name, entry in rmcore.PRESETS.items()}
     name = titles.get(st.query_params.get("preset", ""), default)
@@ -185,18 +195,18 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple]:
             value = p.default  # the bound slider drops it too, and the check names it
         params[p.name] = value if math.isfinite(value) and p.low <= value <= p.high else p.default
     params = {k: int(v) if p.integer else float(v) for (k, v), p in zip(params.items(), entry.parameters)}
-    return rmcore.preset(name, **params), ("preset", name)
+    return rmcore.preset(name, **params), ("preset", name), problem
 
 
-def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> None:
+def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> bool:
     """Keep the link's ``matrix`` parameter in step with the game: set for an edited or uploaded game, gone for a
-    preset."""
+    preset. Returns whether the link carries the game (a preset's always; another game up to the editor's size)."""
     text = None if from_preset else matrix_param(game)
-    st.session_state.game_in_link = from_preset or text is not None
     if text is None:
         st.query_params.pop("matrix", None)
     else:
         st.query_params["matrix"] = text
+    return from_preset or text is not None
 
 
 # -- the tree page's own game ----------------------------------------------------------------------
@@ -231,57 +241,46 @@ def efg_from_param(param: str) -> str:
         raise ValueError("it is not UTF-8 text") from None
 
 
-def uploaded_game() -> UploadedGame | None:
-    """On a session's first run: the game the link's ``kuhn_efg`` carries (None without one). A bad one is noted
-    and dropped: the page opens its default game (with the uploader, if the link chose the user's game)."""
+def uploaded_game() -> tuple[UploadedGame | None, str | None]:
+    """On a session's first run: the game the link's ``kuhn_efg`` carries (None without one), and what was wrong with
+    it, if anything: a bad one is dropped, and the page opens its default game (with the uploader, if the link chose
+    the user's game)."""
     param = st.query_params.get("kuhn_efg")
     if param is None:
-        return None
+        return None, None
     try:
-        return read_uploaded(efg_from_param(param), "the link")
+        return read_uploaded(efg_from_param(param), "the link"), None
     except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
         reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
-        _problem(f"kuhn\\_efg: {escape.markdown(str(reason).rstrip('.'))}; showing the defaults instead")
         del st.query_params["kuhn_efg"]
-        return None
+        return None, f"kuhn\\_efg: {escape.markdown(str(reason).rstrip('.'))}; showing the defaults instead"
 
 
-def tree_game_changed(uploaded: UploadedGame | None) -> None:
-    """Keep the link's ``kuhn_efg`` in step with the tree page's game: the user's game when it is running and small
-    enough, nothing otherwise (``tree_game_in_link`` says which, for the Share box)."""
-    param = None if uploaded is None else _efg_param_of(uploaded)
+def tree_game_changed(param: str | None) -> bool:
+    """Keep the link's ``kuhn_efg`` in step with the tree page's game (``param``: the user's game as the parameter,
+    None for a catalogue game): set when it is at most ``MAX_EFG_LINK_CHARS`` long, gone otherwise. Returns whether
+    it was set."""
     fits = param is not None and len(param) <= MAX_EFG_LINK_CHARS
-    st.session_state.tree_game_in_link = uploaded is None or fits
-    st.session_state.tree_game_link_chars = 0 if param is None else len(param)
     if fits:
         if st.query_params.get("kuhn_efg") != param:
             st.query_params["kuhn_efg"] = param
     else:
         st.query_params.pop("kuhn_efg", None)
-
-
-def _efg_param_of(uploaded: UploadedGame) -> str:
-    """``efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's 24 MB
-    took 1.5 s, on every run of the page)."""
-    made = st.session_state.get("kuhn_efg_param")
-    if made is None or made[0] != uploaded.digest:
-        made = (uploaded.digest, efg_param(uploaded.text))
-        st.session_state.kuhn_efg_param = made
-    return made[1]
+    return fits
 
 
 # -- running to an iteration --------------------------------------------------------------------
 
 
-def requested_iteration() -> int:
-    """The link's ``run_to`` (0 when there is none or it is unusable)."""
-    text = st.session_state.link_given.get("run_to", [None])[-1]
+def requested_iteration(parameters: dict[str, list[str]]) -> tuple[int, str | None]:
+    """The ``run_to`` of a link's ``parameters`` (0 when there is none or it is unusable), and what was wrong with it,
+    if anything."""
+    text = parameters.get("run_to", [None])[-1]
     if text is None:
-        return 0
+        return 0, None
     if not text.isdigit() or not 1 <= int(text) <= MAX_RUN_TO:
-        _problem(f"run\\_to={_shown([text])}: a whole number from 1 to {MAX_RUN_TO:,} runs the link to that iteration")
-        return 0
-    return int(text)
+        return 0, f"run\\_to={_shown([text])}: a whole number from 1 to {MAX_RUN_TO:,} runs the link to that iteration"
+    return int(text), None
 
 
 # -- the setup file -----------------------------------------------------------------------------
@@ -323,39 +322,35 @@ def link_from_setup(data: bytes, base: str) -> str:
 # -- the notice and the Share control -------------------------------------------------------------
 
 
-def check() -> None:
-    """At the end of a session's first run: note what the link asked for but did not get, then say so once.
+def unused(parameters: dict[str, list[str]]) -> list[str]:
+    """At the end of a session's first run: what the link's ``parameters`` asked for but did not get, in words.
 
     Bound widgets drop values they cannot use, so a parameter that is gone or changed was rejected;
     one that no widget on this page knows was ignored.
     """
-    if st.session_state.link_checked:
-        return
-    st.session_state.link_checked = True
-    for key, values in st.session_state.link_given.items():
+    problems = []
+    for key, values in parameters.items():
         if key in _OURS or key in _STREAMLITS:
             continue
         if key == "preset" and not st.session_state.get("from_preset", True):
             continue  # the link's own game (``matrix``) stands in for its preset, and the box says so
         if len(key) > 100 or key not in st.session_state:
-            _problem(f"{escape.markdown(key[:40])}: not a setting of this page; ignored")
+            problems.append(f"{escape.markdown(key[:40])}: not a setting of this page; ignored")
         elif isinstance(st.session_state[key], list):
-            _check_list(key, values, st.session_state[key])
+            problems += _check_list(key, values, st.session_state[key])
         elif st.query_params.get_all(key) != values and not _shows(values, st.session_state[key]):
             # Gone from the URL and not what the widget shows: rejected. (A value equal to the
             # widget's default is dropped from the URL too, to keep links short.)
-            _problem(f"{escape.markdown(key)}={_shown(values)}: not a valid value; the default is shown")
-    if st.session_state.link_problems:
-        st.rerun()  # so that the notice shows at the top of the page
+            problems.append(f"{escape.markdown(key)}={_shown(values)}: not a valid value; the default is shown")
+    return problems
 
 
-def _check_list(key: str, given: list[str], kept: list) -> None:
-    """A list setting (a multiselect): name every entry the widget did not keep, and why (not a choice of this page, or
-    past the most the list holds)."""
+def _check_list(key: str, given: list[str], kept: list) -> list[str]:
+    """A list setting (a multiselect): every entry the widget did not keep, and why (not a choice of this page, or
+    past the most the list holds), in words (none when it kept them all)."""
     shown = [str(value) for value in kept]
     dropped = [value for value in dict.fromkeys(given) if value not in shown]
-    if dropped:
-        _problem(list_trimmed(key, shown, dropped, MOST_CHOSEN.get(key)))
+    return [list_trimmed(key, shown, dropped, MOST_CHOSEN.get(key))] if dropped else []
 
 
 def _shows(given: list[str], value) -> bool:
@@ -374,19 +369,6 @@ def _shows(given: list[str], value) -> bool:
             return False
     labels = {str(value), ALGORITHM_NAMES.get(value, ""), getattr(rmcore.PRESETS.get(value), "title", "")}
     return text in labels
-
-
-def notice() -> None:
-    """Show, once, what the link asked for but could not get (in a container of its own, as ``state.notice`` says
-    why)."""
-    problems = st.session_state.get("link_problems") or []
-    with st.container():
-        if problems and st.session_state.get("link_checked"):
-            st.warning(
-                "Some of the link's settings could not be used: " + "; ".join(problems) + ".",
-                icon=":material/link_off:",
-            )
-            st.session_state.link_problems = []
 
 
 def link(iteration: int | None = None) -> str:
@@ -408,30 +390,22 @@ def share(page: str, iteration: int) -> None:
         else:
             carried = st.session_state.get("tree_game_in_link", True)
         if carried:
-            st.caption("The link opens this page with the same game and settings in any browser.")
+            st.caption(SHARE_CARRIED)
         elif page != "matrix":  # the user's own game, too large to travel: the link would open another game
             uploaded: UploadedGame = st.session_state.kuhn_uploaded
-            st.warning(
-                f"Your game ({size_words(uploaded.game)}) cannot travel in a link: written as .efg and compressed it "
-                f"is {st.session_state.tree_game_link_chars:,} characters, and a link carries at most "
-                f"{MAX_EFG_LINK_CHARS:,} (an address past 8,000 characters is refused). Share the .efg file instead "
-                "(*Download as .efg*); the link opens the page without it."
-            )
+            chars = st.session_state.tree_game_link_chars
+            st.warning(share_too_large_tree(size_words(uploaded.game), chars, MAX_EFG_LINK_CHARS))
         else:  # the link opens the preset: running it to this run's iteration would show other numbers
             game = st.session_state.game
-            st.warning(
-                f"This game ({game.shape[0]}x{game.shape[1]}) is more than a link carries (at most "
-                f"{MAX_LINK_ACTIONS}x{MAX_LINK_ACTIONS} and {MAX_PARAM_CHARS:,} characters), so the link opens the "
-                "preset instead. Share the game itself with Export's bundle or its CSV."
-            )
+            st.warning(share_too_large_matrix(game.shape, MAX_LINK_ACTIONS, MAX_PARAM_CHARS))
         run_to = st.checkbox(
-            f"Also run to the current iteration ({min(iteration, MAX_RUN_TO):,})",
+            share_run_to(min(iteration, MAX_RUN_TO)),
             key=f"{page}_share_run_to",
             disabled=iteration == 0 or not carried,
         )
         st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
         loaded = st.file_uploader(
-            f"Load a setup saved with *Setup (JSON)* (at most {MAX_SETUP_BYTES // 1000} kB)",
+            load_setup_label(MAX_SETUP_BYTES // 1000),
             type="json",
             key=f"{page}_load_setup",
             max_upload_size=SETUP_ACCEPTED_MEGABYTES,

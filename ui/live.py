@@ -18,6 +18,8 @@ import numpy as np
 
 import rmcore
 
+from .explain_app import target_lowered
+
 
 class Speed(NamedTuple):
     """How a running page advances: ``iterations`` per screen update (None: what fits in the time
@@ -150,15 +152,6 @@ def _line_through(points) -> tuple[float, float]:
     spread = sum((x - mean_x) ** 2 for x, _ in points)
     slope = sum((x - mean_x) * (y - mean_y) for x, y in points) / spread
     return slope, mean_y - slope * mean_x
-
-
-def _duration(seconds: float) -> str:
-    """``seconds`` in words a person reads at a glance: about 5 minutes, about 2 hours."""
-    if seconds < 90:
-        return f"about {seconds:.0f} seconds"
-    if seconds < 90 * 60:
-        return f"about {seconds / 60:.0f} minutes"
-    return f"about {seconds / 3600:.0f} hours" if seconds >= 1.5 * 3600 else "about an hour"
 
 
 def _change(after, before):
@@ -297,11 +290,7 @@ class LiveRun:
         if seconds <= LINK_WORK_SECONDS:
             return
         asked, self.target = self.target, self.iteration + max(int(self._rate / overhead * LINK_WORK_SECONDS), 1)
-        runs = self.race.runs
-        self.target_note = (
-            f"run_to={asked:,} on {'a race of ' + str(runs) + ' runs' if runs > 1 else 'this run'} would take "
-            f"{_duration(seconds)} of the server's time, so it runs to {self.target:,}; press Run to go on."
-        )
+        self.target_note = target_lowered(asked, self.race.runs, seconds, self.target)
 
     def step(self, iterations: int) -> None:
         """Advance exactly ``iterations`` (a Step button). One step of a CFR race is traced for the walkthrough."""

@@ -7,6 +7,7 @@ import streamlit as st
 
 import rmcore
 
+from . import explain_app
 from .charts import race_table
 
 
@@ -25,11 +26,7 @@ def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:
         order = sorted(range(len(rows)), key=lambda k: (not ranked[k] <= float("inf"), ranked[k]))  # (NaN last)
         rows = [{"rank": place, **rows[k]} for place, k in enumerate(order, 1)]
     st.dataframe(pd.DataFrame(rows), hide_index=True)
-    st.caption(
-        "Iterations and solver seconds (per seed) until the median first reached each level, read at log-spaced "
-        "checkpoints (32 per decade); a sampled variant runs once per seed and is drawn as its median with a min-max "
-        "band."
-    )
+    st.caption(explain_app.RACE_TABLE)
 
 
 def _beside_the_average(row: dict, gap_name: str, current: float) -> dict:

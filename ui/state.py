@@ -1,9 +1,15 @@
-"""Session state in one place, for every page. Each browser tab is its own session, with its own runs.
+"""Session state in one place, for every page: the one module that writes the session's keys. Each browser tab is its
+own session, with its own runs.
 
-Per page (``"matrix"``, ``"kuhn"``: the poker page's id): the run flag ``{page}_run`` (the only record of whether the
-page is running; the Run/Pause switch, keyed ``{page}_running`` until :func:`pause_unasked` renames it, shows it and
-sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game
-and its editor draft.
+Every key is declared once, in :data:`KEYS`, with what it holds; the other modules read them and change them through
+the functions here (``tests/test_state_owner.py`` fails when any other module writes ``st.session_state``). A widget's
+own key is the widget's: Streamlit writes it, and this module writes one only to give the widget a value before it is
+drawn (:data:`WIDGET_KEYS`, :func:`set_widgets`).
+
+Per page (``"matrix"``, ``"kuhn"``: the game-tree page's id): the run flag ``{page}_run`` (the only record of whether
+the page is running; the Run/Pause switch, keyed ``{page}_running`` until :func:`pause_unasked` renames it, shows it
+and sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game
+and its editor draft; the tree page its own game and its hands against the bot; the atlas its own results.
 
 Every input that can refuse what it is given (a preset's parameters, the editor, a file) says why through one
 mechanism: :func:`say` keeps one :class:`Message` per widget (``messages``), and :func:`show` draws it beside the
@@ -13,18 +19,62 @@ widget.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import NamedTuple
 
 import streamlit as st
 
 import rmcore
 
-from . import escape, link
+from . import escape, explain_app, link
 from .live import SESSION_HISTORY_BYTES, SESSION_SOLVER_BYTES, LiveRun
 from .matrix.editor import Draft
 
 PAGES = ("matrix", "kuhn")
+
+#: Every key this module writes, with what it holds (``{page}`` is each of :data:`PAGES`, ``{uploader}`` a file
+#: uploader's key).
+KEYS = {
+    # -- the session
+    "session_id": "this browser tab's own name, for the server-wide governor (ui/governor.py)",
+    "messages": "each input's last word: a Message by the input's key (say, show)",
+    "said_once": "what the session has said once and will not say again (once)",
+    "{uploader}_seen": "the uploader's last file, read once (new_file)",
+    # -- the link it arrived with (ui/link.py)
+    "link_given": "the link's parameters as the session arrived, every value of each",
+    "link_run_to": "the iteration the link asks the session's first run to reach (0: none, or on its way)",
+    "link_problems": "what the link asked for and did not get, in words, for the link's notice",
+    "link_checked": "whether the link has been checked against what the widgets show (at the end of the first run)",
+    "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
+    "tree_game_in_link": "whether the link carries the tree page's game (a catalogue game, or a small enough .efg)",
+    "tree_game_link_chars": "the tree page's own game's length as the link's kuhn_efg (0: none)",
+    "kuhn_efg_param": "(digest, kuhn_efg): the tree page's own game as the link's parameter, made once per game",
+    # -- each page's run
+    "{page}_run": "the run flag, RUN or PAUSE: the only record of whether the page runs",
+    "{page}_live": "the page's LiveRun (None before the page first runs)",
+    "{page}_notice": "a one-shot Notice at the top of the page (None: nothing to say)",
+    "{page}_fault": "True when the live panel failed: the next run pauses the page before a widget is drawn",
+    "{page}_switch": "how many times the page was paused unasked: it names the Run/Pause switch's key",
+    # -- the matrix page
+    "game": "the game being solved (rmcore.MatrixGame)",
+    "from_preset": "whether that game is a preset's (False: edited, uploaded or linked)",
+    "draft": "the editor's Draft: cells and names as typed, and a version that renews the editor's widgets",
+    "opponent": "the last valid fixed opponent, as a tuple of the column player's weights (None: none yet)",
+    "exact": "(game, its ExactSolution or None): the LP answer, computed once per game",
+    "equilibria": "(game, its NashEquilibria or None): computed once per general-sum game",
+    "field_lesson": "the field lesson last chosen: its words show while the page's settings stay the lesson's",
+    "space_clicked": "True after a click on the strategy-space chart set a start: the live panel reruns the page",
+    "space_animation": "the strategy chart's last animation: (iteration range, frames, format, bytes)",
+    # -- the tree page
+    "kuhn_uploaded": "the page's own game (ui.trees.games.UploadedGame), from the link or the uploader; None: none",
+    "kuhn_play": "the hands against the bot (ui.trees.play.Table; None before the first)",
+    "kuhn_retrace": "(run, iteration, its CFRTrace list): the walkthrough's iteration, re-derived once",
+    # -- the atlas
+    "atlas_results": "the page's own results: (table, where from, in words); None: the shipped atlas",
+}
+#: Widgets' own keys this module gives a value before the widget is drawn (beside :func:`set_widgets`): the matrix
+#: page's algorithm (a link names it as the library does) and preset box, the Run/Pause switch, the atlas's game.
+WIDGET_KEYS = ("algorithm", "preset", "{page}_running", "{page}_running_{renamed}", "atlas_game")
 
 
 class Notice(NamedTuple):
@@ -53,30 +103,123 @@ def init() -> None:
     The first run also reads the link the session arrived with (``ui/link.py``): its game and its
     iteration to run to.
     """
-    st.session_state.setdefault("session_id", uuid.uuid4().hex)  # this tab, for the server-wide governor
-    st.session_state.setdefault("messages", {})  # each input's last word (say, show)
+    st.session_state.setdefault("session_id", uuid.uuid4().hex)
+    st.session_state.setdefault("messages", {})
+    st.session_state.setdefault("said_once", set())
     if "link_given" not in st.session_state:
-        link.arrived()
-        st.session_state.link_run_to = link.requested_iteration()
+        _arrived()
     for page in PAGES:
         st.session_state.setdefault(f"{page}_run", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
-    st.session_state.setdefault("kuhn_play", None)  # the poker page's hands against the bot (ui/trees/play.py)
-    if "kuhn_uploaded" not in st.session_state:  # the tree page's own game (.efg): from the link, or uploaded later
-        st.session_state.kuhn_uploaded = link.uploaded_game()
-        st.session_state.kuhn_upload_seen = None  # the uploader's last file, read once
+    st.session_state.setdefault("kuhn_play", None)
+    if "kuhn_uploaded" not in st.session_state:  # from the link, or uploaded later
+        uploaded, problem = link.uploaded_game()
+        _link_problem(problem)
+        st.session_state.kuhn_uploaded = uploaded
     settle_faults()
-    st.session_state.setdefault("atlas_results", None)  # the atlas page's own results: (table, where from)
-    st.session_state.setdefault("atlas_zip_seen", None)  # the uploader's last zip, read once
+    st.session_state.setdefault("atlas_results", None)
     if "game" not in st.session_state:
-        game, source = link.initial_game(DEFAULT_PRESET)
+        game, source, problem = link.initial_game(DEFAULT_PRESET)
+        _link_problem(problem)
         st.session_state.game = game
-        st.session_state.from_preset = source[0] == "preset"  # False: an edited, uploaded or linked game
+        st.session_state.from_preset = source[0] == "preset"
         st.session_state.draft = Draft.from_game(game)
-        st.session_state.opponent = None  # the last valid fixed opponent, as a tuple
-        st.session_state.exact = None  # (game, its LP solution): computed once per game
-        st.session_state.equilibria = None  # (game, its Nash equilibria): computed once per general-sum game
+        st.session_state.opponent = None
+        st.session_state.exact = None
+        st.session_state.equilibria = None
+
+
+def set_widgets(values: Mapping[str, object]) -> None:
+    """Give widgets ``values`` (by their keys) before they are drawn: a lesson's settings, the start a click on a chart
+    chose. Call it from a widget's callback, or before the widgets run: Streamlit refuses a value for a widget already
+    drawn in this run."""
+    st.session_state.update(values)
+
+
+def once(topic: Hashable) -> bool:
+    """True the first time this session asks about ``topic``, False ever after: for what is said once a session (a
+    link's target lowered on the way, a kernel notice per setting)."""
+    said = st.session_state.said_once
+    if topic in said:
+        return False
+    said.add(topic)
+    return True
+
+
+def new_file(uploader: str, identity: Hashable) -> bool:
+    """Whether the file uploader ``uploader`` holds a file not read before (``identity`` names it: its file id, say);
+    from now on it has been read."""
+    if st.session_state.get(f"{uploader}_seen") == identity:
+        return False
+    st.session_state[f"{uploader}_seen"] = identity
+    return True
+
+
+# -- the link the session arrived with ------------------------------------------------------------
+
+
+def _arrived() -> None:
+    """On a session's first run: remember the link's parameters and its iteration to run to; show an algorithm it names
+    as the library does in the widget, by the widget's label (the widget is bound to the link by its label)."""
+    given = link.given()
+    st.session_state.link_given = given
+    st.session_state.link_problems = []
+    st.session_state.link_checked = False
+    named = link.named_algorithm()
+    if named is not None:
+        st.session_state.algorithm = named
+    run_to, problem = link.requested_iteration(given)
+    _link_problem(problem)
+    st.session_state.link_run_to = run_to
+
+
+def _link_problem(problem: str | None) -> None:
+    """Note, for the link's notice, what the link asked for and did not get (nothing when ``problem`` is None)."""
+    if problem is not None:
+        st.session_state.link_problems = [*st.session_state.link_problems, problem]
+
+
+def check_link() -> None:
+    """At the end of a session's first run: note what the link asked for but did not get (:func:`ui.link.unused`),
+    then rerun, so that :func:`link_notice` says so at the top of the page."""
+    if st.session_state.link_checked:
+        return
+    st.session_state.link_checked = True
+    for problem in link.unused(st.session_state.link_given):
+        _link_problem(problem)
+    if st.session_state.link_problems:
+        st.rerun()
+
+
+def link_notice() -> None:
+    """Show, once, what the link asked for but could not get (in a container of its own, as :func:`notice` says
+    why)."""
+    problems = st.session_state.get("link_problems") or []
+    with st.container():
+        if problems and st.session_state.get("link_checked"):
+            st.warning(explain_app.link_problems(problems), icon=":material/link_off:")
+            st.session_state.link_problems = []
+
+
+def link_tree_game(uploaded) -> None:
+    """Keep the link's ``kuhn_efg`` in step with the tree page's game: the user's game (``uploaded``, an
+    ``UploadedGame``) when it is running and small enough, nothing for a catalogue game (None);
+    ``tree_game_in_link`` says whether the link carries the game, for the Share box."""
+    param = None if uploaded is None else _efg_param_of(uploaded)
+    fits = link.tree_game_changed(param)
+    st.session_state.tree_game_in_link = uploaded is None or fits
+    st.session_state.tree_game_link_chars = 0 if param is None else len(param)
+
+
+def _efg_param_of(uploaded) -> str:
+    """``link.efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's 24 MB
+    took 1.5 s, on every run of the page)."""
+    made = st.session_state.get("kuhn_efg_param")
+    if made is None or made[0] != uploaded.digest:
+        made = (uploaded.digest, link.efg_param(uploaded.text))
+        st.session_state.kuhn_efg_param = made
+    return made[1]
 
 
 # -- one message per input ----------------------------------------------------------------------
@@ -121,10 +264,7 @@ def show(widget: str, icon: str | None = None, place=None) -> None:
 def fault(page: str, message: str, iteration: int) -> None:
     """Something in the live panel failed: pause the page and say so, from a full rerun (a widget's value, such as the
     run flag, may only change before the widget is drawn)."""
-    text = (
-        f"The live panel stopped ({message}). The run is paused at iteration {iteration:,}: "
-        "press Run to carry on, or Reset."
-    )
+    text = explain_app.stopped(message, iteration)
     if not running(page):  # already paused: say it here, and do not rerun into the same failure
         st.error(text, icon=":material/error:")
         return
@@ -238,10 +378,7 @@ def sync_live(page: str, key: Hashable, plan: RacePlan, describe: Callable[[Hash
     fresh = LiveRun(race, key)
     said = []
     if current is not None and current.iteration > 0:
-        said.append(
-            f"Changing {describe(current.key, key)} changes the dynamics, so the run restarted from iteration 0 "
-            f"(it had reached {current.iteration:,})."
-        )
+        said.append(explain_app.restarted(describe(current.key, key), current.iteration))
     said += reduced
     if current is None and st.session_state.link_run_to:  # the session's first run of any page: the link's iteration
         fresh.run_to(st.session_state.link_run_to)
@@ -279,18 +416,8 @@ def _fewer_runs(plan: RacePlan) -> tuple[RacePlan, str | None]:
         dropped.insert(0, variants.pop())
     trimmed = plan._replace(variants=tuple(variants), seeds=seeds)
     kept = rmcore.Race.planned_runs(plan.game, variants, seeds)
-    cuts = []
-    if seeds < plan.seeds:
-        cuts.append(f"{seeds} seed{'s' if seeds > 1 else ''} per sampled variant (of {plan.seeds})")
-    if dropped:
-        names = ", ".join(escape.markdown(getattr(v, "label", v)) for v in dropped)
-        cuts.append(f"without its last variant{'s' if len(dropped) > 1 else ''} ({names})")
-    return trimmed, (
-        f"These {runs} runs would hold {runs * each / 1e6:,.0f} MB of solver state ({each / 1e6:,.1f} MB each), more "
-        f"than a session may ({SESSION_SOLVER_BYTES / 1e6:,.0f} MB), so the race runs {kept}: "
-        + " and ".join(cuts)
-        + "."
-    )
+    labels = [getattr(v, "label", v) for v in dropped]
+    return trimmed, explain_app.fewer_runs(runs, each, SESSION_SOLVER_BYTES, kept, seeds, plan.seeds, labels)
 
 
 def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
@@ -311,16 +438,11 @@ def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
     race = plan.build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: fewer look coarse
     if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
         race = plan.build(*fits)
-    if race.runs == 1:
-        history = f"This run would hold {needed / 1e6:,.0f} MB of history"
-        kept = f"it keeps {race.max_points:,} checkpoints (of {points:,})"
-    else:
-        history = f"These {race.runs} runs would hold {needed / 1e6:,.0f} MB of history"
-        kept = (
-            f"each keeps fewer checkpoints: {race.max_points:,} for the first run and {race.member_points:,} for the "
-            f"others (of {points:,} and {members:,})"
+    said.append(
+        explain_app.fewer_checkpoints(
+            race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
         )
-    said.append(f"{history}, more than a session may ({SESSION_HISTORY_BYTES / 1e6:,.0f} MB), so {kept}.")
+    )
     return race, said
 
 
@@ -353,13 +475,62 @@ def notice(page: str) -> None:
 
 def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
-    link.game_changed(game, from_preset)
+    st.session_state.game_in_link = link.game_changed(game, from_preset)
     st.session_state.game = game
     st.session_state.from_preset = from_preset
     unsay("preset", "editor", "upload_csv")
     version = st.session_state.draft.version + 1
     if max(game.shape) <= 10:
         st.session_state.draft = Draft.from_game(game, version)
+
+
+def ready_preset_box() -> None:
+    """The preset box's value before it is drawn: the default preset at first (set here, not as the widget's default:
+    a link may set it too), and none for an edited, uploaded or linked game (the box said "RPS with crash" over a
+    200x200 CSV)."""
+    st.session_state.setdefault("preset", DEFAULT_PRESET)
+    if not st.session_state.get("from_preset", True):
+        st.session_state.preset = None
+
+
+def set_draft(draft: Draft) -> None:
+    """What the editor shows: ``draft`` (a new shape, zero-sum switched)."""
+    st.session_state.draft = draft
+
+
+def remember_opponent(opponent: tuple[float, ...]) -> None:
+    """The last valid fixed opponent (the column player's weights): kept while the sliders say something invalid."""
+    st.session_state.opponent = opponent
+
+
+def choose_field_lesson(name: str) -> None:
+    """The field lesson ``name`` was chosen: its words show while the page's settings stay the lesson's."""
+    st.session_state.field_lesson = name
+
+
+def field_lesson() -> str | None:
+    """The field lesson last chosen (None: none yet)."""
+    return st.session_state.get("field_lesson")
+
+
+def start_clicked() -> None:
+    """A click on the strategy-space chart set a start (the live panel then reruns the whole page)."""
+    st.session_state.space_clicked = True
+
+
+def take_start_click() -> bool:
+    """Whether a click on the strategy-space chart set a start since last asked."""
+    return bool(st.session_state.pop("space_clicked", False))
+
+
+def remember_animation(made: tuple) -> None:
+    """The strategy chart's last animation: ``(iteration range, frames, format, bytes)``, offered for download."""
+    st.session_state.space_animation = made
+
+
+def animation() -> tuple | None:
+    """The strategy chart's last animation (:func:`remember_animation`), or None."""
+    return st.session_state.get("space_animation")
 
 
 def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
@@ -372,12 +543,7 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
             known = (game, rmcore.solve_exactly(game))
         except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
             known = (game, None)
-            say(
-                "exact",
-                f"The exact answer could not be computed for this game ({escape.markdown(str(error))}); the run goes "
-                "on without it.",
-                "warning",
-            )
+            say("exact", explain_app.exact_failed(error), "warning")
         else:
             unsay("exact")
         st.session_state.exact = known
@@ -401,3 +567,40 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
             unsay("equilibria")
         st.session_state.equilibria = known
     return known[1]
+
+
+# -- the tree page ------------------------------------------------------------------------------
+
+
+def set_tree_game(uploaded) -> None:
+    """The tree page's own game is now ``uploaded`` (an ``UploadedGame`` read from a file)."""
+    st.session_state.kuhn_uploaded = uploaded
+
+
+def set_play_table(table) -> None:
+    """The hands against the bot start afresh at ``table`` (a new seat, seed or bot)."""
+    st.session_state.kuhn_play = table
+
+
+def retraced(run: LiveRun, iteration: int) -> list:
+    """Iteration ``iteration`` of ``run``'s first run, re-derived once (a rerun of the page does not redo it)."""
+    known = st.session_state.get("kuhn_retrace")
+    if known is None or known[0] is not run or known[1] != iteration:
+        known = (run, iteration, run.primary.retrace(iteration))
+        st.session_state.kuhn_retrace = known
+    return known[2]
+
+
+# -- the atlas ----------------------------------------------------------------------------------
+
+
+def set_atlas_results(table, where: str) -> None:
+    """The atlas shows ``table`` (a sweep's results) from now on; ``where`` says where it came from."""
+    st.session_state.atlas_results = (table, where)
+
+
+def ready_atlas_game(offered) -> None:
+    """The atlas's game box before it is drawn: the first game ``offered`` when the box's game is not among them (new
+    results)."""
+    if st.session_state.get("atlas_game") not in offered:
+        st.session_state.atlas_game = next(iter(offered))

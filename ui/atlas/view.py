@@ -14,15 +14,10 @@ import urllib.parse
 import pandas as pd
 import streamlit as st
 
-from .. import state
+from .. import explain_atlas, state
 from ..escape import markdown as escape
 from . import data, figures, links
 
-SOURCES = {
-    "shipped": "The atlas shipped with rmcore",
-    "folder": "A sweep folder on this server",
-    "zip": "A sweep folder as a zip",
-}
 #: The page's URL path (``app.py``): links to the other pages are made from the page's own address without it.
 URL_PATH = "atlas"
 
@@ -35,37 +30,37 @@ def _shipped(stamp: float) -> tuple[pd.DataFrame, dict]:
 
 def results() -> tuple[pd.DataFrame, str] | None:
     """The results to show and a line saying where they come from; None (with the reason shown) if there are none."""
-    choice = st.radio("Results", list(SOURCES), format_func=SOURCES.get, key="atlas_source", horizontal=True)
+    sources = explain_atlas.SOURCES
+    choice = st.radio("Results", list(sources), format_func=sources.get, key="atlas_source", horizontal=True)
     if choice == "shipped":
         try:
             frame, about = _shipped(data.SHIPPED.stat().st_mtime if data.SHIPPED.exists() else 0.0)
         except ValueError as error:
-            st.error(f"The shipped atlas cannot be shown: {error}.")
+            st.error(explain_atlas.shipped_unreadable(error))
             return None
-        return frame, _about(about)
+        return frame, explain_atlas.shipped(about)
     if choice == "folder":
         path = st.text_input(
-            "Results folder (the --out of python -m rmcore sweep)",
+            explain_atlas.FOLDER_LABEL,
             key="atlas_folder",
             placeholder="/home/me/sweeps/leduc",
-            help="A folder on the machine that runs this app, holding the .parquet files a sweep wrote.",
+            help=explain_atlas.FOLDER_HELP,
         )
         if st.button("Load the folder", key="atlas_load_folder"):
             _load(lambda: data.folder(path), f"the folder {path.strip()}")
     else:
         upload = st.file_uploader(
-            f"A zip of a sweep's results folder (at most {data.ZIP_MEGABYTES} MB)",
+            explain_atlas.zip_label(data.ZIP_MEGABYTES),
             type="zip",
             key="atlas_zip",
             max_upload_size=data.ZIP_MEGABYTES,
         )
-        if upload is not None and st.session_state.atlas_zip_seen != (upload.file_id, upload.name):
-            st.session_state.atlas_zip_seen = (upload.file_id, upload.name)
+        if upload is not None and state.new_file("atlas_zip", (upload.file_id, upload.name)):
             _load(lambda: data.unzipped(upload.getvalue(), upload.name), f"{upload.name}")
     state.show("atlas_zip")
     loaded = st.session_state.atlas_results
     if loaded is None:
-        st.info("Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here.")
+        st.info(explain_atlas.NOTHING_LOADED)
         return None
     return loaded
 
@@ -74,29 +69,17 @@ def _load(read, what: str) -> None:
     try:
         frame = read()
     except ValueError as error:
-        state.say("atlas_zip", f"Not loaded: {escape(str(error))}.")
+        state.say("atlas_zip", explain_atlas.not_loaded(error))
         return
     state.unsay("atlas_zip")
     runs = frame.cell.nunique()
-    st.session_state.atlas_results = (frame, f"Your sweep: {runs:,} runs from {escape(what)}.")
-
-
-def _about(about: dict) -> str:
-    if not about:
-        return "The shipped atlas."
-    machine = about.get("machine", {})
-    return (
-        f"The shipped atlas: `{about.get('command')}`, {about.get('cells')} runs of up to "
-        f"{about.get('iterations', 0):,} iterations, on {escape(machine.get('processor', '?'))} "
-        f"({machine.get('cores', '?')} cores), {about.get('date')}."
-    )
+    state.set_atlas_results(frame, explain_atlas.your_sweep(runs, what))
 
 
 def game(frame: pd.DataFrame) -> str:
     """The game to show, by its label in the results."""
     offered = data.games(frame)
-    if st.session_state.get("atlas_game") not in offered:
-        st.session_state.atlas_game = next(iter(offered))
+    state.ready_atlas_game(offered)
     return st.selectbox("Game", list(offered), format_func=offered.get, key="atlas_game")
 
 
@@ -108,7 +91,7 @@ def chart(frame: pd.DataFrame, title: str) -> None:
         format_func=lambda axis: "iterations" if axis == "iteration" else "seconds",
         key="atlas_x",
         horizontal=True,
-        help="Seconds are the solver's own time up to each checkpoint, as the run measured it (metrics left out).",
+        help=explain_atlas.SECONDS_HELP,
     )
     measure = data.measure(frame)
     st.plotly_chart(figures.curves(frame, measure, x, title), key="atlas_chart", width="stretch")
@@ -148,11 +131,7 @@ def ranking(frame: pd.DataFrame) -> None:
         }
     )
     policy = "the average policy" if iterate == "average" else "the last iterate"
-    st.caption(
-        f"The first checkpoint at which each run's {measure} of {policy} "
-        f"was at most {target:g} (None: not within its iterations). *open* sets the run up on its page and runs "
-        "it to its last iteration."
-    )
+    st.caption(explain_atlas.ranking(measure, policy, target))
     st.dataframe(
         shown,
         hide_index=True,

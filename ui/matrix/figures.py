@@ -17,6 +17,8 @@ from ..charts import log_ticks as _log_ticks
 from ..charts import positive as _positive
 from ..charts import title as _title
 from ..escape import plotly
+from ..explain import REGRET_TITLES
+from ..explain_matrix import LAST_STEP_HOVER, STRATEGIES_TITLE, strategies_title_large
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 
@@ -118,11 +120,7 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
     for key in [k for k in layout if k.startswith("xaxis")]:
         layout[key].update(title=_title("iteration"), **x_axis)
     layout["yaxis"].update(range=[-0.02, 1.02], title=_title("probability"))
-    title = (
-        f"Average strategies: the {MAX_SHOWN_ACTIONS} most played actions of each player"
-        if large
-        else "Strategies: current (thin) and average (thick)"
-    )
+    title = strategies_title_large(MAX_SHOWN_ACTIONS) if large else STRATEGIES_TITLE
     if large:  # sixteen legend entries: beside the plot, where they cover no axis title
         layout.update(legend=dict(orientation="v", x=1.02, y=1, yanchor="top"), margin=dict(l=75, r=170, t=70, b=50))
     return _figure(traces, title, 380, **layout)
@@ -385,7 +383,7 @@ def regret_bars(
     regrets_col: np.ndarray | None,
     change=None,
     drawn=None,
-    title: str = "Cumulative regrets now (only the positive, blue ones are played)",
+    title: str = REGRET_TITLES["rm"],
 ) -> dict:
     """The cumulative regret of every action now: regret matching plays the positive ones in proportion.
 
@@ -430,7 +428,7 @@ def regret_bars(
                     showlegend=panel == 0,
                     xaxis=f"x{suffix}",
                     yaxis=f"y{suffix}",
-                    hovertemplate="%{x}: %{y:+.4g} in the last step<extra></extra>",
+                    hovertemplate=LAST_STEP_HOVER,
                 )
             )
     layout = _panels(len(panels), [PLAYER_NAMES[p] for p, _ in panels])

@@ -15,7 +15,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain
+from .. import explain, state
 from .settings import RunSettings, load_preset
 
 #: Cai et al.'s 3x3 game (value 1/4), from the uniform start.
@@ -71,7 +71,7 @@ def link() -> str:
 def _start() -> None:
     """The button's callback: the lesson's values into the widgets before they are drawn, and its game loaded (a
     preset chosen by code runs no ``on_change``)."""
-    st.session_state.update(settings_of())
+    state.set_widgets(settings_of())
     load_preset()
 
 

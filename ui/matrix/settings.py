@@ -17,7 +17,7 @@ import streamlit as st
 import rmcore
 from rmcore.verification import check
 
-from .. import link, state
+from .. import explain_app, explain_matrix, link, state
 from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun, history_share
@@ -94,12 +94,7 @@ def game_section() -> None:
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
     names = [DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != DEFAULT_PRESET)]
-    st.session_state.setdefault(
-        "preset", DEFAULT_PRESET
-    )  # set here, not as the widget's default: the link may set it too
-    if not st.session_state.get("from_preset", True):
-        # An edited, uploaded or linked game: the box names no preset (it said "RPS with crash" over a 200x200 CSV).
-        st.session_state.preset = None
+    state.ready_preset_box()
     st.selectbox(
         "Preset",
         names,
@@ -107,8 +102,8 @@ def game_section() -> None:
         on_change=load_preset,
         bind="query-params",
         format_func=lambda name: rmcore.PRESETS[name].title,
-        placeholder="your own game (pick a preset to replace it)",
-        help="Pick a game to start from; then edit it below.",
+        placeholder=explain_matrix.PRESET_PLACEHOLDER,
+        help=explain_matrix.PRESET_HELP,
     )
     entry = rmcore.PRESETS.get(st.session_state.preset)
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
@@ -128,12 +123,11 @@ def game_section() -> None:
         )
     state.show("preset")
     game = st.session_state.game
-    kind = "zero-sum" if game.is_zero_sum else "general-sum"
-    st.markdown(f"Now solving: **{escape(game.name) or 'your game'}** ({game.shape[0]}x{game.shape[1]}, {kind})")
+    st.markdown(explain_matrix.now_solving(game.name, game.shape, game.is_zero_sum))
     _editor()
     with st.expander(f"Upload a CSV (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT})"):
         _upload()
-    with st.expander(f"Gambit .nfg file: upload (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT}) or download"):
+    with st.expander(explain_matrix.nfg_expander(UPLOAD_LIMIT)):
         _nfg()
 
 
@@ -146,7 +140,7 @@ def _action_count(column, label: str, current: int, key: str) -> int | None:
     typed = column.number_input(label, value=float(current), step=1.0, format="%g", key=key)
     if typed.is_integer() and 1 <= typed <= EDITOR_LIMIT:
         return int(typed)
-    column.error(f"{label} must be a whole number from 1 to {EDITOR_LIMIT}; {typed:g} is not. Nothing changed.")
+    column.error(explain_matrix.action_count_refused(label, EDITOR_LIMIT, typed))
     return None
 
 
@@ -176,27 +170,27 @@ def _editor() -> None:
         "Zero-sum",
         value=draft.zero_sum,
         key=f"zero_sum_{v}",
-        help="On: the column player gets minus the row player's payoff. Off: edit both payoff matrices.",
+        help=explain_matrix.ZERO_SUM_HELP,
     )
     rows = _action_count(c2, "Row actions", draft.shape[0], f"rows_{v}")
     cols = _action_count(c3, "Column actions", draft.shape[1], f"cols_{v}")
     row_names = st.text_input("Row action names (comma-separated)", ", ".join(draft.row_names), key=f"row_names_{v}")
     col_names = st.text_input("Column action names (comma-separated)", ", ".join(draft.col_names), key=f"col_names_{v}")
-    row_cells = edit_cells(draft, "row", "Row player's payoffs A (rows: row actions, columns: column actions)")
-    col_cells = None if draft.col_cells is None else edit_cells(draft, "col", "Column player's payoffs B")
+    row_cells = edit_cells(draft, "row", explain_matrix.ROW_PAYOFFS)
+    col_cells = None if draft.col_cells is None else edit_cells(draft, "col", explain_matrix.COL_PAYOFFS)
     shape = (rows or draft.shape[0], cols or draft.shape[1])
     if zero_sum != draft.zero_sum or shape != draft.shape:
         typed = Draft(row_cells, col_cells, _split(row_names), _split(col_names), v)
         try:
-            st.session_state.draft = typed.with_zero_sum(zero_sum).with_shape(*shape)
+            state.set_draft(typed.with_zero_sum(zero_sum).with_shape(*shape))
         except ValueError as error:
-            state.say("editor", _not_applied(error))
+            state.say("editor", explain_matrix.not_applied(error))
         st.rerun()
     if st.button(
         "Apply edits",
         key="apply",
         type="primary",
-        help="Edits take effect only when applied, so a half-typed matrix never restarts a run.",
+        help=explain_matrix.APPLY_HELP,
     ):
         current = st.session_state.game
         try:
@@ -218,18 +212,14 @@ def _editor() -> None:
                     description="" if renamed else current.description,
                 )
         except ValueError as error:
-            state.say("editor", _not_applied(error))
+            state.say("editor", explain_matrix.not_applied(error))
         else:
             if _same_game(edited, current):
-                state.say("editor", "Nothing was changed, so the run goes on.", "info", once=True)
+                state.say("editor", explain_matrix.NOTHING_CHANGED, "info", once=True)
             else:
                 load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
     state.show("editor")
-
-
-def _not_applied(error: ValueError) -> str:
-    return f"Not applied: {escape(str(error))}. The last valid game keeps running."
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -239,14 +229,13 @@ def _split(text: str) -> tuple[str, ...]:
 def _upload() -> None:
     # The size goes in the label too: a file over UPLOAD_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
     row_file = st.file_uploader(
-        f"Row player's payoffs (CSV of at most {UPLOAD_MEGABYTES} MB: numbers, optionally with a header "
-        "line and a first column of names; commas, semicolons or tabs)",
+        explain_matrix.csv_row_label(UPLOAD_MEGABYTES),
         type=["csv", "txt", "tsv"],
         key="upload_row",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
     )
     col_file = st.file_uploader(
-        f"Column player's payoffs (optional, at most {UPLOAD_MEGABYTES} MB; leave empty for zero-sum)",
+        explain_matrix.csv_col_label(UPLOAD_MEGABYTES),
         type=["csv", "txt", "tsv"],
         key="upload_col",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
@@ -254,33 +243,29 @@ def _upload() -> None:
     load = st.button("Load CSV", key="load_csv", disabled=row_file is None)
     said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
     if load:
-        said.info(f"Reading {escape(row_file.name)}…", icon=":material/hourglass_top:")
+        said.info(explain_app.reading(row_file.name), icon=":material/hourglass_top:")
         try:
             game, notes = game_from_csv(
                 row_file.getvalue(), None if col_file is None else col_file.getvalue(), name=row_file.name
             )
         except ValueError as error:
-            state.say("upload_csv", f"Not loaded: {escape(str(error))}")
+            state.say("upload_csv", explain_matrix.not_loaded(error, keeps_running=False))
         else:
             load_game(game, from_preset=False)
             if notes:
-                state.say("upload_csv", f"Loaded, assuming: {escape('; '.join(notes))}.", "info")
+                state.say("upload_csv", explain_matrix.loaded_assuming(notes), "info")
             st.rerun()
     now = state.message("upload_csv")
     state.show("upload_csv", icon=":material/info:" if now is not None and now.kind == "info" else None, place=said)
     if max(st.session_state.game.shape) > EDITOR_LIMIT:
-        st.caption(
-            f"This game is larger than {EDITOR_LIMIT}x{EDITOR_LIMIT}, so the editor above still shows the last small "
-            "game."
-        )
+        st.caption(explain_matrix.editor_holds_the_last_small_game(EDITOR_LIMIT))
 
 
 def _nfg() -> None:
     """Load a game from a Gambit .nfg file, or save the current one as one."""
     # The size goes in the label too: a file over UPLOAD_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
     nfg_file = st.file_uploader(
-        f"A two-player game in Gambit's .nfg format (at most {UPLOAD_MEGABYTES} MB; strategic form, with payoffs "
-        "or outcomes)",
+        explain_matrix.nfg_label(UPLOAD_MEGABYTES),
         type=["nfg", "txt"],
         key="upload_nfg",
         max_upload_size=UPLOAD_ACCEPTED_MEGABYTES,
@@ -288,11 +273,11 @@ def _nfg() -> None:
     load = st.button("Load .nfg", key="load_nfg", disabled=nfg_file is None)
     said = st.empty()  # (as for the CSV: the last file's words give way at once)
     if load:
-        said.info(f"Reading {escape(nfg_file.name)}…", icon=":material/hourglass_top:")
+        said.info(explain_app.reading(nfg_file.name), icon=":material/hourglass_top:")
         try:
             game = game_from_nfg(nfg_file.getvalue(), nfg_file.name)
         except ValueError as error:
-            state.say("upload_nfg", f"Not loaded: {escape(str(error))}. The last valid game keeps running.")
+            state.say("upload_nfg", explain_matrix.not_loaded(error))
         else:
             state.unsay("upload_nfg")
             load_game(game, from_preset=False)
@@ -308,8 +293,7 @@ def _nfg() -> None:
         key="download_nfg",
         on_click="ignore",
         icon=":material/download:",
-        help="The game being solved, with its action names, in Gambit's payoff format: Gambit and rmcore read it back "
-        "exactly (OpenSpiel reads only strategy counts: rmcore.write_nfg(game, for_openspiel=True)).",
+        help=explain_matrix.NFG_DOWNLOAD_HELP,
     )
 
 
@@ -325,17 +309,13 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
         key="opponent_mode",
         horizontal=True,
         bind="query-params",
-        help="Self-play: both players learn. Fixed: only the row player learns, against the mix you set; its average "
-        "approaches a best response.",
+        help=explain_matrix.OPPONENT_HELP,
     )
     if mode == "Self-play":
         return None
     n = game.shape[1]
     if n > EDITOR_LIMIT:
-        st.warning(
-            f"A fixed opponent is set with sliders for up to {EDITOR_LIMIT} column actions; this game has {n}. Using "
-            "self-play."
-        )
+        st.warning(explain_matrix.too_many_for_sliders(EDITOR_LIMIT, n))
         return None
     weights = [
         st.slider(f"weight of {escape(label)}", 0, 100, 50, key=f"opponent_{n}_{k}", bind="query-params")
@@ -344,13 +324,13 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     total = sum(weights)
     last = st.session_state.opponent
     if total == 0:
-        st.error("All weights are zero: give at least one action a positive weight. Keeping the last valid opponent.")
+        st.error(explain_matrix.ZERO_WEIGHTS)
         return last if last is not None and len(last) == n else tuple([1.0 / n] * n)
     opponent = tuple(w / total for w in weights)
     st.caption(
         "Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent))
     )
-    st.session_state.opponent = opponent
+    state.remember_opponent(opponent)
     return opponent
 
 
@@ -391,10 +371,7 @@ def algorithm_section() -> rmcore.MatrixVariant:
     refused = [name for name, form in (("sampling", sampling), ("updates", updates)) if only.get(name, form) != form]
     if refused:  # (the radios keep the user's choice for the other rules; this rule runs in its only form)
         forms = " and ".join(f"{only[name]} {name}" for name in refused)
-        st.info(
-            f"{ALGORITHM_NAMES[algorithm]} evaluates both players' regrets at one profile, twice an iteration: it "
-            f"runs with {forms}."
-        )
+        st.info(explain_matrix.only_form(ALGORITHM_NAMES[algorithm], forms))
         sampling, updates = only.get("sampling", sampling), only.get("updates", updates)
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging, eta)
 
@@ -402,10 +379,8 @@ def algorithm_section() -> rmcore.MatrixVariant:
 def _check_help(family: str, name: str) -> str:
     """The status table's row for one algorithm, as a widget's help (``rmcore.verification``)."""
     record = check(family, name)
-    return (
-        f"Paper: {record.paper}. Checked against {record.reference}; {record.tolerance} "
-        f"({', '.join(test.split('::')[1] for test in record.tests)}). The table of every algorithm: "
-        "docs/reference/algorithms.md."
+    return explain_matrix.check_help(
+        record.paper, record.reference, record.tolerance, [test.split("::")[1] for test in record.tests]
     )
 
 
@@ -439,15 +414,11 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
             key="start_mode",
             horizontal=True,
             bind="query-params",
-            help="Regret matching's first strategy. From uniform play a symmetric game such as RPS is already at its "
-            "equilibrium and nothing moves; starting elsewhere shows the dynamics. Realised as initial regrets "
-            "R₀ = Δ·x₀ (one iteration's worth), so the first iteration plays exactly x₀.",
+            help=explain_matrix.START_HELP,
         )
         if choice == "suggested":
             if game.start is None:
-                st.caption(
-                    "This game's uniform start is not its equilibrium, so it suggests none: learning starts uniform."
-                )
+                st.caption(explain_matrix.NO_SUGGESTED_START)
                 return None
             st.caption(
                 "Row player "
@@ -462,7 +433,7 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
         sides = []
         for who, labels in (("row", game.row_actions), ("col", game.col_actions)):
             player = "row player" if who == "row" else "column player"
-            st.markdown(f"**{player.capitalize()}'s first strategy** (weights, normalised)")
+            st.markdown(explain_matrix.first_strategy(player))
             columns = st.columns(len(labels))
             weights = [
                 column.slider(
@@ -472,15 +443,12 @@ def start_section(game: rmcore.MatrixGame) -> tuple[tuple[float, ...], tuple[flo
                     50,
                     key=f"start_{who}_{len(labels)}_{k}",
                     bind="query-params",
-                    help=f"The {player}'s starting weight on {escape(label)}.",
+                    help=explain_matrix.start_weight_help(player, label),
                 )
                 for k, (column, label) in enumerate(zip(columns, labels))
             ]
             if sum(weights) == 0:
-                st.error(
-                    f"All of the {'row' if who == 'row' else 'column'} player's start weights are zero; starting "
-                    "uniform instead."
-                )
+                st.error(explain_matrix.start_weights_zero(player))
                 return None
             sides.append(tuple(float(w) for w in weights))
         return tuple(sides)
@@ -496,14 +464,13 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     others = [v for v in ALL_VARIANTS if v != primary]
     labels = {v.label: v for v in others}
     chosen = st.multiselect(
-        f"Race: compare with other variants (up to {MAX_RACE - 1})",
+        explain_matrix.race_label(MAX_RACE - 1),
         list(labels),
         key="race_variants",
         bind="query-params",
         max_selections=MAX_RACE - 1,
-        placeholder="none: one variant, drawn in detail",
-        help="Runs every chosen variant on the same game, for the same iterations, and overlays how fast each "
-        "converges.",
+        placeholder=explain_matrix.RACE_PLACEHOLDER,
+        help=explain_matrix.RACE_HELP,
     )
     variants = (primary, *(labels[label] for label in chosen))
     sampled = any(v.is_sampled for v in variants)
@@ -522,7 +489,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
                     5,
                     key="race_seeds",
                     bind="query-params",
-                    help="A sampled variant runs once per seed; the race draws the median and the min-max band.",
+                    help=explain_matrix.SEEDS_HELP,
                 )
             )
     return RunSettings(variants, opponent, seed, seeds, start)
@@ -571,7 +538,7 @@ def display_options(chosen: RunSettings) -> Display:
     """The chart toggles, and in a self-play race which profile ranks its table."""
     log_x = st.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
     show_current = st.toggle(
-        "Show the current strategies (last iterate)",
+        explain_matrix.SHOW_CURRENT,
         value=False,
         key="show_current",
         bind="query-params",
@@ -605,8 +572,6 @@ def space_layers() -> tuple[str, ...]:
         default=list(SPACE_LAYERS),
         key="space_layers",
         bind="query-params",
-        help="Where a rule has a continuous dynamic (Hedge, fictitious play, GDA) and one picture holds the whole "
-        "state, the strategy-space chart draws its field; the last iterate's recent positions as a trail; the "
-        "average strategy's path as a line.",
+        help=explain_matrix.SPACE_LAYERS_HELP,
     )
     return tuple(name for name in SPACE_LAYERS if name in (chosen or ()))

@@ -14,15 +14,13 @@ from streamlit.errors import StreamlitAPIException
 
 import rmcore
 
-from .. import explain_fields, fields, state
+from .. import explain_fields, explain_matrix, fields, state
 from ..live import chart_rows
 from ..live_chart import live_chart
 from . import field_lessons, space_figure
 from .settings import Display, RunSettings
 
 CHART_KEY = "chart_simplex"
-#: The page's session key that says a click set a new start (the live panel then reruns the whole page).
-CLICKED = "space_clicked"
 LAYERS = {"field": "field", "last iterate": "current", "average": "average"}
 
 
@@ -91,7 +89,7 @@ def draw(run, frame, display: Display, moment, look: dict) -> str | None:
     A click there (reported by the chart) sets the start; the panel then reruns the whole page, so the settings and
     the run take it.
     """
-    if st.session_state.pop(CLICKED, False):
+    if state.take_start_click():
         st.rerun(scope="app")
     game, settings = run.key
     setup = setup_of(game, settings)
@@ -182,7 +180,7 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
     values |= {f"start_row_{m}_{k}": w for k, w in enumerate(row)}
     if col is not None:
         values |= {f"start_col_{n}_{k}": w for k, w in enumerate(col)}
-    st.session_state.update(values)
+    state.set_widgets(values)
     # A slider first drawn with a value from the session does not write itself into the address (the start mode's
     # radio, drawn before, does): the weights go there too, so that the share link carries the start. A slider already
     # bound to the address writes itself, and Streamlit refuses a second writer.
@@ -192,13 +190,10 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
                 st.query_params[key] = str(value)
             except StreamlitAPIException:
                 pass
-    st.session_state[CLICKED] = True
+    state.start_clicked()
 
 
 # -- animations and figures for slides -------------------------------------------------------------------------------
-
-#: The session key of the last animation made: ``(iteration range, frames, format, bytes)``.
-MADE = "space_animation"
 
 
 def _source(run):
@@ -223,24 +218,20 @@ def export_section(run) -> None:
     it is made on a button press and then offered for download."""
     from .. import animation  # (kaleido and imageio load only when the section is drawn)
 
-    with st.expander("Animation and figures of the strategy chart (GIF, MP4, SVG, PDF)"):
+    with st.expander(explain_matrix.ANIMATION_EXPANDER):
         missing = animation.available()
         if missing is not None:
-            st.warning(f"Not available on this server: {missing}.")
+            st.warning(explain_matrix.animation_unavailable(missing))
             return
         if run.iteration < 2:
-            st.caption("Run a few iterations first: an animation needs a history.")
+            st.caption(explain_matrix.ANIMATION_NEEDS_HISTORY)
             return
         last = run.iteration
         c1, c2, c3 = st.columns([3, 1, 1])
         first, upto = c1.slider("Iterations", 1, last, (1, last), key="animation_range")
         frames = int(c2.number_input("Frames", 2, animation.MAX_FRAMES, 300, key="animation_frames"))
         kind = c3.radio("Format", animation.FORMATS, key="animation_format", horizontal=True)
-        st.caption(
-            f"{frames} frames at {animation.FPS} a second ({frames / animation.FPS:.1f} s) of "
-            f"{animation.SIZE[0]}x{animation.SIZE[1]} pixels, drawn by Plotly's own export (kaleido); 300 frames take "
-            "about a minute."
-        )
+        st.caption(explain_matrix.animation_frames(frames, animation.FPS, animation.SIZE))
         wanted = ((first, upto), frames, kind)
         if st.button("Make the animation", key="animation_make", icon=":material/movie:"):
             history, given = _source(run)
@@ -248,10 +239,10 @@ def export_section(run) -> None:
                 try:
                     made = animation.animate(history, kind, frames, first, upto, **given)
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
-                    st.error(f"The animation could not be made ({type(error).__name__}: {error}).")
+                    st.error(explain_matrix.animation_failed(error))
                     return
-            st.session_state[MADE] = (*wanted, made)
-        made = st.session_state.get(MADE)
+            state.remember_animation((*wanted, made))
+        made = state.animation()
         if made is not None and tuple(made[:3]) == wanted:
             st.download_button(
                 f"Download the {kind.upper()} ({len(made[3]) / 1e6:.1f} MB)",

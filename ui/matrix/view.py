@@ -7,9 +7,8 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain, export, race_view, state
+from .. import explain, explain_matrix, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
-from ..escape import markdown as escape
 from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
 from ..tables import markdown_table
@@ -184,11 +183,7 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
     with st.container():
         _numbers(run, metrics, state.running("matrix"), None)
         waiting_for_compile = state.running("matrix") and run.waits_for_compile()
-        st.info(
-            explain.WAITING_FOR_COMPILE
-            if waiting_for_compile
-            else "Press **Run** or a **Step** button to start learning."
-        )
+        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else explain_matrix.PRESS_TO_START)
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
@@ -226,17 +221,11 @@ def export_section(run: LiveRun) -> None:
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
     """What a sampled iteration drew, and which draw each player's regret update used."""
     a, b, fresh = drawn
-    row, col = [escape(a) for a in game.row_actions], [escape(a) for a in game.col_actions]
     opponent = "the fixed opponent" if not solver.is_self_play else "the column player"
-    text = (
-        f"This iteration drew: the row player played **{row[a]}** (outlined), {opponent} **{col[b]}**. "
-        f"The row player's regret for each action is what it would have got against {col[b]}, minus what it got."
+    alternating = solver.is_self_play and solver.variant.updates == "alternating"
+    return explain_matrix.drawn(
+        game.row_actions[a], opponent, game.col_actions[b], game.row_actions[fresh] if alternating else None
     )
-    if solver.is_self_play and solver.variant.updates == "alternating":
-        text += (
-            f" The column player's update then met a fresh draw from the row player's new strategy: **{row[fresh]}**."
-        )
-    return text
 
 
 def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int | None) -> None:
@@ -248,7 +237,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
     value = _fixed(metrics.game_value, 5) if run.iteration else "-"  # no average before the first iteration
     if state.presenting():
-        st.markdown(f"##### iteration {iteration} · {gap_name} {gap} · value {value} · {speed} iterations / s")
+        st.markdown(explain_matrix.compact_numbers(iteration, gap_name, gap, value, speed))
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
         compile_seconds = run.compile_seconds()
@@ -256,14 +245,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)
-        st.metric(_value_label(run.primary.game), value, help=VALUE_HELP)
-
-
-#: What the value's symbols mean, shown beside it.
-VALUE_HELP = (
-    "x̄ and ȳ are the row and the column player's average strategies; A is the row player's payoff matrix, so "
-    "x̄ᵀAȳ is the row player's expected payoff when both play their averages."
-)
+        st.metric(_value_label(run.primary.game), value, help=explain_matrix.VALUE_HELP)
 
 
 def _mixed(actions: tuple[str, ...], probabilities) -> str:
@@ -296,20 +278,17 @@ def _answer(
             running = None if average is None else average["row" if k_player == 0 else "col"]
             shown = _answer_rows(lp if running is None else running, lp)
             rows += [(who, labels[k], "-" if running is None else f"{running[k]:.4f}", f"{lp[k]:.4f}") for k in shown]
-        running_value = (
-            "- (no average before the first iteration)" if average is None else _fixed(metrics.game_value, 6)
-        )
+        running_value = explain_matrix.NO_AVERAGE_YET if average is None else _fixed(metrics.game_value, 6)
         st.markdown(
-            heading + f"Exact value by linear programming: **{_fixed(exact.game_value, 6)}**; running value x̄ᵀAȳ = "
-            f"{running_value}.\n\n" + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True])
+            heading
+            + explain_matrix.exact_value(_fixed(exact.game_value, 6), running_value)
+            + "\n\n"
+            + markdown_table(ANSWER_COLUMNS, rows, numeric=[False, False, True, True])
         )
         if max(game.shape) > ANSWER_ROWS:
-            st.caption(
-                f"The {ANSWER_ROWS} actions per player with the most weight in either column; every other action has "
-                "less. The history export (CSV) has them all."
-            )
+            st.caption(explain_matrix.answer_rows_shown(ANSWER_ROWS))
         if not solver.is_self_play:
-            st.caption("Against a fixed opponent the learner converges to a best response, not to the equilibrium.")
+            st.caption(explain_matrix.FIXED_ANSWER)
     elif game.is_zero_sum:
         st.markdown(heading)
         state.show("exact")
@@ -327,15 +306,10 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
     averages are from it (the nearest marked), with the CCE gap regret matching's joint play is bound by."""
     game = solver.game
     found = state.nash_equilibria(game)
-    cce = (
-        f"regret matching's joint play approaches a coarse correlated equilibrium (CCE gap now {metrics.cce_gap:.3e}); "
-        if metrics.cce_gap is not None
-        else ""
-    )
     if found is None or not found.equilibria:
         said = state.message("equilibria")
         reason = "none was found" if said is None else said.text
-        st.markdown(heading + f"General-sum game: {cce}its Nash equilibria could not be computed ({escape(reason)}).")
+        st.markdown(heading + explain_matrix.nash_unknown(metrics.cce_gap, reason))
         return
     nearest = distance = None
     if average is not None and solver.is_self_play:
@@ -357,7 +331,7 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
     closing = "" if distance is None else "\n\n" + explain.nash_distance(distance, nearest + 1)
     st.markdown(
         heading
-        + f"General-sum game: {cce}the averages need not approach a Nash equilibrium (Shapley's game cycles). {where}"
+        + explain_matrix.nash_beside(metrics.cce_gap, where)
         + "\n\n"
         + markdown_table(NASH_COLUMNS, rows, numeric=[False, False, False, True, True])
         + closing

@@ -18,6 +18,8 @@ import streamlit as st
 
 import rmcore
 
+from .. import explain_trees
+
 #: Seconds, from when a game's LP was first asked for, that a page waits for its answer before drawing without it:
 #: Leduc's (0.2 s) is there at once; the largest games' follow on a later update, and the live panel never waits for
 #: them again (half a second on every update held Liar's dice with 6 sides under one chart update a second).
@@ -65,13 +67,8 @@ def note(game_key: tuple, game: rmcore.TreeGame) -> str | None:
     """What to say instead of the answer while it is not there (None once it is)."""
     pending = _pending(game_key, game)
     if not pending.future.done():
-        waited = time.monotonic() - pending.started
-        return (
-            f"Computing the exact answer in the background… ({waited:.0f} s so far, for "
-            f"{game.tree.player.shape[0]:,} tree nodes). "
-            "It shows on a later update; the run goes on meanwhile."
-        )
+        return explain_trees.computing_exact(time.monotonic() - pending.started, game.tree.player.shape[0])
     error = pending.future.exception()
     if error is not None:
-        return f"No exact answer for this game: the LP failed ({error})."
+        return explain_trees.exact_failed(error)
     return None

@@ -11,7 +11,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import escape, explain
+from .. import escape, explain, explain_trees
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import exact, figures
@@ -33,14 +33,9 @@ def section(
     game = run.race.game
     answer = run.key.exact_answer()
     if answer is None:
-        st.info(exact.note(run.key.game_key, game) or "Computing the exact answer in the background…")
+        st.info(exact.note(run.key.game_key, game) or explain_trees.COMPUTING_EXACT)
     else:
-        whose = "the average policies get" if run.key.opponent is None else "the learner's average policy gets"
-        st.markdown(
-            f"**The exact answer** (sequence-form linear program, HiGHS): game value for player 1 "
-            f"**{round(answer.game_value, 6) + 0.0:.6f}**; {whose} **{game_value:.6f}** "
-            f"(gap {game_value - answer.game_value:+.2e})."
-        )
+        st.markdown(explain_trees.exact_answer(answer.game_value, game_value, run.key.opponent is not None))
     if not is_poker(game):
         _infoset_list(run, game, average, current, regrets, answer)
         return
@@ -60,10 +55,9 @@ def section(
         policies["exact (LP)"] = answer.policy
     shown = policies.get(kind, average).probabilities
     live_chart(
-        figures.aggression_heatmap(game, shown, names, f"P(bet or raise), player {player}, {kind}"),
+        figures.aggression_heatmap(game, shown, names, explain_trees.heatmap_title(player, kind)),
         key="kuhn_heatmap",
-        caption="Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, "
-        "only where a bet or raise is allowed). Light: it rarely bets; dark blue: it always does.",
+        caption=explain_trees.HEATMAP_CAPTION,
         **look,
     )
     _explorer(run, game, names, average, current, regrets, answer)
@@ -84,17 +78,15 @@ def _infoset_list(run: LiveRun, game: rmcore.TreeGame, average, current, regrets
     typed = c2.text_input(
         "Information sets whose name contains",
         key="kuhn_explore_search",
-        help="Type part of a name to narrow the list.",
+        help=explain_trees.SEARCH_HELP,
     )
     owner = game.tree.infoset_player
     names = [name for k, name in enumerate(game.infosets) if owner[k] == player - 1 and typed.lower() in name.lower()]
     if not names:
-        st.caption(f"No information set of player {player} has {escape.markdown(repr(typed))} in its name.")
+        st.caption(explain_trees.no_infoset_named(player, typed))
         return
     name = st.selectbox(
-        f"Information set ({len(names):,} of player {player}"
-        + (f"; the first {LISTED} listed, type to narrow" if len(names) > LISTED else "")
-        + ")",
+        explain_trees.infoset_label(len(names), player, LISTED),
         list(names[:LISTED]),
         key="kuhn_explore_infoset",
     )
@@ -136,7 +128,4 @@ def _table(run: LiveRun, game, name: str, average, current, regrets, answer, wor
     # (st.table renders Markdown in every cell, the index and its name included)
     table = pd.DataFrame(columns, index=pd.Index([escape.markdown(a) for a in actions], name=escape.markdown(name)))
     st.table(table.style.format(precision=4))
-    st.caption(
-        f"**{escape.markdown(name)}**: reached with probability {reach:.4f} under the current policy (chance and both "
-        "players). " + words
-    )
+    st.caption(explain_trees.reached(name, reach, words))

@@ -12,6 +12,13 @@ from rmcore.trees.kuhn import INFOSETS, equilibrium_policy
 
 from ..charts import COLOURS, colour, figure, log_ticks, title
 from ..escape import plotly
+from ..explain_trees import (
+    EQUILIBRIUM_CHECK_TITLE,
+    HEATMAP_HOVER,
+    KUHN_TRAJECTORIES_TITLE,
+    OPENING_TITLE,
+    winnings_title,
+)
 
 _PLAIN = dict(margin=dict(l=10, r=10, t=60, b=10))
 
@@ -226,7 +233,7 @@ def infoset_trajectories(history: rmcore.History) -> dict:
     ]
     return figure(
         traces,
-        "Average strategies (solid: player 1, dotted: player 2)",
+        KUHN_TRAJECTORIES_TITLE,
         420,
         xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
         yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
@@ -273,7 +280,7 @@ def equilibrium_check(average: rmcore.Policy) -> tuple[dict, float]:
     ]
     spec = figure(
         traces,
-        "Equilibrium check: bet J with α, K with 3α, call Qpb with α + 1/3; player 2 fixed",
+        EQUILIBRIUM_CHECK_TITLE,
         380,
         yaxis=dict(range=[0, 1.05], title=title("P(bet)")),
         shapes=shapes,
@@ -299,7 +306,7 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
     ]
     return figure(
         traces,
-        "Average P(bet) at player 1's first decision, by card",
+        OPENING_TITLE,
         420,
         xaxis=dict(type="log", title=title("iteration"), **log_ticks(t)),
         yaxis=dict(range=[-0.02, 1.02], title=title("average P(bet)")),
@@ -374,7 +381,7 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
         xgap=1,
         ygap=1,
         colorbar=dict(title=dict(text="P(bet)")),
-        hovertemplate="%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>",
+        hovertemplate=HEATMAP_HOVER,
     )
     return figure(
         [trace],
@@ -425,7 +432,7 @@ def value_against_fixed(
     ]
     return figure(
         traces,
-        f"Player {learner}'s winnings per game against the fixed player",
+        winnings_title(learner),
         380,
         xaxis=dict(type="log", title=title("iteration T"), **log_ticks(t)),
         yaxis=dict(title=title(f"winnings ({unit})")),

@@ -8,7 +8,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import escape, explain
+from .. import escape, explain, explain_trees
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import exact, explorer, figures
@@ -40,10 +40,7 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
     sign = 1.0 if learner == 1 else -1.0
     answer = chosen.exact_answer(wait=None)  # (the run's fixed player needed it already: it is there)
     if answer is None:
-        st.warning(
-            f"No exact answer for this game ({exact.note(chosen.game_key, chosen.tree_game)}): player {fixed} plays "
-            "uniformly at the sets it is not locked at, and the equilibrium's value is not known."
-        )
+        st.warning(explain_trees.no_exact_for_fixed(exact.note(chosen.game_key, chosen.tree_game), fixed))
         return
     response, deviations = _exact_response(chosen.game_key, chosen.opponent, chosen)
     equilibrium = sign * answer.game_value
@@ -58,14 +55,9 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
             )
             for name, probs in locks
         )
-        or "nothing locked: it plays the equilibrium"
+        or explain_trees.NOTHING_LOCKED
     )
-    st.markdown(
-        f"Player {fixed} is fixed ({locked}). A best response earns the learner, player {learner}, exactly "
-        f"**{response.value:.6f}** a hand; the equilibrium value for player {learner} is {equilibrium:.6f}, so the "
-        f"locks give away **{response.value - equilibrium:.6f}** a hand. The learner's average now earns "
-        f"**{values[-1]:.6f}** ({response.value - values[-1]:.2e} short)."
-    )
+    st.markdown(explain_trees.against_fixed(fixed, locked, learner, response.value, equilibrium, values[-1]))
     live_chart(
         figures.value_against_fixed(
             history.iterations[: row + 1],
@@ -89,12 +81,9 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
             }
             for d in deviations[:DEVIATIONS_SHOWN]
         ]
-        st.markdown(
-            f"**The exploiting deviations**: where player {learner}'s best response leaves the equilibrium, largest "
-            "gain first."
-        )
+        st.markdown(explain_trees.deviations_heading(learner))
         st.dataframe(pd.DataFrame(rows).style.format({"gain there": "{:.4f}"}), hide_index=True, key="kuhn_deviations")
         if len(deviations) > DEVIATIONS_SHOWN:
             st.caption(f"The {DEVIATIONS_SHOWN} largest of {len(deviations)}.")
     else:
-        st.markdown(f"No deviation from the equilibrium pays: these locks give player {learner} nothing to exploit.")
+        st.markdown(explain_trees.no_deviation(learner))

@@ -58,10 +58,7 @@ def help_text() -> str:
         for name, entry in rmcore.TREE_GAMES.items()
         if name not in _OFFERED_AS_CLASSIC
     ]
-    lines.append(
-        f"{OPENSPIEL_LABEL}: any two-player zero-sum game of OpenSpiel by its name and parameters, such as "
-        "liars_dice(dice_sides=4) (where OpenSpiel is installed)."
-    )
+    lines.append(f"{OPENSPIEL_LABEL}: {explain.TREE_GAME_OPENSPIEL}")
     lines.append(f"{UPLOAD_LABEL}: {explain.TREE_GAME_UPLOAD}")
     return "\n\n".join(lines)
 
@@ -94,7 +91,7 @@ def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame)
     if name == UPLOAD and uploaded is not None:
         return f"**{escape(uploaded.title)}** (from {escape(uploaded.source)}): {size_words(game)}."
     if name == OPENSPIEL:
-        return f"**{escape(game.name)}** (OpenSpiel's game, converted by rmcore.from_openspiel): {size_words(game)}."
+        return explain.openspiel_line(game.name, size_words(game))
     entry = rmcore.TREE_GAMES[name]
     return f"**{escape(entry.title)}:** {escape(entry.description)} ({size_words(game)}.)"
 

@@ -15,7 +15,7 @@ import streamlit as st
 import rmcore
 from rmcore.trees.cfr import VARIANT_DISCOUNTS
 
-from .. import explain
+from .. import explain, state
 from .settings import DISCOUNT_KEYS, GAMES, RunSettings
 
 #: The lesson's variants, alternating updates, the discounting ones with their papers' parameters.
@@ -56,7 +56,7 @@ def query(game: str) -> list[tuple[str, str]]:
 
 def _start(game: str) -> None:
     """The button's callback: the lesson's values into the widgets, before they are drawn."""
-    st.session_state.update(settings_of(game))
+    state.set_widgets(settings_of(game))
 
 
 def buttons() -> None:
@@ -87,7 +87,7 @@ def words(chosen: RunSettings) -> str | None:
         value = "-1/18 = -0.05556"
     else:
         answer = chosen.exact_answer()
-        value = "under the charts, once the linear program is solved" if answer is None else f"{answer.game_value:.5f}"
+        value = explain.LESSON_VALUE_PENDING if answer is None else f"{answer.game_value:.5f}"
     return f"{explain.lesson_words(chosen.game, value)} {explain.LESSON_LINK_BELOW}"
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain, state
+from .. import explain, explain_trees, state
 from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
@@ -49,22 +49,20 @@ def section(run: LiveRun, game_value: float | None) -> None:
     c1, c2, c3 = st.columns(3)
     seat = c1.radio("Your seat", [1, 2], horizontal=True, key="kuhn_play_seat", format_func=lambda p: f"player {p}")
     at = c2.number_input(
-        "Bot: the average strategy at iteration (empty: now)",
+        explain_trees.BOT_LABEL,
         min_value=0,
         value=None,
         step=1,
         key="kuhn_play_at",
-        help="The bot plays the learner's average strategy. An early iteration is a weak bot.",
+        help=explain_trees.BOT_HELP,
     )
-    seed = int(
-        c3.number_input("Deal seed", 0, 2**31 - 1, 0, key="kuhn_play_seed", help="The same seed deals the same hands.")
-    )
+    seed = int(c3.number_input("Deal seed", 0, 2**31 - 1, 0, key="kuhn_play_seed", help=explain_trees.DEAL_SEED_HELP))
     bot_iteration, bot = _bot(run, None if at is None else int(at))
     setup = (run.key.game_key, seat, seed, bot_iteration if at is not None else "now")
     table: Table | None = st.session_state.kuhn_play
     if table is None or table.setup != setup or table.hand.game is not game:
         table = Table(setup, rmcore.Hand(game, bot, seat, seed, 0))
-        st.session_state.kuhn_play = table
+        state.set_play_table(table)
     untouched = not table.hand.is_over and all(who != "you" for who, _ in table.hand.steps)
     if untouched and not np.array_equal(table.hand.policy, bot.probabilities):
         table.hand = rmcore.Hand(
@@ -79,9 +77,7 @@ def section(run: LiveRun, game_value: float | None) -> None:
         knows = "the hand is over"
     else:  # the information set's name is what the seat knows (its own moves, what it saw of chance and the other)
         knows = f"your information set: **{escape(short_name(hand.your_cards, 200))}**"
-    st.markdown(
-        f"Hand **{hand.number + 1}** against the learner's average strategy {when}. You are player {seat}; {knows}."
-    )
+    st.markdown(explain_trees.hand(hand.number + 1, when, seat, knows))
     if hand.steps and (poker or hand.is_over):  # (a general game may hide the bot's moves: shown after the hand)
         said = " · ".join(f"{who} {escape(what)}" for who, what in hand.steps)
         st.markdown(("Betting: " if poker else "The hand: ") + said)
@@ -121,10 +117,7 @@ def _next_hand(run: LiveRun, bot: rmcore.Policy) -> None:
 
 def _tally(table: Table, value: float | None) -> None:
     if not table.winnings:
-        st.caption(
-            "After each hand the bot's card and the probability with which it acted are shown, and your winnings are "
-            "tallied."
-        )
+        st.caption(explain_trees.TALLY_FIRST)
         return
     wins = np.asarray(table.winnings)
     n = np.arange(1, wins.shape[0] + 1)
@@ -133,11 +126,7 @@ def _tally(table: Table, value: float | None) -> None:
     best = np.cumsum(table.best_response) / n
     summary = rmcore.running_mean(wins)
     band = f" ± {summary.half_width:.2f} (95%)" if summary.hands > 1 else ""
-    known = "not known yet (its LP is computing)" if value is None else f"{value:+.4f}"
-    st.markdown(
-        f"After **{summary.hands}** hands you average **{summary.mean:+.3f}**{band} a hand; the game value for your "
-        f"seat is {known}, and a best response would expect {best[-1]:+.4f} against the same bots."
-    )
+    st.markdown(explain_trees.tally(summary.hands, summary.mean, band, value, best[-1]))
     live_chart(
         figures.winnings(
             n,

@@ -18,7 +18,7 @@ from rmcore.trees.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCO
 from rmcore.trees.game import uniform_policy
 from rmcore.verification import check
 
-from .. import escape, explain, link, state
+from .. import escape, explain, explain_app, explain_trees, link, state
 from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
 from . import exact, games
 
@@ -102,10 +102,6 @@ class RunSettings(NamedTuple):
 
 #: Who learns: both players, or one against the other held fixed (the matrix page's "fixed opponent").
 OPPONENTS = {"self-play": "Self-play", "2": "Player 2 fixed", "1": "Player 1 fixed"}
-OPPONENT_HELP = (
-    "Self-play: both players learn. A fixed player plays the exact equilibrium except at the information sets "
-    "you lock; the other player, the learner, runs CFR alone and learns to exploit the locks."
-)
 
 
 def widgets() -> RunSettings:
@@ -139,7 +135,7 @@ def widgets() -> RunSettings:
             parameters = (named,)
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
-    link.tree_game_changed(uploaded if game == games.UPLOAD else None)
+    state.link_tree_game(uploaded if game == games.UPLOAD else None)
     opponent = _opponent_settings(
         RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded)
     )
@@ -147,7 +143,7 @@ def widgets() -> RunSettings:
     c1, c2, c3 = st.columns([4, 1, 1])
     most = link.MOST_CHOSEN["kuhn_variants"]
     chosen = c1.multiselect(
-        f"Variants (the first is traced and tabled; up to {most} race each other)",
+        explain_trees.variants_label(most),
         list(labels),
         default=[ALL_VARIANTS[0].label],
         key="kuhn_variants",
@@ -162,12 +158,12 @@ def widgets() -> RunSettings:
             2**31 - 1,
             0,
             key="kuhn_seed",
-            help="For chance sampling: same seed, same run.",
+            help=explain_trees.SEED_HELP,
             bind="query-params",
         )
     )
     if not chosen:
-        st.error("Choose at least one variant; the last choice stays in use.")
+        st.error(explain_trees.NO_VARIANT)
         current = state.live("kuhn")
         return (
             current.key
@@ -202,7 +198,7 @@ def widgets() -> RunSettings:
                 20,
                 5,
                 key="kuhn_seeds",
-                help="Runs per sampled variant: the race draws the median and the min-max band.",
+                help=explain_trees.SEEDS_HELP,
                 bind="query-params",
             )
         )
@@ -277,11 +273,7 @@ def _checked_lines(variants) -> None:
     """Under the variant picker, what each chosen variant is checked against (``rmcore.verification``), one line."""
     names = list(dict.fromkeys(v.algorithm for v in variants))
     lines = "; ".join(f"{name}: {check('tree', name).line}" for name in names)
-    st.caption(
-        f"Checked: {lines}.",
-        help="Each variant's paper, the independent reference the test suite holds it to, how closely and the tests: "
-        "the status table of docs/reference/algorithms.md (rmcore/verification.py).",
-    )
+    st.caption(f"Checked: {lines}.", help=explain_trees.CHECKED_HELP)
 
 
 #: MMD's temperatures on the slider, log-spaced (as text, so that the link reads ``kuhn_mmd_alpha=0.05``).
@@ -306,9 +298,7 @@ def display_options(chosen: RunSettings) -> tuple[bool, str, bool]:
     """Whether the exploitability chart also draws each variant's current policy, which policy ranks a race's table
     (asked only of a race in self-play: against a fixed player the chart draws the learner's gain alone), and whether
     the chart's x-axis is the nodes touched rather than the iterations."""
-    show_current = st.toggle(
-        "Also show the current policy's exploitability", value=True, key="kuhn_show_current", bind="query-params"
-    )
+    show_current = st.toggle(explain_trees.SHOW_CURRENT, value=True, key="kuhn_show_current", bind="query-params")
     axis = st.radio(
         "Exploitability against",
         list(explain.WORK_AXES),
@@ -342,7 +332,7 @@ def _kuhn_sliders() -> tuple[int, float]:
             4,
             key="kuhn_cards",
             bind="query-params",
-            help="How many cards (each player gets one; the higher wins a showdown).",
+            help=explain_trees.CARDS_HELP,
         )
     )
     bet = float(
@@ -353,7 +343,7 @@ def _kuhn_sliders() -> tuple[int, float]:
             0.25,
             key="kuhn_bet",
             bind="query-params",
-            help="The size of a bet or call; each player antes 1.",
+            help=explain_trees.BET_HELP,
         )
     )
     return cards, bet
@@ -407,7 +397,7 @@ def _openspiel_box() -> str | None:
         st.info(explain.OPENSPIEL_MISSING, icon=":material/extension:")
         return None
     typed = st.text_input(
-        "OpenSpiel game (the string pyspiel.load_game takes)",
+        explain_trees.OPENSPIEL_LABEL,
         value="kuhn_poker",
         max_chars=games.MAX_OPENSPIEL_CHARS,
         key="kuhn_openspiel",
@@ -418,7 +408,7 @@ def _openspiel_box() -> str | None:
     try:
         converted(text)
     except ValueError as error:
-        st.error(f"Not loaded: {escape.markdown(str(error).rstrip('.'))}. The last valid game keeps running.")
+        st.error(explain_trees.not_loaded(error))
         return None
     return text
 
@@ -430,16 +420,14 @@ def _your_game() -> games.UploadedGame | None:
     """
     # The limits go in the label: a file over EFG_ACCEPTED_MEGABYTES gets Streamlit's wordless chip.
     file = st.file_uploader(
-        f"A Gambit .efg file (extensive form, two players, zero-sum; at most {games.EFG_READ_MEGABYTES} MB and "
-        f"{games.MAX_PAGE_NODES:,} tree nodes)",
+        explain_trees.efg_label(games.EFG_READ_MEGABYTES, games.MAX_PAGE_NODES),
         type="efg",
         key="kuhn_efg_file",
         max_upload_size=games.EFG_ACCEPTED_MEGABYTES,
     )
     said = st.empty()  # (what became of the file: the last file's words give way at once to the new file's)
-    if file is not None and file.file_id != st.session_state.kuhn_upload_seen:
-        st.session_state.kuhn_upload_seen = file.file_id
-        said.info(f"Reading {escape.markdown(file.name)}…", icon=":material/hourglass_top:")
+    if file is not None and state.new_file("kuhn_efg_file", file.file_id):
+        said.info(explain_app.reading(file.name), icon=":material/hourglass_top:")
         load_efg(file.getvalue(), f"the file {file.name}")
     if state.message("kuhn_efg_file") is not None:
         state.show("kuhn_efg_file", place=said)
@@ -449,7 +437,7 @@ def _your_game() -> games.UploadedGame | None:
         said.empty()
     uploaded: games.UploadedGame | None = st.session_state.kuhn_uploaded
     if uploaded is None:
-        st.info("Upload a .efg file to run CFR on it; until then the last game keeps running.")
+        st.info(explain_trees.UPLOAD_FIRST)
     return uploaded
 
 
@@ -460,12 +448,9 @@ def load_efg(data: bytes | str, source: str) -> None:
         uploaded = games.read_uploaded(data, source)
     except Exception as error:  # noqa: BLE001 - a hostile file must give a sentence, never a crash
         reason = error if isinstance(error, ValueError) else f"the file could not be read ({type(error).__name__})"
-        state.say(
-            "kuhn_efg_file",
-            f"Not loaded: {escape.markdown(str(reason).rstrip('.'))}. The last valid game keeps running.",
-        )
+        state.say("kuhn_efg_file", explain_trees.not_loaded(reason))
         return
-    st.session_state.kuhn_uploaded = uploaded
+    state.set_tree_game(uploaded)
     state.unsay("kuhn_efg_file")
 
 
@@ -479,7 +464,7 @@ def download(chosen: RunSettings) -> None:
         key="kuhn_download_efg",
         on_click="ignore",
         icon=":material/download:",
-        help="The game tree in Gambit's format: open it in Gambit, read it with rmcore.read_efg, or upload it here.",
+        help=explain_trees.EFG_DOWNLOAD_HELP,
     )
 
 
@@ -493,7 +478,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         horizontal=True,
         key="kuhn_opponent",
         bind="query-params",
-        help=OPPONENT_HELP,
+        help=explain_trees.OPPONENT_HELP,
     )
     if mode in (None, "self-play"):
         return None
@@ -503,12 +488,12 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
     default = ["Jp"] if rmcore.is_classic_kuhn(game) and player == 2 else names[:1]  # "player 2 never bluffs with J"
     suffix = "_".join(str(part) for part in chosen.game_key)
     locked = st.multiselect(
-        f"Player {player}'s locked information sets (it plays the exact equilibrium at the others)",
+        explain_trees.locks_label(player),
         names,
         default=default,
         key=f"kuhn_locks_{player}_{suffix}",
         bind="query-params",
-        help="An information set is the player's cards and the betting so far, e.g. Jp: holding J after a pass.",
+        help=explain_trees.LOCKS_HELP,
     )
     locks = []
     for name in locked:
@@ -528,11 +513,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
         ]
         total = sum(weights)
         if total == 0:
-            st.error(
-                f"All weights at {escape.markdown(name)} are zero: give at least one action a positive weight. Until "
-                f"then {escape.markdown(name)} plays "
-                "the equilibrium."
-            )
+            st.error(explain_trees.lock_weights_zero(name))
             continue
         locks.append((name, tuple(w / total for w in weights)))
         st.caption(
@@ -554,13 +535,8 @@ def _describe(old: RunSettings, new: RunSettings) -> str:
 def memory_words(run: LiveRun) -> str:
     """How much of the run's history the session keeps, for a game whose checkpoints are large."""
     race = run.race
-    kept = f"{race.max_points:,} checkpoints" + (
-        f" of its first run and {race.member_points:,} of each other" if race.runs > 1 else ""
-    )
-    return (
-        f"Keeps {kept} of this game: {race.history_bytes() / 1e6:,.0f} MB at most (a session may hold "
-        f"{SESSION_HISTORY_BYTES / 1e6:,.0f} MB; a checkpoint holds the current and average policy and the regrets "
-        "at every information set)."
+    return explain_trees.memory(
+        race.max_points, race.member_points, race.runs, race.history_bytes(), SESSION_HISTORY_BYTES
     )
 
 

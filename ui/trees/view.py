@@ -12,7 +12,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain, race_view, state
+from .. import explain, explain_trees, race_view, state
 from ..charts import current_traces, legend_right, mark_iteration, race_figure, waiting
 from ..live import LiveRun, charted
 from ..live_chart import live_chart
@@ -126,7 +126,7 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     with st.container():
         _numbers(run, metrics, None)
         waiting_for_compile = state.running("kuhn") and run.waits_for_compile()
-        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else "Press **Run** or **Step +1** to start.")
+        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else explain_trees.PRESS_TO_START)
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
@@ -140,7 +140,7 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
             fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
             poker = explorer.is_poker(run.race.game)
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
-            heading = "Average P(bet) at each information set" if poker else "Average strategy, player 1's first set"
+            heading = explain_trees.TRAJECTORIES_POKER if poker else explain_trees.TRAJECTORIES_OTHER
             live_chart(waiting(heading, 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
     if metrics is None:
@@ -180,8 +180,9 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
     game_value = "-" if known is None else f"{known:.5f}"
     if state.presenting():
         st.markdown(
-            f"##### iteration {iteration} · {gap_name} ({name}) {gap} · "
-            f"{explain.AVERAGE_VALUE_SHORT} {average} · game value {game_value}"
+            explain_trees.compact_numbers(
+                iteration, f"{gap_name} ({name})", gap, explain.AVERAGE_VALUE_SHORT, average, game_value
+            )
         )
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update

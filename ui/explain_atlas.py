@@ -1,0 +1,61 @@
+"""Every on-screen word of the atlas page (``app_pages/atlas.py``, ``ui/atlas/``): what a run is, where the results
+come from, the widgets' help and what the ranking shows. Text only: no Streamlit."""
+
+from __future__ import annotations
+
+from .escape import markdown
+
+RUNS = (
+    "Each run is one algorithm with its settings on one game, run to a fixed number of iterations with the metrics "
+    "recorded at fixed checkpoints (`python -m rmcore atlas`, or a grid of your own with `python -m rmcore sweep`)."
+)
+#: The choices of where the results come from.
+SOURCES = {
+    "shipped": "The atlas shipped with rmcore",
+    "folder": "A sweep folder on this server",
+    "zip": "A sweep folder as a zip",
+}
+FOLDER_LABEL = "Results folder (the --out of python -m rmcore sweep)"
+FOLDER_HELP = "A folder on the machine that runs this app, holding the .parquet files a sweep wrote."
+NOTHING_LOADED = "Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here."
+SECONDS_HELP = "Seconds are the solver's own time up to each checkpoint, as the run measured it (metrics left out)."
+
+
+def zip_label(megabytes: int) -> str:
+    return f"A zip of a sweep's results folder (at most {megabytes} MB)"
+
+
+def shipped_unreadable(error: Exception) -> str:
+    return f"The shipped atlas cannot be shown: {error}."
+
+
+def not_loaded(error: Exception) -> str:
+    return f"Not loaded: {markdown(str(error))}."
+
+
+def your_sweep(runs: int, where: str) -> str:
+    """Where the user's results come from: ``where`` is the folder's or the file's name, as typed (escaped here)."""
+    return f"Your sweep: {runs:,} runs from {markdown(where)}."
+
+
+def shipped(about: dict) -> str:
+    """Where the shipped atlas comes from: the command, its runs, the machine and the date (``about``: its data file's
+    own record)."""
+    if not about:
+        return "The shipped atlas."
+    machine = about.get("machine", {})
+    return (
+        f"The shipped atlas: `{about.get('command')}`, {about.get('cells')} runs of up to "
+        f"{about.get('iterations', 0):,} iterations, on {markdown(machine.get('processor', '?'))} "
+        f"({machine.get('cores', '?')} cores), {about.get('date')}."
+    )
+
+
+def ranking(measure: str, policy: str, target: float) -> str:
+    """What the ranking's table shows: the first checkpoint at which ``measure`` of ``policy`` was at most
+    ``target``."""
+    return (
+        f"The first checkpoint at which each run's {measure} of {policy} "
+        f"was at most {target:g} (None: not within its iterations). *open* sets the run up on its page and runs "
+        "it to its last iteration."
+    )
