@@ -24,6 +24,19 @@ CHROMIUM_ARGS = [
 
 
 def _free_port() -> int:
+    """A free loopback port: the first free one of ``RMCORE_TEST_PORTS`` (``"8700-8749"``, say: the ports a shared
+    machine leaves to one developer) when that is set, else any."""
+    wanted = os.environ.get("RMCORE_TEST_PORTS")
+    if wanted:
+        low, high = (int(port) for port in wanted.split("-"))
+        for port in range(low, high + 1):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port))
+                except OSError:
+                    continue
+                return port
+        raise RuntimeError(f"no free port in RMCORE_TEST_PORTS={wanted}")
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]

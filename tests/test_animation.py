@@ -101,6 +101,16 @@ def test_the_slide_layout_keeps_every_trace_and_puts_the_legend_beside_the_plot(
     assert slide["layout"]["legend"]["orientation"] == "v" and "height" not in slide["layout"]
 
 
+def test_a_frame_drawn_after_others_on_the_same_page_is_the_frame_drawn_after_different_ones(solver, drawable):
+    """Kaleido's tabs draw frame after frame without reloading their page: nothing one frame draws stays behind for
+    the next (the frames drawn in the opposite order are the same images)."""
+    figures = animation.frames_of(solver, 6, 50, 400)
+    forwards = animation.render_frames(figures)
+    backwards = animation.render_frames(figures[::-1])
+    assert np.array_equal(forwards, backwards[::-1])
+    assert not np.array_equal(forwards[0], forwards[-1])
+
+
 def test_a_frame_drawn_in_two_layers_is_the_frame_drawn_whole(solver, drawable):
     """What stays is drawn once and the iterates laid over it: the result matches kaleido's drawing of the whole
     figure to within antialiasing."""

@@ -1,19 +1,21 @@
 """The strategy chart for slides and papers: an animated GIF or MP4 of a range of iterations, and SVG or PDF stills.
 
 Plotly's own static export draws every frame: kaleido renders the figure dicts in a headless Chrome or Chromium (one
-browser session for the whole animation, two tabs drawing frames side by side), imageio writes the GIF (Pillow) and
-the MP4 (imageio-ffmpeg's bundled ffmpeg, H.264). No encoder is written here.
+browser session for the whole animation, two tabs drawing frames side by side, each tab drawing frame after frame on
+the same page), and imageio writes each frame as it is drawn: the GIF through Pillow, the MP4 through imageio-ffmpeg's
+bundled ffmpeg (H.264). No encoder is written here.
 
 Kaleido looks for a browser itself; ``BROWSER_PATH`` (kaleido's and choreographer's documented variable) points it at
 one, and :data:`BROWSERS` are tried when it is unset (Debian's ``/usr/bin/chromium``). The library stays free of all
 this: ``rmcore`` records the history, the figures and their export live here in ``ui``.
 
-From Python, with any solver and its history::
+From Python, with any solver and its history (a frame draws the checkpoint nearest its iteration: a history that keeps
+every iteration, ``history_share=None``, gives each frame a state of its own)::
 
     import rmcore
     from ui import animation
     game = rmcore.preset("matching-pennies")
-    solver = rmcore.MatrixSolver(game, "hedge", start=game.start)
+    solver = rmcore.MatrixSolver(game, "hedge", start=game.start, history_share=None)
     solver.run(600)
     gif = animation.animate(solver, "gif", frames=300)            # bytes: 300 frames, 30 a second, 1280x720
     svg = animation.still(solver, "svg")                            # the last iteration as SVG (or "pdf")
@@ -22,7 +24,10 @@ From Python, with any solver and its history::
 from __future__ import annotations
 
 import asyncio
+import collections
 import concurrent.futures
+import functools
+import io
 import os
 import shutil
 import tempfile
@@ -150,7 +155,8 @@ def frames_of(
     source, count: int = 300, first: int = 1, last: int | None = None, options: Options | None = None, **given
 ) -> list[dict]:
     """``count`` figures of the strategy chart at iterations spread evenly from ``first`` to ``last`` (the history's
-    checkpoints nearest them; the last iteration recorded by default).
+    checkpoints nearest them; the last iteration recorded by default). A history with fewer checkpoints in the range
+    than ``count`` draws some of them more than once (a GIF then holds each once, shown as long).
 
     ``source`` is a :class:`rmcore.MatrixSolver`, or an :class:`rmcore.History` with ``game=`` and ``algorithm=``
     (and ``opponent=`` for a fixed opponent).
@@ -187,51 +193,56 @@ def browser_path() -> str | None:
     return next((path for path in BROWSERS if Path(path).exists()), None)
 
 
+def _session_options(count: int) -> dict:
+    options = dict(n=max(1, min(TABS, count)), mathjax=False)  # MathJax would come from the internet
+    browser = browser_path()
+    if browser is not None:
+        options["path"] = browser
+    return options
+
+
+@functools.cache
+def _frame_session() -> type:
+    """Kaleido, but a tab that has drawn a frame draws the next on the same page.
+
+    Kaleido reloads a tab's page (plotly.js and all) after every figure, so that no figure leaves anything behind for
+    the next. A frame is a plain Plotly figure exported to PNG, which ``Plotly.toImage`` draws in a fresh element of
+    its own and purges, and the reload took most of its time: on this project's 2-core machine a frame of the iterates
+    took 83 ms with the reload and 14 ms without (two tabs). Kaleido has no option for it, so its hook that hands a tab
+    back to the queue is replaced by one that does not reload (``tabs_ready`` is its queue of free tabs, kaleido 1.5).
+    ``tests/test_animation.py`` checks that a frame drawn after others on the same page is the frame drawn alone.
+    """
+    import kaleido  # (imported on first use: the page loads without it)
+
+    class FrameKaleido(kaleido.Kaleido):
+        async def _return_kaleido_tab(self, tab) -> None:
+            await self.tabs_ready.put(tab)
+
+    return FrameKaleido
+
+
 async def _render(figures_: list[dict], format_: str, width: int, height: int) -> list[bytes]:
     import kaleido  # (imported on first use: the page loads without it)
 
     options = dict(format=format_, width=width, height=height)
-    browser = browser_path()
-    kwargs = dict(n=min(TABS, len(figures_)), mathjax=False)  # MathJax would come from the internet
-    if browser is not None:
-        kwargs["path"] = browser
-    async with kaleido.Kaleido(**kwargs) as session:  # one browser for every frame
+    async with kaleido.Kaleido(**_session_options(len(figures_))) as session:  # one browser for every figure
         return await asyncio.gather(*(session.calc_fig(figure, opts=options) for figure in figures_))
 
 
-def render_frames(figures_: list[dict], size: tuple[int, int] = SIZE) -> np.ndarray:
-    """The frames of an animation as RGB images, ``(frames, height, width, 3)``.
-
-    A field chart's frames share all but their iterates: kaleido draws what stays once, and per frame only the
-    iterates on a transparent page, which are laid over it (alpha blending). Each kaleido call costs about as much for
-    a bare figure as for a full one (measured on 2 busy cores: 0.20 s a frame for one line, 0.36 s for the full field
-    chart), so the frames are made as light as they can be.
-    """
-    import imageio.v3 as iio
-
-    split = [_layers(figure) for figure in figures_]
-    if all(layers is not None for layers in split):
-        drawn = render([split[0][0]] + [over for _, over in split], "png", size)
-        background = iio.imread(drawn[0])[..., :3].astype(np.float32)
-        frames = np.empty((len(figures_), *background.shape), dtype=np.uint8)
-        for k, png in enumerate(drawn[1:]):
-            over = iio.imread(png).astype(np.float32)
-            alpha = over[..., 3:4] / 255.0
-            frames[k] = np.rint(over[..., :3] * alpha + background * (1.0 - alpha)).astype(np.uint8)
-        return frames
-    return np.stack([iio.imread(png)[..., :3] for png in render(figures_, "png", size)])
-
-
-def render(figures_: list[dict], format_: str = "png", size: tuple[int, int] = SIZE) -> list[bytes]:
-    """Each figure drawn by kaleido as ``format_`` (png, svg, pdf...) at ``size`` pixels, in one browser session."""
-    width, height = _checked_size(size)
-    coroutine = _render(figures_, format_, width, height)
+def _run(coroutine):
+    """Run ``coroutine`` to its end from code that is not async (a script, Streamlit, or a notebook's running loop)."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:  # no event loop here (a script, Streamlit): run one
         return asyncio.run(coroutine)
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # inside a running loop (a notebook): run it beside
         return pool.submit(asyncio.run, coroutine).result()
+
+
+def render(figures_: list[dict], format_: str = "png", size: tuple[int, int] = SIZE) -> list[bytes]:
+    """Each figure drawn by kaleido as ``format_`` (png, svg, pdf...) at ``size`` pixels, in one browser session."""
+    width, height = _checked_size(size)
+    return _run(_render(figures_, format_, width, height))
 
 
 def _checked_size(size) -> tuple[int, int]:
@@ -244,6 +255,101 @@ def _checked_size(size) -> tuple[int, int]:
     return width, height
 
 
+def _image(png: bytes):
+    from PIL import Image
+
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+class _Frames:
+    """An animation's frames drawn in one kaleido session, as RGB images (Pillow's), in order.
+
+    A field chart's frames share all but their iterates: what stays is drawn once, and per frame only the iterates on
+    a transparent page, laid over it (Pillow's alpha compositing). A kaleido call costs about as much for a bare figure
+    as for a full one (measured on 2 busy cores: 0.20 s a frame for one line, 0.36 s for the full field chart, each
+    with kaleido's reload), so the frames are made as light as they can be. :meth:`each` keeps a few frames drawing
+    in the browser while a thread of its own decodes, lays over and hands on the ones drawn, in order.
+    """
+
+    def __init__(self, figures_: list[dict], size: tuple[int, int]):
+        width, height = _checked_size(size)
+        self._options = dict(format="png", width=width, height=height)
+        split = [_layers(figure) for figure in figures_]
+        self._layered = all(layers is not None for layers in split)
+        self._static = split[0][0] if self._layered else None
+        self._drawn = [over for _, over in split] if self._layered else list(figures_)
+        self._background = None
+        self._session = _frame_session()(**_session_options(len(figures_)))
+
+    async def __aenter__(self) -> _Frames:
+        await self._session.__aenter__()
+        if self._layered:
+            self._background = _image(await self._png(self._static)).convert("RGBA")
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        await self._session.__aexit__(*exc)
+
+    def __len__(self) -> int:
+        return len(self._drawn)
+
+    async def _png(self, figure: dict) -> bytes:
+        return await self._session.calc_fig(figure, opts=self._options)
+
+    def _composed(self, png: bytes):
+        from PIL import Image
+
+        image = _image(png)
+        if self._background is None:
+            return image.convert("RGB")
+        return Image.alpha_composite(self._background, image.convert("RGBA")).convert("RGB")
+
+    async def frame(self, k: int):
+        """Frame ``k`` alone."""
+        return self._composed(await self._png(self._drawn[k]))
+
+    async def each(self, consume) -> None:
+        """``consume(image)`` for every frame, in order, on a thread of its own while the browser draws the frames
+        after it: a few frames ahead for each tab and a few waiting to be written keep the tabs and the writer busy at
+        once, and never hold an animation's frames all in memory."""
+        ahead = 4 * TABS
+        loop = asyncio.get_running_loop()
+        drawing, handing = collections.deque(), collections.deque()
+
+        async def hand_on() -> None:
+            png = await drawing.popleft()
+            handing.append(loop.run_in_executor(worker, lambda: consume(self._composed(png))))
+            if len(handing) > ahead:
+                await handing.popleft()
+
+        with concurrent.futures.ThreadPoolExecutor(1) as worker:  # one thread: the frames reach consume in order
+            try:
+                for figure in self._drawn:
+                    drawing.append(asyncio.ensure_future(self._png(figure)))
+                    if len(drawing) > ahead:
+                        await hand_on()
+                while drawing:
+                    await hand_on()
+                await asyncio.gather(*handing)
+            finally:
+                for task in drawing:
+                    task.cancel()
+
+
+def render_frames(figures_: list[dict], size: tuple[int, int] = SIZE) -> np.ndarray:
+    """The frames of an animation as RGB images, ``(frames, height, width, 3)`` (:class:`_Frames` draws them)."""
+    images = []
+
+    async def draw() -> None:
+        async with _Frames(figures_, size) as frames:
+            await frames.each(lambda image: images.append(np.asarray(image)))
+
+    _run(draw())
+    return np.stack(images)
+
+
 # -- animations and stills ---------------------------------------------------------------------------
 
 
@@ -251,39 +357,99 @@ def _checked_size(size) -> tuple[int, int]:
 GIF_COLOURS = 128
 
 
-def _palette_frames(images: np.ndarray) -> tuple[np.ndarray, bytes]:
-    """Every frame as indices into one palette, made from the first, middle and last frames: Pillow quantises each
-    frame to it without dithering (its default picks a palette per frame by median cut: 57 s for 300 frames of
+def _palette(samples):
+    """One palette for every frame of a GIF, made from a few of its frames (Pillow's fast octree): each frame is then
+    mapped to it without dithering (Pillow's default picks a palette per frame by median cut: 57 s for 300 frames of
     1280x720, against 4 s so)."""
     from PIL import Image
 
-    sample = Image.fromarray(np.concatenate([images[0], images[len(images) // 2], images[-1]]))
-    palette = sample.quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE)
-    indices = np.stack(
-        [np.asarray(Image.fromarray(image).quantize(palette=palette, dither=Image.Dither.NONE)) for image in images]
-    )
-    return indices, bytes(palette.getpalette()[: 3 * GIF_COLOURS])
+    width, height = samples[0].size
+    sheet = Image.new("RGB", (width, height * len(samples)))
+    for k, sample in enumerate(samples):
+        sheet.paste(sample, (0, k * height))
+    return sheet.quantize(colors=GIF_COLOURS, method=Image.Quantize.FASTOCTREE)
+
+
+class _Writer:
+    """An animation written frame by frame to ``path`` by imageio: an H.264 MP4 through imageio-ffmpeg's ffmpeg
+    (each frame piped to it as it comes), or a looping GIF of one palette through Pillow (each frame kept as palette
+    indices, a byte a pixel, until the file is closed)."""
+
+    def __init__(self, path: Path, format_: str, fps: int, samples=()):
+        self._format = format_
+        if format_ == "gif":
+            import imageio.v3 as iio
+
+            self._palette = _palette(samples)
+            self._file = iio.imopen(path, "w", extension=".gif")
+            self._gif = dict(
+                mode="P", palette=bytes(self._palette.getpalette()[: 3 * GIF_COLOURS]), duration=1000 / fps, loop=0
+            )
+        else:
+            import imageio.v2 as iio2
+
+            self._file = iio2.get_writer(
+                path, format="FFMPEG", mode="I", fps=fps, codec="libx264", pixelformat="yuv420p", macro_block_size=8
+            )
+
+    def add(self, image) -> None:
+        """Write the next frame (a Pillow RGB image)."""
+        from PIL import Image
+
+        if self._format == "gif":
+            indices = np.asarray(image.quantize(palette=self._palette, dither=Image.Dither.NONE))
+            self._file.write(indices, is_batch=False, **self._gif)
+        else:
+            self._file.append_data(np.asarray(image))
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def _checked_fps(fps) -> int:
+    if isinstance(fps, bool) or not isinstance(fps, (int, np.integer)) or not 1 <= fps <= 60:
+        raise ValueError(f"fps must be a whole number from 1 to 60, got {fps!r}")
+    return int(fps)
+
+
+def _samples(count: int) -> list[int]:
+    """The frames a GIF's palette is made from: the first, the middle and the last."""
+    return sorted({0, count // 2, count - 1})
 
 
 def encode(images: np.ndarray, format_: str, fps: int = FPS) -> bytes:
     """RGB frames (``(frames, height, width, 3)``, uint8) as an animated GIF (looping, one palette) or an H.264 MP4,
     written by imageio (Pillow's GIF writer, imageio-ffmpeg's ffmpeg)."""
-    import imageio.v3 as iio
+    from PIL import Image
 
     if format_ not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
-    if isinstance(fps, bool) or not isinstance(fps, (int, np.integer)) or not 1 <= fps <= 60:
-        raise ValueError(f"fps must be a whole number from 1 to 60, got {fps!r}")
+    fps = _checked_fps(fps)
     images = np.asarray(images)
     if images.ndim != 4 or images.shape[-1] != 3 or not len(images) or images.dtype != np.uint8:
         raise ValueError(f"frames must be RGB images of one size, (frames, height, width, 3) uint8, got {images.shape}")
-    if format_ == "gif":
-        indices, palette = _palette_frames(images)
-        return iio.imwrite("<bytes>", indices, extension=".gif", mode="P", palette=palette, duration=1000 / fps, loop=0)
     with tempfile.TemporaryDirectory() as folder:  # ffmpeg writes a file (an MP4's index goes at its end)
-        path = Path(folder) / "animation.mp4"
-        iio.imwrite(path, images, plugin="FFMPEG", fps=fps, codec="libx264", pixelformat="yuv420p", macro_block_size=8)
+        path = Path(folder) / f"animation.{format_}"
+        samples = [Image.fromarray(images[k]) for k in _samples(len(images))] if format_ == "gif" else ()
+        writer = _Writer(path, format_, fps, samples)
+        try:
+            for image in images:
+                writer.add(Image.fromarray(image))
+        finally:
+            writer.close()
         return path.read_bytes()
+
+
+async def _draw_and_write(figures_: list[dict], format_: str, fps: int, size: tuple[int, int], path: Path) -> None:
+    """Draw the frames and write each as it is drawn: one kaleido session, the GIF's palette from three frames drawn
+    first."""
+    async with _Frames(figures_, size) as frames:
+        samples = [await frames.frame(k) for k in _samples(len(frames))] if format_ == "gif" else ()
+        writer = _Writer(path, format_, fps, samples)
+        try:
+            await frames.each(writer.add)
+        finally:
+            writer.close()
 
 
 def animate(
@@ -301,13 +467,18 @@ def animate(
     frames, ``fps`` a second, ``size`` pixels (1280x720, 30 a second by default).
 
     ``source`` is a :class:`rmcore.MatrixSolver` or an :class:`rmcore.History` (then with ``game=`` and
-    ``algorithm=``). Raises ``ValueError`` for a bad argument, and kaleido's error when no browser can be started.
+    ``algorithm=``). The frames go to the encoder as they are drawn, so an animation's frames are never all in memory.
+    Raises ``ValueError`` for a bad argument, and kaleido's error when no browser can be started.
     """
     if format_ not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
     _checked_size(size)
+    fps = _checked_fps(fps)
     figures_ = frames_of(source, frames, first, last, options, **given)
-    return encode(render_frames(figures_, size), format_, fps)
+    with tempfile.TemporaryDirectory() as folder:  # ffmpeg writes a file (an MP4's index goes at its end)
+        path = Path(folder) / f"animation.{format_}"
+        _run(_draw_and_write(figures_, format_, fps, size, path))
+        return path.read_bytes()
 
 
 def still(source, format_: str = "svg", iteration: int | None = None, size: tuple[int, int] = SIZE, **given) -> bytes:
