@@ -313,6 +313,27 @@ def test_projector_style_makes_every_text_18px_and_lines_at_least_3px_without_ch
     assert all(a.font.size >= 18 for a in annotated.layout.annotations)
 
 
+def test_on_a_projector_a_square_or_triangle_keeps_the_width_its_legend_took_beside_it():
+    from ui import fields
+    from ui.matrix import space_figure
+
+    for name in ("matching-pennies", "rps"):  # the square and the triangle
+        solver = rmcore.MatrixSolver(rmcore.preset(name), "hedge")
+        solver.run(50)
+        history = solver.history()
+        setup = fields.field_setup(solver.game, "hedge")
+        chart = space_figure.strategy_space(solver.game, setup, [space_figure.Trail("run", history, history)])
+        beside = chart["layout"]["legend"]
+        assert beside["orientation"] == "v" and beside["x"] > 1  # on the page: beside the plot
+        projected = _checked(charts.for_projector(chart))
+        assert projected.layout.legend.orientation == "h" and projected.layout.legend.y < 0, name
+        assert projected.layout.margin.r <= charts.PROJECTOR_RIGHT_MARGIN < chart["layout"]["margin"]["r"]
+        assert projected.layout.height == chart["layout"]["height"] + charts.PROJECTOR_LEGEND_ROOM
+    wide = figures.strategy_trajectories(solver.history(), solver.game)  # a time chart's legend stays where it is
+    orientation = wide["layout"]["legend"].get("orientation")
+    assert charts.for_projector(wide)["layout"]["legend"].get("orientation") == orientation
+
+
 def test_a_replay_marks_its_iteration_on_every_time_panel():
     solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
     solver.run(500)

@@ -286,6 +286,10 @@ PROJECTOR_TEXT = 18
 #: on the simplex's dark edges and on a washed-out screen.
 PROJECTOR_CURRENT = dict(width=2.5)
 PROJECTOR_CURRENT_OPACITY = 0.9
+#: Height added to a chart whose legend moves from beside the plot to below it on a projector, in pixels (two or three
+#: rows of 18 px entries), and the right margin left for a colour bar.
+PROJECTOR_LEGEND_ROOM = 130
+PROJECTOR_RIGHT_MARGIN = 110
 
 
 def for_projector(spec: dict) -> dict:
@@ -300,6 +304,13 @@ def for_projector(spec: dict) -> dict:
     if legend.get("orientation") == "h" and legend.get("y", 0) < 0:  # below the plot: clear of the larger axis titles
         layout["legend"].update(y=legend["y"] - 0.12)
         layout["height"] = layout.get("height", 450) + 50
+    elif legend.get("orientation") == "v" and legend.get("x", 0) > 1 and _keeps_its_shape(layout):
+        # Beside the plot, the projector's larger legend takes half a column's width from a square or a triangle (which
+        # then shrinks in both directions to stay in shape): below it, in rows, the plot keeps the column's width.
+        layout["legend"].update(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="top")
+        layout["height"] = layout.get("height", 450) + PROJECTOR_LEGEND_ROOM
+        if "margin" in layout:
+            layout["margin"] = {**layout["margin"], "r": min(layout["margin"].get("r", 0), PROJECTOR_RIGHT_MARGIN)}
     if "margin" in layout:
         margin = layout["margin"]
         layout["margin"] = {
@@ -330,6 +341,11 @@ def for_projector(spec: dict) -> dict:
             trace["textfont"] = {**trace["textfont"], "size": PROJECTOR_TEXT}
         data.append(trace)
     return {"data": data, "layout": layout}
+
+
+def _keeps_its_shape(layout: dict) -> bool:
+    """Whether a figure's plot keeps its shape as it narrows (a triangle, or axes locked to one scale)."""
+    return "ternary" in layout or "scaleanchor" in layout.get("yaxis", {})
 
 
 def legend_right(spec: dict) -> dict:
