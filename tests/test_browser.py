@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import rmcore
+
 from .browser import (
     CHROMIUM,
     ROOT,
@@ -86,7 +88,7 @@ def test_a_link_to_kuhn_poker_opens_the_tree_page_at_game_trees_with_all_its_par
         kept = urllib.parse.parse_qs(urllib.parse.urlsplit(page.url).query)
         assert kept["kuhn_game"] == ["Leduc hold'em"] and kept["kuhn_seed"] == ["5"]
         assert kept["kuhn_variants"] == ["cfr+ · simultaneous", "cfr · alternating"]
-        assert page.get_by_text("Leduc hold'em (Southey et al. 2005)").count() >= 1
+        assert page.get_by_text(rmcore.TREE_GAMES["leduc"].how_to_play[:60]).count() >= 1  # the game's own words
         assert page.locator("[data-testid=stException]").count() == 0
         assert page.get_by_text("could not be used").count() == 0
 
