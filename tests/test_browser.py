@@ -477,6 +477,7 @@ def test_a_zoom_made_while_running_survives_later_updates(app_url):
     with chromium_page(width=1400, height=1600) as page:
         open_matrix_page_and_run(page, app_url)
         chart = _chart(page, "(average)")
+        chart.scroll_into_view_if_needed()  # (the pointer reaches only what is on screen)
         box = chart.bounding_box()
         plot = chart.locator(".nsewdrag").first  # the first panel's plot area (present once the chart is interactive)
         page.mouse.move(
@@ -588,9 +589,12 @@ def test_a_tab_closed_mid_run_leaves_no_work_running(app_url):
         time.sleep(2.0)
         running = (cpu_seconds(pid) - before) / 2.0
     time.sleep(2.0)  # the browser is gone: the session's fragment must stop rerunning
-    before = cpu_seconds(pid)
-    time.sleep(3.0)
-    idle = (cpu_seconds(pid) - before) / 3.0
+    for _ in range(4):  # (on a loaded machine the server may still be answering the tab's last requests at first)
+        before = cpu_seconds(pid)
+        time.sleep(3.0)
+        idle = (cpu_seconds(pid) - before) / 3.0
+        if idle < min(0.05, running / 4):
+            break
     print(f"\nserver CPU: {running:.2f} of a core while running, {idle:.3f} after the tab closed")
     assert running > 0.05 and idle < min(0.05, running / 4), (running, idle)
 
@@ -788,6 +792,27 @@ def _iteration_number(page) -> int:
     return int(digits) if digits.isdigit() else 0
 
 
+def _choose_while_running(page, box: str, option: str, done) -> None:
+    """Pick ``option`` in the select box ``box`` while the page runs, until ``done()`` holds: an update can close the
+    opened list before the option is clicked (a person opens it again; so does this)."""
+    from playwright.sync_api import TimeoutError as NotThere
+
+    choice = page.get_by_role("option", name=option, exact=True)
+    for _ in range(6):
+        page.get_by_role("combobox", name=box, exact=True).click()
+        try:
+            choice.click(timeout=5_000)
+        except NotThere:  # (the list closed under the pointer: open it again)
+            page.keyboard.press("Escape")
+            continue
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            if done():
+                return
+            time.sleep(0.2)
+    raise AssertionError(f"{option!r} was never chosen in {box!r}")
+
+
 @pytest.mark.slow
 def test_the_first_hour_on_an_empty_cache_every_rule_and_both_pages_say_what_runs(tmp_path, monkeypatch):
     """A lecturer's first hour on a fresh install (an empty numba cache): the matrix page runs every learning rule in
@@ -803,10 +828,8 @@ def test_the_first_hour_on_an_empty_cache_every_rule_and_both_pages_say_what_run
         wait_until_idle(page)
         click_until(page, run, lambda: _iteration_number(page) > 0, timeout=60)
         for rule, name in explain.ALGORITHM_NAMES.items():
-            page.get_by_role("combobox", name="Variant", exact=True).click()
-            page.get_by_role("option", name=name, exact=True).click()
             words = explain.RULE_PLAYS[rule][:60]
-            page.get_by_text(words, exact=False).first.wait_for(timeout=60_000)
+            _choose_while_running(page, "Variant", name, lambda words=words: page.get_by_text(words).count() > 0)
             time.sleep(1.0)  # (the new run's first updates)
             before = _iteration_number(page)
             deadline = time.time() + 60
