@@ -34,3 +34,12 @@ def test_the_command_line_offers_every_section():
     bench_parser = build_parser()._subparsers._group_actions[0].choices["bench"]
     choices = next(action for action in bench_parser._actions if action.dest == "only")
     assert tuple(choices.choices) == tuple(bench.SECTIONS)
+
+
+def test_the_compile_sections_statements_run_every_rule_in_each_order_it_has():
+    """The statements the compile section times in fresh interpreters run here, on the warm cache: every matrix rule
+    in each update order it has (a rule without an order is left out rather than refused mid-measurement)."""
+    import rmcore
+
+    for statement in (bench._FIRST_MATRIX_RUN, bench._FIRST_TREE_RUN, bench._EVERY_MATRIX_RULE):
+        exec(statement, {"rmcore": rmcore})
