@@ -488,3 +488,26 @@ def test_a_gap_axis_speaks_the_games_unit():
     assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "exploitability (payoff units)"
     kuhn = charts.race_figure(rmcore.race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
     assert _checked(kuhn).layout.yaxis.title.text == "exploitability (antes per hand)"
+
+
+def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_no_finer(monkeypatch):
+    """The field is sent again with every update: its points keep ``FIELD_DIGITS`` decimals, each within half a unit
+    of the last of them of the point it rounds (a 500-pixel chart: a fortieth of a pixel)."""
+    from ui import fields
+    from ui.matrix import space_figure
+
+    digits = space_figure.FIELD_DIGITS
+    for name in ("matching-pennies", "rps"):  # the square and the triangle
+        setup = fields.field_setup(rmcore.preset(name), "hedge")
+        sent = space_figure.field_traces(setup, fields.picture(setup))
+        with monkeypatch.context() as unrounded:
+            unrounded.setattr(space_figure, "FIELD_DIGITS", None)
+            exact = space_figure.field_traces(setup, fields.picture(setup))
+        assert len(sent) == len(exact) > 1, name
+        for trace, truth in zip(sent[:-1], exact[:-1]):  # (the last trace carries the colour bar)
+            for axis in ("x", "y") if setup.space == "square" else ("a", "b", "c"):
+                values, points = np.asarray(trace[axis], dtype=float), np.asarray(truth[axis], dtype=float)
+                assert np.array_equal(np.isnan(values), np.isnan(points)), (name, axis)
+                drawn, points = values[np.isfinite(values)], points[np.isfinite(points)]
+                assert np.array_equal(drawn, np.round(drawn, digits)), (name, axis)
+                assert np.abs(drawn - points).max() <= 0.5 * 10.0**-digits + 1e-12, (name, axis)

@@ -67,11 +67,14 @@ def _stacked(setup: fields.Setup, history: History, kind: str) -> np.ndarray:
     return history.strategy(kind, "row")
 
 
-def _coordinates(setup: fields.Setup, plane: np.ndarray) -> dict:
-    """Points of the plane as a trace's coordinates: ``x, y`` on the square, ``a, b, c`` on the triangle."""
+def _coordinates(setup: fields.Setup, plane: np.ndarray, digits: int | None = None) -> dict:
+    """Points of the plane as a trace's coordinates: ``x, y`` on the square, ``a, b, c`` on the triangle (rounded to
+    ``digits`` decimals if given)."""
     if setup.space in TRIANGULAR:
         z = fields.from_plane(setup, plane)
+        z = z if digits is None else np.round(z, digits)
         return dict(type="scatterternary", a=z[..., 0], b=z[..., 1], c=z[..., 2])
+    plane = plane if digits is None else np.round(plane, digits)
     return dict(type="scatter", x=plane[..., 0], y=plane[..., 1])
 
 
@@ -94,6 +97,12 @@ def _with_gaps(pieces: list[np.ndarray]) -> np.ndarray:
     """Polylines joined into one array of points, a NaN row between each (Plotly breaks the line there)."""
     gap = np.full((1, 2), np.nan)
     return np.concatenate([part for piece in pieces for part in (piece, gap)]) if pieces else np.empty((0, 2))
+
+
+#: Decimals a streamline's point keeps on its way to the browser: a ten-thousandth of the square or the triangle's side
+#: is a twentieth of a pixel on a 500-pixel chart, and the field's points, sent again with every update, take a third
+#: of the bytes they take at full precision.
+FIELD_DIGITS = 4
 
 
 def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
@@ -119,7 +128,7 @@ def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
                 hoverinfo="skip",
                 showlegend=False,
                 name=f"field, speed band {band + 1}",
-                **_coordinates(setup, points),
+                **_coordinates(setup, points, FIELD_DIGITS),
             )
         )
     # The colour bar: one invisible marker that carries the scale (Plotly draws a colour bar only for a colour scale).
