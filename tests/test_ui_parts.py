@@ -313,6 +313,23 @@ def test_projector_style_makes_every_text_18px_and_lines_at_least_3px_without_ch
     assert all(a.font.size >= 18 for a in annotated.layout.annotations)
 
 
+def test_on_a_projector_a_long_title_is_wrapped_at_spaces_and_the_top_margin_grows_with_it():
+    from ui import explain
+
+    solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+    solver.run(20)
+    long = explain.REGRET_TITLE_OTHER
+    assert len(long) > charts.PROJECTOR_TITLE_CHARS
+    bars = figures.regret_bars(solver.game, np.ones(3), np.ones(3), title=long)
+    projected = charts.for_projector(bars)
+    lines = projected["layout"]["title"]["text"].split("<br>")
+    assert len(lines) == 2 and " ".join(lines) == long and max(map(len, lines)) <= charts.PROJECTOR_TITLE_CHARS
+    assert projected["layout"]["margin"]["t"] == bars["layout"]["margin"]["t"] * 1.2 + charts.PROJECTOR_TITLE_LINE
+    assert bars["layout"]["height"] < charts.PROJECTOR_MIN_HEIGHT <= projected["layout"]["height"]  # room for the axis
+    short = figures.strategy_trajectories(solver.history(), solver.game)  # a short title stays on one line
+    assert charts.for_projector(short)["layout"]["title"]["text"] == short["layout"]["title"]["text"]
+
+
 def test_on_a_projector_a_square_or_triangle_keeps_the_width_its_legend_took_beside_it():
     from ui import fields
     from ui.matrix import space_figure

@@ -288,7 +288,14 @@ PROJECTOR_CURRENT = dict(width=2.5)
 PROJECTOR_CURRENT_OPACITY = 0.9
 #: Height added to a chart whose legend moves from beside the plot to below it on a projector, in pixels (two or three
 #: rows of 18 px entries), and the right margin left for a colour bar.
-PROJECTOR_LEGEND_ROOM = 130
+PROJECTOR_LEGEND_ROOM = 160
+#: Least height of a projected chart, in pixels: a vertical axis title at the projector's size needs about 300.
+PROJECTOR_MIN_HEIGHT = 420
+#: Longest line of a projected chart's title, in characters: a chart half a 1280-pixel screen wide shows about 60 at
+#: the projector's title size and cuts the rest; a longer title is wrapped at a space, each line PROJECTOR_TITLE_LINE
+#: pixels of the top margin.
+PROJECTOR_TITLE_CHARS = 56
+PROJECTOR_TITLE_LINE = 28
 PROJECTOR_RIGHT_MARGIN = 110
 
 
@@ -298,16 +305,21 @@ def for_projector(spec: dict) -> dict:
     changed."""
     layout = dict(spec["layout"])
     layout["font"] = {**layout.get("font", {}), "size": PROJECTOR_TEXT}
-    layout["title"] = {**layout.get("title", {}), "font": {"size": PROJECTOR_TEXT + 4}}
+    title = layout.get("title", {})
+    title = {"text": title} if isinstance(title, str) else dict(title)
+    title["text"], added_lines = _wrapped(title.get("text", ""), PROJECTOR_TITLE_CHARS)
+    layout["title"] = {**title, "font": {"size": PROJECTOR_TEXT + 4}}
     legend = layout.get("legend", {})
     layout["legend"] = {**legend, "font": {"size": PROJECTOR_TEXT}}
+    if "height" in layout:  # (a short chart's axis titles, at the projector's size, run past its plot)
+        layout["height"] = max(layout["height"], PROJECTOR_MIN_HEIGHT)
     if legend.get("orientation") == "h" and legend.get("y", 0) < 0:  # below the plot: clear of the larger axis titles
-        layout["legend"].update(y=legend["y"] - 0.12)
+        layout["legend"].update(y=legend["y"] - 0.12, yanchor="top")  # (its top there, however many rows it takes)
         layout["height"] = layout.get("height", 450) + 50
     elif legend.get("orientation") == "v" and legend.get("x", 0) > 1 and _keeps_its_shape(layout):
         # Beside the plot, the projector's larger legend takes half a column's width from a square or a triangle (which
         # then shrinks in both directions to stay in shape): below it, in rows, the plot keeps the column's width.
-        layout["legend"].update(orientation="h", x=0.0, xanchor="left", y=-0.22, yanchor="top")
+        layout["legend"].update(orientation="h", x=0.0, xanchor="left", y=-0.3, yanchor="top")
         layout["height"] = layout.get("height", 450) + PROJECTOR_LEGEND_ROOM
         if "margin" in layout:
             layout["margin"] = {**layout["margin"], "r": min(layout["margin"].get("r", 0), PROJECTOR_RIGHT_MARGIN)}
@@ -317,7 +329,8 @@ def for_projector(spec: dict) -> dict:
             **margin,
             "l": margin.get("l", 0) * 1.3,
             "b": margin.get("b", 0) * 1.3,
-            "t": margin.get("t", 0) * 1.2,
+            # (a triangle's top corner label sits above its plot, under the title's second line)
+            "t": margin.get("t", 0) * 1.2 + PROJECTOR_TITLE_LINE * (added_lines + ("ternary" in layout)),
         }
     if "annotations" in layout:
         layout["annotations"] = [
@@ -341,6 +354,20 @@ def for_projector(spec: dict) -> dict:
             trace["textfont"] = {**trace["textfont"], "size": PROJECTOR_TEXT}
         data.append(trace)
     return {"data": data, "layout": layout}
+
+
+def _wrapped(text: str, width: int) -> tuple[str, int]:
+    """``text`` in lines of at most ``width`` characters, broken at spaces (``<br>``), and how many lines it gained; a
+    title already laid out in lines is left as it is."""
+    if "<br>" in text or len(text) <= width:
+        return text, 0
+    lines = [""]
+    for word in text.split(" "):
+        if lines[-1] and len(lines[-1]) + 1 + len(word) > width:
+            lines.append(word)
+        else:
+            lines[-1] = f"{lines[-1]} {word}".strip()
+    return "<br>".join(lines), len(lines) - 1
 
 
 def _keeps_its_shape(layout: dict) -> bool:

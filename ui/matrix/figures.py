@@ -48,6 +48,7 @@ def _panels(count: int, titles) -> dict:
                 xref="paper",
                 yref="paper",
                 showarrow=False,
+                xanchor="center",  # (Plotly's "auto" anchors a title left of a third of the width at its left end)
                 yanchor="bottom",
             )
         )
