@@ -9,11 +9,11 @@ with the browser on the same machine. A measurement, printed and written to ``do
 
 By default, for each page: the seconds from ``streamlit run`` to the first chart with data (Run pressed as soon as the
 page shows it), to the moment the line "compiling ... s so far" under the iteration is gone (compiled code runs from
-then on; for a page that never shows it, the moment its kernel family's last file went into the numba cache, when
-that came before the page's first update), and the longest wait between two screen updates while it runs; every time stamped by the page itself
-(``Date.now()``). With ``--switches``: for each switch of a setting while running (updates, sampling, averaging, a
-rule, two tree variants), the seconds from the click (the page's own clock) to the first screen update of the new
-run.
+then on; for a page that never shows it, the moment its kernel family's last file went into the numba cache, when that
+came before the page's first update), and the longest wait between two screen updates while it runs; every time stamped
+by the page itself (``Date.now()``). With ``--switches``: for each switch of a setting while running (updates,
+sampling, averaging, a rule, two tree variants), the seconds from the click (the page's own clock) to the first screen
+update of the new run.
 """
 
 from __future__ import annotations
