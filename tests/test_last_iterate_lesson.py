@@ -40,8 +40,8 @@ def test_the_lesson_button_and_its_link_open_the_race_ranked_by_the_last_iterate
         names = _race_names(app)
         assert sum(name.endswith("current (last iterate)") for name in names) == len(last_iterate.VARIANTS) == 7
         words = captions(app)
-        assert "The lesson, as run here" in words and "This lesson's link:" in words
-        assert "race_variants=sprm%2B%28%CE%B7%3D0.1%29" in words
+        assert "The lesson, as run here" in words and explain.LESSON_LINK_BELOW in words
+        assert "race_variants=sprm%2B%28%CE%B7%3D0.1%29" in words  # (the link, as a link under the charts)
         table = next(frame.value for frame in app.dataframe if "variant" in frame.value.columns)
         first_four = set(table["variant"][:4])
         smooth = {v.label for v in last_iterate.VARIANTS if v.algorithm in ("sprm+", "exrm+", "optimistic-gda")}
