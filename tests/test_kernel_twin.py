@@ -307,3 +307,25 @@ def test_the_families_compiled_in_a_process_of_their_own_are_loaded_by_solvers_n
     subprocess.run([sys.executable, "-m", "rmcore._compile", "all"], cwd=ROOT, env=env, check=True)
     loaded = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
     assert loaded.stdout.split() == ["3", "0"], loaded.stdout
+
+
+@pytest.mark.parametrize("zero_sum", [True, False])
+def test_a_game_summed_in_one_loop_a_row_repeats_itself_wherever_its_arrays_lie(zero_sum):
+    """A matrix past the L2 cache (FUSED_FROM_COLUMNS columns, FUSED_FROM_ENTRIES entries): a row's utility and its
+    part of the column utilities are one vectorised loop behind LLVM's run-time check that the stores lie clear of
+    the loads: the check never fails for distinct arrays of that size, so solvers whose arrays lie anywhere compute
+    the same numbers to the last bit."""
+    columns = kernels.matrix.FUSED_FROM_COLUMNS + 5
+    rows = kernels.matrix.FUSED_FROM_ENTRIES // columns + 1
+    game = rmcore.preset("random-zero-sum", rows=rows, cols=columns, seed=2)
+    if not zero_sum:
+        game = rmcore.MatrixGame(game.row_payoffs, 0.5 - 0.75 * game.row_payoffs)  # (general-sum: B read as it is)
+    runs = []
+    for spacer in range(3):  # (other arrays allocated between the solvers' own: their arrays lie elsewhere)
+        padding = [np.empty(1 + 97 * spacer) for _ in range(spacer)]
+        solver = rmcore.MatrixSolver(game, max_points=0)
+        solver.run(30)
+        runs.append((solver.average_policy().probabilities, padding))
+    first = runs[0][0]
+    for probabilities, _ in runs[1:]:
+        assert np.array_equal(probabilities, first)

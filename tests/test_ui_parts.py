@@ -325,7 +325,10 @@ def test_on_a_projector_a_long_title_is_wrapped_at_spaces_and_the_top_margin_gro
     lines = projected["layout"]["title"]["text"].split("<br>")
     assert len(lines) == 2 and " ".join(lines) == long and max(map(len, lines)) <= charts.PROJECTOR_TITLE_CHARS
     assert projected["layout"]["margin"]["t"] == bars["layout"]["margin"]["t"] * 1.2 + charts.PROJECTOR_TITLE_LINE
-    assert bars["layout"]["height"] < charts.PROJECTOR_MIN_HEIGHT <= projected["layout"]["height"]  # room for the axis
+    plot = projected["layout"]["height"] - projected["layout"]["margin"]["t"] - projected["layout"]["margin"]["b"]
+    assert plot >= charts.vertical_title_length(bars["layout"]) > 0  # room for the axis title along the plot
+    main = charts.for_projector(figures.strategy_trajectories(solver.history(), solver.game))["layout"]
+    assert main["height"] <= 430  # (a chart whose axis titles fit keeps its height: the main chart fits 720 pixels)
     short = figures.strategy_trajectories(solver.history(), solver.game)  # a short title stays on one line
     assert charts.for_projector(short)["layout"]["title"]["text"] == short["layout"]["title"]["text"]
 

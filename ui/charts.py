@@ -289,8 +289,8 @@ PROJECTOR_CURRENT_OPACITY = 0.9
 #: Height added to a chart whose legend moves from beside the plot to below it on a projector, in pixels (two or three
 #: rows of 18 px entries), and the right margin left for a colour bar.
 PROJECTOR_LEGEND_ROOM = 160
-#: Least height of a projected chart, in pixels: a vertical axis title at the projector's size needs about 300.
-PROJECTOR_MIN_HEIGHT = 420
+#: A character's width at the projector's text size, as a share of the size (an average over a sans-serif's letters).
+PROJECTOR_CHARACTER_WIDTH = 0.55
 #: Longest line of a projected chart's title, in characters: a chart half a 1280-pixel screen wide shows about 60 at
 #: the projector's title size and cuts the rest; a longer title is wrapped at a space, each line PROJECTOR_TITLE_LINE
 #: pixels of the top margin.
@@ -311,8 +311,13 @@ def for_projector(spec: dict) -> dict:
     layout["title"] = {**title, "font": {"size": PROJECTOR_TEXT + 4}}
     legend = layout.get("legend", {})
     layout["legend"] = {**legend, "font": {"size": PROJECTOR_TEXT}}
-    if "height" in layout:  # (a short chart's axis titles, at the projector's size, run past its plot)
-        layout["height"] = max(layout["height"], PROJECTOR_MIN_HEIGHT)
+    if "height" in layout:  # (a short chart's vertical axis title, at the projector's size, would run past its plot)
+        plot = (
+            layout["height"]
+            - (layout.get("margin") or {}).get("t", 0) * 1.2
+            - (layout.get("margin") or {}).get("b", 0) * 1.3
+        )
+        layout["height"] += max(0, round(vertical_title_length(layout) - plot))
     if legend.get("orientation") == "h" and legend.get("y", 0) < 0:  # below the plot: clear of the larger axis titles
         layout["legend"].update(y=legend["y"] - 0.12, yanchor="top")  # (its top there, however many rows it takes)
         layout["height"] = layout.get("height", 450) + 50
@@ -368,6 +373,13 @@ def _wrapped(text: str, width: int) -> tuple[str, int]:
         else:
             lines[-1] = f"{lines[-1]} {word}".strip()
     return "<br>".join(lines), len(lines) - 1
+
+
+def vertical_title_length(layout: dict) -> float:
+    """The longest vertical axis title of a layout, in pixels at the projector's text size (estimated)."""
+    titles = [axis.get("title") for key, axis in layout.items() if key.startswith("yaxis") and isinstance(axis, dict)]
+    texts = [t.get("text", "") if isinstance(t, dict) else str(t or "") for t in titles]
+    return max((len(text) for text in texts), default=0) * PROJECTOR_TEXT * PROJECTOR_CHARACTER_WIDTH
 
 
 def _keeps_its_shape(layout: dict) -> bool:
