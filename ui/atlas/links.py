@@ -1,4 +1,4 @@
-"""Share links from the atlas to the page that runs a cell: the matrix page (``/``) or the tree page (``/kuhn_poker``)
+"""Share links from the atlas to the page that runs a cell: the matrix page (``/``) or the tree page (``/game_trees``)
 with the cell's game, algorithm, seed and iterations set (``docs/reference/share-links.md`` lists the keys).
 
 No Streamlit here: a cell's spec (``rmcore.sweep``'s, as a result file records it) in, the page's path and query pairs
@@ -13,7 +13,8 @@ from typing import NamedTuple
 import rmcore
 from rmcore.trees.cfr import MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
 
-from ..link import MAX_RUN_TO
+from ..explain import ALGORITHM_NAMES
+from ..link import MAX_RUN_TO, TREE_PAGE_PATH
 from ..matrix.settings import ETA_CHOICES, START_CHOICES
 from ..trees.games import CLASSIC
 from ..trees.settings import DCFR_RANGES, DISCOUNT_KEYS, GAMES, MMD_ALPHAS, PLUS_RANGES, PLUS_VARIANTS
@@ -23,7 +24,7 @@ MAX_SEED = 2**31 - 1
 
 
 class Link(NamedTuple):
-    """Where a cell's run opens: ``path`` (``""`` for the matrix page, ``"kuhn_poker"`` for the tree page) and the
+    """Where a cell's run opens: ``path`` (``""`` for the matrix page, ``"game_trees"`` for the tree page) and the
     query ``pairs``; or ``None`` for both and the ``reason`` why not."""
 
     path: str | None
@@ -56,7 +57,7 @@ def link(spec: dict) -> Link:
     if isinstance(found, str):
         return Link(None, reason=found)
     pairs = [*found, ("run_to", str(spec["iterations"]))]
-    return Link("kuhn_poker" if tree else "", tuple(pairs))
+    return Link(TREE_PAGE_PATH if tree else "", tuple(pairs))
 
 
 def _matrix_pairs(spec: dict) -> list | str:
@@ -68,7 +69,7 @@ def _matrix_pairs(spec: dict) -> list | str:
         if not parameter.low <= value <= parameter.high:
             return f"{parameter.name} = {value} is outside the page's slider"
         pairs.append((f"param_{game['name']}_{parameter.name}", _number(value)))
-    pairs.append(("algorithm", algorithm["matrix"]))
+    pairs.append(("algorithm", ALGORITHM_NAMES[algorithm["matrix"]]))  # (by its label, as the page's widget writes it)
     eta = algorithm["eta"]
     if eta is not None:
         text = eta if isinstance(eta, str) else format(eta, "g")

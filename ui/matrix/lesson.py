@@ -63,13 +63,12 @@ class MatrixLesson:
 
     def query(self) -> list[tuple[str, str]]:
         """The lesson's query parameters, as the bound widgets write them (only what differs from the page's
-        defaults): the preset by its title, the race by its labels, the current strategies shown; the algorithm as
-        the library names it (``algorithm=rm+``, which the page reads as its label) and the ranking, where they are
-        not the page's own."""
+        defaults): the preset by its title, the race by its labels, the current strategies shown; the algorithm by its
+        label and the ranking, where they are not the page's own."""
         algorithm = self.variants[0].algorithm
         return (
             [("preset", rmcore.PRESETS[self.preset].title)]
-            + ([("algorithm", algorithm)] if algorithm != _DEFAULT_ALGORITHM else [])
+            + ([("algorithm", explain.ALGORITHM_NAMES[algorithm])] if algorithm != _DEFAULT_ALGORITHM else [])
             + [("race_variants", v.label) for v in self.variants[1:]]
             + [("show_current", "true")]
             + ([("rank_by", explain.MATRIX_RANK_BY[self.rank_by])] if self.rank_by != _DEFAULT_RANK_BY else [])
