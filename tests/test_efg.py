@@ -221,3 +221,24 @@ def test_a_tree_too_deep_for_the_builder_is_refused_before_it_is_built(monkeypat
         rmcore.read_efg("\n".join(lines))
     monkeypatch.setattr(efg, "MAX_EFG_HISTORY_CHARS", 100_000)
     assert len(rmcore.read_efg("\n".join(lines)).infosets) == 200
+
+
+@pytest.mark.parametrize(
+    "written", ["0", "7", "+3", "-3", "007", "1/3", "-2/4", "+6/8", "0.25", "-1.5e3", ".5", "12345678901234567890"]
+)
+def test_every_number_is_read_as_the_exact_fraction_it_writes(written):
+    parser = efg._Parser(efg._tokens(written))
+    value, text = parser.number_as_written("a payoff")
+    assert (value, text) == (Fraction(written), written)
+    assert type(value) is Fraction
+
+
+@pytest.mark.parametrize("written", ["0", "12", "000000000005", "1000000000000", "2/1", "4.0"])
+def test_whole_numbers_read_as_integers(written):
+    assert efg._Parser(efg._tokens(written)).integer("an outcome number") == int(Fraction(written))
+
+
+@pytest.mark.parametrize("written", ["1000000000001", "-1", "1/2", "²", "12345678901234"])
+def test_numbers_that_are_not_whole_numbers_from_0_to_a_trillion_are_refused(written):
+    with pytest.raises(efg._Refusal):
+        efg._Parser(efg._tokens(written)).integer("an outcome number")
