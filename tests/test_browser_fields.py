@@ -155,11 +155,6 @@ def test_the_share_link_of_a_clicked_start_opens_that_start_and_that_run(app_url
         assert fresh.locator("[data-testid=stException]").count() == 0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="ui.link.arrived reads algorithm=hedge into the session; Streamlit leaves a widget first drawn with a value "
-    "from the session out of the address, so the address and the Share link lose the algorithm",
-)
 def test_a_link_naming_the_algorithm_as_the_library_does_keeps_it_in_the_address(app_url):
     with chromium_page(1280, 1000) as page:
         _open(page, f"{app_url}/?preset=Matching+pennies&algorithm=hedge")

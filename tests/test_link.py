@@ -44,6 +44,23 @@ def test_a_link_restores_the_matrix_pages_setup_and_runs_to_its_iteration():
     assert not app.warning
 
 
+def test_a_link_naming_the_algorithm_as_the_library_does_runs_it_and_keeps_it_by_its_label():
+    app = opened({"preset": "Matching pennies", "algorithm": "optimistic-gda", "run_to": "20"})
+    run_to_reached(app, "matrix")
+    live = app.session_state.matrix_live
+    assert live.primary.variant.algorithm == "optimistic-gda" and live.iteration == 20
+    assert app.query_params["algorithm"] == "Optimistic GDA", "the address carries the label"
+    assert not app.warning, "the link's algorithm was used: nothing to say"
+    app.checkbox(key="matrix_share_run_to").check().run()
+    assert "algorithm=Optimistic+GDA" in " ".join(c.value for c in app.code), "and so does the Share link"
+
+
+def test_a_library_name_of_an_algorithm_means_nothing_on_the_tree_page():
+    app = opened({"algorithm": "hedge"}, url_path="game_trees")
+    assert "algorithm: not a setting of this page" in warnings(app)
+    assert app.query_params["algorithm"] == "hedge"
+
+
 def test_a_link_carries_an_edited_matrix_with_its_names():
     game = rmcore.MatrixGame([[1, -1], [-2, 3]], [[0, 1], [2, -1]], ("Up", "Down"), ("Left", "Right"), name="Ours")
     app = opened({"matrix": link.matrix_param(game)})

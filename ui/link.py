@@ -102,6 +102,23 @@ def named_algorithm() -> str | None:
     return named[0] if len(named) == 1 and named[0] in ALGORITHM_NAMES else None
 
 
+def label_named_algorithm() -> bool:
+    """On a session's first run, before the matrix page's widgets are drawn: write an algorithm the link names as the
+    library does into the address by its widget's label; returns whether it did (the caller then reruns).
+
+    Why the address, and why a rerun: Streamlit seeds a bound widget from the parameters its run began with, drops
+    one that is not an option's label from the address, and writes a value given through ``st.session_state`` into
+    the address only once the widget holds a value from a run the browser asked for (``st.rerun`` is not one). A
+    rerun starts from the address as written here, so the widget reads the label as from any link that gives it, and
+    the address and the Share link keep it.
+    """
+    named = named_algorithm()
+    if named is None:
+        return False
+    st.query_params["algorithm"] = ALGORITHM_NAMES[named]
+    return True
+
+
 def _shown(values: list[str]) -> str:
     """A link's value as the notice quotes it: cut to 40 characters, in quotes, as typed (escaped for Markdown)."""
     text = ", ".join(values)

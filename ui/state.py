@@ -73,8 +73,8 @@ KEYS = {
     "atlas_results": "the page's own results: (table, where from, in words); None: the shipped atlas",
 }
 #: Widgets' own keys this module gives a value before the widget is drawn (beside :func:`set_widgets`): the matrix
-#: page's algorithm (a link names it as the library does) and preset box, the Run/Pause switch, the atlas's game.
-WIDGET_KEYS = ("algorithm", "preset", "{page}_running", "{page}_running_{renamed}", "atlas_game")
+#: page's preset box, the Run/Pause switch, the atlas's game.
+WIDGET_KEYS = ("preset", "{page}_running", "{page}_running_{renamed}", "atlas_game")
 
 
 class Notice(NamedTuple):
@@ -160,18 +160,22 @@ def new_file(uploader: str, identity: Hashable) -> bool:
 
 
 def _arrived() -> None:
-    """On a session's first run: remember the link's parameters and its iteration to run to; show an algorithm it names
-    as the library does in the widget, by the widget's label (the widget is bound to the link by its label)."""
+    """On a session's first run: remember the link's parameters and its iteration to run to."""
     given = link.given()
     st.session_state.link_given = given
     st.session_state.link_problems = []
     st.session_state.link_checked = False
-    named = link.named_algorithm()
-    if named is not None:
-        st.session_state.algorithm = named
     run_to, problem = link.requested_iteration(given)
     _link_problem(problem)
     st.session_state.link_run_to = run_to
+
+
+def label_link_algorithm() -> None:
+    """On the matrix page, before its widgets are drawn in a session's first run: an algorithm the link names as the
+    library does goes into the address by its widget's label, and the run starts again from there
+    (:func:`ui.link.label_named_algorithm` says why)."""
+    if not st.session_state.link_checked and link.label_named_algorithm():
+        st.rerun()
 
 
 def _link_problem(problem: str | None) -> None:
