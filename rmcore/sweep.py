@@ -85,6 +85,7 @@ __all__ = [
     "parse_grid",
     "read_grid",
     "run_cell",
+    "prepare_family",
     "sweep",
     "read_cell",
     "read_results",
@@ -1007,13 +1008,16 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
         tracker.dashboard = dashboard
         tracker.report()
         # Kernels first, one task per family the cells use, so that two workers do not compile the same family at once
-        # on an empty numba cache (several seconds each; loading it from the cache, a fraction of a second).
+        # on an empty numba cache (several seconds each); then every worker loads them from the cache (a fraction of a
+        # second each), so that no cell's time holds a load.
         families = sorted({cell.family for cell in todo})
         warm = [
-            client.submit(_prepare_family, family, key=f"prepare kernels-{family}", pure=False) for family in families
+            client.submit(prepare_family, family, key=f"prepare kernels-{family}", pure=False) for family in families
         ]
         client.gather(warm)
         del warm
+        for family in families:
+            client.run(prepare_family, family)
         futures = {}
         for rank, cell in enumerate(todo):
             futures[client.submit(run_cell, cell, key=cell.task_key, priority=len(todo) - rank, pure=False)] = cell
@@ -1032,8 +1036,9 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
             owner.close()
 
 
-def _prepare_family(family: str) -> None:
-    """Load (or compile) one family of kernels (``"matrix"`` or ``"tree"``) in this worker."""
+def prepare_family(family: str) -> None:
+    """Load (or compile) one family of kernels (``"matrix"`` or ``"tree"``) in this process: what a sweep runs on
+    each worker before its cells."""
     from ._runtime import prepare_kernels
 
     prepare_kernels((family,))
