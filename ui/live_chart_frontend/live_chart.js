@@ -121,11 +121,12 @@ function withView(layout, view) {
 }
 
 // The strategy-space chart's field: thousands of streamline points that stay put while the iterates move over them.
-// Plotly.react redraws every trace of a plot whose data changed, and redrawing the field with the iterates held the
-// matrix page to 6 updates a second instead of 7.5 without it (measured: headless chromium, server and browser pinned
-// to a core each). So while a run is live (a static plot), the traces whose meta is FIELD (ui/matrix/space_figure.py's
-// FIELD) are drawn in a plot of their own under the chart, the underlay, and redrawn only when they, the theme, the
-// size or the axes change; the chart above, on a transparent page, redraws the rest. Their uid carries a digest of
+// Plotly.react redraws every trace of a plot whose data changed: the field redrawn with the iterates held the matrix
+// page to 4.5-5.0 updates a second, drawn once underneath 5.5-5.75, and without a field it makes 6.0-6.1 (Matching
+// pennies under Hedge, measured in turn at one load: headless chromium, server and browser pinned to a core each).
+// So while a run is live (a static plot), the traces whose meta is FIELD (ui/matrix/space_figure.py's FIELD) are
+// drawn in a plot of their own under the chart, the underlay, and redrawn only when they, the theme, the size or the
+// axes change; the chart above, on a transparent page, redraws the rest. Their uid carries a digest of
 // their points: comparing it stands for comparing thousands of numbers. An interactive chart (paused, or under the
 // pointer) draws everything in one plot, so that zoom and hover act on the field too.
 const FIELD = "field";
