@@ -321,7 +321,9 @@ def test_while_running_the_field_is_drawn_once_under_the_moving_iterates(app_url
         page.evaluate("() => { window.__rmLayers.underlay.style.visibility = 'hidden'; }")
         without = _shot(page, box)
         changed = int((np.abs(with_field - without).max(axis=-1) > 40).sum())
-        assert changed > 1500, f"the field shows through the chart: {changed} pixels differ without its layer"
+        # (The streamlines cover 7% of the triangle's box and 17% of the square, where the iterates leave them bare.)
+        share = changed / (chart_area[2] * chart_area[3])
+        assert share > 0.03, f"the field shows through the chart: {share:.1%} of the plot area differs without it"
         # (The marker's disc, 13 px across, less its outline; an axis line may cross it: a share of its pixels.)
         row, column = round(y - box[1]), round(x - box[0])
         trail = [int(space_figure.TRAIL_COLOURS[0][k : k + 2], 16) for k in (1, 3, 5)]
