@@ -310,7 +310,7 @@ def test_while_running_the_field_is_drawn_once_under_the_moving_iterates(app_url
         assert all(layers["under"]) and len(layers["under"]) > 1, "the layer holds the field's streamlines only"
         assert layers["above"] == 0, "the chart above redraws without the field"
         chart_area, underlay_area = layers["areas"]
-        assert underlay_area == pytest.approx(chart_area, abs=0.5), "the field lies in the chart's plot area"
+        assert underlay_area == pytest.approx(chart_area, abs=0.01), "the field lies in the chart's plot area"
         assert layers["ticks"][1] == layers["ticks"][0], "the grid under the field lies at the chart's ticks"
 
         page.evaluate(_WATCH_JS)

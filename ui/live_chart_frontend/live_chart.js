@@ -307,14 +307,14 @@ class LiveChart {
       }
     } else if (full.xaxis && full.yaxis) {
       const xa = full.xaxis, ya = full.yaxis;
-      // The plot area in pixels as the chart placed it (a square's axes shrink their domain to keep it square): the
-      // underlay's margins are that area's, its axes span it whole. The grid goes where the chart put its ticks: axes
-      // without labels or ties to each other tick elsewhere (every 0.5 where the chart's square ticks every 0.2).
-      layout.margin = { l: xa._offset, r: full.width - xa._offset - xa._length, t: ya._offset, b: full.height - ya._offset - ya._length, pad: 0, autoexpand: false };
+      // The axes' domains as the chart computed them (a square's shrink to keep it square; Plotly rounds margins to
+      // whole pixels, so a domain, not a margin, places the area's half pixels). The grid goes where the chart put its
+      // ticks: axes without labels or ties to each other tick elsewhere (every 0.5 where the chart's square ticks
+      // every 0.2).
       for (const [key, axis] of [["xaxis", xa], ["yaxis", ya]]) {
         const ticks = (axis._vals || []).filter((tick) => !tick.minor).map((tick) => tick.x);
         const own = Object.assign({}, given[key], BARE_AXIS, {
-          range: axis.range.slice(), autorange: false, domain: [0, 1], tickmode: "array", tickvals: ticks,
+          range: axis.range.slice(), autorange: false, domain: axis.domain.slice(), tickmode: "array", tickvals: ticks,
         });
         for (const tie of ["scaleanchor", "scaleratio", "constrain", "constraintoward", "matches"]) delete own[tie];
         layout[key] = own;
