@@ -68,7 +68,3 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
-
-
-if __name__ == "__main__":
-    main()

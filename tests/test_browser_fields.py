@@ -1,15 +1,20 @@
 """The strategy-space chart in a real browser: a click on the square or the triangle sets the start, restarts the run
-there and writes it into the link, and the Share control's link opens that start and that run in a fresh session
-(Debian's chromium, driven by Playwright, against `streamlit run`)."""
+there and writes it into the link, the Share control's link opens that start and that run in a fresh session, and
+while a run is live the field is drawn once, in a layer under the moving iterates (Debian's chromium, driven by
+Playwright, against `streamlit run`)."""
 
+import io
 import os
 import time
 import urllib.parse
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 
 from ui.explain import ALGORITHM_NAMES
+from ui.matrix import space_figure
 from ui.matrix.settings import START_CHOICES
 
 from .browser import CHROMIUM, chromium_page, click_until, iteration_shown, running_app, wait_until_idle
@@ -196,4 +201,138 @@ def test_a_click_on_one_populations_triangle_starts_both_players_there(app_url):
         )
         wait_until_idle(page)
         assert page.evaluate(_START_JS) == pytest.approx([0.6, 0.3, 0.1])
+        assert page.locator("[data-testid=stException]").count() == 0
+
+
+#: The strategy-space chart and the field's layer under it (``ui/live_chart_frontend/live_chart.js``), kept in
+#: ``window.__rmLayers``: which traces each draws, whether the layer shows, both plot areas (page pixels) and where
+#: each puts its ticks (the grid).
+_LAYERS_JS = """(field) => {
+    const chart = [...document.querySelectorAll('.rm-live-chart')].find(
+        c => (c._fullData || []).some(t => (t.name || '').startsWith('rest point')));
+    const underlay = chart && chart.parentElement.querySelector('.rm-live-underlay');
+    if (!underlay || !underlay._fullLayout || !chart._fullLayout) return null;
+    window.__rmLayers = {chart, underlay};
+    const area = (plot) => {
+        const box = plot.getBoundingClientRect(), layout = plot._fullLayout;
+        if (layout.ternary && layout.ternary._subplot) {
+            const t = layout.ternary._subplot;
+            return [box.left + t.x0, box.top + t.y0, t.w, t.h];
+        }
+        return [box.left + layout.xaxis._offset, box.top + layout.yaxis._offset, layout.xaxis._length,
+                layout.yaxis._length];
+    };
+    const ticks = (plot) => {
+        const layout = plot._fullLayout;
+        const axes = layout.ternary ? ['aaxis', 'baxis', 'caxis'].map(a => layout.ternary[a])
+                                    : [layout.xaxis, layout.yaxis];
+        return axes.map(axis => (axis._vals || []).filter(tick => !tick.minor).map(tick => tick.x));
+    };
+    const box = chart.getBoundingClientRect();
+    return {
+        shown: underlay.style.visibility !== 'hidden',
+        under: (underlay._fullData || []).map(t => t.meta === field),
+        above: chart._fullData.filter(t => t.meta === field).length,
+        areas: [area(chart), area(underlay)],
+        ticks: [ticks(chart), ticks(underlay)],
+        box: [box.left, box.top, box.width, box.height],
+    };
+}"""
+#: Count both plots' redraws from now on, mark the layer's element, and note where the last iterate is at each redraw.
+_WATCH_JS = """() => {
+    const {chart, underlay} = window.__rmLayers;
+    const seen = window.__rmSeen = {chart: 0, underlay: 0, places: new Set()};
+    underlay.__rmMark = 'the same element';
+    underlay.on('plotly_afterplot', () => { seen.underlay += 1; });
+    chart.on('plotly_afterplot', () => {
+        seen.chart += 1;
+        const now = chart._fullData.find(t => (t.name || '').endsWith(': last iterate now'));
+        if (now) seen.places.add(JSON.stringify([[...(now.x || now.a)], [...(now.y || now.b)]]));
+    });
+}"""
+_SEEN_JS = """() => {
+    const {chart} = window.__rmLayers, seen = window.__rmSeen;
+    const underlay = chart.parentElement.querySelector('.rm-live-underlay');
+    return {chart: seen.chart, underlay: seen.underlay, places: seen.places.size, mark: underlay.__rmMark || null};
+}"""
+#: The last iterate's marker centre in page pixels, as the chart placed it.
+_LAST_ITERATE_JS = """() => {
+    const {chart} = window.__rmLayers;
+    const now = chart._fullData.find(t => (t.name || '').endsWith(': last iterate now'));
+    const box = chart.getBoundingClientRect(), layout = chart._fullLayout;
+    if (now.a) {
+        const t = layout.ternary._subplot, a = now.a[0], c = now.c[0];
+        return [box.left + t.x0 + t.w * (c + a / 2), box.top + t.y0 + t.h * (1 - a)];
+    }
+    const xa = layout.xaxis, ya = layout.yaxis;
+    return [box.left + xa._offset + (now.x[0] - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length,
+            box.top + ya._offset + (ya.range[1] - now.y[0]) / (ya.range[1] - ya.range[0]) * ya._length];
+}"""
+
+
+def _shot(page, box) -> np.ndarray:
+    left, top, width, height = box
+    clip = dict(x=left, y=top, width=width, height=height)
+    return np.asarray(Image.open(io.BytesIO(page.screenshot(clip=clip))).convert("RGB"), dtype=int)
+
+
+#: Rock-Paper-Scissors in one population, from a start off its rest point (both players at (60, 30, 10) %).
+_RPS_MOVING = urllib.parse.urlencode(
+    {"preset": "Rock-Paper-Scissors", "algorithm": "hedge", "start_mode": START_CHOICES["custom"]}
+    | {f"start_{who}_3_{k}": w for who in ("row", "col") for k, w in enumerate((60, 30, 10))}
+)
+
+
+@pytest.mark.parametrize("query", ["preset=Matching+pennies&algorithm=hedge", _RPS_MOVING], ids=["square", "triangle"])
+def test_while_running_the_field_is_drawn_once_under_the_moving_iterates(app_url, query):
+    """Plotly.react redraws every trace of a plot whose data changed: the field's thousands of points go to a layer of
+    their own while the run is live, which keeps its element and is not redrawn while the iterates move above it; the
+    field shows through the chart, in its plot area to the pixel, and the last iterate is drawn over it."""
+    with chromium_page(1920, 1080) as page:  # (a chart large enough to tick its square every 0.2)
+        _open(page, f"{app_url}/?{query}")
+        step = page.get_by_role("button", name="Step +10", exact=True)
+        click_until(page, step, lambda: iteration_shown(page) == "10")
+        wait_until_idle(page)
+        page.get_by_role("radio", name="Run").click()
+        page.mouse.move(1, 1)  # (off the chart: the chart under the pointer is drawn interactive, in one plot)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            layers = page.evaluate(_LAYERS_JS, space_figure.FIELD)
+            if layers and layers["shown"] and layers["under"]:
+                break
+            time.sleep(0.3)
+        assert layers and layers["shown"], f"while running, the field is drawn in a layer under the chart: {layers}"
+        assert all(layers["under"]) and len(layers["under"]) > 1, "the layer holds the field's streamlines only"
+        assert layers["above"] == 0, "the chart above redraws without the field"
+        chart_area, underlay_area = layers["areas"]
+        assert underlay_area == pytest.approx(chart_area, abs=0.01), "the field lies in the chart's plot area"
+        assert layers["ticks"][1] == layers["ticks"][0], "the grid under the field lies at the chart's ticks"
+
+        page.evaluate(_WATCH_JS)
+        time.sleep(4.0)
+        seen = page.evaluate(_SEEN_JS)
+        assert seen["chart"] >= 3 and seen["places"] >= 2, f"the iterates move while the run is live: {seen}"
+        assert seen["underlay"] == 0, f"the field is not drawn again while only the iterates move: {seen}"
+        assert seen["mark"] == "the same element", "the field's layer keeps its element"
+
+        page.evaluate("() => { window.requestAnimationFrame = () => 0; }")  # (the chart draws no more updates)
+        time.sleep(1.0)
+        page.evaluate("() => window.__rmLayers.chart.scrollIntoView({block: 'center'})")
+        time.sleep(0.5)
+        box = page.evaluate(_LAYERS_JS, space_figure.FIELD)["box"]
+        x, y = page.evaluate(_LAST_ITERATE_JS)
+        with_field = _shot(page, box)
+        page.evaluate("() => { window.__rmLayers.underlay.style.visibility = 'hidden'; }")
+        without = _shot(page, box)
+        changed = int((np.abs(with_field - without).max(axis=-1) > 40).sum())
+        # (The streamlines change 4% of the triangle's box and 9% of the square's at this size.)
+        share = changed / (chart_area[2] * chart_area[3])
+        assert share > 0.01, f"the field shows through the chart: {share:.1%} of the plot area differs without it"
+        # (The marker's disc, 13 px across, less its outline; an axis line may cross it: a share of its pixels.)
+        row, column = round(y - box[1]), round(x - box[0])
+        trail = [int(space_figure.TRAIL_COLOURS[0][k : k + 2], 16) for k in (1, 3, 5)]
+        disc = [shot[row - 3 : row + 4, column - 3 : column + 4] for shot in (with_field, without)]
+        blue = [int((np.abs(pixels - trail).max(axis=-1) <= 40).sum()) for pixels in disc]
+        # (Compositing one more layer may move a pixel's channels by a unit or two.)
+        assert blue[0] >= 15 and np.abs(disc[0] - disc[1]).max() <= 8, f"the last iterate is over the field {blue}"
         assert page.locator("[data-testid=stException]").count() == 0

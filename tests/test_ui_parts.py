@@ -519,10 +519,10 @@ def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_
     digits = space_figure.FIELD_DIGITS
     for name in ("matching-pennies", "rps"):  # the square and the triangle
         setup = fields.field_setup(rmcore.preset(name), "hedge")
-        sent = space_figure.field_traces(setup, fields.picture(setup))
+        sent = space_figure.field_traces(setup)
         with monkeypatch.context() as unrounded:
             unrounded.setattr(space_figure, "FIELD_DIGITS", None)
-            exact = space_figure.field_traces(setup, fields.picture(setup))
+            exact = space_figure.field_traces(setup)
         assert len(sent) == len(exact) > 1, name
         for trace, truth in zip(sent[:-1], exact[:-1]):  # (the last trace carries the colour bar)
             for axis in ("x", "y") if setup.space == "square" else ("a", "b", "c"):
@@ -531,3 +531,32 @@ def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_
                 drawn, points = values[np.isfinite(values)], points[np.isfinite(points)]
                 assert np.array_equal(drawn, np.round(drawn, digits)), (name, axis)
                 assert np.abs(drawn - points).max() <= 0.5 * 10.0**-digits + 1e-12, (name, axis)
+
+
+def test_the_fields_streamlines_are_marked_and_named_by_a_digest_of_their_points():
+    """The live chart draws the traces marked ``FIELD`` once, under the rest, and draws them again when their ``uid``
+    (a digest of their points) changes: one field keeps its uids from call to call, another field has others."""
+    from ui import fields
+    from ui.matrix import space_figure
+
+    def streamlines(name, **given):
+        traces = space_figure.field_traces(fields.field_setup(rmcore.preset(name), "hedge", **given))
+        return [trace for trace in traces if trace.get("meta") == space_figure.FIELD]
+
+    pennies = streamlines("matching-pennies")
+    assert len(pennies) > 1 and all(trace["name"].startswith("field, speed band") for trace in pennies)
+    uids = [trace["uid"] for trace in pennies]
+    assert len(set(uids)) == len(uids) and uids == [trace["uid"] for trace in streamlines("matching-pennies")]
+    others = {trace["uid"] for trace in streamlines("rps")} | {
+        trace["uid"] for trace in streamlines("rps", opponent=(0.5, 0.3, 0.2))
+    }
+    assert len(others) == len(streamlines("rps")) + len(streamlines("rps", opponent=(0.5, 0.3, 0.2)))
+    assert not others & set(uids)
+    colour_bar = space_figure.field_traces(fields.field_setup(rmcore.preset("rps"), "hedge"))[-1]
+    assert colour_bar.get("meta") != space_figure.FIELD  # (it stays with the legend, above)
+
+    colour = pennies[0]["line"]["color"]
+    pennies[0]["line"] = {"color": "red"}  # a caller restyling its copy leaves the cached trace as it was
+    assert streamlines("matching-pennies")[0]["line"]["color"] == colour
+    with pytest.raises(ValueError):
+        pennies[0]["x"][0] = 0.5  # (the points are shared between calls: read-only)

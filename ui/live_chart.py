@@ -112,6 +112,10 @@ def live_chart(
     it at most once every ``every`` seconds (the latest figure wins). The caption is drawn by the chart itself
     because every element of a live panel is sent again on each update, about 0.25 ms of a class's server each.
 
+    Traces whose ``meta`` is :data:`ui.matrix.space_figure.FIELD` (the field under the strategy space: thousands of
+    points that stay put) are drawn, while the chart is static, in a plot of their own under it, again only when their
+    ``uid``, the theme, the size or the axes change; the chart above redraws the rest.
+
     ``clicks`` (``"square"`` or ``"ternary"``) makes a click on the plot report the point clicked, in data
     coordinates (``{"x", "y"}`` or ``{"a", "b", "c"}``), as the component's ``clicked`` value: ``on_click`` is called
     with it in ``st.session_state[key]["clicked"]``, before the script runs. Plotly reports clicks on data points only;

@@ -120,12 +120,60 @@ function withView(layout, view) {
   return layout;
 }
 
+// The strategy-space chart's field: thousands of streamline points that stay put while the iterates move over them.
+// Plotly.react redraws every trace of a plot whose data changed: the field redrawn with the iterates held the matrix
+// page to 4.5-5.0 updates a second (median 4.9), drawn once underneath it makes 5.5-6.25 (5.75), and 6.0-6.75 (6.1)
+// without a field (Matching pennies under Hedge, six rounds of the three in turn: headless chromium, server and
+// browser pinned to a core each, on a shared machine).
+// So while a run is live (a static plot), the traces whose meta is FIELD (ui/matrix/space_figure.py's FIELD) are
+// drawn in a plot of their own under the chart, the underlay, and redrawn only when they, the theme, the size or the
+// axes change; the chart above, on a transparent page, redraws the rest. Their uid carries a digest of
+// their points: comparing it stands for comparing thousands of numbers. An interactive chart (paused, or under the
+// pointer) draws everything in one plot, so that zoom and hover act on the field too.
+const FIELD = "field";
+const UNDERLAY_CONFIG = { staticPlot: true, displayModeBar: false, responsive: false };
+const BARE_AXIS = { showticklabels: false, showline: false, ticks: "", title: { text: "" } };
+
+// The grid belongs under the field: drawn by the underlay, left out above.
+function withoutGrid(layout) {
+  const out = Object.assign({}, layout);
+  for (const key of Object.keys(out)) {
+    if (/^[xy]axis\d*$/.test(key)) out[key] = Object.assign({}, out[key], { showgrid: false, zeroline: false });
+  }
+  if (out.ternary) {
+    out.ternary = Object.assign({}, out.ternary);
+    for (const axis of ["aaxis", "baxis", "caxis"]) out.ternary[axis] = Object.assign({}, out.ternary[axis], { showgrid: false });
+  }
+  return out;
+}
+
+// What decides how a field trace looks, but for its points, which its uid stands for (a trace without one is
+// compared whole).
+function lookOf(trace) {
+  if (!trace.uid) return trace;
+  return Object.fromEntries(Object.entries(trace).filter(([, value]) => !Array.isArray(value)));
+}
+
 class LiveChart {
   constructor(parent) {
+    // The underlay sits in the chart's box, painted before it (both positioned, in document order), and lets the
+    // pointer through to it.
+    this.frame = document.createElement("div");
+    this.frame.style.position = "relative";
+    parent.appendChild(this.frame);
+    this.underlay = document.createElement("div");
+    this.underlay.className = "rm-live-underlay";
+    Object.assign(this.underlay.style, {
+      position: "absolute", left: "0", top: "0", width: "100%", height: "100%", pointerEvents: "none", visibility: "hidden",
+    });
+    this.frame.appendChild(this.underlay);
+    this.underlayLook = null; // what the underlay shows (lookOf its traces, its layout), as JSON
+    this.field = null; // the field traces the underlay is to show, while the chart is drawn without them
     this.element = document.createElement("div");
     this.element.className = "rm-live-chart";
     this.element.style.width = "100%";
-    parent.appendChild(this.element);
+    this.element.style.position = "relative";
+    this.frame.appendChild(this.element);
     // What the chart shows, in the words and the look of st.caption, drawn here: one element to send instead of two.
     this.caption = document.createElement("p");
     this.caption.className = "rm-live-caption";
@@ -223,11 +271,65 @@ class LiveChart {
     if (!this.figure || !window.Plotly) return;
     const interactive = this.pointerInside || !this.config.staticPlot;
     const config = Object.assign({ modeBarButtonsToAdd: [theSvgButton()], responsive: true }, this.config, interactive ? { staticPlot: false } : {});
-    window.Plotly.react(this.element, this.figure.data, withView(this.figure.layout, this.view), config);
+    const field = interactive ? [] : this.figure.data.filter((trace) => trace.meta === FIELD);
+    let data = this.figure.data;
+    let layout = withView(this.figure.layout, this.view);
+    this.field = field.length ? field : null;
+    if (this.field) {
+      data = data.filter((trace) => trace.meta !== FIELD);
+      layout = withoutGrid(layout);
+    } else {
+      this.underlay.style.visibility = "hidden";
+    }
+    // (The underlay copies the chart's place from the plot just drawn: after it.)
+    Promise.resolve(window.Plotly.react(this.element, data, layout, config)).then(() => this.drawUnderlay());
     if (!this.listening && this.element.on) {
       this.element.on("plotly_relayout", (update) => this.rememberView(update));
       this.listening = true;
     }
+  }
+
+  // The field under the chart, in the plot area the chart was just given (its margins, its axes' ranges and place,
+  // the triangle's domain), redrawn only when what it shows changed.
+  drawUnderlay() {
+    const full = this.element._fullLayout;
+    if (!this.field || !full || !full._size) return;
+    const layout = {
+      width: full.width, height: full.height, autosize: false, showlegend: false,
+      paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)",
+      margin: { l: full._size.l, r: full._size.r, t: full._size.t, b: full._size.b, pad: 0, autoexpand: false },
+    };
+    const given = this.figure.layout;
+    if (full.ternary) {
+      const ternary = full.ternary;
+      layout.ternary = { domain: { x: ternary.domain.x.slice(), y: ternary.domain.y.slice() }, sum: ternary.sum, bgcolor: "rgba(0,0,0,0)" };
+      for (const axis of ["aaxis", "baxis", "caxis"]) {
+        layout.ternary[axis] = Object.assign({}, (given.ternary || {})[axis], BARE_AXIS, { min: ternary[axis].min });
+      }
+    } else if (full.xaxis && full.yaxis) {
+      const xa = full.xaxis, ya = full.yaxis;
+      // The axes' domains as the chart computed them (a square's shrink to keep it square; Plotly rounds margins to
+      // whole pixels, so a domain, not a margin, places the area's half pixels). The grid goes where the chart put its
+      // ticks: axes without labels or ties to each other tick elsewhere (every 0.5 where the chart's square ticks
+      // every 0.2).
+      for (const [key, axis] of [["xaxis", xa], ["yaxis", ya]]) {
+        const ticks = (axis._vals || []).filter((tick) => !tick.minor).map((tick) => tick.x);
+        const own = Object.assign({}, given[key], BARE_AXIS, {
+          range: axis.range.slice(), autorange: false, domain: axis.domain.slice(), tickmode: "array", tickvals: ticks,
+        });
+        for (const tie of ["scaleanchor", "scaleratio", "constrain", "constraintoward", "matches"]) delete own[tie];
+        layout[key] = own;
+      }
+    } else {
+      return;
+    }
+    const look = JSON.stringify([this.field.map(lookOf), layout]);
+    if (look !== this.underlayLook) {
+      // (Copies: Plotly writes into the traces it is given, and the chart may be handed the same ones when interactive.)
+      window.Plotly.react(this.underlay, this.field.map((trace) => Object.assign({}, trace)), layout, UNDERLAY_CONFIG);
+      this.underlayLook = look;
+    }
+    this.underlay.style.visibility = "visible";
   }
 
   // Updates are drawn at the next animation frame, the latest one only. A running page can send updates faster than a
@@ -267,8 +369,11 @@ class LiveChart {
     window.removeEventListener("pointermove", this.movedWithoutButton, true);
     window.removeEventListener("pointerup", this.released, true);
     if (this.pending !== null) clearTimeout(this.pending);
-    if (window.Plotly) window.Plotly.purge(this.element);
-    this.element.remove();
+    if (window.Plotly) {
+      window.Plotly.purge(this.element);
+      window.Plotly.purge(this.underlay);
+    }
+    this.frame.remove();
     this.caption.remove();
   }
 }

@@ -10,6 +10,8 @@ and each speed band is one trace of line pieces separated by gaps (a few traces,
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 from typing import NamedTuple
 
@@ -39,6 +41,11 @@ AVERAGE_COLOUR = "black"
 TRAIL_COLOURS = COLOURS
 #: The ``meta`` of the traces that move from one iteration to the next (an animation draws the rest once).
 ITERATE = "iterate"
+#: The ``meta`` of the field's streamlines, thousands of points that stay put while the iterates move: the live chart
+#: draws them once, in a plot of their own under the rest (``ui/live_chart_frontend/live_chart.js`` reads this name).
+#: Their ``uid`` carries a digest of their points, so that the browser tells a new field from the one it holds without
+#: comparing thousands of numbers on every update.
+FIELD = "field"
 #: Chart height: the square is drawn square, with its legend under it.
 HEIGHT = 460
 
@@ -105,22 +112,37 @@ def _with_gaps(pieces: list[np.ndarray]) -> np.ndarray:
 FIELD_DIGITS = 4
 
 
-def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
-    """The streamlines, one trace per speed band, with arrowheads, and a colour bar of the speed |ż|."""
+def field_traces(setup: fields.Setup) -> list[dict]:
+    """The streamlines, one trace per speed band, with arrowheads, and a colour bar of the speed |ż|.
+
+    Built once per set-up (:func:`_field_traces`): a live page asks for them on every update. Each call gets its own
+    dicts over shared read-only arrays, so that a caller may restyle a trace without touching the cached one.
+    """
+    return [dict(trace) for trace in _field_traces(setup, FIELD_DIGITS)]
+
+
+@functools.lru_cache(maxsize=32)
+def _field_traces(setup: fields.Setup, digits: int | None) -> tuple[dict, ...]:
+    """:func:`field_traces`' cache (``digits`` a key of it: a test draws the field unrounded too)."""
+    picture = fields.picture(setup)
     paths, speeds = picture.paths, picture.speeds
     top = float(speeds.max(initial=0.0))
     if top <= 0:
-        return []
+        return ()
     moving = np.linalg.norm(paths[:, -1] - paths[:, 0], axis=-1) > 1e-6
     heads = _arrowheads(paths, 0.3 * float(np.median(np.linalg.norm(paths[:, -1] - paths[:, 0], axis=-1))))
     bands = np.minimum((speeds / top * len(SPEED_COLOURS)).astype(int), len(SPEED_COLOURS) - 1)
-    traces = []
+    streamlines = []
     for band, colour in enumerate(SPEED_COLOURS):
         chosen = np.flatnonzero((bands == band) & moving)
         if not chosen.size:
             continue
         points = _with_gaps([piece for k in chosen for piece in (paths[k], heads[k])])
-        traces.append(
+        coordinates = _coordinates(setup, points, digits)
+        for value in coordinates.values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        streamlines.append(
             dict(
                 mode="lines",
                 line=dict(color=colour, width=1.4),
@@ -128,9 +150,16 @@ def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
                 hoverinfo="skip",
                 showlegend=False,
                 name=f"field, speed band {band + 1}",
-                **_coordinates(setup, points, FIELD_DIGITS),
+                meta=FIELD,
+                **coordinates,
             )
         )
+    digest = hashlib.blake2b(digest_size=8)
+    for trace in streamlines:
+        for value in trace.values():
+            if isinstance(value, np.ndarray):
+                digest.update(np.ascontiguousarray(value).tobytes())
+    traces = [dict(trace, uid=f"{FIELD}-{digest.hexdigest()}-{k}") for k, trace in enumerate(streamlines)]
     # The colour bar: one invisible marker that carries the scale (Plotly draws a colour bar only for a colour scale).
     scale = [[k / (len(SPEED_COLOURS) - 1), colour] for k, colour in enumerate(SPEED_COLOURS)]
     anchor = _coordinates(setup, paths[:1, 0])
@@ -161,7 +190,7 @@ def field_traces(setup: fields.Setup, picture: fields.Picture) -> list[dict]:
             **anchor,
         )
     )
-    return traces
+    return tuple(traces)
 
 
 def _label_position(point: np.ndarray, setup: fields.Setup) -> str:
@@ -302,7 +331,7 @@ def strategy_space(
     (stacked strategies) as a diamond."""
     layers = layers or Layers()
     picture = fields.picture(setup)
-    traces = field_traces(setup, picture) if layers.field else []
+    traces = field_traces(setup) if layers.field else []
     traces += rest_point_traces(setup, picture.rest_points)
     traces += equilibrium_traces(setup, equilibria)
     traces += iterate_traces(setup, trails, layers, moment)
