@@ -309,15 +309,14 @@ def test_the_families_compiled_in_a_process_of_their_own_are_loaded_by_solvers_n
     assert loaded.stdout.split() == ["3", "0"], loaded.stdout
 
 
+@pytest.mark.parametrize("extra_columns", [0, 5])
 @pytest.mark.parametrize("zero_sum", [True, False])
-def test_a_game_summed_in_one_loop_a_row_repeats_itself_wherever_its_arrays_lie(zero_sum):
-    """A matrix past the L2 cache (FUSED_FROM_COLUMNS columns, FUSED_FROM_ENTRIES entries): a row's utility and its
-    part of the column utilities are one vectorised loop behind LLVM's run-time check that the stores lie clear of
-    the loads: the check never fails for distinct arrays of that size, so solvers whose arrays lie anywhere compute
-    the same numbers to the last bit."""
-    columns = kernels.matrix.FUSED_FROM_COLUMNS + 5
-    rows = kernels.matrix.FUSED_FROM_ENTRIES // columns + 1
-    game = rmcore.preset("random-zero-sum", rows=rows, cols=columns, seed=2)
+def test_a_game_summed_in_one_loop_a_row_repeats_itself_wherever_its_arrays_lie(zero_sum, extra_columns):
+    """A matrix of FUSED_FROM_COLUMNS columns or more: a row's utility and its part of the column utilities are one
+    vectorised loop behind LLVM's run-time check that the stores lie clear of the loads: the check never fails for
+    distinct arrays of that size, so solvers whose arrays lie anywhere compute the same numbers to the last bit."""
+    columns = kernels.matrix.FUSED_FROM_COLUMNS + extra_columns
+    game = rmcore.preset("random-zero-sum", rows=7, cols=columns, seed=2)
     if not zero_sum:
         game = rmcore.MatrixGame(game.row_payoffs, 0.5 - 0.75 * game.row_payoffs)  # (general-sum: B read as it is)
     runs = []
@@ -329,3 +328,22 @@ def test_a_game_summed_in_one_loop_a_row_repeats_itself_wherever_its_arrays_lie(
     first = runs[0][0]
     for probabilities, _ in runs[1:]:
         assert np.array_equal(probabilities, first)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64, np.uint64])
+def test_aligned_copies_keep_values_dtype_and_shape_on_a_cache_line(dtype):
+    for shape in [(1,), (3,), (5, 7), (64, 64)]:  # (an empty array has no start to align)
+        array = np.arange(int(np.prod(shape)), dtype=dtype).reshape(shape)
+        copy = kernels.aligned(array)
+        assert copy.ctypes.data % kernels.ALIGNMENT == 0
+        assert copy.dtype == array.dtype and copy.shape == array.shape and copy.flags.c_contiguous
+        assert copy.flags.writeable and np.array_equal(copy, array) and not np.shares_memory(copy, array)
+
+
+def test_a_matrix_solver_gives_the_kernel_every_array_on_a_cache_line():
+    """numpy starts arrays on 16-byte boundaries; a kernel's vector loads from an array that starts mid-line span two
+    lines (mid-size games ran at half speed)."""
+    for algorithm in ("rm", "hedge", "gda"):
+        solver = rmcore.MatrixSolver(rmcore.preset("random-zero-sum", rows=40, cols=33, seed=1), algorithm=algorithm)
+        arrays = [*solver._payoffs, *solver._state]
+        assert all(array.ctypes.data % kernels.ALIGNMENT == 0 for array in arrays)

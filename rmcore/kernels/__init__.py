@@ -5,9 +5,10 @@
 - :mod:`~rmcore.kernels.tree`: the game-tree layout's passes (reach, the CFR update, the best responses), Monte Carlo
   CFR's sampled walks and magnetic mirror descent.
 
-No validation and no allocation happen here: the wrappers in ``rmcore/matrix.py`` and ``rmcore/cfr.py`` validate,
-allocate and read the results, and ``rmcore/_runtime.py`` decides whether a call runs compiled or, while a family
-compiles in a process of its own, as the same file run as plain Python (:func:`python_twin`).
+No validation and no allocation happen here: the wrappers (``rmcore/matrix/solver.py``, ``rmcore/trees/``)
+validate, allocate (:func:`aligned`) and read the results, and ``rmcore/_runtime.py`` decides whether a call runs
+compiled or, while a family compiles in a process of its own, as the same file run as plain Python
+(:func:`python_twin`).
 
 numba caches compiled code per source file and knows nothing of the jitted functions a file calls in another one, so a
 family that calls :mod:`rng` would keep running an edited generator's old code. :class:`_FamilyStamp` closes that gap:
@@ -26,16 +27,43 @@ import os
 import re
 
 import numba
+import numpy as np
 from numba.core import caching
 from numba.extending import register_jitable
 
-__all__ = ["TWIN_SUFFIX", "FAMILIES", "jit_for", "part_for", "sibling", "python_twin", "is_twin", "family_stamp"]
+__all__ = [
+    "TWIN_SUFFIX",
+    "FAMILIES",
+    "ALIGNMENT",
+    "aligned",
+    "jit_for",
+    "part_for",
+    "sibling",
+    "python_twin",
+    "is_twin",
+    "family_stamp",
+]
 
 #: The module names of the kernel files loaded again as plain Python end with this (``python_twin``).
 TWIN_SUFFIX = "_python_twin"
 #: The kernel families, each compiled and cached as a whole (``python -m rmcore._compile FAMILY``).
 FAMILIES = ("matrix", "tree")
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: Every array a kernel reads in vector registers starts on a boundary of this many bytes, a cache line. numpy starts
+#: an array on a 16-byte boundary; a 64-byte vector load from an array that starts mid-line spans two lines, and
+#: matrix games of 32 to 256 columns then ran at half their speed (``python -m rmcore bench --only matrix``).
+ALIGNMENT = 64
+
+
+def aligned(array) -> np.ndarray:
+    """A C-contiguous, writable copy of ``array`` (same dtype and shape) that starts on an :data:`ALIGNMENT`-byte
+    boundary."""
+    array = np.asarray(array)
+    buffer = np.empty(array.nbytes + ALIGNMENT, dtype=np.uint8)
+    offset = -buffer.ctypes.data % ALIGNMENT
+    out = buffer[offset : offset + array.nbytes].view(array.dtype).reshape(array.shape)
+    out[...] = array
+    return out
 
 
 def is_twin(module_name: str) -> bool:

@@ -654,22 +654,21 @@ def col_utilities_against(A, B, zero_sum, x, out):
             _add_row_times(out, B, i, x[i], 1.0, i == 0)
 
 
-#: A matrix of at least this many columns and :data:`FUSED_FROM_ENTRIES` entries is summed by one loop a row that also
-#: adds it to the column utilities (:func:`_fused_row`).
-FUSED_FROM_COLUMNS = 64
-#: 2**17 doubles: a megabyte, the size of one core's L2 cache on the machines the bench runs on.
-FUSED_FROM_ENTRIES = 1 << 17
+#: A matrix of at least this many columns is summed by one loop a row that also adds the row to the column utilities
+#: (:func:`_fused_row`).
+FUSED_FROM_COLUMNS = 32
 
 
 @part(**_PART)
 def payoff_vectors(A, B, zero_sum, x, y, row_utilities, col_utilities):
     """``row_utilities = A y`` and ``col_utilities = x^T B`` in one pass over the rows.
 
-    While the matrix fits in the L2 cache, two loops a row (:func:`_row_dot`, then :func:`_add_row_times`) are the
-    faster: the second reads the row again from the L1 cache. A matrix larger than that streams from memory, and one
-    loop a row that does both (:func:`_fused_row`) reads each entry once (the bench's 128x128 and 1000x1000 rows are
-    on either side)."""
-    if y.shape[0] >= FUSED_FROM_COLUMNS and A.shape[0] * y.shape[0] >= FUSED_FROM_ENTRIES:
+    From :data:`FUSED_FROM_COLUMNS` columns on, one loop a row does both (:func:`_fused_row`): each entry is read once,
+    and the loop runs in vector registers. Narrower rows take two loops a row (:func:`_row_dot`, then
+    :func:`_add_row_times`), in order below :data:`WIDE_ROWS` columns, as the plain-Python twin adds them. With the
+    arrays on cache-line boundaries (:data:`rmcore.kernels.ALIGNMENT`), one loop is the faster at every width from 16
+    columns to 1000 (``python -m rmcore bench --only matrix``, the shape rows)."""
+    if y.shape[0] >= FUSED_FROM_COLUMNS:
         for i in range(A.shape[0]):
             row_utilities[i] = _fused_row(A, B, zero_sum, i, x[i], y, col_utilities, i == 0)
         return
@@ -688,9 +687,10 @@ def _fused_row(A, B, zero_sum, i, weight, y, col_utilities, first):
     ("reassoc") with fused multiply-adds ("contract"), as :func:`_long_row_dot` and :func:`_long_add_row_times` are.
 
     LLVM vectorises a loop that both sums and stores behind a run-time check that the stores (the column utilities)
-    lie far enough from the loads; arrays of :data:`FUSED_FROM_COLUMNS` doubles or more that are distinct always do,
-    so the check never sends a row to the loop's scalar copy (whose sum would run in another order) and a run does
-    not depend on where its arrays lie."""
+    lie at least one unrolled vector step (32 doubles) from the loads; distinct arrays of :data:`FUSED_FROM_COLUMNS`
+    doubles or more always do, so the check never sends a row to the loop's scalar copy (whose sum would run in
+    another order) and a run does not depend on where its arrays lie. (Narrower rows could: two arrays of 16 doubles
+    may lie 128 bytes apart.)"""
     n = y.shape[0]
     total = 0.0
     if zero_sum:

@@ -62,6 +62,7 @@ import numpy as np
 from .. import _runtime, config
 from .._deprecated import StrategyProfile, getattr_for, warn
 from .._guard import exclusive
+from ..kernels import aligned
 from ..kernels import matrix as kernels
 from ..records import History, Metrics, PlayerValues, Policy
 from ..solver import Solver
@@ -357,9 +358,10 @@ class MatrixSolver(Solver):
         )
         rng, self.seed = seed_words(seed)
         zeros = np.zeros
-        # The kernel's own writable copies (a read-only array is another type to numba: another compile).
-        self._payoffs = (np.array(game.row_payoffs), np.array(game.col_payoffs))
-        self._state = kernels.MatrixState(
+        # The kernel's own writable copies (a read-only array is another type to numba: another compile), each on a
+        # cache line's boundary (rmcore.kernels.ALIGNMENT says why).
+        self._payoffs = (aligned(game.row_payoffs), aligned(game.col_payoffs))
+        fields = kernels.MatrixState(
             regrets_row=zeros(m),
             regrets_col=zeros(n),
             predictions_row=zeros(m),
@@ -389,6 +391,7 @@ class MatrixSolver(Solver):
             scratch_col=zeros(n),
             drawn=np.full(3, -1, dtype=np.int64),
         )
+        self._state = kernels.MatrixState(*(aligned(field) for field in fields))
         self.start = None if start is None else initial_strategies(game, start)
         state = self._state
         if code in _ITERATE_CODES:  # GDA's iterate, the smoothed rules' regret state R_0 in Z: the start (uniform)
