@@ -53,7 +53,7 @@ HISTORY_SHARE = 0.1
 #: times the cells (the two best responses pass over the matrix), per action, and a fixed part. Set above every
 #: shape's cost as ``python -m rmcore bench`` measures it (the rows "history row, in iterations", which print the
 #: model beside the measurement), so that a history takes at most its share.
-MATRIX_ROW_WORK = (2.0, 6.0, 40.0)
+MATRIX_ROW_WORK = (3.0, 6.0, 90.0)
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
