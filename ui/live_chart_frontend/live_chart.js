@@ -121,10 +121,9 @@ function withView(layout, view) {
 }
 
 // The strategy-space chart's field: thousands of streamline points that stay put while the iterates move over them.
-// Plotly.react redraws every trace of a plot whose data changed: the field redrawn with the iterates held the matrix
-// page to 4.5-5.0 updates a second (median 4.9), drawn once underneath it makes 5.5-6.25 (5.75), and 6.0-6.75 (6.1)
-// without a field (Matching pennies under Hedge, six rounds of the three in turn: headless chromium, server and
-// browser pinned to a core each, on a shared machine).
+// Plotly.react redraws every trace of a plot whose data changed: the field redrawn with the iterates cost the matrix
+// page about a fifth of its updates, drawn once underneath a small share (the rows browser_pennies_field and
+// browser_pennies_no_field of docs/performance/browser.json, and the command that measures them).
 // So while a run is live (a static plot), the traces whose meta is FIELD (ui/matrix/space_figure.py's FIELD) are
 // drawn in a plot of their own under the chart, the underlay, and redrawn only when they, the theme, the size or the
 // axes change; the chart above, on a transparent page, redraws the rest. Their uid carries a digest of
