@@ -18,8 +18,8 @@ with (
     else st.container()
 ):
     with st.container(horizontal=True):
-        lesson.button()
-        last_iterate.button()
+        lesson.RULES_LESSON.button()
+        last_iterate.LESSON.button()
         field_lessons.buttons()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
@@ -31,7 +31,7 @@ with (
         chosen = settings.race_section(primary, opponent, start)
         display = settings.display_options(chosen)
 game = st.session_state.game
-display = display._replace(lesson=lesson.words(game, chosen) or last_iterate.words(game, chosen))
+display = display._replace(lesson=lesson.RULES_LESSON.words(game, chosen) or last_iterate.LESSON.words(game, chosen))
 if not presenting:
     subtitle.caption(explain.matrix_subtitle(primary.algorithm))
 
@@ -41,8 +41,8 @@ run = settings.live_run(st.session_state.game, chosen)
 state.notice("matrix")
 speed = controls.run_controls("matrix", run.iteration)
 controls.live_fragment("matrix", speed, lambda run, timeline: view.draw(run, display, timeline))
-lesson.link_line(st.session_state.game, chosen)
-last_iterate.link_line(st.session_state.game, chosen)
+lesson.RULES_LESSON.link_line(st.session_state.game, chosen)
+last_iterate.LESSON.link_line(st.session_state.game, chosen)
 view.export_section(run)
 space.export_section(run)
 state.check_link()

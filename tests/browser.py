@@ -292,7 +292,7 @@ def open_lesson_and_run(page, url: str, lesson: str) -> str:
     from ui.trees import lesson as tree_lesson
 
     if lesson == "rules":
-        address = f"{url}/?{urllib.parse.urlencode(matrix_lesson.query())}"
+        address = f"{url}/?{urllib.parse.urlencode(matrix_lesson.RULES_LESSON.query())}"
     else:
         address = f"{url}/game_trees?{urllib.parse.urlencode(tree_lesson.query(lesson))}"
     page.goto(address)

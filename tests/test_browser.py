@@ -206,7 +206,7 @@ def test_the_rules_lesson_link_runs_eight_rules_with_their_last_iterates_on_a_pr
     current strategies), the lesson's words and the table; the screenshot goes in the lesson's tutorial."""
     from ui.matrix import lesson
 
-    query = "&".join(f"{key}={urllib.parse.quote_plus(value)}" for key, value in lesson.query())
+    query = "&".join(f"{key}={urllib.parse.quote_plus(value)}" for key, value in lesson.RULES_LESSON.query())
     with chromium_page(width=1280, height=720) as page:
         page.goto(f"{app_url}/?{query}&run_to=10000")
         page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)

@@ -27,10 +27,12 @@ def test_the_lesson_button_and_its_link_open_the_race_ranked_by_the_last_iterate
     page.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()  # settings the lesson must undo
     page.radio(key="averaging").set_value("linear").run()
     page.button(key="matrix_last_iterate_lesson").click().run()
-    from_link = opened({key: [v for k, v in last_iterate.query() if k == key] for key, _ in last_iterate.query()})
+    from_link = opened(
+        {key: [v for k, v in last_iterate.LESSON.query() if k == key] for key, _ in last_iterate.LESSON.query()}
+    )
     for app in (page, from_link):
         live = app.session_state.matrix_live
-        assert live.race.variants == last_iterate.VARIANTS
+        assert live.race.variants == last_iterate.LESSON.variants
         assert live.key[1].opponent is None and live.key[1].start is None
         assert app.session_state.game.name == "Cai et al.'s 3x3 game"
         assert app.toggle(key="show_current").value and app.radio(key="rank_by").value == "current"
@@ -38,13 +40,13 @@ def test_the_lesson_button_and_its_link_open_the_race_ranked_by_the_last_iterate
             app.button(key="matrix_step_100").click().run()
         assert not app.exception
         names = _race_names(app)
-        assert sum(name.endswith("current (last iterate)") for name in names) == len(last_iterate.VARIANTS) == 7
+        assert sum(name.endswith("current (last iterate)") for name in names) == len(last_iterate.LESSON.variants) == 7
         words = captions(app)
         assert "The lesson, as run here" in words and explain.LESSON_LINK_BELOW in words
         assert "race_variants=sprm%2B%28%CE%B7%3D0.1%29" in words  # (the link, as a link under the charts)
         table = next(frame.value for frame in app.dataframe if "variant" in frame.value.columns)
         first_four = set(table["variant"][:4])
-        smooth = {v.label for v in last_iterate.VARIANTS if v.algorithm in ("sprm+", "exrm+", "optimistic-gda")}
+        smooth = {v.label for v in last_iterate.LESSON.variants if v.algorithm in ("sprm+", "exrm+", "optimistic-gda")}
         assert smooth <= first_four  # ranked by the current strategies, after 1,000 iterations
     assert not from_link.warning  # nothing in the link was refused
 
@@ -54,7 +56,7 @@ def test_the_lessons_words_quote_what_the_library_gives():
     iterations, and the facts the words state hold: the three that never settle are above 0.3 after 100,000
     iterations, the three smooth or optimistic-GDA ones at machine precision by 1,000, the averages but RM+'s within
     a factor of 3 at 10,000."""
-    race = rmcore.Race(rmcore.preset(last_iterate.PRESET), last_iterate.VARIANTS)
+    race = rmcore.Race(rmcore.preset(last_iterate.LESSON.preset), last_iterate.LESSON.variants)
     texts = {v: v.algorithm + ("/alternating" if v.updates == "alternating" else "") for v in race.variants}
     averages = {}
     for k, target in enumerate((1000, 10000)):

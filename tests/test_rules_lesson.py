@@ -79,10 +79,16 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
     page.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()  # a setting the lesson must undo
     page.selectbox(key="preset").set_value("matching-pennies").run()
     page.button(key="matrix_lesson").click().run()
-    from_link = opened({key: [v for k, v in lesson.query() if k == key] for key, _ in lesson.query()})
+    from_link = opened(
+        {key: [v for k, v in lesson.RULES_LESSON.query() if k == key] for key, _ in lesson.RULES_LESSON.query()}
+    )
     for app in (page, from_link):
         live = app.session_state.matrix_live
-        assert live.race.variants == lesson.VARIANTS and live.key[1].opponent is None and live.key[1].start is None
+        assert (
+            live.race.variants == lesson.RULES_LESSON.variants
+            and live.key[1].opponent is None
+            and live.key[1].start is None
+        )
         assert app.session_state.game.name == "RPS with crash" and app.toggle(key="show_current").value
         app.button(key="matrix_step_100").click().run()
         assert not app.exception
@@ -97,7 +103,7 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
 def test_the_lessons_words_quote_what_the_library_gives():
     """explain.MATRIX_LESSON_OBSERVED, rounded to two digits, is what a race of the lesson's variants gives at 1,000
     and 10,000 iterations; and the facts the words state about the current strategies hold."""
-    race = rmcore.Race(rmcore.preset(lesson.PRESET), lesson.VARIANTS)
+    race = rmcore.Race(rmcore.preset(lesson.RULES_LESSON.preset), lesson.RULES_LESSON.variants)
     for k, target in enumerate((1000, 10000)):
         race.run(target - race.iteration)
         for variant, runs in zip(race.variants, race.histories()):
@@ -117,7 +123,7 @@ def test_the_lessons_words_quote_what_the_library_gives():
 
 
 def test_hedge_drifts_to_a_corner_and_gda_reaches_the_boundary_where_the_words_say():
-    game = rmcore.preset(lesson.PRESET)
+    game = rmcore.preset(lesson.RULES_LESSON.preset)
     hedge = rmcore.MatrixSolver(game, "hedge")
     hedge.run(10000)
     current = hedge.current_policy()

@@ -133,7 +133,9 @@ def test_kuhn_on_sliders_shows_kuhns_rules_and_what_the_sliders_change():
 def test_the_matrix_lesson_caption_does_not_print_its_link():
     from ui.matrix import lesson
 
-    app = opened({key: [v for k, v in lesson.query() if k == key] for key, _ in lesson.query()})
+    app = opened(
+        {key: [v for k, v in lesson.RULES_LESSON.query() if k == key] for key, _ in lesson.RULES_LESSON.query()}
+    )
     app.button(key="matrix_step_10").click().run()
     race = next(chart for chart in live_charts(app) if "Race" in chart["figure"]["layout"]["title"]["text"])
     assert "http" not in race["caption"] and "race_variants=" not in race["caption"]

@@ -30,6 +30,3 @@ LESSON = MatrixLesson(
     key="matrix_last_iterate_lesson",
     words_of=explain.last_iterate_words,
 )
-PRESET, VARIANTS = LESSON.preset, LESSON.variants
-settings_of, query, link, button = LESSON.settings_of, LESSON.query, LESSON.link, LESSON.button
-is_lesson, words, link_line = LESSON.is_lesson, LESSON.words, LESSON.link_line

@@ -126,7 +126,3 @@ RULES_LESSON = MatrixLesson(
     key="matrix_lesson",
     words_of=explain.matrix_lesson_words,
 )
-# The rules lesson by the names the page and its tests use.
-PRESET, VARIANTS = RULES_LESSON.preset, RULES_LESSON.variants
-settings_of, query, link, button = RULES_LESSON.settings_of, RULES_LESSON.query, RULES_LESSON.link, RULES_LESSON.button
-is_lesson, words, link_line = RULES_LESSON.is_lesson, RULES_LESSON.words, RULES_LESSON.link_line
