@@ -322,6 +322,7 @@ async def measure(
         f"screen updates per second per session: min {min(rates):.2f}, median {statistics.median(rates):.2f}, "
         f"max {max(rates):.2f} (over {seconds:.0f} s)"
     )
+    print("  every session's, slowest first: " + " ".join(f"{rate:.2f}" for rate in sorted(rates)))
     print(
         "Pause latency (until the paused page has arrived and no new iteration after it): p50 "
         f"{statistics.median(delays):.2f} s, p95 {_p95(delays):.2f} s, max {max(delays):.2f} s; updates that still "
@@ -355,6 +356,15 @@ async def measure(
             memory=(memory_idle, memory_warm, memory_running, memory_closed),
         )
     print(f"iterations reached per session: min {min(reached):,}, median {statistics.median(reached):,.0f}")
+    for number, (client, rate) in enumerate(zip(clients, rates), 1):
+        if rate < 2:  # what a slow session saw, to tell a slow server from a stalled client or a finished run
+            shown = [
+                f"{t - counted_from:.1f} s: {text}" for t, text in client.changes if counted_from <= t < counted_to
+            ]
+            print(
+                f"  session {number} ({rate:.2f} updates a second): {client.updates_requested} updates requested, "
+                f"{len(client.page_runs)} full page runs, shown while counted: {', '.join(shown) or 'nothing'}"
+            )
     if len(memory_trace) > 1:
         print(
             "server memory while running: "

@@ -109,6 +109,7 @@ def settings() -> dict[str, str]:
         "setting_solver_budget": f"{live.TIME_BUDGET * 1000:g} ms",
         "setting_min_budget": f"{governor.MIN_BUDGET * 1000:g} ms",
         "setting_poll": f"{governor.POLL * 1000:g} ms",
+        "setting_send_wait": f"{live.SEND_WAIT:g} s",
         "setting_idle_after": f"{governor.IDLE_AFTER:g} s",
         "setting_link_work": f"{live.LINK_WORK_SECONDS:g} s",
         "setting_fps": f"{animation.FPS} frames a second",

@@ -43,7 +43,7 @@ def test_sessions_of_different_cost_share_the_time_not_the_turns():
     the same time. (The session whose turn just ended is not waiting yet, so no session takes two turns in a row:
     against two sessions of twice its cost, equal time is every other turn. Turns handed round in order would give
     the light session half the time of each heavy one.)"""
-    governor = Governor(slots=1)
+    governor = Governor(slots=1, work_clock=time.perf_counter)  # (each sleep stands for a turn's work)
     stop, log = threading.Event(), []
     costs = {"light": 0.002, "heavy": 0.004, "also heavy": 0.004}
     _run_for(
@@ -61,7 +61,7 @@ def test_a_garbage_collection_inside_a_turn_does_not_put_its_session_behind(cred
     turn it fell in: it goes on taking its turns as often as the others. Charged (``credited=False``, a session that
     really used 0.2 s), it waits while the others catch up."""
     housekeeping = [0.0]
-    governor = Governor(slots=1, housekeeping=lambda: housekeeping[0])
+    governor = Governor(slots=1, work_clock=time.perf_counter, housekeeping=lambda: housekeeping[0])
     stop, log = threading.Event(), []
 
     def work(session):
@@ -96,6 +96,30 @@ def test_the_collector_clock_counts_real_collections():
     assert collector_seconds() > before
 
 
+def test_the_collector_clock_counts_only_the_calling_threads_collections():
+    import gc
+
+    before = collector_seconds()
+    other = threading.Thread(target=lambda: [gc.collect() for _ in range(20)])
+    other.start()
+    other.join()
+    assert collector_seconds() == before
+
+
+def test_a_turn_is_charged_its_threads_work_not_its_waiting():
+    """A turn whose thread waits (for the GIL while the event loop sends other sessions' charts; here a sleep) is
+    charged the CPU time it used, so the session keeps its place in the queue; a turn that computes is charged that."""
+    governor = Governor(slots=1)
+    with governor.turn("waited"):
+        time.sleep(0.2)
+    with governor.turn("worked"):
+        started = time.thread_time()
+        while time.thread_time() - started < 0.05:
+            pass
+    assert governor._used["waited"] < 0.02
+    assert governor._used["worked"] >= 0.05
+
+
 def test_no_more_turns_at_once_than_slots():
     governor = Governor(slots=2)
     inside, most, lock, stop = [0], [0], threading.Lock(), threading.Event()
@@ -116,7 +140,9 @@ def test_no_more_turns_at_once_than_slots():
 
 def test_the_budget_shrinks_as_sessions_join_and_recovers_as_they_leave():
     clock = FakeClock()
-    governor = Governor(slots=1, time_budget=0.025, solver_share=0.5, update_interval=0.1, idle_after=2.0, clock=clock)
+    governor = Governor(
+        slots=1, time_budget=0.025, solver_share=0.5, update_interval=0.1, idle_after=2.0, clock=clock, work_clock=clock
+    )
     budgets = []
     for session in range(30):
         with governor.turn(session) as turn:
@@ -167,7 +193,7 @@ def test_a_waiting_session_whose_user_clicks_is_let_go_at_once_while_another_hol
 
 def test_a_newcomer_does_not_jump_ahead_of_sessions_that_have_used_less():
     clock = FakeClock()
-    governor = Governor(slots=1, clock=clock)
+    governor = Governor(slots=1, clock=clock, work_clock=clock)
     with governor.turn("old"):
         clock.now += 1.0  # "old" has used 1 s
     with governor.turn("new"):  # joins level with the least-served other session: 1 s, not 0
@@ -179,7 +205,7 @@ def test_a_session_that_asked_little_catches_up_at_most_one_turn():
     """A running session keeps at most one full turn (``time_budget``) of lag behind the least-served other session:
     enough to keep its place when it asks again the moment its turn ends, never a store of time it did not ask for."""
     clock = FakeClock()
-    governor = Governor(slots=1, time_budget=0.025, clock=clock)
+    governor = Governor(slots=1, time_budget=0.025, clock=clock, work_clock=clock)
     with governor.turn("quiet"):
         pass
     for _ in range(10):
@@ -213,3 +239,63 @@ def test_a_pending_click_is_read_from_streamlits_own_request_queue():
     stopped.request_stop()  # the tab closed
     assert pending_interaction(stopped)
     assert not pending_interaction(None)
+
+
+def test_the_outgoing_queue_is_read_where_streamlits_event_loop_reads_it():
+    """``controls._outgoing_queue`` reads Streamlit's private session registry and message queue: this fails if
+    Streamlit moves them."""
+    import inspect
+
+    from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+    from streamlit.runtime.runtime import Runtime
+    from streamlit.runtime.session_manager import ActiveSessionInfo, SessionManager
+
+    assert "self._browser_queue = ForwardMsgQueue()" in inspect.getsource(AppSession.__init__)
+    assert "self._session_mgr" in inspect.getsource(Runtime.__init__)
+    assert callable(SessionManager.get_active_session_info) and "session" in ActiveSessionInfo.__dataclass_fields__
+    queue = ForwardMsgQueue()
+    assert queue.is_empty()
+
+
+class _Queue:
+    """An outgoing queue the event loop empties after ``polls`` looks (never, with None)."""
+
+    def __init__(self, polls):
+        self.polls = polls
+
+    def is_empty(self):
+        if self.polls is None:
+            return False
+        self.polls -= 1
+        return self.polls < 0
+
+
+def test_a_timed_update_waits_until_its_messages_have_left(monkeypatch):
+    from ui import controls
+
+    queue = _Queue(5)
+    monkeypatch.setattr(controls, "_outgoing_queue", lambda: queue)
+    monkeypatch.setattr(controls, "_user_asked", lambda: False)
+    controls._wait_until_sent(limit=5.0)
+    assert queue.polls < 0  # it looked until the queue was empty
+
+    stuck = _Queue(None)
+    monkeypatch.setattr(controls, "_outgoing_queue", lambda: stuck)
+    started = time.perf_counter()
+    controls._wait_until_sent(limit=0.1)
+    assert 0.1 <= time.perf_counter() - started < 1.0  # and no longer than its limit
+
+    monkeypatch.setattr(controls, "_user_asked", lambda: True)
+    started = time.perf_counter()
+    controls._wait_until_sent(limit=5.0)
+    assert time.perf_counter() - started < 0.5  # a click waiting ends it at once
+
+
+def test_outside_a_server_there_is_no_queue_to_wait_for():
+    from ui import controls
+
+    assert controls._outgoing_queue() is None
+    started = time.perf_counter()
+    controls._wait_until_sent(limit=5.0)
+    assert time.perf_counter() - started < 0.5

@@ -15,7 +15,7 @@ import rmcore
 
 from . import explain, explain_app, link, state
 from .governor import GOVERNOR
-from .live import COMPILING_INTERVAL, SPEEDS, Speed
+from .live import COMPILING_INTERVAL, SEND_WAIT, SPEEDS, Speed
 
 STEPS = (1, 10, 100)
 _LOG = logging.getLogger(__name__)
@@ -162,6 +162,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                         _target_reached(page, run, heading)
                     draw(run, Timeline(page, run.iteration, paused=False))
                     run.update_seconds += time.perf_counter() - started
+                _wait_until_sent()
                 if compiling and run.kernel_status() == "ready":
                     st.rerun(scope="app")  # (compiled now: back to the chosen speed's interval)
         except rmcore.KernelsCompiling:
@@ -196,6 +197,46 @@ def _kernel_notice(run) -> None:
     if status in ("ready", "load") or not state.once(("kernel", status, run.key)):
         return
     st.toast(explain.COMPILING_NOTICE[status], icon=":material/hourglass_top:")
+
+
+#: How often a timed update looks whether its messages have left (:func:`_wait_until_sent`).
+_SEND_POLL = 0.002
+
+
+def _wait_until_sent(limit: float = SEND_WAIT) -> None:
+    """Wait, without holding the GIL or a turn, until the update just drawn has left for the browser.
+
+    Streamlit drops a fragment's unsent elements when that fragment's next run starts. A session whose timer ticks
+    came while it waited for its turn has that next run queued, and it starts the moment this one ends, before the
+    server's event loop (busy sending thirty sessions' charts) has sent this update: the server did the work and the
+    screen never showed it. Measured with ``benchmarks/load.py`` (30 sessions beside the heaviest Liar's dice link):
+    one session's solver advanced 3.4 million iterations over eight seconds while its screen showed none of them.
+
+    No public API says whether a session's messages have gone out: this reads the session's queue of outgoing messages
+    as Streamlit's own event loop does (``tests/test_governor.py`` checks the path against the installed Streamlit);
+    if that ever changes, it returns at once and updates may be dropped under load, as without it. A click waiting
+    behind the update ends the wait.
+    """
+    queue = _outgoing_queue()
+    if queue is None:
+        return
+    deadline = time.perf_counter() + limit
+    while not queue.is_empty() and not _user_asked() and time.perf_counter() < deadline:
+        time.sleep(_SEND_POLL)
+
+
+def _outgoing_queue():
+    """This session's queue of messages for the browser (Streamlit's ``ForwardMsgQueue``), or None."""
+    from streamlit.runtime import Runtime
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx(suppress_warning=True)
+    try:
+        info = Runtime.instance()._session_mgr.get_active_session_info(ctx.session_id)
+        queue = info.session._browser_queue
+    except Exception:  # no runtime (AppTest, a bare script), or Streamlit's internals moved
+        return None
+    return queue if callable(getattr(queue, "is_empty", None)) else None
 
 
 def _user_asked() -> bool:

@@ -16,10 +16,14 @@ session's updates stretches by itself: a session waits for its turn, and Streaml
 that arrive meanwhile into one. A session that asks for something else while it waits (a click: Pause, Step, a
 setting; or a closed tab) is let go at once (``interrupted``), so a Pause never queues behind the class.
 
-A turn is charged its wall time less the time Python's garbage collector ran meanwhile. A full collection of a server
-holding 30 sessions takes about 90 ms of CPU (measured: one every 2-3 s); charged to the session whose turn it falls
-in, it puts that session 0.1 s behind the others, and fair queueing then keeps it waiting 3.6 s while they catch up
-(measured: that session at 1.4 screen updates/s while the others had 3.3).
+A turn is charged the CPU time its own thread used (``time.thread_time``: the solver, which runs without the GIL, and
+the drawing), less the time Python's garbage collector ran in that thread meanwhile. Wall time would also charge the
+time the thread waited for the GIL while the event loop sent thirty sessions' charts: one such wait of half a second
+puts a session half a second ahead of the others, and fair queueing then keeps it waiting for ~50 turns of each of
+them (measured with ``benchmarks/load.py``: one session of thirty without a turn for seven seconds). A full collection
+of a server holding 30 sessions takes about 90 ms of CPU (one every 2-3 s) and is the process's housekeeping, not the
+session's work; charged to the session whose turn it falls in, it kept that session waiting 3.6 s while the others
+caught up (1.4 screen updates/s while the others had 3.3).
 """
 
 from __future__ import annotations
@@ -50,17 +54,18 @@ POLL = 0.05
 STATS_FILE = os.environ.get("RM_GOVERNOR_STATS")
 
 
-class _CollectorClock:
-    """Seconds Python's garbage collector has run in this process so far, in any thread (a ``gc.callbacks`` hook)."""
+class _CollectorClock(threading.local):
+    """Seconds Python's garbage collector has run so far in each thread (a ``gc.callbacks`` hook: a collection runs in
+    the thread whose allocation set it off)."""
 
     def __init__(self):
         self.seconds, self._started = 0.0, None
 
     def __call__(self, phase: str, info: dict) -> None:
         if phase == "start":
-            self._started = time.perf_counter()
+            self._started = time.thread_time()
         elif self._started is not None:  # collections never nest: the collector holds the GIL throughout
-            self.seconds += time.perf_counter() - self._started
+            self.seconds += time.thread_time() - self._started
             self._started = None
 
 
@@ -69,7 +74,7 @@ gc.callbacks.append(_COLLECTOR)
 
 
 def collector_seconds() -> float:
-    """Seconds the garbage collector has run in this process since this module was imported."""
+    """CPU seconds the garbage collector has run in the calling thread since this module was imported."""
     return _COLLECTOR.seconds
 
 
@@ -96,10 +101,13 @@ class Governor:
     slots
         Turns that may run at once (default: the available cores).
     clock
-        Seconds, monotonic; a test passes its own.
+        Seconds, monotonic: when sessions last asked (who counts as running); a test passes its own.
+    work_clock
+        Seconds of work the calling thread has done (default: its CPU time), what a turn is charged; a test passes its
+        own.
     housekeeping
-        Seconds of the process's housekeeping so far (default: :func:`collector_seconds`), not charged to the turn it
-        falls in; a test passes its own.
+        Seconds of the calling thread's housekeeping so far (default: :func:`collector_seconds`), not charged to the
+        turn it falls in; a test passes its own.
     """
 
     def __init__(
@@ -112,6 +120,7 @@ class Governor:
         update_interval: float = UPDATE_INTERVAL,
         idle_after: float = IDLE_AFTER,
         clock: Callable[[], float] = time.perf_counter,
+        work_clock: Callable[[], float] = time.thread_time,
         housekeeping: Callable[[], float] = collector_seconds,
     ):
         self.slots = available_cores() if slots is None else int(slots)
@@ -121,7 +130,7 @@ class Governor:
             raise ValueError(f"need 0 < min_budget <= time_budget, got {min_budget!r} and {time_budget!r}")
         self.time_budget, self.min_budget = time_budget, min_budget
         self.solver_share, self.update_interval, self.idle_after = solver_share, update_interval, idle_after
-        self._clock, self._housekeeping = clock, housekeeping
+        self._clock, self._work_clock, self._housekeeping = clock, work_clock, housekeeping
         self._lock = threading.Lock()
         self._busy = 0  # turns being taken now
         self._used: dict[Hashable, float] = {}  # each session's virtual time: seconds of turns taken (fair queueing)
@@ -150,12 +159,12 @@ class Governor:
         if not self._acquire(session, interrupted):
             yield None
             return
-        started, housekept = self._clock(), self._housekeeping()
+        started, housekept = self._work_clock(), self._housekeeping()
         try:
             count = self.running()
             yield Turn(self.budget(count), count)
         finally:
-            self._release(session, max(0.0, self._clock() - started - (self._housekeeping() - housekept)))
+            self._release(session, max(0.0, self._work_clock() - started - (self._housekeeping() - housekept)))
 
     def solver_used(self, seconds: float) -> None:
         """Count ``seconds`` of solver CPU time used in a turn."""

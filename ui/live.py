@@ -35,6 +35,9 @@ class Speed(NamedTuple):
 COMPILING_INTERVAL = 0.5
 #: Seconds between screen updates while running at the normal speeds.
 UPDATE_INTERVAL = 0.1
+#: The longest a timed update waits for its messages to leave for the browser before its fragment's run ends
+#: (``ui.controls``: the next run would drop them unsent).
+SEND_WAIT = 0.25
 #: Speed choices, slowest first. The slowest let a lecturer talk through every single iteration.
 SPEEDS: dict[str, Speed] = {
     "1 iteration a second": Speed(1, 1.0),
