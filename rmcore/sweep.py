@@ -986,7 +986,7 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
     """Run ``todo`` on a Dask cluster: ``client`` (a Client or a scheduler's address), or a LocalCluster started (and
     closed) here. Dask is imported here, so that ``import rmcore`` never needs it."""
     try:
-        from dask.distributed import Client, LocalCluster, as_completed
+        from dask.distributed import Client, as_completed
     except ModuleNotFoundError:
         raise ModuleNotFoundError(
             "sweeps run on Dask: install it (pip install 'dask[distributed]'), or pass workers=0 to run the cells "
@@ -995,9 +995,7 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
     owned = []
     try:
         if client is None:
-            cluster = LocalCluster(
-                n_workers=workers or local_workers(), threads_per_worker=1, processes=True, dashboard_address=":8787"
-            )
+            cluster = local_cluster(workers)
             owned.append(cluster)
             client = Client(cluster)
             owned.insert(0, client)
@@ -1034,6 +1032,26 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
     finally:
         for owner in owned:
             owner.close()
+
+
+def local_cluster(workers: int | None = None, dashboard_address: str | None = ":8787"):
+    """The ``LocalCluster`` a sweep starts on this machine: ``workers`` single-threaded worker processes (default: one
+    per core), with numba's cache shared through the file system.
+
+    Its workers run without Dask's statistical profiler, which samples the task thread's Python stack every 10 ms: in
+    a cell it sees one compiled call, and its wake-ups cost the cells time (``benchmarks/atlas_scaling.py`` measures
+    two copies of the heaviest cell at once on two such workers beside two plain processes).
+    """
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.profile.enabled": False}):
+        return LocalCluster(
+            n_workers=workers or local_workers(),
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=dashboard_address,
+        )
 
 
 def prepare_family(family: str) -> None:

@@ -17,6 +17,7 @@ from rmcore.__main__ import main
 from rmcore.sweep import (
     METADATA_KEY,
     GridError,
+    local_cluster,
     parse_grid,
     read_cell,
     read_grid,
@@ -274,15 +275,20 @@ def test_read_results_refuses_a_folder_that_is_not_a_sweep(tmp_path):
 # -- on a Dask cluster --------------------------------------------------------------------------------------------
 
 
+def _profiler_enabled() -> bool:
+    import dask
+
+    return dask.config.get("distributed.worker.profile.enabled")
+
+
 def test_a_worker_killed_midway_loses_no_cell_and_the_files_equal_a_serial_run(tmp_path):
     distributed = pytest.importorskip("distributed")
     serial = sweep(FAULT_GRID, tmp_path / "serial", workers=0)
     assert serial.ran == 15 and not serial.failed
     killed = []
-    with (
-        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster,
-        distributed.Client(cluster) as client,
-    ):
+    with local_cluster(2, dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        # (the cluster a sweep starts: its workers sample no Python stacks while a compiled cell runs)
+        assert set(client.run(_profiler_enabled).values()) == {False}
 
         def kill_one_midway(progress):
             if progress.done < 1 or killed:
