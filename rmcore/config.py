@@ -44,6 +44,10 @@ RUN_CHUNK_CFR_WORK = 2_000_000
 
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
+#: Most memory a solver's history takes by default: a row holds the policies, so a game with large ones keeps fewer
+#: rows than ``DEFAULT_MAX_POINTS`` (Liar's dice with six sides, 5.3 MB a row: 48 rows rather than 2,000, which would
+#: hold 10.6 GB). An explicit ``max_points`` is kept as given.
+DEFAULT_HISTORY_BYTES = 256 * 2**20
 
 #: The share of a run's work its history's rows may take by default: checkpoints are spaced so that the rows cost at
 #: most this much beside the iterations (``rmcore.checkpoints.stride_for``).

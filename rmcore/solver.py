@@ -79,13 +79,18 @@ class Solver(Runner):
     family: str = ""
 
     def _start(self, max_points, share) -> None:
-        self.max_points = history_points(max_points)
+        self.max_points = self._default_points() if max_points is None else history_points(max_points)
         #: The share of a run's work its history may take (``None``: every point of the grid).
         self.history_share = history_share(share)
         self._iteration = 0
         self._records = RecordBuffer(self._empty_record(0), self.max_points)
         self._now = self._empty_record(1)  # the row each snapshot writes again (its readers copy what they keep)
         self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
+
+    def _default_points(self) -> int:
+        """``config.DEFAULT_MAX_POINTS``, or as many rows as fit in ``config.DEFAULT_HISTORY_BYTES`` (at least 2)."""
+        row_bytes = sum(field.nbytes for field in self._empty_record(1))
+        return int(min(config.DEFAULT_MAX_POINTS, max(2, config.DEFAULT_HISTORY_BYTES // row_bytes)))
 
     @property
     def _record(self):
@@ -137,13 +142,19 @@ class Solver(Runner):
         start, stop = self._iteration, self._iteration + iterations
         stride = self.checkpoint_stride
         points = checkpoints.checkpoints_between(start, stop, self.max_points, stride)
-        rows = self._empty_record(points.shape[0]) if points.shape[0] else self._none
+        thins = checkpoints.thins(start, stop, self.max_points, stride)
+        if not points.shape[0]:
+            rows = self._none
+        elif thins:  # (old rows go: the kept ones and these make a new buffer)
+            rows = self._empty_record(points.shape[0])
+        else:  # the kernel writes the rows where the history keeps them
+            rows = self._records.reserve(points.shape[0])
         written = self._advance(start + 1, stop, points, rows)
         assert written == points.shape[0]
-        if checkpoints.thins(start, stop, self.max_points, stride):
+        if thins:
             self._records.update(checkpoints.kept(self._records.iterations, stop, self.max_points, stride), rows)
-        else:
-            self._records.append(rows)
+        elif written:
+            self._records.commit(written)
         self._iteration = stop
 
     def _snapshot(self):

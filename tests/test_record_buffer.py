@@ -50,3 +50,46 @@ def test_a_long_leduc_run_holds_its_history_in_a_buffer_no_larger_than_max_point
     whole = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr", max_points=40)
     whole.run(210)
     assert np.array_equal(whole.history().average, solver.history().average)
+
+
+def test_rows_written_into_reserved_room_are_kept_and_never_touch_rows_handed_out():
+    buffer, expected, first = RecordBuffer(_rows(0, 0), capacity=64), _rows(0, 0), 0
+    handed_out = []
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        held = buffer.rows
+        handed_out.append((held, [field.copy() for field in held]))
+        count = int(rng.integers(0, 4))
+        new = _rows(first, count)
+        first += 100
+        room = buffer.reserve(count)
+        assert all(not field.any() for field in room)  # zeroed, whatever a chunk left there before
+        for target, source in zip(room, new):
+            target[...] = source
+        if rng.random() < 0.2:  # a chunk that never commits (an interrupted kernel, say) leaves nothing behind
+            continue
+        buffer.commit(count)
+        expected = concat_records(expected, new)
+        for mine, theirs in zip(buffer.rows, expected):
+            assert np.array_equal(mine, theirs)
+    for held, copies in handed_out:
+        for field, copy in zip(held, copies):
+            assert np.array_equal(field, copy)
+    try:
+        buffer.commit(10**6)
+    except ValueError as error:
+        assert "not reserved" in str(error)
+    else:
+        raise AssertionError("committing rows that were never reserved must fail")
+
+
+def test_the_default_history_keeps_as_many_rows_as_fit_in_its_memory(monkeypatch):
+    leduc = rmcore.leduc_poker()
+    row_bytes = sum(field.nbytes for field in empty_cfr_record(1, len(leduc.infosets), 3))
+    monkeypatch.setattr(rmcore.config, "DEFAULT_HISTORY_BYTES", 10 * row_bytes)
+    solver = rmcore.CFRSolver(leduc, "cfr")
+    assert solver.max_points == 10
+    solver.run(2000)
+    assert solver.history().iterations.shape[0] <= 11  # (its checkpoints and the iteration now)
+    assert rmcore.CFRSolver(leduc, "cfr", max_points=50).max_points == 50  # a number given is kept
+    assert rmcore.MatrixSolver(rmcore.preset("rps")).max_points == rmcore.config.DEFAULT_MAX_POINTS  # small rows

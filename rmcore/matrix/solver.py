@@ -290,8 +290,9 @@ class MatrixSolver(Solver):
     seed : int, optional
         Seed of the sampled variant's random numbers; ``None`` draws fresh entropy (see ``seed``
         afterwards to reproduce the run).
-    max_points : int
-        Most rows ``history()`` keeps (0 keeps none).
+    max_points : int, optional
+        Most rows ``history()`` keeps (0 keeps none); by default ``config.DEFAULT_MAX_POINTS``, or fewer where that many
+        rows would take more than ``config.DEFAULT_HISTORY_BYTES``.
     history_share : float or None
         The share of a run's time its history's rows may take, by default ``config.HISTORY_SHARE`` (a tenth): the
         checkpoints are spaced so (:attr:`checkpoint_stride`). ``None`` keeps every checkpoint of the grid however
@@ -329,7 +330,7 @@ class MatrixSolver(Solver):
         averaging: str = "uniform",
         opponent=None,
         seed: int | None = None,
-        max_points: int = config.DEFAULT_MAX_POINTS,
+        max_points: int | None = None,
         start=None,
         eta=None,
         history_share: float | None = config.HISTORY_SHARE,

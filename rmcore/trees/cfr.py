@@ -526,8 +526,9 @@ class CFRSolver(Solver):
     seed : int, optional
         Seed for the sampling variants (chance sampling, Monte Carlo CFR); ``None`` draws fresh entropy (see ``seed``
         afterwards).
-    max_points : int
-        Most rows ``history()`` keeps.
+    max_points : int, optional
+        Most rows ``history()`` keeps; by default ``config.DEFAULT_MAX_POINTS``, or fewer where that many rows would
+        take more than ``config.DEFAULT_HISTORY_BYTES`` (a row holds the policies).
     history_share : float or None
         The share of a run's time its history's rows may take, by default ``config.HISTORY_SHARE`` (a tenth): a row
         costs two best responses to each of two policies, more than an iteration, so the checkpoints are spaced
@@ -591,7 +592,7 @@ class CFRSolver(Solver):
         algorithm: str = "cfr",
         updates: str | None = None,
         seed: int | None = None,
-        max_points: int = config.DEFAULT_MAX_POINTS,
+        max_points: int | None = None,
         opponent: dict | None = None,
         alpha: float | None = None,
         beta: float | None = None,
