@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import config
+from . import checkpoints, config
 from .matrix.games import preset
 from .matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixSolver
 
@@ -326,6 +326,20 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
                 ratio <= 1.1,
             )
         )
+        spaced, recorded = MatrixSolver(game), 0
+        for start in range(0, iterations, spaced._chunk_iterations()):  # (rows its chunks record; some are thinned)
+            stop = min(start + spaced._chunk_iterations(), iterations)
+            recorded += checkpoints.checkpoints_between(start, stop, spaced.max_points, spaced.checkpoint_stride).size
+        per_row = (times["default"] - times["kernel"]) / max(recorded, 1) / (times["kernel"] / iterations)
+        rows.append(  # what a row costs where the default records it: its metrics, and the memory it is written to
+            Row(
+                f"matrix_row_cost_in_run_{m}x{n}",
+                f"{m}x{n} history row in the default run, in iterations ({recorded:,} rows recorded)",
+                per_row,
+                "x",
+                f"{spaced._row_work() / spaced._iteration_work():.2f} (the spacing's model)",
+            )
+        )
         rows.append(
             _row_cost_row(
                 f"matrix_row_cost_{m}x{n}",
@@ -342,7 +356,6 @@ def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> 
     """A history row's cost inside a run, in iterations: ``n`` iterations recording a row after every one (no
     spacing) against the same iterations alone, beside the cost the spacing assumes (the solver's work model, which
     ``config.MATRIX_ROW_WORK`` and ``config.TREE_ROW_WORK`` set)."""
-    from . import checkpoints
 
     points = config.DEFAULT_MAX_POINTS
 

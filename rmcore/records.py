@@ -94,12 +94,14 @@ class RecordBuffer:
         """Room for the next ``added`` rows, zeroed, as writable views into the buffer; :meth:`commit` keeps them.
 
         A solver's kernel writes a chunk's checkpoints there directly: no record of the chunk's own to allocate, fill
-        and copy over (on a 64x64 game's default history that costs about a fifth of what the rows themselves do).
+        and copy over.
         Rows ``[:n]`` already handed out are not touched: the room lies past them, in a new buffer if it must grow.
         """
         end = self._count + added
         if end > self._buffer[0].shape[0]:
             capacity = max(min(2 * end, self._limit), end)
+            if self._limit * _row_bytes(self._buffer) <= WHOLE_BUFFER_BYTES:
+                capacity = max(self._limit, end)
             grown = type(self._buffer)(
                 *(np.zeros((capacity, *field.shape[1:]), dtype=field.dtype) for field in self._buffer)
             )
@@ -143,6 +145,17 @@ class RecordBuffer:
             field[:count] = old
             field[count:total] = rows
         self._buffer, self._count = buffer, total
+
+
+#: A history whose every row fits in this many bytes gets its whole buffer at its first row rather than by doubling,
+#: so it never copies its rows to grow. Each growth copies every row held into fresh memory, and the page faults of that
+#: copy cost a 64x64 game's default history about as much as its rows' metrics (``python -m rmcore bench``: "64x64 rm,
+#: default history"). The buffer's untouched pages take no memory.
+WHOLE_BUFFER_BYTES = 32 * 2**20
+
+
+def _row_bytes(record: Record) -> int:
+    return sum(field.dtype.itemsize * int(np.prod(field.shape[1:], dtype=np.int64)) for field in record)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
