@@ -413,6 +413,8 @@ class MatrixSolver(Solver):
                     first[:] = x0
                 else:
                     scores[:] = x0
+        # The kernel's inputs as the plain tuples it takes, made once: the arrays are changed in place, never replaced.
+        self._inputs = (*self._payoffs, tuple(self._flags), tuple(state))
         self._start(max_points, history_share)
 
     @property
@@ -466,9 +468,7 @@ class MatrixSolver(Solver):
         return _runtime.call(
             "matrix",
             kernels.run_matrix,
-            *self._payoffs,
-            tuple(self._flags),
-            tuple(self._state),
+            *self._inputs,
             first,
             last,
             points,

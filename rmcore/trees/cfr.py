@@ -632,6 +632,8 @@ class CFRSolver(Solver):
         )
         rng, self.seed = seed_words(seed)
         self._state = new_state(game, variant, start, rng, fixed_player)
+        # The kernel's inputs as the plain tuples it takes, made once: the arrays are changed in place, never replaced.
+        self._inputs = (tuple(game.tree), tuple(self._state), tuple(self._flags))
         self._start(max_points, history_share)
 
     @property
@@ -674,7 +676,7 @@ class CFRSolver(Solver):
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
-        arguments = (tuple(self.game.tree), tuple(self._state), tuple(self._flags), first, last, points, tuple(record))
+        arguments = (*self._inputs, first, last, points, tuple(record))
         return _runtime.call("tree", kernels.entry_for(self._flags.code), *arguments, work=work)
 
     def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
