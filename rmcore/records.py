@@ -70,6 +70,7 @@ class RecordBuffer:
     def __init__(self, record: Record, capacity: int = 0):
         """``record`` holds the first rows; ``capacity`` caps the room reserved (the history's ``max_points``)."""
         self._buffer, self._count, self._limit = record, record[0].shape[0], capacity
+        self._reserved = 0  # rows the last reserve made room for, not yet committed
 
     @property
     def iterations(self) -> np.ndarray:
@@ -111,19 +112,22 @@ class RecordBuffer:
         else:
             for field in self._buffer:  # (a row a chunk reserved but never wrote may be left over: rows start at 0)
                 field[self._count : end] = 0
+        self._reserved = added
         return type(self._buffer)(*(field[self._count : end] for field in self._buffer))
 
     def commit(self, added: int) -> None:
-        """Keep the ``added`` rows written into the room :meth:`reserve` gave."""
-        if self._count + added > self._buffer[0].shape[0]:
-            raise ValueError(f"{added} rows were not reserved")
+        """Keep the first ``added`` rows written into the room the last :meth:`reserve` gave."""
+        if not 0 <= added <= self._reserved:
+            raise ValueError(f"{added} rows were not reserved (the last reserve gave room for {self._reserved})")
         self._count += added
+        self._reserved = 0
 
     def update(self, keep: np.ndarray, new: Record) -> None:
         """Keep the rows where ``keep`` (a mask over :attr:`rows`) is true, then append the rows of ``new``."""
         self._add(bool(keep.all()), new, keep)
 
     def _add(self, everything: bool, new: Record, keep: np.ndarray | None = None) -> None:
+        self._reserved = 0  # (a room reserved before lies under these rows)
         added = new[0].shape[0]
         if everything:
             if added == 0:
