@@ -894,7 +894,12 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
                 written += 1
             continue
         for player in range(1 if fixed else 2):
-            play(flags, s, player, t, s.x if player == 0 else s.y)
+            if player == 0 and alternating and not fixed and t > 1:
+                # (x_t was played at the end of iteration t - 1, for the column player's answer: the same numbers)
+                for i in range(s.x.shape[0]):
+                    s.x[i] = s.next_x[i]
+            else:
+                play(flags, s, player, t, s.x if player == 0 else s.y)
         # The row player's payoff vector u1 and value v1; in simultaneous self-play the column player's with them.
         a = 0
         b = 0
