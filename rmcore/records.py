@@ -95,8 +95,8 @@ class RecordBuffer:
         """Room for the next ``added`` rows, zeroed, as writable views into the buffer; :meth:`commit` keeps them.
 
         A solver's kernel writes a chunk's checkpoints there directly: no record of the chunk's own to allocate, fill
-        and copy over.
-        Rows ``[:n]`` already handed out are not touched: the room lies past them, in a new buffer if it must grow.
+        and copy over. Rows ``[:n]`` already handed out are not touched: the room lies past them, in a new buffer if it
+        must grow.
         """
         end = self._count + added
         if end > self._buffer[0].shape[0]:
