@@ -34,6 +34,7 @@ from . import _runtime, checkpoints, config
 from ._deprecated import warn
 from .matrix.games import MatrixGame
 from .matrix.solver import MatrixVariant
+from .records import row_bytes
 from .solver import Runner
 from .trees.cfr import CFRSolver, CFRVariant
 from .trees.game import TreeGame
@@ -117,11 +118,6 @@ def _parse_variant(game, variant):
     raise ValueError(
         f"a CFR variant is a CFRVariant or a string like 'cfr+/simultaneous'; got {type(variant).__name__}"
     )
-
-
-def _row_bytes(solver) -> int:
-    """Bytes one checkpoint row of ``solver`` takes: its policies, regrets and metrics."""
-    return sum(field.itemsize * int(np.prod(field.shape[1:])) for field in solver._record)
 
 
 class Race(Runner):
@@ -233,7 +229,7 @@ class Race(Runner):
 
     def history_bytes(self) -> int:
         """The most memory the runs' histories can take: every run's ``max_points`` rows of policies and metrics."""
-        return sum(solver.max_points * _row_bytes(solver) for entry in self._entries for solver in entry.solvers)
+        return sum(solver.max_points * row_bytes(solver._record) for entry in self._entries for solver in entry.solvers)
 
     @property
     def solvers(self) -> list:

@@ -100,15 +100,7 @@ class RecordBuffer:
         """
         end = self._count + added
         if end > self._buffer[0].shape[0]:
-            capacity = max(min(2 * end, self._limit), end)
-            if self._limit * _row_bytes(self._buffer) <= WHOLE_BUFFER_BYTES:
-                capacity = max(self._limit, end)
-            grown = type(self._buffer)(
-                *(np.zeros((capacity, *field.shape[1:]), dtype=field.dtype) for field in self._buffer)
-            )
-            for field, old in zip(grown, self._buffer):
-                field[: self._count] = old[: self._count]
-            self._buffer = grown
+            self._buffer = self._grown(self.rows, end)
         else:
             for field in self._buffer:  # (a row a chunk reserved but never wrote may be left over: rows start at 0)
                 field[self._count : end] = 0
@@ -143,12 +135,21 @@ class RecordBuffer:
             base = take_records(self.rows, keep)
         count = base[0].shape[0]
         total = count + added
-        capacity = max(min(2 * total, self._limit), total)
-        buffer = type(base)(*(np.empty((capacity, *field.shape[1:]), dtype=field.dtype) for field in base))
-        for field, old, rows in zip(buffer, base, new):
-            field[:count] = old
+        buffer = self._grown(base, total)
+        for field, rows in zip(buffer, new):
             field[count:total] = rows
         self._buffer, self._count = buffer, total
+
+    def _grown(self, base: Record, rows: int) -> Record:
+        """A new zeroed buffer with room for at least ``rows`` rows (twice that, up to the capacity; or the whole
+        capacity at once when it is small: :data:`WHOLE_BUFFER_BYTES`), holding the rows of ``base`` first."""
+        capacity = max(min(2 * rows, self._limit), rows)
+        if self._limit * row_bytes(base) <= WHOLE_BUFFER_BYTES:
+            capacity = max(self._limit, rows)
+        buffer = type(base)(*(np.zeros((capacity, *field.shape[1:]), dtype=field.dtype) for field in base))
+        for field, old in zip(buffer, base):
+            field[: old.shape[0]] = old
+        return buffer
 
 
 #: A history whose every row fits in this many bytes gets its whole buffer at its first row rather than by doubling,
@@ -158,7 +159,8 @@ class RecordBuffer:
 WHOLE_BUFFER_BYTES = 32 * 2**20
 
 
-def _row_bytes(record: Record) -> int:
+def row_bytes(record: Record) -> int:
+    """Bytes one row of ``record`` takes (any number of rows, 0 included): its policies, regrets and metrics."""
     return sum(field.dtype.itemsize * int(np.prod(field.shape[1:], dtype=np.int64)) for field in record)
 
 

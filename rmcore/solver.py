@@ -20,7 +20,7 @@ import numpy as np
 
 from . import _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
-from .records import History, Metrics, RecordBuffer, concat_records, take_records
+from .records import History, Metrics, RecordBuffer, concat_records, row_bytes, take_records
 from .validation import history_points, whole_number
 
 __all__ = ["Runner", "Solver"]
@@ -89,8 +89,8 @@ class Solver(Runner):
 
     def _default_points(self) -> int:
         """``config.DEFAULT_MAX_POINTS``, or as many rows as fit in ``config.DEFAULT_HISTORY_BYTES`` (at least 2)."""
-        row_bytes = sum(field.nbytes for field in self._empty_record(1))
-        return int(min(config.DEFAULT_MAX_POINTS, max(2, config.DEFAULT_HISTORY_BYTES // row_bytes)))
+        fit = config.DEFAULT_HISTORY_BYTES // row_bytes(self._empty_record(0))
+        return int(min(config.DEFAULT_MAX_POINTS, max(2, fit)))
 
     @property
     def _record(self):
