@@ -34,7 +34,6 @@ from . import _runtime, checkpoints, config
 from ._deprecated import warn
 from .matrix.games import MatrixGame
 from .matrix.solver import MatrixVariant
-from .records import row_bytes
 from .solver import Runner
 from .trees.cfr import CFRSolver, CFRVariant
 from .trees.game import TreeGame
@@ -138,10 +137,16 @@ class Race(Runner):
         on a game tree (as :func:`rmcore.fixed_strategy` builds it); then only the other player learns.
     start : pair of array_like, optional
         Where learning starts (matrix games only; see :class:`~rmcore.MatrixSolver`).
-    max_points : int
-        Checkpoint rows the first run of the first variant keeps (the run a page draws in detail).
-    member_points : int
-        Checkpoint rows every other run keeps: it draws one curve (by default ``config.RACE_MEMBER_POINTS``).
+    max_points : int, optional
+        Checkpoint rows the first run of the first variant keeps (the run a page draws in detail); by default
+        ``config.DEFAULT_MAX_POINTS``, or fewer within ``history_budget``.
+    member_points : int, optional
+        Checkpoint rows every other run keeps: it draws one curve. By default ``config.RACE_MEMBER_POINTS``, or fewer
+        within ``history_budget``.
+    history_budget : int
+        The most memory, in bytes, the runs' histories may take where a count is left to its default (a row holds
+        the policies: one of Liar's dice with six sides takes 5.3 MB). Both defaults are then scaled down by the same
+        share, to at least 2 rows a run. Counts given are kept as given. By default ``config.DEFAULT_HISTORY_BYTES``.
     history_share : float or None
         The share of each run's time its history may take (see :class:`~rmcore.MatrixSolver`).
     """
@@ -155,8 +160,9 @@ class Race(Runner):
         seed: int = 0,
         opponent=None,
         start=None,
-        max_points: int = config.DEFAULT_MAX_POINTS,
-        member_points: int = config.RACE_MEMBER_POINTS,
+        max_points: int | None = None,
+        member_points: int | None = None,
+        history_budget: int = config.DEFAULT_HISTORY_BYTES,
         history_share: float | None = config.HISTORY_SHARE,
     ):
         if not isinstance(game, (MatrixGame, TreeGame)):
@@ -185,19 +191,22 @@ class Race(Runner):
         self.seed = seed
         self.opponent = opponent
         self.start = start
-        self.max_points, self.member_points = history_points(max_points), history_points(member_points)
+        given = [None if points is None else history_points(points) for points in (max_points, member_points)]
+        history_budget = whole_number(history_budget, "history_budget", 0)
         self.history_share = history_share
         self._entries = []
-        for k, variant in enumerate(parsed):
-
-            def make(s, points, v=variant):
-                return v.solver(
-                    game, opponent=opponent, seed=s, start=start, max_points=points, history_share=history_share
-                )
-
+        for variant in parsed:
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
-            points = [self.max_points if k == 0 and j == 0 else self.member_points for j in range(len(runs))]
-            self._entries.append(_Entry(variant.label, [make(s, p) for s, p in zip(runs, points)]))
+            made = [
+                variant.solver(game, opponent=opponent, seed=s, start=start, max_points=0, history_share=history_share)
+                for s in runs
+            ]
+            self._entries.append(_Entry(variant.label, made))
+        # The counts are set once the solvers are made, which know what a row of the game takes.
+        self.max_points, self.member_points = self._points_within(history_budget, *given)
+        for k, entry in enumerate(self._entries):
+            for j, solver in enumerate(entry.solvers):
+                solver._keep_rows(self.max_points if k == 0 and j == 0 else self.member_points)
         self._iteration = 0
         # The kernels compiled or loaded before any run is timed (or, in the background, started on their way).
         _runtime.prepare_kernels(("matrix" if isinstance(game, MatrixGame) else "tree",))
@@ -227,9 +236,30 @@ class Race(Runner):
         """The memory the runs' solver states take (regrets, policies, sums and their work arrays)."""
         return sum(solver.state_bytes() for entry in self._entries for solver in entry.solvers)
 
-    def history_bytes(self) -> int:
-        """The most memory the runs' histories can take: every run's ``max_points`` rows of policies and metrics."""
-        return sum(solver.max_points * row_bytes(solver._record) for entry in self._entries for solver in entry.solvers)
+    def history_bytes(self, max_points: int | None = None, member_points: int | None = None) -> int:
+        """The most memory the runs' histories can take: every run's rows of policies and metrics, at the race's
+        counts or at the ones given (the first run keeps ``max_points`` rows, every other ``member_points``)."""
+        first = self.max_points if max_points is None else max_points
+        others = self.member_points if member_points is None else member_points
+        return sum(
+            (first if k == 0 and j == 0 else others) * solver.row_bytes()
+            for k, entry in enumerate(self._entries)
+            for j, solver in enumerate(entry.solvers)
+        )
+
+    def _points_within(self, budget: int, first: int | None, others: int | None) -> tuple[int, int]:
+        """The rows the first run and every other one keep: the counts given, and in place of a count not given its
+        default, or, where the defaults would pass ``budget`` bytes, both scaled down by the same share (see
+        ``history_budget``)."""
+        wanted = (
+            config.DEFAULT_MAX_POINTS if first is None else first,
+            config.RACE_MEMBER_POINTS if others is None else others,
+        )
+        if first is not None and others is not None or self.history_bytes(*wanted) <= budget:
+            return wanted
+        kept_as_given = self.history_bytes(*(0 if n is None else n for n in (first, others)))
+        share = max(budget - kept_as_given, 0) / (self.history_bytes(*wanted) - kept_as_given)
+        return tuple(n if n is not None else max(int(want * share), 2) for n, want in zip((first, others), wanted))
 
     @property
     def solvers(self) -> list:

@@ -79,17 +79,28 @@ class Solver(Runner):
     family: str = ""
 
     def _start(self, max_points, share) -> None:
-        self.max_points = self._default_points() if max_points is None else history_points(max_points)
         #: The share of a run's work its history may take (``None``: every point of the grid).
         self.history_share = history_share(share)
         self._iteration = 0
-        self._records = RecordBuffer(self._empty_record(0), self.max_points)
+        self._keep_rows(self._default_points() if max_points is None else max_points)
         self._now = self._empty_record(1)  # the row each snapshot writes again (its readers copy what they keep)
         self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
 
+    def _keep_rows(self, max_points: int) -> None:
+        """Keep at most ``max_points`` history rows (before the first iteration: a race sets its runs' counts once it
+        knows what a row of the game takes, :class:`rmcore.Race`)."""
+        if self._iteration:
+            raise RuntimeError("a solver's history size is set before its first iteration")
+        self.max_points = history_points(max_points)
+        self._records = RecordBuffer(self._empty_record(0), self.max_points)
+
+    def row_bytes(self) -> int:
+        """The memory one history row takes (the policies and every metric of one checkpoint)."""
+        return row_bytes(self._empty_record(0))
+
     def _default_points(self) -> int:
         """``config.DEFAULT_MAX_POINTS``, or as many rows as fit in ``config.DEFAULT_HISTORY_BYTES`` (at least 2)."""
-        fit = config.DEFAULT_HISTORY_BYTES // row_bytes(self._empty_record(0))
+        fit = config.DEFAULT_HISTORY_BYTES // self.row_bytes()
         return int(min(config.DEFAULT_MAX_POINTS, max(2, fit)))
 
     @property

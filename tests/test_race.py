@@ -103,6 +103,7 @@ def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
         (GAME, ["rm"], {"seeds": 0}, "seeds must be a whole number >= 1"),
         (GAME, ["rm"], {"seeds": 51}, "at most 50"),
         ("rps", ["rm"], {}, "MatrixGame or a TreeGame"),
+        (GAME, ["rm"], {"history_budget": -1}, "history_budget must be a whole number >= 0"),
     ],
 )
 def test_bad_input_is_explained(game, variants, kwargs, message):
@@ -116,3 +117,36 @@ def test_every_history_keeps_fifteen_decades_of_log_checkpoints():
     kept = checkpoints.checkpoints_between(0, 10**9, config.DEFAULT_MAX_POINTS)
     grid = np.unique(np.round(10 ** (np.arange(0, 9 * 32 + 1) / 32)).astype(np.int64))
     assert np.isin(grid, kept).all()
+
+
+def test_a_race_keeps_its_histories_within_its_budget_and_counts_given_as_given():
+    leduc = rmcore.leduc_poker()
+    variants = ["cfr", "cfr+", "linear"]
+    full = rmcore.Race(leduc, variants)  # 3 runs at the default counts: 2,000 + 2 x 500 rows of 67 kB
+    assert (full.max_points, full.member_points) == (config.DEFAULT_MAX_POINTS, config.RACE_MEMBER_POINTS)
+    budget = full.history_bytes() // 10
+    race = rmcore.Race(leduc, variants, history_budget=budget)
+    assert race.history_bytes() <= budget < race.history_bytes(race.max_points + 1, race.member_points + 1)
+    # both defaults shrink by one share (to the row)
+    shares = race.max_points / config.DEFAULT_MAX_POINTS, race.member_points / config.RACE_MEMBER_POINTS
+    assert shares[0] == pytest.approx(shares[1], abs=0.01)
+    assert [s.max_points for s in race.solvers] == [race.max_points, race.member_points, race.member_points]
+    assert race.history_bytes(config.DEFAULT_MAX_POINTS, config.RACE_MEMBER_POINTS) == full.history_bytes()
+    tiny = rmcore.Race(leduc, variants, history_budget=1)  # too small a budget: 2 rows a run
+    assert (tiny.max_points, tiny.member_points) == (2, 2)
+    alone = rmcore.Race(leduc, ["cfr"], history_budget=25 * full.solvers[0].row_bytes())
+    assert alone.max_points == 25
+    given = rmcore.Race(leduc, variants, max_points=100, history_budget=budget)  # (the budget: 300 rows)
+    assert (given.max_points, given.member_points) == (100, 100) and given.history_bytes() <= budget
+    kept = rmcore.Race(leduc, variants, max_points=300, member_points=400, history_budget=1)
+    assert (kept.max_points, kept.member_points) == (300, 400)
+    run = kept.solvers[0]
+    run.run(10)
+    with pytest.raises(RuntimeError, match="before its first iteration"):
+        run._keep_rows(5)
+
+
+def test_a_race_on_liars_dice_keeps_its_default_histories_within_the_default_budget():
+    race = rmcore.Race(rmcore.liars_dice(6), ["cfr", "cfr+", "linear"])  # 5.3 MB a row
+    assert race.history_bytes() <= config.DEFAULT_HISTORY_BYTES
+    assert race.max_points >= 2 and race.member_points >= 2

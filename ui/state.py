@@ -353,7 +353,9 @@ class RacePlan(NamedTuple):
     start: object = None
     history_share: float | None = None
 
-    def build(self, max_points: int, member_points: int) -> rmcore.Race:
+    def build(self, history_budget: int) -> rmcore.Race:
+        """The race, its histories within ``history_budget`` bytes (fewer checkpoints a run where they would not
+        fit)."""
         return rmcore.Race(
             self.game,
             self.variants,
@@ -361,8 +363,7 @@ class RacePlan(NamedTuple):
             seed=self.seed,
             opponent=self.opponent,
             start=self.start,
-            max_points=max_points,
-            member_points=member_points,
+            history_budget=history_budget,
             history_share=self.history_share,
         )
 
@@ -432,21 +433,15 @@ def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
     plan, fewer = _fewer_runs(plan)
     if fewer:
         said.append(fewer)
+    race = plan.build(SESSION_HISTORY_BYTES)
     points, members = rmcore.config.DEFAULT_MAX_POINTS, rmcore.config.RACE_MEMBER_POINTS
-    race = plan.build(points, members)
-    needed = race.history_bytes()
-    if needed <= SESSION_HISTORY_BYTES:
-        return race, said
-    share = SESSION_HISTORY_BYTES / needed
-    fits = (max(int(points * share), 2), max(int(members * share), 2))
-    race = plan.build(*(max(20, n) for n in fits))  # at least 20 checkpoints where they fit: fewer look coarse
-    if race.history_bytes() > SESSION_HISTORY_BYTES:  # they do not: Liar's dice with 6 sides keeps 19 of 7.7 MB
-        race = plan.build(*fits)
-    said.append(
-        explain_app.fewer_checkpoints(
-            race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
+    needed = race.history_bytes(points, members)
+    if needed > SESSION_HISTORY_BYTES:
+        said.append(
+            explain_app.fewer_checkpoints(
+                race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
+            )
         )
-    )
     return race, said
 
 
