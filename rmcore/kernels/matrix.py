@@ -425,6 +425,20 @@ def _smooth_learn(regrets, scores, predictions, eta, active, utilities, value):
 
 
 @part(**_PART)
+def _extragradient_step(scores, regrets, predictions, utilities, value, eta, half):
+    """One player's step of a half of :func:`_extragradient_iteration`, before its projection: ``H = R + eta r`` (in
+    ``predictions``) in the first half, ``R += eta r`` and the regrets ``+= r`` in the second."""
+    if half == 0:
+        for k in range(scores.shape[0]):
+            predictions[k] = scores[k] + eta * (utilities[k] - value)
+        return
+    for k in range(scores.shape[0]):
+        r = utilities[k] - value
+        regrets[k] += r
+        scores[k] += eta * r
+
+
+@part(**_PART)
 def _extragradient_iteration(A, B, flags, s, t):
     """Iteration t of extragradient RM+ (Cai et al. 2023), both players at once from the same profile (or the row
     player alone against a fixed ``y``), its regret states ``R`` in ``scores``:
@@ -436,12 +450,19 @@ def _extragradient_iteration(A, B, flags, s, t):
     ``r(x, y)`` each player's regret vector ``u - v`` at that profile. ``(x_H, y_H)`` is the profile the iteration
     plays: its regrets are the cumulative regrets', and it enters the averages; the next leaders are the last iterate.
     """
+    # (Each half's steps are written once, in a loop over the players: the players' steps are independent, so the
+    # numbers are the same as one player's steps after the other's, and the kernel holds one copy of each step.)
     fixed, zero_sum = flags.fixed_opponent, flags.zero_sum
-    eta_row, eta_col = s.steps[0], s.steps[1]
-    _normalise_positive_part(s.scores_row, s.x)
-    if not fixed:
-        _normalise_positive_part(s.scores_col, s.y)
+    players = 1 if fixed else 2
     for half in range(2):
+        for player in range(players):  # the profile: the leaders R / sum R, then (x_H, y_H)
+            row = player == 0
+            leader = (
+                (s.scores_row if row else s.scores_col)
+                if half == 0
+                else (s.predictions_row if row else s.predictions_col)
+            )
+            _normalise_positive_part(leader, s.x if row else s.y)
         v2 = 0.0
         if fixed:
             row_utilities = s.fixed_row_utilities
@@ -451,30 +472,18 @@ def _extragradient_iteration(A, B, flags, s, t):
         v1 = _dot(s.x, row_utilities)
         if not fixed:
             v2 = -v1 if zero_sum else _dot(s.y, s.col_utilities)
-        if half == 0:
-            for k in range(s.x.shape[0]):
-                s.predictions_row[k] = s.scores_row[k] + eta_row * (row_utilities[k] - v1)
-            project_onto_z(s.predictions_row, s.scratch_row)
-            if not fixed:
-                for k in range(s.y.shape[0]):
-                    s.predictions_col[k] = s.scores_col[k] + eta_col * (s.col_utilities[k] - v2)
-                project_onto_z(s.predictions_col, s.scratch_col)
-                _normalise_positive_part(s.predictions_col, s.y)
-            _normalise_positive_part(s.predictions_row, s.x)
-            continue
-        for k in range(s.x.shape[0]):
-            r = row_utilities[k] - v1
-            s.regrets_row[k] += r
-            s.scores_row[k] += eta_row * r
-        project_onto_z(s.scores_row, s.scratch_row)
-        if fixed:
-            continue
-        for k in range(s.y.shape[0]):
-            r = s.col_utilities[k] - v2
-            s.regrets_col[k] += r
-            s.scores_col[k] += eta_col * r
-        project_onto_z(s.scores_col, s.scratch_col)
-        if flags.track_external:
+        _extragradient_step(s.scores_row, s.regrets_row, s.predictions_row, row_utilities, v1, s.steps[0], half)
+        if not fixed:
+            _extragradient_step(s.scores_col, s.regrets_col, s.predictions_col, s.col_utilities, v2, s.steps[1], half)
+        for player in range(players):
+            row = player == 0
+            stepped = (
+                (s.predictions_row if row else s.predictions_col)
+                if half == 0
+                else (s.scores_row if row else s.scores_col)
+            )
+            project_onto_z(stepped, s.scratch_row if row else s.scratch_col)
+        if half == 1 and flags.track_external and not fixed:
             _add_external(s.external_row, row_utilities, v1)
             _add_external(s.external_col, s.col_utilities, v2)
     w = _weight(t, flags.averaging_power)
