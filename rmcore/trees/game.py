@@ -33,7 +33,6 @@ __all__ = [
     "policy_width",
     "uniform_policy",
     "as_policy_array",
-    "scratch_arrays",
     "player_index",
     "check_tree_game",
     "parents",
@@ -225,13 +224,6 @@ def uniform_policy(game: TreeGame) -> np.ndarray:
     widths = game.tree.num_actions
     columns = np.arange(policy_width(game))
     return np.where(columns[None, :] < widths[:, None], 1.0 / widths[:, None], 0.0)
-
-
-def scratch_arrays(game: TreeGame) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Room for a best response's work: ``(reach [node, 3], value [node], scores [infoset, action])``."""
-    nodes = game.tree.player.shape[0]
-    shape = (len(game.infosets), policy_width(game))
-    return np.empty((nodes, 3)), np.empty(nodes), np.empty(shape)
 
 
 def as_policy_array(game: TreeGame, policy) -> np.ndarray:
