@@ -450,19 +450,16 @@ def _extragradient_iteration(A, B, flags, s, t):
     ``r(x, y)`` each player's regret vector ``u - v`` at that profile. ``(x_H, y_H)`` is the profile the iteration
     plays: its regrets are the cumulative regrets', and it enters the averages; the next leaders are the last iterate.
     """
-    # (Each half's steps are written once, in a loop over the players: the players' steps are independent, so the
-    # numbers are the same as one player's steps after the other's, and the kernel holds one copy of each step.)
+    # (The normalisations and the projections run in loops over the players, so that the kernel holds one copy of
+    # each, which compiles in about a second less; the players' steps are independent, so the numbers are the same.
+    # The steps themselves stand side by side, where the processor overlaps the two players' work.)
     fixed, zero_sum = flags.fixed_opponent, flags.zero_sum
     players = 1 if fixed else 2
     for half in range(2):
         for player in range(players):  # the profile: the leaders R / sum R, then (x_H, y_H)
             row = player == 0
-            leader = (
-                (s.scores_row if row else s.scores_col)
-                if half == 0
-                else (s.predictions_row if row else s.predictions_col)
-            )
-            _normalise_positive_part(leader, s.x if row else s.y)
+            regret_state, step = (s.scores_row, s.predictions_row) if row else (s.scores_col, s.predictions_col)
+            _normalise_positive_part(step if half == 1 else regret_state, s.x if row else s.y)
         v2 = 0.0
         if fixed:
             row_utilities = s.fixed_row_utilities
@@ -477,12 +474,8 @@ def _extragradient_iteration(A, B, flags, s, t):
             _extragradient_step(s.scores_col, s.regrets_col, s.predictions_col, s.col_utilities, v2, s.steps[1], half)
         for player in range(players):
             row = player == 0
-            stepped = (
-                (s.predictions_row if row else s.predictions_col)
-                if half == 0
-                else (s.scores_row if row else s.scores_col)
-            )
-            project_onto_z(stepped, s.scratch_row if row else s.scratch_col)
+            regret_state, step = (s.scores_row, s.predictions_row) if row else (s.scores_col, s.predictions_col)
+            project_onto_z(step if half == 0 else regret_state, s.scratch_row if row else s.scratch_col)
         if half == 1 and flags.track_external and not fixed:
             _add_external(s.external_row, row_utilities, v1)
             _add_external(s.external_col, s.col_utilities, v2)
