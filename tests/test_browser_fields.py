@@ -257,16 +257,14 @@ _SEEN_JS = """() => {
 }"""
 #: The last iterate's marker centre in page pixels, as the chart placed it.
 _LAST_ITERATE_JS = """() => {
+    // The marker as drawn: the centre of the "last iterate now" trace's point in the page (the trace's group carries
+    // its uid). Read from the drawing rather than from the data, which may already hold an update not yet drawn.
     const {chart} = window.__rmLayers;
     const now = chart._fullData.find(t => (t.name || '').endsWith(': last iterate now'));
-    const box = chart.getBoundingClientRect(), layout = chart._fullLayout;
-    if (now.a) {
-        const t = layout.ternary._subplot, a = now.a[0], c = now.c[0];
-        return [box.left + t.x0 + t.w * (c + a / 2), box.top + t.y0 + t.h * (1 - a)];
-    }
-    const xa = layout.xaxis, ya = layout.yaxis;
-    return [box.left + xa._offset + (now.x[0] - xa.range[0]) / (xa.range[1] - xa.range[0]) * xa._length,
-            box.top + ya._offset + (ya.range[1] - now.y[0]) / (ya.range[1] - ya.range[0]) * ya._length];
+    const point = now && chart.querySelector(`g.trace${now.uid} path.point`);
+    if (!point) return null;
+    const box = point.getBoundingClientRect();
+    return [box.left + box.width / 2, box.top + box.height / 2];
 }"""
 
 
@@ -320,7 +318,9 @@ def test_while_running_the_field_is_drawn_once_under_the_moving_iterates(app_url
         page.evaluate("() => window.__rmLayers.chart.scrollIntoView({block: 'center'})")
         time.sleep(0.5)
         box = page.evaluate(_LAYERS_JS, space_figure.FIELD)["box"]
-        x, y = page.evaluate(_LAST_ITERATE_JS)
+        marker = page.evaluate(_LAST_ITERATE_JS)
+        assert marker, "the last iterate's marker is drawn"
+        x, y = marker
         with_field = _shot(page, box)
         page.evaluate("() => { window.__rmLayers.underlay.style.visibility = 'hidden'; }")
         without = _shot(page, box)
