@@ -25,6 +25,7 @@ all. Run it on a quiet machine: the load average before and after each run is pr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import sys
@@ -79,6 +80,37 @@ def _ready() -> None:
     time.sleep(1.0)
 
 
+@contextlib.contextmanager
+def _two_workers(initializer=None, initargs=()):
+    """Two worker processes (spawned, ``initializer`` run in each), both started before anything is timed."""
+    spawn = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=spawn, initializer=initializer, initargs=initargs) as pool:
+        for started in [pool.submit(_ready) for _ in range(2)]:
+            started.result()
+        yield pool
+
+
+def _wall_seconds(pool, function, *arguments):
+    """``timed(copies)`` for :func:`_alone_and_pair`: the wall seconds of ``copies`` calls at once in ``pool``."""
+
+    def timed(copies: int) -> float:
+        clock = time.perf_counter()
+        for done in [pool.submit(function, *arguments) for _ in range(copies)]:
+            done.result()
+        return time.perf_counter() - clock
+
+    return timed
+
+
+def _alone_and_pair(timed) -> tuple[float, float]:
+    """One copy alone (the mean of a run before and a run after the pair) and two copies at once, as ``timed(copies)``
+    measures them."""
+    first = timed(1)
+    pair = timed(2)
+    last = timed(1)
+    return (first + last) / 2, pair
+
+
 def heaviest_cell_pair(grid) -> tuple[str, float, float]:
     """The grid's heaviest cell's name, its wall seconds alone in a worker process (the mean of a run before and a run
     after the pair), and the wall seconds of two copies of it started at once in two worker processes.
@@ -87,21 +119,9 @@ def heaviest_cell_pair(grid) -> tuple[str, float, float]:
     not the scheduler; the sweeps above measure Dask with it.
     """
     cell = max(grid.cells, key=cost)
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(2, mp_context=spawn, initializer=prepare_family, initargs=(cell.family,)) as pool:
-        for started in [pool.submit(_ready) for _ in range(2)]:
-            started.result()
-
-        def timed(copies: int) -> float:
-            clock = time.perf_counter()
-            for done in [pool.submit(run_cell, cell) for _ in range(copies)]:
-                done.result()
-            return time.perf_counter() - clock
-
-        first = timed(1)
-        pair = timed(2)
-        last = timed(1)
-    return cell.name, (first + last) / 2, pair
+    with _two_workers(prepare_family, (cell.family,)) as pool:
+        alone, pair = _alone_and_pair(_wall_seconds(pool, run_cell, cell))
+    return cell.name, alone, pair
 
 
 def heaviest_cell_on_dask(grid) -> tuple[float, float]:
@@ -119,10 +139,7 @@ def heaviest_cell_on_dask(grid) -> tuple[float, float]:
             client.gather([client.submit(run_cell, cell, pure=False) for _ in range(copies)])
             return time.perf_counter() - clock
 
-        first = timed(1)
-        pair = timed(2)
-        last = timed(1)
-    return (first + last) / 2, pair
+        return _alone_and_pair(timed)
 
 
 #: The tree games the working-set pairs run (catalogue names and parameters): the atlas's, and Liar's dice with five
@@ -159,11 +176,8 @@ def working_set_pairs() -> list[tuple[str, float, float, float]]:
     from benchmarks.floors import counts
     from rmcore import tree_game
 
-    spawn = multiprocessing.get_context("spawn")
     out = []
-    with ProcessPoolExecutor(2, mp_context=spawn, initializer=prepare_family, initargs=("tree",)) as pool:
-        for started in [pool.submit(_ready) for _ in range(2)]:
-            started.result()
+    with _two_workers(prepare_family, ("tree",)) as pool:
         for name, parameters in PAIR_GAMES:
             game = tree_game(name, **parameters)
             per_iteration = pool.submit(_cfr_run, name, parameters, 20).result() / 20
@@ -173,10 +187,7 @@ def working_set_pairs() -> list[tuple[str, float, float, float]]:
                 """The slowest copy's own time (each copy's game is built before its clock starts)."""
                 return max(done.result() for done in [pool.submit(_cfr_run, *run) for _ in range(copies)])
 
-            first = timed(1)
-            pair = timed(2)
-            last = timed(1)
-            out.append((game.name, counts(game)["bytes"] / 1e6, (first + last) / 2, pair))
+            out.append((game.name, counts(game)["bytes"] / 1e6, *_alone_and_pair(timed)))
     return out
 
 
@@ -198,21 +209,8 @@ def arithmetic_pair() -> tuple[float, float]:
     and of two copies at once in two: what the host gives two busy cores at this moment, with no memory to share.
     On a virtual machine whose two cores share their physical cores or their host with other work, this is below 2x
     too, and then no sweep can reach 2x."""
-    spawn = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(2, mp_context=spawn) as pool:
-        for started in [pool.submit(_ready) for _ in range(2)]:
-            started.result()
-
-        def timed(copies: int) -> float:
-            clock = time.perf_counter()
-            for done in [pool.submit(_arithmetic) for _ in range(copies)]:
-                done.result()
-            return time.perf_counter() - clock
-
-        first = timed(1)
-        pair = timed(2)
-        last = timed(1)
-    return (first + last) / 2, pair
+    with _two_workers() as pool:
+        return _alone_and_pair(_wall_seconds(pool, _arithmetic))
 
 
 def main(argv=None) -> int:
