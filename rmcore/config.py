@@ -54,11 +54,12 @@ DEFAULT_HISTORY_BYTES = 256 * 2**20
 HISTORY_SHARE = 0.1
 
 #: A matrix game's history row in the units of an iteration's work (its cells and actions, ``m n + m + n``): so many
-#: times the cells (the two best responses pass over the matrix), per action, and a fixed part. Set above every
-#: shape's cost as ``python -m rmcore bench`` measures it, so that a history takes at most its share: the rows
-#: "history row in the default run" (a row where the default records it, the fresh memory it is written to included)
-#: and "history row" (its metrics alone), which print the model beside the measurement.
-MATRIX_ROW_WORK = (4.0, 6.0, 90.0)
+#: times the cells (the two best responses pass over the matrix), per action, per byte of the row (the fresh pages of
+#: the history it fills: a row pads the narrower player to the wider one's actions, so a 10x1000 game's row is 48 kB)
+#: and a fixed part. Set above every shape's cost as ``python -m rmcore bench`` measures it, so that a history takes
+#: at most its share: the rows "history row in the default run" (a row where the default records it, the fresh memory
+#: it is written to included) and "history row" (its metrics alone), which print the model beside the measurement.
+MATRIX_ROW_WORK = (4.0, 6.0, 1.5, 90.0)
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import numpy as np
 
+from . import config
 from ._deprecated import warn
 
 if TYPE_CHECKING:
@@ -92,18 +93,17 @@ class RecordBuffer:
         self._add(True, new)
 
     def reserve(self, added: int) -> Record:
-        """Room for the next ``added`` rows, zeroed, as writable views into the buffer; :meth:`commit` keeps them.
+        """Room for the next ``added`` rows, as writable views into the buffer; :meth:`commit` keeps them.
 
         A solver's kernel writes a chunk's checkpoints there directly: no record of the chunk's own to allocate, fill
-        and copy over. Rows ``[:n]`` already handed out are not touched: the room lies past them, in a new buffer if it
+        and copy over. The room holds whatever the memory held (it is not zeroed: a pass over a wide game's fresh rows
+        would cost more than their metrics), so a writer fills every element of each row it commits, padding
+        included. Rows ``[:n]`` already handed out are not touched: the room lies past them, in a new buffer if it
         must grow.
         """
         end = self._count + added
         if end > self._buffer[0].shape[0]:
-            self._buffer = self._grown(self.rows, end)
-        else:
-            for field in self._buffer:  # (a row a chunk reserved but never wrote may be left over: rows start at 0)
-                field[self._count : end] = 0
+            self._buffer = self._grown(end)
         self._reserved = added
         return type(self._buffer)(*(field[self._count : end] for field in self._buffer))
 
@@ -121,42 +121,43 @@ class RecordBuffer:
     def _add(self, everything: bool, new: Record, keep: np.ndarray | None = None) -> None:
         self._reserved = 0  # (a room reserved before lies under these rows)
         added = new[0].shape[0]
+        count = self._count if everything else int(np.count_nonzero(keep))
+        total = count + added
         if everything:
             if added == 0:
                 return
-            end = self._count + added
-            if end <= self._buffer[0].shape[0]:  # room to spare: rows [:count] stay as they are
+            if total <= self._buffer[0].shape[0]:  # room to spare: rows [:count] stay as they are
                 for field, rows in zip(self._buffer, new):
-                    field[self._count : end] = rows
-                self._count = end
+                    field[count:total] = rows
+                self._count = total
                 return
-            base = self.rows
-        else:
-            base = take_records(self.rows, keep)
-        count = base[0].shape[0]
-        total = count + added
-        buffer = self._grown(base, total)
+        buffer = self._grown(total, keep)
         for field, rows in zip(buffer, new):
             field[count:total] = rows
         self._buffer, self._count = buffer, total
 
-    def _grown(self, base: Record, rows: int) -> Record:
-        """A new zeroed buffer with room for at least ``rows`` rows (twice that, up to the capacity; or the whole
-        capacity at once when it is small: :data:`WHOLE_BUFFER_BYTES`), holding the rows of ``base`` first."""
+    def _grown(self, rows: int, keep: np.ndarray | None = None) -> Record:
+        """A new buffer with room for at least ``rows`` rows (twice that, up to the capacity; or the whole capacity at
+        once when it is small: :data:`WHOLE_BUFFER_BYTES`), holding first the rows held (those where ``keep`` is
+        true, copied straight into it); the rest unwritten."""
+        held = self.rows
         capacity = max(min(2 * rows, self._limit), rows)
-        if self._limit * row_bytes(base) <= WHOLE_BUFFER_BYTES:
+        if self._limit * row_bytes(held) <= WHOLE_BUFFER_BYTES:
             capacity = max(self._limit, rows)
-        buffer = type(base)(*(np.zeros((capacity, *field.shape[1:]), dtype=field.dtype) for field in base))
-        for field, old in zip(buffer, base):
-            field[: old.shape[0]] = old
+        buffer = type(held)(*(np.empty((capacity, *field.shape[1:]), dtype=field.dtype) for field in held))
+        for field, old in zip(buffer, held):
+            if keep is None:
+                field[: old.shape[0]] = old
+            else:
+                np.compress(keep, old, axis=0, out=field[: int(np.count_nonzero(keep))])
         return buffer
 
 
-#: A history whose every row fits in this many bytes gets its whole buffer at its first row rather than by doubling,
-#: so it never copies its rows to grow. Each growth copies every row held into fresh memory, and the page faults of that
-#: copy cost a 64x64 game's default history about as much as its rows' metrics (``python -m rmcore bench``: "64x64 rm,
-#: default history"). The buffer's untouched pages take no memory.
-WHOLE_BUFFER_BYTES = 32 * 2**20
+#: A history whose rows all fit in this many bytes (a default history always does: ``config.DEFAULT_HISTORY_BYTES``)
+#: gets its whole buffer at its first row rather than by doubling, so it never copies its rows to grow: each growth
+#: copies every row held into fresh memory, whose page faults cost a wide game's default history more than its rows'
+#: metrics (``python -m rmcore bench``: "default history"). The buffer's untouched pages take no memory.
+WHOLE_BUFFER_BYTES = config.DEFAULT_HISTORY_BYTES
 
 
 def row_bytes(record: Record) -> int:

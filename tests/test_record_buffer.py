@@ -23,14 +23,15 @@ def _update(buffer, held, new, rng):
 
 
 def _write_into_room(buffer, held, new, rng):
-    """Rows written into reserved room, as a solver's kernel writes them; now and then a chunk never commits (an
-    interrupted kernel), which leaves nothing behind (None)."""
+    """Rows written into reserved room, as a solver's kernel writes them (every element); now and then a chunk writes
+    part of its room and never commits (an interrupted kernel), which leaves nothing behind (None)."""
     room = buffer.reserve(new.iteration.shape[0])
-    assert all(not field.any() for field in room)  # zeroed, whatever an earlier chunk left there
+    if rng.random() < 0.2:
+        for target in room:
+            target[: target.shape[0] // 2 + 1] = -1
+        return None
     for target, source in zip(room, new):
         target[...] = source
-    if rng.random() < 0.2:
-        return None
     buffer.commit(new.iteration.shape[0])
     return np.ones(held.iteration.shape[0], dtype=bool)
 
@@ -49,7 +50,7 @@ def test_rows_added_give_what_a_plain_concatenation_gives_and_never_change_rows_
         if keep is not None:
             expected = concat_records(take_records(expected, keep), new)
         for mine, theirs in zip(buffer.rows, expected):
-            assert np.array_equal(mine, theirs)
+            assert np.array_equal(mine, theirs, equal_nan=True)
     for view, contents in handed_out:
         assert all(np.array_equal(field, copy) for field, copy in zip(view, contents))
 
@@ -91,3 +92,19 @@ def test_the_default_history_keeps_as_many_rows_as_fit_in_its_memory(monkeypatch
     assert solver.history().iterations.shape[0] <= 11  # (its checkpoints and the iteration now)
     assert rmcore.CFRSolver(leduc, "cfr", max_points=50).max_points == 50  # a number given is kept
     assert rmcore.MatrixSolver(rmcore.preset("rps")).max_points == rmcore.config.DEFAULT_MAX_POINTS  # small rows
+
+
+def test_a_matrix_history_row_writes_the_narrower_players_padding_over_whatever_its_room_held():
+    game = rmcore.preset("random-zero-sum", rows=2, cols=5, seed=1)
+    solver, clean = (rmcore.MatrixSolver(game, max_points=500, history_share=None) for _ in range(2))
+    solver.run(3)
+    for field in solver._records._buffer:  # the room past the rows held, as reused memory may leave it
+        field[solver._records.iterations.shape[0] :] = -1
+    solver.run(97)
+    clean.run(100)
+    history = solver.history()
+    assert history.iterations.shape[0] == 100  # (a row an iteration, none dropped: all written into that room)
+    for field in (history.current, history.average, history.regrets):
+        assert np.all(field[:, 0, 2:] == 0)
+    for mine, theirs in zip(solver._records.rows, clean._records.rows):
+        assert np.array_equal(mine, theirs, equal_nan=True)

@@ -855,6 +855,11 @@ def record_row(A, B, flags, s, iteration, record, k):
         record.current[k, 1, j] = s.y[j]
         record.average[k, 1, j] = s.avg_y[j]
         record.regrets[k, 1, j] = s.regrets_col[j]
+    for player, actions in ((0, m), (1, n)):  # the narrower player's padding (the row's memory is not zeroed)
+        for j in range(actions, record.current.shape[2]):
+            record.current[k, player, j] = 0.0
+            record.average[k, player, j] = 0.0
+            record.regrets[k, player, j] = 0.0
     record.average_regret_row[k] = _max_positive(s.regrets_row) / elapsed
     record.average_regret_col[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
     if flags.track_external:
