@@ -19,7 +19,7 @@ import rmcore
 )
 def test_history_regrets_are_the_regrets_a_fresh_run_has_at_that_checkpoint(make):
     solver = make()
-    solver.run(1000)  # (a default history: a checkpoint every few dozen iterations, by their cost)
+    solver.run(4000)  # (a default history: a checkpoint every few dozen to few hundred iterations, by their cost)
     history = solver.history()
     for row in (1, len(history) // 2, len(history) - 1):
         again = make()
