@@ -298,7 +298,8 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
     """A default solver (checkpoints spaced by their cost) against the kernel alone, and a history row's measured cost
     in iterations beside the one the spacing assumes (``config.MATRIX_ROW_WORK``)."""
     rows = []
-    for m, n, iterations in ((3, 3, 200_000 if quick else 2_000_000), (64, 64, 2_000 if quick else 20_000)):
+    shapes = ((3, 3, 2_000_000), (64, 64, 20_000), (10, 1000, 20_000))  # (a rectangular game pads its rows)
+    for m, n, iterations in ((m, n, k // 10 if quick else k) for m, n, k in shapes):
         game = _matrix_game(m, n)
 
         def fresh(max_points, k=iterations, game=game):
@@ -316,7 +317,7 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
         ratio = times["default"] / times["kernel"]
         rows.append(
             Row(
-                f"matrix_default_{m}x{m}",
+                f"matrix_default_{m}x{n}",
                 f"{m}x{n} rm, default history, {iterations:,} its",
                 times["default"] * 1e3,
                 "ms",
