@@ -86,11 +86,12 @@ PYTHON_TWIN_WORK = 200_000
 #: poker's 54 nodes, about 100 iterations, 0.1 s. A tree of a few thousand nodes waits for the compile.
 PYTHON_TWIN_CFR_WORK = 30_000
 
-#: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
-#: player's best-response sweep, and the average policy itself. Set above every game's and variant's cost as
+#: A game tree's history row in node visits: so many per node (for the average and the current policy, a reach sweep
+#: and each player's best-response sweep, and the average policy itself) and per byte of the row (the fresh pages of
+#: the history it fills: Liar's dice with six sides writes 7 MB a row). Set above every game's and variant's cost as
 #: ``python -m rmcore bench`` measures it (the rows "history row, in iterations", which print the model beside the
-#: measurement), so that a history takes at most its share.
-TREE_ROW_WORK = 20.0
+#: measurement, and "default history"), so that a history takes at most its share.
+TREE_ROW_WORK = (20.0, 0.25)
 
 #: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
 #: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and

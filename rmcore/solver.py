@@ -82,9 +82,10 @@ class Solver(Runner):
         #: The share of a run's work its history may take (``None``: every point of the grid).
         self.history_share = history_share(share)
         self._iteration = 0
+        self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
+        self._row_size = row_bytes(self._none)  # (asked for at every chunk and snapshot, by the row's price)
         self._keep_rows(self._default_points() if max_points is None else max_points)
         self._now = self._empty_record(1)  # the row each snapshot writes again (its readers copy what they keep)
-        self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
 
     def _keep_rows(self, max_points: int) -> None:
         """Keep at most ``max_points`` history rows (before the first iteration: a race sets its runs' counts once it
@@ -96,7 +97,7 @@ class Solver(Runner):
 
     def row_bytes(self) -> int:
         """The memory one history row takes (the policies and every metric of one checkpoint)."""
-        return row_bytes(self._empty_record(0))
+        return self._row_size
 
     def _default_points(self) -> int:
         """``config.DEFAULT_MAX_POINTS``, or as many rows as fit in ``config.DEFAULT_HISTORY_BYTES`` (at least 2)."""
