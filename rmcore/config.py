@@ -59,7 +59,7 @@ HISTORY_SHARE = 0.1
 #: and a fixed part. Set above every shape's cost as ``python -m rmcore bench`` measures it, so that a history takes
 #: at most its share: the rows "history row in the default run" (a row where the default records it, the fresh memory
 #: it is written to included) and "history row" (its metrics alone), which print the model beside the measurement.
-MATRIX_ROW_WORK = (4.0, 6.0, 2.0, 90.0)
+MATRIX_ROW_WORK = (4.0, 6.0, 2.5, 90.0)
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
