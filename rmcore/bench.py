@@ -296,7 +296,8 @@ def _shape_rows(quick: bool, repeats: int) -> list[Row]:
 
 def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
     """A default solver (checkpoints spaced by their cost) against the kernel alone, and a history row's measured cost
-    in iterations beside the one the spacing assumes (``config.MATRIX_ROW_WORK``)."""
+    in iterations beside the price the spacing assumes (``Solver._row_price``: ``config.MATRIX_ROW_WORK`` and
+    ``config.MATRIX_ROW_BYTE_WORK``)."""
     rows = []
     shapes = ((3, 3, 2_000_000), (64, 64, 20_000), (10, 1000, 20_000))  # (a rectangular game pads its rows)
     for m, n, iterations in ((m, n, k // 10 if quick else k) for m, n, k in shapes):
@@ -338,7 +339,7 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
                 f"{m}x{n} history row in the default run, in iterations ({recorded:,} rows recorded)",
                 per_row,
                 "x",
-                f"{spaced._row_work() / spaced._iteration_work():.2f} (the spacing's model)",
+                f"{spaced._row_price() / spaced._iteration_work():.2f} (the spacing's model)",
             )
         )
         rows.append(
@@ -356,7 +357,7 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
 def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> Row:
     """A history row's cost inside a run, in iterations: ``n`` iterations recording a row after every one (no
     spacing) against the same iterations alone, beside the cost the spacing assumes (the solver's work model, which
-    ``config.MATRIX_ROW_WORK`` and ``config.TREE_ROW_WORK`` set)."""
+    ``Solver._row_price`` sets from each family's ``config`` constants)."""
 
     points = config.DEFAULT_MAX_POINTS
 
@@ -371,7 +372,7 @@ def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> 
     rows = len(checkpoints.checkpoints_between(1, n + 1, points))
     measured = (times["dense"] - times["kernel"]) / rows / (times["kernel"] / n)
     model = make(max_points=0)
-    return Row(key, name, measured, "x", f"{model._row_work() / model._iteration_work():.2f} (the spacing's model)")
+    return Row(key, name, measured, "x", f"{model._row_price() / model._iteration_work():.2f} (the spacing's model)")
 
 
 # -- game trees ----------------------------------------------------------------------------------------------------
@@ -504,7 +505,8 @@ def _tree_rows(quick: bool) -> list[Row]:
 
 def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) -> list[Row]:
     """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's measured cost in iterations
-    beside the one the spacing assumes (``config.TREE_ROW_WORK``)."""
+    beside the price the spacing assumes (``Solver._row_price``: ``config.TREE_ROW_WORK`` and
+    ``config.TREE_ROW_BYTE_WORK``)."""
     from .trees.cfr import CFRSolver
 
     n = game_spec.iterations * (2 if quick else 10)

@@ -45,8 +45,8 @@ RUN_CHUNK_CFR_WORK = 2_000_000
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
 #: Most memory a solver's history takes by default: a row holds the policies, so a game with large ones keeps fewer
-#: rows than ``DEFAULT_MAX_POINTS`` (Liar's dice with six sides, 5.3 MB a row: 48 rows rather than 2,000, which would
-#: hold 10.6 GB). An explicit ``max_points`` is kept as given.
+#: rows than ``DEFAULT_MAX_POINTS`` (Liar's dice with six sides, 7.1 MB a row: 37 rows rather than 2,000, which would
+#: hold 14 GB). An explicit ``max_points`` is kept as given.
 DEFAULT_HISTORY_BYTES = 256 * 2**20
 
 #: The share of a run's work its history's rows may take by default: checkpoints are spaced so that the rows cost at
@@ -54,12 +54,15 @@ DEFAULT_HISTORY_BYTES = 256 * 2**20
 HISTORY_SHARE = 0.1
 
 #: A matrix game's history row in the units of an iteration's work (its cells and actions, ``m n + m + n``): so many
-#: times the cells (the two best responses pass over the matrix), per action, per byte of the row (the fresh pages of
-#: the history it fills: a row pads the narrower player to the wider one's actions, so a 10x1000 game's row is 48 kB)
-#: and a fixed part. Set above every shape's cost as ``python -m rmcore bench`` measures it, so that a history takes
-#: at most its share: the rows "history row in the default run" (a row where the default records it, the fresh memory
-#: it is written to included) and "history row" (its metrics alone), which print the model beside the measurement.
-MATRIX_ROW_WORK = (4.0, 6.0, 2.5, 90.0)
+#: times the cells (the two best responses pass over the matrix), per action, and a fixed part.
+MATRIX_ROW_WORK = (4.0, 6.0, 90.0)
+#: What a byte of a matrix game's row costs compiled code in those units, written to the fresh pages of the history (a
+#: row pads the narrower player to the wider one's actions, so a 10x1000 game's row is 48 kB). With
+#: ``MATRIX_ROW_WORK``, a row's price (``Solver._row_price``), set above every shape's cost as ``python -m rmcore
+#: bench`` measures it, so that a history takes at most its share: the rows "history row in the default run" (a row
+#: where the default records it, the fresh memory it is written to included) and "history row" (its metrics alone),
+#: which print the price beside the measurement, and "default history".
+MATRIX_ROW_BYTE_WORK = 2.5
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
@@ -86,12 +89,14 @@ PYTHON_TWIN_WORK = 200_000
 #: poker's 54 nodes, about 100 iterations, 0.1 s. A tree of a few thousand nodes waits for the compile.
 PYTHON_TWIN_CFR_WORK = 30_000
 
-#: A game tree's history row in node visits: so many per node (for the average and the current policy, a reach sweep
-#: and each player's best-response sweep, and the average policy itself) and per byte of the row (the fresh pages of
-#: the history it fills: Liar's dice with six sides writes 7 MB a row). Set above every game's and variant's cost as
-#: ``python -m rmcore bench`` measures it (the rows "history row, in iterations", which print the model beside the
-#: measurement, and "default history"), so that a history takes at most its share.
-TREE_ROW_WORK = (20.0, 0.25)
+#: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
+#: player's best-response sweep, and the average policy itself.
+TREE_ROW_WORK = 20.0
+#: What a byte of a game tree's row costs compiled code, in node visits (Liar's dice with six sides writes 7 MB a
+#: row). With ``TREE_ROW_WORK``, a row's price, set above every game's and variant's cost as ``python -m rmcore bench``
+#: measures it (the rows "history row, in iterations", which print the price beside the measurement, and "default
+#: history"), so that a history takes at most its share.
+TREE_ROW_BYTE_WORK = 0.25
 
 #: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
 #: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and

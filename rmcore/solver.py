@@ -71,7 +71,8 @@ class Solver(Runner):
     - ``_advance(first, last, points, record) -> int``: run iterations ``first .. last`` through its kernel, writing a
       row of ``record`` after each iteration in ``points``; with ``first > last`` write one row of the state now;
     - ``_empty_record(rows)``: a record with room for ``rows`` rows;
-    - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's cost, in one unit of work;
+    - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's arithmetic, in one unit of work, and
+      ``_byte_work()``: what a byte of a row written to fresh memory costs compiled code, in that unit;
     - ``history_of(record)``, ``_metric_columns(record)`` (every metric of the rows, an array each) and
       ``_row_metrics(iteration, columns, row)`` (the :class:`~rmcore.Metrics` of one row of those columns).
     """
@@ -116,7 +117,12 @@ class Solver(Runner):
     @property
     def checkpoint_stride(self) -> int:
         """At most one checkpoint every this many iterations (:func:`rmcore.checkpoints.stride_for`)."""
-        return checkpoints.stride_for(self._row_work(), self._iteration_work(), self.history_share)
+        return checkpoints.stride_for(self._row_price(), self._iteration_work(), self.history_share)
+
+    def _row_price(self) -> float:
+        """What a history row costs compiled code, in iterations' units: its arithmetic and the fresh memory it fills
+        (a wide game's row is tens of kilobytes, each page a fault). A row run as plain Python costs its arithmetic."""
+        return self._row_work() + self._byte_work() * self.row_bytes()
 
     @property
     def kernel_status(self) -> str:

@@ -147,6 +147,6 @@ def test_a_race_keeps_its_histories_within_its_budget_and_counts_given_as_given(
 
 
 def test_a_race_on_liars_dice_keeps_its_default_histories_within_the_default_budget():
-    race = rmcore.Race(rmcore.liars_dice(6), ["cfr", "cfr+", "linear"])  # 5.3 MB a row
+    race = rmcore.Race(rmcore.liars_dice(6), ["cfr", "cfr+", "linear"])  # 7.1 MB a row
     assert race.history_bytes() <= config.DEFAULT_HISTORY_BYTES
     assert 2 <= race.max_points < config.DEFAULT_MAX_POINTS and 2 <= race.member_points < config.RACE_MEMBER_POINTS

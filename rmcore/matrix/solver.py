@@ -451,11 +451,13 @@ class MatrixSolver(Solver):
 
     def _row_work(self) -> float:
         """A history row's work in an iteration's units: two passes over the matrix (the current and the average
-        profile's best responses), a few dozen operations per action, and the memory the row is written to, each of
-        its bytes as a unit (``config.MATRIX_ROW_WORK``): a wide game's row fills fresh pages of the history."""
+        profile's best responses) and a few dozen operations per action (``config.MATRIX_ROW_WORK``)."""
         m, n = self.game.shape
-        cells, per_action, per_byte, fixed = config.MATRIX_ROW_WORK
-        return cells * m * n + per_action * (m + n) + per_byte * self.row_bytes() + fixed
+        cells, per_action, fixed = config.MATRIX_ROW_WORK
+        return cells * m * n + per_action * (m + n) + fixed
+
+    def _byte_work(self) -> float:
+        return config.MATRIX_ROW_BYTE_WORK
 
     def _empty_record(self, rows: int) -> kernels.MatrixRecord:
         return kernels.empty_matrix_record(rows, *self.game.shape)

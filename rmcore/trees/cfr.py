@@ -667,10 +667,11 @@ class CFRSolver(Solver):
 
     def _row_work(self) -> float:
         """A history row's work in node visits: for the average and the current policy, a reach sweep and each
-        player's best-response sweep, and the memory the row is written to (``config.TREE_ROW_WORK``: sweeps of the
-        tree, and visits a byte)."""
-        per_node, per_byte = config.TREE_ROW_WORK
-        return per_node * self.game.tree.player.shape[0] + per_byte * self.row_bytes()
+        player's best-response sweep (``config.TREE_ROW_WORK`` sweeps of the tree)."""
+        return config.TREE_ROW_WORK * self.game.tree.player.shape[0]
+
+    def _byte_work(self) -> float:
+        return config.TREE_ROW_BYTE_WORK
 
     def _empty_record(self, rows: int) -> kernels.CFRRecord:
         infosets, actions = len(self.game.infosets), policy_width(self.game)
