@@ -64,7 +64,7 @@ MATRIX_ROW_WORK = (4.0, 6.0, 90.0)
 #: which print the price beside the measurement, and "default history".
 MATRIX_ROW_BYTE_WORK = 2.5
 
-#: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 750 bytes, Leduc's 67 kB.
+#: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 200 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
 
 #: Checkpoint rows a race keeps for every run but its first (which a page draws in detail): the other runs draw one

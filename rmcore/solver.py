@@ -120,8 +120,9 @@ class Solver(Runner):
         return checkpoints.stride_for(self._row_price(), self._iteration_work(), self.history_share)
 
     def _row_price(self) -> float:
-        """What a history row costs compiled code, in iterations' units: its arithmetic and the fresh memory it fills
-        (a wide game's row is tens of kilobytes, each page a fault). A row run as plain Python costs its arithmetic."""
+        """What a history row costs compiled code, in the unit of ``_iteration_work``: its arithmetic and the fresh
+        memory it fills (a wide game's row is tens of kilobytes, each page a fault). A row run as plain Python costs its
+        arithmetic."""
         return self._row_work() + self._byte_work() * self.row_bytes()
 
     @property
