@@ -28,8 +28,9 @@ write (``rmcore.bench.numpy_self_play``):
   between one step and the next;
 - **the kernel**: ``MatrixSolver(game, max_points=0)``;
 
-and Hedge over arrays (the kernel's exponential, :func:`rmcore.kernels.matrix.softmax_weight`) beside regret matching
-over arrays, the two rules' floors in one kind of loop.
+and Hedge over arrays (the kernel's softmax and exponential, :func:`rmcore.kernels.matrix.softmax_weight`) beside
+regret matching over arrays, the two rules' floors in one kind of loop; the array loops call the kernel's own strategy
+maps.
 
 Printed, and written to ``docs/performance/floors.json``. A measurement, not a test.
 """
@@ -45,7 +46,7 @@ import numpy as np
 import rmcore
 from benchmarks import results
 from rmcore import bench
-from rmcore.kernels.matrix import softmax_weight
+from rmcore.kernels.matrix import _normalise_positive_part, _softmax
 
 GAMES = (
     ("kuhn", "Kuhn", lambda: rmcore.KUHN, 2000),
@@ -153,45 +154,22 @@ def _rm_3x3_in_registers(A, iterations):
 
 
 @numba.njit(cache=True, error_model="numpy")
-def _normalised(values, out):
-    total = 0.0
-    for i in range(values.shape[0]):
-        out[i] = values[i] if values[i] > 0.0 else 0.0
-        total += out[i]
-    for i in range(values.shape[0]):
-        out[i] = out[i] / total if total > 0.0 else 1.0 / values.shape[0]
-
-
-@numba.njit(cache=True, error_model="numpy")
-def _softmax(scores, eta, out):
-    best = -np.inf
-    for i in range(scores.shape[0]):
-        out[i] = eta * scores[i] + 0.0  # (+ the log of a uniform start, as the kernel adds it)
-        best = max(best, out[i])
-    total = 0.0
-    for i in range(scores.shape[0]):
-        out[i] = softmax_weight(out[i] - best)
-        total += out[i]
-    scale = 1.0 / total
-    for i in range(scores.shape[0]):
-        out[i] = out[i] * scale
-
-
-@numba.njit(cache=True, error_model="numpy")
 def _self_play_over_arrays(A, hedge, eta, iterations):
     """Regret matching (or, with ``hedge``, Hedge with the step ``eta``) in self-play on a zero-sum game of any size,
-    the kernel's operations in its order over arrays. Returns the row player's regrets and strategy sums."""
+    the kernel's operations in its order over arrays: its own strategy maps, and the payoffs summed in registers a
+    column at a time. Returns the row player's regrets and strategy sums."""
     m, n = A.shape
+    zeros_row, zeros_col = np.zeros(m), np.zeros(n)  # (no prediction, a uniform start's log weights)
     regrets_row, regrets_col, scores_row, scores_col = np.zeros(m), np.zeros(n), np.zeros(m), np.zeros(n)
     sums_row, sums_col = np.zeros(m), np.zeros(n)
     x, y, u, v = np.empty(m), np.empty(n), np.empty(m), np.empty(n)
     for _ in range(iterations):
         if hedge:
-            _softmax(scores_row, eta, x)
-            _softmax(scores_col, eta, y)
+            _softmax(scores_row, zeros_row, False, zeros_row, eta, x)
+            _softmax(scores_col, zeros_col, False, zeros_col, eta, y)
         else:
-            _normalised(regrets_row, x)
-            _normalised(regrets_col, y)
+            _normalise_positive_part(regrets_row, x)
+            _normalise_positive_part(regrets_col, y)
         for i in range(m):
             total = 0.0
             for j in range(n):
