@@ -131,15 +131,15 @@ class RecordBuffer:
                     field[count:total] = rows
                 self._count = total
                 return
-        buffer = self._grown(total, keep)
+        buffer = self._grown(total, keep, count)
         for field, rows in zip(buffer, new):
             field[count:total] = rows
         self._buffer, self._count = buffer, total
 
-    def _grown(self, rows: int, keep: np.ndarray | None = None) -> Record:
+    def _grown(self, rows: int, keep: np.ndarray | None = None, kept: int = 0) -> Record:
         """A new buffer with room for at least ``rows`` rows (twice that, up to the capacity; or the whole capacity at
-        once when it is small: :data:`WHOLE_BUFFER_BYTES`), holding first the rows held (those where ``keep`` is
-        true, copied straight into it); the rest unwritten."""
+        once when it is small: :data:`WHOLE_BUFFER_BYTES`), holding first the rows held, or the ``kept`` of them where
+        ``keep`` is true (copied straight into it); the rest unwritten."""
         held = self.rows
         capacity = max(min(2 * rows, self._limit), rows)
         if self._limit * row_bytes(held) <= WHOLE_BUFFER_BYTES:
@@ -149,7 +149,7 @@ class RecordBuffer:
             if keep is None:
                 field[: old.shape[0]] = old
             else:
-                np.compress(keep, old, axis=0, out=field[: int(np.count_nonzero(keep))])
+                np.compress(keep, old, axis=0, out=field[:kept])
         return buffer
 
 
