@@ -142,3 +142,39 @@ def test_the_matrix_lesson_caption_does_not_print_its_link():
     assert any(c.value.startswith("[This lesson's link](") for c in app.caption)
     assert json.dumps(race["caption"]).count(" ") < 400
     assert np.isfinite(app.session_state.matrix_live.primary.metrics().nash_conv)
+
+
+@pytest.mark.parametrize("fixed", [False, True], ids=["self-play", "fixed opponent"])
+@pytest.mark.parametrize("rule", list(rmcore.ALGORITHMS))
+def test_the_convergence_caption_names_only_the_lines_its_chart_draws(rule, fixed):
+    settings = {"algorithm": rule} | ({"opponent_mode": "Fixed mixed strategy"} if fixed else {})
+    app = opened(settings)
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception and app.session_state.matrix_live.primary.is_self_play != fixed
+    chart = _chart(app, "Convergence")
+    names = [trace["name"] for trace in chart["figure"]["data"]]
+    words = chart["caption"]
+    current_drawn = any("current strategies" in name for name in names)
+    assert ("nash_conv of the current strateg" in words) == current_drawn, (words, names)
+    bound_drawn = any(name.startswith("bound:") for name in names)
+    assert ("dashed" in words.lower() and "bound" in words) == bound_drawn, (words, names)
+    assert ("1/√T" in words) == any(name == "guide: 1/√T" for name in names)
+
+
+@pytest.mark.parametrize("gamma", [0.0, 1.0, 2.0, 3.0, 5.0, 2.5])
+def test_every_cfr_legend_writes_its_powers_of_t_in_one_notation(gamma):
+    variants = [rmcore.CFRVariant(name) for name in rmcore.CFR_ALGORITHMS]
+    variants += [
+        rmcore.CFRVariant("discounted", discount=(1.5, 0.0, gamma)),
+        rmcore.CFRVariant("pdcfr+", discount=(2.3, gamma)),
+        rmcore.CFRVariant("dcfr+", discount=(1.5, gamma)),
+    ]
+    names = [explain.cfr_curve_name(v, "average") for v in variants]
+    assert not any("^" in name for name in names), names
+    expected = {0.0: "uniform average", 1.0: "t-weighted", 2.0: "t²-weighted", 3.0: "t³-weighted", 5.0: "t⁵-weighted"}
+    assert all(expected.get(gamma, "tᵞ-weighted") in name for name in names[-3:]), names
+    assert "t⁵-weighted" in explain.cfr_curve_name(rmcore.CFRVariant("pdcfr+"), "average")  # (its default γ = 5)
+    said = " ".join(
+        [*rmcore.CFR_ALGORITHMS.values(), *(t for p in explain.PLUS_PARAMETERS.values() for _, t in p.values())]
+    )
+    assert "^" not in said

@@ -76,20 +76,27 @@ ETA = (
     "along the payoff vector and projects back onto the simplex. SPRM+ and ExRM+ add η times the regrets to a regret "
     "state kept at a sum of at least 1. Hedge's regret bound ln|A|/η + ηTΔ²/8 is smallest at η = √(8 ln|A| / T)/Δ."
 )
-#: What the convergence chart shows for a rule besides regret matching (appended to its caption).
-RULE_NOTES = {
-    "hedge": "Dashed: Hedge's bound (ln|A|/η + ηTΔ²/8)/T on the average regret. Dotted: nash_conv of the current "
-    "strategies, which cycle.",
-    "optimistic-hedge": "Dotted: nash_conv of the current strategies, which converge too (last-iterate convergence). "
-    "No regret bound is drawn.",
-    "fictitious-play": "Dotted: nash_conv of the current strategy, a pure best reply. Fictitious play is not a "
-    "no-regret rule: it has no regret bound.",
-    "gda": "Dotted: nash_conv of the current strategies, which spiral out to the boundary. No regret bound is drawn "
-    "(GDA's O(√T) needs a step shrinking as 1/√T).",
-    "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge. No regret bound is drawn.",
-    "sprm+": "Dotted: nash_conv of the current strategies, which converge (Cai et al. 2023). No regret bound is drawn.",
-    "exrm+": "Dotted: nash_conv of the current strategies (the leader R / sum R), which converge (Cai et al. 2023). "
-    "No regret bound is drawn.",
+#: What the convergence chart says of a rule's regret bound, for a rule besides regret matching (its dashed line or
+#: why there is none).
+RULE_BOUNDS = {
+    "hedge": "Dashed: Hedge's bound (ln|A|/η + ηTΔ²/8)/T on the average regret.",
+    "optimistic-hedge": "No regret bound is drawn.",
+    "fictitious-play": "Fictitious play is not a no-regret rule: it has no regret bound.",
+    "gda": "No regret bound is drawn (GDA's O(√T) needs a step shrinking as 1/√T).",
+    "optimistic-gda": "No regret bound is drawn.",
+    "sprm+": "No regret bound is drawn.",
+    "exrm+": "No regret bound is drawn.",
+}
+#: The dotted line of the current strategies' nash_conv, rule by rule, for a rule besides regret matching (drawn in
+#: self-play only: against a fixed opponent nash_conv is not the measure).
+RULE_CURRENT = {
+    "hedge": "Dotted: nash_conv of the current strategies, which cycle.",
+    "optimistic-hedge": "Dotted: nash_conv of the current strategies, which converge too (last-iterate convergence).",
+    "fictitious-play": "Dotted: nash_conv of the current strategy, a pure best reply.",
+    "gda": "Dotted: nash_conv of the current strategies, which spiral out to the boundary.",
+    "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge.",
+    "sprm+": "Dotted: nash_conv of the current strategies, which converge (Cai et al. 2023).",
+    "exrm+": "Dotted: nash_conv of the current strategies (the leader R / sum R), which converge (Cai et al. 2023).",
 }
 
 #: What the thin lines of the strategy chart do, rule by rule (in self-play).
@@ -177,14 +184,33 @@ CONVERGENCE = (
     "nash_conv is how much the two players together could gain by switching to a best response against the averages: "
     "0 exactly at an equilibrium. The dashed line is the regret-matching bound Δ·√(|A|/T) on each player's average "
     "regret (Δ: the range of the player's payoffs, largest minus smallest; |A|: its number of actions; T: "
-    "iterations), a worst-case guarantee rather than a prediction (real runs sit well below it); the dotted line "
-    "shows the 1/√T rate."
+    "iterations), a worst-case guarantee rather than a prediction (real runs sit well below it); the grey dotted line "
+    "shows the 1/√T rate. Thin black dots: nash_conv of the current strategies, the last iterate."
 )
 CONVERGENCE_FIXED = (
     "Against a fixed opponent only the row player learns: the black line is how much it could still gain by switching "
     "to a best response against that opponent. It falls to 0 as the learner's average becomes a best response. The "
-    "dashed bound is Δ·√(|A|/T) (Δ: the range of the row player's payoffs; |A|: its number of actions; T: iterations)."
+    "dotted guide shows the 1/√T rate."
 )
+#: The regret-matching family's bound, against a fixed opponent.
+CONVERGENCE_FIXED_BOUND = (
+    "The dashed bound is Δ·√(|A|/T) (Δ: the range of the row player's payoffs; |A|: its number of actions; T: "
+    "iterations)."
+)
+
+
+def convergence(algorithm: str, fixed: bool) -> str:
+    """The matrix page's convergence caption for a rule (``MatrixVariant.algorithm``), in self-play or against a fixed
+    opponent (``fixed``): every line it names is one the chart draws (``ui.matrix.figures.convergence``), the current
+    strategies' nash_conv in self-play only."""
+    bound = RULE_BOUNDS.get(algorithm)
+    if fixed:
+        return f"{CONVERGENCE_FIXED} {CONVERGENCE_FIXED_BOUND if bound is None else bound}"
+    if bound is None:
+        return CONVERGENCE
+    return f"{CONVERGENCE_OTHER_RULE} {RULE_CURRENT[algorithm]} {bound}"
+
+
 CFR_FIXED_VALUE = (
     "The learner's average strategy's winnings per hand against the fixed player (thick), climbing to what a best "
     "response earns (dashed, exact); the dotted line is the equilibrium value. The gap between the two lines is what "
@@ -290,13 +316,28 @@ RACE_CURRENT = (
 )
 
 
+_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def power_of_t(exponent: float) -> str:
+    """``t`` to a power, written with superscripts as every label writes it: ``t``, ``t²``, ``t⁵``; an exponent that is
+    no whole number as ``tᵞ`` (the variant's label names its γ), since Unicode has no superscript decimal point.
+
+    >>> power_of_t(1.0), power_of_t(2.0), power_of_t(5.0), power_of_t(2.5)
+    ('t', 't²', 't⁵', 'tᵞ')
+    """
+    if not float(exponent).is_integer():
+        return "tᵞ"
+    return "t" if exponent == 1 else "t" + str(int(exponent)).translate(_SUPERSCRIPTS)
+
+
 def cfr_averaging(variant) -> str:
     """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
-    enters the average with weight 1, t, t² or, for discounted CFR, t^γ (``rmcore.CFRSolver``'s docstring)."""
+    enters the average with weight 1, t, t² or, for discounted CFR, t to the power γ (``rmcore.CFRSolver``'s
+    docstring), written with superscripts (:func:`power_of_t`)."""
     if variant.algorithm in ("discounted", "pdcfr+", "dcfr+"):
         gamma = variant.parameters["gamma"]
-        power = {0.0: None, 1.0: "t", 2.0: "t²"}.get(gamma, f"t^{gamma:g}")
-        return "uniform average" if power is None else f"{power}-weighted average"
+        return "uniform average" if gamma == 0 else f"{power_of_t(gamma)}-weighted average"
     return {"cfr+": "t-weighted average", "linear": "t-weighted average", "pcfr+": "t²-weighted average"}.get(
         variant.algorithm, "uniform average"
     )
@@ -442,26 +483,26 @@ CURRENT_HELP = (
 )
 #: Discounted CFR's three parameters on the tree page, symbol -> what it does.
 DCFR_PARAMETERS = {
-    "alpha": ("α", "After iteration t, positive cumulative regrets are multiplied by t^α / (t^α + 1)."),
-    "beta": ("β", "After iteration t, negative cumulative regrets are multiplied by t^β / (t^β + 1)."),
-    "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ (γ = 0: uniform)."),
+    "alpha": ("α", "After iteration t, positive cumulative regrets are multiplied by tᵅ / (tᵅ + 1)."),
+    "beta": ("β", "After iteration t, negative cumulative regrets are multiplied by tᵝ / (tᵝ + 1)."),
+    "gamma": ("γ", "Iteration t's policy enters the average with weight tᵞ (γ = 0: uniform)."),
 }
 #: PDCFR+'s and DCFR+'s parameters on the tree page (Xu et al. 2024, their code's order), symbol and what it does.
 PLUS_PARAMETERS = {
     "pdcfr+": {
         "alpha": (
             "α",
-            "Iteration t discounts the cumulative regrets by (t−1)^α / ((t−1)^α + 1) before adding its own.",
+            "Iteration t discounts the cumulative regrets by (t−1)ᵅ / ((t−1)ᵅ + 1) before adding its own.",
         ),
-        "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ."),
+        "gamma": ("γ", "Iteration t's policy enters the average with weight tᵞ."),
     },
     "dcfr+": {
         "alpha": (
             "α",
-            "Iteration t discounts the cumulative regrets by (t−1)^α / ((t−1)^α + 1.5) before adding its own (the "
+            "Iteration t discounts the cumulative regrets by (t−1)ᵅ / ((t−1)ᵅ + 1.5) before adding its own (the "
             "authors' code's 1.5).",
         ),
-        "gamma": ("γ", "Iteration t's policy enters the average with weight t^γ."),
+        "gamma": ("γ", "Iteration t's policy enters the average with weight tᵞ."),
     },
 }
 #: The tree page's x-axis choices (its ``kuhn_x_axis``).

@@ -65,10 +65,10 @@ CFR_ALGORITHMS = {
     "outcome-sampling": "Outcome-sampling MCCFR (Lanctot et al. 2009): one sampled history, exploration ε = 0.6.",
     "mmd": "Magnetic mirror descent (Sokota et al. 2023): dilated entropy, temperature α; the last iterate converges.",
     "pdcfr+": (
-        "Predictive discounted CFR+ (Xu et al. 2024): regrets discounted by (t-1)^α / ((t-1)^α + 1) and clipped, "
-        "predictive RM+ on them, averages by t^γ; α = 2.3, γ = 5 unless given."
+        "Predictive discounted CFR+ (Xu et al. 2024): regrets discounted by (t-1)ᵅ / ((t-1)ᵅ + 1) and clipped, "
+        "predictive RM+ on them, averages by tᵞ; α = 2.3, γ = 5 unless given."
     ),
-    "dcfr+": "DCFR+ (Xu et al. 2024): regrets discounted and clipped, RM on them, averages by t^γ; α = 1.5, γ = 4.",
+    "dcfr+": "DCFR+ (Xu et al. 2024): regrets discounted and clipped, RM on them, averages by tᵞ; α = 1.5, γ = 4.",
 }
 CFR_UPDATES = {
     "alternating": "Player 1 then player 2, as OpenSpiel does.",

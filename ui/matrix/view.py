@@ -149,12 +149,8 @@ def _simplex_words(game: rmcore.MatrixGame, solver: rmcore.MatrixSolver) -> str:
 
 
 def _convergence_words(solver: rmcore.MatrixSolver) -> str:
-    """The convergence chart's caption: the regret-matching bound's words only for that family; another rule's own
-    note after the measure's."""
-    note = explain.RULE_NOTES.get(solver.variant.algorithm)
-    if not solver.is_self_play:
-        return explain.CONVERGENCE_FIXED if note is None else f"{explain.CONVERGENCE_FIXED} {note}"
-    return explain.CONVERGENCE if note is None else f"{explain.CONVERGENCE_OTHER_RULE} {note}"
+    """The convergence chart's caption (:func:`ui.explain.convergence`)."""
+    return explain.convergence(solver.variant.algorithm, fixed=not solver.is_self_play)
 
 
 def _race_figure(frame, variants, fixed: bool, show_current: bool) -> dict:
