@@ -31,6 +31,29 @@ def test_about_page_runs_its_demo():
     assert abs(table["average strategy"].iloc[1] - 0.5) < 0.01
 
 
+def test_the_about_pages_tour_names_every_pages_features_by_the_words_the_pages_show():
+    from ui import explain, explain_app, explain_matrix
+    from ui.matrix import editor
+    from ui.trees import games
+
+    tour = " ".join(explain_app.HOME_TOUR.lower().split())
+    lessons = [explain.MATRIX_LESSON_TITLE, explain.LAST_ITERATE_TITLE, explain.LESSON_TITLE]
+    shown = {
+        "the lessons": [title.removeprefix("Lesson: ") for title in lessons] + [explain_matrix.FIELD_LESSONS_TITLE],
+        "where learning starts": ["Where learning starts", "click the field"],
+        "the uploads": ["Upload a CSV", f"{editor.UPLOAD_LIMIT}x{editor.UPLOAD_LIMIT}", ".nfg"],
+        "the locked players": ["Opponent", "fixed mixed strategy", "Player 2 fixed"],
+        "the strategy chart's files": [explain_matrix.ANIMATION_EXPANDER.split(" (")[0], "GIF", "MP4"],
+        "the tree games": [*games.CLASSIC.values(), games.OPENSPIEL_LABEL, games.UPLOAD_LABEL, "Liar's dice"],
+        "the bot": ["Play against the bot"],
+        "the atlas": ["Atlas.", "sweep"],
+        "the exports": ["Share this setup", "Export", "reproducibility bundle"],
+        "the exact answers": ["every Nash equilibrium up to 8x8", "exact answer"],
+    }
+    missing = {what: [w for w in words if w.lower() not in tour] for what, words in shown.items()}
+    assert not any(missing.values()), missing
+
+
 def test_the_server_config_skips_streamlits_full_collection_after_every_rerun():
     # A full gc.collect(2) after every fragment rerun cost about 70 ms per chart update (README).
     config = tomllib.loads((Path(__file__).parents[1] / ".streamlit" / "config.toml").read_text())

@@ -22,21 +22,36 @@ and a table says when each first reached 1e-2, 1e-3, 1e-4 and 1e-6.
 HOME_TOUR = """
 **Matrix game.** (1) Pick a preset, say *Rock-Paper-Scissors*: it starts away from the equilibrium, so the learning
 shows. (2) Press **Run** (or Space): thin lines are what regret matching plays now and cycle; thick lines are the
-averages and settle. On the simplex the average spirals into the star; the log-log chart shows nash_conv falling
-under the dashed worst-case bound. (3) Set the speed to *1 iteration a second* and press **Step +1** (or →): the
-orange slivers on the regret bars are what that one iteration added. (4) Pause and drag the **Replay** slider to see
-any earlier moment on every chart. (5) Open *Race* to run RM, RM+ and predictive RM+ side by side.
+averages and settle. On the simplex the average spirals into the star, over *the field under the rule*: the rule's
+continuous dynamic, its rest points labelled by their eigenvalues (click the field to start there, or set *Where
+learning starts*). The log-log chart shows nash_conv falling under the dashed worst-case bound. (3) Set the speed to *1
+iteration a second* and press **Step +1** (or →): the orange slivers on the regret bars are what that one iteration
+added. (4) Pause and drag the **Replay** slider to see any earlier moment on every chart. (5) Choose several variants to
+race them, or press a lesson: *eight rules, their averages and their last iterates* (RM, RM+, predictive RM+, Hedge,
+optimistic Hedge, fictitious play, GDA and optimistic GDA), *last iterates that settle, and those that never do*, and
+*Lessons: the field under the rule* (four fields, from the replicator's closed orbits to the best-response dynamic). (6)
+Edit the payoffs in place, **Upload a CSV** of up to 200x200 or a Gambit *.nfg* file; lock the column player as a fixed
+mixed strategy (*Opponent*) and watch the row player learn to exploit it; the exact answer (every Nash equilibrium up to
+8x8) sits beside the learner. *Animation and figures of the strategy chart* gives a GIF, MP4, SVG or PDF for slides.
 
 **CFR on game trees.** (1) On Kuhn poker, press **Step +1**: the walkthrough tables one CFR iteration, set by set:
 reach, counterfactual values, regrets, regret matching, the average; type any iteration up to 100,000 to see its
 numbers. (2) Press **Run**: exploitability falls; the game tree's colours (each information set's P(bet)) settle; the
-equilibrium check compares the average with the family of equilibria (value −1/18). (3) Choose several variants
-(CFR+, linear, discounted, sampling) to race them. (4) Choose *Kuhn on sliders* or *Leduc hold'em*: a heat map and an
-explorer show every information set beside the exact answer.
+equilibrium check compares the average with the family of equilibria (value −1/18). (3) Choose several variants (CFR+,
+linear, discounted, predictive, Monte Carlo sampling, MMD) to race them, or press the lesson *CFR, CFR+, DCFR, PCFR+,
+PDCFR+, DCFR+ and their last iterates* on Kuhn or Leduc. (4) Choose *Kuhn on sliders*, *Leduc hold'em*, Liar's dice,
+Goofspiel, an *OpenSpiel game* by its name or *Your game (.efg)*: a heat map and an explorer show every information set
+beside the exact answer. (5) Lock one player (*Opponent*: *Player 2 fixed*) and watch the other learn to exploit it, or
+open **Play against the bot** and play hands against the average policy at any iteration.
+
+**Atlas.** Every algorithm on every game rmcore ships, one game at a time: every run's curve, and who reaches a chosen
+exploitability first, in iterations and in seconds. Each run links to the page that runs it; load the results of a sweep
+of your own (`python -m rmcore sweep`) to see them the same way.
 
 **In front of a class.** Switch on **Presentation mode** in the sidebar (or add `?present=true` to the link): the
-settings fold away, the controls and the main chart fit a 1280x720 projector, and chart text is 18 px. Keys:
-Space run / pause, → step, R reset. *Share this setup* (sidebar) gives a link that opens the same setup anywhere.
+settings fold away, the controls and the main chart fit a 1280x720 projector, and chart text is 18 px. Keys: Space run /
+pause, → step, R reset. *Share this setup* (sidebar) gives a link that opens the same setup anywhere, and **Export**
+gives the history (CSV), the setup (JSON) and a reproducibility bundle that reruns it from the command line.
 """
 
 # -- the run controls ----------------------------------------------------------------------------
