@@ -155,7 +155,11 @@ def test_a_setup_file_opens_its_link_and_a_bad_one_is_explained():
     for data, message in [
         (b"\xff\xfe", "not JSON text"),
         (b"[1, 2]", "no 'format'"),
-        (b"x" * 30_000, "at most 20,000"),
+        (b"x" * (2**20 + 1), "at most 1,048,576"),
+        (
+            json.dumps({**setup, "parameters": [["kuhn_openspiel", "x" * 400]] * 30}).encode(),
+            "characters long; a link is at most 12,000",
+        ),
         (json.dumps({**setup, "page": "other"}).encode(), "'matrix' or 'kuhn'"),
         (json.dumps({**setup, "parameters": [["a", 1]]}).encode(), "pairs of text"),
         (json.dumps({**setup, "iteration": -3}).encode(), "whole number >= 0"),

@@ -53,4 +53,5 @@ def test_every_uploader_states_its_limit_and_none_takes_streamlits_200_mb():
         assert re.search(r"at most \d+ (MB|kB)", uploader.label), uploader.label
     setups = [u for u in uploaders if u.id.endswith("_load_setup")]
     assert setups and all(u.max_upload_size_mb == link.SETUP_ACCEPTED_MEGABYTES == 1 for u in setups)
-    assert all(f"at most {link.MAX_SETUP_BYTES // 1000} kB" in u.label for u in setups)
+    assert all(f"at most {link.SETUP_ACCEPTED_MEGABYTES} MB" in u.label for u in setups)
+    assert link.MAX_SETUP_BYTES == link.SETUP_ACCEPTED_MEGABYTES * 2**20  # (what the uploader counts as its MB)

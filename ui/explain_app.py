@@ -166,8 +166,16 @@ def share_run_to(iteration: int) -> str:
     return f"Also run to the current iteration ({iteration:,})"
 
 
-def load_setup_label(kilobytes: int) -> str:
-    return f"Load a setup saved with *Setup (JSON)* (at most {kilobytes} kB)"
+def load_setup_label(megabytes: int) -> str:
+    return f"Load a setup saved with *Setup (JSON)* (at most {megabytes} MB)"
+
+
+def link_too_long(chars: int, most: int) -> str:
+    """*Share this setup*, for a setup whose link would pass what the server takes."""
+    return (
+        f"This setup's link would be {chars:,} characters long, more than the {most:,} a server takes, so no link is "
+        "given: share the game's file instead (*Download as .nfg* or *Download as .efg*)."
+    )
 
 
 # -- the race table and the bundle -----------------------------------------------------------------

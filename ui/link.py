@@ -43,6 +43,7 @@ from . import escape
 from .explain import ALGORITHM_NAMES, list_trimmed
 from .explain_app import (
     SHARE_CARRIED,
+    link_too_long,
     load_setup_label,
     share_run_to,
     share_too_large_matrix,
@@ -59,11 +60,17 @@ MAX_LINK_ACTIONS = 10
 MAX_PARAM_CHARS = 8_000
 #: Highest iteration a link may ask to run to when it opens.
 MAX_RUN_TO = 1_000_000
-#: Largest setup file accepted for upload (a setup is a few hundred bytes; a matrix link at most 8 kB).
-MAX_SETUP_BYTES = 20_000
-#: Largest file the setup uploader takes, in megabytes (Streamlit counts whole megabytes): one, so that a file between
-#: MAX_SETUP_BYTES and it gets a sentence, and nothing larger reaches the server at all.
+#: Longest address the app writes (*Share this setup*, a lesson's link) or opens from a setup file. Streamlit serves
+#: the app with uvicorn, whose HTTP/1.1 parser (h11) answers a bare "400 Bad Request" to a request whose line and
+#: headers pass 16 KiB before they have all arrived (on one machine a longer one often arrives at once and passes), and
+#: Streamlit has no option for that limit: 12,000 characters leave the browser 4 KiB for its other headers
+#: (tests/test_link_length.py sends such a request in small pieces to a real server).
+MAX_LINK_CHARS = 12_000
+#: Largest file the setup uploader takes, in megabytes (Streamlit's uploader counts whole megabytes, 2**20 bytes, and
+#: says so under its label), and so the largest setup file read: the uploader and its label say one limit. A setup
+#: is a few hundred bytes; one that stands for a link longer than MAX_LINK_CHARS is refused with a sentence.
 SETUP_ACCEPTED_MEGABYTES = 1
+MAX_SETUP_BYTES = SETUP_ACCEPTED_MEGABYTES * 2**20
 #: Longest ``kuhn_efg`` a link carries: with the page's other settings the address stays well under 8 kB, which
 #: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
 MAX_EFG_LINK_CHARS = 6_000
@@ -333,7 +340,12 @@ def link_from_setup(data: bytes, base: str) -> str:
         pairs.append(("run_to", str(min(iteration, MAX_RUN_TO))))
     root = base.rstrip("/").removesuffix(f"/{TREE_PAGE_PATH}").removesuffix(f"/{OLD_TREE_PAGE_PATH}")
     query = f"?{urllib.parse.urlencode(pairs)}" if pairs else ""
-    return f"{root}/{TREE_PAGE_PATH if page == 'kuhn' else ''}" + query
+    target = f"{root}/{TREE_PAGE_PATH if page == 'kuhn' else ''}" + query
+    if len(target) > MAX_LINK_CHARS:
+        raise ValueError(
+            f"the link it stands for is {len(target):,} characters long; a link is at most {MAX_LINK_CHARS:,}"
+        )
+    return target
 
 
 # -- the notice and the Share control -------------------------------------------------------------
@@ -420,9 +432,13 @@ def share(page: str, iteration: int) -> None:
             key=f"{page}_share_run_to",
             disabled=iteration == 0 or not carried,
         )
-        st.code(link(iteration if run_to and carried else None), language=None, wrap_lines=True)
+        address = link(iteration if run_to and carried else None)
+        if len(address) > MAX_LINK_CHARS:  # (the server would answer such a link with a bare "400 Bad Request")
+            st.warning(link_too_long(len(address), MAX_LINK_CHARS))
+        else:
+            st.code(address, language=None, wrap_lines=True)
         loaded = st.file_uploader(
-            load_setup_label(MAX_SETUP_BYTES // 1000),
+            load_setup_label(SETUP_ACCEPTED_MEGABYTES),
             type="json",
             key=f"{page}_load_setup",
             max_upload_size=SETUP_ACCEPTED_MEGABYTES,
