@@ -11,11 +11,13 @@ records exactly the rows a single run would, and memory stays flat however long 
 * ``stride``: both parts are laid on the multiples of ``stride`` (``stride * round(10 ** (k / 32))`` ...), so that at
   most one checkpoint in ``stride`` iterations is written. A solver picks the stride from what a row costs beside an
   iteration (:func:`stride_for`), so that its history costs at most a set share of its run.
+* The first iterate: with a stride above 1, iteration 1 is kept too, in one row of the log part's budget, so that
+  every curve starts at iteration 1 (a Leduc history's stride is dozens of iterations).
 
 >>> checkpoints_between(0, 20, max_points=8).tolist()
 [1, 4, 8, 10, 12, 16, 20]
 >>> checkpoints_between(0, 200, max_points=8, stride=10).tolist()
-[10, 40, 80, 100, 120, 160, 200]
+[1, 10, 40, 80, 120, 160, 200]
 >>> len(checkpoints_between(0, 10**8, max_points=2000)) <= 2000
 True
 """
@@ -30,9 +32,17 @@ import numpy as np
 from . import config
 
 
-def _budgets(max_points: int) -> tuple[int, int]:
+def _budgets(max_points: int, stride: int = 1) -> tuple[int, int]:
+    """The rows of the log-spaced grid and of the evenly spaced one; with a stride above 1 the first iterate takes one
+    of the log part's rows (:func:`_keeps_first`)."""
     log_budget = int(max_points * config.LOG_CHECKPOINT_SHARE)
-    return log_budget, max_points - log_budget
+    return log_budget - _keeps_first(max_points, stride), max_points - log_budget
+
+
+def _keeps_first(max_points: int, stride: int) -> bool:
+    """Whether iteration 1 is kept apart from the grids: with a stride above 1 it is on neither, and it is kept
+    whenever the log part has a row for it."""
+    return stride > 1 and int(max_points * config.LOG_CHECKPOINT_SHARE) > 0
 
 
 @functools.lru_cache(maxsize=1)
@@ -54,10 +64,10 @@ def _exponents_up_to(stop) -> int:
     return int(np.searchsorted(_log_exponent_values(), stop, side="right"))
 
 
-def _log_grid(stop: int, max_points: int) -> np.ndarray:
-    """The log-spaced checkpoints up to ``stop`` (read-only; cached: a live page asks on every update)."""
-    budget, _ = _budgets(max_points)
-    if budget == 0 or stop < 1:
+def _log_grid(stop: int, budget: int) -> np.ndarray:
+    """The log-spaced checkpoints up to ``stop`` within ``budget`` rows (read-only; cached: a live page asks on every
+    update)."""
+    if budget <= 0 or stop < 1:
         return np.empty(0, dtype=np.int64)
     # Budget the raw count (before merging rounded duplicates) so the rule never depends on rounding.
     reached = _exponents_up_to(stop)
@@ -77,8 +87,7 @@ def _log_grid_of(reached: int, step: int) -> np.ndarray:
     return grid
 
 
-def _even_stride(stop: int, max_points: int) -> int:
-    _, budget = _budgets(max_points)
+def _even_stride(stop: int, budget: int) -> int:
     stride = 1
     while stop // stride > budget:
         stride *= 2
@@ -109,14 +118,16 @@ def checkpoints_between(start: int, stop: int, max_points: int, stride: int = 1)
     """The checkpoints in ``(start, stop]`` that the history keeps once ``stop`` iterations have run."""
     if max_points <= 0 or stop <= start:
         return np.empty(0, dtype=np.int64)
+    log_budget, even_budget = _budgets(max_points, stride)
+    first_iterate = np.ones(1 if _keeps_first(max_points, stride) and start < 1 else 0, dtype=np.int64)
     scaled = stop // stride
     if scaled < 1:
-        return np.empty(0, dtype=np.int64)
-    spacing = _even_stride(scaled, max_points)
+        return first_iterate
+    spacing = _even_stride(scaled, even_budget)
     first = (start // stride // spacing + 1) * spacing
     even = np.arange(first, scaled + 1, spacing, dtype=np.int64)
-    log = _log_grid(scaled, max_points)
-    points = stride * np.union1d(even, log)
+    log = _log_grid(scaled, log_budget)
+    points = np.union1d(first_iterate, stride * np.union1d(even, log))
     return points[points > start]
 
 
@@ -126,17 +137,17 @@ def thins(start: int, stop: int, max_points: int, stride: int = 1) -> bool:
     if max_points <= 0 or start <= 0:
         return start > 0
     before, after = start // stride, stop // stride
-    if _even_stride(before, max_points) != _even_stride(after, max_points):
+    log_budget, even_budget = _budgets(max_points, stride)
+    if _even_stride(before, even_budget) != _even_stride(after, even_budget):
         return True
-    return _log_step(before, max_points) != _log_step(after, max_points)
+    return _log_step(before, log_budget) != _log_step(after, log_budget)
 
 
-def _log_step(stop: int, max_points: int) -> int:
-    """The log grid's step at ``stop`` (see :func:`_log_grid`)."""
-    budget, _ = _budgets(max_points)
+def _log_step(stop: int, budget: int) -> int:
+    """The log grid's step at ``stop`` within ``budget`` rows (see :func:`_log_grid`)."""
     reached = _exponents_up_to(stop) if stop >= 1 else 0
     step = 1
-    while budget and -(-reached // step) > budget:
+    while budget > 0 and -(-reached // step) > budget:
         step *= 2
     return step
 
@@ -146,11 +157,13 @@ def kept(iterations: np.ndarray, stop: int, max_points: int, stride: int = 1) ->
     iterations = np.asarray(iterations, dtype=np.int64)
     if max_points <= 0:
         return np.zeros(iterations.shape, dtype=bool)
+    log_budget, even_budget = _budgets(max_points, stride)
     scaled = stop // stride
-    spacing = _even_stride(scaled, max_points)
+    spacing = _even_stride(scaled, even_budget)
     on_stride = iterations % stride == 0
     units = iterations // stride
-    return on_stride & ((units % spacing == 0) | _members(units, _log_grid(scaled, max_points)))
+    on_grid = on_stride & ((units % spacing == 0) | _members(units, _log_grid(scaled, log_budget)))
+    return on_grid | ((iterations == 1) & _keeps_first(max_points, stride))
 
 
 def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
@@ -162,17 +175,20 @@ def _members(values: np.ndarray, sorted_grid: np.ndarray) -> np.ndarray:
 
 
 def on_log_grid(iterations: np.ndarray, stride: int = 1) -> np.ndarray:
-    """Boolean mask: which ``iterations`` are on the finest log grid, ``stride * round(10 ** (k / 32))``.
+    """Boolean mask: which ``iterations`` are on the finest log grid, ``stride * round(10 ** (k / 32))``, or are the
+    first iterate (kept beside it with a stride above 1).
 
     A history keeps all of these until its log-spaced budget runs out (about 10^15 iterations at
     the default ``max_points``), so quantities read at them do not depend on how a run was chunked.
 
     >>> on_log_grid(np.array([1, 100, 133, 134, 154])).tolist()
     [True, True, True, False, True]
+    >>> on_log_grid(np.array([1, 5, 10, 20, 1000]), stride=10).tolist()
+    [True, False, True, True, True]
     """
     iterations = np.asarray(iterations, dtype=np.int64)
     if iterations.size == 0:
         return np.zeros(0, dtype=bool)
     units = iterations // stride
     finest = _log_grid_of(_exponents_up_to(max(int(units.max()), 1)), 1)
-    return (iterations % stride == 0) & _members(units, finest)
+    return (iterations % stride == 0) & _members(units, finest) | (iterations == 1)

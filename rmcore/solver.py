@@ -7,9 +7,9 @@ an iteration and a history row are, and how to read a row into a :class:`~rmcore
 
 - ``run(n)`` in chunks of at most ``config.RUN_CHUNK_WORK`` units of work, each recorded before the next (a Ctrl-C
   lands between chunks), any split giving the same results to the last bit;
-- checkpoints: the iterations ``checkpoints.checkpoints_between`` lists, on the multiples of a stride chosen so that
-  the rows cost at most ``history_share`` of the run (``config.HISTORY_SHARE``, a tenth): a row of a large game costs
-  as much as several iterations, and would otherwise cost more than the solving;
+- checkpoints: the iterations ``checkpoints.checkpoints_between`` lists, iteration 1 and then the multiples of a stride
+  chosen so that the rows cost at most ``history_share`` of the run (``config.HISTORY_SHARE``, a tenth): a row of a
+  large game costs as much as several iterations, and would otherwise cost more than the solving;
 - ``history()``: the checkpoints and the current iteration; ``metrics()``: its last row; ``metrics_at(history, row)``:
   any row's :class:`~rmcore.Metrics`.
 """

@@ -295,8 +295,8 @@ def test_history_is_bounded_and_ends_at_the_current_iteration():
     history = solver.history().to_frame()
     assert len(history) <= 201
     stride = solver.checkpoint_stride
-    assert stride > 1 and history.iteration.iloc[0] == stride and history.iteration.iloc[-1] == solver.iteration
-    assert (history.iteration.iloc[:-1] % stride == 0).all()  # at most one row every `stride` iterations
+    assert stride > 1 and history.iteration.iloc[0] == 1 and history.iteration.iloc[-1] == solver.iteration
+    assert (history.iteration.iloc[1:-1] % stride == 0).all()  # after the first iterate, one row every `stride` at most
     assert history.iteration.is_monotonic_increasing
     assert history.nash_conv.iloc[-1] == pytest.approx(solver.metrics().nash_conv, abs=0)
 
@@ -326,17 +326,19 @@ def test_history_columns_and_values():
 
 
 def test_the_history_costs_a_tenth_of_the_run_by_default():
-    """A row costs several iterations (two best responses, the memory it fills): by default at most one row every
-    ``checkpoint_stride`` iterations, which keeps the rows' cost within ``config.HISTORY_SHARE`` of the iterations' by
-    the cost model, and ``history_share=None`` keeps every point of the grid."""
+    """A row costs several iterations (two best responses, the memory it fills): by default the first iterate, then at
+    most one row every ``checkpoint_stride`` iterations, which keeps the rows' cost beyond the first within
+    ``config.HISTORY_SHARE`` of the iterations' by the cost model, and ``history_share=None`` keeps every point of the
+    grid."""
     game = preset("rps-crash")
     priced, every = MatrixSolver(game), MatrixSolver(game, history_share=None)
     priced.run(5_000)
     every.run(5_000)
     stride, rows = priced.checkpoint_stride, len(priced._record.iteration)
     assert every.checkpoint_stride == 1 and len(every._record.iteration) > 10 * rows
-    assert rows <= 5_000 // stride
-    assert rows * priced._row_price() <= rmcore.config.HISTORY_SHARE * 5_000 * priced._iteration_work()
+    assert rows <= 1 + 5_000 // stride  # (iteration 1, then at most one row in `stride` iterations)
+    assert priced._record.iteration[0] == 1
+    assert (rows - 1) * priced._row_price() <= rmcore.config.HISTORY_SHARE * 5_000 * priced._iteration_work()
     assert MatrixSolver(game, history_share=1.0).checkpoint_stride < stride
     # A row's price counts the bytes it writes: a 10x1000 game's rows (48 kB, the ten actions padded to a thousand)
     # are spaced wider than their arithmetic alone would space them.

@@ -104,16 +104,20 @@ def test_lp_on_a_game_with_a_saddle_point_and_asymmetric_shape():
         solve_exactly(preset("chicken"))
 
 
-def test_checkpoint_schedule_only_ever_drops_past_points():
+@pytest.mark.parametrize("stride", [1, 7, 60])
+def test_checkpoint_schedule_only_ever_drops_past_points_and_starts_at_the_first_iterate(stride):
     previous, previous_stop = set(), 0
-    for stop in [1, 5, 50, 999, 10**4, 10**6, 10**9]:
-        current = set(checkpoints_between(0, stop, 100).tolist())
-        assert 0 < len(current) <= 100 and max(current) <= stop and 1 in current
+    for stop in [1, 5, 50, 59, 60, 61, 999, 10**4, 10**6, 10**9]:
+        current = set(checkpoints_between(0, stop, 100, stride).tolist())
+        assert 0 < len(current) <= 100 and max(current) <= stop and min(current) == 1
+        # After the first iterate, at most one point in `stride` iterations.
+        assert all(p % stride == 0 for p in current - {1})
         # Points up to the previous stop are a subset of what was recorded then ...
         assert {p for p in current if p <= previous_stop} <= previous
         # ... and `kept` agrees with the schedule about which of them survive.
         survivors = np.array(sorted(previous), dtype=np.int64)
-        assert set(survivors[kept(survivors, stop, 100)].tolist()) == {p for p in current if p <= previous_stop}
+        assert set(survivors[kept(survivors, stop, 100, stride)].tolist()) == {p for p in current if p <= previous_stop}
         # New points are exactly checkpoints_between(previous_stop, stop).
-        assert {p for p in current if p > previous_stop} == set(checkpoints_between(previous_stop, stop, 100).tolist())
+        fresh = checkpoints_between(previous_stop, stop, 100, stride)
+        assert {p for p in current if p > previous_stop} == set(fresh.tolist())
         previous, previous_stop = current, stop

@@ -54,7 +54,7 @@ def test_the_pdcfr_and_dcfr_plus_sliders_come_with_their_variants_and_change_the
     pdcfr, dcfr = page.session_state.kuhn_live.race.variants
     assert pdcfr.parameters == {"alpha": 2.3, "gamma": 3.0} and dcfr.parameters == {"alpha": 2.0, "gamma": 4.0}
     names = _exploitability_names(page)
-    assert "pdcfr+(α=2.3, γ=3) · alternating · t^3-weighted average" in names
+    assert "pdcfr+(α=2.3, γ=3) · alternating · t³-weighted average" in names
     assert "dcfr+(α=2, γ=4) · simultaneous · current (last iterate)" in names
     linked = opened({"kuhn_variants": ["dcfr+ · alternating"], "kuhn_dcfrplus_gamma": "2.5"}, "kuhn_poker")
     assert not linked.warning and linked.session_state.kuhn_live.race.variants[0].parameters == {
@@ -146,6 +146,23 @@ def test_the_lesson_button_and_its_link_open_the_race_with_the_current_curves(pa
         words = captions(app)
         assert "The lesson, as run here" in words and "The game value for player 1 is" in words
         assert "[This lesson's link](" in words and "kuhn_variants=pcfr%2B+%C2%B7+alternating" in words
+
+
+def test_the_leduc_lessons_curves_start_at_the_first_iteration(page):
+    """A row of Leduc's history costs dozens of its iterations, so the history keeps one row in that many iterations
+    (``checkpoint_stride``); the curves still start at iteration 1."""
+    page.button(key="kuhn_lesson_leduc").click().run()
+    assert page.session_state.kuhn_live.race.solvers[0].checkpoint_stride > 10
+    page.button(key="kuhn_step_100").click().run()
+    assert not page.exception
+    chart = next(c for c in live_charts(page) if "exploitability" in c["figure"]["layout"]["title"]["text"])
+    curves = [
+        trace
+        for trace in chart["figure"]["data"]
+        if trace.get("name", "").startswith(tuple(v.label for v in lesson.VARIANTS))
+    ]
+    assert len(curves) == 2 * len(lesson.VARIANTS)
+    assert all(trace["x"][0] == 1 for trace in curves), [(t["name"], t["x"][:2]) for t in curves]
 
 
 @pytest.mark.parametrize("game", lesson.LESSON_GAMES)
