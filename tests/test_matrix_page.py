@@ -157,6 +157,26 @@ def test_a_200x200_csv_runs(app):
     assert app.session_state.game.shape == (200, 200) and iteration(app) == 100 and not app.exception
 
 
+def test_after_a_200x200_csv_the_editor_shows_its_sizes_and_names_and_a_preset_brings_the_grid_back(app):
+    names = [f"a{k}" for k in range(200)]
+    rows = [",".join(["", *names])]
+    rows += [",".join([name] + ["1" if j == k else "0" for j in range(200)]) for k, name in enumerate(names)]
+    app.file_uploader(key="upload_row").upload("big.csv", "\n".join(rows).encode(), "text/csv").run()
+    app.button(key="load_csv").click().run()
+    assert app.session_state.game.shape == (200, 200) and not app.exception
+    sizes = {n.label: n.value for n in app.number_input}
+    assert sizes["Row actions"] == sizes["Column actions"] == 200
+    shown_names = {t.label: t.value for t in app.text_input}
+    assert shown_names["Row action names (comma-separated)"] == ", ".join(names)
+    assert shown_names["Column action names (comma-separated)"] == ", ".join(names)
+    said = " ".join(c.value for c in app.caption)
+    assert not app.data_editor and "This 200x200 game is larger than the 10x10" in said
+    assert all(n.disabled for n in app.number_input if n.label.endswith("actions"))
+    app.selectbox(key="preset").set_value("rps").run()
+    sizes = {n.label: n.value for n in app.number_input}
+    assert sizes["Row actions"] == 3 and len(app.data_editor) == 1 and not app.exception
+
+
 def test_fixed_opponent_and_an_all_zero_opponent(app):
     app.radio(key="opponent_mode").set_value("Fixed mixed strategy").run()
     app.slider(key="opponent_3_0").set_value(80).run()

@@ -63,8 +63,12 @@ def csv_col_label(megabytes: int) -> str:
     return f"Column player's payoffs (optional, at most {megabytes} MB; leave empty for zero-sum)"
 
 
-def editor_holds_the_last_small_game(limit: int) -> str:
-    return f"This game is larger than {limit}x{limit}, so the editor above still shows the last small game."
+def too_large_to_edit(shape: tuple[int, int], limit: int) -> str:
+    """Under the editor's sizes and names, for a game larger than the editor's grid."""
+    return (
+        f"This {shape[0]}x{shape[1]} game is larger than the {limit}x{limit} the editor holds cell by cell: its sizes "
+        "and action names are shown, and its payoffs are edited in its file (upload it again to load the change)."
+    )
 
 
 def nfg_label(megabytes: int) -> str:

@@ -8,6 +8,7 @@ or raises ``ValueError`` with a message that names the cell.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -15,6 +16,8 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
+
+from .. import explain_matrix
 
 #: Largest game edited cell by cell; larger ones (up to UPLOAD_LIMIT) come from a CSV upload.
 EDITOR_LIMIT = 10
@@ -184,15 +187,51 @@ def _decode(data: bytes, what: str) -> str:
 # -- widgets --------------------------------------------------------------------------------
 
 
+#: The editor's narrowest column, in pixels (Streamlit's "small"): room for a payoff such as -0.125.
+CELL_WIDTH = 75
+#: A column header's room besides its name: the edit icon and the padding either side, in pixels.
+HEADER_EXTRA = 44
+#: Widest column, in pixels: a name longer than fits is cut there (the names field above shows it whole).
+HEADER_MOST = 320
+
+
+def header_width(name: str) -> int:
+    """The width, in pixels, of an editor column whose header shows ``name`` whole: the grid draws its headers on a
+    canvas and cuts a name at the column's edge ("Scissor" at Streamlit's "small"). A character is taken at 10 px (the
+    header's 14 px sans-serif runs 7-9 px for most letters, 11 for W and M), a wide East Asian one at 16.
+
+    >>> header_width("Rock"), header_width("Scissors") > header_width("Rock")
+    (84, True)
+    """
+    text = sum(16 if unicodedata.east_asian_width(c) in "WF" else 10 for c in str(name))
+    return int(min(max(CELL_WIDTH, HEADER_EXTRA + text), HEADER_MOST))
+
+
 def edit_cells(draft: Draft, which: str, label: str) -> pd.DataFrame:
     """One matrix as an editable grid of text cells; returns what is typed there now."""
     names = draft.row_names
     cells = draft.row_cells if which == "row" else draft.col_cells
     shown = cells.copy()
     shown.index = pd.Index(names, name="")
-    config = {f"c{j}": st.column_config.TextColumn(name, width="small") for j, name in enumerate(draft.col_names)}
+    config = {
+        f"c{j}": st.column_config.TextColumn(name, width=header_width(name)) for j, name in enumerate(draft.col_names)
+    }
     st.caption(label)
     edited = st.data_editor(
         shown, key=f"editor_{which}_{draft.version}", column_config=config, num_rows="fixed", width="content"
     )
     return edited.reset_index(drop=True)
+
+
+def show_too_large(game: rmcore.MatrixGame) -> None:
+    """The editor's place for a game larger than ``EDITOR_LIMIT`` (an uploaded CSV or .nfg): its sizes and action
+    names, read-only, and why its cells are not shown. (A grid of 200x200 text cells would take the browser seconds
+    on every rerun.)"""
+    rows, cols = game.shape
+    c1, c2, c3 = st.columns(3)
+    c1.toggle("Zero-sum", value=game.is_zero_sum, disabled=True)
+    c2.number_input("Row actions", value=float(rows), format="%g", disabled=True)
+    c3.number_input("Column actions", value=float(cols), format="%g", disabled=True)
+    st.text_input("Row action names (comma-separated)", ", ".join(game.row_actions), disabled=True)
+    st.text_input("Column action names (comma-separated)", ", ".join(game.col_actions), disabled=True)
+    st.caption(explain_matrix.too_large_to_edit(game.shape, EDITOR_LIMIT))

@@ -32,6 +32,7 @@ from .editor import (
     game_from_csv,
     game_from_nfg,
     nfg_file_name,
+    show_too_large,
 )
 
 
@@ -163,6 +164,9 @@ def _same_game(a: rmcore.MatrixGame, b: rmcore.MatrixGame) -> bool:
 
 
 def _editor() -> None:
+    if max(st.session_state.game.shape) > EDITOR_LIMIT:
+        show_too_large(st.session_state.game)
+        return
     draft: Draft = st.session_state.draft
     v = draft.version
     c1, c2, c3 = st.columns(3)
@@ -257,8 +261,6 @@ def _upload() -> None:
             st.rerun()
     now = state.message("upload_csv")
     state.show("upload_csv", icon=":material/info:" if now is not None and now.kind == "info" else None, place=said)
-    if max(st.session_state.game.shape) > EDITOR_LIMIT:
-        st.caption(explain_matrix.editor_holds_the_last_small_game(EDITOR_LIMIT))
 
 
 def _nfg() -> None:
