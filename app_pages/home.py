@@ -1,4 +1,4 @@
-"""Welcome page: what the dashboard is, and a one-minute tour of both pages."""
+"""Welcome page: what the dashboard is, and a tour of its pages."""
 
 import streamlit as st
 
@@ -7,7 +7,7 @@ from ui.home import quick_demo
 
 st.title("Watch no-regret learning find equilibria")
 st.markdown(explain_app.HOME_INTRO)
-st.subheader("A one-minute tour")
+st.subheader("A tour of the pages")
 st.markdown(explain_app.HOME_TOUR)
 st.subheader("A first taste: Rock-Paper-Scissors with a crash")
 iterations = st.select_slider(

@@ -32,8 +32,9 @@ speed = controls.run_controls(
     step_help=explain_trees.STEP_HELP,
 )
 if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
-    with st.expander("One iteration, step by step", expanded=not presenting):
-        walkthrough.section(run)
+    with walkthrough.expander(presenting) as steps:
+        if steps.open:  # (folded, its tables are not made)
+            walkthrough.section(run)
 controls.live_fragment("kuhn", speed, lambda run, timeline: view.draw(run, display, timeline))
 lesson.link_line(chosen)
 

@@ -19,6 +19,7 @@ CHECKED_HELP = (
 SHOW_CURRENT = "Also show the current policy's exploitability"
 CARDS_HELP = "How many cards (each player gets one; the higher wins a showdown)."
 BET_HELP = "The size of a bet or call; each player antes 1."
+WALKTHROUGH_TITLE = "One iteration, step by step"
 OPENSPIEL_LABEL = "OpenSpiel game (the string pyspiel.load_game takes)"
 UPLOAD_FIRST = "Upload a .efg file to run CFR on it; until then the last game keeps running."
 EFG_DOWNLOAD_HELP = (

@@ -55,6 +55,7 @@ KEYS = {
     "{page}_notice": "a one-shot Notice at the top of the page (None: nothing to say)",
     "{page}_fault": "True when the live panel failed: the next run pauses the page before a widget is drawn",
     "{page}_switch": "how many times the page was paused unasked: it names the Run/Pause switch's key",
+    "{page}_ran": "whether the page ran at its last full script run (started: a run that has just begun)",
     # -- the matrix page
     "game": "the game being solved (rmcore.MatrixGame)",
     "from_preset": "whether that game is a preset's (False: edited, uploaded or linked)",
@@ -296,6 +297,15 @@ def presenting() -> bool:
 
 def running(page: str) -> bool:
     return st.session_state[f"{page}_run"] == RUN
+
+
+def started(page: str) -> bool:
+    """Whether the page's run has begun since its last full script run (Run pressed, or a link's ``run_to``): what
+    only explains a step gives way to the run's charts then (the tree page's walkthrough folds)."""
+    now = running(page)
+    began = now and not st.session_state.get(f"{page}_ran", False)
+    st.session_state[f"{page}_ran"] = now
+    return began
 
 
 def pause(page: str) -> None:

@@ -27,6 +27,23 @@ _DEALS = [
 ]
 
 
+#: The walkthrough expander's key: its open state is the session's, so that the page can fold it.
+EXPANDER_KEY = "kuhn_walkthrough"
+
+
+def expander(presenting: bool):
+    """The walkthrough's expander, under the run controls: open at first (folded in presentation mode), folded when a
+    run starts, open again at Step +1. At 1280x720 the open walkthrough fills the screen under Run and pushes the
+    iteration count and the charts below it; a run's place is the charts, a step's the walkthrough's tables."""
+    if state.started("kuhn"):
+        state.set_widgets({EXPANDER_KEY: False})
+    elif st.session_state.get("kuhn_step_1"):  # (a button is True in the run its click starts)
+        state.set_widgets({EXPANDER_KEY: True})
+    elif EXPANDER_KEY not in st.session_state:
+        state.set_widgets({EXPANDER_KEY: not presenting})
+    return st.expander(explain_trees.WALKTHROUGH_TITLE, key=EXPANDER_KEY, on_change="rerun")
+
+
 def tree_figure(policy: np.ndarray, iteration: int) -> dict:
     return figures.game_tree(rmcore.KUHN, policy, _DEALS, explain_trees.tree_title(iteration))
 
