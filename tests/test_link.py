@@ -281,3 +281,13 @@ def test_a_matrix_race_link_with_more_than_eight_variants_keeps_eight_and_names_
         "others); kept the first 7" in notice
     ), notice
     assert repr(others[0]) not in notice and "not a valid value" not in notice
+
+
+def test_share_gives_no_link_longer_than_a_server_takes_and_says_why(monkeypatch):
+    app = opened({"algorithm": "RM+"})
+    assert any("algorithm=RM%2B" in c.value for c in app.code)  # (the link, while it is short enough)
+    monkeypatch.setattr(link, "MAX_LINK_CHARS", 10)  # (AppTest's link has no host: "?algorithm=RM%2B")
+    app.run()
+    assert not app.exception
+    assert "would be 16 characters long, more than the 10 a server takes, so no link is given" in warnings(app)
+    assert not any("algorithm=RM%2B" in c.value for c in app.code)
