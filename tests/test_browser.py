@@ -112,6 +112,8 @@ def test_the_poker_page_opens_at_kuhn_poker_steps_and_trains(app_url):
         assert len(seen) >= 3, "the exploitability chart should move while training"
         page.get_by_role("radio", name="Pause").click()
         time.sleep(1.0)
+        assert not traced.is_visible()  # (Run folded the walkthrough: the charts come up under the controls)
+        click_until(page, page.get_by_text("One iteration, step by step"), traced.is_visible)  # (for the picture)
         assert page.locator("[data-testid=stException]").count() == 0
         page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_page.png"), full_page=True)
 
