@@ -42,9 +42,9 @@ MAX_OPENSPIEL_MOVES = 4_000_000
 #: the plays are short and the states are too many (Liar's dice with two dice each: 18; Goofspiel with 6 cards: 14).
 _LONG_PLAYS = 40
 #: :func:`load_openspiel`'s limits by default: the child process is stopped past this many seconds (loading and
-#: converting Liar's dice with 6 sides, 294,883 states, takes about 20 s here) or when its address space would pass
-#: this many megabytes (its Python, numpy and numba take about 350 MB of it before OpenSpiel starts; Liar's dice with 6
-#: sides reaches about 700 MB).
+#: converting Liar's dice with 6 sides, 294,883 states, took 30 s on a busy two-core machine) or when its address
+#: space would pass this many megabytes (its Python, numpy and numba take about 350 MB of it before OpenSpiel starts;
+#: Liar's dice with 6 sides reaches about 700 MB).
 OPENSPIEL_SECONDS = 60.0
 OPENSPIEL_MEGABYTES = 2048
 #: OpenSpiel's player id of chance (``pyspiel.PlayerId.CHANCE``), without importing OpenSpiel.
