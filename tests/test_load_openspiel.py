@@ -102,6 +102,7 @@ def test_openspiels_own_words_are_one_line_without_source_paths():
         ({"text": "  "}, "is empty"),
         ({"text": "kuhn_poker\n"}, "kuhn_poker"),  # (stripped: it loads)
         ({"text": "kuhn\x00poker"}, "no control characters"),
+        ({"text": "kuhn_poker(" + "x" * 200_000 + ")"}, "200,012 characters long; at most 10,000 are taken"),
         ({"text": "kuhn_poker", "seconds": 0}, "seconds must be a positive number"),
         ({"text": "kuhn_poker", "seconds": float("nan")}, "seconds must be a positive number"),
         ({"text": "kuhn_poker", "megabytes": 100}, "at least 512"),

@@ -29,7 +29,14 @@ from pathlib import Path
 from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
 from ..trees.game import TreeGame, check_tree_game
 
-__all__ = ["from_openspiel", "load_openspiel", "MAX_OPENSPIEL_MOVES", "OPENSPIEL_SECONDS", "OPENSPIEL_MEGABYTES"]
+__all__ = [
+    "from_openspiel",
+    "load_openspiel",
+    "check_game_string",
+    "MAX_OPENSPIEL_MOVES",
+    "OPENSPIEL_SECONDS",
+    "OPENSPIEL_MEGABYTES",
+]
 
 #: Most moves the histories of all the states a conversion creates may hold together. Each OpenSpiel state keeps its
 #: whole history, and a walk keeps every state it has created and not yet expanded: in a game of long plays (chess, go)
@@ -182,6 +189,9 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
 _FILE_WORDS = ("file", "path", "root", "dir", "folder")
 #: A parameter's name in a game string: what stands between ``(`` or ``,`` and ``=``.
 _PARAMETER = re.compile(r"[(,]([^=(),]*)=")
+#: Longest game string taken: OpenSpiel's longest (``universal_poker`` with its betting abstraction) are 200-odd
+#: characters, and the string travels to the child on its command line.
+MAX_GAME_STRING_CHARS = 10_000
 #: What the child process's exit by a signal means, in words.
 _SIGNALS = {
     signal.SIGSEGV: "a segmentation fault",
@@ -198,14 +208,19 @@ def check_game_string(text: str) -> str:
     Raises
     ------
     ValueError
-        If ``text`` is not a string, is empty, holds a control character, has a parameter whose name speaks of a file
-        (``efg_game(filename=...)``, in a nested game too), or holds ``/`` or ``\\`` (a path).
+        If ``text`` is not a string, is empty or longer than :data:`MAX_GAME_STRING_CHARS`, holds a control
+        character, has a parameter whose name speaks of a file (``efg_game(filename=...)``, in a nested game too), or
+        holds ``/`` or ``\\`` (a path).
     """
     if not isinstance(text, str):
         raise ValueError(f"an OpenSpiel game string must be a str, such as 'kuhn_poker'; got {type(text).__name__}")
     text = text.strip()
     if not text:
         raise ValueError("the OpenSpiel game string is empty: give a game's name, such as kuhn_poker")
+    if len(text) > MAX_GAME_STRING_CHARS:
+        raise ValueError(
+            f"the game string is {len(text):,} characters long; at most {MAX_GAME_STRING_CHARS:,} are taken"
+        )
     if any(ord(c) < 32 or ord(c) == 127 for c in text):
         raise ValueError("an OpenSpiel game string holds no control characters (such as a line break)")
     for name in _PARAMETER.findall(text):
