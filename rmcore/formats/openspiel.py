@@ -322,6 +322,10 @@ def _run_child(request: dict, seconds: float) -> tuple[object, str]:
             child.kill()
             child.communicate()
             return None, "time"
+        except BaseException:  # (Ctrl-C in a library call: the child goes too)
+            child.kill()
+            child.wait()
+            raise
         said.seek(max(0, said.seek(0, io.SEEK_END) - 4096))
         tail = said.read().decode("utf-8", "replace")
     if child.returncode == 0:
