@@ -3,11 +3,14 @@ caps, each refusal a sentence next to the box; where OpenSpiel is missing, how t
 
 from __future__ import annotations
 
+import concurrent.futures
+import time
+
 import pytest
 
 import rmcore
 from tests.visits import opened, shown
-from ui.trees import games
+from ui.trees import games, settings
 
 pytest.importorskip("pyspiel")
 
@@ -72,6 +75,22 @@ def test_a_string_is_loaded_once_on_the_server_whoever_opens_it(monkeypatch):
         app = opened(link, url_path="kuhn_poker")
         assert not app.error and app.session_state.kuhn_live.race.game.name == "Liars Dice"
     assert loads == ["liars_dice(dice_sides=2)"]
+
+
+def test_sessions_asking_for_one_string_at_once_start_one_child(monkeypatch):
+    """Thirty students opening one link at the same moment wait for one conversion (Streamlit computes a cached key
+    once, the others wait for it) rather than starting thirty child processes."""
+    loads = []
+
+    def slow(text, **limits):
+        loads.append(text)
+        time.sleep(1.0)
+        return rmcore.KUHN
+
+    monkeypatch.setattr(rmcore, "load_openspiel", slow)
+    with concurrent.futures.ThreadPoolExecutor(30) as pool:
+        got = list(pool.map(settings.converted, ["kuhn_poker(players=2)"] * 30))
+    assert loads == ["kuhn_poker(players=2)"] and all(game is rmcore.KUHN for game in got)
 
 
 def test_without_openspiel_the_page_says_how_to_install_it(monkeypatch):
