@@ -138,3 +138,16 @@ def test_a_game_of_short_plays_and_many_states_is_refused_for_its_states(text):
 def test_a_game_of_long_plays_is_refused_for_its_plays():
     with pytest.raises(ValueError, match=r"Chess's plays are too long: .* \(\d+ a state;"):
         rmcore.from_openspiel(pyspiel.load_game("chess"), max_moves=1_000_000)
+
+
+def test_the_childs_answer_builds_only_a_converted_games_types():
+    import io
+    import os
+    import pickle
+
+    from rmcore.formats.openspiel import _SafeUnpickler
+
+    game = rmcore.from_openspiel(pyspiel.load_game("kuhn_poker"))
+    assert _SafeUnpickler(io.BytesIO(pickle.dumps(("game", game), protocol=4))).load()[1].name == "Kuhn Poker"
+    with pytest.raises(pickle.UnpicklingError, match="is not part of a converted game"):
+        _SafeUnpickler(io.BytesIO(pickle.dumps(("game", os.system), protocol=4))).load()
