@@ -45,7 +45,7 @@ from .exact.equilibria import (  # noqa: E402
     nearest_equilibrium,
     support_enumeration,
 )
-from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
+from .formats import from_openspiel, load_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
 from .matrix import *  # noqa: E402, F403 - (the family's names, as rmcore.matrix.__all__ lists them)
 from .metrics import best_response, exploitability, nash_conv  # noqa: E402
 from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race  # noqa: E402
@@ -81,6 +81,7 @@ __all__ = [
     "read_efg",
     "write_efg",
     "from_openspiel",
+    "load_openspiel",
     # races and sweeps
     "Race",
     "RaceResult",

@@ -3,11 +3,14 @@ caps, each refusal a sentence next to the box; where OpenSpiel is missing, how t
 
 from __future__ import annotations
 
+import concurrent.futures
+import time
+
 import pytest
 
 import rmcore
 from tests.visits import opened, shown
-from ui.trees import games
+from ui.trees import games, settings
 
 pytest.importorskip("pyspiel")
 
@@ -42,6 +45,9 @@ def test_a_game_typed_by_name_runs_with_its_exact_answer_and_travels_in_the_link
         ("backgammon", "does not give its players' information states"),
         ("leduc_pokr", "OpenSpiel has no game 'leduc_pokr' (did you mean leduc_poker"),
         ("leduc_poker(bogus=1)", "OpenSpiel cannot load 'leduc_poker(bogus=1)': Unknown parameter 'bogus'"),
+        ("connect_four(rows=0)", "OpenSpiel crashed loading or converting connect_four(rows=0) (a segmentation fault)"),
+        ("efg_game(filename=/etc/passwd)", "a game string may not name a file, and 'filename' would"),
+        ("goofspiel(num_cards=4)", "OpenSpiel's Goofspiel gives information states with perfect recall"),
         ("", "type a game's name"),
     ],
 )
@@ -52,6 +58,39 @@ def test_each_refusal_is_a_sentence_next_to_the_box_and_the_last_game_keeps_runn
     assert not app.exception
     assert words in _errors(app) and "The last valid game keeps running" in _errors(app), _errors(app)
     assert app.session_state.kuhn_live.race.game.name == "Kuhn Poker"
+
+
+def test_a_string_is_loaded_once_on_the_server_whoever_opens_it(monkeypatch):
+    """A class opening one link starts one child process: the conversion is kept server-wide by its string."""
+    loads = []
+
+    def counted(text, **limits):
+        loads.append(text)
+        return load(text, **limits)
+
+    load = rmcore.load_openspiel
+    monkeypatch.setattr(rmcore, "load_openspiel", counted)
+    link = {"kuhn_game": "OpenSpiel game", "kuhn_openspiel": "liars_dice(dice_sides=2)"}
+    for _ in range(3):
+        app = opened(link, url_path="kuhn_poker")
+        assert not app.error and app.session_state.kuhn_live.race.game.name == "Liars Dice"
+    assert loads == ["liars_dice(dice_sides=2)"]
+
+
+def test_sessions_asking_for_one_string_at_once_start_one_child(monkeypatch):
+    """Thirty students opening one link at the same moment wait for one conversion (Streamlit computes a cached key
+    once, the others wait for it) rather than starting thirty child processes."""
+    loads = []
+
+    def slow(text, **limits):
+        loads.append(text)
+        time.sleep(1.0)
+        return rmcore.KUHN
+
+    monkeypatch.setattr(rmcore, "load_openspiel", slow)
+    with concurrent.futures.ThreadPoolExecutor(30) as pool:
+        got = list(pool.map(settings.converted, ["kuhn_poker(players=2)"] * 30))
+    assert loads == ["kuhn_poker(players=2)"] and all(game is rmcore.KUHN for game in got)
 
 
 def test_without_openspiel_the_page_says_how_to_install_it(monkeypatch):

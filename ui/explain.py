@@ -718,7 +718,9 @@ OPENSPIEL_HELP = (
     "A game's name with its parameters, as pyspiel.load_game takes it: kuhn_poker, leduc_poker, "
     "liars_dice(dice_sides=4), goofspiel(num_cards=4,imp_info=True,points_order=descending), universal_poker(...). "
     "It is walked once into a game tree (rmcore.from_openspiel): two players, zero-sum, listed chance outcomes and "
-    "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based."
+    "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based. It is "
+    "loaded in a process of its own, stopped if OpenSpiel crashes, takes too long or too much memory; a string that "
+    "names a file is refused."
 )
 
 

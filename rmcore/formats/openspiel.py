@@ -1,15 +1,42 @@
-"""OpenSpiel's games as :class:`~rmcore.TreeGame`: :func:`from_openspiel`.
+"""OpenSpiel's games as :class:`~rmcore.TreeGame`: :func:`from_openspiel` and :func:`load_openspiel`.
+
+Two routes. :func:`from_openspiel` converts a game object the caller has loaded, in the caller's process: OpenSpiel
+already runs there. :func:`load_openspiel` takes a game *string* (what ``pyspiel.load_game`` takes) and loads and
+converts it in a child process of its own, stopped past a time limit and a memory limit: some strings crash OpenSpiel
+(``connect_four(rows=0)``: a segmentation fault), hold its interpreter for minutes (``blotto(coins=1000000,
+fields=100)``), fill the memory (``liars_dice(numdice=1000000)``) or never return (``mnk(m=1000,n=1000,k=3)``), and
+none of that may reach a process that serves others. A string that names a file (``efg_game(filename=...)``) is
+refused before OpenSpiel sees it.
 
 OpenSpiel stays optional: this module never imports it; it reads the game object it is given through OpenSpiel's
-public state methods (``child``, ``chance_outcomes``, ``information_state_string``, ``returns``).
+public state methods (``child``, ``chance_outcomes``, ``information_state_string``, ``returns``), and only the child
+process of :func:`load_openspiel` imports ``pyspiel``.
 """
 
 from __future__ import annotations
 
-from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
-from ..trees.game import TreeGame
+import io
+import math
+import os
+import pickle
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
-__all__ = ["from_openspiel", "MAX_OPENSPIEL_MOVES"]
+from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
+from ..trees.game import TreeGame, check_tree_game
+
+__all__ = [
+    "from_openspiel",
+    "load_openspiel",
+    "check_game_string",
+    "MAX_OPENSPIEL_MOVES",
+    "OPENSPIEL_SECONDS",
+    "OPENSPIEL_MEGABYTES",
+]
 
 #: Most moves the histories of all the states a conversion creates may hold together. Each OpenSpiel state keeps its
 #: whole history, and a walk keeps every state it has created and not yet expanded: in a game of long plays (chess, go)
@@ -17,6 +44,16 @@ __all__ = ["from_openspiel", "MAX_OPENSPIEL_MOVES"]
 #: Liar's dice with 6 sides, the largest game the tree page runs, creates 2.5 million moves' worth (294,883 states);
 #: at this cap chess is refused after 0.6 s with the process at 0.41 GB at most (at 10 million: 0.78 GB).
 MAX_OPENSPIEL_MOVES = 4_000_000
+#: Fewest moves per state's history, on average, for a refusal by ``max_moves`` to blame the length of the plays: the
+#: walk goes deep first, and in chess (281 at the cap) or go on 5x5 (50) its states' histories grow with it. Below it
+#: the plays are short and the states are too many (Liar's dice with two dice each: 18; Goofspiel with 6 cards: 14).
+_LONG_PLAYS = 40
+#: :func:`load_openspiel`'s limits by default: the child process is stopped past this many seconds (loading and
+#: converting Liar's dice with 6 sides, 294,883 states, took 30 s on a busy two-core machine) or when its address
+#: space would pass this many megabytes (its Python, numpy and numba take about 350 MB of it before OpenSpiel starts;
+#: Liar's dice with 6 sides reaches about 700 MB).
+OPENSPIEL_SECONDS = 60.0
+OPENSPIEL_MEGABYTES = 2048
 #: OpenSpiel's player id of chance (``pyspiel.PlayerId.CHANCE``), without importing OpenSpiel.
 _CHANCE = -1
 
@@ -63,6 +100,11 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
             f"{title} does not give its players' information states (OpenSpiel's information_state_string), from "
             "which rmcore makes its information sets"
         )
+    if kind.short_name == "goofspiel" and not game.get_parameters().get("imp_info", False):
+        raise ValueError(
+            "OpenSpiel's Goofspiel gives information states with perfect recall, which rmcore needs, only with "
+            "imp_info=True, such as goofspiel(num_cards=4,imp_info=True)"
+        )
     if kind.dynamics.name == "SIMULTANEOUS":
         import pyspiel  # only reached with an OpenSpiel game in hand
 
@@ -76,9 +118,16 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
         if created[0] > max_nodes:
             raise ValueError(f"{title} has more than {max_nodes:,} nodes, more than rmcore builds")
         if created[1] > max_moves:
+            each = created[1] / created[0]
+            if each > _LONG_PLAYS:
+                raise ValueError(
+                    f"{title}'s plays are too long: the histories of its first {created[0]:,} states already hold "
+                    f"more than {max_moves:,} moves ({each:,.0f} a state; each state keeps its whole history), more "
+                    "than rmcore builds"
+                )
             raise ValueError(
-                f"{title}'s plays are too long: the histories of its first {created[0]:,} states already hold more "
-                f"than {max_moves:,} moves (each state keeps its whole history), more than rmcore builds"
+                f"{title} has too many states: its first {created[0]:,} (their histories {each:,.0f} moves long on "
+                f"average) already hold more than {max_moves:,} moves between them, more than rmcore builds"
             )
         return children
 
@@ -121,9 +170,196 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
 
     try:
         return build_tree_game(title, game.new_initial_state(), expand, max_nodes=max_nodes)
-    except ValueError:
+    except ValueError as error:
+        if "breaks perfect recall" in str(error):  # (the builder quotes the set's name: OpenSpiel's runs over lines)
+            raise ValueError(
+                f"{title}'s information states (OpenSpiel's information_state_string) break perfect recall: a player "
+                "reaches one of them after different moves of their own, and rmcore needs perfect recall"
+            ) from None
         raise
     except Exception as error:  # noqa: BLE001 - OpenSpiel's own refusal (pyspiel.SpielError), said in a sentence
         if type(error).__name__ != "SpielError":
             raise
         raise ValueError(f"OpenSpiel refused a state of {title}: {error}") from None
+
+
+#: Words in a parameter's name by which OpenSpiel's games read a file: ``efg_game`` and ``nfg_game``'s ``filename``,
+#: ``bargaining``'s ``instances_file``, ``colored_trails``' ``boards_file``, ``crossword``'s ``word_list_file`` and
+#: ``puzzles_root``. A parameter so named is refused in any game, and nested games' too.
+_FILE_WORDS = ("file", "path", "root", "dir", "folder")
+#: A parameter's name in a game string: what stands between ``(`` or ``,`` and ``=``.
+_PARAMETER = re.compile(r"[(,]([^=(),]*)=")
+#: Longest game string taken: OpenSpiel's longest (``universal_poker`` with its betting abstraction) are 200-odd
+#: characters, and the string travels to the child on its command line.
+MAX_GAME_STRING_CHARS = 10_000
+#: What the child process's exit by a signal means, in words.
+_SIGNALS = {
+    signal.SIGSEGV: "a segmentation fault",
+    signal.SIGBUS: "a bus error",
+    signal.SIGFPE: "an arithmetic fault",
+    signal.SIGILL: "an illegal instruction",
+    signal.SIGABRT: "an abort",
+}
+
+
+def check_game_string(text: str) -> str:
+    """``text`` stripped, if it may be handed to ``pyspiel.load_game``: a game string names no file.
+
+    Raises
+    ------
+    ValueError
+        If ``text`` is not a string, is empty or longer than :data:`MAX_GAME_STRING_CHARS`, holds a control
+        character, has a parameter whose name speaks of a file (``efg_game(filename=...)``, in a nested game too), or
+        holds ``/`` or ``\\`` (a path).
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"an OpenSpiel game string must be a str, such as 'kuhn_poker'; got {type(text).__name__}")
+    text = text.strip()
+    if not text:
+        raise ValueError("the OpenSpiel game string is empty: give a game's name, such as kuhn_poker")
+    if len(text) > MAX_GAME_STRING_CHARS:
+        raise ValueError(
+            f"the game string is {len(text):,} characters long; at most {MAX_GAME_STRING_CHARS:,} are taken"
+        )
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise ValueError("an OpenSpiel game string holds no control characters (such as a line break)")
+    for name in _PARAMETER.findall(text):
+        if any(word in name.lower() for word in _FILE_WORDS):
+            raise ValueError(
+                f"a game string may not name a file, and {name.strip()!r} would: only games that OpenSpiel builds "
+                "from their parameters are loaded here"
+            )
+    for mark in ("/", "\\"):
+        if mark in text:
+            raise ValueError(f"a game string may not name a file, and '{mark}' would: no OpenSpiel game takes it")
+    return text
+
+
+def load_openspiel(
+    text: str,
+    *,
+    max_nodes: int = MAX_TREE_NODES,
+    max_moves: int = MAX_OPENSPIEL_MOVES,
+    seconds: float = OPENSPIEL_SECONDS,
+    megabytes: int = OPENSPIEL_MEGABYTES,
+) -> TreeGame:
+    """The OpenSpiel game a ``pyspiel.load_game`` string names, loaded and converted (:func:`from_openspiel`) in a child
+    process under a time limit and a memory limit: what OpenSpiel does there, a crash included, never reaches this
+    process, which never imports ``pyspiel``.
+
+    The child is a fresh Python (``python -m rmcore.formats._openspiel_child``) in an empty temporary folder. Its
+    address space is capped at ``megabytes`` (``RLIMIT_AS``: an allocation past it fails) and its processor time near
+    ``seconds`` (``RLIMIT_CPU``); it is killed at ``seconds`` of wall-clock time, and ends when this process does.
+    The game comes back as a checked :class:`~rmcore.TreeGame`, equal to ``from_openspiel(pyspiel.load_game(text))``
+    (``tests/test_load_openspiel.py``). Start-up costs the child a second or more (importing numpy, numba and rmcore):
+    use :func:`from_openspiel` on a game you loaded yourself when the string is your own.
+
+    Parameters
+    ----------
+    text
+        The game string, such as ``"liars_dice(dice_sides=4)"``. It may not name a file (:func:`check_game_string`).
+    max_nodes, max_moves
+        :func:`from_openspiel`'s caps.
+    seconds
+        Wall-clock limit of the child, in seconds (> 0), start-up included.
+    megabytes
+        Address-space limit of the child, in MB (at least 512: the child's Python, numpy and numba take about 350).
+
+    Raises
+    ------
+    ValueError
+        One sentence: the string names a file; OpenSpiel does not know the game or refuses a parameter (its own words,
+        first line, without paths); :func:`from_openspiel` refuses the game; or the child crashed (and by what
+        signal), took longer than ``seconds`` or needed more than ``megabytes``.
+    """
+    text = check_game_string(text)
+    for name, value in (("max_nodes", max_nodes), ("max_moves", max_moves), ("megabytes", megabytes)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise ValueError(f"{name} must be a positive whole number; got {value!r}")
+    if megabytes < 512:
+        raise ValueError(f"megabytes must be at least 512 (the child's Python takes about 350); got {megabytes}")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds < math.inf:
+        raise ValueError(f"seconds must be a positive number; got {seconds!r}")
+    request = {"text": text, "max_nodes": max_nodes, "max_moves": max_moves, "megabytes": megabytes}
+    request["seconds"] = float(seconds)
+    answer, how = _run_child(request, float(seconds))
+    if how == "time":
+        raise ValueError(f"OpenSpiel did not load and convert {text} within {seconds:g} s, so it was stopped")
+    if how == "memory":
+        raise ValueError(f"OpenSpiel needed more than {megabytes:,} MB to load and convert {text}, so it was stopped")
+    if how != "done":
+        raise ValueError(f"OpenSpiel crashed loading or converting {text} ({how}); the game cannot be run here")
+    kind, value = answer
+    if kind == "refused":
+        raise ValueError(value)
+    if kind == "memory":
+        raise ValueError(f"OpenSpiel needed more than {megabytes:,} MB to load and convert {text}, so it was stopped")
+    check_tree_game(value)
+    return value
+
+
+def _run_child(request: dict, seconds: float) -> tuple[object, str]:
+    """Run the child on ``request``: its answer and ``"done"``, or None and ``"time"``, ``"memory"`` or what ended it
+    (a signal's words, an exit status)."""
+    import json
+
+    root = str(Path(__file__).resolve().parents[2])
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
+    # One thread each: every pool's thread stacks count against the address space the child is given.
+    env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", NUMBA_NUM_THREADS="1")
+    with tempfile.TemporaryDirectory(prefix="rmcore-openspiel-") as folder, tempfile.TemporaryFile() as said:
+        child = subprocess.Popen(
+            [sys.executable, "-m", "rmcore.formats._openspiel_child", json.dumps(request)],
+            cwd=folder,  # (empty: a relative file name finds nothing)
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=said,
+        )
+        try:
+            out, _ = child.communicate(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            child.kill()
+            child.communicate()
+            return None, "time"
+        except BaseException:  # (Ctrl-C in a library call: the child goes too)
+            child.kill()
+            child.wait()
+            raise
+        said.seek(max(0, said.seek(0, io.SEEK_END) - 4096))
+        tail = said.read().decode("utf-8", "replace")
+    if child.returncode == 0:
+        try:
+            return _SafeUnpickler(io.BytesIO(out)).load(), "done"
+        except Exception:  # noqa: BLE001 - a cut or foreign answer is the child's failure, said as such
+            return None, "its answer could not be read"
+    if child.returncode == -signal.SIGXCPU:
+        return None, "time"
+    if "bad_alloc" in tail or "MemoryError" in tail or "Cannot allocate memory" in tail:
+        return None, "memory"
+    if child.returncode < 0:
+        number = -child.returncode
+        return None, _SIGNALS.get(number, f"signal {number}")
+    return None, f"exit status {child.returncode}"
+
+
+class _SafeUnpickler(pickle.Unpickler):
+    """Reads the child's answer, building only the types a converted game is made of: a pickle names what it
+    builds, and the child has run third-party code on a stranger's string."""
+
+    _ALLOWED = {
+        ("builtins", "tuple"),
+        ("builtins", "str"),
+        ("fractions", "Fraction"),
+        ("numpy", "ndarray"),
+        ("numpy", "dtype"),
+        ("numpy.core.multiarray", "_reconstruct"),
+        ("numpy._core.multiarray", "_reconstruct"),
+        ("rmcore.trees.game", "TreeGame"),
+        ("rmcore.kernels.tree", "TreeArrays"),
+    }
+
+    def find_class(self, module: str, name: str):
+        if (module, name) not in self._ALLOWED:
+            raise pickle.UnpicklingError(f"{module}.{name} is not part of a converted game")
+        return super().find_class(module, name)

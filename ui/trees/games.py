@@ -6,8 +6,8 @@ No Streamlit here: what a game is called, how big it is, and reading an uploaded
 
 from __future__ import annotations
 
-import difflib
 import hashlib
+import os
 from dataclasses import dataclass, field
 
 import rmcore
@@ -25,6 +25,11 @@ OPENSPIEL, OPENSPIEL_LABEL = "openspiel", "OpenSpiel game"
 #: Longest game string taken: OpenSpiel's longest (``universal_poker`` with its betting abstraction) are 200-odd
 #: characters.
 MAX_OPENSPIEL_CHARS = 400
+#: The limits of the child process that loads and converts an OpenSpiel game (``rmcore.load_openspiel``): its
+#: wall-clock seconds and its address space in MB. ``RM_OPENSPIEL_SECONDS`` and ``RM_OPENSPIEL_MEGABYTES`` in the
+#: server's environment set others (the hostile-link tests make them small).
+OPENSPIEL_SECONDS = float(os.environ.get("RM_OPENSPIEL_SECONDS", rmcore.formats.openspiel.OPENSPIEL_SECONDS))
+OPENSPIEL_MEGABYTES = int(os.environ.get("RM_OPENSPIEL_MEGABYTES", rmcore.formats.openspiel.OPENSPIEL_MEGABYTES))
 #: The catalogue entry each classic choice is (Kuhn poker as the classic and on sliders, Leduc hold'em).
 ENTRY_OF_CLASSIC = {"kuhn": "kuhn", "sliders": "kuhn", "leduc": "leduc"}
 _OFFERED_AS_CLASSIC = set(ENTRY_OF_CLASSIC.values())
@@ -175,36 +180,26 @@ def openspiel_installed() -> bool:
 
 
 def openspiel_game(text: str) -> rmcore.TreeGame:
-    """The OpenSpiel game ``text`` names (``pyspiel.load_game``'s string: ``liars_dice(dice_sides=4)``), converted
-    by :func:`rmcore.from_openspiel` under the page's node cap.
+    """The OpenSpiel game ``text`` names (``pyspiel.load_game``'s string: ``liars_dice(dice_sides=4)``), loaded and
+    converted by :func:`rmcore.load_openspiel` in a child process, under the page's node cap and its limits
+    (:data:`OPENSPIEL_SECONDS`, :data:`OPENSPIEL_MEGABYTES`): nothing OpenSpiel does reaches the server.
 
     Raises
     ------
     ValueError
-        One sentence: empty or too long a string, a game OpenSpiel does not know or a parameter it refuses (its
-        ``SpielError``, shortened), a game with other than two players or not zero-sum, one without information-state
-        strings, or larger than the page runs (:data:`MAX_PAGE_NODES`).
+        One sentence: empty or too long a string, one that names a file, a game OpenSpiel does not know or a parameter
+        it refuses, a game with other than two players or not zero-sum, one without information-state strings, larger
+        than the page runs (:data:`MAX_PAGE_NODES`), or one that crashed OpenSpiel, took too long or too much memory.
     """
-    import pyspiel  # (only where the page offers the choice: OpenSpiel is installed)
-
     text = str(text).strip()
     if not text:
         raise ValueError("type a game's name, such as kuhn_poker or liars_dice(dice_sides=4)")
     if len(text) > MAX_OPENSPIEL_CHARS:
         raise ValueError(f"the game string is {len(text):,} characters long; at most {MAX_OPENSPIEL_CHARS} are taken")
     try:
-        game = pyspiel.load_game(text)
-    except pyspiel.SpielError as error:
-        if str(error).startswith("Unknown game"):
-            name = text.split("(")[0].strip()
-            near = difflib.get_close_matches(name, pyspiel.registered_names(), n=3)
-            also = f" (did you mean {', '.join(near)}?)" if near else " (pyspiel.registered_names() lists them)"
-            raise ValueError(f"OpenSpiel has no game {name!r}{also}") from None
-        said = " ".join(str(error).split())
-        said = said if len(said) <= 200 else said[:197] + "..."
-        raise ValueError(f"OpenSpiel cannot load {text!r}: {said}") from None
-    try:
-        return rmcore.from_openspiel(game, max_nodes=MAX_PAGE_NODES + 1)
+        return rmcore.load_openspiel(
+            text, max_nodes=MAX_PAGE_NODES + 1, seconds=OPENSPIEL_SECONDS, megabytes=OPENSPIEL_MEGABYTES
+        )
     except ValueError as error:
         if f"more than {MAX_PAGE_NODES + 1:,} nodes" in str(error):
             raise ValueError(

@@ -9,6 +9,7 @@ already handed out carry it, so it stays ``kuhn`` for every game the page offers
 from __future__ import annotations
 
 import itertools
+import threading
 from typing import NamedTuple
 
 import streamlit as st
@@ -371,14 +372,31 @@ def _catalogue_parameters(name: str) -> tuple:
     return tuple(values)
 
 
-@st.cache_resource(max_entries=16, show_spinner="Converting the OpenSpiel game…")
+#: Most OpenSpiel children at once on the server: each may take ``games.OPENSPIEL_MEGABYTES`` of memory, so a class
+#: typing different strings waits in line rather than filling the machine.
+OPENSPIEL_CHILDREN = 2
+
+
+@st.cache_resource
+def _openspiel_children() -> threading.Semaphore:
+    """The server's turns at loading an OpenSpiel game (:data:`OPENSPIEL_CHILDREN` at once)."""
+    return threading.Semaphore(OPENSPIEL_CHILDREN)
+
+
+@st.cache_resource(
+    max_entries=16,
+    show_spinner=f"Loading the OpenSpiel game in a process of its own (at most {games.OPENSPIEL_SECONDS:g} s)…",
+)
 def _conversion(text: str) -> tuple[rmcore.TreeGame | None, str | None]:
-    """An OpenSpiel game by its string, converted once on this server, or why it was refused: kept too, so that a
-    game refused after seconds of walking (tic-tac-toe's 549,946 nodes: 3 s) is not walked again on every rerun."""
-    try:
-        return games.openspiel_game(text), None
-    except ValueError as error:
-        return None, str(error)
+    """An OpenSpiel game by its string, loaded and converted once on this server, or why it was refused: kept too, so
+    that a game refused after seconds of walking (tic-tac-toe) or stopped at the time limit is not tried again on
+    every rerun, and a class opening one link starts one child process (Streamlit computes a key once, the others
+    wait for it)."""
+    with _openspiel_children():
+        try:
+            return games.openspiel_game(text), None
+        except ValueError as error:
+            return None, str(error)
 
 
 def converted(text: str) -> rmcore.TreeGame:
