@@ -178,7 +178,9 @@ def unzipped(data: bytes, name: str = "the zip") -> pd.DataFrame:
                             continue
                         total = _stream(source, head, target, total, file_name, name)
                 except (zipfile.BadZipFile, OSError, RuntimeError, NotImplementedError, EOFError) as error:
-                    raise ValueError(f"{file_name} in {name} could not be unpacked ({error})") from None
+                    # (an OSError's own text names the temporary file: a path of the server's)
+                    reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+                    raise ValueError(f"{file_name} in {name} could not be unpacked ({reason})") from None
                 written.append(target)
             return _read(written, name, tuple(refused))
 

@@ -8,7 +8,9 @@ them, and the chosen folder, as they were, with one sentence under the widget th
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import urllib.parse
 
 import pandas as pd
@@ -18,7 +20,8 @@ from .. import explain_atlas, state
 from ..escape import markdown as escape
 from . import data, figures, links
 
-#: How the ranking shows its numbers, and a number it does not have (a run that never reached the target).
+#: How the ranking shows its numbers, and a number it does not have (a run that never reached the target), as the
+#: atlas's own tables write it.
 NUMBER_FORMATS = {
     "rank by iterations": "{:.0f}",
     "rank by seconds": "{:.0f}",
@@ -146,11 +149,14 @@ def ranking(frame: pd.DataFrame) -> None:
     )
     policy = "the average policy" if iterate == "average" else "the last iterate"
     st.caption(explain_atlas.ranking(measure, policy, target))
-    # The numbers stay numbers (the columns sort as numbers); the Styler gives their shown text, a dash for a run that
-    # never reached the target, as the atlas's own tables write it (st.dataframe otherwise shows a missing number as
-    # "None").
+    # The numbers stay numbers (the columns sort as numbers); the Styler gives their shown text. A run that never got
+    # there is infinitely far, shown as a dash: st.dataframe draws a missing number as "None" whatever text the Styler
+    # gives it, while an infinite one takes the Styler's text, and sorts after every run that got there.
+    for column in NUMBER_FORMATS:
+        shown[column] = shown[column].fillna(math.inf)
+    formats = NUMBER_FORMATS | {f"final {measure}": "{:.2e}"}
     st.dataframe(
-        shown.style.format(NUMBER_FORMATS | {f"final {measure}": "{:.2e}"}, na_rep=MISSING),
+        shown.style.format({column: functools.partial(_number, form) for column, form in formats.items()}),
         hide_index=True,
         key="atlas_ranking",
         column_config={"open": st.column_config.LinkColumn(display_text="open on its page")},
@@ -158,6 +164,10 @@ def ranking(frame: pd.DataFrame) -> None:
     closed = [f"{escape(run)}: {link.reason}" for run, link in zip(table.run, opened) if link.path is None]
     if closed:
         st.caption("No link for " + "; ".join(closed) + ".")
+
+
+def _number(form: str, value: float) -> str:
+    return form.format(value) if math.isfinite(value) else MISSING
 
 
 def _spec(text: str) -> dict:
