@@ -396,6 +396,25 @@ def test_a_file_damaged_inside_its_data_is_not_done_is_run_again_and_is_named_wh
     )
 
 
+def test_the_command_lists_a_damaged_file_as_to_run_and_runs_it_again(tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text(
+        'iterations = 200\ncheckpoints_per_decade = 8\n[[games]]\ngame = "kuhn"\n'
+        '[[algorithms]]\ntree = "cfr"\n[[algorithms]]\ntree = "cfr+"\n'
+    )
+    out = tmp_path / "out"
+    assert main(["sweep", str(grid), "--out", str(out), "--workers", "0"]) == 0
+    damaged = sorted(result_files(out))[0]
+    _damage_inside_the_data(damaged)
+    status, listed = _cli_output("sweep", grid, "--out", out, "--list")
+    assert status == 0
+    (line,) = [line for line in listed.splitlines() if damaged.name.rsplit("-", 1)[1].startswith(line.split()[0])]
+    assert line.split()[1:3] == ["to", "run"], listed
+    status, err = _cli("sweep", grid, "--out", out, "--workers", "0")
+    assert status == 0 and "1 cells run" in err and "1 finished before" in err, err
+    assert read_results(out).cell.nunique() == 2
+
+
 def test_read_results_names_every_foreign_file_and_skips_them_when_asked(tmp_path):
     import pyarrow as pa
 
@@ -438,6 +457,17 @@ def test_result_files_get_the_usual_mode_for_the_umask(tmp_path, umask):
 
 def _cli(*args, cwd=None, timeout=300):
     """``python -m rmcore ARGS`` in a child process: its exit status and stderr."""
+    status, _, err = _child(args, cwd, timeout)
+    return status, err
+
+
+def _cli_output(*args, cwd=None, timeout=300):
+    """``python -m rmcore ARGS`` in a child process: its exit status and stdout."""
+    status, out, _ = _child(args, cwd, timeout)
+    return status, out
+
+
+def _child(args, cwd, timeout):
     import subprocess
     import sys
     from pathlib import Path
@@ -452,7 +482,7 @@ def _cli(*args, cwd=None, timeout=300):
         text=True,
         timeout=timeout,
     )
-    return done.returncode, done.stderr
+    return done.returncode, done.stdout, done.stderr
 
 
 def test_a_grid_saved_with_a_byte_order_mark_runs(tmp_path):
