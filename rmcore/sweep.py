@@ -784,6 +784,8 @@ def _open(path: Path, max_values: int | None = MAX_RESULT_VALUES):
     what is wrong with it (not Parquet, not a sweep's, larger than ``max_values``, damaged)."""
     _, pq = _pyarrow()
     name = path.name
+    if not path.is_file():
+        raise ValueError(f"{name}: no such file")
     try:
         parquet = pq.ParquetFile(path)
     except Exception:  # noqa: BLE001 - anything pyarrow cannot open as Parquet
