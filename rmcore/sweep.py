@@ -20,13 +20,18 @@ at once, atomically (a temporary file, then ``os.replace``), by the process that
 dies loses only the cell it was running, which the scheduler runs again elsewhere. A cell is deterministic (fixed
 seeds, fixed checkpoints, and runs that any split into chunks leaves bit for bit the same), so the files of a sweep
 are those of a serial run. A cell that fails (a parameter the library refuses, a game over the size cap) is written
-with its error, and the sweep goes on.
+with its error, and the sweep goes on. Interrupted (Ctrl-C, ``KeyboardInterrupt``), a sweep ends the local cluster's
+workers at once and quietly (they ignore SIGINT themselves: only this process answers it), and running it again goes on
+from the files written.
 
 A result file is one table, a row per checkpoint: ``iteration`` and every metric of the solver's ``history()``
 (with ``policies = true`` also the policies and regrets of :meth:`rmcore.History.to_frame`). Its Parquet metadata
 (key ``rmcore-sweep``) holds the cell as data, its status and error, the command that runs it again, the versions,
 the machine, the wall time, the solver's seconds at each checkpoint and the time per iteration (the metrics' time
-left out). Timings live in the metadata, so the table itself is what a rerun reproduces.
+left out), and a digest of the table's data (:func:`data_digest`): a file that does not read whole, or whose data do
+not match it, is not done, and runs again. Timings live in the metadata, so the table itself is what a rerun
+reproduces. :func:`read_results` refuses a folder holding a file that is not a readable result file, naming each such
+file, or leaves them out with a warning (``skip_bad=True``).
 
 >>> grid = {
 ...     "iterations": 100,
@@ -48,16 +53,20 @@ left out). Timings live in the metadata, so the table itself is what a rerun rep
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
 import os
 import platform
 import re
+import secrets
+import signal
 import socket
 import sys
-import tempfile
+import threading
 import time
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -89,6 +98,8 @@ __all__ = [
     "sweep",
     "read_cell",
     "read_results",
+    "ResultFileWarning",
+    "data_digest",
 ]
 
 #: The result files' format, in their metadata under ``METADATA_KEY``.
@@ -115,6 +126,9 @@ _STARTS = ("suggested", "uniform")
 _FILE_FAMILIES = {".efg": "tree", ".nfg": "matrix"}
 #: Largest game file a grid names, in bytes (the readers' own caps are lower: .efg 50 million characters).
 _MAX_FILE_BYTES = 60_000_000
+_TOO_DEEP = (
+    "the grid nests arrays or tables hundreds of levels deep; a grid needs two (a list of tables, such as [[games]])"
+)
 
 
 class GridError(ValueError):
@@ -202,7 +216,8 @@ def read_grid(path) -> Grid:
             raise GridError(f"{path}: no such grid file" if not path.exists() else f"{path}: not a regular file")
         if path.stat().st_size > config.MAX_GRID_CHARS * 4:
             raise GridError(f"{path}: a grid file is at most {config.MAX_GRID_CHARS:,} characters")
-        text = path.read_text(encoding="utf-8")
+        # (utf-8-sig: a grid saved by an editor that starts UTF-8 with a byte-order mark reads as the same text)
+        text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError:
         raise GridError(f"{path}: not UTF-8 text") from None
     except OSError as error:
@@ -217,6 +232,8 @@ def read_grid(path) -> Grid:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise GridError(f"{path}: not valid TOML: {error}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively: a few hundred levels exhaust it
+        raise GridError(f"{path}: {_TOO_DEEP}") from None
     return parse_grid(data, base=path.parent, path=path)
 
 
@@ -228,6 +245,13 @@ def parse_grid(data: Mapping, base=None, path: Path | None = None) -> Grid:
     (:class:`GridError`); values are the library's to judge when a cell runs: a value it refuses fails that cell,
     recorded with its error.
     """
+    try:
+        return _parse_grid(data, base, path)
+    except RecursionError:  # a value nested hundreds of levels deep, met while it is quoted or digested
+        raise GridError(_TOO_DEEP) from None
+
+
+def _parse_grid(data: Mapping, base, path: Path | None) -> Grid:
     if not isinstance(data, Mapping):
         raise GridError(f"a grid is a table (a dict) of settings, games and algorithms; got {type(data).__name__}")
     base = Path(base) if base is not None else Path.cwd()
@@ -708,14 +732,36 @@ def _pyarrow():
     return pa, pq
 
 
+def data_digest(table) -> str:
+    """The SHA-256 of a result table's data (a ``pyarrow.Table``): each column's name, type and values, in order.
+
+    A sweep writes it into the file's metadata (``data_sha256``); reading the file computes it again, so a file
+    damaged inside its data (its footer, and so its metadata, intact) is found, not read as numbers.
+    """
+    digest = hashlib.sha256()
+    for name, column in zip(table.column_names, table.columns):
+        digest.update(json.dumps([name, str(column.type)]).encode())
+        values = column.to_numpy()
+        if values.dtype.kind in "biuf":
+            digest.update(np.ascontiguousarray(values).tobytes())
+        else:  # (text, or anything else a policies table may hold: digested as its JSON)
+            digest.update(json.dumps([None if v is None else str(v) for v in values.tolist()]).encode())
+    return digest.hexdigest()
+
+
 def write_cell(folder, result: CellResult, file_name: str) -> Path:
     """Write a cell's result file into ``folder`` atomically: a temporary file in the same folder, flushed to disk,
-    then renamed over the final name (``os.replace``), so a reader never sees half a file."""
+    then renamed over the final name (``os.replace``), so a reader never sees half a file. The metadata holds the
+    table's :func:`data_digest`. The file's mode is the usual one for a new file (``0o666`` less the umask: ``0644``
+    under a umask of 022)."""
     pa, pq = _pyarrow()
     folder = Path(folder)
     table = pa.table({name: pa.array(values) for name, values in result.columns.items()})
-    table = table.replace_schema_metadata({METADATA_KEY: json.dumps(result.meta).encode()})
-    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".parquet.part", dir=folder)
+    meta = {**result.meta, "data_sha256": data_digest(table)}
+    table = table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()})
+    # os.open rather than tempfile.mkstemp, whose files are private (0600) whatever the umask.
+    temporary = folder / f".{file_name}.{secrets.token_hex(6)}.part"
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as file:
             pq.write_table(table, file)
@@ -723,20 +769,54 @@ def write_cell(folder, result: CellResult, file_name: str) -> Path:
             os.fsync(file.fileno())
         os.replace(temporary, folder / file_name)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        temporary.unlink(missing_ok=True)
         raise
     return folder / file_name
 
 
-def _metadata(path: Path) -> dict | None:
-    """A result file's metadata, or None for a file that is not one (unreadable, or not written by a sweep)."""
+#: Most values (rows times columns, as its footer declares them) of a result file that is read: a Parquet file of a
+#: few kB can declare a billion rows of one repeated value, and reading it would take gigabytes.
+MAX_RESULT_VALUES = 200_000_000
+
+
+def _open(path: Path, max_values: int | None = MAX_RESULT_VALUES):
+    """A result file's metadata and its table (a ``pyarrow.Table``), checked: ``ValueError`` naming the file and
+    what is wrong with it (not Parquet, not a sweep's, larger than ``max_values``, damaged)."""
     _, pq = _pyarrow()
+    name = path.name
+    if not path.is_file():
+        raise ValueError(f"{name}: no such file")
     try:
-        stored = pq.read_schema(path).metadata or {}
-        meta = json.loads(stored[METADATA_KEY])
-    except Exception:  # noqa: BLE001 - any file that is not a readable result file
-        return None
-    return meta if isinstance(meta, dict) and meta.get("format") == FORMAT else None
+        parquet = pq.ParquetFile(path)
+    except Exception:  # noqa: BLE001 - anything pyarrow cannot open as Parquet
+        raise ValueError(f"{name} is not a sweep result file (not a Parquet file)") from None
+    try:
+        try:
+            meta = json.loads((parquet.schema_arrow.metadata or {})[METADATA_KEY])
+        except Exception:  # noqa: BLE001 - no such key, or not JSON
+            meta = None
+        if (
+            not isinstance(meta, dict)
+            or meta.get("format") != FORMAT
+            or not isinstance(meta.get("id"), str)
+            or not isinstance(meta.get("name"), str)
+            or not isinstance(meta.get("cell"), dict)
+        ):
+            raise ValueError(f"{name} is not a sweep result file (a Parquet file with rmcore-sweep metadata)")
+        values = parquet.metadata.num_rows * parquet.metadata.num_columns
+        if max_values is not None and values > max_values:
+            raise ValueError(f"{name} declares {values:,} values; a result file read here holds at most {max_values:,}")
+        try:
+            table = parquet.read()
+        except Exception as error:  # noqa: BLE001 - a damaged page: pyarrow's errors have many types
+            raise ValueError(f"{name} is damaged: its data cannot be read ({type(error).__name__})") from None
+    finally:
+        parquet.close()
+    expected = meta.get("data_sha256")
+    # (a file without a digest is one of format 1's first files: read as it is, since its data did read)
+    if expected is not None and data_digest(table) != expected:
+        raise ValueError(f"{name} is damaged: its data do not match the digest the sweep wrote with them")
+    return meta, table
 
 
 class CellFile(NamedTuple):
@@ -747,22 +827,23 @@ class CellFile(NamedTuple):
 
 
 def read_cell(path) -> CellFile:
-    """A result file; ``ValueError`` naming it if it is not one."""
-    _, pq = _pyarrow()
-    path = Path(path)
-    meta = _metadata(path)
-    if meta is None:
-        raise ValueError(f"{path.name} is not a sweep result file (a Parquet file with rmcore-sweep metadata)")
-    return CellFile(meta, pq.read_table(path).to_pandas())
+    """A result file, its data checked against the digest in its metadata; ``ValueError`` naming the file if it is
+    not one or is damaged."""
+    meta, table = _open(Path(path))
+    return CellFile(meta, table.to_pandas())
 
 
 def finished(folder, cell: Cell) -> dict | None:
-    """The metadata of the cell's result file in ``folder`` if it is there and whole, else None."""
+    """The metadata of the cell's result file in ``folder`` if it is there, whole and its data match their digest;
+    else None (the cell runs again)."""
     path = Path(folder) / cell.file_name
     if not path.is_file():
         return None
-    meta = _metadata(path)
-    return meta if meta is not None and meta.get("id") == cell.id else None
+    try:
+        meta, _ = _open(path, max_values=None)
+    except ValueError:
+        return None
+    return meta if meta.get("id") == cell.id else None
 
 
 # -- running a grid ------------------------------------------------------------------------------------------------
@@ -992,13 +1073,20 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
             "sweeps run on Dask: install it (pip install 'dask[distributed]'), or pass workers=0 to run the cells "
             "one after another in this process"
         ) from None
-    owned = []
+    owned, cluster, interrupted = [], None, False
     try:
         if client is None:
-            cluster = local_cluster(workers)
+            # Ctrl-C at a terminal sends SIGINT to the whole foreground process group, the workers too: they would each
+            # print a KeyboardInterrupt traceback. Started with SIGINT ignored, they keep ignoring it (an ignored signal
+            # stays ignored across exec, and Python then installs no handler of its own); this process answers Ctrl-C
+            # and shuts them down.
+            with _interrupts_ignored():
+                cluster = local_cluster(workers)
             owned.append(cluster)
             client = Client(cluster)
             owned.insert(0, client)
+            # (a worker that the nanny starts again after a death: it ignores SIGINT from its first task on)
+            client.register_plugin(_ignore_interrupts_plugin(), name="rmcore-ignore-interrupts")
         elif isinstance(client, str):
             client = Client(client)
             owned.append(client)
@@ -1029,9 +1117,71 @@ def _run_on_dask(client, workers: int | None, todo: list, record, tracker: _Trac
                 record(cell, result)
             future.release()
         return dashboard
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        for owner in owned:
-            owner.close()
+        with _quiet_shutdown(interrupted):
+            if interrupted and cluster is not None:
+                _kill_workers(cluster)
+            for owner in owned:
+                owner.close()
+
+
+@contextlib.contextmanager
+def _interrupts_ignored():
+    """SIGINT ignored inside the block, in this process and in the processes it starts (from the main thread only:
+    elsewhere Python lets no thread change a signal's handler, and a sweep started there is not the terminal's)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _ignore_interrupts_plugin():
+    """A Dask worker plugin that makes its worker ignore SIGINT (built here: ``import rmcore`` never needs Dask)."""
+    from distributed import WorkerPlugin
+
+    class IgnoreInterrupts(WorkerPlugin):
+        def setup(self, worker):
+            if threading.current_thread() is threading.main_thread():
+                signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    return IgnoreInterrupts()
+
+
+@contextlib.contextmanager
+def _quiet_shutdown(interrupted: bool):
+    """After Ctrl-C: closing the cluster logs nothing (Dask's, Tornado's and asyncio's words then are all about the
+    interruption itself, some with tracebacks), and a second Ctrl-C does not break off the closing."""
+    if not interrupted:
+        yield
+        return
+    import logging
+
+    disabled = logging.root.manager.disable
+    logging.disable(logging.CRITICAL)
+    try:
+        with _interrupts_ignored():
+            yield
+    finally:
+        logging.disable(disabled)
+
+
+def _kill_workers(cluster) -> None:
+    """End a local cluster's worker processes at once (SIGKILL): each is in the middle of a cell whose result is lost
+    anyway, and a worker asked to close waits for its cell (seconds to minutes) and logs the cancellation."""
+    for nanny in list(getattr(cluster, "workers", {}).values()):
+        pid = getattr(nanny, "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
 
 
 def local_cluster(workers: int | None = None, dashboard_address: str | None = ":8787"):
@@ -1105,30 +1255,73 @@ RESULT_COLUMNS = (
 )
 
 
-def read_results(source, ids=None) -> pd.DataFrame:
+class ResultFileWarning(UserWarning):
+    """A file that :func:`read_results` left out (``skip_bad=True``): its message names the file and what is wrong."""
+
+
+#: How many bad files a message names one by one (the rest are counted).
+_NAMED_FILES = 5
+
+
+def read_results(source, ids=None, *, skip_bad: bool = False) -> pd.DataFrame:
     """Every result of a sweep as one table, a row per cell and checkpoint (:data:`RESULT_COLUMNS`).
 
-    ``source`` is a results folder or a list of result files (cells in the order of their names); ``ids`` keeps only
-    those cells, in its order (a grid's: ``[cell.id for cell in grid.cells]``). ``exploitability`` and
-    ``exploitability_current`` are those of the average and of the current policy (``nash_conv / 2``; NaN for a
-    general-sum matrix game, where ``nash_conv`` is the measure); ``seconds`` is the solver's time up to the checkpoint
-    (the metrics' time left out). A failed cell is one row with its error and no numbers. ``ValueError`` names a file
-    that is not a result file.
+    Parameters
+    ----------
+    source : path or list of paths
+        A results folder (its ``*.parquet`` files) or a list of result files (cells in the order of their names).
+    ids : iterable of str, optional
+        Keep only those cells, in this order (a grid's: ``[cell.id for cell in grid.cells]``).
+    skip_bad : bool
+        What to do with a file that is not a readable result file (not Parquet, not a sweep's, or damaged: its data
+        do not match the digest the sweep wrote in its metadata). ``False`` (the default): refuse, with a
+        ``ValueError`` that names every such file and what is wrong with it. ``True``: leave each out with a
+        :class:`ResultFileWarning` that names it; the table's ``attrs["skipped"]`` lists the same messages. A source
+        with no readable file at all is refused either way.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``exploitability`` and ``exploitability_current`` are those of the average and of the current policy
+        (``nash_conv / 2``; NaN for a general-sum matrix game, where ``nash_conv`` is the measure); ``seconds`` is the
+        solver's time up to the checkpoint (the metrics' time left out). A failed cell is one row with its error and
+        no numbers.
     """
     import pandas as pd
 
+    if not isinstance(skip_bad, bool):
+        raise TypeError(f"skip_bad must be True or False; got {skip_bad!r}")
     files = result_files(source) if isinstance(source, (str, os.PathLike)) else [Path(p) for p in source]
     order = None if ids is None else {cell_id: k for k, cell_id in enumerate(ids)}
-    frames = []
+    frames, bad = [], []
     for path in files:
-        meta, frame = read_cell(path)
+        try:
+            meta, table = _open(path)
+        except ValueError as error:
+            bad.append(str(error))
+            continue
         if order is not None and meta.get("id") not in order:
             continue
-        frames.append((order[meta["id"]] if order is not None else meta["name"], _result_rows(meta, frame)))
+        frames.append((order[meta["id"]] if order is not None else meta["name"], _result_rows(meta, table.to_pandas())))
+    if bad and (not skip_bad or len(bad) == len(files)):
+        named = "; ".join(bad[:_NAMED_FILES])
+        if len(bad) > _NAMED_FILES:
+            named += f"; and {len(bad) - _NAMED_FILES:,} more"
+        if len(bad) == len(files):
+            raise ValueError(named if len(bad) == 1 else f"no file is a readable sweep result file: {named}")
+        raise ValueError(
+            (named if len(bad) == 1 else f"{len(bad):,} of the {len(files):,} files are not readable: {named}")
+            + " (python -m rmcore sweep runs a damaged cell again; skip_bad=True leaves such files out)"
+        )
+    for message in bad:
+        warnings.warn(message, ResultFileWarning, stacklevel=2)
     if not frames:
-        return pd.DataFrame({name: [] for name in RESULT_COLUMNS})
-    frames.sort(key=lambda pair: pair[0])
-    return pd.concat([frame for _, frame in frames], ignore_index=True)[list(RESULT_COLUMNS)]
+        out = pd.DataFrame({name: [] for name in RESULT_COLUMNS})
+    else:
+        frames.sort(key=lambda pair: pair[0])
+        out = pd.concat([frame for _, frame in frames], ignore_index=True)[list(RESULT_COLUMNS)]
+    out.attrs["skipped"] = tuple(bad)
+    return out
 
 
 def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:

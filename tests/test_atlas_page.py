@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import tracemalloc
 import zipfile
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 import rmcore
@@ -39,7 +43,7 @@ GRID = {
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    out = tmp_path_factory.mktemp("sweep")
+    out = tmp_path_factory.mktemp("offered") / "poker"
     report = sweep(GRID, out, workers=0)
     assert report.ran == 10 and not report.failed
     return out
@@ -69,16 +73,30 @@ def test_the_page_opens_on_the_shipped_atlas_and_draws_every_run_of_a_game():
     assert not app.exception
 
 
-def test_the_page_loads_a_sweep_folder_and_refuses_a_bad_one_keeping_what_was_loaded(folder, tmp_path):
+def _texts(app) -> str:
+    return " ".join(str(e.value) for kind in (app.error, app.warning, app.info, app.caption) for e in kind)
+
+
+def test_the_page_loads_a_folder_the_server_offers_and_refuses_a_bad_one_keeping_what_was_loaded(
+    folder, tmp_path, monkeypatch
+):
+    root = tmp_path / "sweeps"
+    (root / "empty").mkdir(parents=True)
+    (root / "broken").mkdir()
+    (root / "broken" / "broken.parquet").write_bytes(b"not parquet")
+    (root / "poker").mkdir()
+    for path in result_files(folder):
+        (root / "poker" / path.name).write_bytes(path.read_bytes())
+    (root / "poker" / "notes.parquet").write_bytes(b"PAR1 of another program")
+    monkeypatch.setenv(data.FOLDERS_VARIABLE, str(root))
     app = opened(url_path="atlas")
     app.radio(key="atlas_source").set_value("folder").run()
     assert app.info and not app.get("plotly_chart")
-    app.text_input(key="atlas_folder").input(str(tmp_path)).run()
-    app.button(key="atlas_load_folder").click().run()
-    assert "Not loaded:" in app.error[0].value and "holds no sweep result files" in app.error[0].value
-    app.text_input(key="atlas_folder").input(str(folder)).run()
+    assert app.selectbox(key="atlas_folder").options == ["sweeps/broken", "sweeps/poker"]  # (no results: not offered)
+    app.selectbox(key="atlas_folder").set_value("sweeps/poker").run()
     app.button(key="atlas_load_folder").click().run()
     assert not app.error and not app.exception
+    assert "Loaded without 1 file: notes.parquet is not a sweep result file" in app.warning[0].value
     assert app.selectbox(key="atlas_game").options == [
         "Kuhn poker",
         "Kuhn poker, 4 cards, bet 1.5",
@@ -86,15 +104,40 @@ def test_the_page_loads_a_sweep_folder_and_refuses_a_bad_one_keeping_what_was_lo
         "Matching pennies",
         "Weighted RPS (1, 1, 2)",
     ]
-    (tmp_path / "broken.parquet").write_bytes(b"not parquet")
-    app.text_input(key="atlas_folder").input(str(tmp_path)).run()
+    app.selectbox(key="atlas_folder").set_value("sweeps/broken").run()
     app.button(key="atlas_load_folder").click().run()
-    assert "broken.parquet is not a sweep result file" in app.error[0].value
-    assert app.text_input(key="atlas_folder").value == str(tmp_path)  # what was typed stays
+    assert "Not loaded:" in app.error[0].value and "broken.parquet is not a sweep result file" in app.error[0].value
+    assert app.selectbox(key="atlas_folder").value == "sweeps/broken"  # what was chosen stays
     assert app.get("plotly_chart"), "the folder loaded before is still shown"
+    assert str(tmp_path) not in _texts(app), "no path of the server's is shown"
     app.selectbox(key="atlas_game").set_value("matching-pennies").run()
     ranking = app.dataframe[0].value
     assert len(ranking) == 2 and ranking["open"].str.startswith("/?preset=Matching+pennies").all()
+
+
+def test_a_server_that_offers_no_folder_says_how_to_offer_one(monkeypatch):
+    monkeypatch.setenv(data.FOLDERS_VARIABLE, "")
+    app = opened(url_path="atlas")
+    app.radio(key="atlas_source").set_value("folder").run()
+    assert not app.exception and "atlas_folder" not in [box.key for box in app.selectbox]
+    assert "RM_ATLAS_FOLDERS" in app.info[0].value and "offers no results folder" in app.info[0].value
+
+
+def test_a_folder_is_read_only_by_the_name_it_is_offered_under(folder, monkeypatch):
+    monkeypatch.delenv(data.FOLDERS_VARIABLE, raising=False)
+    assert data.allowed_folders() == (data.CHECKOUT / "atlas-results",)
+    monkeypatch.setenv(data.FOLDERS_VARIABLE, f"{folder.parent}{os.pathsep}{folder.parent / 'missing'}")
+    name = f"{folder.parent.name}/poker"
+    assert list(data.offered()) == [name]
+    assert data.folder(name).cell.nunique() == 10
+    home = str(Path.home())
+    for typed in ("~", "~/", str(folder), f"{folder.parent.name}/../{folder.parent.name}/poker", "/etc", "", "poker"):
+        with pytest.raises(ValueError) as refused:
+            data.folder(typed)
+        message = str(refused.value)
+        assert "is not one of the results folders this server offers" in message or "choose one" in message
+        assert home not in message or home in typed, "~ is never expanded"
+        assert str(folder) not in message or str(folder) in typed, "no server path but what was typed"
 
 
 def _zip(files: dict) -> bytes:
@@ -118,6 +161,83 @@ def test_a_zip_of_a_sweep_folder_is_read_and_a_bad_one_refused(folder):
     with pytest.raises(ValueError, match="two result files of the same name"):
         name = next(iter(files))
         data.unzipped(_zip({name: files[name], "other/" + name.split("/")[1]: files[name]}))
+
+
+def test_a_zips_member_that_is_not_parquet_is_left_out_unread_and_named(folder):
+    files = {f"results/{path.name}": path.read_bytes() for path in result_files(folder)}
+    frame = data.unzipped(_zip({**files, "results/fake.parquet": b"hello, not Parquet"}), "mine.zip")
+    assert frame.cell.nunique() == 10
+    assert frame.attrs["skipped"] == ("fake.parquet is not a sweep result file (not a Parquet file)",)
+    with pytest.raises(ValueError, match=r"holds 4 result files; at most 3 are read"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(data, "MAX_RESULT_FILES", 3)
+            data.unzipped(_zip(dict(list(files.items())[:4])))
+    with pytest.raises(ValueError, match="lists more files than a sweep folder holds"):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(data, "CENTRAL_DIRECTORY_MEGABYTES", 0.0001)
+            data.unzipped(_zip(files))
+
+
+def _bomb(megabytes: int, members: int = 1) -> bytes:
+    """A zip of ``members`` members named as result files, each a Parquet file's first bytes then ``megabytes`` MB
+    of zeros, at its true size (deflate packs a MB of zeros into about a kB)."""
+    buffer, zeros = io.BytesIO(), bytes(2**20)
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        for k in range(members):
+            with archive.open(f"results/bomb{k}.parquet", "w", force_zip64=True) as member:
+                member.write(data.PARQUET_MAGIC)
+                for _ in range(megabytes):
+                    member.write(zeros)
+    return buffer.getvalue()
+
+
+def _refused_within(bomb: bytes, megabytes: int) -> str:
+    """The message ``data.unzipped`` refuses ``bomb`` with, checking that it held less than ``megabytes`` MB of memory
+    on the way (Python's allocations, where zipfile's and zlib's buffers are)."""
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError) as refused:
+            data.unzipped(bomb, "bomb.zip")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < megabytes * 2**20 + len(bomb), f"{peak / 2**20:.0f} MB held while unpacking"
+    return str(refused.value)
+
+
+def test_a_zip_bomb_is_refused_as_it_unpacks_in_bounded_memory():
+    bomb = _bomb(300)
+    assert len(bomb) < 2**20, "300 MB packed into less than a megabyte"
+    message = _refused_within(bomb, 32)
+    assert message == "bomb0.parquet in bomb.zip unpacks to more than 100 MB: not a result file"
+
+
+def test_members_under_the_cap_each_are_refused_past_the_cap_in_all(monkeypatch):
+    monkeypatch.setattr(data, "UNZIPPED_MEGABYTES", 100)
+    monkeypatch.setattr(data, "MEMBER_MEGABYTES", 60)
+    assert _refused_within(_bomb(50, members=3), 32) == "bomb.zip unpacks to more than 100 MB"
+
+
+def test_the_ranking_shows_a_dash_where_a_run_never_reached_the_target(folder, monkeypatch):
+    import pyarrow as pa
+
+    monkeypatch.setenv(data.FOLDERS_VARIABLE, str(folder.parent))
+    app = opened(url_path="atlas")
+    app.radio(key="atlas_source").set_value("folder").run()
+    app.button(key="atlas_load_folder").click().run()
+    app.select_slider(key="atlas_target").set_value(1e-6).run()
+    table = app.dataframe[0]
+    # (st.dataframe draws a missing number as "None" whatever the Styler says: a run that never got there is infinite)
+    assert not table.value.isna().any().any()
+    missing = ~np.isfinite(table.value["iterations"].to_numpy())
+    assert missing.any(), "a run that never got there"
+    shown = pa.ipc.open_stream(table.proto.arrow_data.styler.display_values).read_all().to_pandas()
+    for column in ("rank by iterations", "rank by seconds", "iterations", "seconds"):
+        texts = shown[column].tolist()
+        assert "None" not in texts and "nan" not in texts
+        assert all(text == "–" for text in shown[column][missing])
+    assert all(text.isdigit() for text in shown["iterations"][~missing])
+    assert "–: not within its iterations" in " ".join(c.value for c in app.caption)
 
 
 def test_the_figure_draws_each_run_as_the_results_say(folder):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 
 import numpy as np
@@ -17,6 +18,7 @@ from rmcore.__main__ import main
 from rmcore.sweep import (
     METADATA_KEY,
     GridError,
+    ResultFileWarning,
     local_cluster,
     parse_grid,
     read_cell,
@@ -347,3 +349,229 @@ def test_rmcore_imports_and_sweeps_in_one_process_without_dask(tmp_path):
     assert out.returncode == 0, out.stderr
     ran, message = out.stdout.strip().splitlines()
     assert ran == "1" and message.startswith("sweeps run on Dask: install it")
+
+
+# -- result files that are damaged, foreign or old; grid files as editors save them ---------------------------------
+
+SMALL = {
+    "iterations": 200,
+    "checkpoints_per_decade": 8,
+    "games": [{"game": "kuhn"}],
+    "algorithms": [{"tree": "cfr"}, {"tree": "cfr+"}, {"tree": "pcfr+"}],
+}
+
+
+def _damage_inside_the_data(path) -> None:
+    """Overwrite bytes inside the exploitability column's data, the footer (and so the metadata) left intact."""
+    parquet = pq.ParquetFile(path)
+    columns = parquet.metadata.row_group(0)
+    chunk = next(
+        columns.column(k) for k in range(columns.num_columns) if columns.column(k).path_in_schema == "exploitability"
+    )
+    end = chunk.data_page_offset + chunk.total_compressed_size
+    footer = path.stat().st_size - 8 - parquet.metadata.serialized_size
+    assert end <= footer
+    raw = bytearray(path.read_bytes())
+    raw[end - 12 : end - 4] = bytes(b ^ 0x5A for b in raw[end - 12 : end - 4])
+    path.write_bytes(bytes(raw))
+
+
+def test_a_file_damaged_inside_its_data_is_not_done_is_run_again_and_is_named_when_read(tmp_path):
+    assert sweep(SMALL, tmp_path, workers=0).ran == 3
+    good = read_results(tmp_path)
+    damaged = sorted(result_files(tmp_path))[1]
+    _damage_inside_the_data(damaged)
+    assert pq.read_schema(damaged).metadata[METADATA_KEY], "the footer still reads"
+    with pytest.raises(ValueError, match=rf"^{re.escape(damaged.name)} is damaged: its data"):
+        read_results(tmp_path)
+    with pytest.warns(ResultFileWarning, match=re.escape(damaged.name)):
+        partial = read_results(tmp_path, skip_bad=True)
+    assert partial.cell.nunique() == 2 and partial.attrs["skipped"][0].startswith(damaged.name)
+    again = sweep(SMALL, tmp_path, workers=0)
+    assert (again.ran, again.skipped) == (1, 2), "the damaged file is not done: its cell runs again"
+    assert (
+        read_results(tmp_path)
+        .drop(columns=["seconds", "seconds_per_iteration", "wall_seconds"])
+        .equals(good.drop(columns=["seconds", "seconds_per_iteration", "wall_seconds"]))
+    )
+
+
+def test_the_command_lists_a_damaged_file_as_to_run_and_runs_it_again(tmp_path):
+    grid = tmp_path / "grid.toml"
+    grid.write_text(
+        'iterations = 200\ncheckpoints_per_decade = 8\n[[games]]\ngame = "kuhn"\n'
+        '[[algorithms]]\ntree = "cfr"\n[[algorithms]]\ntree = "cfr+"\n'
+    )
+    out = tmp_path / "out"
+    assert main(["sweep", str(grid), "--out", str(out), "--workers", "0"]) == 0
+    damaged = sorted(result_files(out))[0]
+    _damage_inside_the_data(damaged)
+    status, listed = _cli_output("sweep", grid, "--out", out, "--list")
+    assert status == 0
+    (line,) = [line for line in listed.splitlines() if damaged.name.rsplit("-", 1)[1].startswith(line.split()[0])]
+    assert line.split()[1:3] == ["to", "run"], listed
+    status, err = _cli("sweep", grid, "--out", out, "--workers", "0")
+    assert status == 0 and "1 cells run" in err and "1 finished before" in err, err
+    assert read_results(out).cell.nunique() == 2
+
+
+def test_read_results_names_every_foreign_file_and_skips_them_when_asked(tmp_path):
+    import pyarrow as pa
+
+    sweep(SMALL, tmp_path, workers=0)
+    pq.write_table(pa.table({"x": [1.0, 2.0]}), tmp_path / "notes.parquet")
+    (tmp_path / "zz.parquet").write_bytes(b"PAR1 and nothing else")
+    with pytest.raises(ValueError) as refused:
+        read_results(tmp_path)
+    assert str(refused.value).startswith("2 of the 5 files are not readable: notes.parquet is not a sweep result file")
+    assert "zz.parquet is not a sweep result file (not a Parquet file)" in str(refused.value)
+    with pytest.warns(ResultFileWarning) as warned:
+        frame = read_results(tmp_path, skip_bad=True)
+    assert sorted(str(w.message).split(" ")[0] for w in warned) == ["notes.parquet", "zz.parquet"]
+    assert frame.cell.nunique() == 3
+    with pytest.raises(TypeError, match="skip_bad must be True or False"):
+        read_results(tmp_path, skip_bad="yes")
+
+
+def test_a_result_file_without_a_digest_is_read_and_counts_as_done(tmp_path):
+    sweep(SMALL, tmp_path, workers=0)
+    path = sorted(result_files(tmp_path))[0]
+    table = pq.read_table(path)
+    meta = json.loads(table.schema.metadata[METADATA_KEY])
+    assert len(meta.pop("data_sha256")) == 64
+    pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()}), path)
+    assert read_results(tmp_path).cell.nunique() == 3
+    assert sweep(SMALL, tmp_path, workers=0).ran == 0
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o027], ids=["022", "027"])
+def test_result_files_get_the_usual_mode_for_the_umask(tmp_path, umask):
+    old = os.umask(umask)
+    try:
+        sweep(GOOD, tmp_path, workers=0)
+    finally:
+        os.umask(old)
+    (path,) = result_files(tmp_path)
+    assert path.stat().st_mode & 0o777 == 0o666 & ~umask
+
+
+def _cli(*args, cwd=None, timeout=300):
+    """``python -m rmcore ARGS`` in a child process: its exit status and stderr."""
+    status, _, err = _child(args, cwd, timeout)
+    return status, err
+
+
+def _cli_output(*args, cwd=None, timeout=300):
+    """``python -m rmcore ARGS`` in a child process: its exit status and stdout."""
+    status, out, _ = _child(args, cwd, timeout)
+    return status, out
+
+
+def _child(args, cwd, timeout):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run(
+        [sys.executable, "-m", "rmcore", *map(str, args)],
+        cwd=cwd or root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_a_grid_saved_with_a_byte_order_mark_runs(tmp_path):
+    path = tmp_path / "grid.toml"
+    path.write_text('\ufeffiterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr"\n', encoding="utf-8")
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert len(read_grid(path).cells) == 1
+    status, err = _cli("sweep", path, "--out", tmp_path / "out", "--workers", "0")
+    assert status == 0, err
+    assert read_results(tmp_path / "out").cell.nunique() == 1
+
+
+@pytest.mark.parametrize(
+    "nested",
+    ["seeds = " + "[" * 2000 + "]" * 2000, "name = " + "{a = " * 600 + "1" + "}" * 600],
+    ids=["arrays", "tables"],
+)
+def test_a_grid_nested_too_deeply_is_refused_in_one_line(tmp_path, nested):
+    path = tmp_path / "grid.toml"
+    path.write_text(nested + '\niterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr"\n')
+    with pytest.raises(GridError, match="nests arrays or tables hundreds of levels deep"):
+        read_grid(path)
+    status, err = _cli("sweep", path, "--out", tmp_path / "out")
+    assert status == 2
+    assert err.startswith("error: ") and "nests arrays or tables hundreds of levels deep" in err
+    assert "Traceback" not in err and len(err.splitlines()) == 1
+    deep: list = []
+    for _ in range(100_000):
+        deep = [deep]
+    with pytest.raises(GridError, match="hundreds of levels deep"):
+        parse_grid({**GOOD, "seeds": deep})
+
+
+INTERRUPTED_GRID = """iterations = 1500
+checkpoints_per_decade = 4
+[[games]]
+game = "leduc"
+[[games]]
+game = "liars_dice"
+sides = 4
+[[algorithms]]
+tree = "cfr"
+[[algorithms]]
+tree = "cfr+"
+[[algorithms]]
+tree = "pcfr+"
+"""
+
+
+def test_ctrl_c_stops_a_sweep_with_one_line_and_the_same_command_goes_on(tmp_path):
+    """Ctrl-C at a terminal: SIGINT to the command's whole process group (its Dask workers too)."""
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    pytest.importorskip("distributed")
+    root = Path(__file__).resolve().parents[1]
+    grid, out = tmp_path / "grid.toml", tmp_path / "out"
+    grid.write_text(INTERRUPTED_GRID)
+    env = dict(os.environ, PYTHONPATH=str(root))
+    command = [sys.executable, "-m", "rmcore", "sweep", str(grid), "--out", str(out), "--workers", "2"]
+    child = subprocess.Popen(command, cwd=root, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not list(out.glob("*.parquet")) and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert child.poll() is None, "the sweep ran to its end before it could be interrupted"
+        os.killpg(child.pid, signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            os.killpg(child.pid, signal.SIGKILL)
+            child.communicate()
+    assert child.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err and "WARNING" not in err, err
+    assert err.rstrip().endswith("interrupted: every finished cell is written; run the same command again to go on")
+    left = time.monotonic() + 30  # (a killed worker stays a zombie until the system reaps it)
+    while time.monotonic() < left:
+        try:
+            os.killpg(child.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail("a process of the interrupted sweep is still running")
+    written = {path.name for path in out.glob("*.parquet")}
+    assert 1 <= len(written) < 6 and all(path.suffix == ".parquet" for path in out.iterdir())
+    status, err = _cli("sweep", grid, "--out", out, "--workers", "0")
+    assert status == 0, err
+    assert f"{6 - len(written)} cells run" in err and f"{len(written)} finished before" in err
+    assert read_results(out).cell.nunique() == 6

@@ -16,7 +16,15 @@ SOURCES = {
     "zip": "A sweep folder as a zip",
 }
 FOLDER_LABEL = "Results folder (the --out of python -m rmcore sweep)"
-FOLDER_HELP = "A folder on the machine that runs this app, holding the .parquet files a sweep wrote."
+FOLDER_HELP = (
+    "The sweep folders this server offers: those its operator named in RM_ATLAS_FOLDERS when starting it, and the "
+    "folders with results directly inside them (by default the atlas-results folder of the app's own checkout)."
+)
+NO_FOLDERS = (
+    "This server offers no results folder. Whoever starts it names the folders it may read in the environment "
+    "variable `RM_ATLAS_FOLDERS` (by default the `atlas-results` folder of the app's own checkout, which holds no "
+    "results yet). A zip of a sweep folder can be uploaded instead."
+)
 NOTHING_LOADED = "Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here."
 SECONDS_HELP = "Seconds are the solver's own time up to each checkpoint, as the run measured it (metrics left out)."
 
@@ -31,6 +39,13 @@ def shipped_unreadable(error: Exception) -> str:
 
 def not_loaded(error: Exception) -> str:
     return f"Not loaded: {markdown(str(error))}."
+
+
+def skipped(messages) -> str:
+    """The result files a load left out, each with why (``messages``: ``rmcore.read_results``' words, quoted)."""
+    shown = [markdown(text) for text in list(messages)[:5]]
+    more = f"; and {len(messages) - 5:,} more" if len(messages) > 5 else ""
+    return f"Loaded without {len(messages):,} file{'s' if len(messages) != 1 else ''}: {'; '.join(shown)}{more}."
 
 
 def your_sweep(runs: int, where: str) -> str:
@@ -56,6 +71,6 @@ def ranking(measure: str, policy: str, target: float) -> str:
     ``target``."""
     return (
         f"The first checkpoint at which each run's {measure} of {policy} "
-        f"was at most {target:g} (None: not within its iterations). *open* sets the run up on its page and runs "
+        f"was at most {target:g} (–: not within its iterations). *open* sets the run up on its page and runs "
         "it to its last iteration."
     )

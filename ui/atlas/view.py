@@ -3,12 +3,14 @@ game, its curves, and the runs ranked by iterations and by seconds to a chosen e
 opens its run on the matrix or the tree page.
 
 The results the user loaded stay in session state (``atlas_results``); a folder or zip that cannot be read leaves
-them, and the typed path, as they were, with one sentence under the widget that says why.
+them, and the chosen folder, as they were, with one sentence under the widget that says why.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import math
 import urllib.parse
 
 import pandas as pd
@@ -18,6 +20,15 @@ from .. import explain_atlas, state
 from ..escape import markdown as escape
 from . import data, figures, links
 
+#: How the ranking shows its numbers, and a number it does not have (a run that never reached the target), as the
+#: atlas's own tables write it.
+NUMBER_FORMATS = {
+    "rank by iterations": "{:.0f}",
+    "rank by seconds": "{:.0f}",
+    "iterations": "{:.0f}",
+    "seconds": "{:.3g}",
+}
+MISSING = "–"
 #: The page's URL path (``app.py``): links to the other pages are made from the page's own address without it.
 URL_PATH = "atlas"
 
@@ -40,14 +51,16 @@ def results() -> tuple[pd.DataFrame, str] | None:
             return None
         return frame, explain_atlas.shipped(about)
     if choice == "folder":
-        path = st.text_input(
-            explain_atlas.FOLDER_LABEL,
-            key="atlas_folder",
-            placeholder="/home/me/sweeps/leduc",
-            help=explain_atlas.FOLDER_HELP,
-        )
-        if st.button("Load the folder", key="atlas_load_folder"):
-            _load(lambda: data.folder(path), f"the folder {path.strip()}")
+        # Only the folders the operator offers, by name: nothing a visitor types or sends is read as a path.
+        offered = data.offered()
+        if not offered:
+            st.info(explain_atlas.NO_FOLDERS)
+        else:
+            name = st.selectbox(
+                explain_atlas.FOLDER_LABEL, list(offered), key="atlas_folder", help=explain_atlas.FOLDER_HELP
+            )
+            if st.button("Load the folder", key="atlas_load_folder"):
+                _load(lambda: data.folder(name), f"the folder {name}")
     else:
         upload = st.file_uploader(
             explain_atlas.zip_label(data.ZIP_MEGABYTES),
@@ -71,7 +84,11 @@ def _load(read, what: str) -> None:
     except ValueError as error:
         state.say("atlas_zip", explain_atlas.not_loaded(error))
         return
-    state.unsay("atlas_zip")
+    skipped = frame.attrs.get("skipped", ())
+    if skipped:
+        state.say("atlas_zip", explain_atlas.skipped(skipped), kind="warning")
+    else:
+        state.unsay("atlas_zip")
     runs = frame.cell.nunique()
     state.set_atlas_results(frame, explain_atlas.your_sweep(runs, what))
 
@@ -132,22 +149,25 @@ def ranking(frame: pd.DataFrame) -> None:
     )
     policy = "the average policy" if iterate == "average" else "the last iterate"
     st.caption(explain_atlas.ranking(measure, policy, target))
+    # The numbers stay numbers (the columns sort as numbers); the Styler gives their shown text. A run that never got
+    # there is infinitely far, shown as a dash: st.dataframe draws a missing number as "None" whatever text the Styler
+    # gives it, while an infinite one takes the Styler's text, and sorts after every run that got there.
+    for column in NUMBER_FORMATS:
+        shown[column] = shown[column].fillna(math.inf)
+    formats = NUMBER_FORMATS | {f"final {measure}": "{:.2e}"}
     st.dataframe(
-        shown,
+        shown.style.format({column: functools.partial(_number, form) for column, form in formats.items()}),
         hide_index=True,
         key="atlas_ranking",
-        column_config={
-            "rank by iterations": st.column_config.NumberColumn(format="%d"),
-            "rank by seconds": st.column_config.NumberColumn(format="%d"),
-            "iterations": st.column_config.NumberColumn(format="%d"),
-            "seconds": st.column_config.NumberColumn(format="%.3g"),
-            f"final {measure}": st.column_config.NumberColumn(format="%.2e"),
-            "open": st.column_config.LinkColumn(display_text="open on its page"),
-        },
+        column_config={"open": st.column_config.LinkColumn(display_text="open on its page")},
     )
     closed = [f"{escape(run)}: {link.reason}" for run, link in zip(table.run, opened) if link.path is None]
     if closed:
         st.caption("No link for " + "; ".join(closed) + ".")
+
+
+def _number(form: str, value: float) -> str:
+    return form.format(value) if math.isfinite(value) else MISSING
 
 
 def _spec(text: str) -> dict:
