@@ -107,7 +107,11 @@ def settings() -> dict[str, str]:
     return {
         "setting_update_interval": f"{live.UPDATE_INTERVAL:g} s",
         "setting_solver_budget": f"{live.TIME_BUDGET * 1000:g} ms",
+        "setting_max_budget": f"{governor.MAX_BUDGET * 1000:g} ms",
         "setting_min_budget": f"{governor.MIN_BUDGET * 1000:g} ms",
+        "setting_round": f"{governor.ROUND:g} s",
+        "setting_headroom": f"{governor.HEADROOM:.0%}",
+        "setting_piece": f"{live.PIECE * 1000:g} ms",
         "setting_poll": f"{governor.POLL * 1000:g} ms",
         "setting_send_wait": f"{live.SEND_WAIT:g} s",
         "setting_idle_after": f"{governor.IDLE_AFTER:g} s",
