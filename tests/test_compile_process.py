@@ -122,3 +122,27 @@ def test_a_server_stopped_mid_compile_stops_quietly_and_takes_its_compiles_along
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGKILL)
+
+
+def test_compile_all_on_a_warm_cache_says_so_and_compiles_nothing():
+    """The README's compile step run again (the families in numba's cache, as the tests' first import left them): a
+    line for each, no compile process, status 0."""
+    import rmcore  # noqa: F401 - (this process loads or compiles both families into the worktree's cache first)
+    from rmcore import _runtime
+
+    _runtime.prepare_kernels()
+    done = subprocess.run(
+        [sys.executable, "-m", "rmcore._compile", "all"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "the matrix kernels are compiled already (numba's cache)",
+        "the tree kernels are compiled already (numba's cache)",
+    ]
+
+
+def test_compile_refuses_what_it_does_not_know_in_one_line():
+    done = subprocess.run(
+        [sys.executable, "-m", "rmcore._compile", "all", "extra"], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 2 and done.stderr.strip() == "usage: python -m rmcore._compile matrix|tree|all"

@@ -184,16 +184,18 @@ class ServerMeter:
         self.every, self._clock, self._cores_busy, self._process_seconds = every, clock, cores_busy, process_seconds
         self._last: tuple[float, float | None, float] | None = None  # (time, the cores' busy seconds, this process's)
         self._others = 0.0  # cores other processes keep busy
+        self._lock = threading.Lock()  # (turns on two cores ask at once)
 
     def __call__(self) -> float:
         """The spare cores now."""
-        now = self._clock()
-        if self._last is None or now - self._last[0] >= self.every:
-            reading = (now, self._cores_busy(self.cores), self._process_seconds())
-            if self._last is not None:
-                self._learn(self._last, reading)
-            self._last = reading
-        return max(len(self.cores) - self._others, min(0.5, len(self.cores)))
+        with self._lock:
+            now = self._clock()
+            if self._last is None or now - self._last[0] >= self.every:
+                reading = (now, self._cores_busy(self.cores), self._process_seconds())
+                if self._last is not None:
+                    self._learn(self._last, reading)
+                self._last = reading
+            return max(len(self.cores) - self._others, min(0.5, len(self.cores)))
 
     def _learn(self, before, after) -> None:
         (t0, busy0, own0), (t1, busy1, own1) = before, after
