@@ -25,7 +25,7 @@ from benchmarks import results
 from tests.browser import chromium_page, click_until, iteration_shown, running_app, wait_until_idle
 
 #: The page's rate a session alone should reach, as a share of the library's.
-TARGET = 0.6
+TARGET = results.PAGE_RATE_TARGET
 #: Each game: the page that runs it, the link that opens it, and the library's solver for a variant.
 GAMES = {
     "leduc": dict(
