@@ -99,6 +99,10 @@ def substitutions() -> dict[str, str]:
     return out
 
 
+#: The rate a page running alone should reach, as a share of the library's own (``benchmarks/leduc_rate.py``).
+PAGE_RATE_TARGET = 0.6
+
+
 def settings() -> dict[str, str]:
     """The configured numbers prose names beside the measured ones: settings, not measurements, read from the code so
     that they cannot drift from it (``{{ setting_update_interval }}`` is ``0.1 s``)."""
@@ -107,7 +111,12 @@ def settings() -> dict[str, str]:
     return {
         "setting_update_interval": f"{live.UPDATE_INTERVAL:g} s",
         "setting_solver_budget": f"{live.TIME_BUDGET * 1000:g} ms",
+        "setting_max_budget": f"{governor.MAX_BUDGET * 1000:g} ms",
         "setting_min_budget": f"{governor.MIN_BUDGET * 1000:g} ms",
+        "setting_round": f"{governor.ROUND:g} s",
+        "setting_headroom": f"{governor.HEADROOM:.0%}",
+        "setting_piece": f"{live.PIECE * 1000:g} ms",
+        "setting_page_rate_target": f"{PAGE_RATE_TARGET:g}x",
         "setting_poll": f"{governor.POLL * 1000:g} ms",
         "setting_send_wait": f"{live.SEND_WAIT:g} s",
         "setting_idle_after": f"{governor.IDLE_AFTER:g} s",

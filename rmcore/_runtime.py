@@ -100,9 +100,12 @@ def compiling() -> dict[str, float]:
 
 
 def family_status(family: str) -> str:
-    """``"ready"`` (compiled code runs the next call), ``"python"`` (a small call runs as plain Python meanwhile) or
-    ``"compiling"`` (being prepared in the background: a large call waits); ``"load"`` outside background mode while
-    nothing ran yet (the next call loads or compiles it)."""
+    """``"ready"`` (compiled code runs the next call), ``"compiling"`` (being prepared in the background: small calls
+    run as plain Python meanwhile, larger ones wait) or ``"python"`` (its preparation failed: small calls go on as
+    plain Python); ``"load"`` outside background mode while nothing ran yet (the next call loads or compiles it).
+
+    Whether a given solver's calls run meanwhile is the solver's to say (``MatrixSolver.kernel_status``): it depends
+    on the size of its calls."""
     state = _families[family].state
     if state == "ready":
         return "ready"
@@ -128,6 +131,14 @@ def prepare_kernels(families=FAMILIES) -> None:
         threading.Thread(target=_prepare, args=(family,), name=f"prepare {name} kernels", daemon=True).start()
 
 
+#: Seconds a server whose compile was stopped by a signal is given to stop too, before the log says so.
+_STOPPING = 3.0
+
+
+class _CompileStopped(Exception):
+    """The compile process was stopped by a signal (its server stopping, Ctrl-C in its terminal, a kill)."""
+
+
 def _prepare(family: _Family) -> None:
     try:
         if not family.on_disk():
@@ -137,6 +148,18 @@ def _prepare(family: _Family) -> None:
         with _lock:
             family.state = "loading"
         family.warm_up()  # (loads from the cache: on_disk said every entry is there, so nothing compiles here)
+    except _CompileStopped as stopped:
+        with _lock:
+            family.state = "failed"
+        # A server that stops (SIGTERM or Ctrl-C to its process group) takes its compiles with it, and its main thread
+        # ends within moments: nothing to say. A compile stopped by something else leaves this server on plain Python
+        # for small calls, and the log says so in one line.
+        threading.main_thread().join(timeout=_STOPPING)
+        if threading.main_thread().is_alive():
+            _log.warning(
+                "the %s kernels' compile was stopped (%s); small calls go on as plain Python", family.name, stopped
+            )
+        return
     except Exception:  # a failed preparation leaves small calls on plain Python and says so in the log
         _log.exception("preparing the %s kernels failed; small calls go on as plain Python", family.name)
         with _lock:
@@ -151,15 +174,22 @@ def _compile_elsewhere(family: str) -> None:
     inference is Python that holds the GIL for seconds, which in this process would stall every other session."""
     root = str(Path(__file__).resolve().parent.parent)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
-    subprocess.run(
+    env["RMCORE_COMPILE_PARENT"] = str(os.getpid())  # (rmcore._compile.PARENT_VARIABLE: it ends with this process)
+    done = subprocess.run(
         [sys.executable, "-m", "rmcore._compile", family],
         env=env,
         cwd=root,
-        check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
         timeout=600,
     )
+    if done.returncode < 0:  # (ended by a signal: rmcore._compile leaves SIGTERM and SIGINT to their default action)
+        raise _CompileStopped(f"signal {-done.returncode}")
+    if done.returncode:
+        last = done.stderr.strip().splitlines()[-1:] or ["no message"]
+        raise RuntimeError(f"the {family} compile process ended with status {done.returncode}: {last[0]}")
 
 
 #: Largest call each family runs as plain Python while it compiles, in its own unit of work (``call``'s ``work``).

@@ -131,7 +131,12 @@ class Solver(Runner):
         a small call runs as plain Python, with the same numbers), ``"compiling"`` (a large call waits for it) or
         ``"load"`` (the next call loads it from numba's cache, or compiles it); see
         :func:`rmcore.compile_in_background`."""
-        return _runtime.family_status(self.family)
+        status = _runtime.family_status(self.family)
+        # The family's status says that it compiles; whether this solver's calls run as plain Python meanwhile or wait
+        # depends on the solver's size (a 3x3 game runs thousands of iterations a second as plain Python, Leduc none).
+        if status == "compiling" and self.iterations_now():
+            return "python"
+        return status
 
     def _twin_exact(self) -> bool:
         """Whether this solver's kernel run as plain Python computes its numbers to the last bit (then it may stand in

@@ -7,7 +7,17 @@ import time
 
 import pytest
 
-from ui.governor import MIN_BUDGET, Governor, collector_seconds
+from ui.governor import (
+    HEADROOM,
+    MAX_BUDGET,
+    MIN_BUDGET,
+    ROUND,
+    Governor,
+    Load,
+    ServerMeter,
+    collector_seconds,
+    fair_budget,
+)
 
 
 class FakeClock:
@@ -138,24 +148,108 @@ def test_no_more_turns_at_once_than_slots():
     assert most[0] == 2
 
 
+def _spare(cores=1.0):
+    return lambda: cores
+
+
 def test_the_budget_shrinks_as_sessions_join_and_recovers_as_they_leave():
     clock = FakeClock()
-    governor = Governor(
-        slots=1, time_budget=0.025, solver_share=0.5, update_interval=0.1, idle_after=2.0, clock=clock, work_clock=clock
-    )
+    governor = Governor(slots=1, meter=_spare(1.0), idle_after=2.0, clock=clock, work_clock=clock)
+    governor.overhead = 0.02
     budgets = []
     for session in range(30):
         with governor.turn(session) as turn:
             budgets.append(turn.budget)
-    assert budgets[0] == 0.025 and budgets[1] == 0.025  # 0.5 * 1 * 0.1 / 2 = 0.025
-    assert budgets[4] == pytest.approx(0.01)  # five sessions
+    assert budgets[0] == MAX_BUDGET  # alone: 0.7 * 0.25 - 0.02 is more than the most
+    assert budgets[3] == pytest.approx(HEADROOM * ROUND / 4 - 0.02)  # four sessions
     assert budgets == sorted(budgets, reverse=True) and budgets[-1] == MIN_BUDGET
     assert governor.running() == 30
-    for session in range(20):  # twenty pause
+    for session in range(26):  # twenty-six pause
         governor.leave(session)
-    assert governor.running() == 10 and governor.budget() == pytest.approx(0.005)
+    assert governor.running() == 4 and governor.budget() == pytest.approx(HEADROOM * ROUND / 4 - 0.02)
     clock.now += 2.5  # the rest go quiet (tabs closed): they stop counting
-    assert governor.running() == 0 and governor.budget() == 0.025
+    assert governor.running() == 0 and governor.budget() == MAX_BUDGET
+
+
+def test_a_session_alone_gets_most_of_each_update():
+    """Alone on a free core, with the measured overhead of a tree page's update (20 ms) or a matrix page's (10 ms), the
+    solver gets at least 80% of the update: at least 0.6x the library's rate leaves room for the pieces' own cost."""
+    for overhead in (0.01, 0.02):
+        budget = fair_budget(1, Load(1.0, overhead))
+        assert budget / (budget + overhead) >= 0.8
+        assert budget + overhead <= 1 / 4  # and the page still updates 4 times a second
+
+
+@pytest.mark.parametrize("overhead", [0.004, 0.006])
+def test_thirty_sessions_on_one_core_each_update_three_times_a_second(overhead):
+    """Thirty sessions on one core whose updates cost 4-6 ms outside the solver: a round of every session's update
+    (its budget and its overhead) fits in a third of a second, so each updates 3 times a second or more."""
+    budget = fair_budget(30, Load(1.0, overhead))
+    assert MIN_BUDGET <= budget and 30 * (budget + overhead) <= 1 / 3
+
+
+def test_the_budget_follows_what_the_server_can_spare():
+    budgets = {spare: fair_budget(4, Load(spare, 0.01)) for spare in (0.5, 1.0, 2.0)}
+    assert budgets[0.5] < budgets[1.0] < budgets[2.0]  # other processes on the cores: less for each update
+    by_overhead = [fair_budget(4, Load(1.0, overhead)) for overhead in (0.0, 0.01, 0.03)]
+    assert by_overhead == sorted(by_overhead, reverse=True) and by_overhead[0] > by_overhead[-1]
+    by_sessions = [fair_budget(n, Load(1.0, 0.01)) for n in range(1, 40)]
+    assert by_sessions == sorted(by_sessions, reverse=True)
+    assert fair_budget(0, Load(1.0, 0.01)) == fair_budget(1, Load(1.0, 0.01))  # (no session yet: as for one)
+    with pytest.raises(ValueError, match="spare_cores"):
+        fair_budget(1, Load(-1.0, 0.01))
+    with pytest.raises(ValueError, match="running"):
+        fair_budget(-1, Load(1.0, 0.01))
+
+
+def test_the_meter_reads_what_other_processes_keep_busy():
+    """Two cores, over one second: 1.5 core-seconds busy, of which this process used 0.9: the others keep 0.6 of a core
+    busy (smoothed halfway from none)."""
+    clock, busy, own = FakeClock(), [100.0], [50.0]
+    meter = ServerMeter(
+        {0, 1}, every=0.5, clock=clock, cores_busy=lambda cores: busy[0], process_seconds=lambda: own[0]
+    )
+    assert meter() == 2.0
+    clock.now, busy[0], own[0] = 1.0, 101.5, 50.9
+    assert meter() == pytest.approx(2.0 - 0.3)
+    clock.now, busy[0] = 1.1, 200.0  # within SAMPLE_EVERY: the last reading stands
+    assert meter() == pytest.approx(2.0 - 0.3)
+    for _ in range(8):  # the others take both cores: still half a core to ask for
+        clock.now, busy[0], own[0] = clock.now + 1.0, busy[0] + 2.0, own[0] + 0.01
+        meter()
+    assert meter() == 0.5
+
+
+def test_the_meter_without_proc_stat_counts_no_other_load():
+    clock, own = FakeClock(), [0.0]
+    meter = ServerMeter({0}, clock=clock, cores_busy=lambda cores: None, process_seconds=lambda: own[0])
+    meter()
+    clock.now, own[0] = 1.0, 0.5
+    assert meter() == 1.0
+
+
+def test_a_turns_overhead_is_its_work_outside_the_solver():
+    """Each turn works 30 ms, 10 of them in the solver: the overhead the budgets subtract tends to 20 ms; a turn that
+    ran no solver (waiting for a compile) leaves it alone."""
+    clock = FakeClock()
+    governor = Governor(slots=1, meter=_spare(1.0), clock=clock, work_clock=clock)
+    for _ in range(40):
+        with governor.turn("a"):
+            clock.now += 0.03
+            governor.solver_used(0.01)
+    assert governor.overhead == pytest.approx(0.02, rel=0.01)
+    with governor.turn("a"):
+        clock.now += 0.5
+    assert governor.overhead == pytest.approx(0.02, rel=0.01)
+    assert governor.load() == Load(1.0, governor.overhead)
+
+
+def test_the_real_meter_reads_this_machine():
+    meter = ServerMeter(every=0.0)
+    first = meter()
+    sum(i * i for i in range(200_000))
+    second = meter()
+    assert 0.5 <= first <= len(meter.cores) and 0.5 <= second <= len(meter.cores)
 
 
 def test_a_waiting_session_whose_user_clicks_is_let_go_at_once_while_another_holds_the_turn():
@@ -202,10 +296,11 @@ def test_a_newcomer_does_not_jump_ahead_of_sessions_that_have_used_less():
 
 
 def test_a_session_that_asked_little_catches_up_at_most_one_turn():
-    """A running session keeps at most one full turn (``time_budget``) of lag behind the least-served other session:
-    enough to keep its place when it asks again the moment its turn ends, never a store of time it did not ask for."""
+    """A running session keeps at most one full turn (the longest charged lately) of lag behind the least-served other
+    session: enough to keep its place when it asks again the moment its turn ends, never a store of time it did not
+    ask for."""
     clock = FakeClock()
-    governor = Governor(slots=1, time_budget=0.025, clock=clock, work_clock=clock)
+    governor = Governor(slots=1, clock=clock, work_clock=clock)
     with governor.turn("quiet"):
         pass
     for _ in range(10):
@@ -213,14 +308,16 @@ def test_a_session_that_asked_little_catches_up_at_most_one_turn():
             clock.now += 0.1  # "busy" has used 1 s, "quiet" nothing (but it asked within idle_after)
     with governor.turn("quiet"):
         pass
-    assert governor._used["quiet"] == pytest.approx(1.0 - 0.025)
+    assert governor._used["quiet"] == pytest.approx(1.0 - 0.1)
 
 
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="slots"):
         Governor(slots=0)
     with pytest.raises(ValueError, match="min_budget"):
-        Governor(min_budget=0.1, time_budget=0.01)
+        Governor(min_budget=0.1, max_budget=0.01)
+    with pytest.raises(ValueError, match="headroom"):
+        Governor(headroom=1.5)
 
 
 def test_a_pending_click_is_read_from_streamlits_own_request_queue():

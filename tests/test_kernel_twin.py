@@ -146,7 +146,7 @@ def test_on_a_cold_server_small_runs_go_as_plain_python_and_nothing_compiles_her
     compiles = cold_server
     game = rmcore.preset("rps-crash")
     solver = rmcore.MatrixSolver(game, "prm+", seed=1)
-    assert solver.kernel_status == "compiling" and solver.iterations_now() > 100
+    assert solver.kernel_status == "python" and solver.iterations_now() > 100
     solver.run(solver.iterations_now())
     solver.metrics(), solver.history()
     kuhn = rmcore.CFRSolver(rmcore.KUHN, "cfr+")
@@ -157,6 +157,19 @@ def test_on_a_cold_server_small_runs_go_as_plain_python_and_nothing_compiles_her
     rmcore.compile_in_background(False)
     reference.run(solver.iteration)
     assert np.array_equal(reference._state.regrets_row, solver._state.regrets_row)
+
+
+def test_on_a_cold_server_each_solver_says_whether_it_runs_as_plain_python_or_waits(cold_server):
+    """The status a page's notice reads is the solver's own: a small game runs as plain Python while its family
+    compiles, a large one waits, whichever family began compiling first."""
+    crash, kuhn = rmcore.MatrixSolver(rmcore.preset("rps-crash")), rmcore.CFRSolver(rmcore.KUHN)
+    leduc = rmcore.CFRSolver(rmcore.leduc_poker())
+    wide = rmcore.MatrixSolver(rmcore.preset("random-zero-sum", rows=30, cols=30, seed=1))
+    for family in ("tree", "matrix"):  # (the tree family first, as when the tree page was opened first)
+        _runtime._families[family].since = 10.0 if family == "matrix" else 0.0
+    assert [s.kernel_status for s in (crash, kuhn, leduc, wide)] == ["python", "python", "compiling", "compiling"]
+    _runtime._families["matrix"].state = "ready"
+    assert crash.kernel_status == wide.kernel_status == "ready" and leduc.kernel_status == "compiling"
 
 
 def test_on_a_cold_server_a_large_call_waits_for_its_compile(cold_server):
@@ -240,6 +253,22 @@ def test_on_a_cold_server_the_tree_page_runs_leduc_when_compiled_and_says_so_mea
     app.segmented_control(key="kuhn_running").set_value("Pause").run()
     app.segmented_control(key="kuhn_running").set_value("Run").run()
     assert not app.exception and int(app.metric[0].value.replace(",", "")) > 0
+
+
+def test_on_a_cold_server_the_matrix_page_says_its_small_game_runs_as_plain_python(cold_server):
+    """The tree family began compiling first, then the matrix page runs Rock-Paper-Scissors with a crash: it runs as
+    plain Python meanwhile, and its notice says so (not that the game is too large for plain Python)."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    _runtime._families["matrix"].since = 5.0  # (after the tree family's 0.0)
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception and int(app.metric[0].value.replace(",", "")) > 0
+    notices = [toast.value for toast in app.toast]
+    assert explain.COMPILING_NOTICE["python"] in notices and explain.COMPILING_NOTICE["compiling"] not in notices
 
 
 def test_off_by_default_a_library_call_compiles_what_it_needs():

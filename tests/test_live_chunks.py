@@ -46,3 +46,38 @@ def test_chunks_grow_again_when_iterations_become_cheaper(monkeypatch):
     fill = (budget - cost["fixed"]) / cost["per_iteration"]
     assert min(sizes[-10:]) >= 0.8 * fill, sizes[-10:]
     assert max(sizes[-10:]) <= 1.25 * fill, sizes[-10:]
+
+
+def test_a_long_budget_runs_in_pieces_that_fill_it(monkeypatch):
+    """A session alone gets 150 ms: four pieces of 37.5 ms, each sized to its time, together about the budget."""
+    budget, cost = 0.15, {"fixed": 0.0002, "per_iteration": 0.00001}
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    calls = []
+    inner = run.race.run
+    run.race.run = lambda iterations: (calls.append(iterations), inner(iterations))
+    for _ in range(20):
+        run.tick(None, budget)
+    calls.clear()
+    started = ui.live.time.thread_time()
+    run.tick(None, budget)
+    spent = ui.live.time.thread_time() - started
+    assert len(calls) == 4 and 0.8 * budget <= spent <= 1.25 * budget, (calls, spent)
+
+
+def test_a_click_ends_an_update_after_the_piece_running(monkeypatch):
+    budget, cost = 0.15, {"fixed": 0.0002, "per_iteration": 0.00001}
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    for _ in range(20):
+        run.tick(None, budget)
+    started = ui.live.time.thread_time()
+    clicked = run.tick(None, budget, interrupted=lambda: True)
+    spent = ui.live.time.thread_time() - started
+    assert spent <= 1.25 * ui.live.PIECE and clicked > 0  # one piece, then the click's rerun
+
+
+def test_a_budget_must_be_positive():
+    import pytest
+
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
+    with pytest.raises(ValueError, match="budget"):
+        run.tick(None, 0.0)

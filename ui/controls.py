@@ -156,7 +156,7 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                     started = time.perf_counter()
                     if turn is not None:  # else the user asked for something: drawing hands over to that rerun at once
                         before, heading = run.solver_seconds, run.target is not None
-                        run.tick(speed.iterations, turn.budget)
+                        run.tick(speed.iterations, turn.budget, _user_asked)
                         GOVERNOR.solver_used(run.solver_seconds - before)
                         _kernel_notice(run)
                         _target_reached(page, run, heading)

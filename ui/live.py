@@ -8,10 +8,11 @@ times a second while the page's run flag is on. One variant is a race of one.
 from __future__ import annotations
 
 import functools
+import math
 import time
 import weakref
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 import numpy as np
@@ -48,9 +49,13 @@ SPEEDS: dict[str, Speed] = {
     "1,000 per update": Speed(1_000, UPDATE_INTERVAL),
     "as fast as possible": Speed(None, UPDATE_INTERVAL),
 }
-#: Seconds of solver time per screen update at full speed, shared by all the runs of a race: leaves
-#: room to draw 4+ updates a second.
+#: Seconds of solver time of a screen update at full speed that answers a click (Run, a setting), shared by all the
+#: runs of a race: the answer comes at once, outside the governor's turns. A timed update's budget is the governor's
+#: (``ui.governor.fair_budget``: up to 150 ms for a session alone).
 TIME_BUDGET = 0.025
+#: The longest piece of solver time run without looking for a click: a long budget runs in pieces, and a Pause that
+#: arrives meanwhile is answered after the piece running, not after the whole budget.
+PIECE = 0.04
 #: Most seconds of solver time a link's ``run_to`` may ask for: a larger target is lowered to what fits, with a
 #: notice, and the user presses Run to go on (as with any run, under the governor's fair share).
 LINK_WORK_SECONDS = 60.0
@@ -95,6 +100,10 @@ CFR_NODES_PER_SECOND = 1e7
 #: A chunk shorter than this (seconds of solver time) is not timed: the call's overhead would dominate. Well under
 #: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.
 TIMED_CHUNK = 0.0005
+
+
+def _never() -> bool:
+    return False
 
 
 class Frame:
@@ -197,7 +206,7 @@ class LiveRun:
         self._fixed = 0.0  # estimated seconds of solver time a chunk costs besides its iterations (see _learn)
         self._timed: deque = deque(maxlen=6)  # (iterations, seconds) of recent full-speed chunks ...
         self._timed_status = status  # ... all run on kernels of this status
-        self._progress = deque(maxlen=12)  # (wall time, iteration) at recent updates
+        self._progress = deque(maxlen=24)  # (wall time, iteration) at recent chunks
         self.target: int | None = None  # an iteration to run to at full speed, then stop (a link's run_to)
         self.target_note: str | None = None  # why the target was lowered, once it was
 
@@ -253,26 +262,42 @@ class LiveRun:
         size = round(min(max(self._rate * marginal_budget, 1), _MAX_CHUNK))
         return size if now is None else min(size, now)
 
-    def tick(self, speed: int | None, budget: float = TIME_BUDGET) -> int:
+    def tick(self, speed: int | None, budget: float = TIME_BUDGET, interrupted: Callable[[], bool] = _never) -> int:
         """One screen update's worth of iterations for every run (at full speed, ``budget`` seconds' worth); returns how
         many ran.
 
+        At full speed a budget longer than :data:`PIECE` runs in equal pieces of at most that, each sized to its time
+        (so the cost model learns from chunks of the size it runs), and stops early once ``interrupted()`` says the
+        user asked for something else (a Pause is answered after one piece, not after the budget).
         Toward a :attr:`target` the run goes at full speed and stops there (then ``target`` is None again).
         """
+        if not budget > 0:
+            raise ValueError(f"budget must be positive seconds, got {budget!r}")
         if self.waits_for_compile():
             self._progress.append((time.perf_counter(), self.iteration))
             return 0
         if self.target is not None:
             speed = None
-        size = self.chunk_size(speed, budget)
-        if self.target is not None:
-            size = max(min(size, self.target - self.iteration), 0)
-        self._advance(size, budget if speed is None else None)
-        if self.target is not None:
-            self._limit_target()
-            if self.iteration >= self.target:
-                self.target = None
-        return size
+        if speed is not None:
+            size = self.chunk_size(speed, budget)
+            self._advance(size)
+            return size
+        pieces = max(1, math.ceil(budget / PIECE - 1e-9))
+        ran = 0
+        for piece in range(pieces):
+            if piece and interrupted():
+                break
+            size = self.chunk_size(None, budget / pieces)
+            if self.target is not None:
+                size = max(min(size, self.target - self.iteration), 0)
+            self._advance(size, budget / pieces)
+            ran += size
+            if self.target is not None:
+                self._limit_target()
+                if self.iteration >= self.target:
+                    self.target = None
+                    break
+        return ran
 
     def run_to(self, target: int, budget: float = TIME_BUDGET) -> None:
         """Head for iteration ``target`` in screen updates of ``budget`` seconds (the first one now)."""
