@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 import rmcore
 
-from .. import explain_fields, explain_matrix, fields, state
+from .. import explain_fields, explain_matrix, fields, link, state
 from ..live import chart_rows
 from ..live_chart import live_chart
 from . import field_lessons, space_figure
@@ -181,15 +180,8 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
     if col is not None:
         values |= {f"start_col_{n}_{k}": w for k, w in enumerate(col)}
     state.set_widgets(values)
-    # A slider first drawn with a value from the session does not write itself into the address (the start mode's
-    # radio, drawn before, does): the weights go there too, so that the share link carries the start. A slider already
-    # bound to the address writes itself, and Streamlit refuses a second writer.
-    for key, value in values.items():
-        if key != "start_mode":
-            try:
-                st.query_params[key] = str(value)
-            except StreamlitAPIException:
-                pass
+    # (the start mode's radio, drawn before, writes itself into the address; the sliders, drawn after, may not)
+    link.write_drawn_later({key: value for key, value in values.items() if key != "start_mode"})
     state.start_clicked()
 
 
