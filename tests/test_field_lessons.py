@@ -1,6 +1,9 @@
 """The four field lessons: the numbers their words quote come from this library's runs, and each button sets up the page
 so that its chart and its words show."""
 
+import itertools
+import re
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -99,3 +102,25 @@ def test_a_changed_setting_takes_the_lessons_words_away(app):
     app.button(key="matrix_step_10").click().run()
     assert field_lessons.LESSONS["rps"].words not in captions(app)
     assert "alternating updates treat the two players differently" in captions(app)
+
+
+def _sentences(text: str) -> list[str]:
+    return [sentence for sentence in re.split(r"(?<=[.!?])\s+", text) if sentence]
+
+
+def _runs_of_words(sentence: str, length: int = 5) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", sentence.lower())
+    return {tuple(words[k : k + length]) for k in range(len(words) - length + 1)}
+
+
+@pytest.mark.parametrize("name", list(field_lessons.LESSONS))
+def test_no_caption_of_a_lesson_says_a_thing_twice(app, name):
+    """No two sentences of one caption share five words in a row: the lesson's words add to the chart's caption
+    (the space, the field, the rest points), they do not say it again."""
+    app.button(key=f"field_lesson_{name}").click().run()
+    app.button(key="matrix_step_10").click().run()
+    texts = [chart.get("caption") or "" for chart in live_charts(app)] + [caption.value for caption in app.caption]
+    assert field_lessons.LESSONS[name].words in " ".join(texts)
+    for text in texts:
+        for first, second in itertools.combinations(_sentences(text), 2):
+            assert not _runs_of_words(first) & _runs_of_words(second), (first, second)

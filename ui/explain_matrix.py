@@ -232,18 +232,16 @@ FIELD_LESSONS = {
         "Rock-Paper-Scissors: the replicator's closed orbits",
         "Hedge on Rock-Paper-Scissors, both players starting at 70% Rock, 20% Paper, 10% Scissors (one population), "
         "10 iterations an update.",
-        "Lesson: both players start at one point and update alike, so one triangle holds the state. The replicator's "
-        "orbits around the centre are closed (eigenvalues ±i/√3: neutral). Hedge's last iterate follows an orbit but "
-        "drifts outward a little each turn (0.39 from the centre after 100 iterations, 0.62 after 1,000), while its "
-        "average circles in to the equilibrium (nash_conv 0.043 after 1,000).",
+        "Lesson: the replicator's orbits around the centre are closed (eigenvalues ±i/√3: neutral). Hedge's last "
+        "iterate follows an orbit but drifts outward a little each turn (0.39 from the centre after 100 iterations, "
+        "0.62 after 1,000), while its average circles in to the equilibrium (nash_conv 0.043 after 1,000).",
     ),
     "shapley": (
         "Shapley's game: fictitious play cycles",
         "Fictitious play on Shapley's game from the game's suggested start, as fast as possible.",
-        "Lesson: the state is both players' strategies (four numbers), so no field is drawn; the joint best-response "
-        "dynamic's only rest point, the uniform equilibrium, is unstable. Each player's average travels round a "
-        "triangle, the Shapley triangle, and never settles: nash_conv stays near 0.29 (0.293 after 1,000 iterations, "
-        "0.287 after 100,000).",
+        "Lesson: the uniform equilibrium repels the joint dynamic, so nothing draws the averages in. Each player's "
+        "average travels round a triangle, the Shapley triangle, and never settles: nash_conv stays near 0.29 (0.293 "
+        "after 1,000 iterations, 0.287 after 100,000).",
     ),
     "rps-br": (
         "Rock-Paper-Scissors: the best-response dynamic converges",
@@ -252,7 +250,7 @@ FIELD_LESSONS = {
         "Lesson: the best-response dynamic's arrows point at the action that beats the most played one, and its rest "
         "point, the centre, is stable. The average turns an ever smaller triangle into the equilibrium (nash_conv "
         "0.043 after 1,000 iterations, 0.0042 after 100,000), as fictitious play does in every zero-sum game "
-        "(Robinson 1951); the last iterate jumps from corner to corner.",
+        "(Robinson 1951).",
     ),
 }
 
