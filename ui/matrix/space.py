@@ -49,23 +49,18 @@ def _equilibria(game: rmcore.MatrixGame) -> list:
     return list(game.equilibria)
 
 
-def _name(variant: rmcore.MatrixVariant) -> str:
-    """A run's short name in the chart's legend (its rule; the race chart above names the whole variant)."""
-    return variant.algorithm
-
-
 def trails(frame, variants, setup: fields.Setup, log_x: bool) -> list[space_figure.Trail]:
     """The first variant's iterates, and every raced variant's whose rule follows the same dynamic (their first
     seed): on the field each is a discretisation of the same equation."""
     chosen = []
-    for variant, histories in zip(variants, frame.histories):
+    for variant, name, histories in zip(variants, space_figure.run_names(variants), frame.histories):
         if chosen and fields.DYNAMIC_OF.get(variant.algorithm) != setup.dynamic:
             continue
         history = histories[0]
         count = len(history)
         averages = history.rows(chart_rows(history.iterations, log_x))
         recent = history.rows(np.arange(max(count - space_figure.TRAIL_ROWS, 0), count))
-        chosen.append(space_figure.Trail(_name(variant), averages, recent))
+        chosen.append(space_figure.Trail(name, averages, recent))
     return chosen
 
 
@@ -189,19 +184,12 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
 
 
 def _source(run):
-    """The history the panel drew last, and the run's set-up as :func:`ui.animation.animate` takes it."""
+    """What the panel drew last, as :func:`ui.animation.animate` takes it: every variant's first seed, with the game,
+    the variants and the run's start and opponent (the export draws what the page shows)."""
     frame = run.last_frame if run.last_frame is not None else run.frame()
     game, settings = run.key
-    variant = settings.variants[0]
-    given = dict(
-        game=game,
-        algorithm=variant.algorithm,
-        opponent=settings.opponent,
-        start=settings.start,
-        sampling=variant.sampling,
-        updates=variant.updates,
-    )
-    return frame.history, given
+    given = dict(game=game, variants=run.race.variants, opponent=settings.opponent, start=settings.start)
+    return [histories[0] for histories in frame.histories], given
 
 
 def export_section(run) -> None:
