@@ -90,8 +90,16 @@ def test_each_lesson_button_sets_up_its_game_rule_and_words(app, name):
     names = [trace.get("name", "") for trace in chart["figure"]["data"]]
     expected = {"pennies": "rest point: neutral", "rps": "rest point: neutral", "rps-br": "rest point: stable"}[name]
     assert expected in names and any(n.endswith(": last iterate") for n in names)
-    if name == "pennies":  # the raced optimistic Hedge is drawn on the same field
+    if name == "pennies":  # the raced optimistic Hedge is drawn on the same field, in the colour the words name
         assert sum(n.endswith(": last iterate") for n in names) == 2
+        colours = {"#1f77b4": "blue", "#d62728": "red"}
+        named = {
+            t["name"]: colours[t["line"]["color"]]
+            for t in chart["figure"]["data"]
+            if t.get("name", "").endswith(": last iterate")
+        }
+        assert f"Hedge's last iterate ({named['Hedge: last iterate']})" in lesson.words
+        assert f"optimistic Hedge's ({named['Optimistic Hedge: last iterate']})" in lesson.words
 
 
 def test_a_changed_setting_takes_the_lessons_words_away(app):

@@ -224,9 +224,9 @@ FIELD_LESSONS = {
         "Hedge and optimistic Hedge on matching pennies from 90% Heads against 30% Heads, 10 iterations an update, "
         "on the replicator dynamic's field.",
         "Lesson: both rules discretise the replicator dynamic, whose orbits around the centre are closed (the centre "
-        "is neutral: its Jacobian's eigenvalues are ±i). Hedge's last iterate (red) steps off each orbit outward and "
+        "is neutral: its Jacobian's eigenvalues are ±i). Hedge's last iterate (blue) steps off each orbit outward and "
         "spirals out to the corners (0.46 from the centre after 10 iterations, 0.69 after 1,000); optimistic Hedge's "
-        "(blue) spirals in to the equilibrium (0.005 after 1,000). Both averages approach the centre.",
+        "(red) spirals in to the equilibrium (0.005 after 1,000). Both averages approach the centre.",
     ),
     "rps": (
         "Rock-Paper-Scissors: the replicator's closed orbits",
