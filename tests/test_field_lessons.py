@@ -132,3 +132,18 @@ def test_no_caption_of_a_lesson_says_a_thing_twice(app, name):
     for text in texts:
         for first, second in itertools.combinations(_sentences(text), 2):
             assert not _runs_of_words(first) & _runs_of_words(second), (first, second)
+
+
+def test_the_pennies_lessons_export_draws_both_rules_by_name(app):
+    """The page's animation and stills take what its panel drew: both runs of the race, each by its rule's name."""
+    from ui import animation
+    from ui.matrix import space
+
+    app.button(key="field_lesson_pennies").click().run()
+    app.button(key="matrix_step_100").click().run()
+    histories, given = space.export_source(app.session_state.matrix_live)
+    (figure,) = animation.frames_of(histories, 1, 100, 100, **given)
+    names = [trace.get("name", "") for trace in figure["data"]]
+    for rule in ("Hedge", "Optimistic Hedge"):
+        assert f"{rule}: average" in names and f"{rule}: last iterate" in names
+    assert "rest point: neutral" in names

@@ -183,7 +183,7 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
 # -- animations and figures for slides -------------------------------------------------------------------------------
 
 
-def _source(run):
+def export_source(run):
     """What the panel drew last, as :func:`ui.animation.animate` takes it: every variant's first seed, with the game,
     the variants and the run's start and opponent (the export draws what the page shows)."""
     frame = run.last_frame if run.last_frame is not None else run.frame()
@@ -214,10 +214,10 @@ def export_section(run) -> None:
         st.caption(explain_matrix.animation_frames(frames, animation.FPS, animation.SIZE))
         wanted = ((first, upto), frames, kind)
         if st.button("Make the animation", key="animation_make", icon=":material/movie:"):
-            history, given = _source(run)
+            histories, given = export_source(run)
             with st.spinner(f"Drawing {frames} frames..."):
                 try:
-                    made = animation.animate(history, kind, frames, first, upto, **given)
+                    made = animation.animate(histories, kind, frames, first, upto, **given)
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
                     st.error(explain_matrix.animation_failed(error))
                     return
@@ -249,5 +249,5 @@ def export_section(run) -> None:
 def _still(run, kind: str) -> bytes:
     from .. import animation
 
-    history, given = _source(run)
-    return animation.still(history, kind, **given)
+    histories, given = export_source(run)
+    return animation.still(histories, kind, **given)
