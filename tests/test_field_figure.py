@@ -105,3 +105,22 @@ def test_eigenvalues_read_as_a_reader_writes_them():
 )
 def test_eigen_text_rounds_tiny_parts_to_zero_and_pairs_conjugates(values, said):
     assert space_figure.eigen_text(values) == said
+
+
+def test_on_a_projector_the_legend_under_the_field_has_a_margin_for_each_of_its_rows():
+    from ui import charts
+
+    game = rmcore.preset("matching-pennies")
+    race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start)
+    race.run(50)
+    setup = fields.field_setup(game, "hedge", start=game.start)
+    names = space_figure.run_names(race.variants)
+    trails = [space_figure.Trail(n, h[0], h[0]) for n, h in zip(names, race.histories())]
+    chart = space_figure.strategy_space(game, setup, trails, game.equilibria)
+    entries = [t["name"] for t in chart["data"] if t.get("showlegend", True) and t.get("name")]
+    assert len(entries) == 7  # two rest-point classes, the star, two runs' average and last iterate
+    projected = charts.for_projector(chart)["layout"]
+    # One row an entry at the projector's size, under the tick labels and the axis title (about 80 pixels).
+    assert projected["margin"]["b"] >= 80 + len(entries) * charts.PROJECTOR_TEXT * 1.4
+    plot = projected["height"] - projected["margin"]["t"] - projected["margin"]["b"]
+    assert plot >= chart["layout"]["height"] - chart["layout"]["margin"]["t"] - chart["layout"]["margin"]["b"] - 1

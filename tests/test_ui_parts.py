@@ -346,7 +346,9 @@ def test_on_a_projector_a_square_or_triangle_keeps_its_legend_under_it_and_its_w
         projected = _checked(charts.for_projector(chart))
         assert projected.layout.legend.orientation == "h" and projected.layout.legend.y == 0, name
         assert projected.layout.margin.r <= charts.PROJECTOR_RIGHT_MARGIN
-        assert projected.layout.height == chart["layout"]["height"]  # (the legend's rows have their margin)
+        page, shown = chart["layout"], projected.layout  # the legend's rows get their margin, the plot keeps its size
+        plot = page["height"] - page["margin"]["t"] - page["margin"]["b"]
+        assert shown.height - shown.margin.t - shown.margin.b == pytest.approx(plot, abs=1)
     wide = figures.strategy_trajectories(solver.history(), solver.game)  # a time chart's legend stays where it is
     orientation = wide["layout"]["legend"].get("orientation")
     assert charts.for_projector(wide)["layout"]["legend"].get("orientation") == orientation
