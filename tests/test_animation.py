@@ -32,7 +32,7 @@ def test_frames_span_the_range_asked_for_in_order(solver):
     shown = [int(title.split("t = ")[1].split("<")[0].replace(",", "")) for title in titles]
     assert shown == sorted(shown) and shown[0] >= 50 and shown[-1] == 300
     names = [trace.get("name", "") for trace in figures[-1]["data"]]
-    assert "rest point: neutral" in names and "run: average" in names
+    assert "rest point: neutral" in names and "Hedge: average" in names
 
 
 def test_a_history_with_its_game_animates_as_its_solver_does(solver):
@@ -77,7 +77,8 @@ def test_stills_are_svg_and_pdf(solver, drawable):
         (lambda s: animation.frames_of(s, 10, first=300, last=20), "1 <= first <= last"),
         (lambda s: animation.frames_of(s, 10, first=5000), "reached iteration 400 only"),
         (lambda s: animation.frames_of(s.history(), 10), "a history needs its game"),
-        (lambda s: animation.frames_of([1, 2], 10), "animate a MatrixSolver or an rmcore.History"),
+        (lambda s: animation.frames_of([1, 2], 10), "animate a MatrixSolver, an rmcore.Race or an rmcore.History"),
+        (lambda s: animation.frames_of([s.history()], 10, game=s.game), "histories need their variants"),
         (lambda s: animation.animate(s, "avi"), "format must be one of"),
         (lambda s: animation.animate(s, "gif", size=(1280.5, 720)), "size must be whole pixels"),
         (lambda s: animation.still(s, "eps"), "format must be one of"),
@@ -119,3 +120,65 @@ def test_a_frame_drawn_in_two_layers_is_the_frame_drawn_whole(solver, drawable):
     whole = iio.imread(animation.render([figure], "png")[0])[..., :3]
     difference = np.abs(layered.astype(int) - whole.astype(int))
     assert difference.mean() < 0.05 and np.mean(difference.max(axis=-1) > 40) < 0.001
+
+
+@pytest.fixture(scope="module")
+def pennies_lesson():
+    """The matching-pennies field lesson's race: Hedge and optimistic Hedge from its start, every iteration kept."""
+    game = rmcore.preset("matching-pennies")
+    race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start, history_share=None)
+    race.run(1000)
+    return race
+
+
+def _drawn(figure: dict, name: str) -> np.ndarray:
+    (trace,) = [t for t in figure["data"] if t.get("name") == name]
+    return np.column_stack([trace["x"], trace["y"]])
+
+
+def test_a_race_animates_every_variant_with_its_name_on_the_one_field(pennies_lesson):
+    figures = animation.frames_of(pennies_lesson, 5, 100, 1000)
+    histories = [runs[0] for runs in pennies_lesson.histories()]
+    for figure in figures:
+        names = [trace.get("name", "") for trace in figure["data"]]
+        assert "rest point: neutral" in names and "run: average" not in names
+        for rule in ("Hedge", "Optimistic Hedge"):
+            assert f"{rule}: average" in names and f"{rule}: last iterate" in names
+    # Each variant's trail is its own history's current strategies (they part: one spirals out, one in).
+    last = figures[-1]
+    for rule, history in zip(("Hedge", "Optimistic Hedge"), histories):
+        trail = _drawn(last, f"{rule}: last iterate")
+        row, col = history.strategy("current", "row")[-1], history.strategy("current", "col")[-1]
+        assert trail[-1] == pytest.approx([row[0], col[0]])
+    assert not np.allclose(_drawn(last, "Hedge: last iterate")[-1], _drawn(last, "Optimistic Hedge: last iterate")[-1])
+
+
+def test_the_page_export_takes_the_histories_it_drew_with_their_variants(pennies_lesson):
+    histories = [runs[0] for runs in pennies_lesson.histories()]
+    by_race = animation.frames_of(pennies_lesson, 3)
+    by_page = animation.frames_of(
+        histories, 3, game=pennies_lesson.game, variants=pennies_lesson.variants, start=pennies_lesson.start
+    )
+    assert [t.get("name") for t in by_race[-1]["data"]] == [t.get("name") for t in by_page[-1]["data"]]
+
+
+@pytest.mark.slow
+def test_a_ten_second_gif_of_the_pennies_lesson_is_under_4_mb_and_shows_both_rules(pennies_lesson, drawable, tmp_path):
+    """300 frames at 30 a second, 1280x720: one palette, and each frame stores only the pixels that changed (the
+    field stays put), so the file stays small for a slide without changing a pixel of what is drawn."""
+    made = animation.animate(pennies_lesson, "gif", frames=300)
+    assert len(made) < 4_000_000, f"{len(made) / 1e6:.1f} MB"
+    path = tmp_path / "pennies.gif"
+    path.write_bytes(made)
+    frames = iio.imread(path, index=None)[..., :3]
+    assert frames.shape == (300, 720, 1280, 3)
+    # Frame by frame, the file holds what the browser drew (to within the palette's rounding).
+    figures = animation.frames_of(pennies_lesson, 300)
+    for k in (0, 150, 299):
+        (drawn,) = animation.render_frames([figures[k]])
+        assert np.abs(frames[k].astype(int) - drawn.astype(int)).mean() < 3
+    # The legend names both rules: the pixels of the blue (Hedge) and red (optimistic Hedge) trails are there.
+    last = frames[-1].reshape(-1, 3).astype(int)
+    for colour in (space_figure.TRAIL_COLOURS[0], space_figure.TRAIL_COLOURS[1]):
+        rgb = np.array([int(colour[k : k + 2], 16) for k in (1, 3, 5)])
+        assert np.sum(np.abs(last - rgb).max(axis=1) < 24) > 200, colour

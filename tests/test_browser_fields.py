@@ -1,6 +1,7 @@
 """The strategy-space chart in a real browser: a click on the square or the triangle sets the start, restarts the run
 there and writes it into the link, the Share control's link opens that start and that run in a fresh session, and
-while a run is live the field is drawn once, in a layer under the moving iterates (Debian's chromium, driven by
+while a run is live the field is drawn once, in a layer under the moving iterates, and at 1280x720 the square and the
+triangle take most of their column with the legend and the colour bar off them (Debian's chromium, driven by
 Playwright, against `streamlit run`)."""
 
 import io
@@ -336,3 +337,61 @@ def test_while_running_the_field_is_drawn_once_under_the_moving_iterates(app_url
         # (Compositing one more layer may move a pixel's channels by a unit or two.)
         assert blue[0] >= 15 and np.abs(disc[0] - disc[1]).max() <= 8, f"the last iterate is over the field {blue}"
         assert page.locator("[data-testid=stException]").count() == 0
+
+
+#: What the field chart's parts cover on the page, in page pixels: the plot (the square or the triangle), the legend,
+#: the colour bar, the axis titles.
+_PARTS_JS = """(titles) => {
+    const chart = [...document.querySelectorAll('.js-plotly-plot')].find(
+        c => (c._fullData || []).some(t => (t.name || '').startsWith('rest point')));
+    if (!chart) return null;
+    const box = e => { if (!e) return null; const r = e.getBoundingClientRect();
+                       return {left: r.left, top: r.top, right: r.right, bottom: r.bottom}; };
+    return {
+        chart: box(chart),
+        legend: box(chart.querySelector('.legend .bg')),
+        colourbar: box(chart.querySelector('.colorbar')),
+        titles: [...chart.querySelectorAll('text')].filter(t => titles.includes(t.textContent)).map(box),
+    };
+}"""
+
+
+def _apart(one: dict, other: dict) -> bool:
+    return (
+        one["right"] <= other["left"]
+        or other["right"] <= one["left"]
+        or one["bottom"] <= other["top"]
+        or other["bottom"] <= one["top"]
+    )
+
+
+TITLES = {"pennies": ["row plays Heads", "column plays Heads"], "rps": ["Rock", "Paper", "Scissors"]}
+
+
+@pytest.mark.parametrize("lesson", ["pennies", "rps"])
+def test_at_1280x720_the_field_is_wide_and_its_legend_and_colour_bar_stay_off_it(app_url, lesson):
+    from ui.matrix import field_lessons
+
+    values = field_lessons.LESSONS[lesson].settings
+    preset = "Matching pennies" if lesson == "pennies" else "Rock-Paper-Scissors"
+    written = {"preset": preset, "algorithm": ALGORITHM_NAMES["hedge"]}
+    if lesson == "rps":
+        written |= {key: value for key, value in values.items() if key.startswith(("start_row_", "start_col_"))}
+        written["start_mode"] = START_CHOICES["custom"]
+    with chromium_page(1280, 720) as page:
+        _open(page, f"{app_url}/?{urllib.parse.urlencode(written)}")
+        geometry = page.evaluate(_GEOMETRY_JS)
+        parts = page.evaluate(_PARTS_JS, TITLES[lesson])
+    plot = {
+        "left": geometry["left"],
+        "top": geometry["top"],
+        "right": geometry["left"] + geometry["width"],
+        "bottom": geometry["top"] + geometry["height"],
+    }
+    legend, bar = parts["legend"], parts["colourbar"]
+    assert len(parts["titles"]) == len(TITLES[lesson])
+    assert min(plot["right"] - plot["left"], plot["bottom"] - plot["top"]) >= 240  # (about 140 beside the legend)
+    assert _apart(plot, legend) and _apart(plot, bar)
+    for title in parts["titles"]:  # Rock, Paper, Scissors; the square's axis titles
+        assert _apart(title, legend) and _apart(title, bar), title
+        assert parts["chart"]["left"] <= title["left"] and title["right"] <= parts["chart"]["right"] + 1

@@ -1,6 +1,9 @@
 """The four field lessons: the numbers their words quote come from this library's runs, and each button sets up the page
 so that its chart and its words show."""
 
+import itertools
+import re
+
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -87,8 +90,16 @@ def test_each_lesson_button_sets_up_its_game_rule_and_words(app, name):
     names = [trace.get("name", "") for trace in chart["figure"]["data"]]
     expected = {"pennies": "rest point: neutral", "rps": "rest point: neutral", "rps-br": "rest point: stable"}[name]
     assert expected in names and any(n.endswith(": last iterate") for n in names)
-    if name == "pennies":  # the raced optimistic Hedge is drawn on the same field
+    if name == "pennies":  # the raced optimistic Hedge is drawn on the same field, in the colour the words name
         assert sum(n.endswith(": last iterate") for n in names) == 2
+        colours = {"#1f77b4": "blue", "#d62728": "red"}
+        named = {
+            t["name"]: colours[t["line"]["color"]]
+            for t in chart["figure"]["data"]
+            if t.get("name", "").endswith(": last iterate")
+        }
+        assert f"Hedge's last iterate ({named['Hedge: last iterate']})" in lesson.words
+        assert f"optimistic Hedge's ({named['Optimistic Hedge: last iterate']})" in lesson.words
 
 
 def test_a_changed_setting_takes_the_lessons_words_away(app):
@@ -99,3 +110,40 @@ def test_a_changed_setting_takes_the_lessons_words_away(app):
     app.button(key="matrix_step_10").click().run()
     assert field_lessons.LESSONS["rps"].words not in captions(app)
     assert "alternating updates treat the two players differently" in captions(app)
+
+
+def _sentences(text: str) -> list[str]:
+    return [sentence for sentence in re.split(r"(?<=[.!?])\s+", text) if sentence]
+
+
+def _runs_of_words(sentence: str, length: int = 5) -> set[tuple[str, ...]]:
+    words = re.findall(r"[a-z0-9]+", sentence.lower())
+    return {tuple(words[k : k + length]) for k in range(len(words) - length + 1)}
+
+
+@pytest.mark.parametrize("name", list(field_lessons.LESSONS))
+def test_no_caption_of_a_lesson_says_a_thing_twice(app, name):
+    """No two sentences of one caption share five words in a row: the lesson's words add to the chart's caption
+    (the space, the field, the rest points), they do not say it again."""
+    app.button(key=f"field_lesson_{name}").click().run()
+    app.button(key="matrix_step_10").click().run()
+    texts = [chart.get("caption") or "" for chart in live_charts(app)] + [caption.value for caption in app.caption]
+    assert field_lessons.LESSONS[name].words in " ".join(texts)
+    for text in texts:
+        for first, second in itertools.combinations(_sentences(text), 2):
+            assert not _runs_of_words(first) & _runs_of_words(second), (first, second)
+
+
+def test_the_pennies_lessons_export_draws_both_rules_by_name(app):
+    """The page's animation and stills take what its panel drew: both runs of the race, each by its rule's name."""
+    from ui import animation
+    from ui.matrix import space
+
+    app.button(key="field_lesson_pennies").click().run()
+    app.button(key="matrix_step_100").click().run()
+    histories, given = space.export_source(app.session_state.matrix_live)
+    (figure,) = animation.frames_of(histories, 1, 100, 100, **given)
+    names = [trace.get("name", "") for trace in figure["data"]]
+    for rule in ("Hedge", "Optimistic Hedge"):
+        assert f"{rule}: average" in names and f"{rule}: last iterate" in names
+    assert "rest point: neutral" in names

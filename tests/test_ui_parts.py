@@ -314,11 +314,9 @@ def test_projector_style_makes_every_text_18px_and_lines_at_least_3px_without_ch
 
 
 def test_on_a_projector_a_long_title_is_wrapped_at_spaces_and_the_top_margin_grows_with_it():
-    from ui import explain
-
     solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
     solver.run(20)
-    long = explain.REGRET_TITLE_OTHER
+    long = "Cumulative regrets now, and how each action would have done against what was actually played"
     assert len(long) > charts.PROJECTOR_TITLE_CHARS
     bars = figures.regret_bars(solver.game, np.ones(3), np.ones(3), title=long)
     projected = charts.for_projector(bars)
@@ -333,7 +331,7 @@ def test_on_a_projector_a_long_title_is_wrapped_at_spaces_and_the_top_margin_gro
     assert charts.for_projector(short)["layout"]["title"]["text"] == short["layout"]["title"]["text"]
 
 
-def test_on_a_projector_a_square_or_triangle_keeps_the_width_its_legend_took_beside_it():
+def test_on_a_projector_a_square_or_triangle_keeps_its_legend_under_it_and_its_width():
     from ui import fields
     from ui.matrix import space_figure
 
@@ -343,12 +341,14 @@ def test_on_a_projector_a_square_or_triangle_keeps_the_width_its_legend_took_bes
         history = solver.history()
         setup = fields.field_setup(solver.game, "hedge")
         chart = space_figure.strategy_space(solver.game, setup, [space_figure.Trail("run", history, history)])
-        beside = chart["layout"]["legend"]
-        assert beside["orientation"] == "v" and beside["x"] > 1  # on the page: beside the plot
+        under = chart["layout"]["legend"]
+        assert under["orientation"] == "h" and under["yref"] == "container"  # on the page: under the plot
         projected = _checked(charts.for_projector(chart))
-        assert projected.layout.legend.orientation == "h" and projected.layout.legend.y < 0, name
-        assert projected.layout.margin.r <= charts.PROJECTOR_RIGHT_MARGIN < chart["layout"]["margin"]["r"]
-        assert projected.layout.height == chart["layout"]["height"] + charts.PROJECTOR_LEGEND_ROOM
+        assert projected.layout.legend.orientation == "h" and projected.layout.legend.y == 0, name
+        assert projected.layout.margin.r <= charts.PROJECTOR_RIGHT_MARGIN
+        page, shown = chart["layout"], projected.layout  # the legend's rows get their margin, the plot keeps its size
+        plot = page["height"] - page["margin"]["t"] - page["margin"]["b"]
+        assert shown.height - shown.margin.t - shown.margin.b == pytest.approx(plot, abs=1)
     wide = figures.strategy_trajectories(solver.history(), solver.game)  # a time chart's legend stays where it is
     orientation = wide["layout"]["legend"].get("orientation")
     assert charts.for_projector(wide)["layout"]["legend"].get("orientation") == orientation

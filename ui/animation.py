@@ -19,6 +19,9 @@ every iteration, ``history_share=None``, gives each frame a state of its own)::
     solver.run(600)
     gif = animation.animate(solver, "gif", frames=300)            # bytes: 300 frames, 30 a second, 1280x720
     svg = animation.still(solver, "svg")                            # the last iteration as SVG (or "pdf")
+    race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start, history_share=None)
+    race.run(600)
+    gif = animation.animate(race, "gif")                            # both rules on one field, each by its name
 """
 
 from __future__ import annotations
@@ -58,24 +61,68 @@ TABS = 2
 
 
 class Options(NamedTuple):
-    """What an export draws: the layers of the field chart, and the run's set-up where the solver does not say it."""
+    """What an export draws: the layers of the field chart, and the name of a history's run in the legend (its rule's
+    name by default)."""
 
     layers: space_figure.Layers = space_figure.Layers()
     title: str | None = None
 
 
-def _history_and_setup(
-    source, game=None, algorithm=None, opponent=None, start=None, sampling="expected", updates="simultaneous"
-):
-    """``(history, game, algorithm, opponent, start, sampling, updates)`` from a solver, or from a history and the
-    arguments given (a history records none of them)."""
+class _Source(NamedTuple):
+    """What an export draws from: each run's name and history (the first is the page's own variant), and the set-up
+    of the first run, which picks the chart and its field."""
+
+    runs: list[tuple[str, rmcore.History]]
+    game: rmcore.MatrixGame
+    algorithms: tuple[str, ...]
+    opponent: object
+    start: object
+    sampling: str
+    updates: str
+
+
+def _opponent(opponent):
+    return opponent["col"] if isinstance(opponent, dict) else opponent
+
+
+def _source(
+    source,
+    options: Options,
+    game=None,
+    algorithm=None,
+    opponent=None,
+    start=None,
+    sampling="expected",
+    updates="simultaneous",
+    variants=None,
+) -> _Source:
+    """The runs and set-up of ``source``: a :class:`rmcore.MatrixSolver`; an :class:`rmcore.Race` (every variant's
+    first seed); an :class:`rmcore.History` with its game and rule given (a history records neither); or a list of
+    histories with their game and ``variants=`` (the page's race, as its panel drew it)."""
     if isinstance(source, rmcore.MatrixSolver):
-        history = source.history()
-        game, algorithm = source.game, source.variant.algorithm
-        opponent = None if source.opponent is None else source.opponent["col"]
-        start = None if source.start is None else tuple(source.start)
         variant = source.variant
-        return history, game, algorithm, opponent, start, variant.sampling, variant.updates
+        runs = [(space_figure.run_names([variant])[0], source.history())]
+        start = None if source.start is None else tuple(source.start)
+        return _Source(
+            runs,
+            source.game,
+            (variant.algorithm,),
+            _opponent(source.opponent),
+            start,
+            variant.sampling,
+            variant.updates,
+        )
+    if isinstance(source, rmcore.Race):
+        if not isinstance(source.game, rmcore.MatrixGame):
+            raise ValueError("animate a race on a matrix game (the strategy chart is a matrix game's)")
+        return _source(
+            [histories[0] for histories in source.histories()],
+            options,
+            game=source.game,
+            opponent=source.opponent,
+            start=source.start,
+            variants=source.variants,
+        )
     if isinstance(source, rmcore.History):
         if not isinstance(game, rmcore.MatrixGame):
             raise ValueError("a history needs its game: animate(history, ..., game=the MatrixGame it was run on)")
@@ -83,29 +130,57 @@ def _history_and_setup(
             raise ValueError("a history needs its rule: animate(history, ..., algorithm='hedge', say)")
         if start is None and len(source):  # where it started: its first recorded strategies
             start = (source.strategy("current", "row")[0], source.strategy("current", "col")[0])
-        return source, game, algorithm, opponent, start, sampling, updates
-    raise ValueError(f"animate a MatrixSolver or an rmcore.History, not {type(source).__name__}")
+        name = options.title or space_figure.run_names([rmcore.MatrixVariant(algorithm)])[0]
+        return _Source([(name, source)], game, (algorithm,), _opponent(opponent), start, sampling, updates)
+    if isinstance(source, (list, tuple)) and source and all(isinstance(h, rmcore.History) for h in source):
+        if not isinstance(game, rmcore.MatrixGame):
+            raise ValueError("histories need their game: animate(histories, ..., game=the MatrixGame, variants=...)")
+        variants = tuple(variants or ())
+        if len(variants) != len(source) or not all(isinstance(v, rmcore.MatrixVariant) for v in variants):
+            raise ValueError("histories need their variants: animate(histories, ..., variants=one MatrixVariant each)")
+        first = variants[0]
+        runs = list(zip(space_figure.run_names(variants), source))
+        algorithms = tuple(v.algorithm for v in variants)
+        return _Source(runs, game, algorithms, _opponent(opponent), start, first.sampling, first.updates)
+    raise ValueError(f"animate a MatrixSolver, an rmcore.Race or an rmcore.History, not {type(source).__name__}")
 
 
-def chart_at(history: rmcore.History, game: rmcore.MatrixGame, setup, row: int, options: Options, fixed: bool) -> dict:
-    """The strategy chart as it stood at checkpoint ``row``: the field chart where a field applies, else the simplex
-    (or square) path, else each action's probability over the iterations."""
-    upto = history.rows(np.arange(row + 1))
+def _rows_upto(history: rmcore.History, iteration: int) -> np.ndarray:
+    """The checkpoints of ``history`` up to ``iteration`` (a race's runs keep checkpoints of their own)."""
+    return np.arange(int(np.searchsorted(history.iterations, iteration, side="right")))
+
+
+def chart_at(source: _Source, setup, iteration: int, options: Options) -> dict:
+    """The strategy chart as it stood at ``iteration``: the field chart where a field applies, with every run whose
+    rule follows its dynamic (as the page draws them), else the first run's simplex (or square) path, else each
+    action's probability over the iterations."""
+    name, first = source.runs[0]
+    upto = first.rows(_rows_upto(first, iteration))
     averages = upto.rows(chart_rows(upto.iterations, True))
     if isinstance(setup, fields.Setup):
-        recent = upto.rows(np.arange(max(row + 1 - space_figure.TRAIL_ROWS, 0), row + 1))
-        trail = space_figure.Trail(options.title or "run", averages, recent)
+        trails = []
+        for (name, history), algorithm in zip(source.runs, source.algorithms):
+            if trails and fields.DYNAMIC_OF.get(algorithm) != setup.dynamic:
+                continue
+            rows = _rows_upto(history, iteration)
+            if not rows.size:
+                continue
+            seen = history.rows(rows)
+            recent = seen.rows(np.arange(max(len(rows) - space_figure.TRAIL_ROWS, 0), len(rows)))
+            trails.append(space_figure.Trail(name, seen.rows(chart_rows(seen.iterations, True)), recent))
+        game = source.game
         equilibria = list(game.equilibria)
         if game.is_zero_sum and not equilibria:
             exact = rmcore.solve_exactly(game)
             equilibria = [rmcore.Equilibrium(tuple(exact.policy["row"]), tuple(exact.policy["col"]))]
-        name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
-        heading = f"{name} and the iterates, t = {int(upto.iterations[-1]):,}<br><sup>{equation}</sup>"
-        return space_figure.strategy_space(game, setup, [trail], equilibria, options.layers, title=heading)
+        dynamic, equation = fields.DYNAMIC_TITLES[setup.dynamic]
+        heading = f"{dynamic} and the iterates, t = {int(upto.iterations[-1]):,}<br><sup>{equation}</sup>"
+        return space_figure.strategy_space(game, setup, trails, equilibria, options.layers, title=heading)
+    game = source.game
     path = figures.simplex_path(averages, game, game.equilibria[0] if game.equilibria else None, True)
     if path is not None:
         return path
-    players = ("row",) if fixed else ("row", "col")
+    players = ("row",) if source.opponent is not None else ("row", "col")
     return figures.strategy_trajectories(averages, game, players=players)
 
 
@@ -115,11 +190,14 @@ def _slide(figure: dict) -> dict:
     figure = for_projector(figure)
     layout = dict(figure["layout"])
     layout.pop("height", None)
-    layout["legend"] = {**layout.get("legend", {}), "orientation": "v", "x": 1.05, "y": 1.0, "yanchor": "top"}
+    legend = layout.get("legend", {})
+    layout["legend"] = {**legend, "orientation": "v", "x": 1.05, "xanchor": "left", "yref": "paper", "y": 1.0}
+    layout["legend"]["yanchor"] = "top"
     for trace in figure["data"]:  # the colour bar beside the plot, under the legend
         bar = trace.get("marker", {}).get("colorbar")
         if bar is not None:
-            trace["marker"] = {**trace["marker"], "colorbar": {**bar, "x": 1.05, "len": 0.4}}
+            bar = {**bar, "xref": "paper", "x": 1.05, "xanchor": "left", "y": 0.0, "yanchor": "bottom", "len": 0.4}
+            trace["marker"] = {**trace["marker"], "colorbar": bar}
     layout["margin"] = dict(l=90, r=430, t=100, b=80, autoexpand=False)
     layout["paper_bgcolor"] = "white"
     return {"data": figure["data"], "layout": layout}
@@ -158,13 +236,15 @@ def frames_of(
     checkpoints nearest them; the last iteration recorded by default). A history with fewer checkpoints in the range
     than ``count`` draws some of them more than once (a GIF then holds each once, shown as long).
 
-    ``source`` is a :class:`rmcore.MatrixSolver`, or an :class:`rmcore.History` with ``game=`` and ``algorithm=``
-    (and ``opponent=`` for a fixed opponent).
+    ``source`` is a :class:`rmcore.MatrixSolver`, an :class:`rmcore.Race` (every variant drawn with its name, as the
+    page draws a race), an :class:`rmcore.History` with ``game=`` and ``algorithm=`` (and ``opponent=`` for a fixed
+    opponent), or a list of histories with ``game=`` and ``variants=`` (one :class:`rmcore.MatrixVariant` each).
     """
     options = options or Options()
     if isinstance(count, bool) or not isinstance(count, (int, np.integer)) or not 1 <= count <= MAX_FRAMES:
         raise ValueError(f"frames must be a whole number from 1 to {MAX_FRAMES}, got {count!r}")
-    history, game, algorithm, opponent, start, sampling, updates = _history_and_setup(source, **given)
+    drawn = _source(source, options, **given)
+    history = drawn.runs[0][1]
     if not len(history):
         raise ValueError("the run has no history yet: run it first (solver.run(n))")
     iterations = history.iterations
@@ -175,10 +255,17 @@ def frames_of(
         raise ValueError(f"the iterations must satisfy 1 <= first <= last, got first={first!r}, last={last!r}")
     if first > iterations[-1]:
         raise ValueError(f"the run reached iteration {int(iterations[-1]):,} only; first={first:,} is past it")
-    setup = fields.field_setup(game, algorithm, opponent=opponent, start=start, sampling=sampling, updates=updates)
+    setup = fields.field_setup(
+        drawn.game,
+        drawn.algorithms[0],
+        opponent=drawn.opponent,
+        start=drawn.start,
+        sampling=drawn.sampling,
+        updates=drawn.updates,
+    )
     targets = np.linspace(first, min(last, int(iterations[-1])), count)
     rows = np.minimum(np.searchsorted(iterations, targets), len(iterations) - 1)
-    return [_slide(chart_at(history, game, setup, int(row), options, opponent is not None)) for row in rows]
+    return [_slide(chart_at(drawn, setup, int(iterations[row]), options)) for row in rows]
 
 
 # -- kaleido -------------------------------------------------------------------------------------------
@@ -383,7 +470,11 @@ class _Writer:
             self._palette = _palette(samples)
             self._file = iio.imopen(path, "w", extension=".gif")
             self._gif = dict(
-                mode="P", palette=bytes(self._palette.getpalette()[: 3 * GIF_COLOURS]), duration=1000 / fps, loop=0
+                mode="P",
+                palette=bytes(self._palette.getpalette()[: 3 * GIF_COLOURS]),
+                duration=1000 / fps,
+                loop=0,
+                optimize=True,
             )
         else:
             import imageio.v2 as iio2
@@ -466,8 +557,8 @@ def animate(
     """The strategy chart from iteration ``first`` to ``last`` as an animated ``"gif"`` or ``"mp4"``: ``frames``
     frames, ``fps`` a second, ``size`` pixels (1280x720, 30 a second by default).
 
-    ``source`` is a :class:`rmcore.MatrixSolver` or an :class:`rmcore.History` (then with ``game=`` and
-    ``algorithm=``). The frames go to the encoder as they are drawn, so an animation's frames are never all in memory.
+    ``source`` is what :func:`frames_of` takes: a solver, a race, or histories with their game and rules. The frames
+    go to the encoder as they are drawn, so an animation's frames are never all in memory.
     Raises ``ValueError`` for a bad argument, and kaleido's error when no browser can be started.
     """
     if format_ not in FORMATS:
@@ -485,7 +576,7 @@ def still(source, format_: str = "svg", iteration: int | None = None, size: tupl
     """The strategy chart at ``iteration`` (the last recorded by default) as SVG, PDF or PNG, for a paper."""
     if format_ not in STILL_FORMATS:
         raise ValueError(f"format must be one of {STILL_FORMATS}, got {format_!r}")
-    history = _history_and_setup(source, **given)[0]
+    history = _source(source, Options(), **given).runs[0][1]
     at = int(history.iterations[-1]) if iteration is None and len(history) else iteration
     (figure,) = frames_of(source, 1, at or 1, at, **given)
     return render([figure], format_, size)[0]

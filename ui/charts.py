@@ -337,6 +337,14 @@ def for_projector(spec: dict) -> dict:
             # (a triangle's top corner label sits above its plot, under the title's second line)
             "t": margin.get("t", 0) * 1.2 + PROJECTOR_TITLE_LINE * (added_lines + ("ternary" in layout)),
         }
+        if legend.get("orientation") == "h" and legend.get("yref") == "container":
+            # A legend in the bottom margin (the field chart's): at the projector's size its rows, one an entry where
+            # they do not fit side by side, ran up over the axis title; the margin grows to hold them, and the chart
+            # with its margins, so that the square or the triangle keeps its size.
+            entries = sum(1 for trace in spec["data"] if trace.get("showlegend", True) and trace.get("name"))
+            layout["margin"]["b"] = max(layout["margin"]["b"], 80 + entries * round(PROJECTOR_TEXT * 1.5))
+            added = layout["margin"]["t"] + layout["margin"]["b"] - margin.get("t", 0) - margin.get("b", 0)
+            layout["height"] = layout.get("height", 450) + round(added)
     if "annotations" in layout:
         layout["annotations"] = [
             {**a, "font": {**a.get("font", {}), "size": max(a.get("font", {}).get("size", 0), PROJECTOR_TEXT)}}

@@ -277,13 +277,14 @@ CLIPPED_REGRETS = {
     "prm+": _CLIPPED + ". Predictive RM+ plays in proportion to these plus the last iteration's regret (its "
     "prediction of the next), clipped at zero: an action at zero here is played when its last regret was positive.",
 }
-#: The regret chart's title, by whether and how the rule plays by its regrets.
+#: The regret chart's title, by whether and how the rule plays by its regrets: what the bars are on one short line
+#: and how to read them below it, smaller (in one line they overran a half-width column at both ends).
 REGRET_TITLES = {
-    "rm": "Cumulative regrets now (only the positive, blue ones are played)",
-    "rm+": "Cumulative regrets now, clipped at zero (the positive, blue ones are played)",
-    "prm+": "Cumulative regrets now, clipped at zero (blue: positive)",
+    "rm": "Cumulative regrets now<br><sup>only the positive, blue ones are played</sup>",
+    "rm+": "Cumulative regrets now, clipped at zero<br><sup>the positive, blue ones are played</sup>",
+    "prm+": "Cumulative regrets now, clipped at zero<br><sup>blue: positive</sup>",
 }
-REGRET_TITLE_OTHER = "Cumulative regrets now (blue: positive; this rule does not play by them)"
+REGRET_TITLE_OTHER = "Cumulative regrets now<br><sup>blue: positive; this rule does not play by them</sup>"
 
 
 def regrets(algorithm: str) -> str:

@@ -35,6 +35,26 @@ FIELD = (
 )
 
 
+EIGENVALUES = "Jacobian's eigenvalues: {values}"
+#: The best-response dynamic jumps where best responses tie (an interior equilibrium), so its eigenvalues are its
+#: smoothed form's, the logit dynamic x' = softmax(u/τ) - x at a small temperature τ: its Jacobian -I + C Du / τ turns
+#: the replicator's rotation (±0.577i on Rock-Paper-Scissors) into one 1/τ times as fast, so the imaginary parts are
+#: large by construction; the real part, -1, is what classifies the point.
+EIGENVALUES_LOGIT = (
+    "Jacobian's eigenvalues: {values}<br>(of the logit dynamic x' = softmax(u/τ) − x, which smooths the best<br>"
+    "response, at τ = {tau:g} of the payoff scale: the imaginary parts grow as 1/τ<br>and say nothing of stability; "
+    "the real parts classify the point)"
+)
+
+
+def eigenvalues_words(dynamic: str, values: str) -> str:
+    """A rest point's eigenvalues in its hover (Plotly's markup: ``<br>`` breaks a line), with what they are the
+    eigenvalues of where that is not the field's own Jacobian (the best-response dynamic's smoothed form)."""
+    if dynamic == "best-response":
+        return EIGENVALUES_LOGIT.format(values=values, tau=fields.LOGIT_TEMPERATURE)
+    return EIGENVALUES.format(values=values)
+
+
 def field_caption(setup: fields.Setup, algorithm: str, note: str = "") -> str:
     """The strategy-space chart's caption when a field is drawn."""
     words = [

@@ -228,26 +228,24 @@ FIELD_LESSONS = {
         "Hedge and optimistic Hedge on matching pennies from 90% Heads against 30% Heads, 10 iterations an update, "
         "on the replicator dynamic's field.",
         "Lesson: both rules discretise the replicator dynamic, whose orbits around the centre are closed (the centre "
-        "is neutral: its Jacobian's eigenvalues are ±i). Hedge's last iterate (red) steps off each orbit outward and "
+        "is neutral: its Jacobian's eigenvalues are ±i). Hedge's last iterate (blue) steps off each orbit outward and "
         "spirals out to the corners (0.46 from the centre after 10 iterations, 0.69 after 1,000); optimistic Hedge's "
-        "(blue) spirals in to the equilibrium (0.005 after 1,000). Both averages approach the centre.",
+        "(red) spirals in to the equilibrium (0.005 after 1,000). Both averages approach the centre.",
     ),
     "rps": (
         "Rock-Paper-Scissors: the replicator's closed orbits",
         "Hedge on Rock-Paper-Scissors, both players starting at 70% Rock, 20% Paper, 10% Scissors (one population), "
         "10 iterations an update.",
-        "Lesson: both players start at one point and update alike, so one triangle holds the state. The replicator's "
-        "orbits around the centre are closed (eigenvalues ±i/√3: neutral). Hedge's last iterate follows an orbit but "
-        "drifts outward a little each turn (0.39 from the centre after 100 iterations, 0.62 after 1,000), while its "
-        "average circles in to the equilibrium (nash_conv 0.043 after 1,000).",
+        "Lesson: the replicator's orbits around the centre are closed (eigenvalues ±i/√3: neutral). Hedge's last "
+        "iterate follows an orbit but drifts outward a little each turn (0.39 from the centre after 100 iterations, "
+        "0.62 after 1,000), while its average circles in to the equilibrium (nash_conv 0.043 after 1,000).",
     ),
     "shapley": (
         "Shapley's game: fictitious play cycles",
         "Fictitious play on Shapley's game from the game's suggested start, as fast as possible.",
-        "Lesson: the state is both players' strategies (four numbers), so no field is drawn; the joint best-response "
-        "dynamic's only rest point, the uniform equilibrium, is unstable. Each player's average travels round a "
-        "triangle, the Shapley triangle, and never settles: nash_conv stays near 0.29 (0.293 after 1,000 iterations, "
-        "0.287 after 100,000).",
+        "Lesson: the uniform equilibrium repels the joint dynamic, so nothing draws the averages in. Each player's "
+        "average travels round a triangle, the Shapley triangle, and never settles: nash_conv stays near 0.29 (0.293 "
+        "after 1,000 iterations, 0.287 after 100,000).",
     ),
     "rps-br": (
         "Rock-Paper-Scissors: the best-response dynamic converges",
@@ -256,7 +254,7 @@ FIELD_LESSONS = {
         "Lesson: the best-response dynamic's arrows point at the action that beats the most played one, and its rest "
         "point, the centre, is stable. The average turns an ever smaller triangle into the equilibrium (nash_conv "
         "0.043 after 1,000 iterations, 0.0042 after 100,000), as fictitious play does in every zero-sum game "
-        "(Robinson 1951); the last iterate jumps from corner to corner.",
+        "(Robinson 1951).",
     ),
 }
 

@@ -34,6 +34,7 @@ import urllib.parse
 import zlib
 
 import streamlit as st
+from streamlit.errors import StreamlitAPIException
 
 import rmcore
 from rmcore.inputs import loads_json
@@ -451,3 +452,15 @@ def share(page: str, iteration: int) -> None:
             else:
                 st.caption(f"Opening {target}")
                 _navigate(data={"url": target}, key=f"{page}_navigate")
+
+
+def write_drawn_later(values: dict) -> None:
+    """Write widget ``values`` set from code (a lesson, a click on a chart) into the address too: a widget first drawn
+    with a value from the session does not write itself into the address (the start sliders, drawn only once the start
+    is one's own), so without this the share link would miss them. A widget already bound to the address writes
+    itself, and Streamlit refuses a second writer: that one is left to do so."""
+    for key, value in values.items():
+        try:
+            st.query_params[key] = str(value)
+        except StreamlitAPIException:
+            pass

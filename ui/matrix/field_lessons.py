@@ -15,7 +15,7 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain_matrix, state
+from .. import explain_matrix, link, state
 from .settings import load_preset
 
 
@@ -68,7 +68,13 @@ LESSONS = {
 
 def _start(name: str) -> None:
     """A button's callback: the lesson's values into the widgets before they are drawn, and its game loaded."""
-    state.set_widgets(LESSONS[name].settings)
+    settings = LESSONS[name].settings
+    state.set_widgets(settings)
+    # The start sliders are drawn only once the start is one's own: the address, and so the share link, takes their
+    # weights from here (without them a link opens the lesson at the suggested or uniform start).
+    link.write_drawn_later(
+        {key: value for key, value in settings.items() if key.startswith(("start_row_", "start_col_"))}
+    )
     state.choose_field_lesson(name)
     load_preset()
 

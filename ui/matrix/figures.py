@@ -436,9 +436,11 @@ def regret_bars(
     layout["yaxis"]["title"] = _title("cumulative regret (payoff units)")
     for k in range(len(panels)):
         layout["xaxis" if k == 0 else f"xaxis{k + 1}"]["title"] = _title("action")
-    margin = None
+    margin = dict(LAYOUT["margin"])
+    if "<br>" in title:  # (the title's second line, how to read the bars, above the panels' own titles)
+        margin["t"] += 22
     if len(panels) == 2:  # regrets of the two players need not share a scale
         # The column player's axis on the right of its panel: on the left its title sat on the row player's last bar.
         layout["yaxis2"] = dict(anchor="x2", side="right", title=_title("cumulative regret (payoff units)"))
-        margin = dict(LAYOUT["margin"], r=LAYOUT["margin"]["l"])
-    return _figure(traces, title, 320, barmode="overlay", **layout, **({"margin": margin} if margin else {}))
+        margin["r"] = LAYOUT["margin"]["l"]
+    return _figure(traces, title, 320 + margin["t"] - LAYOUT["margin"]["t"], barmode="overlay", **layout, margin=margin)

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
 import rmcore
 
-from .. import explain_fields, explain_matrix, fields, state
+from .. import explain_fields, explain_matrix, fields, link, state
 from ..live import chart_rows
 from ..live_chart import live_chart
 from . import field_lessons, space_figure
@@ -50,23 +49,18 @@ def _equilibria(game: rmcore.MatrixGame) -> list:
     return list(game.equilibria)
 
 
-def _name(variant: rmcore.MatrixVariant) -> str:
-    """A run's short name in the chart's legend (its rule; the race chart above names the whole variant)."""
-    return variant.algorithm
-
-
 def trails(frame, variants, setup: fields.Setup, log_x: bool) -> list[space_figure.Trail]:
     """The first variant's iterates, and every raced variant's whose rule follows the same dynamic (their first
     seed): on the field each is a discretisation of the same equation."""
     chosen = []
-    for variant, histories in zip(variants, frame.histories):
+    for variant, name, histories in zip(variants, space_figure.run_names(variants), frame.histories):
         if chosen and fields.DYNAMIC_OF.get(variant.algorithm) != setup.dynamic:
             continue
         history = histories[0]
         count = len(history)
         averages = history.rows(chart_rows(history.iterations, log_x))
         recent = history.rows(np.arange(max(count - space_figure.TRAIL_ROWS, 0), count))
-        chosen.append(space_figure.Trail(_name(variant), averages, recent))
+        chosen.append(space_figure.Trail(name, averages, recent))
     return chosen
 
 
@@ -181,35 +175,21 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
     if col is not None:
         values |= {f"start_col_{n}_{k}": w for k, w in enumerate(col)}
     state.set_widgets(values)
-    # A slider first drawn with a value from the session does not write itself into the address (the start mode's
-    # radio, drawn before, does): the weights go there too, so that the share link carries the start. A slider already
-    # bound to the address writes itself, and Streamlit refuses a second writer.
-    for key, value in values.items():
-        if key != "start_mode":
-            try:
-                st.query_params[key] = str(value)
-            except StreamlitAPIException:
-                pass
+    # (the start mode's radio, drawn before, writes itself into the address; the sliders, drawn after, may not)
+    link.write_drawn_later({key: value for key, value in values.items() if key != "start_mode"})
     state.start_clicked()
 
 
 # -- animations and figures for slides -------------------------------------------------------------------------------
 
 
-def _source(run):
-    """The history the panel drew last, and the run's set-up as :func:`ui.animation.animate` takes it."""
+def export_source(run):
+    """What the panel drew last, as :func:`ui.animation.animate` takes it: every variant's first seed, with the game,
+    the variants and the run's start and opponent (the export draws what the page shows)."""
     frame = run.last_frame if run.last_frame is not None else run.frame()
     game, settings = run.key
-    variant = settings.variants[0]
-    given = dict(
-        game=game,
-        algorithm=variant.algorithm,
-        opponent=settings.opponent,
-        start=settings.start,
-        sampling=variant.sampling,
-        updates=variant.updates,
-    )
-    return frame.history, given
+    given = dict(game=game, variants=run.race.variants, opponent=settings.opponent, start=settings.start)
+    return [histories[0] for histories in frame.histories], given
 
 
 def export_section(run) -> None:
@@ -234,10 +214,10 @@ def export_section(run) -> None:
         st.caption(explain_matrix.animation_frames(frames, animation.FPS, animation.SIZE))
         wanted = ((first, upto), frames, kind)
         if st.button("Make the animation", key="animation_make", icon=":material/movie:"):
-            history, given = _source(run)
+            histories, given = export_source(run)
             with st.spinner(f"Drawing {frames} frames..."):
                 try:
-                    made = animation.animate(history, kind, frames, first, upto, **given)
+                    made = animation.animate(histories, kind, frames, first, upto, **given)
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
                     st.error(explain_matrix.animation_failed(error))
                     return
@@ -269,5 +249,5 @@ def export_section(run) -> None:
 def _still(run, kind: str) -> bytes:
     from .. import animation
 
-    history, given = _source(run)
-    return animation.still(history, kind, **given)
+    histories, given = export_source(run)
+    return animation.still(histories, kind, **given)

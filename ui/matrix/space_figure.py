@@ -19,7 +19,7 @@ import numpy as np
 
 from rmcore import History, MatrixGame
 
-from .. import fields
+from .. import explain_fields, fields
 from ..charts import COLOURS
 from ..charts import figure as _figure
 from ..charts import title as _title
@@ -46,8 +46,29 @@ ITERATE = "iterate"
 #: Their ``uid`` carries a digest of their points, so that the browser tells a new field from the one it holds without
 #: comparing thousands of numbers on every update.
 FIELD = "field"
-#: Chart height: the square is drawn square, with its legend under it.
-HEIGHT = 460
+#: Chart height: the square is drawn square, with its legend under it (a half-width column at 1280 pixels leaves the
+#: plot about 280 pixels across; the height lets a wide column's plot grow to about 330).
+HEIGHT = 580
+#: Margins, in pixels: the axis titles on the left and below, the legend's rows under them, the colour bar on the right.
+SQUARE_MARGIN = dict(l=64, r=78, t=80, b=150)
+TERNARY_MARGIN = dict(l=46, r=78, t=96, b=150)
+SQUARE_TICKS = (0, 0.25, 0.5, 0.75, 1)
+TERNARY_TICKS = (0.2, 0.4, 0.6, 0.8)
+
+
+def run_names(variants) -> list[str]:
+    """Each run's name in the chart's legend: its rule's name ("Hedge", "Optimistic Hedge"), or its variant's whole
+    label where two runs share a rule.
+
+    >>> from rmcore import MatrixVariant
+    >>> run_names([MatrixVariant("hedge"), MatrixVariant("optimistic-hedge")])
+    ['Hedge', 'Optimistic Hedge']
+    """
+    rules = [v.algorithm for v in variants]
+    return [
+        explain_fields.RULE_NAMES.get(v.algorithm, v.algorithm) if rules.count(v.algorithm) == 1 else v.label
+        for v in variants
+    ]
 
 
 class Trail(NamedTuple):
@@ -177,11 +198,13 @@ def _field_traces(setup: fields.Setup, digits: int | None) -> tuple[dict, ...]:
                 colorbar=dict(
                     title=dict(text="speed |ż|", side="right"),
                     thickness=10,
-                    len=0.35,
-                    x=1.03,
-                    xanchor="left",
-                    y=0.0,
-                    yanchor="bottom",
+                    len=0.45,
+                    xref="container",
+                    x=1.0,
+                    xanchor="right",
+                    xpad=4,
+                    y=1.0,
+                    yanchor="top",
                 ),
             ),
             hoverinfo="skip",
@@ -193,17 +216,63 @@ def _field_traces(setup: fields.Setup, digits: int | None) -> tuple[dict, ...]:
     return tuple(traces)
 
 
-def _label_position(point: np.ndarray, setup: fields.Setup) -> str:
-    """Where a rest point's label goes: away from the nearest edges, so that it stays inside the chart."""
-    if setup.space in TRIANGULAR:
-        return "bottom center" if point[1] > 0.6 else "top center"
-    vertical = "bottom" if point[1] > 0.5 else "top"
-    horizontal = "left" if point[0] > 0.5 else "right"
-    return f"{vertical} {horizontal}"
+#: A part of an eigenvalue smaller than this share of the largest eigenvalue's size is rounding (a centre's real part
+#: comes out of the finite differences as 1e-43 or 1e-11, never exactly 0): it is printed as 0.
+EIGEN_ROUNDING = 1e-7
 
 
-def _eigen_text(values) -> str:
-    return ", ".join(f"{complex(v).real:.3g}{complex(v).imag:+.3g}i" for v in values)
+def _number(value: float) -> str:
+    """A real number in three significant digits, without a trailing ``.0`` or an exponent for the sizes a payoff
+    matrix gives."""
+    return f"{value:.3g}".replace("e+0", "e").replace("e-0", "e-")
+
+
+def _imaginary(value: float) -> str:
+    """``b`` as the imaginary part's size: ``i`` for 1, ``0.577i`` otherwise."""
+    return "i" if _number(value) == "1" else f"{_number(value)}i"
+
+
+def eigen_text(values) -> str:
+    """Eigenvalues as a reader writes them: parts tiny against the largest size rounded to 0, a conjugate pair as one
+    ``a ± bi``.
+
+    >>> eigen_text([-5.38e-43 + 1j, -5.38e-43 - 1j])
+    '±i'
+    >>> eigen_text([-1 + 577.35j, -1 - 577.35j, 2.0])
+    '-1 ± 577i, 2'
+    >>> eigen_text([1e-12 - 0.57735j, 1e-12 + 0.57735j])
+    '±0.577i'
+    """
+    values = [complex(v) for v in values]
+    size = max((abs(v) for v in values), default=0.0)
+    tiny = EIGEN_ROUNDING * size
+    cleaned = [complex(v.real if abs(v.real) > tiny else 0.0, v.imag if abs(v.imag) > tiny else 0.0) for v in values]
+    said, paired = [], set()
+    for k, v in enumerate(cleaned):
+        if k in paired:
+            continue
+        if v.imag == 0:
+            said.append(_number(v.real))
+            continue
+        partner = next(
+            (j for j in range(k + 1, len(cleaned)) if j not in paired and abs(cleaned[j] - v.conjugate()) <= tiny),
+            None,
+        )
+        if partner is None:  # (a real matrix's complex eigenvalues come in pairs; said alone all the same)
+            sign = "+" if v.imag > 0 else "-"
+            said.append(
+                f"{_number(v.real)} {sign} {_imaginary(abs(v.imag))}" if v.real else f"{sign}{_imaginary(abs(v.imag))}"
+            )
+            continue
+        paired.add(partner)
+        imaginary = _imaginary(abs(v.imag))
+        said.append(f"{_number(v.real)} ± {imaginary}" if v.real else f"±{imaginary}")
+    return ", ".join(said)
+
+
+def _strategies_text(strategies) -> str:
+    """A rest point's strategies in three significant digits, one bracket a population."""
+    return " against ".join("(" + ", ".join(_number(v) for v in s) + ")" for s in strategies)
 
 
 def rest_point_traces(setup: fields.Setup, points) -> list[dict]:
@@ -216,14 +285,13 @@ def rest_point_traces(setup: fields.Setup, points) -> list[dict]:
         plane = fields.to_plane(setup, np.array([np.concatenate(p.strategies) for p in chosen]))
         traces.append(
             dict(
-                mode="markers+text",
+                # (the legend names each class: a word beside each dot sat on the arrows, the star and the edges)
+                mode="markers",
                 marker=dict(size=12, symbol="circle", **REST_MARKERS[stability]),
-                text=[stability] * len(chosen),
-                textposition=[_label_position(point, setup) for point in plane],
-                textfont=dict(size=12),
                 name=f"rest point: {stability}",
                 hovertext=[
-                    f"{stability} rest point {p.strategies}<br>Jacobian's eigenvalues: {_eigen_text(p.eigenvalues)}"
+                    f"{stability} rest point {_strategies_text(p.strategies)}<br>"
+                    + explain_fields.eigenvalues_words(setup.dynamic, eigen_text(p.eigenvalues))
                     for p in chosen
                 ],
                 hoverinfo="text",
@@ -349,29 +417,40 @@ def strategy_space(
         )
     name, equation = fields.DYNAMIC_TITLES[setup.dynamic]
     heading = title or f"{name} and the iterates<br><sup>{equation}</sup>"
-    legend = dict(orientation="v", y=1.0, yanchor="top", x=1.03, font=dict(size=11))
+    # The legend under the plot, in rows, and the colour bar in the right margin: beside the plot they took half a
+    # column's width from a square or a triangle (which then shrinks in both directions to stay in shape).
+    legend = dict(
+        orientation="h",
+        x=0.0,
+        xanchor="left",
+        yref="container",
+        y=0.0,
+        yanchor="bottom",
+        font=dict(size=11),
+    )
     if setup.space in TRIANGULAR:
         labels = game.row_actions
+        # No tick labels at the corners (1 on one side and 0 on the next collided there): the corners carry the
+        # actions' names.
+        ticks = dict(min=0, tickvals=list(TERNARY_TICKS), ticks="outside", ticklen=4)
         ternary = dict(
             sum=1,
-            aaxis=dict(title=_title(labels[0]), min=0),
-            baxis=dict(title=_title(labels[1]), min=0),
-            caxis=dict(title=_title(labels[2]), min=0),
+            aaxis=dict(title=_title(labels[0]), **ticks),
+            baxis=dict(title=_title(labels[1]), **ticks),
+            caxis=dict(title=_title(labels[2]), **ticks),
         )
-        return _figure(traces, heading, HEIGHT, ternary=ternary, legend=legend, margin=dict(l=50, r=200, t=80, b=60))
+        return _figure(traces, heading, HEIGHT, ternary=ternary, legend=legend, margin=TERNARY_MARGIN)
     who = "the fixed opponent plays" if setup.space == "segment" else "column plays"
+    # Ticks outside, their labels clear of the corners' rest points (both axes' 0 met at the origin's dot).
+    axis = dict(
+        range=[0, 1], constrain="domain", ticks="outside", ticklen=4, ticklabelstandoff=6, tickvals=SQUARE_TICKS
+    )
     return _figure(
         traces,
         heading,
         HEIGHT,
-        xaxis=dict(range=[0, 1], title=_title(f"row plays {game.row_actions[0]}"), constrain="domain"),
-        yaxis=dict(
-            range=[0, 1],
-            title=_title(f"{who} {game.col_actions[0]}"),
-            scaleanchor="x",
-            scaleratio=1,
-            constrain="domain",
-        ),
+        xaxis=dict(title=_title(f"row plays {game.row_actions[0]}"), **axis),
+        yaxis=dict(title=_title(f"{who} {game.col_actions[0]}"), scaleanchor="x", scaleratio=1, **axis),
         legend=legend,
-        margin=dict(l=60, r=200, t=80, b=60),
+        margin=SQUARE_MARGIN,
     )
