@@ -52,7 +52,7 @@ import numpy as np
 from .. import validation
 from ..inputs import read_text
 from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
-from ..trees.game import CHANCE_NODE, TreeGame, check_tree_game
+from ..trees.game import CHANCE_NODE, TreeGame, chance_of, check_tree_game, children_of
 
 __all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
 
@@ -740,9 +740,9 @@ def write_efg(game: TreeGame) -> str:
                 )
                 continue
             if actor == CHANCE_NODE:
-                kids = [int(c) for c in tree.children[k] if c >= 0]
+                kids = children_of(tree, k).tolist()
                 names = [_outcome_name(game, label, child) or str(o + 1) for o, child in enumerate(kids)]
-                probabilities = tree.chance[k, : len(kids)]
+                probabilities = chance_of(tree, k)
                 lines.append(chance_line(label, "", names, _probabilities(probabilities, f"node {label!r}", notes)))
             else:
                 row = int(tree.infoset[k])
@@ -750,7 +750,7 @@ def write_efg(game: TreeGame) -> str:
                 lines.append(
                     f"p {_quoted(label)} {actor + 1} {number[row]} {_quoted(game.infosets[row])} {{ {actions} }} 0"
                 )
-                kids = [int(c) for c in tree.children[k, : int(tree.num_actions[row])]]
+                kids = children_of(tree, k).tolist()
             stack.extend(reversed(kids))
 
     trie = _deal_trie(game)
