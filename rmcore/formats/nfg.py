@@ -64,14 +64,14 @@ _TOKEN = re.compile(
         (?P<brace>[{}])
       | (?P<comma>,)
       | "(?P<string>(?:[^"\\]|\\.)*)(?P<closing>"?)
-      | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?=[\s{},"]|\Z)
+      | (?P<number>[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))(?=[\s{},"]|\Z)
       | (?P<word>[^\s{}",]+)
       | (?P<end>\Z)
     )""",
     re.VERBOSE | re.DOTALL,
 )
 _ESCAPE = re.compile(r'\\(["\\])')
-_INTEGER = re.compile(r"\+?\d+")
+_INTEGER = re.compile(r"\+?[0-9]+")  # (ASCII digits only, as in numbers: \d and int() take '１２')
 
 
 class _Token(NamedTuple):
@@ -96,7 +96,9 @@ def _describe(token: _Token) -> str:
         return f"the text {shown!r}"
     if token.kind in ("number", "word"):
         shown = token.text if len(token.text) <= 30 else token.text[:29] + "…"
-        return f"{'the number' if token.kind == 'number' else 'the word'} {shown!r}"
+        digits = token.kind == "word" and any(c.isdigit() and not c.isascii() for c in token.text)
+        also = " (numbers are written in the ASCII digits 0-9)" if digits else ""
+        return f"{'the number' if token.kind == 'number' else 'the word'} {shown!r}{also}"
     return repr(token.kind)
 
 
@@ -148,7 +150,9 @@ class _Reader:
         """The current token as a double (exactly rounded, fractions included), moving on."""
         token = self.token
         if token.kind == "word" and (token.text[0].isdigit() or token.text[0] in "+-."):
-            raise self.error(f"{token.text[:30]!r} is not a number (write 3, -1.5, 2.5e-3 or 1/3)")
+            digits = any(c.isdigit() and not c.isascii() for c in token.text)
+            also = " in the ASCII digits 0-9" if digits else ""
+            raise self.error(f"{token.text[:30]!r} is not a number (write 3, -1.5, 2.5e-3 or 1/3{also})")
         if token.kind != "number":
             raise self.error(f"expected {what}, found {_describe(token)}")
         if len(token.text) > MAX_NUMBER_CHARS:
