@@ -240,7 +240,8 @@ def test_bare_addresses_in_a_game_files_names_reach_the_tree_page_as_text():
     assert not app.exception
     assert app.session_state.kuhn_live.race.game.name == "Rules at https://a.example/r"
     sources = _markdown_sources(app)
-    readable = " ".join(shown(text).replace("\u2060", "") for text in sources)
+    readable = " ".join(shown(text) for text in sources)
     assert "see www.b.example" in readable and "https://a.example/r" in readable
-    linked = [text for text in sources if _AUTOLINKED.search(shown(text))]
+    # (the text as remark-gfm sees it: its escapes resolved, its word joiners kept)
+    linked = [text for text in sources if _AUTOLINKED.search(re.sub(r"\\(.)", r"\1", text))]
     assert linked == [], f"an address would become a link: {linked[0]!r}"
