@@ -50,7 +50,7 @@ def test_a_chance_node_of_ten_thousand_outcomes_is_laid_out_by_its_children_in_b
     assert tree.child_start.shape == (nodes + 1,) and int(np.diff(tree.child_start).max()) == WIDE
     for name in ("block_child", "block_child_base", "block_child_stride"):
         assert getattr(tree, name).ndim == 1 and getattr(tree, name).shape[0] <= nodes
-    # A [node, widest] layout alone was 2 x 10,005 x 10,000 x 8 bytes, 1.6 GB.
+    # A [node, widest] layout alone would be 2 x 10,005 x 10,000 x 8 bytes, 1.6 GB.
     assert peak < 150, f"reading and laying out took {peak:.0f} MB"
     chance = int(np.flatnonzero(tree.player == tree_game.CHANCE_NODE)[0])
     assert tree_game.chance_of(tree, chance).tolist() == [1 / WIDE] * WIDE
@@ -147,7 +147,7 @@ def test_a_long_quoted_string_is_refused_where_it_starts_without_reading_it_whol
 
     message, peak = _peak_megabytes(read)
     assert message == "the .efg text, line 1: a quoted string is longer than 10,000 characters, the most read"
-    assert peak < 20, f"refusing a 2 MB title took {peak:.0f} MB (the tokenizer's expression took 300)"
+    assert peak < 20, f"refusing a 2 MB title took {peak:.0f} MB (a backtracking expression takes 300)"
     fits = text.replace(title, "y" * efg.MAX_EFG_STRING_CHARS)
     assert rmcore.read_efg(fits).name == "y" * efg.MAX_EFG_STRING_CHARS
     escaped = 'EFG 2 R "a \\" b\nc" { "A" "B" } ""\np "" 1 1 "" { "a" } 0\nt "" 1 "" { 1, -1 }\np'
@@ -245,3 +245,11 @@ def test_bare_addresses_in_a_game_files_names_reach_the_tree_page_as_text():
     # (the text as remark-gfm sees it: its escapes resolved, its word joiners kept)
     linked = [text for text in sources if _AUTOLINKED.search(re.sub(r"\\(.)", r"\1", text))]
     assert linked == [], f"an address would become a link: {linked[0]!r}"
+
+
+def test_a_long_quoted_text_in_an_nfg_file_costs_its_characters_not_a_hundred_bytes_each():
+    title = 'x\\"' * 100_000 + "y" * 1_500_000  # (1.8 MB: escapes and plain characters)
+    game, peak = _peak_megabytes(lambda: rmcore.read_nfg(f'NFG 1 R "{title}" {{ "1" "2" }} {{ 1 1 }} 1 -1'))
+    assert game.name.startswith('x"x"') and peak < 30, f"{peak:.0f} MB (a backtracking expression takes 300)"
+    with pytest.raises(ValueError, match="line 1, column 9: a quoted text is not closed"):
+        rmcore.read_nfg('NFG 1 R "' + "z" * 1_000_000)
