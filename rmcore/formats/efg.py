@@ -66,7 +66,7 @@ MAX_EFG_CHARS = 50_000_000
 MAX_EFG_HISTORY_CHARS = 50_000_000
 
 #: Longest quoted string read (a title, a name, an action), in characters: names are shown on pages and in every
-#: node's history, and a 25 MB title took the tokenizer 4.95 GB.
+#: node's history (a 25 MB title read whole by a backtracking expression takes 4.95 GB).
 MAX_EFG_STRING_CHARS = 10_000
 
 #: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
@@ -85,7 +85,7 @@ SNAP_DENOMINATOR = 1_000_000
 _LARGEST_WHOLE = int(sys.float_info.max)  # (the largest double is a whole number)
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
-# A string is read by _string_end, not by this expression: "(?:[^"\\]|\\.)*" kept a backtracking entry per
+# A string is read by _string_end, not by this expression: "(?:[^"\\]|\\.)*" keeps a backtracking entry per
 # character (about 200 bytes each).
 _TOKEN = re.compile(
     r"""(?P<space>[ \t\r\f\v,]+)

@@ -73,8 +73,8 @@ class TreeArrays(NamedTuple):
     player: np.ndarray  # [node] 0 or 1 at decisions, TERMINAL, or CHANCE_NODE where chance moves inside a deal
     infoset: np.ndarray  # [node] information-set index at decisions, -1 elsewhere
     #: [edge] every node's children in order, node by node: node ``k``'s child by action or outcome ``a`` is
-    #: ``children[child_start[k] + a]`` (a list sized by the real children: a layout ``[node, most children]`` made a
-    #: tree with one chance node of 10,000 outcomes 10,000 x 10,000 entries)
+    #: ``children[child_start[k] + a]`` (a list sized by the real children: a layout ``[node, most children]`` would
+    #: give a tree with one chance node of 10,000 outcomes 10,000 x 10,000 entries)
     children: np.ndarray
     child_start: np.ndarray  # [node + 1] where each node's children begin in ``children`` (and ``chance``)
     chance: np.ndarray  # [edge] at a chance node's children, each outcome's probability (0 elsewhere)
