@@ -253,3 +253,10 @@ def test_a_long_quoted_text_in_an_nfg_file_costs_its_characters_not_a_hundred_by
     assert game.name.startswith('x"x"') and peak < 30, f"{peak:.0f} MB (a backtracking expression takes 300)"
     with pytest.raises(ValueError, match="line 1, column 9: a quoted text is not closed"):
         rmcore.read_nfg('NFG 1 R "' + "z" * 1_000_000)
+
+
+def test_write_nfg_takes_for_openspiel_as_true_or_false():
+    game = rmcore.preset("rps-crash")
+    with pytest.raises(ValueError, match="for_openspiel must be True or False, got 'yes'"):
+        rmcore.write_nfg(game, for_openspiel="yes")
+    assert rmcore.read_nfg(rmcore.write_nfg(game, for_openspiel=True)).shape == game.shape

@@ -501,10 +501,12 @@ def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
     Raises
     ------
     ValueError
-        If ``game`` is not a :class:`~rmcore.MatrixGame`.
+        If ``game`` is not a :class:`~rmcore.MatrixGame`, or ``for_openspiel`` not True or False.
     """
     if not isinstance(game, MatrixGame):
         raise ValueError(f"write_nfg takes a MatrixGame, not {type(game).__name__}")
+    if not isinstance(for_openspiel, bool):
+        raise ValueError(f"for_openspiel must be True or False, got {for_openspiel!r}")
     rows, cols = game.shape
     if for_openspiel:
         title = '"' + " ".join(game.name.split()).replace('"', "'").replace("\\", "/").replace("\x00", "\ufffd") + '"'
