@@ -561,8 +561,12 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         Naming the line and the reason: a malformed or truncated file, binary data, a file longer than
         ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, a payoff
         outside ``config.MAX_PAYOFF`` or below ``config.MIN_PAYOFF`` in size, chance probabilities that do not sum to
-        exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits, an
-        information set whose actions change, imperfect recall, more than ``max_nodes`` nodes.
+        exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits,
+        outcomes whose sum on a path needs one of more than 2,000 digits, a quoted string longer than
+        ``MAX_EFG_STRING_CHARS``, a number in other digits than ASCII's, an information set whose actions change,
+        imperfect recall, more than ``max_nodes`` nodes, a policy of more than ``MAX_POLICY_CELLS`` cells
+        (``rmcore.trees.builder``). Also when ``max_nodes`` is not a whole number of at least 1, or ``notes`` not a
+        list or None.
     """
     max_nodes = validation.whole_number(max_nodes, "max_nodes", 1)
     if notes is not None and not isinstance(notes, list):
