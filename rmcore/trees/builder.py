@@ -134,7 +134,9 @@ def build_tree_game(
     rules
         What the game was built from (kept as ``TreeGame.rules``).
     max_nodes
-        Refuse (ValueError) a tree with more nodes than this.
+        Refuse (ValueError) a tree with more nodes than this. A game whose policy arrays would have more than
+        :data:`MAX_POLICY_CELLS` cells (information sets times the most actions at one) is refused too, from the
+        counts, before any array is made.
     label
         ``label(state, history)``: what ``node_labels`` holds for a node; by default its history (the action and
         outcome names from the root, joined by spaces).
