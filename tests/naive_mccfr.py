@@ -44,11 +44,12 @@ class NaiveMCCFR:
 
     def actions(self, node):
         info = int(self.tree.infoset[node])
-        return info, [int(c) for c in self.tree.children[node, : self.tree.num_actions[info]]]
+        first = int(self.tree.child_start[node])
+        return info, [int(c) for c in self.tree.children[first : first + self.tree.num_actions[info]]]
 
     def outcomes(self, node):
-        count = int((self.tree.children[node] >= 0).sum())
-        return [int(c) for c in self.tree.children[node, :count]], [float(p) for p in self.tree.chance[node, :count]]
+        first, end = int(self.tree.child_start[node]), int(self.tree.child_start[node + 1])
+        return [int(c) for c in self.tree.children[first:end]], [float(p) for p in self.tree.chance[first:end]]
 
     def strategy(self, info, n):
         positive = [max(r, 0.0) for r in self.regrets.setdefault(info, [0.0] * n)]

@@ -14,6 +14,12 @@ import numpy as np
 CHANCE, TERMINAL = -2, -1
 
 
+def _children(tree, node):
+    """Node ``node``'s children, and their probabilities at a chance node (its slice of the tree's edge lists)."""
+    first, end = int(tree.child_start[node]), int(tree.child_start[node + 1])
+    return tree.children[first:end], tree.chance[first:end]
+
+
 def _reach(game, policy):
     """{node: (pi_1, pi_2, pi_c)} by recursion from the deals' roots."""
     tree = game.tree
@@ -22,11 +28,10 @@ def _reach(game, policy):
     def walk(node, r0, r1, rc):
         reach[node] = (r0, r1, rc)
         actor = int(tree.player[node])
-        for slot, child in enumerate(tree.children[node]):
-            if child < 0:
-                break
+        kids, chance = _children(tree, node)
+        for slot, child in enumerate(kids):
             if actor == CHANCE:
-                walk(int(child), r0, r1, rc * tree.chance[node, slot])
+                walk(int(child), r0, r1, rc * chance[slot])
             elif actor == 0:
                 walk(int(child), r0 * policy[tree.infoset[node], slot], r1, rc)
             else:
@@ -46,10 +51,9 @@ def expected_value(game, policy) -> float:
         if actor == TERMINAL:
             return float(tree.payoff[node])
         total = 0.0
-        for slot, child in enumerate(tree.children[node]):
-            if child < 0:
-                break
-            p = tree.chance[node, slot] if actor == CHANCE else policy[tree.infoset[node], slot]
+        kids, chance = _children(tree, node)
+        for slot, child in enumerate(kids):
+            p = chance[slot] if actor == CHANCE else policy[tree.infoset[node], slot]
             total += p * value(int(child))
         return total
 
@@ -69,9 +73,7 @@ def best_response_value(game, policy, player: int) -> float:
         if actor == player:
             own_length[int(tree.infoset[node])] = count
             count += 1
-        for child in tree.children[node]:
-            if child < 0:
-                break
+        for child in _children(tree, node)[0]:
             lengths(int(child), count)
 
     for root in tree.deal_root:
@@ -82,12 +84,13 @@ def best_response_value(game, policy, player: int) -> float:
         actor = int(tree.player[node])
         if actor == TERMINAL:
             return sign * float(tree.payoff[node])
-        kids = [int(c) for c in tree.children[node] if c >= 0]
+        kids, chance = _children(tree, node)
+        kids = [int(c) for c in kids]
         if actor == player:
             return value(kids[chosen[int(tree.infoset[node])]])
         total = 0.0
         for slot, child in enumerate(kids):
-            p = tree.chance[node, slot] if actor == CHANCE else policy[tree.infoset[node], slot]
+            p = chance[slot] if actor == CHANCE else policy[tree.infoset[node], slot]
             total += p * value(child)
         return total
 
@@ -101,6 +104,6 @@ def best_response_value(game, policy, player: int) -> float:
         for node in nodes_of[info]:
             weight = reach[node][1 - player] * reach[node][2]
             for a in range(n):
-                scores[a] += weight * value(int(tree.children[node, a]))
+                scores[a] += weight * value(int(_children(tree, node)[0][a]))
         chosen[info] = int(np.argmax(scores))
     return sum(float(p) * value(int(root)) for root, p in zip(tree.deal_root, tree.deal_probability))

@@ -39,9 +39,8 @@ def test_a_hand_written_file_reads_with_its_outcomes_summed_along_each_path():
 
     def in_file_order(node):  # the nodes as the file lists them: depth first
         yield node
-        for child in tree.children[node]:
-            if child >= 0:
-                yield from in_file_order(int(child))
+        for child in tree.children[tree.child_start[node] : tree.child_start[node + 1]]:
+            yield from in_file_order(int(child))
 
     order = [k for root in tree.deal_root for k in in_file_order(int(root))]
     # The ante 1/2 is added to every terminal's payoff; the coin is a deal of two, the middle chance node stays.

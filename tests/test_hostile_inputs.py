@@ -134,14 +134,16 @@ def _corrupted(field: str, change) -> rmcore.TreeGame:
 @pytest.mark.parametrize(
     "field, change, message",
     [
-        ("children", lambda a: a.__setitem__((0, 0), 10_000), "child index outside"),
-        ("children", lambda a: a.__setitem__((5, 0), 2), "parent and parent_slot"),  # a child with two parents
+        ("children", lambda a: a.__setitem__(0, 10_000), "child index outside"),
+        # (node 5's first child made node 2, which has a parent already: a child with two parents)
+        ("children", lambda a: a.__setitem__(rmcore.KUHN.tree.child_start[5], 2), "parent and parent_slot"),
+        ("child_start", lambda a: a.__setitem__(1, a[1] + 1), "one child for each of its information set's actions"),
         ("infoset", lambda a: a.__setitem__(int(np.argmax(a >= 0)), 99), "information set is outside"),
         ("player", lambda a: a.__setitem__(0, 7), "player must be"),
         ("deal_probability", lambda a: a.__setitem__(0, 0.5), "sum to 1"),
         ("payoff", lambda a: a.__setitem__(-1, np.nan), "not a finite number"),
         ("response_order", lambda a: a.__setitem__((0, 0), a[0, 1]), "every block once"),
-        ("block_child_base", lambda a: a.__setitem__((0, 0), a[0, 0] + 1), "offsets must lie within"),
+        ("block_child_base", lambda a: a.__setitem__(0, a[0] + 1), "offsets must lie within"),
         ("block_start", lambda a: a.__setitem__(1, a[1] + 1), "every node of a block"),
         ("deal_root", lambda a: a.__setitem__(0, a[1]), "roots must be exactly"),
     ],

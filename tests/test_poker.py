@@ -44,7 +44,8 @@ def test_the_builders_kuhn_is_the_hand_built_kuhn_node_for_node():
         player, infoset, payoff, kids = by_hand[label]
         assert tree.player[k] == player and tree.payoff[k] == payoff, label
         assert (game.infosets[tree.infoset[k]] if infoset else None) == infoset, label
-        assert tuple(game.node_labels[c] for c in tree.children[k] if c >= 0) == kids, label
+        below = tree.children[tree.child_start[k] : tree.child_start[k + 1]]
+        assert tuple(game.node_labels[c] for c in below) == kids, label
     assert [game.node_labels[r] for r in tree.deal_root] == [(a, b, "") for a, b in itertools.permutations(range(3), 2)]
     assert tree.deal_probability.tolist() == [1 / 6] * 6 and tree.num_actions.tolist() == [2] * 12
     assert [len(game.node_labels[k][2]) for k in range(len(game.node_labels))] == tree.depth.tolist()
@@ -91,7 +92,10 @@ def test_leduc_tree_facts():
     # cards.
     decisions, chance = (tree.player >= 0).sum(), (tree.player == rmcore.trees.game.CHANCE_NODE).sum()
     assert (decisions, chance, (tree.player == -1).sum()) == (30 * (6 + 5 * 4 * 6), 30 * 5, 30 * (4 + 5 * 4 * (4 + 5)))
-    assert np.allclose(tree.chance[tree.player == rmcore.trees.game.CHANCE_NODE], 0.25)
+    chance_nodes = np.flatnonzero(tree.player == rmcore.trees.game.CHANCE_NODE)
+    assert (np.diff(tree.child_start)[chance_nodes] == 4).all()
+    outcomes = tree.chance[tree.child_start[chance_nodes][:, None] + np.arange(4)]
+    assert np.array_equal(outcomes, np.full((chance_nodes.size, 4), 0.25))
     first_round = [k for k, name in enumerate(game.infosets) if "/" not in name]
     assert len(first_round) == 36 and sorted(set(tree.num_actions.tolist())) == [2, 3]
     assert game.actions[game.infosets.index("J♠")] == ("check", "bet")

@@ -48,7 +48,8 @@ def walk_together(game: rmcore.TreeGame) -> dict:
             else:
                 k = node[label]
                 assert tree.player[k] == rmcore.trees.game.CHANCE_NODE, label
-                assert tree.chance[k, : len(outcomes)].tolist() == [p for _, p in outcomes], label
+                probabilities = tree.chance[tree.child_start[k] : tree.child_start[k + 1]]
+                assert probabilities.tolist() == [p for _, p in outcomes], label
             stack.extend((state.child(a), path + (name,)) for (a, _), name in zip(outcomes, names))
             continue
         k = node[label]

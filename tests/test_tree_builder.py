@@ -86,7 +86,7 @@ def test_leading_chance_nodes_become_deals_multiplied_from_the_root_down():
     assert [game.node_labels[r] for r in roots] == ["a x", "a y", "b"]  # (the deals in the order the root lists them)
     assert game.tree.deal_probability.tolist() == [1.0 * (1 / 3) * (1 / 7), 1.0 * (1 / 3) * (6 / 7), 2 / 3]
     assert game.deal_paths[1] == (("a", Fraction(1, 3)), ("y", Fraction(6, 7)))
-    assert game.node_labels[game.tree.children[roots[0], 0]] == "a x stop"
+    assert game.node_labels[game.tree.children[game.tree.child_start[roots[0]]]] == "a x stop"
 
 
 def test_every_inconsistency_is_named():

@@ -7,8 +7,10 @@ Streamlit renders Markdown (and its own ``:material/...:`` icons, ``:red[...]`` 
 ``![i](https://attacker.example/p.png)`` or ``<a href=x>y</a>`` must reach the screen as those characters, not as an
 image fetched from elsewhere or a link. Every page element that shows a user's text calls one of these.
 
->>> markdown("**bold** ![i](https://x.example/p.png) $x$ :material/lock:")
-'\\\\*\\\\*bold\\\\*\\\\* \\\\!\\\\[i\\\\](https\\\\://x.example/p.png) \\\\$x\\\\$ \\\\:material/lock\\\\:'
+>>> markdown("**bold** ![i](x.png) $x$ :material/lock:")
+'\\\\*\\\\*bold\\\\*\\\\* \\\\!\\\\[i\\\\](x.png) \\\\$x\\\\$ \\\\:material/lock\\\\:'
+>>> markdown("see https://x.example or www.x.example") == "see https\\\\:\\u2060//x.example or www\\u2060.x.example"
+True
 >>> plotly('<a href="x">y</a> & <b>')
 '&lt;a href="x"&gt;y&lt;/a&gt; &amp; &lt;b&gt;'
 """
@@ -23,6 +25,11 @@ __all__ = ["markdown", "plotly"]
 # inside a line: emphasis, code, links and images, raw HTML, tables, headings, maths, icons and colours. A backslash
 # before an ASCII punctuation character shows that character (CommonMark 2.4).
 _MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!:"})
+# GitHub's autolinks (``https://...``, ``www....``, ``name@host.org``) are found in the text after its escapes are
+# resolved (remark-gfm), so no backslash stops them: a word joiner (U+2060, invisible and unbreakable) inside each
+# breaks the pattern and leaves the text as it looks.
+_AUTOLINK = re.compile(r"(?<=:)(?=//)|(?<=www)(?=\.)|(?=@)", re.IGNORECASE)
+_WORD_JOINER = "\u2060"
 # A list item, a block quote or a heading is made by what starts a line: a name put first in a caption must not.
 _LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([-+.)])(?=[\s-]|$)")
 
@@ -31,7 +38,8 @@ def markdown(text: object) -> str:
     """``text`` shown as typed where Streamlit renders Markdown: ``st.markdown``, ``st.caption``, notices, a widget's
     label, a table cell drawn as Markdown. Line breaks become spaces: a name is one line."""
     flat = " ".join(str(text).splitlines())
-    return _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), flat.translate(_MARKDOWN_SPECIAL))
+    escaped = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), flat.translate(_MARKDOWN_SPECIAL))
+    return _AUTOLINK.sub(_WORD_JOINER, escaped)
 
 
 _PLOTLY_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})

@@ -676,7 +676,8 @@ def lesson_words(game: str, value: str) -> str:
 def efg_notes(notes: tuple[str, ...], shown: int = 3) -> str:
     """Under the tree page's uploader: what the .efg reader assumed (``rmcore.read_efg``'s notes), the first ``shown``
     of them and how many more."""
-    more = f" (and {len(notes) - shown} more nodes alike)" if len(notes) > shown else ""
+    hidden = len(notes) - shown
+    more = f" (and {hidden:,} more {'node' if hidden == 1 else 'nodes'} alike)" if hidden > 0 else ""
     return "Read as: " + "; ".join(markdown(note) for note in notes[:shown]) + more + "."
 
 

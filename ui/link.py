@@ -243,9 +243,12 @@ def efg_param(text: str) -> str:
 
 
 def efg_from_param(param: str) -> str:
-    """The .efg text a ``kuhn_efg`` parameter carries; ``ValueError`` says what is wrong with it."""
-    if len(param) > MAX_PARAM_CHARS:
-        raise ValueError(f"it is {len(param):,} characters long (at most {MAX_PARAM_CHARS:,})")
+    """The .efg text a ``kuhn_efg`` parameter carries; ``ValueError`` says what is wrong with it. One longer than
+    ``MAX_EFG_LINK_CHARS`` (more than a page writes into its links) is refused before it is decompressed."""
+    if len(param) > MAX_EFG_LINK_CHARS:
+        raise ValueError(
+            f"it is {len(param):,} characters long; a link carries a game of at most {MAX_EFG_LINK_CHARS:,}"
+        )
     try:
         packed = base64.b64decode(param + "=" * (-len(param) % 4), altchars=b"-_", validate=True)
     except (binascii.Error, ValueError):

@@ -30,7 +30,7 @@ import numpy as np
 from .._deprecated import getattr_for
 from ..records import ExactSolution, Policy
 from ..trees.cfr import nash_conv
-from ..trees.game import CHANCE_NODE, TreeGame, policy_width
+from ..trees.game import CHANCE_NODE, TreeGame, chance_of, children_of, policy_width
 
 __all__ = ["solve"]
 
@@ -67,18 +67,16 @@ def _sequence_form(game: TreeGame) -> _SequenceForm:
             terms.append(chance[node] * tree.payoff[node])
             continue
         if actor == CHANCE_NODE:
-            for k, child in enumerate(tree.children[node]):
-                if child < 0:
-                    break
+            for child, probability in zip(children_of(tree, node), chance_of(tree, node)):
                 sequence[child] = sequence[node]
-                chance[child] = chance[node] * tree.chance[node, k]
+                chance[child] = chance[node] * probability
             continue
         info = tree.infoset[node]
         if parent[actor][info] not in (-1, sequence[node, actor]):
             raise ValueError(f"{game.name} lacks perfect recall at {game.infosets[info]!r}: the sequence form needs it")
         parent[actor][info] = sequence[node, actor]
         for a in range(tree.num_actions[info]):
-            child = tree.children[node, a]
+            child = tree.children[tree.child_start[node] + a]
             sequence[child] = sequence[node]
             sequence[child, actor] = first[actor][info] + a
             chance[child] = chance[node]

@@ -52,9 +52,9 @@ import numpy as np
 from .. import validation
 from ..inputs import read_text
 from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
-from ..trees.game import CHANCE_NODE, TreeGame, check_tree_game
+from ..trees.game import CHANCE_NODE, TreeGame, chance_of, check_tree_game, children_of
 
-__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS"]
+__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS", "MAX_EFG_STRING_CHARS"]
 
 #: Longest ``.efg`` text read, in characters: Leduc hold'em written out is 0.8 MB, Liar's dice with six sides some
 #: 25 MB; parsing 50 MB takes Python about a minute.
@@ -65,9 +65,14 @@ MAX_EFG_CHARS = 50_000_000
 #: has 128 million and took the builder minutes and gigabytes; Leduc hold'em has 0.2 million.
 MAX_EFG_HISTORY_CHARS = 50_000_000
 
+#: Longest quoted string read (a title, a name, an action), in characters: names are shown on pages and in every
+#: node's history (a 25 MB title read whole by a backtracking expression takes 4.95 GB).
+MAX_EFG_STRING_CHARS = 10_000
+
 #: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
 _MAX_NUMBER_CHARS = 1100
-#: Most digits the exact sum of one chance node's probabilities may need in its denominator (and the same in bits).
+#: Most digits the exact sum of one chance node's probabilities, or of the outcomes' payoffs on one path from the root,
+#: may need in its denominator (and the same in bits): sums over unrelated denominators grow with every term.
 _MAX_SUM_DIGITS = 2_000
 _MAX_SUM_BITS = int(_MAX_SUM_DIGITS * math.log2(10))
 #: A chance probability written as a decimal within ``SNAP_TOLERANCE`` of a fraction whose denominator is at most
@@ -78,18 +83,22 @@ _MAX_SUM_BITS = int(_MAX_SUM_DIGITS * math.log2(10))
 SNAP_TOLERANCE = Fraction(1, 10**12)
 SNAP_DENOMINATOR = 1_000_000
 _LARGEST_WHOLE = int(sys.float_info.max)  # (the largest double is a whole number)
-_WHOLE = re.compile(r"[+-]?\d+")
+_WHOLE = re.compile(r"[+-]?[0-9]+")
 
+# A string is read by _string_end, not by this expression: "(?:[^"\\]|\\.)*" keeps a backtracking entry per
+# character (about 200 bytes each).
 _TOKEN = re.compile(
     r"""(?P<space>[ \t\r\f\v,]+)
       | (?P<newline>\n)
-      | (?P<string>"(?:[^"\\]|\\.)*")
+      | (?P<quote>")
       | (?P<brace>[{}])
       | (?P<word>[^\s,{}"]+)""",
     re.VERBOSE | re.DOTALL,
 )
-_NUMBER = re.compile(r"[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d{1,3})?)")
+# ASCII digits only: Python's \d and int() take any script's digits ('１２', '٣').
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?)")
 _ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_STRING_STOP = re.compile(r'["\\]')
 
 
 class _Token(NamedTuple):
@@ -128,6 +137,23 @@ class _Refusal(Exception):
         self.line, self.reason = line, reason
 
 
+def _string_end(text: str, opening: int, line: int) -> int:
+    """Where the string whose opening quote is at ``opening`` ends (one past its closing quote), looked for no further
+    than ``MAX_EFG_STRING_CHARS`` characters: a longer string is refused there, without reading it whole."""
+    search = _STRING_STOP.search
+    limit = min(len(text), opening + 1 + MAX_EFG_STRING_CHARS + 1)  # (room for the closing quote)
+    position = opening + 1
+    while True:
+        stop = search(text, position, limit)
+        if stop is None:
+            if limit == len(text):
+                raise _Refusal(line, "a string opens with a quote that is never closed")
+            raise _Refusal(line, f"a quoted string is longer than {MAX_EFG_STRING_CHARS:,} characters, the most read")
+        if stop.group() == '"':
+            return stop.end()
+        position = stop.end() + 1  # (a backslash and the character it escapes)
+
+
 def _tokens(text: str) -> Iterator[_Token]:
     """The tokens of ``text``, one at a time: a file of millions of them is refused by what reads them as soon as it
     has read too many, before they fill the memory (a list of a 30 MB file's tokens took 2 GB)."""
@@ -135,15 +161,18 @@ def _tokens(text: str) -> Iterator[_Token]:
     match = _TOKEN.match
     while position < end:
         found = match(text, position)
-        if found is None:  # only an opening quote without its closing one matches nothing
-            raise _Refusal(line, "a string opens with a quote that is never closed")
+        if found is None:  # (a space other than ASCII's, such as a no-break space: no token starts with it)
+            raise _Refusal(line, f"unexpected character {text[position]!r}: separate words with ASCII spaces")
         kind, value = found.lastgroup, found.group()
         if kind == "newline":
             line += 1
-        elif kind == "string":
-            inner = value[1:-1]
-            yield _Token(kind, _ESCAPE.sub(r"\1", inner) if "\\" in inner else inner, line)
-            line += value.count("\n")
+        elif kind == "quote":
+            closing = _string_end(text, position, line)
+            inner = text[position + 1 : closing - 1]
+            yield _Token("string", _ESCAPE.sub(r"\1", inner) if "\\" in inner else inner, line)
+            line += inner.count("\n")
+            position = closing
+            continue
         elif kind != "space":
             yield _Token(kind, value, line)
         position = found.end()
@@ -193,7 +222,9 @@ class _Parser:
         token = self.take("word", what)
         if len(token.text) > _MAX_NUMBER_CHARS or not _NUMBER.fullmatch(token.text):
             shown = token.text if len(token.text) <= 20 else token.text[:20] + "..."
-            raise _Refusal(token.line, f"expected {what} (a number such as 2, -0.5 or 1/3), found {shown!r}")
+            digits = any(c.isdigit() and not c.isascii() for c in token.text)
+            also = " (numbers are written in the ASCII digits 0-9)" if digits else ""
+            raise _Refusal(token.line, f"expected {what} (a number such as 2, -0.5 or 1/3), found {shown!r}{also}")
         text = token.text
         try:
             # Whole numbers and fractions of them (nearly every number a game file holds) without Fraction's
@@ -530,9 +561,16 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         Naming the line and the reason: a malformed or truncated file, binary data, a file longer than
         ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, a payoff
         outside ``config.MAX_PAYOFF`` or below ``config.MIN_PAYOFF`` in size, chance probabilities that do not sum to
-        exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits, an
-        information set whose actions change, imperfect recall, more than ``max_nodes`` nodes.
+        exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits,
+        outcomes whose sum on a path needs one of more than 2,000 digits, a quoted string longer than
+        ``MAX_EFG_STRING_CHARS``, a number in other digits than ASCII's, an information set whose actions change,
+        imperfect recall, more than ``max_nodes`` nodes, a policy of more than ``MAX_POLICY_CELLS`` cells
+        (``rmcore.trees.builder``). Also when ``max_nodes`` is not a whole number of at least 1, or ``notes`` not a
+        list or None.
     """
+    max_nodes = validation.whole_number(max_nodes, "max_nodes", 1)
+    if notes is not None and not isinstance(notes, list):
+        raise ValueError(f"notes must be a list (to which the reader appends) or None; got {type(notes).__name__}")
     text, where = _source_text(source)
     try:
         title, nodes, infosets, outcomes, assumed = _parse(text, max_nodes)
@@ -552,6 +590,12 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         node = nodes[index]
         last_seen[0] = index
         payoff = above + (outcomes[node.outcome].payoff if node.outcome else 0)
+        if payoff.denominator.bit_length() > _MAX_SUM_BITS:  # (each further sum would cost more: 94 s for 4.4 MB)
+            raise _Refusal(
+                node.line,
+                f"the payoffs of the outcomes on the path to this node add up to a fraction whose denominator has "
+                f"more than {_MAX_SUM_DIGITS:,} digits; write the payoffs over one denominator (1/6, 5/6, ...)",
+            )
         if node.kind == "t":
             return Terminal(float(payoff))
         infoset = infosets[node.infoset]
@@ -570,6 +614,8 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
             max_nodes=max_nodes,
             label=lambda state, history: nodes[state[0]].name or " ".join(history),  # the node's name, else its history
         )
+    except _Refusal as refusal:
+        raise ValueError(f"{where}, line {refusal.line}: {refusal.reason}") from None
     except (ValueError, OverflowError) as error:
         if last_seen[0] == len(nodes) - 1:  # the walk was over: a refusal of the whole game
             raise ValueError(f"{where}: {error}") from None
@@ -740,9 +786,9 @@ def write_efg(game: TreeGame) -> str:
                 )
                 continue
             if actor == CHANCE_NODE:
-                kids = [int(c) for c in tree.children[k] if c >= 0]
+                kids = children_of(tree, k).tolist()
                 names = [_outcome_name(game, label, child) or str(o + 1) for o, child in enumerate(kids)]
-                probabilities = tree.chance[k, : len(kids)]
+                probabilities = chance_of(tree, k)
                 lines.append(chance_line(label, "", names, _probabilities(probabilities, f"node {label!r}", notes)))
             else:
                 row = int(tree.infoset[k])
@@ -750,7 +796,7 @@ def write_efg(game: TreeGame) -> str:
                 lines.append(
                     f"p {_quoted(label)} {actor + 1} {number[row]} {_quoted(game.infosets[row])} {{ {actions} }} 0"
                 )
-                kids = [int(c) for c in tree.children[k, : int(tree.num_actions[row])]]
+                kids = children_of(tree, k).tolist()
             stack.extend(reversed(kids))
 
     trie = _deal_trie(game)

@@ -56,22 +56,23 @@ MAX_NUMBER_CHARS = 100
 _LOOKS_LIKE_TEXT = re.compile(r"\s*(NFG(\s|$)|$)|.*[\n\r\x00]", re.DOTALL)
 
 # One token after optional white space. A number must end where a token may end: "12abc" is one malformed word, not
-# the number 12 and a word. Gambit takes ``\"`` in a string for a quote; every other backslash stays as it is. The
-# closing quote is optional so that a text left open matches at once: requiring it made the regex search back through
-# the whole rest of the file before failing (2.2 s for a text of 1.9 MB left open; 0.2 s this way).
+# the number 12 and a word. A quoted text is found by _Reader._string from its opening quote: an expression
+# "(?:[^"\\]|\\.)*" keeps a backtracking entry per character (300 MB for a text of 2 MB). Gambit takes ``\"`` in a
+# string for a quote; every other backslash stays as it is.
 _TOKEN = re.compile(
     r"""\s*(?:
         (?P<brace>[{}])
       | (?P<comma>,)
-      | "(?P<string>(?:[^"\\]|\\.)*)(?P<closing>"?)
-      | (?P<number>[+-]?(?:\d+/\d+|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?))(?=[\s{},"]|\Z)
+      | (?P<quote>")
+      | (?P<number>[+-]?(?:[0-9]+/[0-9]+|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))(?=[\s{},"]|\Z)
       | (?P<word>[^\s{}",]+)
       | (?P<end>\Z)
     )""",
     re.VERBOSE | re.DOTALL,
 )
 _ESCAPE = re.compile(r'\\(["\\])')
-_INTEGER = re.compile(r"\+?\d+")
+_STRING_STOP = re.compile(r'["\\]')
+_INTEGER = re.compile(r"\+?[0-9]+")  # (ASCII digits only, as in numbers: \d and int() take '１２')
 
 
 class _Token(NamedTuple):
@@ -96,7 +97,9 @@ def _describe(token: _Token) -> str:
         return f"the text {shown!r}"
     if token.kind in ("number", "word"):
         shown = token.text if len(token.text) <= 30 else token.text[:29] + "…"
-        return f"{'the number' if token.kind == 'number' else 'the word'} {shown!r}"
+        digits = token.kind == "word" and any(c.isdigit() and not c.isascii() for c in token.text)
+        also = " (numbers are written in the ASCII digits 0-9)" if digits else ""
+        return f"{'the number' if token.kind == 'number' else 'the word'} {shown!r}{also}"
     return repr(token.kind)
 
 
@@ -112,19 +115,26 @@ class _Reader:
         match = _TOKEN.match(self.text, self.next_position)  # every text matches one of the alternatives
         kind = match.lastgroup
         self.next_position = match.end()
-        if kind == "closing":
-            if not match.group("closing"):
-                raise self.error(
-                    "a quoted text is not closed: the file ends before its closing quote", match.start("string") - 1
-                )
-            kind = "string"
-        if kind == "string":
-            return _Token("string", _ESCAPE.sub(r"\1", match.group(kind)), match.start(kind) - 1)
+        if kind == "quote":
+            return self._string(match.start(kind))
         if kind == "brace":
             return _Token(match.group(kind), match.group(kind), match.start(kind))
         if kind == "comma":
             return _Token(",", ",", match.start(kind))
         return _Token(kind, match.group(kind), match.start(kind))
+
+    def _string(self, opening: int) -> _Token:
+        """The quoted text whose opening quote is at ``opening``, found by its closing quote (a backslash takes the
+        character after it along)."""
+        position = opening + 1
+        while True:
+            stop = _STRING_STOP.search(self.text, position)
+            if stop is None:
+                raise self.error("a quoted text is not closed: the file ends before its closing quote", opening)
+            if stop.group() == '"':
+                self.next_position = stop.end()
+                return _Token("string", _ESCAPE.sub(r"\1", self.text[opening + 1 : stop.start()]), opening)
+            position = stop.end() + 1
 
     def advance(self) -> _Token:
         """The current token, moving on to the next."""
@@ -148,7 +158,9 @@ class _Reader:
         """The current token as a double (exactly rounded, fractions included), moving on."""
         token = self.token
         if token.kind == "word" and (token.text[0].isdigit() or token.text[0] in "+-."):
-            raise self.error(f"{token.text[:30]!r} is not a number (write 3, -1.5, 2.5e-3 or 1/3)")
+            digits = any(c.isdigit() and not c.isascii() for c in token.text)
+            also = " in the ASCII digits 0-9" if digits else ""
+            raise self.error(f"{token.text[:30]!r} is not a number (write 3, -1.5, 2.5e-3 or 1/3{also})")
         if token.kind != "number":
             raise self.error(f"expected {what}, found {_describe(token)}")
         if len(token.text) > MAX_NUMBER_CHARS:
@@ -489,10 +501,12 @@ def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
     Raises
     ------
     ValueError
-        If ``game`` is not a :class:`~rmcore.MatrixGame`.
+        If ``game`` is not a :class:`~rmcore.MatrixGame`, or ``for_openspiel`` not True or False.
     """
     if not isinstance(game, MatrixGame):
         raise ValueError(f"write_nfg takes a MatrixGame, not {type(game).__name__}")
+    if not isinstance(for_openspiel, bool):
+        raise ValueError(f"for_openspiel must be True or False, got {for_openspiel!r}")
     rows, cols = game.shape
     if for_openspiel:
         title = '"' + " ".join(game.name.split()).replace('"', "'").replace("\\", "/").replace("\x00", "\ufffd") + '"'

@@ -72,8 +72,12 @@ class TreeArrays(NamedTuple):
     # Nodes (histories), block by block.
     player: np.ndarray  # [node] 0 or 1 at decisions, TERMINAL, or CHANCE_NODE where chance moves inside a deal
     infoset: np.ndarray  # [node] information-set index at decisions, -1 elsewhere
-    children: np.ndarray  # [node, action or outcome] child node (-1 past the last)
-    chance: np.ndarray  # [node, outcome] at a chance node, each outcome's probability (0 elsewhere)
+    #: [edge] every node's children in order, node by node: node ``k``'s child by action or outcome ``a`` is
+    #: ``children[child_start[k] + a]`` (a list sized by the real children: a layout ``[node, most children]`` would
+    #: give a tree with one chance node of 10,000 outcomes 10,000 x 10,000 entries)
+    children: np.ndarray
+    child_start: np.ndarray  # [node + 1] where each node's children begin in ``children`` (and ``chance``)
+    chance: np.ndarray  # [edge] at a chance node's children, each outcome's probability (0 elsewhere)
     payoff: np.ndarray  # [node] player 1's payoff at terminals (0 elsewhere)
     parent: np.ndarray  # [node] its parent node (-1 at a deal's root)
     parent_slot: np.ndarray  # [node] which of the parent's actions or outcomes leads to it (-1 at a deal's root)
@@ -87,11 +91,14 @@ class TreeArrays(NamedTuple):
     block_start: np.ndarray  # [block + 1] block b's histories are nodes block_start[b] .. block_start[b + 1] - 1
     block_kind: np.ndarray  # [block] its histories' TreeArrays.player
     block_width: np.ndarray  # [block] its histories' actions or outcomes (0 for terminals)
-    block_child: np.ndarray  # [block, slot] the block of its histories' children by slot (-1 past the last)
-    #: [block, slot] a history's child by a slot is node ``base + node * stride``: history ``j * stride + offset`` of
+    #: [block slot] block ``b``'s slots are entries ``block_slot_start[b] .. block_slot_start[b + 1] - 1`` of
+    #: ``block_child``, ``block_child_base`` and ``block_child_stride`` (one per action or outcome, as ``children``)
+    block_slot_start: np.ndarray  # [block + 1]
+    block_child: np.ndarray  # [block slot] the block of its histories' children by slot
+    #: [block slot] a history's child by a slot is node ``base + node * stride``: history ``j * stride + offset`` of
     #: the child block for history ``j`` of this one (siblings of one shape merged ``stride`` to a block)
     block_child_base: np.ndarray
-    block_child_stride: np.ndarray  # [block, slot]
+    block_child_stride: np.ndarray  # [block slot]
     block_end: np.ndarray  # [block] one past the last block of its subtree
     root_blocks: np.ndarray  # the blocks whose histories are deals' roots
     # Each player's best-response order (see best_responses): per player, the blocks level by level (deepest level
@@ -240,14 +247,15 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
         if kind == TERMINAL:
             block += 1
             continue
+        slots = tree.block_slot_start[block]
         for slot in range(tree.block_width[block]):
-            child = tree.block_child[block, slot]
-            stride = tree.block_child_stride[block, slot]
+            child = tree.block_child[slots + slot]
+            stride = tree.block_child_stride[slots + slot]
             first[child] = lo * stride
             last[child] = hi * stride
             if tree.block_kind[child] == TERMINAL and not terminals:
                 continue
-            base = tree.block_child_base[block, slot]
+            base = tree.block_child_base[slots + slot]
             for j in range(lo, hi):
                 node = start + j
                 into = base + node * stride
@@ -255,7 +263,7 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
                 own_1 = reach[1, node]
                 by_chance = reach[2, node]
                 if kind == CHANCE_NODE:
-                    by_chance *= tree.chance[node, slot]
+                    by_chance *= tree.chance[tree.child_start[node] + slot]
                 elif kind == 0:
                     own_0 *= policy[tree.infoset[node], slot]
                 else:
@@ -268,6 +276,13 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
 
 
 # -- the CFR pass ----------------------------------------------------------------------------------
+
+
+@part(**_PART)
+def _slots_of(tree, block):
+    """``(width, bases, strides)`` of a block's slots: its number of children, and views of its bases and strides."""
+    first, end = tree.block_slot_start[block], tree.block_slot_start[block + 1]
+    return tree.block_width[block], tree.block_child_base[first:end], tree.block_child_stride[first:end]
 
 
 @part(**_PART)
@@ -311,13 +326,13 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
         if kind == TERMINAL or state.reached[block] != stamp:
             continue
         lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
-        n = tree.block_width[block]
-        base, stride = tree.block_child_base[block], tree.block_child_stride[block]
+        n, base, stride = _slots_of(tree, block)
         if kind == CHANCE_NODE:
             for node in range(lo, hi):
                 total = 0.0
+                edges = tree.child_start[node]
                 for a in range(n):
-                    total += chance[node, a] * value[base[a] + node * stride[a]]
+                    total += chance[edges + a] * value[base[a] + node * stride[a]]
                 value[node] = total
             continue
         learns = updating == BOTH or kind == updating
@@ -500,12 +515,13 @@ def _expectations(tree, policy, state, block, lo, hi, row):
     """``state.responses[row]`` of a block's histories (nodes ``lo .. hi - 1``) as expectations of their children's:
     over the policy at a decision, over chance's probabilities at a chance node."""
     responses, infoset, chance = state.responses, tree.infoset, tree.chance
-    n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
+    n, base, stride = _slots_of(tree, block)
     if tree.block_kind[block] == CHANCE_NODE:
         for node in range(lo, hi):
             total = 0.0
+            edges = tree.child_start[node]
             for a in range(n):
-                total += chance[node, a] * responses[row, base[a] + node * stride[a]]
+                total += chance[edges + a] * responses[row, base[a] + node * stride[a]]
             responses[row, node] = total
         return
     for node in range(lo, hi):
@@ -549,7 +565,7 @@ def _responses_of(tree, policy, state, player):
             if state.reached[block] != stamp:
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
-            n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
+            n, base, stride = _slots_of(tree, block)
             for node in range(lo, hi):
                 info = infoset[node]
                 weight = reach[1 - player, node] * reach[2, node]
@@ -560,7 +576,7 @@ def _responses_of(tree, policy, state, player):
             if state.reached[block] != stamp:
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
-            n, base, stride = tree.block_width[block], tree.block_child_base[block], tree.block_child_stride[block]
+            n, base, stride = _slots_of(tree, block)
             for node in range(lo, hi):
                 info = infoset[node]
                 best = 0
@@ -807,7 +823,8 @@ def _external_sampling_walk(tree, state, player, learner):
             top += 1
             state.stack_node[top] = node
             if actor == CHANCE_NODE:
-                node = tree.children[node, rng.sample_index(tree.chance[node], rng.next_uniform(state.rng))]
+                edges, end = tree.child_start[node], tree.child_start[node + 1]
+                node = tree.children[edges + rng.sample_index(tree.chance[edges:end], rng.next_uniform(state.rng))]
                 continue
             info = tree.infoset[node]
             n = tree.num_actions[info]
@@ -815,9 +832,9 @@ def _external_sampling_walk(tree, state, player, learner):
             _node_policy(tree, state, learner, info, n, policy)
             if actor == player:
                 state.stack_next[top] = 0
-                node = tree.children[node, 0]
+                node = tree.children[tree.child_start[node]]
             else:
-                node = tree.children[node, rng.sample_index(policy[:n], rng.next_uniform(state.rng))]
+                node = tree.children[tree.child_start[node] + rng.sample_index(policy[:n], rng.next_uniform(state.rng))]
         # Up: hand the value to the frames above, until one of ``player``'s frames has a child left to walk.
         descend = False
         while top >= 0:
@@ -830,7 +847,7 @@ def _external_sampling_walk(tree, state, player, learner):
                 state.stack_values[top, k] = value
                 if k + 1 < n:
                     state.stack_next[top] = k + 1
-                    node = tree.children[node, k + 1]
+                    node = tree.children[tree.child_start[node] + k + 1]
                     descend = True
                     break
                 value = 0.0
@@ -871,10 +888,11 @@ def _outcome_sampling_walk(tree, state, player, learner):
     actor = tree.player[node]
     while actor != TERMINAL:
         if actor == CHANCE_NODE:
-            k = rng.sample_index(tree.chance[node], rng.next_uniform(state.rng))
-            opponent *= tree.chance[node, k]
-            sample *= tree.chance[node, k]
-            node = tree.children[node, k]
+            edges, end = tree.child_start[node], tree.child_start[node + 1]
+            k = edges + rng.sample_index(tree.chance[edges:end], rng.next_uniform(state.rng))
+            opponent *= tree.chance[k]
+            sample *= tree.chance[k]
+            node = tree.children[k]
         else:
             top += 1
             state.stack_node[top] = node
@@ -899,7 +917,7 @@ def _outcome_sampling_walk(tree, state, player, learner):
             else:
                 opponent *= policy[b]
             sample *= behaviour[b]
-            node = tree.children[node, b]
+            node = tree.children[tree.child_start[node] + b]
         touched += 1
         actor = tree.player[node]
     value = sign * tree.payoff[node]

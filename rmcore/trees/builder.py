@@ -42,11 +42,16 @@ import numpy as np
 from .. import validation
 from .game import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
 
-__all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES"]
+__all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES", "MAX_POLICY_CELLS"]
 
 #: Most nodes a tree built here may have: Liar's dice with six sides has 294,883; ten million would take the
 #: builder minutes and the arrays gigabytes.
 MAX_TREE_NODES = 3_000_000
+
+#: Most cells of a policy array (information sets times the most actions at one of them): a solver keeps a dozen
+#: arrays of that shape. Liar's dice with six sides has 24,576 x 13; a decision of 10,000 actions above 10,000
+#: information sets would make each of them 800 MB.
+MAX_POLICY_CELLS = 4_000_000
 
 
 class Decision(NamedTuple):
@@ -88,6 +93,18 @@ def _check_chance(where: str, node: Chance) -> None:
         raise ValueError(f"the chance probabilities at {where} sum to {sum(probabilities):.12g}, not 1")
 
 
+def _check_policy_size(name: str, infoset_actions: list[tuple[str, ...]]) -> None:
+    """Refuse, before any array is made, a game whose policy arrays (``[information set, most actions]``, a dozen of
+    them per solver) would hold more than ``MAX_POLICY_CELLS`` cells."""
+    cells = len(infoset_actions) * max(len(actions) for actions in infoset_actions)
+    if cells > MAX_POLICY_CELLS:
+        raise ValueError(
+            f"{name} has {len(infoset_actions):,} information sets and up to "
+            f"{max(len(a) for a in infoset_actions):,} actions at one: a policy of {cells:,} cells, more than the "
+            f"{MAX_POLICY_CELLS:,} rmcore allocates (MAX_POLICY_CELLS)"
+        )
+
+
 def _where(path: tuple[str, ...]) -> str:
     return " ".join(path) if path else "the root"
 
@@ -117,7 +134,9 @@ def build_tree_game(
     rules
         What the game was built from (kept as ``TreeGame.rules``).
     max_nodes
-        Refuse (ValueError) a tree with more nodes than this.
+        Refuse (ValueError) a tree with more nodes than this. A game whose policy arrays would have more than
+        :data:`MAX_POLICY_CELLS` cells (information sets times the most actions at one) is refused too, from the
+        counts, before any array is made.
     label
         ``label(state, history)``: what ``node_labels`` holds for a node; by default its history (the action and
         outcome names from the root, joined by spaces).
@@ -226,19 +245,22 @@ def build_tree_game(
     row = np.empty(len(order), dtype=np.int64)
     row[order] = np.arange(len(order))
 
-    n = len(player)
-    width = max(max((len(c) for c in children), default=1), 1)
-    children_array = np.full((n, width), -1, dtype=np.int64)
-    chance_array = np.zeros((n, width))
-    for k, (kids, probs) in enumerate(zip(children, probabilities)):
-        children_array[k, : len(kids)] = kids
-        chance_array[k, : len(probs)] = probs
+    _check_policy_size(name, infoset_actions)
+    # Every node's children in one list, node by node (sized by the real children, never [node, most children]).
+    child_start = np.zeros(len(player) + 1, dtype=np.int64)
+    np.cumsum([len(kids) for kids in children], out=child_start[1:])
+    children_array = np.fromiter((c for kids in children for c in kids), dtype=np.int64, count=int(child_start[-1]))
+    chance_array = np.zeros(children_array.shape[0])
+    for k, probs in enumerate(probabilities):
+        if probs:
+            chance_array[child_start[k] : child_start[k + 1]] = probs
     infoset_array = np.array(infoset_of, dtype=np.int64)
     decisions = infoset_array >= 0
     infoset_array[decisions] = row[infoset_array[decisions]]
     tree, order_of_nodes = lay_out(
         np.array(player, dtype=np.int64),
         infoset_array,
+        child_start,
         children_array,
         chance_array,
         np.array(payoff),
@@ -290,6 +312,7 @@ def _rows_in_pass_order(tree: TreeArrays, order: list[int]) -> tuple[TreeArrays,
 def lay_out(
     player: np.ndarray,
     infoset: np.ndarray,
+    child_start: np.ndarray,
     children: np.ndarray,
     chance: np.ndarray,
     payoff: np.ndarray,
@@ -300,6 +323,9 @@ def lay_out(
 ) -> tuple[TreeArrays, np.ndarray]:
     """A game tree's nodes (any order, parents before children) laid out in blocks for the kernels
     (``rmcore/kernels/tree.py``): ``(TreeArrays, order)``, ``order[k]`` the given node that became node ``k``.
+
+    Node ``k``'s children are ``children[child_start[k] : child_start[k + 1]]``, the probabilities of a chance node's
+    outcomes at the same places of ``chance``.
 
     Every node gets a *shape*, bottom up: its kind (player 1's or 2's decision, chance, terminal), its number of
     children and their shapes. A block is a set of histories of one shape reached the same way from the deals' roots:
@@ -315,14 +341,14 @@ def lay_out(
     deepest level first), at each level the player's decision blocks first, then the rest, children before parents.
     """
     n = player.shape[0]
-    width = children.shape[1]
     # Shapes, children before parents (the nodes are given parents first).
     shape = np.empty(n, dtype=np.int64)
     shapes: dict[tuple, int] = {}
-    slots = (children >= 0).sum(axis=1)
+    slots = np.diff(child_start)
+    starts = child_start.tolist()
     for node in range(n - 1, -1, -1):
-        count = int(slots[node])
-        key = (int(player[node]), count, *(int(shape[c]) for c in children[node, :count]))
+        kids = children[starts[node] : starts[node + 1]]
+        key = (int(player[node]), kids.shape[0], *shape[kids].tolist())
         shape[node] = shapes.setdefault(key, len(shapes))
     # Blocks, pre-order: a stack of (member nodes, the parent block, its slots that lead here).
     pending: list[tuple[list[int], int, tuple[int, ...]]] = []
@@ -333,7 +359,7 @@ def lay_out(
         pending.append((members, -1, ()))
     block_members: list[list[int]] = []
     block_parent: list[int] = []
-    child_of: list[list[int]] = []
+    child_of: list[list[int]] = []  # each block's child block by slot, as many slots as its histories' children
     offset_of: list[list[int]] = []
     stride_of: list[list[int]] = []
     while pending:
@@ -341,17 +367,18 @@ def lay_out(
         block = len(block_members)
         block_members.append(members)
         block_parent.append(parent_block)
-        child_of.append([-1] * width), offset_of.append([0] * width), stride_of.append([0] * width)
+        count = int(slots[members[0]])
+        child_of.append([-1] * count), offset_of.append([0] * count), stride_of.append([0] * count)
         for place, slot in enumerate(parent_slots):
             child_of[parent_block][slot] = block
             offset_of[parent_block][slot] = place
             stride_of[parent_block][slot] = len(parent_slots)
-        count = int(slots[members[0]])
+        first = starts[members[0]]
         groups: dict[int, list[int]] = {}
         for slot in range(count):
-            groups.setdefault(int(shape[children[members[0], slot]]), []).append(slot)
+            groups.setdefault(int(shape[children[first + slot]]), []).append(slot)
         for group in reversed(list(groups.values())):
-            below = [int(children[m, s]) for m in members for s in group]
+            below = [int(children[starts[m] + s]) for m in members for s in group]
             pending.append((below, block, tuple(group)))
     blocks = len(block_members)
     order = np.array([node for members in block_members for node in members], dtype=np.int64)
@@ -368,8 +395,20 @@ def lay_out(
         above = parent_block[block]
         if above >= 0:
             block_end[above] = max(block_end[above], block_end[block])
-    new_children = np.where(children[order] >= 0, new_index[np.maximum(children[order], 0)], -1)
-    parent, parent_slot = parents(new_children)
+    # The children in the new order of the nodes, each renumbered.
+    new_start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(slots[order], out=new_start[1:])
+    edge_order = _edges_in_order(child_start, order, new_start)
+    new_children = new_index[children[edge_order]]
+    parent, parent_slot = parents(new_start, new_children)
+    # Each block's slots in one list: node base + node * stride is a history's child by a slot (history j * stride +
+    # offset of the child block for history j of the block: base = start(child) + offset - start(block) * stride).
+    block_slot_start = np.zeros(blocks + 1, dtype=np.int64)
+    np.cumsum(block_width, out=block_slot_start[1:])
+    child = np.fromiter((c for row in child_of for c in row), dtype=np.int64, count=int(block_slot_start[-1]))
+    offset = np.fromiter((c for row in offset_of for c in row), dtype=np.int64, count=child.shape[0])
+    stride = np.fromiter((c for row in stride_of for c in row), dtype=np.int64, count=child.shape[0])
+    start = np.repeat(block_start[:-1], block_width)
     depth = np.zeros(n, dtype=np.int64)
     for node in range(n):  # (parents first)
         if parent[node] >= 0:
@@ -400,7 +439,8 @@ def lay_out(
         player=player[order].copy(),
         infoset=infoset[order].copy(),
         children=new_children,
-        chance=chance[order].copy(),
+        child_start=new_start,
+        chance=chance[edge_order],
         payoff=payoff[order].copy(),
         parent=parent,
         parent_slot=parent_slot,
@@ -413,9 +453,10 @@ def lay_out(
         block_start=block_start,
         block_kind=block_kind,
         block_width=block_width,
-        block_child=np.array(child_of, dtype=np.int64).reshape(blocks, width),
-        block_child_base=_child_bases(block_start, child_of, offset_of, stride_of, width),
-        block_child_stride=np.array(stride_of, dtype=np.int64).reshape(blocks, width),
+        block_slot_start=block_slot_start,
+        block_child=child,
+        block_child_base=np.where(child >= 0, block_start[np.maximum(child, 0)] + offset - start * stride, 0),
+        block_child_stride=stride,
         block_end=block_end,
         root_blocks=np.flatnonzero(parent_block < 0).astype(np.int64),
         response_order=np.array(orders, dtype=np.int64),
@@ -425,16 +466,12 @@ def lay_out(
     return tree, order
 
 
-def _child_bases(block_start, child_of, offset_of, stride_of, width) -> np.ndarray:
-    """``[block, slot]``: node ``base + node * stride`` is a history's child by the slot (history ``j * stride +
-    offset`` of the child block for history ``j`` of the block: ``base = start(child) + offset - start(block) *
-    stride``)."""
-    blocks = len(child_of)
-    child = np.array(child_of, dtype=np.int64).reshape(blocks, width)
-    offset = np.array(offset_of, dtype=np.int64).reshape(blocks, width)
-    stride = np.array(stride_of, dtype=np.int64).reshape(blocks, width)
-    start = block_start[:-1, None]
-    return np.where(child >= 0, block_start[np.maximum(child, 0)] + offset - start * stride, 0)
+def _edges_in_order(child_start: np.ndarray, order: np.ndarray, new_start: np.ndarray) -> np.ndarray:
+    """The edges (places in ``children``) of the nodes ``order[0], order[1], ...``, each node's in slot order."""
+    edges = np.arange(int(new_start[-1]), dtype=np.int64)
+    # Edge e of the new list is slot e - new_start[k] of node order[k], k the node whose range holds it.
+    owner = np.repeat(np.arange(order.shape[0], dtype=np.int64), np.diff(new_start))
+    return child_start[order[owner]] + edges - new_start[owner]
 
 
 def _names(index: dict[str, int]) -> list[str]:

@@ -36,13 +36,15 @@ __all__ = [
     "player_index",
     "check_tree_game",
     "parents",
+    "children_of",
+    "chance_of",
     "action_weights",
     "opponent_rows",
 ]
 
 
-class TreeGame(NamedTuple):
-    """A two-player zero-sum game as flat arrays, with the labels pages and tables need."""
+class _TreeGameFields(NamedTuple):
+    """A :class:`TreeGame`'s fields."""
 
     name: str
     tree: TreeArrays
@@ -56,15 +58,28 @@ class TreeGame(NamedTuple):
     deal_paths: tuple = ()
 
 
+class TreeGame(_TreeGameFields):
+    """A two-player zero-sum game as flat arrays, with the labels pages and tables need.
+
+    Its fields are :class:`_TreeGameFields`'s. A game remembers that :func:`check_tree_game` passed it (in its own
+    ``__dict__``, which a named tuple's subclass has), so that the solvers of a race (up to 200 of them: 10 variants
+    of 20 seeds) and every metric call check it once, not once each. Its arrays are therefore not to be changed in
+    place once it is checked; ``_replace`` makes a new game, checked anew.
+    """
+
+
 def check_tree_game(game) -> None:
     """Raise a ValueError unless ``game`` is a :class:`TreeGame` whose arrays the kernels can walk safely.
 
     The kernels index without bounds checks (a child index past the end crashed the process), so every index and the
     layout's every promise (``rmcore/kernels/tree.py``: blocks of one kind, children found by arithmetic) are checked
-    here, once per solver or call, in vectorised numpy (a few milliseconds for Leduc's 9,457 nodes).
+    here, in vectorised numpy (a few milliseconds for Leduc's 9,457 nodes), once per game: a game that passed is not
+    checked again (:class:`TreeGame`).
     """
     if not isinstance(game, TreeGame):
         raise ValueError(f"game must be a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+    if game.__dict__.get("_checked", False):
+        return
     tree = game.tree
     if not isinstance(tree, TreeArrays) or not all(isinstance(a, np.ndarray) for a in tree):
         raise ValueError("game.tree must be a TreeArrays of numpy arrays (as rmcore.build_tree_game builds it)")
@@ -82,13 +97,16 @@ def check_tree_game(game) -> None:
     for name in ("infoset", "payoff", "parent", "parent_slot", "depth"):
         if getattr(tree, name).shape != (nodes,):
             refuse(f"{name} must have one entry per node ({nodes})")
-    if tree.children.ndim != 2 or tree.children.shape[0] != nodes or tree.chance.shape != tree.children.shape:
-        refuse("children and chance must be [node, action] arrays of the same shape")
+    children, child_start = tree.children, tree.child_start
+    if child_start.shape != (nodes + 1,) or child_start[0] != 0 or (np.diff(child_start) < 0).any():
+        refuse(f"child_start must rise from 0, one entry per node and one more ({nodes + 1})")
+    if children.ndim != 1 or children.shape[0] != child_start[-1] or tree.chance.shape != children.shape:
+        refuse("children and chance must be lists of every node's children, as long as child_start says")
     if not np.isin(tree.player, (0, 1, TERMINAL, CHANCE_NODE)).all():
         refuse("player must be 0 or 1 at decisions, -1 at terminals, CHANCE_NODE at chance nodes")
-    children = tree.children
-    if not ((children == -1) | ((children >= 0) & (children < nodes))).all():
-        bad = int(np.argwhere(~((children == -1) | ((children >= 0) & (children < nodes))))[0, 0])
+    outside = (children < 0) | (children >= nodes)
+    if outside.any():
+        bad = int(np.searchsorted(child_start, int(np.argmax(outside)), side="right") - 1)
         refuse(f"node {bad} has a child index outside the nodes (0 to {nodes - 1})")
     if (
         tree.infoset_player.shape != (infosets,)
@@ -105,12 +123,9 @@ def check_tree_game(game) -> None:
         refuse(f"a decision node's information set is outside 0 to {infosets - 1}")
     if (tree.infoset_player[at] != tree.player[decisions]).any():
         refuse("a decision node's player differs from its information set's")
-    width = children.shape[1]
-    if ((tree.num_actions < 1) | (tree.num_actions > width)).any():
-        refuse(f"every information set needs 1 to {width} actions")
-    slots = (children >= 0).sum(axis=1)
-    if (children[np.arange(width)[None, :] >= slots[:, None]] != -1).any():
-        refuse("a node's children must fill its first columns (-1 after the last)")
+    if (tree.num_actions < 1).any():
+        refuse("every information set needs at least 1 action")
+    slots = np.diff(child_start)
     if (slots[decisions] != tree.num_actions[at]).any():
         refuse("a decision node needs exactly one child for each of its information set's actions")
     if (slots[tree.player == TERMINAL] != 0).any() or (slots[tree.player == CHANCE_NODE] < 1).any():
@@ -122,7 +137,7 @@ def check_tree_game(game) -> None:
         refuse("every deal needs a root node inside the tree")
     if (probabilities < 0).any() or abs(float(probabilities.sum()) - 1.0) > 1e-9:
         refuse(f"the deals' probabilities must be >= 0 and sum to 1 (they sum to {float(probabilities.sum()):.12g})")
-    parent, slot = parents(children)
+    parent, slot = parents(child_start, children)
     if not (np.array_equal(tree.parent, parent) and np.array_equal(tree.parent_slot, slot)):
         refuse("parent and parent_slot must name each node's parent and the action or outcome leading to it")
     if not np.array_equal(np.sort(roots), np.flatnonzero(parent < 0)):
@@ -130,15 +145,17 @@ def check_tree_game(game) -> None:
     inner = parent >= 0
     if (tree.depth[roots] != 0).any() or (tree.depth[inner] != tree.depth[parent[inner]] + 1).any():
         refuse("depth must count the moves from each deal's root")
-    chance_nodes = tree.player == CHANCE_NODE
-    if (tree.chance < 0).any() or (np.abs(tree.chance[chance_nodes].sum(axis=1) - 1.0) > 1e-9).any():
+    chance_nodes = np.flatnonzero(tree.player == CHANCE_NODE)
+    sums = np.add.reduceat(tree.chance, child_start[chance_nodes]) if chance_nodes.size else np.zeros(0)
+    if (tree.chance < 0).any() or (np.abs(sums - 1.0) > 1e-9).any():
         refuse("the probabilities at every chance node must be >= 0 and sum to 1")
     _check_blocks(tree, refuse)
+    game.__dict__["_checked"] = True
 
 
 def _check_blocks(tree: TreeArrays, refuse) -> None:
     """The block layout's promises (``rmcore.trees.builder.lay_out``), which the kernels rely on without checking."""
-    nodes, width = tree.children.shape
+    nodes = tree.player.shape[0]
     start = tree.block_start
     blocks = start.shape[0] - 1
     if start.ndim != 1 or blocks < 1 or start[0] != 0 or start[-1] != nodes or (np.diff(start) < 1).any():
@@ -146,36 +163,39 @@ def _check_blocks(tree: TreeArrays, refuse) -> None:
     for name in ("block_kind", "block_width", "block_end"):
         if getattr(tree, name).shape != (blocks,):
             refuse(f"{name} must have one entry per block ({blocks})")
+    slot_start = tree.block_slot_start
+    if slot_start.shape != (blocks + 1,) or not np.array_equal(np.diff(slot_start), tree.block_width):
+        refuse(f"block_slot_start must count each block's slots from 0 ({blocks + 1} entries)")
+    if slot_start[0] != 0:
+        refuse("block_slot_start must start at 0")
     for name in ("block_child", "block_child_base", "block_child_stride"):
-        if getattr(tree, name).shape != (blocks, width):
-            refuse(f"{name} must be a [block, slot] array ({blocks} x {width})")
+        if getattr(tree, name).shape != (slot_start[-1],):
+            refuse(f"{name} must have one entry per block slot ({slot_start[-1]})")
     block_of = np.repeat(np.arange(blocks), np.diff(start))
-    slots = (tree.children >= 0).sum(axis=1)
+    slots = np.diff(tree.child_start)
     if (tree.player != tree.block_kind[block_of]).any() or (slots != tree.block_width[block_of]).any():
         refuse("every node of a block must be of the block's kind, with the block's number of children")
-    used = np.arange(width)[None, :] < tree.block_width[:, None]
     child, base, stride = tree.block_child, tree.block_child_base, tree.block_child_stride
-    above = np.nonzero(used)[0]
-    if ((child[used] <= above) | (child[used] >= blocks)).any() or (child[~used] != -1).any():
+    above = np.repeat(np.arange(blocks), tree.block_width)  # the block of each slot
+    if ((child <= above) | (child >= blocks)).any():
         refuse("a block's children must be later blocks, one per slot")
-    offset = (
-        base + start[:-1, None] * stride - start[np.maximum(child, 0)]
-    )  # (where a history's child lies in its block)
-    if ((stride[used] < 1) | (offset[used] < 0) | (offset[used] >= stride[used])).any():
+    offset = base + start[above] * stride - start[child]  # (where a history's child lies in its block)
+    if ((stride < 1) | (offset < 0) | (offset >= stride)).any():
         refuse("a block's child offsets must lie within their strides")
     sizes = np.diff(start)
-    if (sizes[child[used]] != sizes[above] * stride[used]).any():
+    if (sizes[child] != sizes[above] * stride).any():
         refuse("a child block must hold its parent block's histories times the siblings it merges")
-    # A history's child by a slot is node base + node * stride (every node checked).
-    rows, columns = np.nonzero(used[block_of])
-    of = block_of[rows]
-    if not np.array_equal(tree.children[rows, columns], base[of, columns] + rows * stride[of, columns]):
+    # A history's child by a slot is node base + node * stride (every node checked): edge e is slot
+    # e - child_start[node] of its node, and that slot is entry slot_start[block] + slot of the block's.
+    node_of_edge = np.repeat(np.arange(nodes), slots)
+    entry = slot_start[block_of[node_of_edge]] + np.arange(tree.children.shape[0]) - tree.child_start[node_of_edge]
+    if not np.array_equal(tree.children, base[entry] + node_of_edge * stride[entry]):
         refuse("a block's histories' children must lie where its child blocks, bases and strides say")
     end = tree.block_end
-    if ((end <= np.arange(blocks)) | (end > blocks)).any() or (end[child[used]] > end[above]).any():
+    if ((end <= np.arange(blocks)) | (end > blocks)).any() or (end[child] > end[above]).any():
         refuse("block_end must close each block's subtree of blocks, within the blocks")
     parentless = np.ones(blocks, dtype=bool)
-    parentless[child[used]] = False
+    parentless[child] = False
     if not np.array_equal(tree.root_blocks, np.flatnonzero(parentless)):
         refuse("root_blocks must list the blocks no other block leads to")
     if not parentless[block_of[tree.deal_root]].all():
@@ -196,15 +216,26 @@ def _check_blocks(tree: TreeArrays, refuse) -> None:
             refuse("a level's own decision blocks must lie within it")
 
 
-def parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(parent, slot)``: each node's parent and which of its actions or outcomes leads there (-1 at roots)."""
-    nodes = children.shape[0]
+def parents(child_start: np.ndarray, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(parent, slot)``: each node's parent and which of its actions or outcomes leads there (-1 at roots), from
+    every node's children ``children[child_start[k] : child_start[k + 1]]``."""
+    nodes = child_start.shape[0] - 1
     parent = np.full(nodes, -1, dtype=np.int64)
     slot = np.full(nodes, -1, dtype=np.int64)
-    rows, columns = np.nonzero(children >= 0)
-    parent[children[rows, columns]] = rows
-    slot[children[rows, columns]] = columns
+    rows = np.repeat(np.arange(nodes, dtype=np.int64), np.diff(child_start))
+    parent[children] = rows
+    slot[children] = np.arange(children.shape[0], dtype=np.int64) - child_start[rows]
     return parent, slot
+
+
+def children_of(tree: TreeArrays, node: int) -> np.ndarray:
+    """Node ``node``'s children (a view), in the order of its actions or outcomes."""
+    return tree.children[tree.child_start[node] : tree.child_start[node + 1]]
+
+
+def chance_of(tree: TreeArrays, node: int) -> np.ndarray:
+    """The probabilities of a chance node's outcomes (a view; zeros at a decision or a terminal)."""
+    return tree.chance[tree.child_start[node] : tree.child_start[node + 1]]
 
 
 def player_index(value, what: str = "player") -> int:

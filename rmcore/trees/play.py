@@ -39,7 +39,7 @@ import numpy as np
 
 from .._deprecated import warn
 from ..validation import whole_number
-from .game import CHANCE_NODE, TreeGame, as_policy_array, check_tree_game
+from .game import CHANCE_NODE, TreeGame, as_policy_array, chance_of, check_tree_game, children_of
 
 __all__ = ["Hand", "BotMove", "running_mean", "RunningMean"]
 
@@ -186,7 +186,7 @@ class Hand:
                 f"{', '.join(self.legal_actions) or '(none: the hand is over)'}"
             )
         self.steps.append(("you", action))
-        self.node = int(self.game.tree.children[self.node, self.legal_actions.index(action)])
+        self.node = int(children_of(self.game.tree, self.node)[self.legal_actions.index(action)])
         self._advance()
 
     def _advance(self) -> None:
@@ -197,10 +197,9 @@ class Hand:
             if actor == _TERMINAL:
                 return
             if actor == CHANCE_NODE:
-                outcomes = int((tree.children[self.node] >= 0).sum())
-                weights = tree.chance[self.node, :outcomes]
-                pick = int(self._rng.choice(outcomes, p=weights / weights.sum()))
-                before, self.node = self.node, int(tree.children[self.node, pick])
+                weights = chance_of(tree, self.node)
+                pick = int(self._rng.choice(weights.shape[0], p=weights / weights.sum()))
+                before, self.node = self.node, int(children_of(tree, self.node)[pick])
                 self.steps.append(("dealer", self._chance_words(before)))
                 continue
             k = int(tree.infoset[self.node])
@@ -213,7 +212,7 @@ class Hand:
             said = self.rules.spoken_names(self.history)[pick] if self.rules is not None else self.game.actions[k][pick]
             self.bot_moves.append(BotMove(self.game.infosets[k], said, float(probabilities[pick]), pick))
             self.steps.append(("bot", said))
-            self.node = int(tree.children[self.node, pick])
+            self.node = int(children_of(tree, self.node)[pick])
 
     def _chance_words(self, before: int) -> str:
         """What chance just did, in words: the public card of a poker game, otherwise the outcome's name."""

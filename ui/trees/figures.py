@@ -8,6 +8,7 @@ from typing import NamedTuple
 import numpy as np
 
 import rmcore
+from rmcore.trees.game import children_of
 from rmcore.trees.kuhn import INFOSETS, equilibrium_policy
 
 from ..charts import COLOURS, colour, figure, log_ticks, title
@@ -46,7 +47,7 @@ def tree_layout(game: rmcore.TreeGame) -> TreeLayout:
             x[node] = next_leaf
             next_leaf += 1
         else:
-            x[node] = np.mean([place(int(child)) for child in tree.children[node] if child >= 0])
+            x[node] = np.mean([place(int(child)) for child in children_of(tree, node)])
         return x[node]
 
     for root in tree.deal_root:
@@ -74,8 +75,9 @@ def game_tree(game: rmcore.TreeGame, policy: np.ndarray, deal_names: list[str], 
     ):
         xs, ys = [], []
         for node in decisions:
-            child = tree.children[node, action]
-            if child >= 0:
+            kids = children_of(tree, node)
+            if action < kids.shape[0]:
+                child = kids[action]
                 xs += [x[node], x[child], None]
                 ys += [y[node], y[child], None]
         traces.append(
