@@ -40,10 +40,13 @@ from .exact import solve_exactly  # noqa: E402
 from .exact.equilibria import (  # noqa: E402
     NashEquilibria,
     NashEquilibrium,
+    NashSubset,
+    equilibrium_distance,
     lemke_howson,
     nash_equilibria,
     nearest_equilibrium,
     support_enumeration,
+    vertex_enumeration,
 )
 from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
 from .matrix import *  # noqa: E402, F403 - (the family's names, as rmcore.matrix.__all__ lists them)
@@ -68,10 +71,13 @@ __all__ = [
     # every Nash equilibrium of a general-sum matrix game (rmcore.exact.equilibria)
     "NashEquilibria",
     "NashEquilibrium",
+    "NashSubset",
     "nash_equilibria",
+    "vertex_enumeration",
     "support_enumeration",
     "lemke_howson",
     "nearest_equilibrium",
+    "equilibrium_distance",
     # matrix games and game trees, as their families list them
     *matrix.__all__,
     *trees.__all__,
