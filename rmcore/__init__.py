@@ -51,7 +51,7 @@ from .exact.equilibria import (  # noqa: E402
 from .formats import from_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
 from .matrix import *  # noqa: E402, F403 - (the family's names, as rmcore.matrix.__all__ lists them)
 from .metrics import best_response, exploitability, nash_conv  # noqa: E402
-from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race  # noqa: E402
+from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, first_crossing, race  # noqa: E402
 from .records import BestResponse, ExactSolution, History, Metrics, PlayerValues, Policy  # noqa: E402
 from .sweep import read_results, sweep  # noqa: E402
 from .trees import *  # noqa: E402, F403 - (the family's names, as rmcore.trees.__all__ lists them)
@@ -94,6 +94,7 @@ __all__ = [
     "Reached",
     "Curve",
     "race",
+    "first_crossing",
     "THRESHOLDS",
     "sweep",
     "read_results",
