@@ -277,3 +277,36 @@ def test_a_matrix_race_link_with_more_than_eight_variants_keeps_eight_and_names_
         "others); kept the first 7" in notice
     ), notice
     assert repr(others[0]) not in notice and "not a valid value" not in notice
+
+
+@pytest.mark.parametrize(
+    "params,url_path,page",
+    [
+        (
+            {"sampling": "sampled", "race_variants": "rm+ · expected · simultaneous · uniform", "run_to": "1000000"},
+            None,
+            "matrix",
+        ),
+        (
+            {"kuhn_variants": ["chance-sampling · alternating", "cfr · alternating"], "run_to": "1000000"},
+            "game_trees",
+            "kuhn",
+        ),
+    ],
+    ids=["matrix", "trees"],
+)
+def test_a_race_whose_first_variant_is_sampled_runs_on_past_its_runs_thinning(params, url_path, page):
+    """The first run of a sampled first variant keeps more checkpoints than the variant's other seeds; the race reads
+    them at the iterations all keep, and the page runs on (it stopped at iteration 2,130)."""
+    app = opened(params, url_path=url_path)
+    live = app.session_state[f"{page}_live"]
+    assert live.race.runs > 2 and live.race.variants[0].is_sampled
+    for _ in range(300):
+        if live.iteration > 20_000 or app.session_state[f"{page}_run"] == "Pause":
+            break
+        app.run()
+    texts = " ".join(e.value for e in [*app.warning, *app.info, *app.error, *app.markdown])
+    assert not app.exception and "stopped" not in texts
+    assert live.iteration > 20_000 and app.session_state[f"{page}_run"] == "Run"
+    histories = live.race.histories()[0]
+    assert len(histories[0]) > len(histories[1])  # the seeds keep different numbers of rows, and the race goes on
