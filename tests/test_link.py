@@ -310,3 +310,48 @@ def test_a_race_whose_first_variant_is_sampled_runs_on_past_its_runs_thinning(pa
     assert live.iteration > 20_000 and app.session_state[f"{page}_run"] == "Run"
     histories = live.race.histories()[0]
     assert len(histories[0]) > len(histories[1])  # the seeds keep different numbers of rows, and the race goes on
+
+
+_SAMPLED_RACE = {"sampling": "sampled", "race_variants": "rm+ · sampled · simultaneous · uniform"}
+_SAMPLED_TREES = {"kuhn_variants": ["chance-sampling · simultaneous", "cfr · alternating"]}
+
+
+@pytest.mark.parametrize(
+    "params,url_path,key,default",
+    [
+        ({"kuhn_seed": "1e400"}, "game_trees", "kuhn_seed", 0),
+        ({**_SAMPLED_TREES, "kuhn_seeds": "9" * 309}, "game_trees", "kuhn_seeds", 5),
+        ({**_SAMPLED_TREES, "kuhn_seeds": "9" * 5000}, "game_trees", "kuhn_seeds", 5),
+        ({"sampling": "sampled", "seed": "1e400"}, None, "seed", 0),
+        ({"sampling": "sampled", "seed": "-1e999"}, None, "seed", 0),
+        ({**_SAMPLED_RACE, "race_seeds": "9" * 400}, None, "race_seeds", 5),
+        (
+            {"kuhn_variants": "discounted · alternating", "kuhn_dcfr_alpha": "1e400"},
+            "game_trees",
+            "kuhn_dcfr_alpha",
+            None,
+        ),
+        ({"opponent_mode": "Fixed mixed strategy", "opponent_3_0": "9" * 400}, None, "opponent_3_0", None),
+        (
+            {"preset": "Weighted RPS", "param_weighted-rps_rock_scissors": "1e400"},
+            None,
+            "param_weighted-rps_rock_scissors",
+            None,
+        ),
+    ],
+)
+def test_a_number_past_any_range_in_a_link_is_refused_in_a_sentence_and_leaves_the_address(
+    params, url_path, key, default
+):
+    app = opened(params, url_path=url_path)
+    assert not app.exception
+    assert f"{key}=" in warnings(app) and "not a valid value" in warnings(app)
+    assert key not in app.query_params  # the address is written without it: a reload opens cleanly
+    if default is not None:  # a seed box: a sentence beneath it, while it shows its default
+        assert app.session_state[key] == default
+        beneath = [c.value for c in app.caption if "is not a number this box holds" in c.value]
+        assert beneath and shown(beneath[0]).startswith(f"The link's {key}=")
+        app.number_input(key=key).set_value(default + 1).run()
+        assert not [c.value for c in app.caption if "is not a number this box holds" in c.value]
+    again = opened({k: v for k, v in app.query_params.items()}, url_path=url_path)
+    assert not again.exception and not again.warning

@@ -30,6 +30,7 @@ import base64
 import binascii
 import json
 import math
+import re
 import urllib.parse
 import zlib
 
@@ -117,6 +118,43 @@ def label_named_algorithm() -> bool:
         return False
     st.query_params["algorithm"] = ALGORITHM_NAMES[named]
     return True
+
+
+#: A value written as a number (a whole one, a decimal, or in exponent form).
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: The longest number a setting of a link holds: a seed is at most 10 digits, a slider's value a few more.
+_LONGEST_NUMBER = 40
+
+
+def drop_unreadable_numbers(parameters: dict[str, list[str]]) -> dict[str, str]:
+    """On a session's first run, before any widget is drawn: every setting of the link written as a number that no
+    setting holds (past a float's range, ``1e400`` or a whole number of 309 digits; or longer than
+    :data:`_LONGEST_NUMBER` characters) leaves the address, and is returned by key with the value as given.
+
+    Why here: Streamlit's binding of a whole-number box converts the address's value with ``int(float(value))``,
+    which raises an ``OverflowError`` on such a value before the page can say anything, on every reload while the
+    value stays in the address. Gone from the address, the box shows its default, the address is written without
+    it, and :func:`unused` and :func:`refused_note` say so.
+    """
+    refused = {}
+    for key, values in parameters.items():
+        if key in _OURS or len(values) != 1 or not _NUMBER.fullmatch(values[0]):
+            continue
+        if len(values[0]) > _LONGEST_NUMBER or not math.isfinite(float(values[0])):
+            refused[key] = values[0]
+            del st.query_params[key]
+    return refused
+
+
+def refused_note(column, key: str, default, holds: str) -> None:
+    """Under a number box (in ``column``): a sentence while the box shows its ``default`` in place of the link's value
+    for it, refused (:func:`drop_unreadable_numbers`); ``holds`` says what the box takes."""
+    value = (st.session_state.get("link_refused") or {}).get(key)
+    if value is not None and st.session_state.get(key) == default:
+        column.caption(
+            f"The link's {escape.markdown(key)}={_shown([value])} is not a number this box holds ({holds}): the "
+            "default is shown."
+        )
 
 
 def _shown(values: list[str]) -> str:

@@ -44,6 +44,7 @@ KEYS = {
     "link_given": "the link's parameters as the session arrived, every value of each",
     "link_run_to": "the iteration the link asks the session's first run to reach (0: none, or on its way)",
     "link_problems": "what the link asked for and did not get, in words, for the link's notice",
+    "link_refused": "the link's settings written as numbers no setting holds (1e400), by key, with their values",
     "link_checked": "whether the link has been checked against what the widgets show (at the end of the first run)",
     "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
     "tree_game_in_link": "whether the link carries the tree page's game (a catalogue game, or a small enough .efg)",
@@ -163,11 +164,16 @@ def _arrived() -> None:
     """On a session's first run: remember the link's parameters and its iteration to run to."""
     given = link.given()
     st.session_state.link_given = given
+    st.session_state.link_refused = link.drop_unreadable_numbers(given)
     st.session_state.link_problems = []
     st.session_state.link_checked = False
     run_to, problem = link.requested_iteration(given)
     _link_problem(problem)
     st.session_state.link_run_to = run_to
+    if st.session_state.link_refused:
+        # (Streamlit seeds a bound widget from the address the run began with: the run starts again from the address
+        # without the refused values.)
+        st.rerun()
 
 
 def label_link_algorithm() -> None:

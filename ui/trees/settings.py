@@ -162,6 +162,7 @@ def widgets() -> RunSettings:
             bind="query-params",
         )
     )
+    link.refused_note(c2, "kuhn_seed", 0, "a whole number from 0 to 2,147,483,647")
     if not chosen:
         st.error(explain_trees.NO_VARIANT)
         current = state.live("kuhn")
@@ -202,6 +203,7 @@ def widgets() -> RunSettings:
                 bind="query-params",
             )
         )
+        link.refused_note(c3, "kuhn_seeds", 5, "a whole number from 1 to 20")
     return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded)
 
 
