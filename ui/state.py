@@ -555,6 +555,12 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
     return known[1]
 
 
+#: Seconds of the server a general-sum game's equilibria may take (computed once per game, in the script's run): an 8x8
+#: game's vertex enumeration takes about a second, a 200x200 game's Lemke-Howson path well under that; a larger game
+#: may take minutes, and the page then says it gave up.
+EQUILIBRIA_SECONDS = 3.0
+
+
 def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
     None for a zero-sum game (its LP answers) or where the computation gave up (the message of ``"equilibria"`` says
@@ -564,8 +570,8 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     known = st.session_state.get("equilibria")
     if known is None or known[0] is not game:
         try:
-            known = (game, rmcore.nash_equilibria(game))
-        except RuntimeError as error:  # Lemke-Howson's pivot cap: said on the page; the run goes on without it
+            known = (game, rmcore.nash_equilibria(game, time_limit=EQUILIBRIA_SECONDS))
+        except RuntimeError as error:  # its time limit or pivot cap: said on the page; the run goes on without it
             known = (game, None)
             say("equilibria", escape.markdown(str(error)))
         else:
