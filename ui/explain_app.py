@@ -63,6 +63,12 @@ def step_help(iterations: int, more: str = "") -> str:
 # -- the notices at the top of a page --------------------------------------------------------------
 
 
+def refused_number(key: str, value: str, holds: str) -> str:
+    """Beneath a number box: the link's value for it (``key`` and ``value`` quoted and escaped by the caller) was no
+    number it holds (``holds`` says what it takes)."""
+    return f"The link's {key}={value} is not a number this box holds ({holds}): the default is shown."
+
+
 def stopped(message: str, iteration: int) -> str:
     """The live panel failed (``message``: what failed): the run is paused."""
     return (

@@ -45,6 +45,7 @@ from .explain import ALGORITHM_NAMES, list_trimmed
 from .explain_app import (
     SHARE_CARRIED,
     load_setup_label,
+    refused_number,
     share_run_to,
     share_too_large_matrix,
     share_too_large_tree,
@@ -151,10 +152,7 @@ def refused_note(column, key: str, default, holds: str) -> None:
     for it, refused (:func:`drop_unreadable_numbers`); ``holds`` says what the box takes."""
     value = (st.session_state.get("link_refused") or {}).get(key)
     if value is not None and st.session_state.get(key) == default:
-        column.caption(
-            f"The link's {escape.markdown(key)}={_shown([value])} is not a number this box holds ({holds}): the "
-            "default is shown."
-        )
+        column.caption(refused_number(escape.markdown(key), _shown([value]), holds))
 
 
 def _shown(values: list[str]) -> str:
