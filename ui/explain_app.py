@@ -164,8 +164,9 @@ def load_setup_label(kilobytes: int) -> str:
 # -- the race table and the bundle -----------------------------------------------------------------
 
 RACE_TABLE = (
-    "Iterations and solver seconds (per seed) until the median first reached each level, read at log-spaced "
-    "checkpoints (32 per decade); a sampled variant runs once per seed and is drawn as its median with a min-max "
+    "Iterations and solver seconds (per seed) until the median first reached each level: the first of 32 "
+    "log-spaced iterations a decade at which it was at or below it, the same in a share link, a bundle and "
+    "python -m rmcore race; a sampled variant runs once per seed and is drawn as its median with a min-max "
     "band."
 )
 
