@@ -259,6 +259,35 @@ def test_a_link_with_more_cfr_variants_than_a_race_takes_runs_the_first_ten_and_
     assert app.button(key="kuhn_step_1") and app.segmented_control(key="kuhn_running"), "Run and Step stay"
 
 
+@pytest.mark.parametrize("where", [7, 10])
+def test_a_link_of_eleven_cfr_variants_one_no_choice_keeps_the_other_ten_and_says_so(where):
+    """Streamlit drops the entries that are no choice first and keeps the first ten of the rest: an unknown eighth
+    entry is named as no choice, and the notice does not say the eleventh was past the limit."""
+    from ui.trees.settings import ALL_VARIANTS
+
+    labels = [v.label for v in ALL_VARIANTS][:10]
+    given = [*labels[:where], "cfr · sideways", *labels[where:]]
+    app = opened({"kuhn_variants": given}, url_path="kuhn_poker")
+    assert not app.exception
+    assert [v.label for v in app.session_state.kuhn_live.race.variants] == labels
+    notice = warnings(app)
+    assert "kuhn_variants: dropped 'cfr · sideways' (not a choice of this page); kept 10" in notice, notice
+    assert "at most 10" not in notice
+
+
+def test_a_link_past_the_limit_with_an_entry_that_is_no_choice_names_each_for_its_reason():
+    from ui.trees.settings import ALL_VARIANTS
+
+    labels = [v.label for v in ALL_VARIANTS][:11]
+    given = [*labels[:7], "cfr · sideways", *labels[7:]]
+    app = opened({"kuhn_variants": given}, url_path="kuhn_poker")
+    assert [v.label for v in app.session_state.kuhn_live.race.variants] == labels[:10]
+    assert (
+        f"kuhn_variants: dropped 'cfr · sideways' (not a choice of this page) and {labels[10]!r} (a race takes at "
+        "most 10 variants); kept the first 10 of the rest" in warnings(app)
+    ), warnings(app)
+
+
 def test_the_cfr_variant_picker_takes_at_most_ten():
     app = opened(url_path="kuhn_poker")
     assert app.multiselect(key="kuhn_variants").proto.max_selections == 10

@@ -49,18 +49,24 @@ LIST_LIMITS = {
 }
 
 
-def list_trimmed(key: str, kept: list[str], dropped: list[str], most: int | None) -> str:
-    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries ``dropped`` were
-    not used: past the ``most`` the list holds, or not a choice of the page. Every entry is quoted as the link gave it
-    (escaped for Markdown)."""
+def list_trimmed(key: str, kept: list[str], unknown: list[str], past: list[str], most: int | None) -> str:
+    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries were not used:
+    ``unknown`` are not a choice of the page, ``past`` came after the ``most`` the list holds. Every entry is quoted
+    as the link gave it (escaped for Markdown)."""
 
     def quoted(values: list[str]) -> str:
         return ", ".join(markdown(repr(value[:60])) for value in values)
 
-    over = most is not None and len(kept) == most
-    why = LIST_LIMITS.get(key, "it holds at most {most}").format(most=most) if over else "not a choice of this page"
-    kept_words = f"kept the first {len(kept)}" if over else f"kept {len(kept)}" if kept else "the default is shown"
-    return f"{markdown(key)}: dropped {quoted(dropped)} ({why}); {kept_words}"
+    reasons = []
+    if unknown:
+        reasons.append(f"{quoted(unknown)} (not a choice of this page)")
+    if past:
+        reasons.append(f"{quoted(past)} ({LIST_LIMITS.get(key, 'it holds at most {most}').format(most=most)})")
+    if past:
+        kept_words = f"kept the first {len(kept)} of the rest" if unknown else f"kept the first {len(kept)}"
+    else:
+        kept_words = f"kept {len(kept)}" if kept else "the default is shown"
+    return f"{markdown(key)}: dropped {' and '.join(reasons)}; {kept_words}"
 
 
 #: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).

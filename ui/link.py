@@ -400,10 +400,23 @@ def unused(parameters: dict[str, list[str]]) -> list[str]:
 
 def _check_list(key: str, given: list[str], kept: list) -> list[str]:
     """A list setting (a multiselect): every entry the widget did not keep, and why (not a choice of this page, or
-    past the most the list holds), in words (none when it kept them all)."""
+    past the most the list holds), in words (none when it kept them all).
+
+    Streamlit drops the entries that are no choice first, then keeps the first ``max_selections`` of the rest: an
+    entry that is no choice can come anywhere, before kept ones too.
+    """
     shown = [str(value) for value in kept]
     dropped = [value for value in dict.fromkeys(given) if value not in shown]
-    return [list_trimmed(key, shown, dropped, MOST_CHOSEN.get(key))] if dropped else []
+    if not dropped:
+        return []
+    options = (st.session_state.get("link_choices") or {}).get(key)
+    if options is None:  # (a page that did not say its choices: those before the last one kept were no choice)
+        last = max((given.index(value) for value in shown if value in given), default=-1)
+        unknown = [value for value in dropped if given.index(value) < last or len(shown) < MOST_CHOSEN.get(key, 0)]
+    else:
+        unknown = [value for value in dropped if value not in options]
+    past = [value for value in dropped if value not in unknown]
+    return [list_trimmed(key, shown, unknown, past, MOST_CHOSEN.get(key))]
 
 
 def _shows(given: list[str], value) -> bool:

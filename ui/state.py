@@ -44,6 +44,7 @@ KEYS = {
     "link_given": "the link's parameters as the session arrived, every value of each",
     "link_run_to": "the iteration the link asks the session's first run to reach (0: none, or on its way)",
     "link_problems": "what the link asked for and did not get, in words, for the link's notice",
+    "link_choices": "the choices of each list setting (a multiselect), by key, for the link's notice",
     "link_refused": "the link's settings written as numbers no setting holds (1e400), by key, with their values",
     "link_checked": "whether the link has been checked against what the widgets show (at the end of the first run)",
     "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
@@ -174,6 +175,14 @@ def _arrived() -> None:
         # (Streamlit seeds a bound widget from the address the run began with: the run starts again from the address
         # without the refused values.)
         st.rerun()
+
+
+def list_choices(key: str, options: list[str]) -> list[str]:
+    """``options``, the choices of the list setting ``key`` (a multiselect), remembered for the link's notice (which
+    tells an entry that is no choice from one past the most the list holds: ``ui.link.unused``); returned for the
+    widget."""
+    st.session_state.link_choices = {**(st.session_state.get("link_choices") or {}), key: list(options)}
+    return options
 
 
 def label_link_algorithm() -> None:

@@ -465,7 +465,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     labels = {v.label: v for v in others}
     chosen = st.multiselect(
         explain_matrix.race_label(MAX_RACE - 1),
-        list(labels),
+        state.list_choices("race_variants", list(labels)),
         key="race_variants",
         bind="query-params",
         max_selections=MAX_RACE - 1,

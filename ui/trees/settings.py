@@ -144,7 +144,7 @@ def widgets() -> RunSettings:
     most = link.MOST_CHOSEN["kuhn_variants"]
     chosen = c1.multiselect(
         explain_trees.variants_label(most),
-        list(labels),
+        state.list_choices("kuhn_variants", list(labels)),
         default=[ALL_VARIANTS[0].label],
         key="kuhn_variants",
         bind="query-params",
