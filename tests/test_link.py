@@ -384,3 +384,27 @@ def test_a_number_past_any_range_in_a_link_is_refused_in_a_sentence_and_leaves_t
         assert not [c.value for c in app.caption if "is not a number this box holds" in c.value]
     again = opened({k: v for k, v in app.query_params.items()}, url_path=url_path)
     assert not again.exception and not again.warning
+
+
+def test_a_share_links_page_shows_the_crossings_of_the_page_it_came_from():
+    """The page stepped by hand and its share link run to the same iteration in other updates: the same race table,
+    the iteration each variant first reached each level included."""
+    params = {
+        "sampling": "sampled",
+        "race_variants": ["prm+ · expected · alternating · linear", "rm+ · expected · alternating · uniform"],
+        "race_seeds": "3",
+    }
+    app = opened(params)
+    for _ in range(7):
+        app.button(key="matrix_step_100").click().run()
+    app.button(key="matrix_step_10").click().run()
+    live = app.session_state.matrix_live
+    assert not app.exception and live.iteration == 710
+    here = live.frame().race.standings
+    again = run_to_reached(opened({**params, "run_to": "710"}), "matrix").session_state.matrix_live
+    there = again.frame().race.standings
+    assert again.iteration == 710
+    assert [(s.label, s.gap, {t: r and r.iterations for t, r in s.reached.items()}) for s in here] == [
+        (s.label, s.gap, {t: r and r.iterations for t, r in s.reached.items()}) for s in there
+    ]
+    assert any(r is not None for s in here for r in s.reached.values())
