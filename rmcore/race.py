@@ -12,7 +12,9 @@ history's ``gap``).
 its history keeps, so the crossing depends on the game, the variant and the seeds alone: not on the history's size or
 stride, nor on how the race was split into chunks. The page, its share link, its bundle and ``python -m rmcore race``
 all say the same.
-Seconds are the solver's own time (per seed), interpolated within the chunk where ε was reached.
+Reading a measure costs a row of the history (two best responses), and each reading splits the runs' chunks there: 32
+a decade, so they weigh on the first hundred iterations and hardly after. Seconds are the solvers' own time (per seed;
+the race's readings left out), interpolated within the chunk where ε was reached.
 
 The runs of one variant keep histories of different lengths (the first run of the first variant, which a page draws in
 detail, keeps more rows): a variant's curve is read at the iterations all its runs keep.
@@ -137,17 +139,25 @@ class _Entry:
         self.probes = []
 
     def advance(self, start: int, stop: int) -> None:
-        """Every run from ``start`` to ``stop``, its measure read at each iteration of the log grid on the way."""
+        """Every run from ``start`` to ``stop``, its measure read at each iteration of the log grid on the way; the
+        solvers' time is added to ``seconds``, the reading's is not (it is the race's measuring, not the solver's
+        work)."""
         at = start
         for probe in checkpoints.log_grid_between(start, stop).tolist():
-            gaps = []
-            for solver in self.solvers:
-                solver.run(probe - at)
-                gaps.append(solver.metrics().gap)
-            self.probes.append((probe, float(np.median(gaps))))
+            self._run(probe - at)
+            self.probe(probe)
             at = probe
+        self._run(stop - at)
+
+    def _run(self, iterations: int) -> None:
+        started = time.perf_counter()
         for solver in self.solvers:
-            solver.run(stop - at)
+            solver.run(iterations)
+        self.seconds += time.perf_counter() - started
+
+    def probe(self, iteration: int) -> None:
+        """Read every run's measure now, at ``iteration`` of the log grid."""
+        self.probes.append((iteration, float(np.median([solver.metrics().gap for solver in self.solvers]))))
 
 
 def _parse_variant(game, variant):
@@ -326,9 +336,7 @@ class Race(Runner):
     def _run_chunk(self, iterations: int) -> None:
         """Advance every run by ``iterations``, timing each variant's solver."""
         for entry in self._entries:
-            started = time.perf_counter()
             entry.advance(self._iteration, self._iteration + iterations)
-            entry.seconds += time.perf_counter() - started
             entry.timeline.append((self._iteration + iterations, entry.seconds / len(entry.solvers)))
         self._iteration += iterations
 
@@ -344,9 +352,9 @@ class Race(Runner):
             started = time.perf_counter()
             for solver in entry.solvers[1 if k == 0 else 0 :]:
                 solver.run(1)
-            if checkpoints.log_grid_between(self._iteration, self._iteration + 1).size:
-                entry.probes.append((self._iteration + 1, float(np.median([s.metrics().gap for s in entry.solvers]))))
             entry.seconds += time.perf_counter() - started
+            if checkpoints.log_grid_between(self._iteration, self._iteration + 1).size:
+                entry.probe(self._iteration + 1)
             entry.timeline.append((self._iteration + 1, entry.seconds / len(entry.solvers)))
         self._iteration += 1
         return trace
