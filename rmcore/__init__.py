@@ -40,15 +40,18 @@ from .exact import solve_exactly  # noqa: E402
 from .exact.equilibria import (  # noqa: E402
     NashEquilibria,
     NashEquilibrium,
+    NashSubset,
+    equilibrium_distance,
     lemke_howson,
     nash_equilibria,
     nearest_equilibrium,
     support_enumeration,
+    vertex_enumeration,
 )
 from .formats import from_openspiel, load_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
 from .matrix import *  # noqa: E402, F403 - (the family's names, as rmcore.matrix.__all__ lists them)
 from .metrics import best_response, exploitability, nash_conv  # noqa: E402
-from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, race  # noqa: E402
+from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, first_crossing, race  # noqa: E402
 from .records import BestResponse, ExactSolution, History, Metrics, PlayerValues, Policy  # noqa: E402
 from .sweep import read_results, sweep  # noqa: E402
 from .trees import *  # noqa: E402, F403 - (the family's names, as rmcore.trees.__all__ lists them)
@@ -68,10 +71,13 @@ __all__ = [
     # every Nash equilibrium of a general-sum matrix game (rmcore.exact.equilibria)
     "NashEquilibria",
     "NashEquilibrium",
+    "NashSubset",
     "nash_equilibria",
+    "vertex_enumeration",
     "support_enumeration",
     "lemke_howson",
     "nearest_equilibrium",
+    "equilibrium_distance",
     # matrix games and game trees, as their families list them
     *matrix.__all__,
     *trees.__all__,
@@ -89,6 +95,7 @@ __all__ = [
     "Reached",
     "Curve",
     "race",
+    "first_crossing",
     "THRESHOLDS",
     "sweep",
     "read_results",

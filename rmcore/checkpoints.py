@@ -192,3 +192,16 @@ def on_log_grid(iterations: np.ndarray, stride: int = 1) -> np.ndarray:
     units = iterations // stride
     finest = _log_grid_of(_exponents_up_to(max(int(units.max()), 1)), 1)
     return (iterations % stride == 0) & _members(units, finest) | (iterations == 1)
+
+
+def log_grid_between(start: int, stop: int) -> np.ndarray:
+    """The iterations of the finest log grid, ``round(10 ** (k / 32))``, in ``(start, stop]`` (whatever a history
+    keeps: a race reads its crossings there, :func:`rmcore.race.first_crossing`).
+
+    >>> log_grid_between(8, 20).tolist()
+    [9, 10, 11, 12, 13, 14, 15, 17, 18, 19]
+    """
+    if stop <= start or stop < 1:
+        return np.empty(0, dtype=np.int64)
+    finest = _log_grid_of(_exponents_up_to(stop), 1)
+    return finest[np.searchsorted(finest, start, side="right") :].copy()

@@ -6,11 +6,18 @@ run; a sampled one (sampled regret matching, chance-sampling CFR) is ``seeds`` r
 (nash_conv, the learner's best-response gain against a fixed opponent, or exploitability: each
 history's ``gap``).
 
-"First reached ε" is read at the log-spaced checkpoints ``stride * round(10 ** (k / 32))`` (every history
-keeps all of them for the first 10^15 iterations at the default ``max_points``; ``stride`` is each variant's
-:attr:`~rmcore.MatrixSolver.checkpoint_stride`), so it is the same however the race was split into chunks, and
-equals what a separately run solver's history says.
-Seconds are the solver's own time (per seed), interpolated within the chunk where ε was reached.
+"First reached ε" is the first of the log-spaced iterations ``round(10 ** (k / 32))`` (32 a decade: 1, 2, 3, ...,
+10, 11, 12, 13, 14, 15, 17, ...) at which the variant's measure, the median over its seeds, is at or below ε
+(:func:`first_crossing`). The race reads every run's measure at each of these iterations as it passes them, whatever
+its history keeps, so the crossing depends on the game, the variant and the seeds alone: not on the history's size or
+stride, nor on how the race was split into chunks. The page, its share link, its bundle and ``python -m rmcore race``
+all say the same.
+Reading a measure costs a row of the history (two best responses), and each reading splits the runs' chunks there: 32
+a decade, so they weigh on the first hundred iterations and hardly after. Seconds are the solvers' own time (per seed;
+the race's readings left out), interpolated within the chunk where ε was reached.
+
+The runs of one variant keep histories of different lengths (the first run of the first variant, which a page draws in
+detail, keeps more rows): a variant's curve is read at the iterations all its runs keep.
 
 >>> import rmcore
 >>> result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm+", "prm+/alternating/linear"], 10_000)
@@ -39,7 +46,17 @@ from .trees.cfr import CFRSolver, CFRVariant
 from .trees.game import TreeGame
 from .validation import history_points, whole_number
 
-__all__ = ["Race", "RaceResult", "Standing", "Reached", "Curve", "race", "THRESHOLDS", "MAX_VARIANTS"]
+__all__ = [
+    "Race",
+    "RaceResult",
+    "Standing",
+    "Reached",
+    "Curve",
+    "race",
+    "first_crossing",
+    "THRESHOLDS",
+    "MAX_VARIANTS",
+]
 
 #: The levels of the convergence measure whose first crossing a race reports.
 THRESHOLDS = (1e-2, 1e-3, 1e-4, 1e-6)
@@ -90,15 +107,57 @@ class RaceResult(NamedTuple):
     gap_name: str
 
 
+def first_crossing(iterations, values, threshold: float) -> int | None:
+    """The first of ``iterations`` at which ``values`` is at or below ``threshold`` (None if none is): how every part
+    of the project (a race's table, the pages, a bundle, ``python -m rmcore race``) says when a measure reached a
+    level.
+
+    >>> first_crossing([1, 2, 3, 4], [0.5, 0.01, 0.2, 0.001], 0.01)
+    2
+    """
+    iterations, values = np.asarray(iterations), np.asarray(values, dtype=float)
+    if iterations.shape != values.shape or iterations.ndim != 1:
+        raise ValueError(
+            f"iterations and values must be two lists of one length; got {iterations.shape} and {values.shape}"
+        )
+    below = np.flatnonzero(values <= threshold)
+    return int(iterations[below[0]]) if below.size else None
+
+
 @dataclass
 class _Entry:
     label: str
     solvers: list
     seconds: float = 0.0  # total solver time over all seeds
     timeline: list = None  # (iteration, seconds per seed) after each chunk
+    #: (iteration, the median measure over the runs) at each iteration of the finest log grid passed
+    #: (:func:`rmcore.checkpoints.log_grid_between`): where :func:`first_crossing` is read.
+    probes: list = None
 
     def __post_init__(self):
         self.timeline = [(0, 0.0)]
+        self.probes = []
+
+    def advance(self, start: int, stop: int) -> None:
+        """Every run from ``start`` to ``stop``, its measure read at each iteration of the log grid on the way; the
+        solvers' time is added to ``seconds``, the reading's is not (it is the race's measuring, not the solver's
+        work)."""
+        at = start
+        for probe in checkpoints.log_grid_between(start, stop).tolist():
+            self._run(probe - at)
+            self.probe(probe)
+            at = probe
+        self._run(stop - at)
+
+    def _run(self, iterations: int) -> None:
+        started = time.perf_counter()
+        for solver in self.solvers:
+            solver.run(iterations)
+        self.seconds += time.perf_counter() - started
+
+    def probe(self, iteration: int) -> None:
+        """Read every run's measure now, at ``iteration`` of the log grid."""
+        self.probes.append((iteration, float(np.median([solver.metrics().gap for solver in self.solvers]))))
 
 
 def _parse_variant(game, variant):
@@ -277,10 +336,7 @@ class Race(Runner):
     def _run_chunk(self, iterations: int) -> None:
         """Advance every run by ``iterations``, timing each variant's solver."""
         for entry in self._entries:
-            started = time.perf_counter()
-            for solver in entry.solvers:
-                solver.run(iterations)
-            entry.seconds += time.perf_counter() - started
+            entry.advance(self._iteration, self._iteration + iterations)
             entry.timeline.append((self._iteration + iterations, entry.seconds / len(entry.solvers)))
         self._iteration += iterations
 
@@ -297,6 +353,8 @@ class Race(Runner):
             for solver in entry.solvers[1 if k == 0 else 0 :]:
                 solver.run(1)
             entry.seconds += time.perf_counter() - started
+            if checkpoints.log_grid_between(self._iteration, self._iteration + 1).size:
+                entry.probe(self._iteration + 1)
             entry.timeline.append((self._iteration + 1, entry.seconds / len(entry.solvers)))
         self._iteration += 1
         return trace
@@ -306,15 +364,19 @@ class Race(Runner):
         return [[solver.history() for solver in entry.solvers] for entry in self._entries]
 
     def result(self, histories=None, thresholds=THRESHOLDS) -> RaceResult:
-        """The table and the curves now, from ``histories`` (as :meth:`histories` returns; read afresh if omitted)."""
+        """The table and the curves now, from ``histories`` (as :meth:`histories` returns; read afresh if omitted).
+
+        A variant's curve is read at the iterations all its runs keep; its crossings at the log grid up to the
+        histories' last iteration (:func:`first_crossing`), so that histories read earlier give the table of then.
+        """
         if histories is None:
             histories = self.histories()
         standings, curves = [], []
         gap_name = ""
         for entry, runs in zip(self._entries, histories):
             gap_name = runs[0].gap_name
-            iterations = runs[0].iterations
-            gaps = np.vstack([h.gap for h in runs]) if len(runs) else np.empty((0, 0))
+            iterations, rows = _common_rows(runs)
+            gaps = np.vstack([h.gap[r] for h, r in zip(runs, rows)])
             grid = checkpoints.on_log_grid(iterations, entry.solvers[0].checkpoint_stride)
             if len(iterations) and not grid[-1]:
                 shown = grid.copy()
@@ -323,8 +385,8 @@ class Race(Runner):
                 shown = grid
             median = np.median(gaps, axis=0) if gaps.size else np.empty(0)
             work = None
-            if runs and "nodes_touched" in runs[0].metrics:
-                work = np.median(np.vstack([h.metrics["nodes_touched"] for h in runs]), axis=0)[shown]
+            if "nodes_touched" in runs[0].metrics:
+                work = np.median(np.vstack([h.metrics["nodes_touched"][r] for h, r in zip(runs, rows)]), axis=0)[shown]
             curves.append(
                 Curve(
                     entry.label,
@@ -338,14 +400,12 @@ class Race(Runner):
             )
             seconds = entry.seconds / len(entry.solvers)
             timeline = np.array(entry.timeline, dtype=float)
+            now = int(iterations[-1]) if len(iterations) else 0
+            probes = np.array([p for p in list(entry.probes) if p[0] <= now], dtype=float).reshape(-1, 2)
             reached = {}
             for threshold in thresholds:
-                below = np.flatnonzero(grid & (median <= threshold)) if gaps.size else np.empty(0, dtype=int)
-                if below.size:
-                    at = int(iterations[below[0]])
-                    reached[threshold] = Reached(at, float(np.interp(at, timeline[:, 0], timeline[:, 1])))
-                else:
-                    reached[threshold] = None
+                at = first_crossing(probes[:, 0].astype(np.int64), probes[:, 1], threshold)
+                reached[threshold] = None if at is None else Reached(at, float(np.interp(at, *timeline.T)))
             current = f"{gap_name}_current"
             standings.append(
                 Standing(
@@ -356,11 +416,20 @@ class Race(Runner):
                     float(median[-1]) if median.size else float("nan"),
                     reached,
                     float(np.median([h.metrics[current][-1] for h in runs]))
-                    if runs and current in runs[0].metrics and len(iterations)
+                    if current in runs[0].metrics and len(iterations)
                     else None,
                 )
             )
         return RaceResult(standings, curves, gap_name)
+
+
+def _common_rows(runs) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The iterations every history of ``runs`` keeps, and each history's rows at them (a variant's first run may keep
+    more rows than its other runs: its extra ones are left out of the median)."""
+    common = runs[0].iterations
+    for history in runs[1:]:
+        common = np.intersect1d(common, history.iterations, assume_unique=True)
+    return common, [np.searchsorted(h.iterations, common) for h in runs]
 
 
 def race(

@@ -122,3 +122,40 @@ def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, g
     again = {row["variant"]: row[result["measure"]] for row in result["variants"]}
     assert again == numbers["variants"] and result["measure"] == numbers["measure"]
     assert json.loads((tmp_path / "versions.json").read_text())["numpy"]
+
+
+def test_the_bundle_command_reports_the_crossings_the_page_shows(tmp_path):
+    """The page keeps every checkpoint of a small game (history_share=None) in a budgeted history and runs in many
+    small updates; the command line keeps the library's defaults and runs in one call. Both read a crossing at the
+    same iterations (rmcore.first_crossing), so the bundle's command prints the page's table."""
+    game = rmcore.preset("rps-crash")
+    run, frame = _live(
+        game,
+        ["rm+/alternating", "prm+/alternating/linear", "rm+/sampled"],
+        steps=(7, 300, 2_000, 1_000, 1_693),
+        seeds=3,
+        history_share=None,
+        history_budget=50_000,
+    )
+    data = export.bundle(
+        {"format": "rmcore-setup/1", "page": "x", "parameters": [], "iteration": run.iteration}, run, frame
+    )
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(tmp_path)
+    numbers = json.loads((tmp_path / "numbers.json").read_text())
+    assert sum(r is not None for reached in numbers["reached"].values() for r in reached.values()) >= 3
+    command, _ = export.command(run, run.iteration)
+    out = subprocess.run(
+        [sys.executable, "-m", "rmcore", *shlex.split(command)[3:]],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 0, out.stderr
+    again = {
+        row["variant"]: {t: r and r["iterations"] for t, r in row["reached"].items()}
+        for row in json.loads(out.stdout)["variants"]
+    }
+    assert again == numbers["reached"]

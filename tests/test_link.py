@@ -263,6 +263,35 @@ def test_a_link_with_more_cfr_variants_than_a_race_takes_runs_the_first_ten_and_
     assert app.button(key="kuhn_step_1") and app.segmented_control(key="kuhn_running"), "Run and Step stay"
 
 
+@pytest.mark.parametrize("where", [7, 10])
+def test_a_link_of_eleven_cfr_variants_one_no_choice_keeps_the_other_ten_and_says_so(where):
+    """Streamlit drops the entries that are no choice first and keeps the first ten of the rest: an unknown eighth
+    entry is named as no choice, and the notice does not say the eleventh was past the limit."""
+    from ui.trees.settings import ALL_VARIANTS
+
+    labels = [v.label for v in ALL_VARIANTS][:10]
+    given = [*labels[:where], "cfr · sideways", *labels[where:]]
+    app = opened({"kuhn_variants": given}, url_path="kuhn_poker")
+    assert not app.exception
+    assert [v.label for v in app.session_state.kuhn_live.race.variants] == labels
+    notice = warnings(app)
+    assert "kuhn_variants: dropped 'cfr · sideways' (not a choice of this page); kept 10" in notice, notice
+    assert "at most 10" not in notice
+
+
+def test_a_link_past_the_limit_with_an_entry_that_is_no_choice_names_each_for_its_reason():
+    from ui.trees.settings import ALL_VARIANTS
+
+    labels = [v.label for v in ALL_VARIANTS][:11]
+    given = [*labels[:7], "cfr · sideways", *labels[7:]]
+    app = opened({"kuhn_variants": given}, url_path="kuhn_poker")
+    assert [v.label for v in app.session_state.kuhn_live.race.variants] == labels[:10]
+    assert (
+        f"kuhn_variants: dropped 'cfr · sideways' (not a choice of this page) and {labels[10]!r} (a race takes at "
+        "most 10 variants); kept the first 10 of the rest" in warnings(app)
+    ), warnings(app)
+
+
 def test_the_cfr_variant_picker_takes_at_most_ten():
     app = opened(url_path="kuhn_poker")
     assert app.multiselect(key="kuhn_variants").proto.max_selections == 10
@@ -291,3 +320,105 @@ def test_share_gives_no_link_longer_than_a_server_takes_and_says_why(monkeypatch
     assert not app.exception
     assert "would be 16 characters long, more than the 10 a server takes, so no link is given" in warnings(app)
     assert not any("algorithm=RM%2B" in c.value for c in app.code)
+
+
+@pytest.mark.parametrize(
+    "params,url_path,page",
+    [
+        (
+            {"sampling": "sampled", "race_variants": "rm+ · expected · simultaneous · uniform", "run_to": "1000000"},
+            None,
+            "matrix",
+        ),
+        (
+            {"kuhn_variants": ["chance-sampling · alternating", "cfr · alternating"], "run_to": "1000000"},
+            "game_trees",
+            "kuhn",
+        ),
+    ],
+    ids=["matrix", "trees"],
+)
+def test_a_race_whose_first_variant_is_sampled_runs_on_past_its_runs_thinning(params, url_path, page):
+    """The first run of a sampled first variant keeps more checkpoints than the variant's other seeds; the race reads
+    them at the iterations all keep, and the page runs on (it stopped at iteration 2,130)."""
+    app = opened(params, url_path=url_path)
+    live = app.session_state[f"{page}_live"]
+    assert live.race.runs > 2 and live.race.variants[0].is_sampled
+    for _ in range(300):
+        if live.iteration > 20_000 or app.session_state[f"{page}_run"] == "Pause":
+            break
+        app.run()
+    texts = " ".join(e.value for e in [*app.warning, *app.info, *app.error, *app.markdown])
+    assert not app.exception and "stopped" not in texts
+    assert live.iteration > 20_000 and app.session_state[f"{page}_run"] == "Run"
+    histories = live.race.histories()[0]
+    assert len(histories[0]) > len(histories[1])  # the seeds keep different numbers of rows, and the race goes on
+
+
+_SAMPLED_RACE = {"sampling": "sampled", "race_variants": "rm+ · sampled · simultaneous · uniform"}
+_SAMPLED_TREES = {"kuhn_variants": ["chance-sampling · simultaneous", "cfr · alternating"]}
+
+
+@pytest.mark.parametrize(
+    "params,url_path,key,default",
+    [
+        ({"kuhn_seed": "1e400"}, "game_trees", "kuhn_seed", 0),
+        ({**_SAMPLED_TREES, "kuhn_seeds": "9" * 309}, "game_trees", "kuhn_seeds", 5),
+        ({**_SAMPLED_TREES, "kuhn_seeds": "9" * 5000}, "game_trees", "kuhn_seeds", 5),
+        ({"sampling": "sampled", "seed": "1e400"}, None, "seed", 0),
+        ({"sampling": "sampled", "seed": "-1e999"}, None, "seed", 0),
+        ({**_SAMPLED_RACE, "race_seeds": "9" * 400}, None, "race_seeds", 5),
+        (
+            {"kuhn_variants": "discounted · alternating", "kuhn_dcfr_alpha": "1e400"},
+            "game_trees",
+            "kuhn_dcfr_alpha",
+            None,
+        ),
+        ({"opponent_mode": "Fixed mixed strategy", "opponent_3_0": "9" * 400}, None, "opponent_3_0", None),
+        (
+            {"preset": "Weighted RPS", "param_weighted-rps_rock_scissors": "1e400"},
+            None,
+            "param_weighted-rps_rock_scissors",
+            None,
+        ),
+    ],
+)
+def test_a_number_past_any_range_in_a_link_is_refused_in_a_sentence_and_leaves_the_address(
+    params, url_path, key, default
+):
+    app = opened(params, url_path=url_path)
+    assert not app.exception
+    assert f"{key}=" in warnings(app) and "not a valid value" in warnings(app)
+    assert key not in app.query_params  # the address is written without it: a reload opens cleanly
+    if default is not None:  # a seed box: a sentence beneath it, while it shows its default
+        assert app.session_state[key] == default
+        beneath = [c.value for c in app.caption if "is not a number this box holds" in c.value]
+        assert beneath and shown(beneath[0]).startswith(f"The link's {key}=")
+        app.number_input(key=key).set_value(default + 1).run()
+        assert not [c.value for c in app.caption if "is not a number this box holds" in c.value]
+    again = opened({k: v for k, v in app.query_params.items()}, url_path=url_path)
+    assert not again.exception and not again.warning
+
+
+def test_a_share_links_page_shows_the_crossings_of_the_page_it_came_from():
+    """The page stepped by hand and its share link run to the same iteration in other updates: the same race table,
+    the iteration each variant first reached each level included."""
+    params = {
+        "sampling": "sampled",
+        "race_variants": ["prm+ · expected · alternating · linear", "rm+ · expected · alternating · uniform"],
+        "race_seeds": "3",
+    }
+    app = opened(params)
+    for _ in range(7):
+        app.button(key="matrix_step_100").click().run()
+    app.button(key="matrix_step_10").click().run()
+    live = app.session_state.matrix_live
+    assert not app.exception and live.iteration == 710
+    here = live.frame().race.standings
+    again = run_to_reached(opened({**params, "run_to": "710"}), "matrix").session_state.matrix_live
+    there = again.frame().race.standings
+    assert again.iteration == 710
+    assert [(s.label, s.gap, {t: r and r.iterations for t, r in s.reached.items()}) for s in here] == [
+        (s.label, s.gap, {t: r and r.iterations for t, r in s.reached.items()}) for s in there
+    ]
+    assert any(r is not None for s in here for r in s.reached.values())

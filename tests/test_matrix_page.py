@@ -559,7 +559,7 @@ def _general_sum_link(size: int, seed: int = 4) -> dict:
     return {"matrix": json.dumps({"name": f"Edited {size}x{size}", "A": a, "B": b})}
 
 
-def test_an_edited_general_sum_game_shows_every_nash_equilibrium_and_the_averages_distance_to_the_nearest():
+def test_an_edited_general_sum_game_shows_every_nash_equilibrium_and_the_averages_distance_to_the_set():
     from tests.visits import opened
 
     app = opened(_general_sum_link(3))
@@ -567,14 +567,53 @@ def test_an_edited_general_sum_game_shows_every_nash_equilibrium_and_the_average
     found = rmcore.nash_equilibria(game)
     assert found.complete and len(found.equilibria) >= 1
     answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
-    assert f"All {len(found.equilibria)} Nash equilibri" in answer and "support enumeration" in answer
+    count = len(found.equilibria)
+    every = "1 Nash equilibrium, the game's only one" if count == 1 else f"All {count} Nash equilibria"
+    assert every in answer and "vertex enumeration" in answer and "All 1 " not in answer
     app.button(key="matrix_step_100").click().run()
     assert not app.exception
     answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
     average = app.session_state.matrix_live.primary.average_policy()
     k, distance = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
-    assert f"The running averages are **{distance:.4f}** from the nearest, equilibrium {k + 1}" in answer
-    assert f"{k + 1} (nearest)" in answer
+    assert f"The running averages are **{distance:.4f}** from the set of Nash equilibria" in answer
+    assert f"whose nearest point is equilibrium {k + 1}" in answer and f"{k + 1} (nearest)" in answer
+
+
+def _degenerate_link(a, b) -> dict:
+    import json
+
+    return {"matrix": json.dumps({"name": "Degenerate", "A": a, "B": b})}
+
+
+def test_a_degenerate_games_every_extreme_equilibrium_and_its_continuum_are_shown():
+    """Von Stengel's game: three extreme equilibria (Nashpy's and Gambit's vertex enumeration list the same), the
+    first two the ends of a continuum."""
+    from tests.visits import opened
+
+    app = opened(_degenerate_link([[3, 3], [2, 5], [0, 6]], [[3, 3], [2, 6], [3, 1]]))
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    assert "3 extreme Nash equilibria by vertex enumeration, in 2 components" in answer
+    assert "component 1 (equilibria 1, 2) is a continuum" in answer and "1 equilibrium is isolated" in answer
+    assert answer.count("1 (a continuum)") == 2
+
+
+def test_averages_on_a_continuum_of_equilibria_are_told_they_are_near_it():
+    """Row payoffs [[1, 1], [0, 0]]: the row player's top row is strict, the column player indifferent. The averages
+    approach (1; 0.5, 0.5), a point of the continuum between the two listed equilibria, half a unit from each."""
+    from tests.visits import opened
+
+    app = opened(_degenerate_link([[1, 1], [0, 0]], [[1, 1], [0, 0]]))
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
+    average = app.session_state.matrix_live.primary.average_policy()
+    found = rmcore.nash_equilibria(app.session_state.game)
+    _, to_points = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
+    _, to_set = rmcore.equilibrium_distance(found, average["row"], average["col"])
+    assert to_set < 0.05 < 0.4 < to_points
+    assert f"The running averages are **{to_set:.4f}** from the set of Nash equilibria" in answer
+    assert "whose nearest point lies in the continuum of component 1" in answer
 
 
 def test_beyond_eight_actions_one_equilibrium_by_lemke_howson_is_shown():
@@ -584,7 +623,7 @@ def test_beyond_eight_actions_one_equilibrium_by_lemke_howson_is_shown():
     app.button(key="matrix_step_10").click().run()
     assert not app.exception
     answer = shown(next(m.value for m in app.markdown if m.value.startswith("### The answer")))
-    assert "One Nash equilibrium, by Lemke-Howson" in answer and "from the nearest, equilibrium 1" in answer
+    assert "One Nash equilibrium, by Lemke-Howson" in answer and "whose nearest point is equilibrium 1" in answer
 
 
 def test_csv_and_nfg_uploads_of_a_general_sum_game_show_its_equilibria(app):

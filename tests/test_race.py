@@ -9,12 +9,45 @@ from rmcore import checkpoints, config
 GAME = rmcore.preset("rps-crash")
 
 
-def first_reached(histories, threshold, stride):
-    """What separate histories say: the first log-grid checkpoint where the median gap is <= threshold."""
-    iterations = histories[0].iterations
-    median = np.median(np.vstack([h.gap for h in histories]), axis=0)
-    hits = np.flatnonzero(checkpoints.on_log_grid(iterations, stride) & (median <= threshold))
-    return int(iterations[hits[0]]) if hits.size else None
+def first_reached(solvers, iterations):
+    """What separate solvers say, run to each iteration of the log grid in turn (then to ``iterations``): for each
+    threshold, the first where the median of their measures is at or below it."""
+    at, reached = 0, dict.fromkeys(rmcore.THRESHOLDS)
+    for probe in checkpoints.log_grid_between(0, iterations).tolist():
+        gaps = []
+        for solver in solvers:
+            solver.run(probe - at)
+            gaps.append(solver.metrics().gap)
+        at = probe
+        for threshold in rmcore.THRESHOLDS:
+            if reached[threshold] is None and np.median(gaps) <= threshold:
+                reached[threshold] = probe
+    for solver in solvers:
+        solver.run(iterations - at)
+    return reached
+
+
+def _separate(game, variant, seeds, history_share=config.HISTORY_SHARE, max_points=None):
+    if isinstance(game, rmcore.MatrixGame):
+        v = rmcore.MatrixVariant.parse(variant)
+        return v, [
+            rmcore.MatrixSolver(
+                game,
+                v.algorithm,
+                v.sampling,
+                v.updates,
+                v.averaging,
+                seed=s,
+                history_share=history_share,
+                max_points=max_points,
+            )
+            for s in (seeds if v.is_sampled else seeds[:1])
+        ]
+    v = rmcore.CFRVariant.parse(variant)
+    return v, [
+        rmcore.CFRSolver(game, v.algorithm, v.updates, seed=s, history_share=history_share, max_points=max_points)
+        for s in (seeds if v.is_sampled else seeds[:1])
+    ]
 
 
 @pytest.mark.parametrize(
@@ -25,43 +58,83 @@ def first_reached(histories, threshold, stride):
     ],
     ids=["matrix", "kuhn"],
 )
-def test_iterations_to_each_threshold_equal_what_separate_histories_say(game, variants, iterations):
+def test_iterations_to_each_threshold_equal_what_separate_solvers_say(game, variants, iterations):
     result = rmcore.race(game, variants, iterations, seeds=3, seed=10, chunks=7)  # run in 7 chunks ...
-    for k, (variant, standing, curve) in enumerate(zip(variants, result.standings, result.curves)):
-        # The race's first run keeps max_points checkpoints, every other run member_points: so do the separate ones.
-        def points(j, k=k):
-            return rmcore.config.DEFAULT_MAX_POINTS if k == 0 and j == 0 else rmcore.config.RACE_MEMBER_POINTS
-
-        if isinstance(game, rmcore.MatrixGame):
-            v = rmcore.MatrixVariant.parse(variant)
-            seeds = range(10, 13) if v.is_sampled else [10]
-            solvers = [
-                rmcore.MatrixSolver(game, v.algorithm, v.sampling, v.updates, v.averaging, seed=s, max_points=points(j))
-                for j, s in enumerate(seeds)
-            ]
-        else:
-            v = rmcore.CFRVariant.parse(variant)
-            seeds = range(10, 13) if v.is_sampled else [10]
-            solvers = [
-                rmcore.CFRSolver(game, v.algorithm, v.updates, seed=s, max_points=points(j))
-                for j, s in enumerate(seeds)
-            ]
-        for solver in solvers:
-            solver.run(iterations)  # ... the separate solvers in one
-        histories = [s.history() for s in solvers]
+    for variant, standing, curve in zip(variants, result.standings, result.curves):
+        v, solvers = _separate(game, variant, [10, 11, 12], history_share=None)  # ... the separate ones step by step
         assert standing.label == v.label and standing.iterations == iterations and curve.runs == len(solvers)
-        for threshold in rmcore.THRESHOLDS:
-            expected = first_reached(histories, threshold, solvers[0].checkpoint_stride)
-            got = standing.reached[threshold]
-            assert (got is None and expected is None) or got.iterations == expected, (v.label, threshold)
-        gaps = np.vstack([h.gap for h in histories])
-        assert standing.gap == pytest.approx(float(np.median(gaps[:, -1])), abs=0)
+        expected = first_reached(solvers, iterations)
+        assert {t: r and r.iterations for t, r in standing.reached.items()} == expected, v.label
+        gaps = np.array([solver.metrics().gap for solver in solvers])
+        assert standing.gap == pytest.approx(float(np.median(gaps)), abs=0)
         assert (
             curve.iterations[-1] == iterations
             and np.all(curve.low <= curve.median)
             and np.all(curve.median <= curve.high)
         )
-        np.testing.assert_array_equal(curve.high[-1], gaps[:, -1].max())
+        np.testing.assert_array_equal(curve.high[-1], gaps.max())
+
+
+@pytest.mark.parametrize(
+    "game,variants",
+    [(GAME, ["rm+/sampled", "rm"]), (rmcore.KUHN, ["chance-sampling", "cfr"])],
+    ids=["matrix", "kuhn"],
+)
+def test_a_sampled_first_variant_keeps_racing_past_its_runs_thinning(game, variants):
+    """The first run of the first variant keeps more rows than the variant's other runs (it is the one a page draws
+    in detail): the variant's curve is read at the iterations all its runs keep, and matches separate solvers
+    there."""
+    contest = rmcore.Race(game, variants, seeds=3, seed=4, history_share=None)
+    for _ in range(6):
+        contest.run(700)  # (the other runs thin their rows from iteration 376 on; the first from 1,501)
+        result = contest.result()
+    histories = contest.histories()[0]
+    assert len(histories[0]) > len(histories[1]) == len(histories[2])
+    _, solvers = _separate(game, variants[0], [4, 5, 6], history_share=None, max_points=config.RACE_MEMBER_POINTS)
+    for solver in solvers:
+        solver.run(contest.iteration)
+    separate = [solver.history() for solver in solvers]
+    curve = result.curves[0]
+    rows = np.searchsorted(separate[0].iterations, curve.iterations)
+    np.testing.assert_array_equal(separate[0].iterations[rows], curve.iterations)
+    median = np.median(np.vstack([h.gap[rows] for h in separate]), axis=0)
+    np.testing.assert_array_equal(curve.median, median)
+
+
+def test_crossings_do_not_depend_on_the_history_its_size_or_the_chunks():
+    """The page (every checkpoint, a budgeted history, many small updates) and the command line (the library's
+    defaults, one call) read the same crossings: the same measures at the same iterations."""
+    variants = ["rm", "rm+", "rm+/sampled"]
+    page = rmcore.Race(GAME, variants, seeds=3, history_share=None, history_budget=20_000)
+    for _ in range(40):
+        page.run(500)
+    command_line = rmcore.Race(GAME, variants, seeds=3)
+    command_line.run(20_000)
+    assert page.max_points < config.DEFAULT_MAX_POINTS
+    assert page.solvers[0].checkpoint_stride != command_line.solvers[0].checkpoint_stride
+    on_page, on_command_line = page.result(), command_line.result()
+    for ours, theirs in zip(on_page.standings, on_command_line.standings):
+        assert {t: r and r.iterations for t, r in ours.reached.items()} == {
+            t: r and r.iterations for t, r in theirs.reached.items()
+        }
+    assert any(r is not None for s in on_page.standings for r in s.reached.values())
+
+
+def test_histories_read_earlier_give_the_crossings_of_then():
+    contest = rmcore.Race(GAME, ["rm"])
+    contest.run(10_000)
+    then = contest.histories()
+    contest.run(10_000)
+    assert contest.result().standings[0].reached[1e-2].iterations > 10_000
+    assert contest.result(then).standings[0].reached[1e-2] is None
+
+
+def test_first_crossing():
+    assert rmcore.first_crossing([1, 2, 3, 4], [0.5, 0.01, 0.2, 0.001], 0.01) == 2
+    assert rmcore.first_crossing([1, 2], [0.5, 0.02], 0.01) is None
+    assert rmcore.first_crossing([], [], 0.01) is None
+    with pytest.raises(ValueError, match="two lists of one length"):
+        rmcore.first_crossing([1, 2], [0.5], 0.01)
 
 
 def test_a_fast_variant_reaches_more_thresholds_and_seconds_grow_with_them():

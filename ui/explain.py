@@ -49,18 +49,24 @@ LIST_LIMITS = {
 }
 
 
-def list_trimmed(key: str, kept: list[str], dropped: list[str], most: int | None) -> str:
-    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries ``dropped`` were
-    not used: past the ``most`` the list holds, or not a choice of the page. Every entry is quoted as the link gave it
-    (escaped for Markdown)."""
+def list_trimmed(key: str, kept: list[str], unknown: list[str], past: list[str], most: int | None) -> str:
+    """The link notice's words for a list setting (``key``, such as ``kuhn_variants``) whose entries were not used:
+    ``unknown`` are not a choice of the page, ``past`` came after the ``most`` the list holds. Every entry is quoted
+    as the link gave it (escaped for Markdown)."""
 
     def quoted(values: list[str]) -> str:
         return ", ".join(markdown(repr(value[:60])) for value in values)
 
-    over = most is not None and len(kept) == most
-    why = LIST_LIMITS.get(key, "it holds at most {most}").format(most=most) if over else "not a choice of this page"
-    kept_words = f"kept the first {len(kept)}" if over else f"kept {len(kept)}" if kept else "the default is shown"
-    return f"{markdown(key)}: dropped {quoted(dropped)} ({why}); {kept_words}"
+    reasons = []
+    if unknown:
+        reasons.append(f"{quoted(unknown)} (not a choice of this page)")
+    if past:
+        reasons.append(f"{quoted(past)} ({LIST_LIMITS.get(key, 'it holds at most {most}').format(most=most)})")
+    if past:
+        kept_words = f"kept the first {len(kept)} of the rest" if unknown else f"kept the first {len(kept)}"
+    else:
+        kept_words = f"kept {len(kept)}" if kept else "the default is shown"
+    return f"{markdown(key)}: dropped {' and '.join(reasons)}; {kept_words}"
 
 
 #: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).
@@ -726,28 +732,52 @@ OPENSPIEL_HELP = (
 )
 
 
+def _count(count: int, noun: str) -> str:
+    """``count`` of ``noun`` (its plural ending in -a when it ends in -um: "equilibrium", "equilibria")."""
+    plural = noun[:-2] + "a" if noun.endswith("um") else noun + "s"
+    return f"{count:,} {noun if count == 1 else plural}"
+
+
 def nash_found(found, count: int, shown: int) -> str:
-    """How a general-sum game's Nash equilibria were found (``rmcore.NashEquilibria``), and how many are tabled."""
+    """How a general-sum game's Nash equilibria were found (``rmcore.NashEquilibria``), how many are tabled, and
+    which of them make up a continuum (its components)."""
     if found.method == "Lemke-Howson":
         words = (
-            "One Nash equilibrium, by Lemke-Howson (the game is larger than 8x8, where finding them all by support "
-            "enumeration takes too long); it may have others."
+            "One Nash equilibrium, by Lemke-Howson (the game is larger than 8x8, where enumerating them all takes too "
+            "long); it may have others."
         )
-    elif found.complete:
-        words = f"All {count} Nash equilibria, by support enumeration (the game is nondegenerate)."
+    elif not found.continua:
+        if count == 1:
+            words = "1 Nash equilibrium, the game's only one, by vertex enumeration."
+        else:
+            words = f"All {count:,} Nash equilibria, by vertex enumeration; each is isolated."
     else:
+        parts = []
+        for k, members in enumerate(found.components):
+            if len(members) > 1:
+                listed = ", ".join(str(m + 1) for m in members)
+                parts.append(f"component {k + 1} (equilibria {listed}) is a continuum")
+        isolated = len(found.components) - found.continua
         words = (
-            f"{count} Nash equilibri{'um' if count == 1 else 'a'} by support enumeration; the game is degenerate, so "
-            "it may have more (with supports of unequal size, or a continuum)."
+            f"{_count(count, 'extreme Nash equilibrium')} by vertex enumeration, in "
+            f"{_count(len(found.components), 'component')}: {'; '.join(parts)}: every mix of its row strategies "
+            "against every mix of its column strategies is an equilibrium too"
+            + (f"; {_count(isolated, 'equilibrium')} {'is' if isolated == 1 else 'are'} isolated." if isolated else ".")
         )
     return words + (f" The first {shown} are tabled." if count > shown else "")
 
 
-def nash_distance(distance: float, nearest: int) -> str:
-    """The sentence under the Nash equilibria: how far the running averages are from the nearest one."""
+def nash_distance(distance: float, component: int, continuum: bool, nearest: int) -> str:
+    """The sentence under the Nash equilibria: how far the running averages are from the set of equilibria (its
+    nearest point, in component ``component``; ``nearest`` is the listed equilibrium nearest them)."""
+    where = (
+        f"whose nearest point lies in the continuum of component {component}"
+        if continuum
+        else f"whose nearest point is equilibrium {nearest}"
+    )
     return (
-        f"The running averages are **{distance:.4f}** from the nearest, equilibrium {nearest}: the most probability "
-        "either player would have to move to play it (half the L1 distance; 0 at the equilibrium, at most 1)."
+        f"The running averages are **{distance:.4f}** from the set of Nash equilibria, {where}: the most probability "
+        "either player would have to move to reach it (half the L1 distance; 0 on the set, at most 1)."
     )
 
 

@@ -78,6 +78,12 @@ def step_help(iterations: int, more: str = "") -> str:
 # -- the notices at the top of a page --------------------------------------------------------------
 
 
+def refused_number(key: str, value: str, holds: str) -> str:
+    """Beneath a number box: the link's value for it (``key`` and ``value`` quoted and escaped by the caller) was no
+    number it holds (``holds`` says what it takes)."""
+    return f"The link's {key}={value} is not a number this box holds ({holds}): the default is shown."
+
+
 def stopped(message: str, iteration: int) -> str:
     """The live panel failed (``message``: what failed): the run is paused."""
     return (
@@ -181,8 +187,9 @@ def link_too_long(chars: int, most: int) -> str:
 # -- the race table and the bundle -----------------------------------------------------------------
 
 RACE_TABLE = (
-    "Iterations and solver seconds (per seed) until the median first reached each level, read at log-spaced "
-    "checkpoints (32 per decade); a sampled variant runs once per seed and is drawn as its median with a min-max "
+    "Iterations and solver seconds (per seed) until the median first reached each level: the first of 32 "
+    "log-spaced iterations a decade at which it was at or below it, the same in a share link, a bundle and "
+    "python -m rmcore race; a sampled variant runs once per seed and is drawn as its median with a min-max "
     "band."
 )
 

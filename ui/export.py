@@ -128,6 +128,11 @@ def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
         "seeds": list(range(run.race.seed, run.race.seed + run.race.seeds)),
         "measure": frame.race.gap_name,
         "variants": {s.label: s.gap for s in frame.race.standings},
+        # the iteration each variant first reached each level (rmcore.first_crossing), as the command prints them
+        "reached": {
+            s.label: {f"{t:.0e}": None if r is None else r.iterations for t, r in s.reached.items()}
+            for s in frame.race.standings
+        },
     }
     readme = explain_app.bundle_readme(cmd, frame.race.gap_name, frame.iteration)
     out = io.BytesIO()

@@ -30,6 +30,7 @@ import base64
 import binascii
 import json
 import math
+import re
 import urllib.parse
 import zlib
 
@@ -46,6 +47,7 @@ from .explain_app import (
     SHARE_CARRIED,
     link_too_long,
     load_setup_label,
+    refused_number,
     share_run_to,
     share_too_large_matrix,
     share_too_large_tree,
@@ -125,6 +127,40 @@ def label_named_algorithm() -> bool:
         return False
     st.query_params["algorithm"] = ALGORITHM_NAMES[named]
     return True
+
+
+#: A value written as a number (a whole one, a decimal, or in exponent form).
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+#: The longest number a setting of a link holds: a seed is at most 10 digits, a slider's value a few more.
+_LONGEST_NUMBER = 40
+
+
+def drop_unreadable_numbers(parameters: dict[str, list[str]]) -> dict[str, str]:
+    """On a session's first run, before any widget is drawn: every setting of the link written as a number that no
+    setting holds (past a float's range, ``1e400`` or a whole number of 309 digits; or longer than
+    :data:`_LONGEST_NUMBER` characters) leaves the address, and is returned by key with the value as given.
+
+    Why here: Streamlit's binding of a whole-number box converts the address's value with ``int(float(value))``,
+    which raises an ``OverflowError`` on such a value before the page can say anything, on every reload while the
+    value stays in the address. Gone from the address, the box shows its default, the address is written without
+    it, and :func:`unused` and :func:`refused_note` say so.
+    """
+    refused = {}
+    for key, values in parameters.items():
+        if key in _OURS or len(values) != 1 or not _NUMBER.fullmatch(values[0]):
+            continue
+        if len(values[0]) > _LONGEST_NUMBER or not math.isfinite(float(values[0])):
+            refused[key] = values[0]
+            del st.query_params[key]
+    return refused
+
+
+def refused_note(column, key: str, default, holds: str) -> None:
+    """Under a number box (in ``column``): a sentence while the box shows its ``default`` in place of the link's value
+    for it, refused (:func:`drop_unreadable_numbers`); ``holds`` says what the box takes."""
+    value = (st.session_state.get("link_refused") or {}).get(key)
+    if value is not None and st.session_state.get(key) == default:
+        column.caption(refused_number(escape.markdown(key), _shown([value]), holds))
 
 
 def _shown(values: list[str]) -> str:
@@ -380,10 +416,23 @@ def unused(parameters: dict[str, list[str]]) -> list[str]:
 
 def _check_list(key: str, given: list[str], kept: list) -> list[str]:
     """A list setting (a multiselect): every entry the widget did not keep, and why (not a choice of this page, or
-    past the most the list holds), in words (none when it kept them all)."""
+    past the most the list holds), in words (none when it kept them all).
+
+    Streamlit drops the entries that are no choice first, then keeps the first ``max_selections`` of the rest: an
+    entry that is no choice can come anywhere, before kept ones too.
+    """
     shown = [str(value) for value in kept]
     dropped = [value for value in dict.fromkeys(given) if value not in shown]
-    return [list_trimmed(key, shown, dropped, MOST_CHOSEN.get(key))] if dropped else []
+    if not dropped:
+        return []
+    options = (st.session_state.get("link_choices") or {}).get(key)
+    if options is None:  # (a page that did not say its choices: those before the last one kept were no choice)
+        last = max((given.index(value) for value in shown if value in given), default=-1)
+        unknown = [value for value in dropped if given.index(value) < last or len(shown) < MOST_CHOSEN.get(key, 0)]
+    else:
+        unknown = [value for value in dropped if value not in options]
+    past = [value for value in dropped if value not in unknown]
+    return [list_trimmed(key, shown, unknown, past, MOST_CHOSEN.get(key))]
 
 
 def _shows(given: list[str], value) -> bool:

@@ -44,6 +44,8 @@ KEYS = {
     "link_given": "the link's parameters as the session arrived, every value of each",
     "link_run_to": "the iteration the link asks the session's first run to reach (0: none, or on its way)",
     "link_problems": "what the link asked for and did not get, in words, for the link's notice",
+    "link_choices": "the choices of each list setting (a multiselect), by key, for the link's notice",
+    "link_refused": "the link's settings written as numbers no setting holds (1e400), by key, with their values",
     "link_checked": "whether the link has been checked against what the widgets show (at the end of the first run)",
     "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
     "tree_game_in_link": "whether the link carries the tree page's game (a catalogue game, or a small enough .efg)",
@@ -164,11 +166,24 @@ def _arrived() -> None:
     """On a session's first run: remember the link's parameters and its iteration to run to."""
     given = link.given()
     st.session_state.link_given = given
+    st.session_state.link_refused = link.drop_unreadable_numbers(given)
     st.session_state.link_problems = []
     st.session_state.link_checked = False
     run_to, problem = link.requested_iteration(given)
     _link_problem(problem)
     st.session_state.link_run_to = run_to
+    if st.session_state.link_refused:
+        # (Streamlit seeds a bound widget from the address the run began with: the run starts again from the address
+        # without the refused values.)
+        st.rerun()
+
+
+def list_choices(key: str, options: list[str]) -> list[str]:
+    """``options``, the choices of the list setting ``key`` (a multiselect), remembered for the link's notice (which
+    tells an entry that is no choice from one past the most the list holds: ``ui.link.unused``); returned for the
+    widget."""
+    st.session_state.link_choices = {**(st.session_state.get("link_choices") or {}), key: list(options)}
+    return options
 
 
 def label_link_algorithm() -> None:
@@ -559,6 +574,12 @@ def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
     return known[1]
 
 
+#: Seconds of the server a general-sum game's equilibria may take (computed once per game, in the script's run): an 8x8
+#: game's vertex enumeration takes about a second, a 200x200 game's Lemke-Howson path well under that; a larger game
+#: may take minutes, and the page then says it gave up.
+EQUILIBRIA_SECONDS = 3.0
+
+
 def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
     None for a zero-sum game (its LP answers) or where the computation gave up (the message of ``"equilibria"`` says
@@ -568,8 +589,8 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     known = st.session_state.get("equilibria")
     if known is None or known[0] is not game:
         try:
-            known = (game, rmcore.nash_equilibria(game))
-        except RuntimeError as error:  # Lemke-Howson's pivot cap: said on the page; the run goes on without it
+            known = (game, rmcore.nash_equilibria(game, time_limit=EQUILIBRIA_SECONDS))
+        except RuntimeError as error:  # its time limit or pivot cap: said on the page; the run goes on without it
             known = (game, None)
             say("equilibria", escape.markdown(str(error)))
         else:

@@ -1,45 +1,64 @@
-"""Nash equilibria of a two-player matrix game (general-sum): every one by support enumeration, or one by
-Lemke-Howson.
+"""Nash equilibria of a two-player matrix game (general-sum): every extreme one and the set's components by vertex
+enumeration, or one by Lemke-Howson.
 
 A profile ``(x, y)`` of the row player's and the column player's mixed strategies is a Nash equilibrium when neither
 gains by deviating: ``x^T A y >= (A y)_i`` for every row ``i`` and ``x^T B y >= (x^T B)_j`` for every column ``j``.
-Every action a player mixes is then a best response, so on the supports ``I = supp(x)`` and ``J = supp(y)``
 
-    (A y)_i = u  for i in I,   (A y)_i <= u  otherwise,     sum_j y_j = 1, y >= 0,
-    (x^T B)_j = v  for j in J, (x^T B)_j <= v  otherwise,   sum_i x_i = 1, x >= 0.
+**Vertex enumeration** (Mangasarian 1964; Avis, Rosenberg, Savani & von Stengel 2010; von Stengel 2007, "Equilibrium
+computation for two-player games in strategic and extensive form", Algorithmic Game Theory, ch. 3, section 3.5). With
+the payoffs made positive, the best-response polytopes
 
-In a *nondegenerate* game (no mixed strategy with k actions has more than k pure best responses) every equilibrium
-has supports of equal size, ``|I| = |J|``, and each pair of supports gives at most one: **support enumeration** solves
-the two linear systems above for every pair of equal-size supports and keeps the solutions that pass the
-inequalities (Dickhaut & Kaplan 1991; von Stengel 2007, "Equilibrium computation for two-player games in strategic and
-extensive form", Algorithmic Game Theory, ch. 3, section 3.3). It finds them all, at a cost of
-``sum_k C(m, k) C(n, k)`` pairs: 12,870 for an 8x8 game, 1.8e11 for 20x20.
+    P = {x >= 0 : B^T x <= 1},    Q = {y >= 0 : A y <= 1}
 
-Beyond :data:`MAX_ENUMERATION_ACTIONS` actions **Lemke-Howson** (Lemke & Howson 1964; von Stengel 2007, section 3.4)
-finds one equilibrium by complementary pivoting. With the payoffs made positive, the best-response polytopes
-``P = {x >= 0 : B^T x <= 1}`` and ``Q = {y >= 0 : A y <= 1}`` label each point by the actions it does not play and
-the best responses it meets; a pair of points carrying every label once is an equilibrium (normalised). From the
-artificial pair ``(0, 0)`` the algorithm drops one label ``k`` and pivots alternately in the two tableaux, each pivot
-bringing in the variable whose label the other tableau just lost, until ``k`` is picked up again. The ratio test is
-lexicographic, so that a degenerate game cannot make it cycle.
+label each point by the actions it does not play (``x_i = 0``, ``y_j = 0``) and the other player's best responses it
+makes (``(B^T x)_j = 1``, ``(A y)_i = 1``). A pair of vertices ``(x, y) != (0, 0)`` that together carry every one
+of the ``m + n`` labels is an equilibrium, normalised: ``(x / sum(x), y / sum(y))``. Every vertex is the solution of
+``m`` (or ``n``) of the polytope's constraints taken as equalities, so trying every such choice lists them all, in a
+degenerate game too (a vertex met by more constraints than its dimension is found from each of its choices, once).
+The pairs found are the **extreme equilibria**: what Nashpy's ``vertex_enumeration`` and Gambit's ``enummixed`` list.
 
-A degenerate game may have equilibria with supports of unequal size, or a continuum of them; the result says so
-(``degenerate``), and its list is then the equilibria with equal supports that were found.
+A degenerate game's equilibria may come in continua. The set is a finite union of **maximal Nash subsets**
+``conv(X) x conv(Y)``: sets of extreme row strategies ``X`` and column strategies ``Y`` of which every pairing is an
+equilibrium (Winkels 1979; Avis et al. 2010, section 4, the clique method of Gambit's ``enummixed``), so every mix of
+the ``X`` against every mix of the ``Y`` is one too. The subsets that share an extreme equilibrium make up a
+**component** of the set (a connected part of it): a component of one extreme equilibrium is an isolated point,
+any other is a continuum. :func:`equilibrium_distance` measures how far a profile is from the whole set.
+
+The choices number ``C(m + n, m)`` and ``C(m + n, n)``: 12,870 each at 8x8. Beyond :data:`MAX_ENUMERATION_ACTIONS`
+actions **Lemke-Howson** (Lemke & Howson 1964; von Stengel 2007, section 3.4) finds one equilibrium by complementary
+pivoting on the same polytopes: from the artificial pair ``(0, 0)`` it drops one label ``k`` and pivots alternately
+in the two tableaux, each pivot bringing in the variable whose label the other tableau just lost, until ``k`` is
+picked up again. The ratio test is lexicographic, so that a degenerate game cannot make it cycle. Both are bounded in
+time (``time_limit``, :data:`TIME_LIMIT` seconds by default): past it they stop and say so.
+
+:func:`support_enumeration` (Dickhaut & Kaplan 1991) is kept for nondegenerate games: it solves the indifference
+equations of every pair of supports of equal size.
 
 >>> import rmcore
 >>> found = nash_equilibria(rmcore.preset("battle-of-sexes"))
 >>> [(eq.row.round(4).tolist(), eq.col.round(4).tolist()) for eq in found.equilibria]
 [([1.0, 0.0], [1.0, 0.0]), ([0.0, 1.0], [0.0, 1.0]), ([0.6667, 0.3333], [0.3333, 0.6667])]
->>> found.method, found.complete
-('support enumeration', True)
+>>> found.method, found.complete, found.components
+('vertex enumeration', True, ((0,), (1,), (2,)))
+
+A degenerate game: the row player's top row is strict, the column player indifferent. One component, a continuum,
+and a profile on it is at distance 0:
+
+>>> found = nash_equilibria(rmcore.MatrixGame([[1, 1], [0, 0]], [[1, 1], [0, 0]]))
+>>> found.degenerate, len(found.equilibria), found.components
+(True, 2, ((0, 1),))
+>>> equilibrium_distance(found, [1, 0], [0.5, 0.5])
+(0, 0.0)
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from typing import NamedTuple
 
 import numpy as np
+from scipy.optimize import linprog
 
 from ..matrix.games import MatrixGame
 
@@ -47,18 +66,28 @@ __all__ = [
     "NashEquilibrium",
     "NashEquilibria",
     "nash_equilibria",
+    "NashSubset",
     "support_enumeration",
+    "vertex_enumeration",
     "lemke_howson",
     "nearest_equilibrium",
+    "equilibrium_distance",
     "MAX_ENUMERATION_ACTIONS",
+    "TIME_LIMIT",
 ]
 
-#: Most actions a player may have for :func:`nash_equilibria` to enumerate supports (12,870 pairs at 8x8, about 0.5 s
-#: here); a larger game gets one equilibrium by Lemke-Howson (200x200: about 0.2 s).
+#: Most actions a player may have for :func:`nash_equilibria` to enumerate vertices (C(16, 8) = 12,870 choices of
+#: constraints a polytope at 8x8); a larger game gets one equilibrium by Lemke-Howson.
 MAX_ENUMERATION_ACTIONS = 8
-#: Largest size of either player's action set :func:`support_enumeration` takes when called directly (C(12, k)^2
-#: summed over k is 2.7 million pairs).
+#: Largest size of either player's action set :func:`support_enumeration` and :func:`vertex_enumeration` take when
+#: called directly (C(12, k)^2 summed over k is 2.7 million pairs of supports; C(24, 12) is 2.7 million choices).
 MAX_SUPPORT_ACTIONS = 12
+#: Seconds :func:`nash_equilibria`, :func:`vertex_enumeration` and :func:`lemke_howson` may take by default before
+#: they stop and say so (a Lemke-Howson pivot of a 1000x1000 game costs milliseconds, and a path may be thousands of
+#: pivots long).
+TIME_LIMIT = 10.0
+#: Choices of constraints solved at once in :func:`vertex_enumeration` (a batch of 8x8 systems: 4 MB).
+_BATCH = 8192
 #: Most pivots Lemke-Howson makes before giving up (a path is usually tens or hundreds of pivots long; the longest
 #: known are exponential, Savani & von Stengel 2006).
 MAX_PIVOTS = 100_000
@@ -75,18 +104,38 @@ class NashEquilibrium(NamedTuple):
     col_payoff: float
 
 
+class NashSubset(NamedTuple):
+    """A maximal Nash subset: extreme row strategies ``rows`` and column strategies ``cols`` of which every pairing is
+    an equilibrium, so that every mix of the rows against every mix of the columns is one (``conv(rows) x
+    conv(cols)``), and no extreme equilibrium can be added."""
+
+    rows: np.ndarray  # (k, m): k extreme row strategies
+    cols: np.ndarray  # (l, n)
+    equilibria: tuple[int, ...]  # the k * l pairings, as indices into NashEquilibria.equilibria
+
+
 class NashEquilibria(NamedTuple):
     """The equilibria found, how, and whether they are all of them.
 
-    ``complete`` is True when support enumeration ran on a nondegenerate game: the list is every equilibrium. It is
-    False for Lemke-Howson's one, and for a degenerate game (``degenerate``), whose equilibria may have supports of
-    unequal sizes or come in continua.
+    ``complete`` is True when vertex enumeration ran: ``equilibria`` is every extreme equilibrium, ``subsets`` the
+    maximal Nash subsets they make and ``components`` the components of the set (each the indices of its extreme
+    equilibria: one index, an isolated equilibrium; more, a continuum). It is False for Lemke-Howson's one (its
+    single equilibrium is then its one subset and component, though the game may have others), and for
+    :func:`support_enumeration` on a degenerate game (``degenerate``: some mixed strategy of ``k`` actions has more
+    than ``k`` pure best responses), whose equilibria may have supports of unequal sizes or come in continua.
     """
 
     equilibria: tuple[NashEquilibrium, ...]
     method: str
     complete: bool
     degenerate: bool
+    subsets: tuple[NashSubset, ...] = ()
+    components: tuple[tuple[int, ...], ...] = ()
+
+    @property
+    def continua(self) -> int:
+        """How many components are continua (more than one extreme equilibrium)."""
+        return sum(len(component) > 1 for component in self.components)
 
 
 def _payoffs(game) -> tuple[np.ndarray, np.ndarray]:
@@ -193,6 +242,181 @@ def support_enumeration(game: MatrixGame) -> NashEquilibria:
     return NashEquilibria(tuple(found), "support enumeration", not degenerate, degenerate)
 
 
+def _time_limit(value) -> float | None:
+    """A validated ``time_limit``: a positive number of seconds, or None for no limit."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not value > 0:
+        raise ValueError(f"time_limit must be a number of seconds above 0 (or None), got {value!r}")
+    return float(value)
+
+
+class _Clock:
+    """The time left of a ``time_limit``: :meth:`check` raises, naming the work, once it is spent."""
+
+    def __init__(self, limit: float | None, work: str):
+        self.deadline = None if limit is None else time.perf_counter() + limit
+        self.limit, self.work = limit, work
+
+    def check(self) -> None:
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise RuntimeError(f"{self.work} did not finish within its time limit of {self.limit:g} s")
+
+
+def _vertices(constraints: np.ndarray, bounds: np.ndarray, clock: _Clock) -> tuple[np.ndarray, np.ndarray]:
+    """Every vertex of the polytope ``{z : constraints @ z <= bounds}`` (bounded, of full dimension) and the labels
+    of each (a bit mask of the constraints it meets as equalities).
+
+    A vertex solves ``d`` of the constraints as equalities (``d`` the dimension); every choice of ``d`` is tried, in
+    batches, and a solution kept when it meets the others; a vertex found from several choices is kept once.
+    """
+    count, dimension = constraints.shape
+    choices = itertools.combinations(range(count), dimension)
+    points = []
+    while batch := list(itertools.islice(choices, _BATCH)):
+        clock.check()
+        chosen = np.array(batch)
+        systems, targets = constraints[chosen], bounds[chosen]
+        # (A choice whose constraints are dependent meets in a line or nothing: no vertex. The condition number says
+        # so for a whole batch at once.)
+        solvable = np.linalg.cond(systems) < 1 / TOLERANCE
+        if not solvable.any():
+            continue
+        solutions = np.linalg.solve(systems[solvable], targets[solvable][..., None])[..., 0]
+        slack = bounds - solutions @ constraints.T
+        points.append(solutions[np.all(slack >= -TOLERANCE, axis=1)])
+    found = np.vstack(points) if points else np.empty((0, dimension))
+    # One vertex met by more than ``d`` constraints is found once per choice: the same point to rounding.
+    _, first = np.unique(np.round(found, 8), axis=0, return_index=True)
+    found = found[np.sort(first)]
+    tight = np.abs(bounds - found @ constraints.T) <= TOLERANCE
+    labels = tight @ (1 << np.arange(count, dtype=np.int64))
+    return found, labels
+
+
+def _maximal_subsets(pairs: list[tuple[int, int]], clock: _Clock) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """The maximal bicliques of the bipartite graph whose edges are ``pairs`` (row vertex, column vertex): each the
+    rows and the columns of which every pairing is an edge, and to which no row or column can be added.
+
+    The columns of one are the columns every one of its rows meets, so they are an intersection of rows' neighbour
+    sets; every such intersection is listed (closing the rows' sets under intersection), and its rows are those that
+    meet all of its columns.
+    """
+    neighbours: dict[int, frozenset] = {}
+    for i, j in pairs:
+        neighbours[i] = neighbours.get(i, frozenset()) | {j}
+    closed = set(neighbours.values())
+    fresh = list(closed)
+    while fresh:
+        clock.check()
+        found = []
+        for a in fresh:
+            for b in list(closed):
+                meet = a & b
+                if meet and meet not in closed:
+                    closed.add(meet)
+                    found.append(meet)
+        fresh = found
+    subsets = []
+    for cols in closed:
+        rows = tuple(sorted(i for i, near in neighbours.items() if cols <= near))
+        subsets.append((rows, tuple(sorted(cols))))
+    return sorted(subsets)
+
+
+def _components(count: int, subsets: list[tuple[tuple[int, ...], ...]]) -> tuple[tuple[int, ...], ...]:
+    """The equilibria ``0 .. count-1`` grouped into components: those of subsets that share one are together."""
+    parent = list(range(count))
+
+    def root(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for members in subsets:
+        for k in members[1:]:
+            parent[root(k)] = root(members[0])
+    groups: dict[int, list[int]] = {}
+    for k in range(count):
+        groups.setdefault(root(k), []).append(k)
+    return tuple(tuple(group) for group in sorted(groups.values()))
+
+
+def vertex_enumeration(game: MatrixGame, *, time_limit: float | None = TIME_LIMIT) -> NashEquilibria:
+    """Every extreme Nash equilibrium of a two-player game, degenerate or not, with its maximal Nash subsets and the
+    components of the set (see the module docstring).
+
+    Parameters
+    ----------
+    game
+        A :class:`~rmcore.MatrixGame` of at most :data:`MAX_SUPPORT_ACTIONS` actions a player.
+    time_limit
+        Seconds before it stops (a RuntimeError); None for no limit. By default :data:`TIME_LIMIT`.
+
+    Returns
+    -------
+    NashEquilibria
+        ``complete`` True. The equilibria are ordered by the size of their supports, then by the row player's
+        support, then the column player's (in lexicographic order of the actions); ``degenerate`` says whether a
+        vertex of either polytope meets more constraints than its dimension.
+
+    Raises
+    ------
+    ValueError
+        If ``game`` is not a MatrixGame, is larger than :data:`MAX_SUPPORT_ACTIONS` a side, or ``time_limit`` is not
+        a positive number or None.
+    RuntimeError
+        If it takes longer than ``time_limit`` seconds.
+    """
+    a, b = _payoffs(game)
+    m, n = a.shape
+    if max(m, n) > MAX_SUPPORT_ACTIONS:
+        raise ValueError(
+            f"vertex enumeration takes games of at most {MAX_SUPPORT_ACTIONS} actions a player; this one is {m}x{n} "
+            "(use lemke_howson for one equilibrium)"
+        )
+    clock = _Clock(_time_limit(time_limit), f"vertex enumeration of this {m}x{n} game")
+    sa, sb = _scaled(a, b)
+    sa, sb = sa + 1.0, sb + 1.0  # positive: both polytopes bounded
+    # Constraints in label order: P's are x_i >= 0 (labels 0..m-1), then (B^T x)_j <= 1 (labels m..m+n-1); Q's are
+    # (A y)_i <= 1 (labels 0..m-1), then y_j >= 0 (labels m..m+n-1).
+    p_points, p_labels = _vertices(np.vstack([-np.eye(m), sb.T]), np.r_[np.zeros(m), np.ones(n)], clock)
+    q_points, q_labels = _vertices(np.vstack([sa, -np.eye(n)]), np.r_[np.ones(m), np.zeros(n)], clock)
+    degenerate = bool(
+        any(bin(int(k)).count("1") > m for k in p_labels) or any(bin(int(k)).count("1") > n for k in q_labels)
+    )
+    everything = (1 << (m + n)) - 1
+    p_keep, q_keep = p_points.sum(axis=1) > TOLERANCE, q_points.sum(axis=1) > TOLERANCE  # not the artificial 0
+    p_points, p_labels, q_points, q_labels = p_points[p_keep], p_labels[p_keep], q_points[q_keep], q_labels[q_keep]
+    pairs = [(i, int(j)) for i, label in enumerate(p_labels) for j in np.flatnonzero((label | q_labels) == everything)]
+    clock.check()
+    rows = [x / x.sum() for x in np.clip(p_points, 0.0, None)]
+    cols = [y / y.sum() for y in np.clip(q_points, 0.0, None)]
+
+    def order(pair: tuple[int, int]) -> tuple:
+        support_x = tuple(np.flatnonzero(rows[pair[0]] > TOLERANCE))
+        support_y = tuple(np.flatnonzero(cols[pair[1]] > TOLERANCE))
+        return len(support_x) + len(support_y), support_x, support_y
+
+    pairs.sort(key=order)
+    index = {pair: k for k, pair in enumerate(pairs)}
+    equilibria = tuple(_equilibrium(a, b, rows[i], cols[j]) for i, j in pairs)
+    subsets = []
+    for xs, ys in _maximal_subsets(pairs, clock):
+        members = tuple(sorted(index[(i, j)] for i in xs for j in ys))
+        subsets.append(
+            NashSubset(
+                np.array([equilibria[index[(i, ys[0])]].row for i in xs]),
+                np.array([equilibria[index[(xs[0], j)]].col for j in ys]),
+                members,
+            )
+        )
+    subsets.sort(key=lambda subset: subset.equilibria)
+    components = _components(len(equilibria), [subset.equilibria for subset in subsets])
+    return NashEquilibria(equilibria, "vertex enumeration", True, degenerate, tuple(subsets), components)
+
+
 def _pivot(tableau: np.ndarray, basis: np.ndarray, entering: int) -> int:
     """Bring column ``entering`` into the basis of ``tableau`` (rows ``A | I | rhs``) by the lexicographic minimum
     ratio test; returns the variable that leaves."""
@@ -216,21 +440,24 @@ def _pivot(tableau: np.ndarray, basis: np.ndarray, entering: int) -> int:
     return leaving
 
 
-def lemke_howson(game: MatrixGame, initial_label: int = 0) -> NashEquilibrium:
+def lemke_howson(game: MatrixGame, initial_label: int = 0, *, time_limit: float | None = TIME_LIMIT) -> NashEquilibrium:
     """One Nash equilibrium of a two-player game by the Lemke-Howson algorithm, dropping ``initial_label`` first.
 
     Labels ``0 .. m-1`` are the row player's actions, ``m .. m+n-1`` the column player's; different labels can lead
-    to different equilibria. Works on any size (each pivot costs ``O(m (m + n))``).
+    to different equilibria. Works on any size (each pivot costs ``O(m (m + n))``), within ``time_limit`` seconds
+    (:data:`TIME_LIMIT` by default; None for no limit) and :data:`MAX_PIVOTS` pivots.
 
     Raises
     ------
     ValueError
-        If ``game`` is not a MatrixGame or the label is not one of ``0 .. m+n-1``.
+        If ``game`` is not a MatrixGame, the label is not one of ``0 .. m+n-1`` or ``time_limit`` is not a positive
+        number or None.
     RuntimeError
-        If the path is longer than :data:`MAX_PIVOTS` pivots.
+        If the path is longer than :data:`MAX_PIVOTS` pivots or takes longer than ``time_limit`` seconds.
     """
     a, b = _payoffs(game)
     m, n = a.shape
+    clock = _Clock(_time_limit(time_limit), f"Lemke-Howson on this {m}x{n} game")
     if isinstance(initial_label, bool) or not isinstance(initial_label, (int, np.integer)):
         raise ValueError(f"initial_label must be a whole number from 0 to {m + n - 1}; got {initial_label!r}")
     if not 0 <= initial_label < m + n:
@@ -257,6 +484,7 @@ def lemke_howson(game: MatrixGame, initial_label: int = 0) -> NashEquilibrium:
     q_basis = np.array([q_column(label) for label in q_basis])
     entering, in_p = initial_label, initial_label < m
     for _ in range(MAX_PIVOTS):
+        clock.check()
         if in_p:
             leaving = _pivot(p_tableau, p_basis, entering)
         else:
@@ -276,24 +504,35 @@ def lemke_howson(game: MatrixGame, initial_label: int = 0) -> NashEquilibrium:
     return _equilibrium(a, b, x, y)
 
 
-def nash_equilibria(game: MatrixGame, *, max_enumeration: int = MAX_ENUMERATION_ACTIONS) -> NashEquilibria:
-    """The Nash equilibria of ``game``: all of them by :func:`support_enumeration` when neither player has more than
-    ``max_enumeration`` actions, else one by :func:`lemke_howson` (dropping label 0).
+def nash_equilibria(
+    game: MatrixGame, *, max_enumeration: int = MAX_ENUMERATION_ACTIONS, time_limit: float | None = TIME_LIMIT
+) -> NashEquilibria:
+    """The Nash equilibria of ``game``: every extreme one, with the set's components, by :func:`vertex_enumeration`
+    when neither player has more than ``max_enumeration`` actions, else one by :func:`lemke_howson` (dropping label
+    0).
+
+    Bounded in time: past ``time_limit`` seconds (:data:`TIME_LIMIT` by default; None for no limit) it stops with a
+    RuntimeError that says so, whatever the game's size (a 1000x1000 game's Lemke-Howson path may take minutes).
 
     Raises
     ------
     ValueError
-        If ``game`` is not a MatrixGame, or ``max_enumeration`` is not a whole number from 1 to
-        :data:`MAX_SUPPORT_ACTIONS`.
+        If ``game`` is not a MatrixGame, ``max_enumeration`` is not a whole number from 1 to
+        :data:`MAX_SUPPORT_ACTIONS`, or ``time_limit`` is not a positive number or None.
+    RuntimeError
+        If it takes longer than ``time_limit`` seconds, or Lemke-Howson's path is longer than :data:`MAX_PIVOTS`.
     """
     _payoffs(game)
     if isinstance(max_enumeration, bool) or not isinstance(max_enumeration, (int, np.integer)):
         raise ValueError(f"max_enumeration must be a whole number; got {max_enumeration!r}")
     if not 1 <= max_enumeration <= MAX_SUPPORT_ACTIONS:
         raise ValueError(f"max_enumeration must be from 1 to {MAX_SUPPORT_ACTIONS}; got {max_enumeration}")
+    _time_limit(time_limit)
     if max(game.shape) <= max_enumeration:
-        return support_enumeration(game)
-    return NashEquilibria((lemke_howson(game),), "Lemke-Howson", False, False)
+        return vertex_enumeration(game, time_limit=time_limit)
+    eq = lemke_howson(game, time_limit=time_limit)
+    one = NashSubset(eq.row[None, :], eq.col[None, :], (0,))
+    return NashEquilibria((eq,), "Lemke-Howson", False, False, (one,), ((0,),))
 
 
 def nearest_equilibrium(equilibria, row, col) -> tuple[int, float]:
@@ -318,3 +557,56 @@ def nearest_equilibrium(equilibria, row, col) -> tuple[int, float]:
     distances = [max(np.abs(x - eq.row).sum(), np.abs(y - eq.col).sum()) / 2 for eq in equilibria]
     best = int(np.argmin(distances))
     return best, float(distances[best])
+
+
+def _l1_to_hull(point: np.ndarray, corners: np.ndarray) -> float:
+    """The L1 distance from ``point`` to the convex hull of the rows of ``corners``: the linear program
+    ``min sum(t)`` over weights ``w >= 0, sum(w) = 1`` and ``t >= |point - corners^T w|`` (scipy's HiGHS)."""
+    if len(corners) == 1:
+        return float(np.abs(point - corners[0]).sum())
+    k, d = corners.shape
+    # Variables: w (k), then t (d). point - C^T w <= t and C^T w - point <= t.
+    cost = np.r_[np.zeros(k), np.ones(d)]
+    upper = np.block([[-corners.T, -np.eye(d)], [corners.T, -np.eye(d)]])
+    limits = np.r_[-point, point]
+    equal = np.r_[np.ones(k), np.zeros(d)][None, :]
+    solved = linprog(cost, A_ub=upper, b_ub=limits, A_eq=equal, b_eq=[1.0], bounds=(0, None), method="highs")
+    if not solved.success:  # (a feasible, bounded program: the hull is not empty and the cost is at least 0)
+        raise RuntimeError(f"the distance to an equilibrium set was not found: {solved.message}")
+    return max(float(solved.fun), 0.0)
+
+
+def equilibrium_distance(found: NashEquilibria, row, col) -> tuple[int, float]:
+    """How far the profile ``(row, col)`` is from the set of equilibria ``found`` lists (the union of its maximal Nash
+    subsets ``conv(X) x conv(Y)``), and the component where the nearest point lies.
+
+    The distance is the one :func:`nearest_equilibrium` takes, ``max(||x - x*||_1, ||y - y*||_1) / 2``, to the
+    nearest point ``(x*, y*)`` of the set rather than of its list: on a subset the two players' parts are apart, so
+    it is the larger of the two L1 distances to the hulls (a small linear program each), halved.
+
+    Returns
+    -------
+    (component, distance)
+        The index into ``found.components`` and the distance (0 on the set, at most 1).
+
+    Raises
+    ------
+    ValueError
+        If ``found`` is not a NashEquilibria with its subsets, or the strategies' lengths do not match it.
+    """
+    if not isinstance(found, NashEquilibria) or not found.subsets:
+        raise ValueError("expected the NashEquilibria of nash_equilibria or vertex_enumeration, with their subsets")
+    x, y = np.asarray(row, dtype=float), np.asarray(col, dtype=float)
+    first = found.subsets[0]
+    if x.shape != first.rows.shape[1:] or y.shape != first.cols.shape[1:]:
+        raise ValueError(
+            f"the profile has {x.size} and {y.size} actions; the equilibria {first.rows.shape[1]} and "
+            f"{first.cols.shape[1]}"
+        )
+    best, nearest = np.inf, 0
+    for subset in found.subsets:
+        distance = max(_l1_to_hull(x, subset.rows), _l1_to_hull(y, subset.cols)) / 2
+        if distance < best:
+            best, nearest = distance, subset.equilibria[0]
+    component = next(k for k, members in enumerate(found.components) if nearest in members)
+    return component, float(best)

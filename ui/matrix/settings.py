@@ -467,7 +467,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
     labels = {v.label: v for v in others}
     chosen = st.multiselect(
         explain_matrix.race_label(MAX_RACE - 1),
-        list(labels),
+        state.list_choices("race_variants", list(labels)),
         key="race_variants",
         bind="query-params",
         max_selections=MAX_RACE - 1,
@@ -482,6 +482,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
         seed = int(
             c1.number_input("Seed", 0, 2**31 - 1, 0, key="seed", help="Same seed, same run.", bind="query-params")
         )
+        link.refused_note(c1, "seed", 0, "a whole number from 0 to 2,147,483,647")
         if len(variants) > 1:
             seeds = int(
                 c2.number_input(
@@ -494,6 +495,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
                     help=explain_matrix.SEEDS_HELP,
                 )
             )
+            link.refused_note(c2, "race_seeds", 5, "a whole number from 1 to 20")
     return RunSettings(variants, opponent, seed, seeds, start)
 
 

@@ -294,12 +294,13 @@ def _answer(
 
 #: Most equilibria tabled (a nondegenerate 8x8 game has at most a few dozen).
 EQUILIBRIA_SHOWN = 10
-NASH_COLUMNS = ("", "row player", "column player", "payoffs (row, column)", "distance of the averages")
+NASH_COLUMNS = ("", "row player", "column player", "payoffs (row, column)", "component", "distance of the averages")
 
 
 def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rmcore.Metrics) -> None:
-    """A general-sum game's Nash equilibria beside the learner: each one, what it pays, and how far the running
-    averages are from it (the nearest marked), with the CCE gap regret matching's joint play is bound by."""
+    """A general-sum game's Nash equilibria beside the learner: each extreme one, what it pays, the component it
+    belongs to, and how far the running averages are from it and from the whole set (a continuum included), with
+    the CCE gap regret matching's joint play is bound by."""
     game = solver.game
     found = state.nash_equilibria(game)
     if found is None or not found.equilibria:
@@ -307,30 +308,36 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
         reason = "none was found" if said is None else said.text
         st.markdown(heading + explain_matrix.nash_unknown(metrics.cce_gap, reason))
         return
-    nearest = distance = None
-    if average is not None and solver.is_self_play:
-        nearest, distance = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
+    measured = average is not None and solver.is_self_play
+    nearest = closing = None
+    if measured:
+        nearest, _ = rmcore.nearest_equilibrium(found.equilibria, average["row"], average["col"])
+        component, distance = rmcore.equilibrium_distance(found, average["row"], average["col"])
+        continuum = len(found.components[component]) > 1
+        closing = explain.nash_distance(distance, component + 1, continuum, nearest + 1)
+    component_of = {k: c for c, members in enumerate(found.components) for k in members}
     rows = []
     for k, eq in enumerate(found.equilibria[:EQUILIBRIA_SHOWN]):
-        far = "-" if average is None or not solver.is_self_play else _distance_to(eq, average)
+        far = _distance_to(eq, average) if measured else "-"
         mark = f"{k + 1} (nearest)" if k == nearest else str(k + 1)
+        members = found.components[component_of[k]]
         rows.append(
             (
                 mark,
                 _mixed(game.row_actions, eq.row),
                 _mixed(game.col_actions, eq.col),
                 f"{eq.row_payoff:.4g}, {eq.col_payoff:.4g}",
+                f"{component_of[k] + 1}" + (" (a continuum)" if len(members) > 1 else ""),
                 far,
             )
         )
     where = explain.nash_found(found, len(found.equilibria), EQUILIBRIA_SHOWN)
-    closing = "" if distance is None else "\n\n" + explain.nash_distance(distance, nearest + 1)
     st.markdown(
         heading
         + explain_matrix.nash_beside(metrics.cce_gap, where)
         + "\n\n"
-        + markdown_table(NASH_COLUMNS, rows, numeric=[False, False, False, True, True])
-        + closing
+        + markdown_table(NASH_COLUMNS, rows, numeric=[False, False, False, True, False, True])
+        + ("" if closing is None else "\n\n" + closing)
     )
 
 

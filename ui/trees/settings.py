@@ -145,7 +145,7 @@ def widgets() -> RunSettings:
     most = link.MOST_CHOSEN["kuhn_variants"]
     chosen = c1.multiselect(
         explain_trees.variants_label(most),
-        list(labels),
+        state.list_choices("kuhn_variants", list(labels)),
         default=[ALL_VARIANTS[0].label],
         key="kuhn_variants",
         bind="query-params",
@@ -163,6 +163,7 @@ def widgets() -> RunSettings:
             bind="query-params",
         )
     )
+    link.refused_note(c2, "kuhn_seed", 0, "a whole number from 0 to 2,147,483,647")
     if not chosen:
         st.error(explain_trees.NO_VARIANT)
         current = state.live("kuhn")
@@ -203,6 +204,7 @@ def widgets() -> RunSettings:
                 bind="query-params",
             )
         )
+        link.refused_note(c3, "kuhn_seeds", 5, "a whole number from 1 to 20")
     return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded)
 
 
