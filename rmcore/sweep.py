@@ -129,6 +129,30 @@ _MAX_FILE_BYTES = 60_000_000
 _TOO_DEEP = (
     "the grid nests arrays or tables hundreds of levels deep; a grid needs two (a list of tables, such as [[games]])"
 )
+#: Deepest nesting of tables and arrays a grid may hold: a grid needs three (a list of tables holding a list); the
+#: check is a loop rather than a recursion, so it answers alike whatever the interpreter's recursion limit is.
+_MAX_GRID_DEPTH = 32
+
+
+def _nests_too_deeply(value, limit: int = _MAX_GRID_DEPTH) -> bool:
+    """Whether ``value`` holds tables (mappings) or arrays (lists, tuples) nested more than ``limit`` levels deep.
+
+    >>> _nests_too_deeply({"games": [{"game": "kuhn"}]}), _nests_too_deeply([[[1]]], limit=2)
+    (False, True)
+    """
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children = item.values()
+        elif isinstance(item, (list, tuple)):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 class GridError(ValueError):
@@ -245,6 +269,8 @@ def parse_grid(data: Mapping, base=None, path: Path | None = None) -> Grid:
     (:class:`GridError`); values are the library's to judge when a cell runs: a value it refuses fails that cell,
     recorded with its error.
     """
+    if _nests_too_deeply(data):
+        raise GridError(f"{path}: {_TOO_DEEP}" if path is not None else _TOO_DEEP)
     try:
         return _parse_grid(data, base, path)
     except RecursionError:  # a value nested hundreds of levels deep, met while it is quoted or digested

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+import sys
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -495,12 +496,23 @@ def test_a_grid_saved_with_a_byte_order_mark_runs(tmp_path):
     assert read_results(tmp_path / "out").cell.nunique() == 1
 
 
+@pytest.fixture(params=[None, 10_000], ids=["default-recursion-limit", "raised-recursion-limit"])
+def recursion_limit(request):
+    """The interpreter's recursion limit, raised for the test where the parameter says so, and restored after it."""
+    previous = sys.getrecursionlimit()
+    if request.param is not None:
+        sys.setrecursionlimit(request.param)
+    yield sys.getrecursionlimit()
+    sys.setrecursionlimit(previous)
+
+
 @pytest.mark.parametrize(
     "nested",
     ["seeds = " + "[" * 2000 + "]" * 2000, "name = " + "{a = " * 600 + "1" + "}" * 600],
     ids=["arrays", "tables"],
 )
-def test_a_grid_nested_too_deeply_is_refused_in_one_line(tmp_path, nested):
+def test_a_grid_nested_too_deeply_is_refused_in_one_line(tmp_path, nested, recursion_limit):
+    """Refused alike whatever the interpreter's recursion limit (another module of the process may have raised it)."""
     path = tmp_path / "grid.toml"
     path.write_text(nested + '\niterations = 10\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr"\n')
     with pytest.raises(GridError, match="nests arrays or tables hundreds of levels deep"):
