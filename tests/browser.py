@@ -42,6 +42,16 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def require_chromium() -> None:
+    """Skip the calling test when Debian's chromium is missing, or fail it on CI (where .ci/run installs it)."""
+    import pytest
+
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: .ci/run must apt-get install it")
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+
+
 @contextlib.contextmanager
 def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = (), port: int | None = None):
     """Start the app on a loopback port (``port``, or a free one; pinned to ``cpus`` with taskset, if given); yield its

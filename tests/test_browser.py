@@ -1,17 +1,14 @@
 """One real-browser test: Debian's chromium, driven by Playwright, against `streamlit run` on 127.0.0.1."""
 
-import os
 import re
 import time
 import urllib.parse
-from pathlib import Path
 
 import pytest
 
 import rmcore
 
 from .browser import (
-    CHROMIUM,
     ROOT,
     chart_states_while_running,
     chromium_page,
@@ -22,6 +19,7 @@ from .browser import (
     open_matrix_page_and_run,
     open_page_and_run,
     race_curve_names,
+    require_chromium,
     running_app,
     wait_until_idle,
 )
@@ -32,10 +30,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def app_url():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: .ci/run must apt-get install it")
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    require_chromium()
     with running_app() as url:
         yield url
 

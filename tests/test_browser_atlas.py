@@ -5,18 +5,16 @@ them: each curve's points (read from the Plotly figure in the page) against a fr
 from __future__ import annotations
 
 import json
-import os
 import random
 import socket
 import time
-from pathlib import Path
 
 import pytest
 
 from rmcore.sweep import Cell, build_game, make_solver
 from ui.atlas import data
 
-from .browser import CHROMIUM, chromium_page, running_app, wait_until_idle
+from .browser import chromium_page, require_chromium, running_app, wait_until_idle
 
 pytestmark = pytest.mark.browser
 
@@ -44,10 +42,7 @@ def _port() -> int:
 
 @pytest.fixture(scope="module")
 def app_url():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: .ci/run must apt-get install it")
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    require_chromium()
     with running_app(port=_port()) as url:
         yield url
 

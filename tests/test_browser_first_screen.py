@@ -5,26 +5,28 @@ editor's column headers show the actions' names whole."""
 from __future__ import annotations
 
 import io
-import os
 import re
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from .browser import CHROMIUM, chromium_page, click_until, iteration_shown, running_app, wait_until_idle
+from .browser import (
+    chromium_page,
+    click_until,
+    iteration_shown,
+    require_chromium,
+    running_app,
+    wait_until_idle,
+)
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def app_url():
-    if not Path(CHROMIUM).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: .ci/run must apt-get install it")
-        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    require_chromium()
     with running_app() as url:
         yield url
 
