@@ -183,6 +183,18 @@ def _indifferent(payoffs: np.ndarray, rows: tuple[int, ...], cols: tuple[int, ..
     return None, bool(consistent)
 
 
+def _enumerable_shape(payoffs: np.ndarray, method: str) -> tuple[int, int]:
+    """The game's shape ``(m, n)``, refused with a sentence naming ``method`` when a side passes
+    :data:`MAX_SUPPORT_ACTIONS`."""
+    m, n = payoffs.shape
+    if max(m, n) > MAX_SUPPORT_ACTIONS:
+        raise ValueError(
+            f"{method} takes games of at most {MAX_SUPPORT_ACTIONS} actions a player; this one is {m}x{n} "
+            "(use lemke_howson for one equilibrium)"
+        )
+    return m, n
+
+
 def support_enumeration(game: MatrixGame) -> NashEquilibria:
     """Every Nash equilibrium of a nondegenerate two-player game, by enumerating pairs of supports of equal size.
 
@@ -205,12 +217,7 @@ def support_enumeration(game: MatrixGame) -> NashEquilibria:
         If ``game`` is not a MatrixGame or is larger than :data:`MAX_SUPPORT_ACTIONS` a side.
     """
     a, b = _payoffs(game)
-    m, n = a.shape
-    if max(m, n) > MAX_SUPPORT_ACTIONS:
-        raise ValueError(
-            f"support enumeration takes games of at most {MAX_SUPPORT_ACTIONS} actions a player; this one is {m}x{n} "
-            "(use lemke_howson for one equilibrium)"
-        )
+    m, n = _enumerable_shape(a, "support enumeration")
     sa, sb = _scaled(a, b)
     found: list[NashEquilibrium] = []
     degenerate = False
@@ -370,12 +377,7 @@ def vertex_enumeration(game: MatrixGame, *, time_limit: float | None = TIME_LIMI
         If it takes longer than ``time_limit`` seconds.
     """
     a, b = _payoffs(game)
-    m, n = a.shape
-    if max(m, n) > MAX_SUPPORT_ACTIONS:
-        raise ValueError(
-            f"vertex enumeration takes games of at most {MAX_SUPPORT_ACTIONS} actions a player; this one is {m}x{n} "
-            "(use lemke_howson for one equilibrium)"
-        )
+    m, n = _enumerable_shape(a, "vertex enumeration")
     clock = _Clock(_time_limit(time_limit), f"vertex enumeration of this {m}x{n} game")
     sa, sb = _scaled(a, b)
     sa, sb = sa + 1.0, sb + 1.0  # positive: both polytopes bounded
