@@ -425,12 +425,9 @@ def _check_list(key: str, given: list[str], kept: list) -> list[str]:
     dropped = [value for value in dict.fromkeys(given) if value not in shown]
     if not dropped:
         return []
+    # (A list whose page does not remember its choices has no most it holds: all it dropped was no choice.)
     options = (st.session_state.get("link_choices") or {}).get(key)
-    if options is None:  # (a page that did not say its choices: those before the last one kept were no choice)
-        last = max((given.index(value) for value in shown if value in given), default=-1)
-        unknown = [value for value in dropped if given.index(value) < last or len(shown) < MOST_CHOSEN.get(key, 0)]
-    else:
-        unknown = [value for value in dropped if value not in options]
+    unknown = [value for value in dropped if options is None or value not in options]
     past = [value for value in dropped if value not in unknown]
     return [list_trimmed(key, shown, unknown, past, MOST_CHOSEN.get(key))]
 
