@@ -81,3 +81,29 @@ def test_a_budget_must_be_positive():
     run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
     with pytest.raises(ValueError, match="budget"):
         run.tick(None, 0.0)
+
+
+def test_the_first_chunk_on_compiled_kernels_is_not_timed(monkeypatch):
+    """The first call of a kernel in a server process may load it from numba's disk cache (0.44 s for 250 iterations of
+    Rock-Paper-Scissors, measured on the matrix page): priced by that chunk, a link's ``run_to=900000`` was lowered to
+    about 314,000 as if it took three minutes. The chunk after it prices the run."""
+    cost = {"fixed": 0.0002, "per_iteration": 0.0000001}
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    monkeypatch.setattr(run, "kernel_status", lambda: "ready")
+    inner = run.race.run
+
+    loads = [0.44]  # (the first call only)
+
+    def loading_first(iterations):
+        extra = loads.pop() if loads else 0.0
+        cost["fixed"] += extra
+        inner(iterations)
+        cost["fixed"] -= extra
+
+    run.race.run = loading_first
+    run.run_to(900_000)
+    for _ in range(200):
+        if run.target is None:
+            break
+        run.tick(None, 0.025)
+    assert run.target_note is None and run.iteration == 900_000

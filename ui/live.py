@@ -206,6 +206,9 @@ class LiveRun:
         self._fixed = 0.0  # estimated seconds of solver time a chunk costs besides its iterations (see _learn)
         self._timed: deque = deque(maxlen=6)  # (iterations, seconds) of recent full-speed chunks ...
         self._timed_status = status  # ... all run on kernels of this status
+        #: Whether a full-speed chunk has run on compiled kernels: the first may load them from numba's disk cache into
+        #: this server process (hundreds of milliseconds that are no iteration's cost), so it is not timed.
+        self._loaded = False
         self._progress = deque(maxlen=24)  # (wall time, iteration) at recent chunks
         self.target: int | None = None  # an iteration to run to at full speed, then stop (a link's run_to)
         self.target_note: str | None = None  # why the target was lowered, once it was
@@ -354,6 +357,9 @@ class LiveRun:
         if status != self._timed_status:  # plain Python and the compiled kernel cost differently
             self._timed.clear()
             self._timed_status = status
+        if status == "ready" and not self._loaded:
+            self._loaded = True  # (this chunk's time may hold the kernels' loading: priced by it, a link's run_to of
+            return  # 900,000 on Rock-Paper-Scissors was lowered to a third as if it took three minutes)
         if (
             elapsed < TIMED_CHUNK
         ):  # too short to time (the clock's resolution): grow, so a low first guess does not stick
