@@ -62,6 +62,7 @@ class _Family:
         self.since = 0.0  # time.monotonic() when its preparation began
         self.warm_up: Callable[[], None] | None = None  # calls every entry of the family once (compiles or loads it)
         self.on_disk: Callable[[], bool] | None = None  # whether numba's cache holds every entry for those calls
+        self.loader: threading.Thread | None = None  # the thread loading it (its calls run compiled code, see call)
 
 
 _families = {name: _Family(name) for name in FAMILIES}
@@ -146,7 +147,7 @@ def _prepare(family: _Family) -> None:
         if not family.on_disk():  # (the compile process failed, or wrote signatures this process does not call)
             raise RuntimeError(f"numba's cache lacks the {family.name} kernels after their compile process ran")
         with _lock:
-            family.state = "loading"
+            family.state, family.loader = "loading", threading.current_thread()
         family.warm_up()  # (loads from the cache: on_disk said every entry is there, so nothing compiles here)
     except _CompileStopped as stopped:
         with _lock:
@@ -214,7 +215,9 @@ def call(family: str, kernel, *arguments, work: int = 0, twin: bool = True):
     :class:`KernelsCompiling`.
     """
     target = _families[family]
-    if target.state == "ready" or not _background:
+    # (The thread loading the family runs compiled code: its warm-up calls are what load the kernels into this process;
+    # run as plain Python, they would leave the loading to a session's first large call.)
+    if target.state == "ready" or not _background or target.loader is threading.current_thread():
         return kernel(*arguments)
     prepare_kernels((family,))
     if target.state == "ready":

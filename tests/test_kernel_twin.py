@@ -5,7 +5,6 @@ family's cache is stale exactly when a file it reads has changed."""
 from __future__ import annotations
 
 import itertools
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -311,31 +310,66 @@ def test_the_kernels_are_cached_under_their_family_stamp():
         assert locator.get_source_stamp() == kernels.family_stamp(entry.py_func.__code__.co_filename)
 
 
-# Loads both families as solvers run them; prints numba's cache hits and misses for the entry points.
-LOAD = """
+# The compile process (``python -m rmcore._compile``) runs each family's warm-up: the signatures it leaves in numba's
+# cache are the ones the warm-ups call. Solvers then run; any signature of theirs the warm-ups did not call is printed.
+SIGNATURES = """
 import rmcore
-from rmcore import kernels
+from rmcore import _compile, kernels
+entries = (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.run_mccfr, kernels.tree.run_mmd,
+           kernels.tree.best_responses, kernels.tree.reach_of)
+_compile.compile_family("matrix")
+_compile.compile_family("tree")
+warmed = {entry: set(entry.signatures) for entry in entries}
+assert all(warmed.values()), "every entry point is called by its family's warm-up"
 solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "hedge", updates="alternating")
 solver.run(10)
+rmcore.MatrixSolver(rmcore.preset("shapley"), "rm", sampling="sampled", seed=3).run(10)
 tree = rmcore.CFRSolver(rmcore.leduc_poker(), "pcfr+")
 tree.run(3)
+rmcore.CFRSolver(rmcore.KUHN, "external-sampling", seed=1).run(3)
+rmcore.CFRSolver(rmcore.KUHN, "mmd").run(3)
 rmcore.nash_conv(rmcore.KUHN, rmcore.equilibrium_policy(0.1))
-hits = misses = 0
-for entry in (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.best_responses):
-    hits += sum(entry.stats.cache_hits.values())
-    misses += sum(entry.stats.cache_misses.values())
-print(hits, misses)
+print([str(s) for entry in entries for s in set(entry.signatures) - warmed[entry]])
 """
 
 
-@pytest.mark.slow
-def test_the_families_compiled_in_a_process_of_their_own_are_loaded_by_solvers_not_compiled_again(tmp_path):
-    """The compile process compiles the very signatures solvers call: a server then loads them, it never compiles
-    them again itself (which would hold its GIL for seconds)."""
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), PYTHONPATH=str(ROOT))
-    subprocess.run([sys.executable, "-m", "rmcore._compile", "all"], cwd=ROOT, env=env, check=True)
-    loaded = subprocess.run([sys.executable, "-c", LOAD], cwd=ROOT, env=env, capture_output=True, text=True, check=True)
-    assert loaded.stdout.split() == ["3", "0"], loaded.stdout
+def test_solvers_call_exactly_the_signatures_the_compile_process_compiles():
+    """A server loads what the compile process wrote and never compiles a kernel itself (which would hold its GIL for
+    seconds): so every solver's call has a signature the family's warm-up (the compile process's work) called."""
+    ran = subprocess.run([sys.executable, "-c", SIGNATURES], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.strip() == "[]", ran.stdout
+
+
+# On a server (background mode), once a family says "ready" every entry point is in the process: a session's first
+# call loads nothing (printed: the first RPS chunk's CPU seconds and the entries not yet loaded when "ready").
+BACKGROUND_LOAD = """
+import time
+import rmcore
+from rmcore import _runtime, kernels
+rmcore.compile_in_background(True)
+_runtime.prepare_kernels()
+deadline = time.monotonic() + 300
+while {_runtime.family_status(f) for f in kernels.FAMILIES} != {"ready"} and time.monotonic() < deadline:
+    time.sleep(0.02)
+entries = (kernels.matrix.run_matrix, kernels.tree.run_cfr, kernels.tree.run_mccfr, kernels.tree.run_mmd,
+           kernels.tree.best_responses, kernels.tree.reach_of)
+unloaded = [entry.py_func.__name__ for entry in entries if not entry.overloads]
+before = sum(len(entry.overloads) for entry in entries)
+solver = rmcore.MatrixSolver(rmcore.preset("rps"))
+solver.run(250)
+rmcore.CFRSolver(rmcore.KUHN, "cfr+").run(5)
+print(unloaded, sum(len(entry.overloads) for entry in entries) - before)
+"""
+
+
+def test_on_a_server_a_family_is_loaded_before_it_says_ready():
+    """The family's warm-up runs compiled code in the thread that loads it, even though background mode sends other
+    threads' calls to plain Python until "ready": else the first session's first large call loads the kernels itself
+    (half a second of a 250-iteration RPS chunk, which also priced a link's run_to as if it took minutes)."""
+    ran = subprocess.run([sys.executable, "-c", BACKGROUND_LOAD], cwd=ROOT, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    assert ran.stdout.split() == ["[]", "0"], ran.stdout
 
 
 @pytest.mark.parametrize("extra_columns", [0, 5])

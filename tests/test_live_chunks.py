@@ -83,22 +83,22 @@ def test_a_budget_must_be_positive():
         run.tick(None, 0.0)
 
 
-def test_the_first_chunk_on_compiled_kernels_is_not_timed(monkeypatch):
-    """The first call of a kernel in a server process may load it from numba's disk cache (0.44 s for 250 iterations of
-    Rock-Paper-Scissors, measured on the matrix page): priced by that chunk, a link's ``run_to=900000`` was lowered to
-    about 314,000 as if it took three minutes. The chunk after it prices the run."""
+def test_a_chunk_that_loads_the_kernels_is_not_timed(monkeypatch):
+    """Outside a server (a library call, an AppTest) the first call of a kernel loads it from numba's disk cache (0.44 s
+    for 250 iterations of Rock-Paper-Scissors): priced by that chunk, a link's ``run_to=900000`` was lowered to about
+    314,000 as if it took three minutes. The chunks after it price the run."""
     cost = {"fixed": 0.0002, "per_iteration": 0.0000001}
     run = _on_a_clock_of_our_own(monkeypatch, cost)
-    monkeypatch.setattr(run, "kernel_status", lambda: "ready")
+    statuses = ["load"]  # (until the first call: then "ready")
+    monkeypatch.setattr(run, "kernel_status", lambda: statuses[-1])
     inner = run.race.run
 
-    loads = [0.44]  # (the first call only)
-
     def loading_first(iterations):
-        extra = loads.pop() if loads else 0.0
+        extra = 0.44 if statuses[-1] == "load" else 0.0
         cost["fixed"] += extra
         inner(iterations)
         cost["fixed"] -= extra
+        statuses.append("ready")
 
     run.race.run = loading_first
     run.run_to(900_000)
@@ -107,3 +107,18 @@ def test_the_first_chunk_on_compiled_kernels_is_not_timed(monkeypatch):
             break
         run.tick(None, 0.025)
     assert run.target_note is None and run.iteration == 900_000
+
+
+def test_a_run_to_beyond_what_a_link_may_cost_is_lowered_once_priced(monkeypatch):
+    """A million iterations at a millisecond each (about 17 minutes): lowered, and said, once PRICED_AFTER chunks are
+    timed (a run's first chunks cost more per iteration than its later ones, so one alone does not price it)."""
+    from ui.live import PRICED_AFTER
+
+    cost = {"fixed": 0.0002, "per_iteration": 0.001}
+    run = _on_a_clock_of_our_own(monkeypatch, cost)
+    monkeypatch.setattr(run, "kernel_status", lambda: "ready")
+    run.run_to(1_000_000)
+    for _ in range(PRICED_AFTER - 1):
+        assert run.target_note is None
+        run.tick(None, 0.025)
+    assert run.target_note is not None and run.target < 1_000_000

@@ -101,6 +101,11 @@ CFR_NODES_PER_SECOND = 1e7
 #: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.
 TIMED_CHUNK = 0.0005
 
+#: Timed chunks a target waits for before it is priced: a run's first iterations cost more than its later ones (a race
+#: measures its runs at log-spaced iterations, dense at the start: 53 of them in Rock-Paper-Scissors' first 250), so the
+#: first chunk alone priced a link's run_to=1000000 there at minutes and lowered it to a tenth.
+PRICED_AFTER = 3
+
 
 def _never() -> bool:
     return False
@@ -206,9 +211,6 @@ class LiveRun:
         self._fixed = 0.0  # estimated seconds of solver time a chunk costs besides its iterations (see _learn)
         self._timed: deque = deque(maxlen=6)  # (iterations, seconds) of recent full-speed chunks ...
         self._timed_status = status  # ... all run on kernels of this status
-        #: Whether a full-speed chunk has run on compiled kernels: the first may load them from numba's disk cache into
-        #: this server process (hundreds of milliseconds that are no iteration's cost), so it is not timed.
-        self._loaded = False
         self._progress = deque(maxlen=24)  # (wall time, iteration) at recent chunks
         self.target: int | None = None  # an iteration to run to at full speed, then stop (a link's run_to)
         self.target_note: str | None = None  # why the target was lowered, once it was
@@ -311,7 +313,7 @@ class LiveRun:
         """Lower a target that would take more than ``LINK_WORK_SECONDS`` of the server's time (its solver time and
         what its screen updates cost besides), once the rate is known (on compiled kernels: plain Python's rate says
         nothing of it), and say why in :attr:`target_note`."""
-        if self.target_note is not None or self.kernel_status() != "ready" or not self._timed:
+        if self.target_note is not None or self.kernel_status() != "ready" or len(self._timed) < PRICED_AFTER:
             return
         left = self.target - self.iteration
         # A screen update costs the server more than its solver time (the frames, the figures, the messages): the
@@ -335,6 +337,7 @@ class LiveRun:
     def _advance(self, iterations: int, budget: float | None = None) -> None:
         """Run ``iterations``; a chunk sized to ``budget`` seconds (full speed) also refines the speed estimate."""
         before = self.primary.cumulative_regrets()
+        ran_on = self.kernel_status()
         started = time.thread_time()  # this thread's CPU (the kernels run in it): other sessions' work does not count
         self.race.run(iterations)
         elapsed = time.thread_time() - started
@@ -342,11 +345,12 @@ class LiveRun:
         after = self.primary.cumulative_regrets()
         self.last_step = (iterations, _change(after, before))  # drawn on the regret bars at slow speeds
         if budget is not None:
-            self._learn(iterations, elapsed, budget)
+            self._learn(iterations, elapsed, budget, ran_on)
         self._progress.append((time.perf_counter(), self.iteration))
 
-    def _learn(self, iterations: int, elapsed: float, budget: float) -> None:
-        """Refine the cost model ``elapsed = fixed + iterations / rate`` from a full-speed chunk.
+    def _learn(self, iterations: int, elapsed: float, budget: float, ran_on: str) -> None:
+        """Refine the cost model ``elapsed = fixed + iterations / rate`` from a full-speed chunk that began with kernel
+        status ``ran_on`` (one during which the status changed, as kernels loaded or finished compiling, is not timed).
 
         With chunks of at least two sizes among the last few, a least-squares line through (iterations, seconds) gives
         both the marginal rate (its slope) and the fixed cost (its intercept). Sized by ``iterations / elapsed`` alone,
@@ -357,9 +361,8 @@ class LiveRun:
         if status != self._timed_status:  # plain Python and the compiled kernel cost differently
             self._timed.clear()
             self._timed_status = status
-        if status == "ready" and not self._loaded:
-            self._loaded = True  # (this chunk's time may hold the kernels' loading: priced by it, a link's run_to of
-            return  # 900,000 on Rock-Paper-Scissors was lowered to a third as if it took three minutes)
+        if ran_on != status:  # (the kernels were loaded or compiled during the chunk: priced by such a chunk, a link's
+            return  # run_to=900000 on Rock-Paper-Scissors was lowered to a third, as if it took three minutes)
         if (
             elapsed < TIMED_CHUNK
         ):  # too short to time (the clock's resolution): grow, so a low first guess does not stick
