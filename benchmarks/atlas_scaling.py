@@ -46,7 +46,7 @@ from rmcore.sweep import (
     read_grid,
     result_files,
     run_cell,
-    sweep,
+    run_sweep,
     versions,
 )
 
@@ -65,7 +65,7 @@ def measure(grid, workers: int) -> tuple[float, str, str, int, dict]:
     with tempfile.TemporaryDirectory(prefix=f"rmcore-scaling-{workers}-") as folder:
         before = _load()
         started = time.perf_counter()
-        report = sweep(grid, folder, workers=workers)
+        report = run_sweep(grid, folder, workers=workers)
         seconds = time.perf_counter() - started
         cells: dict = {}
         for path in result_files(folder):
@@ -230,7 +230,7 @@ def main(argv=None) -> int:
         command = "python -m benchmarks.atlas_scaling" + (" --quick" if args.quick else "")
     print(f"{len(grid.cells)} cells; loading (or compiling) their kernels first", file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="rmcore-scaling-warm-") as folder:
-        sweep(grid.with_settings(iterations=2, checkpoints=[1, 2], seeds=[0]), folder, workers=0)
+        run_sweep(grid.with_settings(iterations=2, checkpoints=[1, 2], seeds=[0]), folder, workers=0)
     rows = []
     for workers in (1, 2):
         seconds, before, after, ran, by_game = measure(grid, workers)

@@ -51,8 +51,8 @@ from rmcore.kernels.matrix import _normalise_positive_part, _softmax
 GAMES = (
     ("kuhn", "Kuhn", lambda: rmcore.KUHN, 2000),
     ("leduc", "Leduc", rmcore.leduc_poker, 200),
-    ("liars_dice_6", "Liar's dice 6", lambda: rmcore.liars_dice(6), 10),
-    ("goofspiel_5", "Goofspiel 5", lambda: rmcore.goofspiel(5), 50),
+    ("liars_dice_6", "Liar's dice 6", lambda: rmcore.liars_dice_game(6), 10),
+    ("goofspiel_5", "Goofspiel 5", lambda: rmcore.goofspiel_game(5), 50),
 )
 CHANCE, TERMINAL = -2, -1
 

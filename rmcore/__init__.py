@@ -9,7 +9,8 @@ The library by family, every name re-exported here:
 - **game trees** (:mod:`rmcore.trees`): :class:`TreeGame`, the catalogue, :class:`CFRSolver`, a fixed opponent and
   hands against the bot;
 - **files** (:mod:`rmcore.formats`): Gambit's ``.nfg`` and ``.efg``, OpenSpiel's games;
-- **races and sweeps**: several algorithms on one game (:class:`Race`), grids of runs (:func:`sweep`);
+- **races and sweeps** (:mod:`rmcore.race`, :mod:`rmcore.sweep`): several algorithms on one game (:class:`Race`,
+  :func:`run_race`), grids of runs (:func:`run_sweep`);
 - **compiling**: the kernels compile in processes of their own (:func:`compile_in_background`).
 
 Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
@@ -24,20 +25,17 @@ True
 True
 """
 
-from ._deprecated import MOVED_MODULES, getattr_for, install_moved_modules
-
-install_moved_modules(MOVED_MODULES, "rmcore")
-
-from . import exact, formats, matrix, trees  # noqa: E402, F401 - (the families: rmcore.matrix and so on)
-from ._runtime import (  # noqa: E402
+from . import exact, formats, matrix, race, sweep, trees  # noqa: F401 - (the families, the races and sweeps modules)
+from ._deprecated import getattr_for
+from ._runtime import (
     KernelsCompiling,
     compile_in_background,
     compiles_in_background,
     compiling,
     prepare_kernels,
 )
-from .exact import solve_exactly  # noqa: E402
-from .exact.equilibria import (  # noqa: E402
+from .exact import solve_exactly
+from .exact.equilibria import (
     NashEquilibria,
     NashEquilibrium,
     NashSubset,
@@ -48,13 +46,13 @@ from .exact.equilibria import (  # noqa: E402
     support_enumeration,
     vertex_enumeration,
 )
-from .formats import from_openspiel, load_openspiel, read_efg, read_nfg, write_efg, write_nfg  # noqa: E402
-from .matrix import *  # noqa: E402, F403 - (the family's names, as rmcore.matrix.__all__ lists them)
-from .metrics import best_response, exploitability, nash_conv  # noqa: E402
-from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, first_crossing, race  # noqa: E402
-from .records import BestResponse, ExactSolution, History, Metrics, PlayerValues, Policy  # noqa: E402
-from .sweep import read_results, sweep  # noqa: E402
-from .trees import *  # noqa: E402, F403 - (the family's names, as rmcore.trees.__all__ lists them)
+from .formats import from_openspiel, load_openspiel, read_efg, read_nfg, write_efg, write_nfg
+from .matrix import *  # noqa: F403 - (the family's names, as rmcore.matrix.__all__ lists them)
+from .metrics import best_response, exploitability, nash_conv
+from .race import THRESHOLDS, Curve, Race, RaceResult, Reached, Standing, first_crossing, run_race
+from .records import BestResponse, ExactSolution, History, Metrics, PlayerValues, Policy
+from .sweep import read_results, run_sweep
+from .trees import *  # noqa: F403 - (the family's names, as rmcore.trees.__all__ lists them)
 
 __all__ = [
     # both families: records, measures of a policy, the exact answer
@@ -94,10 +92,10 @@ __all__ = [
     "Standing",
     "Reached",
     "Curve",
-    "race",
+    "run_race",
     "first_crossing",
     "THRESHOLDS",
-    "sweep",
+    "run_sweep",
     "read_results",
     # compiling
     "compile_in_background",

@@ -427,7 +427,7 @@ def _minutes(seconds: float) -> str:
 
 def _run_sweep(grid, out: str, args, what: str):
     """Run a sweep with the command line's options, printing where it runs and its progress; the report."""
-    from .sweep import local_workers, sweep
+    from .sweep import local_workers, run_sweep
 
     if args.scheduler and args.workers is not None:
         raise UsageError("--workers sizes the local cluster; a --scheduler's cluster has workers of its own")
@@ -440,7 +440,7 @@ def _run_sweep(grid, out: str, args, what: str):
         where = f"a local Dask cluster of {count} worker{'s' if count != 1 else ''} (one thread each)"
     print(f"{what}: {len(grid.cells)} cells into {out}, on {where}", file=sys.stderr)
     try:
-        report = sweep(
+        report = run_sweep(
             grid,
             out,
             client=args.scheduler,

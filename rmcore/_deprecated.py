@@ -1,27 +1,33 @@
-"""Names of one release ago, kept working for one more: each use warns (``DeprecationWarning``) and names the new one.
+"""Names of one release ago, kept working for one more: each use warns (``DeprecationWarning``), names the new one and
+the release that removes it (:data:`REMOVED_IN`). Everything here is plain Python: no import hook, no module class.
 
-Two kinds:
+Three kinds:
 
-- **Modules** moved into the family packages (``rmcore.cfr`` is :mod:`rmcore.trees.cfr`): a finder on
-  ``sys.meta_path`` answers for :data:`MOVED_MODULES`' names with the module itself, the same object (so that its
-  state, and any patch of it, are shared). Python's import machinery reads ``sys.modules`` back after a loader runs,
-  which is what lets a loader hand over a module that already exists without touching its ``__spec__``.
-- **Names** renamed or merged into one (``tree_nash_conv`` is :func:`rmcore.nash_conv`): a module's ``__getattr__``
-  (PEP 562) built by :func:`getattr_for` from :data:`RENAMED`; the old functions and records that took or returned
-  something else live in ``rmcore/_deprecated_api.py``, which only this table names.
+- **Module paths** moved into the family packages (``rmcore.cfr`` is :mod:`rmcore.trees.cfr`): each old path is a
+  file of a few lines (``rmcore/cfr.py``) whose module ``__getattr__`` (PEP 562), built by :func:`moved_module`, hands
+  over the new module's objects, warning at every name read through the old path. (The objects are the same; the
+  module is not, so a patch of ``rmcore.cfr.x`` does not reach ``rmcore.trees.cfr``.) :data:`MOVED_MODULES` lists them.
+- **Names** renamed or merged into one (``tree_nash_conv`` is :func:`rmcore.nash_conv`; the function ``race`` is
+  :func:`rmcore.run_race`, as ``rmcore.race`` is its module): a module's ``__getattr__`` built by :func:`getattr_for`
+  from :data:`RENAMED`; the old functions and records that took or returned something else live in
+  ``rmcore/_deprecated_api.py``, which only this table names.
 - **Parameters, attributes and metric names** renamed in a living class or function (``CFRSolver(variant=...)``,
   ``PlayerValues.row``, ``History.metrics["br_gain_row"]``) warn where they are read, each marked "Deprecated".
 
-Nothing else in the library, its pages, docs or tests uses these names; ``tests/test_deprecated.py`` uses each once.
+Two old names cannot warn: ``rmcore.race`` and ``rmcore.sweep`` are the modules, so calling them as the functions of
+one release ago raises ``TypeError: 'module' object is not callable``. And ``rmcore.liars_dice`` and
+``rmcore.goofspiel`` are old names of both a function and a module path: the name reads as the function (warning)
+until the old path is imported (``import rmcore.liars_dice``), which makes it that module, as importing any submodule
+does.
+
+Nothing else in the library, its pages, docs or tests uses these names; ``tests/test_deprecated.py`` uses each once,
+and fails once ``rmcore.__version__`` reaches :data:`REMOVED_IN`: that release deletes this module,
+``rmcore/_deprecated_api.py``, the files of :data:`MOVED_MODULES` and every ``__getattr__`` built here.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.abc
-import importlib.util
-import sys
-import types
 import warnings
 from typing import NamedTuple
 
@@ -33,8 +39,9 @@ __all__ = [
     "DeprecatedName",
     "MOVED_MODULES",
     "RENAMED",
-    "install_moved_modules",
+    "REMOVED_IN",
     "getattr_for",
+    "moved_module",
     "warn",
 ]
 
@@ -77,7 +84,10 @@ class TreeSolution(NamedTuple):
     nash_conv: float
 
 
-#: Each earlier module name and where the module lives now.
+#: The release of rmcore that removes every deprecated name, module path, parameter and metric name.
+REMOVED_IN = "0.4.0"
+
+#: Each earlier module path and where the module lives now (the old path is a file that forwards, ``rmcore/cfr.py``).
 MOVED_MODULES = {
     "rmcore.games": "rmcore.matrix.games",
     "rmcore.tree": "rmcore.trees.game",
@@ -95,52 +105,9 @@ MOVED_MODULES = {
 
 
 def warn(message: str, stacklevel: int = 3) -> None:
-    """A ``DeprecationWarning`` pointing at the caller's caller (the code that used the old name)."""
-    warnings.warn(message, DeprecatedName, stacklevel=stacklevel)
-
-
-class _MovedModules(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Finds a module of ``moved`` (earlier name -> new name) and loads it as the module at its new name."""
-
-    def __init__(self, moved: dict[str, str], owner: str):
-        self.moved, self.owner = moved, owner
-
-    def find_spec(self, fullname, path=None, target=None):
-        return importlib.util.spec_from_loader(fullname, self) if fullname in self.moved else None
-
-    def create_module(self, spec):
-        return None  # a placeholder: exec_module puts the module itself in its place
-
-    def exec_module(self, module):
-        name = module.__name__
-        new = self.moved[name]
-        # (stacklevel: past this loader and the import machinery's frames, to the importing line where it can)
-        warnings.warn(f"module {name} is now {new}; the old name goes in the next release", DeprecatedName, 4)
-        sys.modules[name] = importlib.import_module(new)
-
-
-def install_moved_modules(moved: dict[str, str], owner: str) -> None:
-    """Put a finder for ``moved`` on ``sys.meta_path``, once per ``owner`` (the package whose modules moved), and keep
-    the package's functions that share a moved module's name (``rmcore.liars_dice``, ``rmcore.goofspiel``): importing
-    a submodule sets it as an attribute of its package, which would put the module where the function was."""
-    if not any(getattr(finder, "owner", None) == owner for finder in sys.meta_path):
-        sys.meta_path.insert(0, _MovedModules(moved, owner))
-    if owner == "rmcore":
-        sys.modules[owner].__class__ = _KeepsItsFunctions
-
-
-class _KeepsItsFunctions(types.ModuleType):
-    """A package whose functions stay where a moved module of the same name is imported by its old name."""
-
-    def __setattr__(self, name, value):
-        if (
-            isinstance(value, types.ModuleType)
-            and f"{self.__name__}.{name}" in MOVED_MODULES
-            and callable(self.__dict__.get(name))
-            and not isinstance(self.__dict__.get(name), types.ModuleType)
-        ):
-            return  # (as before the move: ``import rmcore.liars_dice`` left ``rmcore.liars_dice`` the function)
-        super().__setattr__(name, value)
+    """A ``DeprecationWarning`` pointing at the caller's caller (the code that used the old name), saying which release
+    removes the name."""
+    warnings.warn(f"{message} (removed in rmcore {REMOVED_IN})", DeprecatedName, stacklevel=stacklevel)
 
 
 #: The renamed names, by the module that had them: ``old -> ("module:new object", how to say it)``.
@@ -168,16 +135,35 @@ def getattr_for(module: str, forward: str | None = None):
             target, message = renamed[name]
             warn(f"{module}.{name} is deprecated: {message}")
             return _resolve(target)
-        moved = MOVED_MODULES.get(f"{module}.{name}")
-        if moved is not None:  # (a moved submodule read as an attribute of its package, never imported by that name)
-            warn(f"module {module}.{name} is now {moved}; the old name goes in the next release")
-            return importlib.import_module(moved)
+        if f"{module}.{name}" in MOVED_MODULES:
+            # (an old module path read as an attribute of its package: its file warns at each name read through it)
+            return importlib.import_module(f"{module}.{name}")
         if forward is not None and not name.startswith("__"):
             source = importlib.import_module(forward)
             if hasattr(source, name):
-                warn(f"{module}.{name} is now {forward}.{name}; the old place goes in the next release")
+                warn(f"{module}.{name} is now {forward}.{name}")
                 return getattr(source, name)
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__
+
+
+def moved_module(old: str):
+    """The module ``__getattr__`` of the old module path ``old`` (a key of :data:`MOVED_MODULES`): every name read
+    through it (``from rmcore.cfr import CFRSolver``, ``rmcore.cfr.CFRSolver``) warns and is the new module's object,
+    ``__all__`` included, so that ``from rmcore.cfr import *`` takes what the new module exports."""
+    new = MOVED_MODULES[old]
+
+    def __getattr__(name: str):
+        if name.startswith("__") and name != "__all__":
+            raise AttributeError(f"module {old!r} has no attribute {name!r}")
+        source = importlib.import_module(new)
+        try:
+            value = getattr(source, name)
+        except AttributeError:
+            raise AttributeError(f"module {old!r} (now {new!r}) has no attribute {name!r}") from None
+        warn(f"{old}.{name}: module {old} is now {new}")
+        return value
 
     return __getattr__
 
@@ -248,3 +234,18 @@ _renamed(
     "use solver.metrics_at(history, row)",
 )
 _renamed(("rmcore.trees.cfr",), "metrics_at", f"{_API}:tree_metrics_at", "use solver.metrics_at(history, row)")
+# Functions that had their module's name (a submodule's attribute on its package hid one or the other)
+_renamed(("rmcore.race",), "race", "rmcore.race:run_race", "use rmcore.run_race (rmcore.race is its module)")
+_renamed(("rmcore.sweep",), "sweep", "rmcore.sweep:run_sweep", "use rmcore.run_sweep (rmcore.sweep is its module)")
+_renamed(
+    ("rmcore", "rmcore.trees.liars_dice"),
+    "liars_dice",
+    "rmcore.trees.liars_dice:liars_dice_game",
+    "use rmcore.liars_dice_game (rmcore.trees.liars_dice is its module)",
+)
+_renamed(
+    ("rmcore", "rmcore.trees.goofspiel"),
+    "goofspiel",
+    "rmcore.trees.goofspiel:goofspiel_game",
+    "use rmcore.goofspiel_game (rmcore.trees.goofspiel is its module)",
+)

@@ -391,19 +391,19 @@ class _TreeGame(NamedTuple):
 
 
 def _tree_games() -> tuple[_TreeGame, ...]:
-    from .trees.goofspiel import goofspiel
+    from .trees.goofspiel import goofspiel_game
     from .trees.kuhn import KUHN
-    from .trees.liars_dice import liars_dice
+    from .trees.liars_dice import liars_dice_game
     from .trees.poker import leduc_poker
 
     return (
         _TreeGame("kuhn", "Kuhn", lambda: KUHN, "kuhn_poker", 1e-6, 1000),
         _TreeGame("leduc", "Leduc", leduc_poker, "leduc_poker", 50e-6, 200),
-        _TreeGame("liars_dice_6", "Liar's dice 6", lambda: liars_dice(6), "liars_dice", 3e-3, 10),
+        _TreeGame("liars_dice_6", "Liar's dice 6", lambda: liars_dice_game(6), "liars_dice", 3e-3, 10),
         _TreeGame(
             "goofspiel_5",
             "Goofspiel 5",
-            lambda: goofspiel(5),
+            lambda: goofspiel_game(5),
             "goofspiel(num_cards=5,imp_info=True,points_order=descending)",
             0.15e-3,
             50,

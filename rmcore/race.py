@@ -20,7 +20,7 @@ The runs of one variant keep histories of different lengths (the first run of th
 detail, keeps more rows): a variant's curve is read at the iterations all its runs keep.
 
 >>> import rmcore
->>> result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm+", "prm+/alternating/linear"], 10_000)
+>>> result = rmcore.run_race(rmcore.preset("rps-crash"), ["rm", "rm+", "prm+/alternating/linear"], 10_000)
 >>> [s.label for s in result.standings]  # doctest: +NORMALIZE_WHITESPACE
 ['rm · expected · simultaneous · uniform', 'rm+ · expected · simultaneous · uniform',
  'prm+ · expected · alternating · linear']
@@ -38,7 +38,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import _runtime, checkpoints, config
-from ._deprecated import warn
+from ._deprecated import getattr_for, warn
 from .matrix.games import MatrixGame
 from .matrix.solver import MatrixVariant
 from .solver import Runner
@@ -52,7 +52,7 @@ __all__ = [
     "Standing",
     "Reached",
     "Curve",
-    "race",
+    "run_race",
     "first_crossing",
     "THRESHOLDS",
     "MAX_VARIANTS",
@@ -432,7 +432,7 @@ def _common_rows(runs) -> tuple[np.ndarray, list[np.ndarray]]:
     return common, [np.searchsorted(h.iterations, common) for h in runs]
 
 
-def race(
+def run_race(
     game,
     variants,
     iterations: int,
@@ -458,3 +458,7 @@ def race(
         contest.run(target - done)
         done = target
     return contest.result()
+
+
+# (``race``, this function's name one release ago, is the module's: read inside it, it warns and answers)
+__getattr__ = getattr_for(__name__)

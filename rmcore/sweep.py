@@ -13,10 +13,10 @@ recorded at its checkpoints:
 * iterations and checkpoints: the metrics of the average and of the current policy (the last iterate) are computed at
   fixed iterations, so a cell's rows never depend on how fast it ran.
 
-:func:`sweep` runs the cells that have no result file yet, on a Dask cluster (by default a ``LocalCluster`` of one
+:func:`run_sweep` runs the cells that have no result file yet, on a Dask cluster (by default a ``LocalCluster`` of one
 single-threaded worker process per core; the workers import rmcore from the same checkout, so numba's disk cache of
 compiled kernels is shared) or, with ``workers=0``, one after another in this process. Each finished cell is written
-at once, atomically (a temporary file, then ``os.replace``), by the process that called :func:`sweep`: a worker that
+at once, atomically (a temporary file, then ``os.replace``), by the process that called :func:`run_sweep`: a worker that
 dies loses only the cell it was running, which the scheduler runs again elsewhere. A cell is deterministic (fixed
 seeds, fixed checkpoints, and runs that any split into chunks leaves bit for bit the same), so the files of a sweep
 are those of a serial run. A cell that fails (a parameter the library refuses, a game over the size cap) is written
@@ -43,7 +43,7 @@ file, or leaves them out with a warning (``skip_bad=True``).
 ['kuhn · cfr+ · alternating', 'rps-crash · prm+ · expected · simultaneous · uniform']
 >>> import tempfile
 >>> with tempfile.TemporaryDirectory() as folder:
-...     report = sweep(grid, folder, workers=0)
+...     report = run_sweep(grid, folder, workers=0)
 ...     curves = read_results(folder)
 >>> report.ran, report.failed
 (2, ())
@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import config
+from ._deprecated import getattr_for
 from .matrix.games import PRESETS, MatrixGame, preset
 from .matrix.solver import ALGORITHMS, MatrixSolver, MatrixVariant
 from .trees.catalogue import TREE_GAMES, tree_game
@@ -95,7 +96,7 @@ __all__ = [
     "read_grid",
     "run_cell",
     "prepare_family",
-    "sweep",
+    "run_sweep",
     "read_cell",
     "read_results",
     "ResultFileWarning",
@@ -940,10 +941,10 @@ def cost(cell: Cell) -> float:
 def _command(grid: Grid, folder: Path, cell: Cell) -> str:
     if grid.path is not None:
         return f"python -m rmcore sweep {grid.path} --out {folder} --cell {cell.id}"
-    return f"rmcore.sweep(grid, {str(folder)!r}, cells=[{cell.id!r}])  # grid: {json.dumps(grid._source)}"
+    return f"rmcore.run_sweep(grid, {str(folder)!r}, cells=[{cell.id!r}])  # grid: {json.dumps(grid._source)}"
 
 
-def sweep(
+def run_sweep(
     grid,
     out,
     client=None,
@@ -1393,3 +1394,7 @@ def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
     out["wall_seconds"] = meta.get("wall_seconds", np.nan)
     out["spec"] = json.dumps(spec, sort_keys=True)
     return out
+
+
+# (``sweep``, this function's name one release ago, is the module's: read inside it, it warns and answers)
+__getattr__ = getattr_for(__name__)

@@ -11,7 +11,7 @@ import pytest
 
 import rmcore
 from rmcore import atlas
-from rmcore.sweep import game_label, parse_grid, read_results, sweep
+from rmcore.sweep import game_label, parse_grid, read_results, run_sweep
 
 SMALL = {
     "iterations": 100,
@@ -31,7 +31,7 @@ SMALL = {
 @pytest.fixture(scope="module")
 def small(tmp_path_factory):
     folder = tmp_path_factory.mktemp("atlas")
-    report = sweep(SMALL, folder, workers=0)
+    report = run_sweep(SMALL, folder, workers=0)
     assert report.ran == 7 and not report.failed
     return read_results(folder, ids=[cell.id for cell in parse_grid(SMALL).cells]), report
 

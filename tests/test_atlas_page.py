@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import rmcore
-from rmcore.sweep import parse_grid, read_results, result_files, sweep
+from rmcore.sweep import parse_grid, read_results, result_files, run_sweep
 from tests.visits import opened, run_to_reached
 from ui.atlas import data, figures, links
 
@@ -44,7 +44,7 @@ GRID = {
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
     out = tmp_path_factory.mktemp("offered") / "poker"
-    report = sweep(GRID, out, workers=0)
+    report = run_sweep(GRID, out, workers=0)
     assert report.ran == 10 and not report.failed
     return out
 

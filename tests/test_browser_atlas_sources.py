@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from rmcore.sweep import sweep
+from rmcore.sweep import run_sweep
 from ui.atlas import data
 
 from .browser import CHROMIUM, chromium_page, running_app, wait_until_idle
@@ -43,7 +43,7 @@ def served(tmp_path_factory):
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
     root = tmp_path_factory.mktemp("offered")
     grid = {"iterations": 10, "games": [{"game": "kuhn"}], "algorithms": [{"tree": "cfr"}, {"tree": "cfr+"}]}
-    sweep(grid, root / "poker", workers=0)
+    run_sweep(grid, root / "poker", workers=0)
     old = os.environ.get(data.FOLDERS_VARIABLE)
     os.environ[data.FOLDERS_VARIABLE] = str(root)  # (the server started below inherits it)
     try:

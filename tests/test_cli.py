@@ -237,7 +237,7 @@ def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
 
     out = cli("race", "--game", "liars_dice", "--sides", "3", "--variants", "cfr", "--iterations", "30", "--json")
     assert out.returncode == 0, out.stderr
-    solver = rmcore.CFRSolver(rmcore.trees.liars_dice(3), "cfr")
+    solver = rmcore.CFRSolver(rmcore.trees.liars_dice_game(3), "cfr")
     solver.run(30)
     result = json.loads(out.stdout)
     assert result["game"] == "Liar's dice, 3 sides"

@@ -1,7 +1,8 @@
 """The names of one release ago keep working: every name ``rmcore.__all__`` had at b500d43 (saved in
 ``tests/saved/b500d43/rmcore_all.txt``), the modules by their old paths, and the renamed parameters, attributes and
-metrics. A moved name is the same object; a renamed one warns (``DeprecationWarning``), names its successor, and
-computes what the new one does.
+metrics. A moved name is the same object; a renamed one warns (``DeprecationWarning``), names its successor and the
+release that removes it, and computes what the new one does. All of it is plain Python (module ``__getattr__``, PEP
+562): importing rmcore or ui adds no import hook and leaves every module a plain module.
 
 The only place in the project that uses these names (``rmcore/_deprecated.py`` and ``rmcore/_deprecated_api.py``
 define them).
@@ -10,6 +11,7 @@ define them).
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import subprocess
 import sys
 import warnings
@@ -17,6 +19,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from packaging.version import Version
 
 import rmcore
 from rmcore import _deprecated
@@ -38,7 +41,11 @@ RENAMED = {
     "CFRMetrics": "rmcore.Metrics",
     "StrategyProfile": "average_policy()",
     "CFR_VARIANTS": "rmcore.CFR_ALGORITHMS",
+    "liars_dice": "rmcore.liars_dice_game",
+    "goofspiel": "rmcore.goofspiel_game",
 }
+#: The functions named as their modules one release ago: ``rmcore.race`` is the module, the function ``run_race``.
+MODULES_NOW = {"race": "run_race", "sweep": "run_sweep"}
 
 
 @pytest.fixture(autouse=True)
@@ -62,6 +69,8 @@ def _quietly(function, *args, **kwargs):
 def test_every_old_name_is_there_a_moved_one_silently_a_renamed_one_with_its_successor_named():
     assert len(OLD_ALL) == 83
     for name in OLD_ALL:
+        if name in MODULES_NOW:
+            continue
         if name in RENAMED:
             with pytest.warns(DeprecationWarning, match=rf"rmcore\.{name} is deprecated: .*{RENAMED[name][:12]}"):
                 getattr(rmcore, name)
@@ -71,7 +80,14 @@ def test_every_old_name_is_there_a_moved_one_silently_a_renamed_one_with_its_suc
                 warnings.simplefilter("error", DeprecationWarning)
                 getattr(rmcore, name)
             assert name in rmcore.__all__, name
-    assert set(RENAMED) <= set(OLD_ALL)
+    for name, new in MODULES_NOW.items():  # (calling the module cannot warn; its old function's name, inside it, does)
+        module = getattr(rmcore, name)
+        assert module is sys.modules[f"rmcore.{name}"] and name not in rmcore.__all__
+        with pytest.warns(DeprecationWarning, match=rf"rmcore\.{name}\.{name} is deprecated: use rmcore\.{new}"):
+            assert getattr(module, name) is getattr(rmcore, new)
+        with pytest.raises(TypeError, match="'module' object is not callable"):
+            module(rmcore.KUHN, ["cfr"], 1)
+    assert set(RENAMED) | {"race"} <= set(OLD_ALL)  # (the sweep module came after)
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         rmcore.no_such_name  # noqa: B018
 
@@ -175,11 +191,40 @@ def test_old_record_fields_and_metric_names_warn_and_read_the_new_ones():
 
 
 @pytest.mark.parametrize("old,new", sorted(_deprecated.MOVED_MODULES.items()))
-def test_every_moved_module_imports_by_its_old_name_as_the_same_module(old, new):
-    with pytest.warns(DeprecationWarning, match=f"module {old} is now {new}"):
-        module = importlib.import_module(old)
-    assert module is importlib.import_module(new)
-    assert rmcore.liars_dice is sys.modules["rmcore.trees.liars_dice"].liars_dice and callable(rmcore.goofspiel)
+def test_every_moved_module_imports_by_its_old_path_and_hands_over_the_new_modules_objects(old, new):
+    module, current = importlib.import_module(old), importlib.import_module(new)
+    assert module.__file__.endswith(old.replace(".", "/") + ".py")  # a file of its own: no import hook finds it
+    names = getattr(current, "__all__", None) or [name for name in vars(current) if not name.startswith("_")]
+    for name in names:
+        with pytest.warns(DeprecationWarning, match=rf"{old}\.{name}: module {old} is now {new} \(removed in rmcore"):
+            assert getattr(module, name) is getattr(current, name)
+    with pytest.raises(AttributeError, match=f"module '{old}' \\(now '{new}'\\) has no attribute 'no_such_name'"):
+        module.no_such_name  # noqa: B018
+    with pytest.raises(ModuleNotFoundError, match="is not a package"):
+        importlib.import_module(f"{old}.anything")
+
+
+def test_from_an_old_path_import_star_takes_the_new_modules_names():
+    namespace = {}
+    with pytest.warns(DeprecationWarning, match="module rmcore.cfr is now rmcore.trees.cfr"):
+        exec("from rmcore.cfr import *", namespace)
+    assert namespace["CFRSolver"] is rmcore.CFRSolver and set(rmcore.trees.cfr.__all__) <= set(namespace)
+
+
+def test_the_old_names_liars_dice_and_goofspiel_are_the_functions_until_their_old_module_path_is_imported():
+    """Both were a function and a module path one release ago, and a package's attribute holds one thing: the name
+    reads as the function (its documented use), and importing the old path makes it that module, as importing any
+    submodule does."""
+    for name in ("liars_dice", "goofspiel"):
+        with pytest.warns(DeprecationWarning, match=rf"rmcore\.{name} is deprecated: use rmcore\.{name}_game"):
+            assert getattr(rmcore, name) is getattr(rmcore, f"{name}_game")
+        with pytest.warns(DeprecationWarning) as caught:
+            old = getattr(importlib.import_module(f"rmcore.{name}"), name)  # (from rmcore.liars_dice import ...)
+        said = " | ".join(str(warning.message) for warning in caught)
+        assert f"module rmcore.{name} is now rmcore.trees.{name}" in said and f"use rmcore.{name}_game" in said
+        assert old is getattr(rmcore, f"{name}_game")
+        assert getattr(rmcore, name) is sys.modules[f"rmcore.{name}"]
+        assert isinstance(getattr(rmcore.trees, name), type(sys)), "rmcore.trees.liars_dice is the module"
 
 
 def test_old_module_paths_keep_their_old_names():
@@ -219,15 +264,17 @@ def test_no_deprecated_name_is_used_outside_the_shims_and_this_test():
     root = Path(__file__).resolve().parent.parent
     if not (root / ".git").exists():
         pytest.skip("not a git checkout")
-    names = [*RENAMED, "average_strategies", "current_strategies", "br_gain_row", "regret_bound_row"]
-    pattern = "|".join(names)
+    # (``liars_dice`` and ``goofspiel`` stay the catalogue's and the modules' names: only their old calls are sought)
+    names = [*(set(RENAMED) - {"liars_dice", "goofspiel"}), "average_strategies", "current_strategies", "br_gain_row"]
+    pattern = "|".join([*names, "regret_bound_row"])
+    calls = r"|\brmcore\.(trees\.)?(race|sweep|liars_dice|goofspiel)(\(|\.cache_)|\b(race|sweep)\.(race|sweep)\b"
     found = subprocess.run(
         [
             "git",
             "grep",
             "-n",
             "-E",
-            rf"\b({pattern})\b",
+            rf"\b({pattern})\b{calls}",
             "--",
             ".",
             ":!rmcore/_deprecated*.py",
@@ -248,22 +295,59 @@ def test_no_deprecated_name_is_used_outside_the_shims_and_this_test():
         # the deprecated members themselves, in their classes, and the table of old metric names
         "rmcore/matrix/solver.py": ("average_strategies", "current_strategies", "StrategyProfile", "record.br_gain"),
         "rmcore/records.py": ("br_gain_row", "regret_bound_row"),
+        # the table of deprecated names and their successors (its rows)
+        "docs/reference/index.md": ("| `",),
     }
     unexplained = [line for line in found if not any(word in line for word in allowed.get(line.split(":", 1)[0], ()))]
     assert not unexplained, "\n".join(unexplained)
 
 
-def test_the_tree_pages_old_ui_folder_imports_as_the_new_one():
-    import ui
+def test_importing_rmcore_and_ui_adds_no_import_hook_and_leaves_plain_modules():
+    script = (
+        "import sys; n = len(sys.meta_path); import rmcore, ui, ui.trees, ui.matrix; assert len(sys.meta_path) == n, "
+        "sys.meta_path; assert type(sys.modules['rmcore']).__name__ == 'module'; "
+        "assert all(type(m) is type(sys) for k, m in sys.modules.items() if k.split('.')[0] in ('rmcore', 'ui'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=Path(__file__).resolve().parent.parent, text=True, capture_output=True
+    )
+    assert done.returncode == 0, done.stderr
 
-    try:
-        for old, new in ui.MOVED_MODULES.items():  # (the package first: each submodule's import finds it there)
-            with pytest.warns(DeprecationWarning, match=f"module {old} is now {new}"):
-                assert importlib.import_module(old) is importlib.import_module(new)
-    finally:
-        for old in ui.MOVED_MODULES:
-            sys.modules.pop(old, None)
-        ui.__dict__.pop("poker", None)
-    assert set(ui.MOVED_MODULES.values()) == {"ui.trees"} | {
-        f"ui.trees.{path.stem}" for path in (Path(ui.__file__).parent / "trees").glob("*.py") if path.stem != "__init__"
-    }
+
+def _packages(root: str):
+    package = importlib.import_module(root)
+    yield package
+    for info in pkgutil.iter_modules(package.__path__):
+        if info.ispkg:
+            yield from _packages(f"{root}.{info.name}")
+
+
+@pytest.mark.parametrize("root", ["rmcore", "ui"])
+def test_no_name_of_a_package_is_also_its_submodules(root):
+    """``rmcore.race.MAX_VARIANTS`` reads the module: no function, class or constant of a package hides a submodule
+    of the same name (importing the submodule would replace it, or it would hide the module)."""
+    clashes = []
+    for package in _packages(root):
+        for info in pkgutil.iter_modules(package.__path__):
+            value = package.__dict__.get(info.name)
+            if value is not None and not isinstance(value, type(sys)):
+                clashes.append(f"{package.__name__}.{info.name} is a {type(value).__name__} and a submodule")
+    assert not clashes, clashes
+    assert rmcore.race.MAX_VARIANTS == 10 and rmcore.sweep.FORMAT.startswith("rmcore-sweep/")
+
+
+def test_the_release_that_removes_the_old_names_has_not_come():
+    """Fails once ``rmcore.__version__`` reaches :data:`rmcore._deprecated.REMOVED_IN`: that release deletes
+    ``rmcore/_deprecated.py``, ``rmcore/_deprecated_api.py``, the old module paths' files, every ``__getattr__`` built
+    by them, the members marked "Deprecated" and this test file."""
+    assert Version(rmcore.__version__) < Version(_deprecated.REMOVED_IN), (
+        f"rmcore {rmcore.__version__} is the release that removes the deprecated names (REMOVED_IN = "
+        f"{_deprecated.REMOVED_IN}): delete them and this file"
+    )
+    with pytest.warns(DeprecationWarning, match=rf"\(removed in rmcore {_deprecated.REMOVED_IN}\)$"):
+        rmcore.KuhnCFR  # noqa: B018
+    for old in _deprecated.MOVED_MODULES:
+        path = Path(rmcore.__file__).parent.parent.joinpath(*old.split(".")).with_suffix(".py")
+        assert "REMOVED_IN" in path.read_text(), path
+    listed = Path(__file__).resolve().parent.parent.joinpath("docs", "reference", "index.md").read_text()
+    assert f"## Deprecated names, removed in rmcore {_deprecated.REMOVED_IN}" in listed

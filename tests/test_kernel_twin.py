@@ -86,7 +86,7 @@ def test_the_matrix_kernel_as_plain_python_gives_the_same_bits(game_name, varian
 TREE_GAMES = {
     "kuhn": lambda: rmcore.KUHN,
     "kuhn 4": lambda: rmcore.kuhn_poker(4, 1.5),
-    "liars dice 3": lambda: rmcore.trees.liars_dice(3),
+    "liars dice 3": lambda: rmcore.trees.liars_dice_game(3),
 }
 
 
@@ -220,7 +220,7 @@ def test_on_a_cold_server_no_route_compiles_here(cold_server):
     uniform = rmcore.CFRSolver(leduc).current_policy()
     rmcore.nash_conv(leduc, uniform)  # (one best-response sweep: small enough for plain Python)
     rmcore.best_response(leduc, uniform, 1)
-    liars = rmcore.CFRSolver(rmcore.trees.liars_dice(6), "cfr")
+    liars = rmcore.CFRSolver(rmcore.trees.liars_dice_game(6), "cfr")
     with pytest.raises(rmcore.KernelsCompiling):
         liars.metrics()  # (a history row of 294,876 nodes waits for the compile)
     liars.average_policy(), liars.current_policy()

@@ -59,7 +59,7 @@ def _separate(game, variant, seeds, history_share=config.HISTORY_SHARE, max_poin
     ids=["matrix", "kuhn"],
 )
 def test_iterations_to_each_threshold_equal_what_separate_solvers_say(game, variants, iterations):
-    result = rmcore.race(game, variants, iterations, seeds=3, seed=10, chunks=7)  # run in 7 chunks ...
+    result = rmcore.run_race(game, variants, iterations, seeds=3, seed=10, chunks=7)  # run in 7 chunks ...
     for variant, standing, curve in zip(variants, result.standings, result.curves):
         v, solvers = _separate(game, variant, [10, 11, 12], history_share=None)  # ... the separate ones step by step
         assert standing.label == v.label and standing.iterations == iterations and curve.runs == len(solvers)
@@ -138,7 +138,7 @@ def test_first_crossing():
 
 
 def test_a_fast_variant_reaches_more_thresholds_and_seconds_grow_with_them():
-    result = rmcore.race(GAME, ["rm", "prm+/alternating/linear"], 20_000, chunks=4)
+    result = rmcore.run_race(GAME, ["rm", "prm+/alternating/linear"], 20_000, chunks=4)
     slow, fast = result.standings
     assert result.gap_name == "nash_conv"
     assert sum(r is not None for r in fast.reached.values()) > sum(r is not None for r in slow.reached.values())
@@ -157,7 +157,7 @@ def test_the_race_object_runs_incrementally_and_reports_its_solvers():
 
 
 def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():
-    result = rmcore.race(rmcore.preset("rps"), ["rm", "rm+"], 2_000, opponent={"col": [0.4, 0.3, 0.3]})
+    result = rmcore.run_race(rmcore.preset("rps"), ["rm", "rm+"], 2_000, opponent={"col": [0.4, 0.3, 0.3]})
     assert result.gap_name == "br_gain_1" and all(s.gap < 0.05 for s in result.standings)
 
 
@@ -220,6 +220,6 @@ def test_a_race_keeps_its_histories_within_its_budget_and_counts_given_as_given(
 
 
 def test_a_race_on_liars_dice_keeps_its_default_histories_within_the_default_budget():
-    race = rmcore.Race(rmcore.liars_dice(6), ["cfr", "cfr+", "linear"])  # 7.1 MB a row
+    race = rmcore.Race(rmcore.liars_dice_game(6), ["cfr", "cfr+", "linear"])  # 7.1 MB a row
     assert race.history_bytes() <= config.DEFAULT_HISTORY_BYTES
     assert 2 <= race.max_points < config.DEFAULT_MAX_POINTS and 2 <= race.member_points < config.RACE_MEMBER_POINTS

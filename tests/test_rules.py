@@ -227,7 +227,7 @@ def test_bad_steps_are_explained(kwargs, message):
 
 
 def test_a_race_tells_steps_apart():
-    result = rmcore.race(CRASH, ["hedge/eta=0.1", "hedge/eta=0.5", "optimistic-gda", "rm"], 2000, start=OFF)
+    result = rmcore.run_race(CRASH, ["hedge/eta=0.1", "hedge/eta=0.5", "optimistic-gda", "rm"], 2000, start=OFF)
     labels = [standing.label for standing in result.standings]
     assert "hedge(η=0.1) · expected · simultaneous · uniform" in labels
     assert "hedge(η=0.5) · expected · simultaneous · uniform" in labels

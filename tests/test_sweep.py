@@ -26,7 +26,7 @@ from rmcore.sweep import (
     read_grid,
     read_results,
     result_files,
-    sweep,
+    run_sweep,
 )
 
 from .test_kuhn import OPENSPIEL_CFR, OPENSPIEL_CFR_PLUS
@@ -167,7 +167,7 @@ def test_a_cell_records_the_history_at_its_checkpoints_and_how_it_was_made(tmp_p
     tree.write_text(
         'iterations = 100\ncheckpoints = [10, 100]\n[[games]]\ngame = "kuhn"\n[[algorithms]]\ntree = "cfr"\n'
     )
-    report = sweep(tree, tmp_path / "out", workers=0)
+    report = run_sweep(tree, tmp_path / "out", workers=0)
     assert (report.ran, report.skipped, report.failed, report.lost) == (1, 0, (), ())
     (path,) = result_files(tmp_path / "out")
     meta, frame = read_cell(path)
@@ -199,7 +199,7 @@ def test_failing_cells_are_recorded_with_their_errors_and_the_sweep_goes_on(tmp_
         "games": [{"game": "kuhn"}, {"game": "leduc"}, {"game": "kuhn", "cards": 20}],
         "algorithms": [{"tree": "cfr+"}, {"tree": "discounted", "alpha": 50}],
     }
-    report = sweep(grid, tmp_path, workers=0)
+    report = run_sweep(grid, tmp_path, workers=0)
     assert report.ran == 6 and not report.lost
     failed = dict(report.failed)
     assert failed == {
@@ -216,8 +216,8 @@ def test_failing_cells_are_recorded_with_their_errors_and_the_sweep_goes_on(tmp_
     )
     assert set(curves[curves.status == "failed"].error) == set(failed.values())
     # A recorded failure is finished: it runs again only when asked to.
-    assert sweep(grid, tmp_path, workers=0).ran == 0
-    assert sweep(grid, tmp_path, workers=0, retry_failed=True).ran == 5
+    assert run_sweep(grid, tmp_path, workers=0).ran == 0
+    assert run_sweep(grid, tmp_path, workers=0, retry_failed=True).ran == 5
 
 
 def test_policies_are_kept_when_asked_and_refused_for_a_game_too_wide(tmp_path, monkeypatch):
@@ -229,7 +229,7 @@ def test_policies_are_kept_when_asked_and_refused_for_a_game_too_wide(tmp_path, 
         "games": [{"game": "kuhn"}, {"game": "liars_dice", "sides": 3}],
         "algorithms": [{"tree": "cfr"}],
     }
-    report = sweep(grid, tmp_path, workers=0)
+    report = run_sweep(grid, tmp_path, workers=0)
     (failure,) = report.failed
     assert failure[0].startswith("liars_dice · cfr") and "would keep 1,134 columns a checkpoint" in failure[1]
     (kuhn,) = [path for path in result_files(tmp_path) if path.name.startswith("kuhn")]
@@ -249,18 +249,18 @@ def test_running_the_sweep_again_runs_only_the_cells_without_a_file(tmp_path):
         "games": [{"game": "kuhn"}, {"game": "matching-pennies"}],
         "algorithms": [{"tree": "cfr+"}, {"tree": "chance-sampling"}, {"matrix": "rm+", "sampling": "sampled"}],
     }
-    first = sweep(grid, tmp_path, workers=0)
+    first = run_sweep(grid, tmp_path, workers=0)
     assert (first.ran, first.skipped) == (5, 0)
     stamps = {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in result_files(tmp_path)}
     seen = []
-    again = sweep(grid, tmp_path, workers=0, progress=seen.append)
+    again = run_sweep(grid, tmp_path, workers=0, progress=seen.append)
     assert (again.ran, again.skipped) == (0, 5)
     assert seen[-1].left == 0 and seen[-1].skipped == 5
     assert {path.name: (path.stat().st_ino, path.stat().st_mtime_ns) for path in result_files(tmp_path)} == stamps
     gone = sorted(stamps)[1]
     (tmp_path / gone).unlink()
     (tmp_path / sorted(stamps)[2]).write_bytes(b"half a file")  # not a result file: it runs again
-    third = sweep(grid, tmp_path, workers=0)
+    third = run_sweep(grid, tmp_path, workers=0)
     assert (third.ran, third.skipped) == (2, 3)
     assert {path.name for path in result_files(tmp_path)} == set(stamps)
 
@@ -286,7 +286,7 @@ def _profiler_enabled() -> bool:
 
 def test_a_worker_killed_midway_loses_no_cell_and_the_files_equal_a_serial_run(tmp_path):
     distributed = pytest.importorskip("distributed")
-    serial = sweep(FAULT_GRID, tmp_path / "serial", workers=0)
+    serial = run_sweep(FAULT_GRID, tmp_path / "serial", workers=0)
     assert serial.ran == 15 and not serial.failed
     killed = []
     with local_cluster(2, dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
@@ -305,7 +305,7 @@ def test_a_worker_killed_midway_loses_no_cell_and_the_files_equal_a_serial_run(t
                     killed.append((pids[worker], cells))
                     return
 
-        report = sweep(FAULT_GRID, tmp_path / "dask", client=client, progress=kill_one_midway)
+        report = run_sweep(FAULT_GRID, tmp_path / "dask", client=client, progress=kill_one_midway)
         assert killed, "a worker was running a cell when one finished"
         assert killed[0][0] not in client.run(os.getpid).values()
     assert (report.ran, report.lost, report.failed) == (15, (), ())
@@ -339,9 +339,9 @@ def test_rmcore_imports_and_sweeps_in_one_process_without_dask(tmp_path):
         "import sys; sys.modules['dask'] = sys.modules['distributed'] = None\n"
         "import rmcore\n"
         "grid = {'iterations': 5, 'games': [{'game': 'kuhn'}], 'algorithms': [{'tree': 'cfr'}]}\n"
-        f"print(rmcore.sweep(grid, {str(tmp_path)!r}, workers=0).ran)\n"
+        f"print(rmcore.run_sweep(grid, {str(tmp_path)!r}, workers=0).ran)\n"
         "try:\n"
-        f"    rmcore.sweep(grid, {str(tmp_path / 'other')!r})\n"
+        f"    rmcore.run_sweep(grid, {str(tmp_path / 'other')!r})\n"
         "except ModuleNotFoundError as error:\n"
         "    print(error)\n"
     )
@@ -378,7 +378,7 @@ def _damage_inside_the_data(path) -> None:
 
 
 def test_a_file_damaged_inside_its_data_is_not_done_is_run_again_and_is_named_when_read(tmp_path):
-    assert sweep(SMALL, tmp_path, workers=0).ran == 3
+    assert run_sweep(SMALL, tmp_path, workers=0).ran == 3
     good = read_results(tmp_path)
     damaged = sorted(result_files(tmp_path))[1]
     _damage_inside_the_data(damaged)
@@ -388,7 +388,7 @@ def test_a_file_damaged_inside_its_data_is_not_done_is_run_again_and_is_named_wh
     with pytest.warns(ResultFileWarning, match=re.escape(damaged.name)):
         partial = read_results(tmp_path, skip_bad=True)
     assert partial.cell.nunique() == 2 and partial.attrs["skipped"][0].startswith(damaged.name)
-    again = sweep(SMALL, tmp_path, workers=0)
+    again = run_sweep(SMALL, tmp_path, workers=0)
     assert (again.ran, again.skipped) == (1, 2), "the damaged file is not done: its cell runs again"
     assert (
         read_results(tmp_path)
@@ -419,7 +419,7 @@ def test_the_command_lists_a_damaged_file_as_to_run_and_runs_it_again(tmp_path):
 def test_read_results_names_every_foreign_file_and_skips_them_when_asked(tmp_path):
     import pyarrow as pa
 
-    sweep(SMALL, tmp_path, workers=0)
+    run_sweep(SMALL, tmp_path, workers=0)
     pq.write_table(pa.table({"x": [1.0, 2.0]}), tmp_path / "notes.parquet")
     (tmp_path / "zz.parquet").write_bytes(b"PAR1 and nothing else")
     with pytest.raises(ValueError) as refused:
@@ -435,21 +435,21 @@ def test_read_results_names_every_foreign_file_and_skips_them_when_asked(tmp_pat
 
 
 def test_a_result_file_without_a_digest_is_read_and_counts_as_done(tmp_path):
-    sweep(SMALL, tmp_path, workers=0)
+    run_sweep(SMALL, tmp_path, workers=0)
     path = sorted(result_files(tmp_path))[0]
     table = pq.read_table(path)
     meta = json.loads(table.schema.metadata[METADATA_KEY])
     assert len(meta.pop("data_sha256")) == 64
     pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()}), path)
     assert read_results(tmp_path).cell.nunique() == 3
-    assert sweep(SMALL, tmp_path, workers=0).ran == 0
+    assert run_sweep(SMALL, tmp_path, workers=0).ran == 0
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o027], ids=["022", "027"])
 def test_result_files_get_the_usual_mode_for_the_umask(tmp_path, umask):
     old = os.umask(umask)
     try:
-        sweep(GOOD, tmp_path, workers=0)
+        run_sweep(GOOD, tmp_path, workers=0)
     finally:
         os.umask(old)
     (path,) = result_files(tmp_path)

@@ -78,11 +78,11 @@ def histories(game: rmcore.TreeGame) -> int:
 @pytest.mark.parametrize(
     "game",
     [
-        rmcore.trees.liars_dice(2),
-        rmcore.trees.liars_dice(3),
-        rmcore.trees.liars_dice(4),
-        rmcore.trees.goofspiel(3),
-        rmcore.trees.goofspiel(4),
+        rmcore.trees.liars_dice_game(2),
+        rmcore.trees.liars_dice_game(3),
+        rmcore.trees.liars_dice_game(4),
+        rmcore.trees.goofspiel_game(3),
+        rmcore.trees.goofspiel_game(4),
     ],
 )
 def test_same_tree_information_sets_and_payoffs_as_openspiel(game):
@@ -93,12 +93,12 @@ def test_same_tree_information_sets_and_payoffs_as_openspiel(game):
 @pytest.mark.parametrize(
     "build,size,histories_,infosets",
     [
-        (lambda: rmcore.trees.liars_dice(3), 3, 1_147, 192),
-        (lambda: rmcore.trees.liars_dice(4), 4, 8_181, 1_024),
-        (lambda: rmcore.trees.liars_dice(5), 5, 51_181, 5_120),
-        (lambda: rmcore.trees.goofspiel(3), 3, 67, 16),
-        (lambda: rmcore.trees.goofspiel(4), 4, 1_077, 162),
-        (lambda: rmcore.trees.goofspiel(5), 5, 26_931, 2_124),
+        (lambda: rmcore.trees.liars_dice_game(3), 3, 1_147, 192),
+        (lambda: rmcore.trees.liars_dice_game(4), 4, 8_181, 1_024),
+        (lambda: rmcore.trees.liars_dice_game(5), 5, 51_181, 5_120),
+        (lambda: rmcore.trees.goofspiel_game(3), 3, 67, 16),
+        (lambda: rmcore.trees.goofspiel_game(4), 4, 1_077, 162),
+        (lambda: rmcore.trees.goofspiel_game(5), 5, 26_931, 2_124),
     ],
 )
 def test_sizes_of_the_reference(build, size, histories_, infosets):
@@ -110,9 +110,9 @@ def test_sizes_of_the_reference(build, size, histories_, infosets):
 def test_six_sided_liars_dice_has_openspiels_size_and_builds_in_seconds():
     import time
 
-    rmcore.trees.liars_dice.cache_clear()
+    rmcore.trees.liars_dice_game.cache_clear()
     started = time.perf_counter()
-    game = rmcore.trees.liars_dice(6)
+    game = rmcore.trees.liars_dice_game(6)
     assert time.perf_counter() - started < 10
     assert (histories(game), len(game.infosets)) == (294_883, 24_576)
     assert game.name == "Liar's dice, 6 sides" and game.rules == rmcore.LiarsDiceRules(6)
@@ -130,14 +130,17 @@ def test_the_highest_face_is_wild_and_the_bidder_wins_ties_of_the_count():
 
 @pytest.mark.parametrize(
     "build,value",
-    [(lambda: rmcore.trees.liars_dice(3), Fraction(1, 9)), (lambda: rmcore.trees.liars_dice(4), Fraction(1, 16))]
-    + [(lambda c=c: rmcore.trees.goofspiel(c), Fraction(0)) for c in (3, 4)],
+    [
+        (lambda: rmcore.trees.liars_dice_game(3), Fraction(1, 9)),
+        (lambda: rmcore.trees.liars_dice_game(4), Fraction(1, 16)),
+    ]
+    + [(lambda c=c: rmcore.trees.goofspiel_game(c), Fraction(0)) for c in (3, 4)],
 )
 def test_exact_values_by_the_sequence_form(build, value):
     assert rmcore.solve_exactly(build()).game_value == pytest.approx(float(value), abs=1e-9)
 
 
-@pytest.mark.parametrize("build", [lambda: rmcore.trees.liars_dice(3), lambda: rmcore.trees.goofspiel(4)])
+@pytest.mark.parametrize("build", [lambda: rmcore.trees.liars_dice_game(3), lambda: rmcore.trees.goofspiel_game(4)])
 def test_cfr_curve_equals_openspiels_cpp_solver(build):
     game = build()
     theirs_game, _ = openspiel_game(game)
@@ -156,10 +159,10 @@ def test_cfr_curve_equals_openspiels_cpp_solver(build):
         (lambda: rmcore.LiarsDiceRules(7), "2 to 6 sides; got 7"),
         (lambda: rmcore.LiarsDiceRules(3.0), "2 to 6 sides; got 3.0"),
         (lambda: rmcore.LiarsDiceRules(True), "2 to 6 sides; got True"),
-        (lambda: rmcore.trees.liars_dice(9), "2 to 6 sides; got 9"),
+        (lambda: rmcore.trees.liars_dice_game(9), "2 to 6 sides; got 9"),
         (lambda: rmcore.GoofspielRules(2), "Goofspiel takes 3 to 5 cards; got 2"),
         (lambda: rmcore.GoofspielRules(6), "3 to 5 cards; got 6"),
-        (lambda: rmcore.trees.goofspiel("4"), "3 to 5 cards; got '4'"),
+        (lambda: rmcore.trees.goofspiel_game("4"), "3 to 5 cards; got '4'"),
     ],
 )
 def test_rules_refuse_what_they_cannot_build(make, message):
@@ -179,7 +182,7 @@ def test_the_catalogue_builds_them_and_reads_their_setting_back(name, parameters
 def test_the_rules_name_every_information_set_the_builder_names():
     """The rules' own ``infoset`` (what a player knows, from the whole history) agrees with the names the builder
     carries along, at every decision."""
-    game = rmcore.trees.liars_dice(3)
+    game = rmcore.trees.liars_dice_game(3)
     rules, tree = game.rules, game.tree
     bid_of = {rules.bid_name(b): b for b in range(rules.liar)}
     for k in range(tree.player.shape[0]):
@@ -187,7 +190,7 @@ def test_the_rules_name_every_information_set_the_builder_names():
             words = game.node_labels[k].split(" ")
             dice = (int(words[1]), int(words[3]))  # "roll 3 roll 1 1-2 2-1"
             assert rules.infoset(dice, tuple(bid_of[w] for w in words[4:])) == game.infosets[tree.infoset[k]]
-    game = rmcore.trees.goofspiel(4)
+    game = rmcore.trees.goofspiel_game(4)
     rules, tree = game.rules, game.tree
     for k in range(tree.player.shape[0]):
         if tree.player[k] >= 0:

@@ -174,7 +174,7 @@ def test_chart_rows_spread_along_the_axis_and_keep_the_last():
 
 
 def test_race_figure_draws_median_and_band_with_both_guides():
-    result = rmcore.race(rmcore.preset("rps-crash"), ["rm", "rm/sampled"], 2_000, seeds=3)
+    result = rmcore.run_race(rmcore.preset("rps-crash"), ["rm", "rm/sampled"], 2_000, seeds=3)
     spec = _checked(charts.race_figure(result))
     names = [t.name for t in spec.data if t.showlegend is not False]
     assert names[:2] == [
@@ -504,9 +504,9 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
 
 def test_a_gap_axis_speaks_the_games_unit():
     """Poker pays in antes per hand; every other game in its own payoff units."""
-    goofspiel = rmcore.race(rmcore.trees.goofspiel(3), ["cfr"], 5)
+    goofspiel = rmcore.run_race(rmcore.trees.goofspiel_game(3), ["cfr"], 5)
     assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "exploitability (payoff units)"
-    kuhn = charts.race_figure(rmcore.race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
+    kuhn = charts.race_figure(rmcore.run_race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
     assert _checked(kuhn).layout.yaxis.title.text == "exploitability (antes per hand)"
 
 

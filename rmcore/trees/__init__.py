@@ -20,9 +20,9 @@ from .catalogue import TREE_GAMES, TreeGameEntry, TreeGameParameter, tree_game, 
 from .cfr import CFR_ALGORITHMS, CFR_UPDATES, CFRSolver, CFRTrace, CFRVariant
 from .exploit import Deviation, exploiting_deviations, fixed_strategy
 from .game import TreeGame
-from .goofspiel import GoofspielRules, goofspiel
+from .goofspiel import GoofspielRules, goofspiel_game
 from .kuhn import KUHN, equilibrium_policy, is_classic_kuhn
-from .liars_dice import LiarsDiceRules, liars_dice
+from .liars_dice import LiarsDiceRules, liars_dice_game
 from .play import Hand, running_mean
 from .poker import KuhnRules, LeducRules, kuhn_poker, leduc_poker, poker_tree
 
@@ -46,9 +46,9 @@ __all__ = [
     "is_classic_kuhn",
     "equilibrium_policy",
     "LiarsDiceRules",
-    "liars_dice",
+    "liars_dice_game",
     "GoofspielRules",
-    "goofspiel",
+    "goofspiel_game",
     "CFRSolver",
     "CFRVariant",
     "CFRTrace",

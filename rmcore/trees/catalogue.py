@@ -98,7 +98,7 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         "Liar's dice",
         "Liar's dice (Lanctot et al. 2009; OpenSpiel's liars_dice): one die each; bid q-f (at least q of the two dice "
         "show face f, the highest face wild), or call the last bid a lie.",
-        liars_dice.liars_dice,
+        liars_dice.liars_dice_game,
         (
             TreeGameParameter(
                 "sides",
@@ -121,7 +121,7 @@ TREE_GAMES: dict[str, TreeGameEntry] = {
         "Goofspiel",
         "Goofspiel (Ross 1971; OpenSpiel's goofspiel, turn-based): bid a card for each point card, highest first, "
         "seeing only who won each turn.",
-        goofspiel.goofspiel,
+        goofspiel.goofspiel_game,
         (
             TreeGameParameter(
                 "cards",

@@ -1,4 +1,4 @@
-"""Goofspiel with imperfect information, as OpenSpiel's ``goofspiel`` made turn-based: :func:`goofspiel`.
+"""Goofspiel with imperfect information, as OpenSpiel's ``goofspiel`` made turn-based: :func:`goofspiel_game`.
 
 Each player holds the cards 1 to ``cards``; the point cards are turned up from the highest down (``cards``,
 ``cards - 1``, ..., 1; no chance). On each turn both players bid one card of their hand for the point card shown:
@@ -18,7 +18,7 @@ Applied Probability 8, 1971) in the imperfect-information, descending-points for
 actions in the same order, information sets and payoffs, so that CFR on it equals OpenSpiel's ``CFRSolver``. It is
 built here, without OpenSpiel. The game is symmetric, so its value is 0.
 
->>> game = goofspiel(3)
+>>> game = goofspiel_game(3)
 >>> game.name, len(game.infosets), game.tree.player.shape[0]
 ('Goofspiel, 3 cards', 16, 67)
 >>> game.infosets[:2], game.actions[0]
@@ -32,10 +32,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._deprecated import getattr_for
 from .builder import Decision, Terminal, build_tree_game
 from .game import TreeGame
 
-__all__ = ["GoofspielRules", "goofspiel", "GOOFSPIEL_CARDS"]
+__all__ = ["GoofspielRules", "goofspiel_game", "GOOFSPIEL_CARDS"]
 
 #: The hands a GoofspielRules accepts: 3 to 5 cards (five make 26,931 histories and 2,124 information sets).
 GOOFSPIEL_CARDS = (3, 5)
@@ -113,7 +114,7 @@ def _expand(rules: GoofspielRules):
 
 
 @functools.lru_cache(maxsize=4)
-def goofspiel(cards: int = 4) -> TreeGame:
+def goofspiel_game(cards: int = 4) -> TreeGame:
     """Goofspiel with ``cards`` cards each (3 to 5), as OpenSpiel's turn-based
     ``goofspiel(num_cards=cards,imp_info=True,points_order=descending)``; built once per number of cards (five:
     26,931 histories, 2,124 information sets).
@@ -125,3 +126,7 @@ def goofspiel(cards: int = 4) -> TreeGame:
     """
     rules = GoofspielRules(cards)
     return build_tree_game(rules.name, ((), ()), _expand(rules), rules=rules)
+
+
+# (``goofspiel``, this function's name one release ago, is the module's: read inside it, it warns and answers)
+__getattr__ = getattr_for(__name__)

@@ -1,4 +1,4 @@
-"""Liar's dice with one die each, as OpenSpiel's ``liars_dice``: :func:`liars_dice`.
+"""Liar's dice with one die each, as OpenSpiel's ``liars_dice``: :func:`liars_dice_game`.
 
 Each player rolls one die with ``sides`` faces (player 1's first; each face 1/``sides``) and sees only their own.
 Player 1 then bids, and the players take turns: a bid ``q-f`` claims that at least ``q`` of the two dice show
@@ -22,7 +22,7 @@ With ``sides`` faces there are ``2 ** (2 sides)`` bid sequences, each heard with
 ``sides ** 2 * (2 ** (2 sides + 1) - 1) + 1 + sides`` histories (1,147 for 3 sides, 294,883 for 6).
 Values for player 1: 1/9 with 3 sides, 1/16 with 4, about -0.0276 with 6.
 
->>> game = liars_dice(3)  # the 4 chance nodes that roll the dice are its 9 deals; 1,143 histories follow them
+>>> game = liars_dice_game(3)  # the 4 chance nodes that roll the dice are its 9 deals; 1,143 histories follow them
 >>> game.name, len(game.infosets), len(game.deal_paths), game.tree.player.shape[0]
 ("Liar's dice, 3 sides", 192, 9, 1143)
 >>> game.actions[game.infosets.index("die 3 | 1-2 2-1")]  # player 1 rolled a 3 (wild), bid 1-2, heard 2-1
@@ -37,10 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from .._deprecated import getattr_for
 from .builder import Chance, Decision, Terminal, build_tree_game
 from .game import TreeGame
 
-__all__ = ["LiarsDiceRules", "liars_dice", "LIARS_DICE_SIDES"]
+__all__ = ["LiarsDiceRules", "liars_dice_game", "LIARS_DICE_SIDES"]
 
 #: The dice a LiarsDiceRules accepts: 2 to 6 sides (six make 294,883 histories, built in a few seconds).
 LIARS_DICE_SIDES = (2, 6)
@@ -130,7 +131,7 @@ def _expand(rules: LiarsDiceRules):
 
 
 @functools.lru_cache(maxsize=8)
-def liars_dice(sides: int = 6) -> TreeGame:
+def liars_dice_game(sides: int = 6) -> TreeGame:
     """Liar's dice with one die of ``sides`` faces each (2 to 6), as OpenSpiel's ``liars_dice(dice_sides=sides)``;
     built once per number of sides (six: 294,883 histories, 24,576 information sets).
 
@@ -141,3 +142,7 @@ def liars_dice(sides: int = 6) -> TreeGame:
     """
     rules = LiarsDiceRules(sides)
     return build_tree_game(rules.name, ((), -1, 0, "", False), _expand(rules), rules=rules)
+
+
+# (``liars_dice``, this function's name one release ago, is the module's: read inside it, it warns and answers)
+__getattr__ = getattr_for(__name__)
