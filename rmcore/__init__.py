@@ -31,9 +31,11 @@ install_moved_modules(MOVED_MODULES, "rmcore")
 from . import exact, formats, matrix, trees  # noqa: E402, F401 - (the families: rmcore.matrix and so on)
 from ._runtime import (  # noqa: E402
     KernelsCompiling,
+    KernelsUnavailable,
     compile_in_background,
     compiles_in_background,
     compiling,
+    kernels_failed,
     prepare_kernels,
 )
 from .exact import solve_exactly  # noqa: E402
@@ -103,8 +105,10 @@ __all__ = [
     "compile_in_background",
     "compiles_in_background",
     "compiling",
+    "kernels_failed",
     "prepare_kernels",
     "KernelsCompiling",
+    "KernelsUnavailable",
 ]
 __version__ = "0.2.0"
 

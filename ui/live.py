@@ -226,10 +226,17 @@ class LiveRun:
 
     def kernel_status(self) -> str:
         """The slowest of the runs' kernel statuses: ``"compiling"`` (a chunk waits for the kernels compiling in the
-        background), ``"python"`` (small chunks run as plain Python meanwhile), ``"load"`` (the next chunk loads or
-        compiles them) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
+        background), ``"failed"`` (they could not be prepared: small chunks run as plain Python, larger ones never run,
+        :meth:`kernels_problem` says why), ``"python"`` (small chunks run as plain Python meanwhile), ``"load"`` (the
+        next chunk loads or compiles them) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
         statuses = {solver.kernel_status for solver in self.race.solvers}
-        return next((s for s in ("compiling", "python", "load") if s in statuses), "ready")
+        return next((s for s in ("compiling", "failed", "python", "load") if s in statuses), "ready")
+
+    def kernels_problem(self) -> str | None:
+        """Why this run's kernels could not be prepared on this server (``rmcore.kernels_failed``), or None."""
+        if self.kernel_status() != "failed":
+            return None
+        return rmcore.kernels_failed().get(self.primary.family, "no reason given")
 
     def iterations_now(self) -> int | None:
         """The most iterations a chunk makes now without waiting for a compile (``None``: any number; 0: it waits)."""

@@ -179,7 +179,9 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
     with st.container():
         _numbers(run, metrics, state.running("matrix"), None)
         waiting_for_compile = state.running("matrix") and run.waits_for_compile()
-        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else explain_matrix.PRESS_TO_START)
+        st.info(
+            explain.waiting_for_kernels(run.kernels_problem()) if waiting_for_compile else explain_matrix.PRESS_TO_START
+        )
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
@@ -236,8 +238,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int
         st.markdown(explain_matrix.compact_numbers(iteration, gap_name, gap, value, speed))
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
-        compile_seconds = run.compile_seconds()
-        note = None if compile_seconds is None else explain.compiling(compile_seconds, "matrix")
+        note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "matrix")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)
