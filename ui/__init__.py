@@ -1,6 +1,6 @@
 """The Streamlit-aware layer: session state, live-run controllers and Plotly figure builders.
 
-The game-tree page's folder is ``ui/trees`` (it was ``ui/poker`` for one release: code that imports ``ui.poker`` or
+The game-tree page's folder is ``ui/trees`` (named ``ui.poker`` for one release: code that imports ``ui.poker`` or
 ``ui.poker.settings`` still runs, with a ``DeprecationWarning`` naming the new module, through the same finder of moved
 modules the library uses, ``rmcore._deprecated``).
 """
