@@ -881,7 +881,7 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
 
     A fixed opponent keeps ``y`` (``state.y``) constant, and only the row player learns. The records
     (:class:`MatrixFlags`, :class:`MatrixState`, :class:`MatrixRecord`) come as plain tuples of their fields: numba
-    types a plain tuple of arrays in C, a NamedTuple in Python, array by array (3 us a call).
+    types a plain tuple of arrays in C, a NamedTuple in Python, array by array (a cost on every call).
     """
     flags, s = MatrixFlags(*flag_fields), MatrixState(*state_fields)
     record = MatrixRecord(*record_fields)

@@ -688,7 +688,7 @@ def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_ite
 
     The records (:class:`TreeArrays`, :class:`CFRState`, :class:`CFRFlags`, :class:`CFRRecord`) come as plain tuples
     of their fields: numba types a plain tuple of arrays in C, a NamedTuple in Python, array by array, which made a
-    call on Kuhn poker 6 us instead of 3.5 (``metrics()`` is such a call).
+    call on Kuhn poker nearly twice as long (``metrics()`` is such a call).
     """
     tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
     record = CFRRecord(*record_fields)

@@ -40,7 +40,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     one).
 
     Every element here is sent again on each screen update of a running page, and with a class on one server each one
-    costs the server about 0.25 ms per update (benchmarks/load.py): the panel draws no container it does not need.
+    costs the server time on every update (``benchmarks/load.py``): the panel draws no container it does not need.
     """
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
