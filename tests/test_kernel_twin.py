@@ -329,6 +329,12 @@ def test_a_failed_preparation_says_why_small_runs_go_on_and_a_large_one_raises_a
     assert not isinstance(raised.value, rmcore.KernelsCompiling)
     assert raised.value.family == "tree" and words in raised.value.reason and words in str(raised.value)
     assert compiles == [] and leduc.iteration == 0
+    from ui.live import LiveRun
+
+    failed_chunk = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"])).chunk_size(None)
+    _runtime._families["matrix"].state = "compiling"  # (plain Python too: a live run's first chunk is sized alike)
+    assert failed_chunk == LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"])).chunk_size(None)
+    _runtime._families["matrix"].state = "failed"
     reference = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "prm+", seed=1)
     rmcore.compile_in_background(False)
     reference.run(crash.iteration)
@@ -378,14 +384,16 @@ def test_a_numba_without_the_cache_classes_read_here_fails_at_import_naming_the_
 
 
 def test_the_numba_pin_is_the_tested_range_everywhere_it_is_stated():
-    """requirements.txt, pyproject.toml and the README state the range of ``NUMBA_TESTED``, and it holds the installed
-    numba (the release these tests ran on)."""
+    """requirements.txt, pyproject.toml, the README and the docs state the range of ``NUMBA_TESTED``, and it holds the
+    installed numba (the release these tests ran on)."""
     from packaging.specifiers import SpecifierSet
 
     pin = f"numba{kernels.NUMBA_TESTED}"
     assert pin in (ROOT / "requirements.txt").read_text().splitlines()
     assert f'"{pin}"' in (ROOT / "pyproject.toml").read_text()
-    assert f"`{pin}`" in (ROOT / "README.md").read_text()
+    for page in ("README.md", "docs/how-to/serve-a-class.md"):
+        assert f"`{pin}`" in (ROOT / page).read_text(), page
+    assert f"`{kernels.NUMBA_TESTED}`" in (ROOT / "docs/reference/api/compiling.md").read_text()
     assert numba.__version__ in SpecifierSet(kernels.NUMBA_TESTED)
 
 

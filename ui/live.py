@@ -203,7 +203,7 @@ class LiveRun:
         # a thousand times slower: a race of 2 on Kuhn takes seconds for a first chunk of 125 iterations there
         # (measured), most of it recording the checkpoints (every iteration is one at first).
         status = self.kernel_status()
-        uncertain = status in ("python", "compiling")
+        uncertain = status in ("python", "compiling", "failed")
         first_guess = 1e4
         if isinstance(self.primary, rmcore.CFRSolver):  # a large tree: its iterations cost in proportion to its nodes
             first_guess = min(first_guess, CFR_NODES_PER_SECOND / self.primary.game.tree.player.shape[0])
