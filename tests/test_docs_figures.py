@@ -159,17 +159,18 @@ def _texts(path: Path) -> list[tuple[int, str, bool]]:
 ON_SCREEN = ("ui", "app_pages", "app.py")
 
 
-def _stated() -> list[tuple[str, str]]:
-    """``(where, figure)`` for every measured figure the project states outside its data files."""
+def _stated(root: Path = ROOT, pages=None, code=None) -> list[tuple[str, str]]:
+    """``(where, figure)`` for every measured figure the project under ``root`` states outside its data files (its
+    Markdown ``pages`` and ``code`` files: by default the project's own)."""
     found = []
-    for page in _markdown_files():
+    for page in _markdown_files() if pages is None else pages:
         text = _without_substitutions(page.read_text(encoding="utf-8"))
-        found += [(str(page.relative_to(ROOT)), figure) for figure in figures(text)]
-    for path in _code_files():
-        on_screen = path.relative_to(ROOT).parts[0] in ON_SCREEN
+        found += [(str(page.relative_to(root)), figure) for figure in figures(text)]
+    for path in _code_files() if code is None else code:
+        on_screen = path.relative_to(root).parts[0] in ON_SCREEN
         for line, text, about_code in _texts(path):
             if about_code or on_screen:
-                found += [(f"{path.relative_to(ROOT)}:{line}", figure) for figure in figures(text)]
+                found += [(f"{path.relative_to(root)}:{line}", figure) for figure in figures(text)]
     return found
 
 
@@ -202,6 +203,26 @@ def test_a_bound_is_no_measurement_but_the_same_figure_stated_as_a_cost_is():
     assert figures(said) == ["8 ms", "7.7 MB", "52 ms", "0.2 s"]
 
 
+def test_the_guard_reads_code_blocks_inline_code_docstrings_and_comments(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("Prose at most 2 MB.\n\n```text\nself-play, 0.368 s\n```\n\n`took 11 s`\n")
+    (tmp_path / "rmcore").mkdir()
+    module = tmp_path / "rmcore" / "module.py"
+    lines = [
+        '"""A checkpoint takes 7.7 MB."""',
+        "",
+        "LIMIT = 2  # one CFR iteration takes about 8 ms",
+        "WORDS = 'a message of 3 s'  # (the library's messages are not read: their figures are filled in as it runs)",
+    ]
+    module.write_text("\n".join(lines) + "\n")
+    assert _stated(tmp_path, [page], [module]) == [
+        ("page.md", "0.368 s"),
+        ("page.md", "11 s"),
+        ("rmcore/module.py:1", "7.7 MB"),
+        ("rmcore/module.py:3", "8 ms"),
+    ]
+
+
 def test_no_page_string_docstring_or_comment_states_a_figure_that_no_data_file_holds():
     held = _held()
     unheld = [f"{where}: {figure}" for where, figure in _stated() if _normal(figure) not in held]
@@ -211,20 +232,38 @@ def test_no_page_string_docstring_or_comment_states_a_figure_that_no_data_file_h
     )
 
 
-def test_every_project_path_a_comment_or_docstring_names_exists():
-    """A path in the words about the code (``rmcore/trees/builder.py``, ``docs/performance/``) names a file or folder
-    of the project; a pattern (``ui/explain_*.py``) or a placeholder (``docs/performance/{name}.json``) is left
-    alone."""
+def _missing_paths(root: Path = ROOT, code=None) -> list[str]:
+    """Paths in the words about the code (its docstrings and comments) that name no file or folder under ``root``; a
+    pattern (``ui/explain_*.py``) or a placeholder (``docs/performance/{name}.json``) is left alone."""
     missing = []
-    for path in _code_files():
+    for path in _code_files() if code is None else code:
         for line, text, about_code in _texts(path):
             for match in PROJECT_PATH.finditer(text) if about_code else ():
                 named = match.group(1).rstrip("/.")
-                if (
-                    not any(mark in text[match.end() : match.end() + 1] for mark in "*{<")
-                    and not (ROOT / named).exists()
-                ):
-                    missing.append(f"{path.relative_to(ROOT)}:{line}: {named}")
+                if text[match.end() : match.end() + 1] not in ("*", "{", "<") and not (root / named).exists():
+                    missing.append(f"{path.relative_to(root)}:{line}: {named}")
+    return missing
+
+
+def test_a_path_to_no_file_is_found_and_a_pattern_is_left_alone(tmp_path):
+    (tmp_path / "rmcore" / "trees").mkdir(parents=True)
+    (tmp_path / "rmcore" / "trees" / "builder.py").write_text("")
+    module = tmp_path / "rmcore" / "module.py"
+    lines = [
+        '"""Built by ``rmcore/trees/builder.py``, not ``rmcore/tree_builder.py``; the rooms ``ui/explain_*.py``."""',
+        "WHERE = 'rmcore/nowhere.py'  # (a string the code uses is not read; a comment is: rmcore/matrix.py)",
+    ]
+    module.write_text("\n".join(lines) + "\n")
+    assert _missing_paths(tmp_path, [module]) == [
+        "rmcore/module.py:1: rmcore/tree_builder.py",
+        "rmcore/module.py:2: rmcore/matrix.py",
+    ]
+
+
+def test_every_project_path_a_comment_or_docstring_names_exists():
+    """A path in the words about the code (``rmcore/trees/builder.py``, ``docs/performance/``) names a file or folder
+    of the project."""
+    missing = _missing_paths()
     assert not missing, "paths to no file of the project:\n" + "\n".join(missing)
 
 
