@@ -378,6 +378,31 @@ def test_on_a_failed_server_the_tree_page_says_that_leduc_cannot_run_and_why(fai
     assert app.metric[0].proto.delta == explain.NO_COMPILED_SOLVER and compiles == []
 
 
+@pytest.mark.parametrize("status", ["compiling", "failed"])
+def test_the_matrix_page_runs_a_game_too_large_for_plain_python_into_a_sentence_not_a_traceback(cold_server, status):
+    """A 30x30 game (its rows summed in vector registers: never plain Python) with Run pressed, while the matrix
+    family compiles or after its preparation failed: the panel says it waits for the compile, or that the game cannot
+    run on this server and why; nothing compiles here."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    compiles = cold_server
+    if status == "failed":
+        for family in _runtime._families.values():
+            family.state, family.problem = "failed", "their compile process ended with status 1: a simulated failure"
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.selectbox(key="preset").set_value("random-zero-sum").run()
+    app.slider(key="param_random-zero-sum_rows").set_value(30).run()
+    app.slider(key="param_random-zero-sum_cols").set_value(30).run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception and app.metric[0].value == "0" and compiles == []
+    problem = rmcore.kernels_failed().get("matrix")
+    assert explain.waiting_for_kernels(problem) in [info.value for info in app.info]
+    assert (problem is None) == (app.metric[0].proto.delta != explain.NO_COMPILED_SOLVER)
+
+
 def test_a_numba_without_the_cache_classes_read_here_fails_at_import_naming_the_tested_releases():
     with pytest.raises(ImportError, match=rf"tested with numba {re.escape(kernels.NUMBA_TESTED)}"):
         kernels._stamp_families(object())

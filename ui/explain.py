@@ -605,7 +605,12 @@ NO_COMPILED_SOLVER = "no compiled solver on this server"
 def waiting_for_kernels(problem: str | None) -> str:
     """Iteration 0 of a running game too large for plain Python: it waits for its solver's compile, or (``problem``
     says why) it cannot run on this server."""
-    return WAITING_FOR_COMPILE if problem is None else kernels_failed(problem, runs=False)
+    if problem is None:
+        return WAITING_FOR_COMPILE
+    return (
+        "This game cannot run on this server: it is too large to run as plain Python, and the server could not "
+        f"prepare its compiled solvers ({markdown(problem)})."
+    )
 
 
 def kernel_note(seconds: float | None, problem: str | None, family: str) -> str | None:

@@ -175,7 +175,10 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
     """Iteration 0: the live panel's places, each chart waiting for the first update (its starting regrets drawn), in
     the order :func:`draw` draws them, so that Run only redraws the charts the page has already mounted."""
     solver, game = run.primary, run.primary.game
-    metrics = solver.metrics()
+    try:
+        metrics = solver.metrics()
+    except (rmcore.KernelsCompiling, rmcore.KernelsUnavailable):  # (a game too large for plain Python, uncompiled)
+        metrics = None
     with st.container():
         _numbers(run, metrics, state.running("matrix"), None)
         waiting_for_compile = state.running("matrix") and run.waits_for_compile()
@@ -226,10 +229,11 @@ def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver
     )
 
 
-def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int | None) -> None:
-    """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode."""
+def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, running: bool, shown_at: int | None) -> None:
+    """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode
+    (``metrics`` None at iteration 0 of a game too large for plain Python while its solver is not compiled)."""
     rate = run.iterations_per_second()
-    gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
+    gap_name = "nash_conv" if run.primary.is_self_play else "learner's best-response gain"
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
@@ -260,10 +264,11 @@ def _value_label(game: rmcore.MatrixGame) -> str:
 def _answer(
     average: rmcore.Policy | None,
     solver: rmcore.MatrixSolver,
-    metrics: rmcore.Metrics,
+    metrics: rmcore.Metrics | None,
     exact: rmcore.ExactSolution | None,
 ) -> None:
-    """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
+    """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet, and
+    ``metrics`` may be None)."""
     game = solver.game
     heading = "### The answer\n\n"  # in the markdown under it: one element, not two, on every screen update
     if exact is not None:
