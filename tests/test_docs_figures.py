@@ -21,6 +21,10 @@ only when
 
 A page rendered by the command that measures (:data:`GENERATED`) is the generated place itself. A comment or docstring
 that names a project file by its path (``rmcore/trees/builder.py``) names one that exists.
+
+What the guard cannot see: a figure written in words (``a tenth of a second``, ``gigabytes``), which the project uses
+for an order of magnitude, not for a measurement; and a typed figure that happens to equal a value some data file
+holds.
 """
 
 from __future__ import annotations

@@ -50,7 +50,10 @@ __all__ = [
 ]
 
 #: The numba releases the kernels, their family stamp and the check of numba's disk cache are tested with: the pin in
-#: ``requirements.txt`` and ``pyproject.toml``, and the range the installation docs list.
+#: ``requirements.txt`` and ``pyproject.toml``, and the range the installation docs list. Besides the private cache
+#: classes (``numba.core.caching``: the locators' list, ``Cache._index_key``, the index file's ``_load_index``) and a
+#: dispatcher's ``typeof_pyval``, ``overloads`` and ``targetctx``, the kernels use ``numba.extending.intrinsic`` with
+#: llvmlite's IR builder (the fused multiply-add of ``kernels/matrix.py``; numba pins its own llvmlite).
 NUMBA_TESTED = ">=0.68,<0.69"
 #: The module names of the kernel files loaded again as plain Python end with this (``python_twin``).
 TWIN_SUFFIX = "_python_twin"
