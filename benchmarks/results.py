@@ -77,7 +77,8 @@ def _number(value: float) -> str:
 
 
 def formatted(row: dict) -> str:
-    """A row's value as prose states it: ``28.2 ns``, ``6.54x``, ``3.05 updates a second``."""
+    """A row's value as prose states it: three significant figures (:func:`_number`), then its unit (``ns``, ``x``
+    right after the number, ``updates a second``)."""
     unit = _UNITS.get(row["unit"], row["unit"])
     if unit == "x":
         return f"{_number(row['value'])}x"

@@ -1,6 +1,6 @@
 """Chart updates per second of the tree page on its largest game, Liar's dice with 6 sides, in a real browser.
 
-    python -m benchmarks.tree_rate                      # 15 s of running, a screenshot in /tmp/tree_rate.png
+    python -m benchmarks.tree_rate                      # --seconds 15 by default, a screenshot in /tmp/tree_rate.png
     python -m benchmarks.tree_rate --seconds 30 --screenshot /tmp/liars.png
 
 Opens the page at 1280x720 in headless Chromium against ``streamlit run``, on the catalogue's Liar's dice (6 sides)

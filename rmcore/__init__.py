@@ -29,9 +29,11 @@ from . import exact, formats, matrix, race, sweep, trees  # noqa: F401 - (the fa
 from ._deprecated import getattr_for
 from ._runtime import (
     KernelsCompiling,
+    KernelsUnavailable,
     compile_in_background,
     compiles_in_background,
     compiling,
+    kernels_failed,
     prepare_kernels,
 )
 from .exact import solve_exactly
@@ -101,8 +103,10 @@ __all__ = [
     "compile_in_background",
     "compiles_in_background",
     "compiling",
+    "kernels_failed",
     "prepare_kernels",
     "KernelsCompiling",
+    "KernelsUnavailable",
 ]
 __version__ = "0.2.0"
 

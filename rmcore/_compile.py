@@ -81,7 +81,10 @@ def _on_disk(name: str) -> bool:
     from .trees import cfr  # noqa: F401
 
     check = _runtime._families[name].on_disk
-    return check is not None and check()
+    try:
+        return check is not None and check()
+    except _runtime.CacheUnreadable:  # (then compile: here, in a process of its own, a compile stalls no server)
+        return False
 
 
 def compile_all(families, out=sys.stdout) -> int:

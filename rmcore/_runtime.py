@@ -11,6 +11,12 @@ loads what it needs. With :func:`compile_in_background` on (the dashboard turns 
 - meanwhile a call small enough (``work``, see :func:`call`) runs on the family's plain-Python twin, which computes the
   same numbers to the last bit (``rmcore.kernels.python_twin``); a larger one raises :class:`KernelsCompiling`, which
   the live page answers by waiting and saying what compiles and for how long (:func:`compiling`).
+
+A family that cannot be prepared (its compile process fails, numba's cache cannot say whether it holds the family, or
+loading it fails) is *failed*: small calls go on as plain Python, a larger one raises :class:`KernelsUnavailable`, and
+:func:`kernels_failed` says why, in words a page shows. Whether the cache holds a family is read from numba's private
+cache classes (:func:`on_disk`), which is why ``requirements.txt`` pins the numba releases this is tested with
+(:data:`rmcore.kernels.NUMBA_TESTED`).
 """
 
 from __future__ import annotations
@@ -24,16 +30,19 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from . import config
-from .kernels import FAMILIES, python_twin
+from .kernels import FAMILIES, NUMBA_TESTED, python_twin
 
 __all__ = [
     "KernelsCompiling",
+    "KernelsUnavailable",
     "compile_in_background",
     "compiles_in_background",
     "compiling",
+    "kernels_failed",
     "prepare_kernels",
     "family_status",
     "twin_budget",
@@ -52,6 +61,23 @@ class KernelsCompiling(RuntimeError):
         self.family = family
 
 
+class KernelsUnavailable(RuntimeError):
+    """A call too large for plain Python, in a process whose ``family`` of kernels could not be compiled or loaded
+    (``reason`` says why): it cannot run in this process; small calls go on as plain Python."""
+
+    def __init__(self, family: str, reason: str):
+        super().__init__(
+            f"the {family} kernels could not be prepared ({reason}), so only small runs go on, as plain Python"
+        )
+        self.family = family
+        self.reason = reason
+
+
+class CacheUnreadable(Exception):
+    """numba's disk cache cannot say whether it holds a kernel: its private classes are not the ones :func:`on_disk`
+    reads (a numba release outside :data:`rmcore.kernels.NUMBA_TESTED`)."""
+
+
 class _Family:
     """One family's state in this process: ``"cold"`` (nothing asked yet), ``"compiling"`` (its compile process
     runs), ``"loading"`` (this process loads it from numba's cache), ``"ready"`` or ``"failed"``."""
@@ -63,6 +89,7 @@ class _Family:
         self.warm_up: Callable[[], None] | None = None  # calls every entry of the family once (compiles or loads it)
         self.on_disk: Callable[[], bool] | None = None  # whether numba's cache holds every entry for those calls
         self.loader: threading.Thread | None = None  # the thread loading it (its calls run compiled code, see call)
+        self.problem: str | None = None  # why its preparation failed, in words a page shows
 
 
 _families = {name: _Family(name) for name in FAMILIES}
@@ -100,10 +127,18 @@ def compiling() -> dict[str, float]:
         return {f.name: now - f.since for f in _families.values() if f.state in ("compiling", "loading")}
 
 
+def kernels_failed() -> dict[str, str]:
+    """The families whose preparation failed in this process, with why: ``{"tree": "its compile process ended with
+    status 1: ..."}``. Their small calls go on as plain Python; larger ones raise :class:`KernelsUnavailable`."""
+    with _lock:
+        return {f.name: f.problem or "no reason given" for f in _families.values() if f.state == "failed"}
+
+
 def family_status(family: str) -> str:
     """``"ready"`` (compiled code runs the next call), ``"compiling"`` (being prepared in the background: small calls
-    run as plain Python meanwhile, larger ones wait) or ``"python"`` (its preparation failed: small calls go on as
-    plain Python); ``"load"`` outside background mode while nothing ran yet (the next call loads or compiles it).
+    run as plain Python meanwhile, larger ones wait) or ``"failed"`` (its preparation failed, :func:`kernels_failed`
+    says why: small calls go on as plain Python, larger ones raise :class:`KernelsUnavailable`); ``"load"`` outside
+    background mode while nothing ran yet (the next call loads or compiles it).
 
     Whether a given solver's calls run meanwhile is the solver's to say (``MatrixSolver.kernel_status``): it depends
     on the size of its calls."""
@@ -112,7 +147,7 @@ def family_status(family: str) -> str:
         return "ready"
     if not _background:
         return "load"
-    return "compiling" if state in ("compiling", "loading", "cold") else "python"
+    return "compiling" if state in ("compiling", "loading", "cold") else "failed"
 
 
 def prepare_kernels(families=FAMILIES) -> None:
@@ -140,18 +175,30 @@ class _CompileStopped(Exception):
     """The compile process was stopped by a signal (its server stopping, Ctrl-C in its terminal, a kill)."""
 
 
+class _PreparationFailed(Exception):
+    """A family's preparation failed; the message says why, in words a page shows."""
+
+
 def _prepare(family: _Family) -> None:
     try:
-        if not family.on_disk():
-            _compile_elsewhere(family.name)
-        if not family.on_disk():  # (the compile process failed, or wrote signatures this process does not call)
-            raise RuntimeError(f"numba's cache lacks the {family.name} kernels after their compile process ran")
+        try:
+            if not family.on_disk():
+                _compile_elsewhere(family.name)
+            if not family.on_disk():  # (it wrote signatures this process does not call)
+                raise _PreparationFailed("numba's cache lacks them after their compile process ran")
+        except CacheUnreadable as unreadable:
+            raise _PreparationFailed(str(unreadable)) from unreadable
         with _lock:
             family.state, family.loader = "loading", threading.current_thread()
-        family.warm_up()  # (loads from the cache: on_disk said every entry is there, so nothing compiles here)
+        try:
+            family.warm_up()  # (loads from the cache: on_disk said every entry is there, so nothing compiles here)
+        except Exception as error:
+            raise _PreparationFailed(
+                f"loading them from numba's cache failed: {type(error).__name__}: {error}"
+            ) from error
     except _CompileStopped as stopped:
         with _lock:
-            family.state = "failed"
+            family.state, family.problem = "failed", f"their compile process was stopped ({stopped})"
         # A server that stops (SIGTERM or Ctrl-C to its process group) takes its compiles with it, and its main thread
         # ends within moments: nothing to say. A compile stopped by something else leaves this server on plain Python
         # for small calls, and the log says so in one line.
@@ -161,13 +208,14 @@ def _prepare(family: _Family) -> None:
                 "the %s kernels' compile was stopped (%s); small calls go on as plain Python", family.name, stopped
             )
         return
-    except Exception:  # a failed preparation leaves small calls on plain Python and says so in the log
+    except Exception as error:  # a failed preparation leaves small calls on plain Python and says so in the log
         _log.exception("preparing the %s kernels failed; small calls go on as plain Python", family.name)
-        with _lock:
-            family.state = "failed"
+        problem = str(error) if isinstance(error, _PreparationFailed) else f"{type(error).__name__}: {error}"
+        with _lock:  # (and its thread no longer loads it: its calls go to plain Python too)
+            family.state, family.problem, family.loader = "failed", problem, None
         return
     with _lock:
-        family.state = "ready"
+        family.state, family.loader = "ready", None
 
 
 def _compile_elsewhere(family: str) -> None:
@@ -177,7 +225,7 @@ def _compile_elsewhere(family: str) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])))
     env["RMCORE_COMPILE_PARENT"] = str(os.getpid())  # (rmcore._compile.PARENT_VARIABLE: it ends with this process)
     done = subprocess.run(
-        [sys.executable, "-m", "rmcore._compile", family],
+        [sys.executable, "-m", _COMPILE_MODULE, family],
         env=env,
         cwd=root,
         stdout=subprocess.DEVNULL,
@@ -190,7 +238,11 @@ def _compile_elsewhere(family: str) -> None:
         raise _CompileStopped(f"signal {-done.returncode}")
     if done.returncode:
         last = done.stderr.strip().splitlines()[-1:] or ["no message"]
-        raise RuntimeError(f"the {family} compile process ended with status {done.returncode}: {last[0]}")
+        raise _PreparationFailed(f"their compile process ended with status {done.returncode}: {last[0]}")
+
+
+#: The module a compile process runs (``python -m rmcore._compile FAMILY``).
+_COMPILE_MODULE = "rmcore._compile"
 
 
 #: Largest call each family runs as plain Python while it compiles, in its own unit of work (``call``'s ``work``).
@@ -212,7 +264,7 @@ def call(family: str, kernel, *arguments, work: int = 0, twin: bool = True):
     while the family is not ready: as plain Python if ``twin`` (the twin computes this call's numbers to the last bit)
     and ``work`` (the call's size: iterations times the cells of a matrix game, or times a tree's nodes) is within
     ``config.PYTHON_TWIN_WORK`` (matrix games) or ``config.PYTHON_TWIN_CFR_WORK`` (trees); else
-    :class:`KernelsCompiling`.
+    :class:`KernelsCompiling`, or :class:`KernelsUnavailable` once the family's preparation failed.
     """
     target = _families[family]
     # (The thread loading the family runs compiled code: its warm-up calls are what load the kernels into this process;
@@ -224,10 +276,7 @@ def call(family: str, kernel, *arguments, work: int = 0, twin: bool = True):
         return kernel(*arguments)
     if not twin or work > _TWIN_WORK[family]:
         if target.state == "failed":
-            raise RuntimeError(
-                f"the {family} kernels failed to compile in a process of their own (the server's log says why), so "
-                "only small runs go on, as plain Python"
-            )
+            raise KernelsUnavailable(family, target.problem or "no reason given")
         raise KernelsCompiling(family)
     with np.errstate(over="ignore"):  # (the random numbers' uint64 arithmetic wraps around by design)
         return getattr(python_twin(family), _name(kernel))(*arguments)
@@ -241,8 +290,10 @@ def _name(kernel) -> str:
 def on_disk(kernel, arguments) -> bool:
     """Whether ``kernel(*arguments)`` would load from numba's disk cache (or has loaded) rather than compile.
 
-    numba has no public way to ask this; this computes the cache's own index key as ``Dispatcher.compile`` does, and
-    answers False (so that the family compiles in its own process) should those internals ever change.
+    numba has no public way to ask this; this computes the cache's own index key as ``Dispatcher.compile`` does. Should
+    those internals change (a numba release outside :data:`rmcore.kernels.NUMBA_TESTED`), it raises
+    :class:`CacheUnreadable`: a server then says that it cannot prepare the family rather than guess, and compiles
+    nothing itself.
     """
     try:
         signature = tuple(kernel.typeof_pyval(a) for a in arguments)
@@ -250,5 +301,8 @@ def on_disk(kernel, arguments) -> bool:
             return True
         cache = kernel._cache
         return cache._index_key(signature, kernel.targetctx.codegen()) in cache._cache_file._load_index()
-    except Exception:  # noqa: BLE001 - any change in numba's internals means "not known to be on disk"
-        return False
+    except Exception as error:  # noqa: BLE001 - any failure here is numba's internals not being the ones read here
+        raise CacheUnreadable(
+            f"numba {numba.__version__}'s cache cannot say whether it holds them ({type(error).__name__}: {error}); "
+            f"rmcore is tested with numba {NUMBA_TESTED}"
+        ) from error

@@ -19,11 +19,11 @@ MIN_PAYOFF = 1e-100
 #: Longest label (a game's or an action's name) accepted, in characters: a table column stays readable.
 MAX_LABEL_CHARS = 60
 
-#: Longest CSV text read, in characters (a 200x200 game of long numbers is well under 1 MB).
+#: Longest CSV text read, in characters (a 200x200 game of long numbers is well within it).
 MAX_CSV_CHARS = 2_000_000
 
 #: Longest Gambit ``.nfg`` text read, in characters: the CSV's cap, since a 200x200 game written with every digit
-#: (two numbers of up to 24 characters per profile) is about 2 MB.
+#: (two numbers of up to 24 characters per profile) is about 2 million characters.
 MAX_NFG_CHARS = 2_000_000
 
 #: Longest description kept from a game file's comment, in characters: it is shown as one line under the game.
@@ -37,16 +37,16 @@ SIMPLEX_TOLERANCE = 1e-9
 MAX_ITERATIONS = 10**15
 
 #: Most work one kernel call of ``run(n)`` does, so that Ctrl-C lands within a fraction of a second: in iterations times
-#: (m n + m + n) for a matrix game (1.3 million 3x3 iterations, about 50 ms) and iterations times tree nodes for CFR
-#: (37,000 Kuhn iterations or 210 of Leduc's, 0.2-0.3 s). Chunks give the same numbers as one call, to the last bit.
+#: (m n + m + n) for a matrix game (1.3 million 3x3 iterations) and iterations times tree nodes for CFR (37,000 Kuhn
+#: iterations or 210 of Leduc's). Chunks give the same numbers as one call, to the last bit.
 RUN_CHUNK_WORK = 20_000_000
 RUN_CHUNK_CFR_WORK = 2_000_000
 
 #: Default cap on the number of checkpoint rows a solver's ``history()`` keeps.
 DEFAULT_MAX_POINTS = 2000
 #: Most memory a solver's history takes by default: a row holds the policies, so a game with large ones keeps fewer
-#: rows than ``DEFAULT_MAX_POINTS`` (Liar's dice with six sides, 7.1 MB a row: 37 rows rather than 2,000, which would
-#: hold 14 GB). An explicit ``max_points`` is kept as given.
+#: rows than ``DEFAULT_MAX_POINTS`` (Liar's dice with six sides: a few dozen rows of megabytes each rather than
+#: 2,000, which would hold gigabytes). An explicit ``max_points`` is kept as given.
 DEFAULT_HISTORY_BYTES = 256 * 2**20
 
 #: The share of a run's work its history's rows may take by default: checkpoints are spaced so that the rows cost at
@@ -92,7 +92,7 @@ PYTHON_TWIN_CFR_WORK = 30_000
 #: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
 #: player's best-response sweep, and the average policy itself.
 TREE_ROW_WORK = 20.0
-#: What a byte of a game tree's row costs compiled code, in node visits (Liar's dice with six sides writes 7 MB a
+#: What a byte of a game tree's row costs compiled code, in node visits (Liar's dice with six sides writes megabytes a
 #: row). With ``TREE_ROW_WORK``, a row's price, set above every game's and variant's cost as ``python -m rmcore bench``
 #: measures it (the rows "history row, in iterations", which print the price beside the measurement, and "default
 #: history"), so that a history takes at most its share.

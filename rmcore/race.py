@@ -204,7 +204,7 @@ class Race(Runner):
         within ``history_budget``.
     history_budget : int
         The most memory, in bytes, the runs' histories may take where a count is left to its default (a row holds
-        the policies: one of Liar's dice with six sides takes 7.1 MB). Both defaults are then scaled down by the same
+        the policies: one of Liar's dice with six sides takes megabytes). Both defaults are then scaled down by the same
         share, to at least 2 rows a run. Counts given are kept as given. By default ``config.DEFAULT_HISTORY_BYTES``.
     history_share : float or None
         The share of each run's time its history may take (see :class:`~rmcore.MatrixSolver`).

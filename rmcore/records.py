@@ -65,8 +65,8 @@ class RecordBuffer:
     handed out are never written again, and a view taken earlier keeps its contents.
     """
 
-    # (Measured when chosen: a Leduc solver holding 800 checkpoints, three arrays of 19 MB, spent 25 ms a call on the
-    # copy.)
+    # (A Leduc solver holding 800 checkpoints, three arrays of tens of megabytes, spent a screen update's solver budget
+    # on the copy.)
 
     def __init__(self, record: Record, capacity: int = 0):
         """``record`` holds the first rows; ``capacity`` caps the room reserved (the history's ``max_points``)."""

@@ -128,9 +128,10 @@ class Solver(Runner):
     @property
     def kernel_status(self) -> str:
         """What runs the next call: ``"ready"`` (compiled code), ``"python"`` (while it compiles in the background,
-        a small call runs as plain Python, with the same numbers), ``"compiling"`` (a large call waits for it) or
-        ``"load"`` (the next call loads it from numba's cache, or compiles it); see
-        :func:`rmcore.compile_in_background`."""
+        a small call runs as plain Python, with the same numbers), ``"compiling"`` (a large call waits for it),
+        ``"failed"`` (it could not be compiled or loaded: small calls run as plain Python, a large one raises
+        :class:`rmcore.KernelsUnavailable`) or ``"load"`` (the next call loads it from numba's cache, or compiles it);
+        see :func:`rmcore.compile_in_background`."""
         status = _runtime.family_status(self.family)
         # The family's status says that it compiles; whether this solver's calls run as plain Python meanwhile or wait
         # depends on the solver's size (a 3x3 game runs thousands of iterations a second as plain Python, Leduc none).

@@ -5,6 +5,7 @@ family's cache is stale exactly when a file it reads has changed."""
 from __future__ import annotations
 
 import itertools
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -122,9 +123,11 @@ def test_a_wide_game_is_summed_in_vector_registers_and_its_twin_does_not_stand_i
 def cold_server(monkeypatch):
     """As on a server whose numba cache is empty: every family compiling in the background (no process started, so
     they stay so), and any compile in this process recorded."""
+    registered = _runtime._families
     monkeypatch.setattr(_runtime, "_families", {name: _runtime._Family(name) for name in kernels.FAMILIES})
     for family in _runtime._families.values():
         family.state, family.since = "compiling", 0.0
+        family.warm_up, family.on_disk = registered[family.name].warm_up, registered[family.name].on_disk
     rmcore.compile_in_background(True)  # (conftest.py turns it off again)
     compiles = []
 
@@ -268,6 +271,155 @@ def test_on_a_cold_server_the_matrix_page_says_its_small_game_runs_as_plain_pyth
     assert not app.exception and int(app.metric[0].value.replace(",", "")) > 0
     notices = [toast.value for toast in app.toast]
     assert explain.COMPILING_NOTICE["python"] in notices and explain.COMPILING_NOTICE["compiling"] not in notices
+
+
+#: Each way a family's preparation fails on a server, and words its reason holds.
+FAILURES = {
+    "compile process": "their compile process ended with status 1",
+    "numba internals": f"rmcore is tested with numba {kernels.NUMBA_TESTED}",
+    "load": "loading them from numba's cache failed: EOFError",
+}
+#: Every compiled entry point (their ``overloads`` say what this process holds).
+ENTRIES = (
+    "matrix.run_matrix",
+    *(f"tree.{name}" for name in ("run_cfr", "run_mccfr", "run_mmd", "best_responses", "reach_of")),
+)
+
+
+@pytest.fixture(params=list(FAILURES))
+def failed_server(request, monkeypatch, cold_server):
+    """A server on which both families' preparation failed, each of the ways :data:`FAILURES` names, simulated where
+    it fails: a compile process that ends with an error (on an empty cache); a numba whose cache classes lack what
+    ``_runtime.on_disk`` reads (in a process that holds no compiled kernel yet); a cache file that cannot be loaded.
+    Yields ``(reason words, compiles recorded)``."""
+    how = request.param
+    if how == "compile process":
+        monkeypatch.setattr(_runtime, "_COMPILE_MODULE", "rmcore._no_such_compile_module")
+        for family in _runtime._families.values():
+            monkeypatch.setattr(family, "on_disk", lambda: False)
+    elif how == "numba internals":
+        for entry in ENTRIES:
+            module, name = entry.split(".")
+            monkeypatch.setattr(getattr(getattr(kernels, module), name), "overloads", {})
+        monkeypatch.delattr(numba.core.caching.Cache, "_index_key")
+    else:
+
+        def truncated():
+            raise EOFError("Ran out of input")  # (what unpickling a cut-off cache file raises)
+
+        for family in _runtime._families.values():
+            monkeypatch.setattr(family, "warm_up", truncated)
+    for family in _runtime._families.values():
+        _runtime._prepare(family)
+    assert set(rmcore.kernels_failed()) == set(kernels.FAMILIES)
+    yield FAILURES[how], cold_server
+
+
+def test_a_failed_preparation_says_why_small_runs_go_on_and_a_large_one_raises_a_clear_error(failed_server):
+    words, compiles = failed_server
+    assert all(words in problem for problem in rmcore.kernels_failed().values()), rmcore.kernels_failed()
+    assert rmcore.compiling() == {}
+    crash = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "prm+", seed=1)
+    assert crash.kernel_status == "failed" and crash.iterations_now() > 100
+    crash.run(crash.iterations_now())
+    leduc = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr")
+    assert leduc.kernel_status == "failed" and leduc.iterations_now() == 0
+    with pytest.raises(rmcore.KernelsUnavailable, match="tree kernels could not be prepared") as raised:
+        leduc.run(1)
+    assert not isinstance(raised.value, rmcore.KernelsCompiling)
+    assert raised.value.family == "tree" and words in raised.value.reason and words in str(raised.value)
+    assert compiles == [] and leduc.iteration == 0
+    from ui.live import LiveRun
+
+    failed_chunk = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"])).chunk_size(None)
+    _runtime._families["matrix"].state = "compiling"  # (plain Python too: a live run's first chunk is sized alike)
+    assert failed_chunk == LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"])).chunk_size(None)
+    _runtime._families["matrix"].state = "failed"
+    reference = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "prm+", seed=1)
+    rmcore.compile_in_background(False)
+    reference.run(crash.iteration)
+    assert np.array_equal(reference._state.regrets_row, crash._state.regrets_row)
+
+
+def test_on_a_failed_server_the_matrix_page_says_why_and_runs_its_small_game_as_plain_python(failed_server):
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    _, compiles = failed_server
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception and int(app.metric[0].value.replace(",", "")) > 0
+    notices = [toast.value for toast in app.toast]
+    assert explain.kernels_failed(rmcore.kernels_failed()["matrix"], runs=True) in notices
+    assert not set(explain.COMPILING_NOTICE.values()) & set(notices)
+    assert app.metric[0].proto.delta == explain.NO_COMPILED_SOLVER and compiles == []
+
+
+def test_on_a_failed_server_the_tree_page_says_that_leduc_cannot_run_and_why(failed_server):
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    _, compiles = failed_server
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/trees.py").run()
+    app.button_group(key="kuhn_game").set_value("leduc").run()
+    app.segmented_control(key="kuhn_running").set_value("Run").run()
+    assert not app.exception and app.metric[0].value == "0"
+    problem = rmcore.kernels_failed()["tree"]
+    assert [info.value for info in app.info if "compiled solvers" in info.value] == [
+        explain.waiting_for_kernels(problem)
+    ]
+    assert not any(info.value == explain.WAITING_FOR_COMPILE for info in app.info)
+    assert explain.kernels_failed(problem, runs=False) in [toast.value for toast in app.toast]
+    assert app.metric[0].proto.delta == explain.NO_COMPILED_SOLVER and compiles == []
+
+
+@pytest.mark.parametrize("status", ["compiling", "failed"])
+def test_the_matrix_page_runs_a_game_too_large_for_plain_python_into_a_sentence_not_a_traceback(cold_server, status):
+    """A 30x30 game (its rows summed in vector registers: never plain Python) with Run pressed, while the matrix
+    family compiles or after its preparation failed: the panel says it waits for the compile, or that the game cannot
+    run on this server and why; nothing compiles here."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui import explain
+
+    compiles = cold_server
+    if status == "failed":
+        for family in _runtime._families.values():
+            family.state, family.problem = "failed", "their compile process ended with status 1: a simulated failure"
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.selectbox(key="preset").set_value("random-zero-sum").run()
+    app.slider(key="param_random-zero-sum_rows").set_value(30).run()
+    app.slider(key="param_random-zero-sum_cols").set_value(30).run()
+    app.segmented_control(key="matrix_running").set_value("Run").run()
+    assert not app.exception and app.metric[0].value == "0" and compiles == []
+    problem = rmcore.kernels_failed().get("matrix")
+    assert explain.waiting_for_kernels(problem) in [info.value for info in app.info]
+    assert (problem is None) == (app.metric[0].proto.delta != explain.NO_COMPILED_SOLVER)
+
+
+def test_a_numba_without_the_cache_classes_read_here_fails_at_import_naming_the_tested_releases():
+    with pytest.raises(ImportError, match=rf"tested with numba {re.escape(kernels.NUMBA_TESTED)}"):
+        kernels._stamp_families(object())
+
+
+def test_the_numba_pin_is_the_tested_range_everywhere_it_is_stated():
+    """requirements.txt, pyproject.toml, the README and the docs state the range of ``NUMBA_TESTED``, and it holds the
+    installed numba (the release these tests ran on)."""
+    from packaging.specifiers import SpecifierSet
+
+    pin = f"numba{kernels.NUMBA_TESTED}"
+    assert pin in (ROOT / "requirements.txt").read_text().splitlines()
+    assert f'"{pin}"' in (ROOT / "pyproject.toml").read_text()
+    for page in ("README.md", "docs/how-to/serve-a-class.md"):
+        assert f"`{pin}`" in (ROOT / page).read_text(), page
+    assert f"`{kernels.NUMBA_TESTED}`" in (ROOT / "docs/reference/api/compiling.md").read_text()
+    assert numba.__version__ in SpecifierSet(kernels.NUMBA_TESTED)
 
 
 def test_off_by_default_a_library_call_compiles_what_it_needs():

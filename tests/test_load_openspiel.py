@@ -48,7 +48,9 @@ def test_a_game_that_does_not_finish_is_stopped_at_the_time_limit():
 
 
 def test_a_game_that_fills_the_memory_is_stopped_at_the_memory_limit():
-    with pytest.raises(ValueError, match=r"needed more than 768 MB to load and convert liars_dice\(numdice=1000000\)"):
+    with pytest.raises(
+        ValueError, match=r"needed more than its limit of 768 MB to load and convert liars_dice\(numdice=1000000\)"
+    ):
         rmcore.load_openspiel("liars_dice(numdice=1000000)", megabytes=768)
 
 

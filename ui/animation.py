@@ -56,7 +56,7 @@ SIZE = (1280, 720)
 #: Most frames an animation may have (a minute at 30 frames a second).
 MAX_FRAMES = 1800
 #: Kaleido tabs drawing frames at once: two, as many as the cores of the machine this was measured on (one tab drew
-#: 300 frames in 82 s there, two in 44 s).
+#: 300 frames in nearly twice the time two did there).
 TABS = 2
 
 
@@ -295,8 +295,9 @@ def _frame_session() -> type:
     Kaleido reloads a tab's page (plotly.js and all) after every figure, so that no figure leaves anything behind for
     the next. A frame is a plain Plotly figure exported to PNG, which ``Plotly.toImage`` draws in a fresh element of
     its own and purges, and the reload took most of its time: on this project's 2-core machine a frame of the iterates
-    took 83 ms with the reload and 14 ms without (two tabs). Kaleido has no option for it, so its hook that hands a tab
-    back to the queue is replaced by one that does not reload (``tabs_ready`` is its queue of free tabs, kaleido 1.5).
+    took several times as long with the reload as without (two tabs). Kaleido has no option for it, so its hook that
+    hands a tab back to the queue is replaced by one that does not reload (``tabs_ready`` is its queue of free tabs,
+    kaleido 1.5).
     ``tests/test_animation.py`` checks that a frame drawn after others on the same page is the frame drawn alone.
     """
     import kaleido  # (imported on first use: the page loads without it)
@@ -355,7 +356,7 @@ class _Frames:
 
     A field chart's frames share all but their iterates: what stays is drawn once, and per frame only the iterates on
     a transparent page, laid over it (Pillow's alpha compositing). A kaleido call costs about as much for a bare figure
-    as for a full one (measured on 2 busy cores: 0.20 s a frame for one line, 0.36 s for the full field chart, each
+    as for a full one (measured on 2 busy cores: one line cost more than half of what the full field chart did, each
     with kaleido's reload), so the frames are made as light as they can be. :meth:`each` keeps a few frames drawing
     in the browser while a thread of its own decodes, lays over and hands on the ones drawn, in order.
     """
@@ -446,8 +447,8 @@ GIF_COLOURS = 128
 
 def _palette(samples):
     """One palette for every frame of a GIF, made from a few of its frames (Pillow's fast octree): each frame is then
-    mapped to it without dithering (Pillow's default picks a palette per frame by median cut: 57 s for 300 frames of
-    1280x720, against 4 s so)."""
+    mapped to it without dithering (Pillow's default picks a palette per frame by median cut: more than ten times as
+    long for 300 frames of 1280x720)."""
     from PIL import Image
 
     width, height = samples[0].size

@@ -2,7 +2,7 @@
 
 The figures are plain dicts in Plotly's JSON schema rather than ``go.Figure`` objects: pages redraw
 several of them several times a second, and building validated figure objects takes most of the
-server's time per update (measured: about 60 ms of 110). ``go.Figure(spec)`` turns one into a figure object,
+server's time per update (measured: more than half of it). ``go.Figure(spec)`` turns one into a figure object,
 validating it on the way, for a notebook (the tests do exactly that). No Streamlit here.
 """
 

@@ -165,9 +165,9 @@ def live_fragment(page: str, speed: Speed, draw) -> None:
                 _wait_until_sent()
                 if compiling and run.kernel_status() == "ready":
                     st.rerun(scope="app")  # (compiled now: back to the chosen speed's interval)
-        except rmcore.KernelsCompiling:
+        except (rmcore.KernelsCompiling, rmcore.KernelsUnavailable):
             # (A read the page makes before its run starts, on a game too large for plain Python: the panel waits, and
-            # the line under the iteration says what compiles and for how long.)
+            # the line under the iteration says what compiles and for how long, or that nothing will.)
             draw(run, Timeline(page, run.iteration, paused=not state.running(page)))
         except (
             Exception
@@ -195,6 +195,10 @@ def _kernel_notice(run) -> None:
     """
     status = run.kernel_status()
     if status in ("ready", "load") or not state.once(("kernel", status, run.key)):
+        return
+    if status == "failed":
+        words = explain.kernels_failed(run.kernels_problem(), runs=not run.waits_for_compile())
+        st.toast(words, icon=":material/error:")
         return
     st.toast(explain.COMPILING_NOTICE[status], icon=":material/hourglass_top:")
 

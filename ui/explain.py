@@ -586,6 +586,41 @@ COMPILING_NOTICE = {
     ),
 }
 
+
+def kernels_failed(problem: str, runs: bool) -> str:
+    """What a page says, once per setting, when this server could not prepare its solvers' compiled code
+    (``problem``: why, as ``rmcore.kernels_failed`` says it); ``runs``: whether this game runs as plain Python."""
+    then = (
+        "This game runs as plain Python instead, far slower, with the same numbers."
+        if runs
+        else "This game is too large to run as plain Python, so it cannot run on this server."
+    )
+    return f"This server could not prepare its compiled solvers: {markdown(problem)}. {then} Its log says more."
+
+
+#: The line under the iteration on a server that could not prepare the run's compiled solver.
+NO_COMPILED_SOLVER = "no compiled solver on this server"
+
+
+def waiting_for_kernels(problem: str | None) -> str:
+    """Iteration 0 of a running game too large for plain Python: it waits for its solver's compile, or (``problem``
+    says why) it cannot run on this server."""
+    if problem is None:
+        return WAITING_FOR_COMPILE
+    return (
+        "This game cannot run on this server: it is too large to run as plain Python, and the server could not "
+        f"prepare its compiled solvers ({markdown(problem)})."
+    )
+
+
+def kernel_note(seconds: float | None, problem: str | None, family: str) -> str | None:
+    """The line under the iteration: how long ``family`` has compiled so far (``seconds``), that this server has no
+    compiled solver (``problem``), or nothing."""
+    if problem is not None:
+        return NO_COMPILED_SOLVER
+    return None if seconds is None else compiling(seconds, family)
+
+
 #: What each kernel family serves, as the line under the iteration names it while it compiles.
 KERNEL_FAMILIES = {"matrix": "the matrix-game solver", "tree": "the game-tree solver"}
 

@@ -210,7 +210,7 @@ def reading(name: str) -> str:
 
 
 def duration(seconds: float) -> str:
-    """``seconds`` in words a person reads at a glance: about 5 minutes, about 2 hours."""
+    """``seconds`` in words a person reads at a glance, in seconds, minutes or hours, rounded ("about an hour")."""
     if seconds < 90:
         return f"about {seconds:.0f} seconds"
     if seconds < 90 * 60:

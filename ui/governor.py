@@ -28,9 +28,9 @@ the drawing), less the time Python's garbage collector ran in that thread meanwh
 time the thread waited for the GIL while the event loop sent thirty sessions' charts: one such wait of half a second
 puts a session half a second ahead of the others, and fair queueing then keeps it waiting for ~50 turns of each of
 them (measured with ``benchmarks/load.py``: one session of thirty without a turn for seven seconds). A full collection
-of a server holding 30 sessions takes about 90 ms of CPU (one every 2-3 s) and is the process's housekeeping, not the
-session's work; charged to the session whose turn it falls in, it kept that session waiting 3.6 s while the others
-caught up (1.4 screen updates/s while the others had 3.3).
+of a server holding 30 sessions takes a tenth of a second of CPU (one every few seconds) and is the process's
+housekeeping, not the session's work; charged to the session whose turn it falls in, it kept that session waiting
+seconds while the others caught up (1.4 screen updates/s while the others had 3.3).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ ROUND = 0.25
 #: messages outside the turns (about as much CPU as a turn's drawing), and absorbs a collection or a click's update.
 HEADROOM = 0.7
 #: The most solver time of one update (a session alone): long enough that the drawing is a small part of the update
-#: (a Leduc update draws in about 20 ms), short enough that the page still updates 5 times a second.
+#: (a Leduc update draws in a fraction of it), short enough that the page still updates 5 times a second.
 MAX_BUDGET = 0.15
 #: The least solver time of an update, however many sessions run: thousands of 3x3 iterations, one of Liar's dice.
 MIN_BUDGET = 0.001
@@ -348,8 +348,8 @@ class Governor:
             # it did not ask for, and no falling behind the sessions already running. A running session keeps up to
             # one full turn (the longest charged lately) of lag behind them: it cannot be waiting when its own turn
             # ends, so a session that asks again at once is always a turn behind; levelled up each time, a light
-            # session lost that turn's worth again and again (measured: 2 ms turns against two sessions of 4 ms got
-            # 0.41 s of 1.5 s against their 0.52 s).
+            # session lost that turn's worth again and again (measured: a session of turns half as long as two others'
+            # got less of the time than either of them).
             floor = min((used for s, used in self._used.items() if s != session), default=0.0)
             self._used[session] = max(self._used.get(session, floor), floor - self._turn_charge)
             if self._busy < self.slots and not self._waiting:

@@ -60,15 +60,15 @@ PIECE = 0.04
 #: notice, and the user presses Run to go on (as with any run, under the governor's fair share).
 LINK_WORK_SECONDS = 60.0
 #: Most bytes the histories of one page's runs may hold: a race of many runs on a large game keeps fewer checkpoints
-#: per run (a Leduc row is 67 kB; 48 runs of 500 rows would be 1.6 GB).
+#: per run (48 runs of 500 rows of Leduc would hold gigabytes).
 SESSION_HISTORY_BYTES = 150_000_000
 #: Most bytes the solver states of one page's runs may hold: a race of many runs on a large game runs fewer (fewer
-#: seeds first, then its last variants), and says so. A run of Liar's dice with six sides holds 36 MB, so a race there
-#: runs at most eight; ten variants with twenty seeds each would hold 3 GB.
+#: seeds first, then its last variants), and says so. A run of Liar's dice with six sides holds tens of megabytes, so a
+#: race there runs a few; ten variants with twenty seeds each would hold gigabytes.
 SESSION_SOLVER_BYTES = 300_000_000
 #: The largest game whose history keeps every point of the checkpoint grid on a page (``history_share=None``): a
 #: matrix game's cells, a tree's nodes. A row of such a game costs well under a thousandth of a screen update's solver
-#: time (a 200x200 game's about 20 us, Kuhn poker's about 3 us) and a class stepping through the first iterations
+#: time (a 200x200 game's or Kuhn poker's) and a class stepping through the first iterations
 #: sees each of them; a larger game's rows cost as much as several iterations, and its page keeps a tenth of its
 #: time for them, as the library does by default (``rmcore.config.HISTORY_SHARE``).
 DENSE_HISTORY_CELLS = 40_000
@@ -95,10 +95,10 @@ PLAIN_PYTHON_RATE = 1.0 / TIME_BUDGET
 #: Tree nodes a CFR iteration walks per second of CPU: a first guess of a tree game's rate, before a chunk was timed
 #: (measured: Leduc's 9,450 nodes 5.7e7 a second, Liar's dice's 294,876 3.7e7; lower, so that a first chunk fits its
 #: budget on a busy machine; the next chunks grow). Without it a first chunk of Liar's dice with 6 sides ran 250
-#: iterations, 8.8 s, and the page halved its way down to what fits an update.
+#: iterations, seconds long, and the page halved its way down to what fits an update.
 CFR_NODES_PER_SECOND = 1e7
 #: A chunk shorter than this (seconds of solver time) is not timed: the call's overhead would dominate. Well under
-#: the governor's least budget (2 ms), so that a chunk sized to its budget is always timed.
+#: the governor's least budget (``governor.MIN_BUDGET``), so that a chunk sized to its budget is always timed.
 TIMED_CHUNK = 0.0005
 
 #: Timed chunks a target waits for before it is priced: a run's first iterations cost more than its later ones (a race
@@ -149,7 +149,7 @@ def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_P
 
 def charted(history: rmcore.History) -> rmcore.History:
     """The checkpoints of ``history`` a chart draws (:func:`chart_rows`): ``history`` itself when that is all of them,
-    since a large game keeps few (copying Liar's dice's 19 checkpoints of 7.7 MB took 35 ms an update)."""
+    since a large game keeps few (copying Liar's dice's checkpoints, megabytes each, took a large part of an update)."""
     rows = chart_rows(history.iterations)
     return history if len(rows) == len(history) else history.rows(rows)
 
@@ -200,10 +200,10 @@ class LiveRun:
         self.update_seconds = 0.0  # wall time of the screen updates so far: the solvers, the frames and the figures
         # Race iterations per second of solver (CPU) time, refined after every chunk. A race iteration advances every
         # run of the race. It starts lower still while a kernel may run as plain Python (rmcore.compile_in_background),
-        # a thousand times slower: a race of 2 on Kuhn takes 2.6 s for a first chunk of 125 iterations there (measured),
-        # most of it recording the checkpoints (every iteration is one at first).
+        # a thousand times slower: a race of 2 on Kuhn takes seconds for a first chunk of 125 iterations there
+        # (measured), most of it recording the checkpoints (every iteration is one at first).
         status = self.kernel_status()
-        uncertain = status in ("python", "compiling")
+        uncertain = status in ("python", "compiling", "failed")
         first_guess = 1e4
         if isinstance(self.primary, rmcore.CFRSolver):  # a large tree: its iterations cost in proportion to its nodes
             first_guess = min(first_guess, CFR_NODES_PER_SECOND / self.primary.game.tree.player.shape[0])
@@ -226,10 +226,17 @@ class LiveRun:
 
     def kernel_status(self) -> str:
         """The slowest of the runs' kernel statuses: ``"compiling"`` (a chunk waits for the kernels compiling in the
-        background), ``"python"`` (small chunks run as plain Python meanwhile), ``"load"`` (the next chunk loads or
-        compiles them) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
+        background), ``"failed"`` (they could not be prepared: small chunks run as plain Python, larger ones never run,
+        :meth:`kernels_problem` says why), ``"python"`` (small chunks run as plain Python meanwhile), ``"load"`` (the
+        next chunk loads or compiles them) or ``"ready"`` (see ``rmcore.MatrixSolver.kernel_status``)."""
         statuses = {solver.kernel_status for solver in self.race.solvers}
-        return next((s for s in ("compiling", "python", "load") if s in statuses), "ready")
+        return next((s for s in ("compiling", "failed", "python", "load") if s in statuses), "ready")
+
+    def kernels_problem(self) -> str | None:
+        """Why this run's kernels could not be prepared on this server (``rmcore.kernels_failed``), or None."""
+        if self.kernel_status() != "failed":
+            return None
+        return rmcore.kernels_failed().get(self.primary.family, "no reason given")
 
     def iterations_now(self) -> int | None:
         """The most iterations a chunk makes now without waiting for a compile (``None``: any number; 0: it waits)."""

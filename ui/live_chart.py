@@ -1,7 +1,7 @@
 """``live_chart``: a Plotly chart that is updated in place, for charts redrawn several times a second.
 
-``st.plotly_chart`` creates the browser's plot afresh on every rerun, about 100 ms per chart on a
-modest laptop, so four live charts managed two updates a second. This Streamlit component
+``st.plotly_chart`` creates the browser's plot afresh on every rerun, so four live charts on a modest
+laptop managed two updates a second. This Streamlit component
 (``st.components.v2``: drawn in the app's own page, no iframe) keeps one plot per chart and hands
 each new figure to ``Plotly.react``, which redraws only what changed.
 
@@ -90,7 +90,7 @@ CHART_CONFIG = {
 }
 #: While a run is live, charts are static except the one under the pointer (the component makes that
 #: one interactive): hover and zoom layers rebuilt on every update of every chart hold the pages to
-#: 3.0-3.5 updates a second instead of 4.2-7 (measured, server and browser pinned to a core each).
+#: fewer updates a second, by a third or more (measured, server and browser pinned to a core each).
 RUNNING_CONFIG = {**CHART_CONFIG, "staticPlot": True}
 
 
@@ -110,7 +110,7 @@ def live_chart(
 
     Later calls with the same key update the same plot in place, keeping the user's zoom; ``every`` > 0 redraws
     it at most once every ``every`` seconds (the latest figure wins). The caption is drawn by the chart itself
-    because every element of a live panel is sent again on each update, about 0.25 ms of a class's server each.
+    because every element of a live panel is sent again on each update, at a cost to a class's server each.
 
     Traces whose ``meta`` is :data:`ui.matrix.space_figure.FIELD` (the field under the strategy space: thousands of
     points that stay put) are drawn, while the chart is static, in a plot of their own under it, again only when their
@@ -144,7 +144,7 @@ def figure_json(payload: dict) -> bytes:
     """``payload`` (figure dicts with numpy arrays) as JSON bytes, NaN as null.
 
     orjson directly: plotly's ``to_json(engine="orjson")`` first walks the whole figure to clean it, which takes
-    longer than the encoding itself (measured: 0.16 vs 0.09 ms for the strategy chart) and is needed only for types our
+    longer than the encoding itself (measured on the strategy chart) and is needed only for types our
     figure builders never produce; those few go through ``default``.
     """
     return orjson.dumps(payload, default=_plain, option=orjson.OPT_SERIALIZE_NUMPY)

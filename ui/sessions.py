@@ -3,9 +3,9 @@
 
 Streamlit keeps a disconnected session in a time-to-live cache that drops expired entries only when the cache is next
 written or counted: on a server no new tab reaches, a class's closed sessions (their solvers, histories and figures)
-stay in memory however long ago their window ended (measured: 20 closed Leduc races held 1.3 GB). No public API reaps
-them, so :func:`reap` asks that cache to drop its expired entries; a thread does it every few seconds. The memory
-freed goes back to the operating system: CPython's allocator and glibc's keep freed blocks for reuse, and
+stay in memory however long ago their window ended (measured: 20 closed Leduc races held over a gigabyte). No public
+API reaps them, so :func:`reap` asks that cache to drop its expired entries; a thread does it every few seconds. The
+memory freed goes back to the operating system: CPython's allocator and glibc's keep freed blocks for reuse, and
 ``malloc_trim`` hands the free pages back.
 """
 

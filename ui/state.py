@@ -233,8 +233,8 @@ def link_tree_game(uploaded) -> None:
 
 
 def _efg_param_of(uploaded) -> str:
-    """``link.efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's 24 MB
-    took 1.5 s, on every run of the page)."""
+    """``link.efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's
+    text took more than a second, on every run of the page)."""
     made = st.session_state.get("kuhn_efg_param")
     if made is None or made[0] != uploaded.digest:
         made = (uploaded.digest, link.efg_param(uploaded.text))

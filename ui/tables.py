@@ -1,6 +1,6 @@
 """Small tables drawn as Markdown: a live page redraws its tables several times a second.
 
-``st.table`` of a styled DataFrame cost about 6 ms of the server's time per update (the Styler and the Arrow
+``st.table`` of a styled DataFrame cost milliseconds of the server's time per update (the Styler and the Arrow
 conversion), a fifth of everything else an update of the matrix page costs; the same table as Markdown costs
 a few microseconds and looks the same.
 """

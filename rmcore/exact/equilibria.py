@@ -86,7 +86,7 @@ MAX_SUPPORT_ACTIONS = 12
 #: they stop and say so (a Lemke-Howson pivot of a 1000x1000 game costs milliseconds, and a path may be thousands of
 #: pivots long).
 TIME_LIMIT = 10.0
-#: Choices of constraints solved at once in :func:`vertex_enumeration` (a batch of 8x8 systems: 4 MB).
+#: Choices of constraints solved at once in :func:`vertex_enumeration` (a batch of 8x8 systems: 8,192 x 64 doubles).
 _BATCH = 8192
 #: Most pivots Lemke-Howson makes before giving up (a path is usually tens or hundreds of pivots long; the longest
 #: known are exponential, Savani & von Stengel 2006).
@@ -436,7 +436,7 @@ def _pivot(tableau: np.ndarray, basis: np.ndarray, entering: int) -> int:
     leaving = int(basis[best])
     tableau[best] /= tableau[best, entering]
     pivot_row = tableau[best].copy()
-    tableau -= np.outer(tableau[:, entering], pivot_row)  # (one rank-one update: 200x400 in about 0.2 ms)
+    tableau -= np.outer(tableau[:, entering], pivot_row)  # (one rank-one update, in one numpy call)
     tableau[best] = pivot_row
     basis[best] = entering
     return leaving

@@ -32,7 +32,7 @@ def _maximin(payoffs: np.ndarray) -> np.ndarray:
     alone, ``[[1e6 + 0.001, 1e6], [1e6, 1e6 + 0.001]]`` has differences of 1e-9 and came back as ``(0, 1)``, not an
     equilibrium. Shifting and scaling by positive numbers changes no strategy's standing.
     """
-    from scipy.optimize import linprog  # imported here: scipy.optimize costs 0.6 s at start-up
+    from scipy.optimize import linprog  # imported here: scipy.optimize is slow to import, and many runs solve no LP
 
     m, n = payoffs.shape
     low, high = float(payoffs.min()), float(payoffs.max())

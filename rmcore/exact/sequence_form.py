@@ -44,7 +44,7 @@ class _SequenceForm(NamedTuple):
 
 def _sequence_form(game: TreeGame) -> _SequenceForm:
     """Walk the tree once: each node's sequence for both players, each leaf's term of A (chance x payoff)."""
-    from scipy import sparse  # imported here: scipy costs 0.6 s at start-up
+    from scipy import sparse  # imported here: scipy is slow to import, and many runs solve no LP
 
     tree = game.tree
     infosets = len(game.infosets)

@@ -56,8 +56,8 @@ from ..trees.game import CHANCE_NODE, TreeGame, chance_of, check_tree_game, chil
 
 __all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS", "MAX_EFG_STRING_CHARS"]
 
-#: Longest ``.efg`` text read, in characters: Leduc hold'em written out is 0.8 MB, Liar's dice with six sides some
-#: 25 MB; parsing 50 MB takes Python about a minute.
+#: Longest ``.efg`` text read, in characters: about twice Liar's dice with six sides written out, the largest game the
+#: tree page runs (Leduc hold'em is some 0.8 million characters); parsing that much takes Python about a minute.
 MAX_EFG_CHARS = 50_000_000
 
 #: Most characters the histories of all nodes may hold together (each node's history is the action names from the
@@ -66,7 +66,7 @@ MAX_EFG_CHARS = 50_000_000
 MAX_EFG_HISTORY_CHARS = 50_000_000
 
 #: Longest quoted string read (a title, a name, an action), in characters: names are shown on pages and in every
-#: node's history (a 25 MB title read whole by a backtracking expression takes 4.95 GB).
+#: node's history (a title of 25 million characters read whole by a backtracking expression takes gigabytes).
 MAX_EFG_STRING_CHARS = 10_000
 
 #: Longest number read, in characters: a double written exactly as a decimal needs at most about 770 digits.
@@ -156,7 +156,7 @@ def _string_end(text: str, opening: int, line: int) -> int:
 
 def _tokens(text: str) -> Iterator[_Token]:
     """The tokens of ``text``, one at a time: a file of millions of them is refused by what reads them as soon as it
-    has read too many, before they fill the memory (a list of a 30 MB file's tokens took 2 GB)."""
+    has read too many, before they fill the memory (a list of a large file's tokens takes many times its size)."""
     line, position, end = 1, 0, len(text)
     match = _TOKEN.match
     while position < end:
@@ -590,7 +590,7 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         node = nodes[index]
         last_seen[0] = index
         payoff = above + (outcomes[node.outcome].payoff if node.outcome else 0)
-        if payoff.denominator.bit_length() > _MAX_SUM_BITS:  # (each further sum would cost more: 94 s for 4.4 MB)
+        if payoff.denominator.bit_length() > _MAX_SUM_BITS:  # (each further sum would cost more, for minutes)
             raise _Refusal(
                 node.line,
                 f"the payoffs of the outcomes on the path to this node add up to a fraction whose denominator has "

@@ -55,10 +55,10 @@ MAX_NUMBER_CHARS = 100
 #: a line break or a NUL, which no path has.
 _LOOKS_LIKE_TEXT = re.compile(r"\s*(NFG(\s|$)|$)|.*[\n\r\x00]", re.DOTALL)
 
-# One token after optional white space. A number must end where a token may end: "12abc" is one malformed word, not
-# the number 12 and a word. A quoted text is found by _Reader._string from its opening quote: an expression
-# "(?:[^"\\]|\\.)*" keeps a backtracking entry per character (300 MB for a text of 2 MB). Gambit takes ``\"`` in a
-# string for a quote; every other backslash stays as it is.
+# One token after optional white space. A number must end where a token may end: "12abc" is one malformed word, not the
+# number 12 and a word. A quoted text is found by _Reader._string from its opening quote: an expression
+# "(?:[^"\\]|\\.)*" keeps a backtracking entry per character (memory a hundred times the text's size). Gambit takes
+# ``\"`` in a string for a quote; every other backslash stays as it is.
 _TOKEN = re.compile(
     r"""\s*(?:
         (?P<brace>[{}])

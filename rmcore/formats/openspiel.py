@@ -40,9 +40,10 @@ __all__ = [
 
 #: Most moves the histories of all the states a conversion creates may hold together. Each OpenSpiel state keeps its
 #: whole history, and a walk keeps every state it has created and not yet expanded: in a game of long plays (chess, go)
-#: the walk goes deep first and its memory grows with the square of the nodes built (3.2 GB at 4,000 nodes of chess).
+#: the walk goes deep first and its memory grows with the square of the nodes built (gigabytes at 4,000 nodes of
+#: chess).
 #: Liar's dice with 6 sides, the largest game the tree page runs, creates 2.5 million moves' worth (294,883 states);
-#: at this cap chess is refused after 0.6 s with the process at 0.41 GB at most (at 10 million: 0.78 GB).
+#: at this cap chess is refused within a second, its process well inside its memory limit.
 MAX_OPENSPIEL_MOVES = 4_000_000
 #: Fewest moves per state's history, on average, for a refusal by ``max_moves`` to blame the length of the plays: the
 #: walk goes deep first, and in chess (281 at the cap) or go on 5x5 (50) its states' histories grow with it. Below it
@@ -50,8 +51,8 @@ MAX_OPENSPIEL_MOVES = 4_000_000
 _LONG_PLAYS = 40
 #: :func:`load_openspiel`'s limits by default: the child process is stopped past this many seconds (loading and
 #: converting Liar's dice with 6 sides, 294,883 states, took 30 s on a busy two-core machine) or when its address
-#: space would pass this many megabytes (its Python, numpy and numba take about 350 MB of it before OpenSpiel starts;
-#: Liar's dice with 6 sides reaches about 700 MB).
+#: space would pass this many megabytes (its Python, numpy and numba take a sixth of it before OpenSpiel starts;
+#: Liar's dice with 6 sides reaches a third).
 OPENSPIEL_SECONDS = 60.0
 OPENSPIEL_MEGABYTES = 2048
 #: OpenSpiel's player id of chance (``pyspiel.PlayerId.CHANCE``), without importing OpenSpiel.
@@ -286,14 +287,18 @@ def load_openspiel(
     if how == "time":
         raise ValueError(f"OpenSpiel did not load and convert {text} within {seconds:g} s, so it was stopped")
     if how == "memory":
-        raise ValueError(f"OpenSpiel needed more than {megabytes:,} MB to load and convert {text}, so it was stopped")
+        raise ValueError(
+            f"OpenSpiel needed more than its limit of {megabytes:,} MB to load and convert {text}, so it was stopped"
+        )
     if how != "done":
         raise ValueError(f"OpenSpiel crashed loading or converting {text} ({how}); the game cannot be run here")
     kind, value = answer
     if kind == "refused":
         raise ValueError(value)
     if kind == "memory":
-        raise ValueError(f"OpenSpiel needed more than {megabytes:,} MB to load and convert {text}, so it was stopped")
+        raise ValueError(
+            f"OpenSpiel needed more than its limit of {megabytes:,} MB to load and convert {text}, so it was stopped"
+        )
     check_tree_game(value)
     return value
 

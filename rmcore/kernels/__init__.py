@@ -15,6 +15,10 @@ family that calls :mod:`rng` would keep running an edited generator's old code. 
 a family file's cache is stamped with its own content and that of every kernel file it reads through
 :func:`sibling`, so an edit to ``rng.py`` recompiles both families, while an edit to ``tree.py`` leaves the matrix
 kernel's cache alone.
+
+Both that stamp and :func:`rmcore._runtime.on_disk` read numba's private cache classes (``numba.core.caching``), which
+any numba release may change: ``requirements.txt`` and ``pyproject.toml`` pin the releases this is tested with
+(:data:`NUMBA_TESTED`), and a numba whose classes are not the ones read here fails with a message that says so.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from numba.core import caching
 from numba.extending import register_jitable
 
 __all__ = [
+    "NUMBA_TESTED",
     "TWIN_SUFFIX",
     "FAMILIES",
     "ALIGNMENT",
@@ -44,6 +49,12 @@ __all__ = [
     "family_stamp",
 ]
 
+#: The numba releases the kernels, their family stamp and the check of numba's disk cache are tested with: the pin in
+#: ``requirements.txt`` and ``pyproject.toml``, and the range the installation docs list. Besides the private cache
+#: classes (``numba.core.caching``: the locators' list, ``Cache._index_key``, the index file's ``_load_index``) and a
+#: dispatcher's ``typeof_pyval``, ``overloads`` and ``targetctx``, the kernels use ``numba.extending.intrinsic`` with
+#: llvmlite's IR builder (the fused multiply-add of ``kernels/matrix.py``; numba pins its own llvmlite).
+NUMBA_TESTED = ">=0.68,<0.69"
 #: The module names of the kernel files loaded again as plain Python end with this (``python_twin``).
 TWIN_SUFFIX = "_python_twin"
 #: The kernel families, each compiled and cached as a whole (``python -m rmcore._compile FAMILY``).
@@ -112,9 +123,10 @@ def python_twin(name: str):
 
     The same loops as plain Python functions: a thousand times slower, but they need no compile, so a server whose
     numba cache is empty answers at once while the family compiles in a process of its own. The kernels use no
-    ``fastmath`` (no reassociated sums, no contracted multiply-adds), so the twin computes the same numbers to the
-    last bit (``tests/test_kernel_twin.py``). The random number generator's uint64 arithmetic wraps around by design:
-    call the twin under ``np.errstate(over="ignore")``.
+    ``fastmath`` (no reassociated sums, no contracted multiply-adds) but in the three functions of a wide matrix game's
+    rows (``kernels.matrix.WIDE_ROWS`` columns or more, a game the twin never stands in for), so the twin computes the
+    same numbers to the last bit (``tests/test_kernel_twin.py``). The random number generator's uint64 arithmetic
+    wraps around by design: call the twin under ``np.errstate(over="ignore")``.
     """
     spec = importlib.util.spec_from_file_location(f"{__name__}.{name}{TWIN_SUFFIX}", os.path.join(_HERE, f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
@@ -171,8 +183,24 @@ class _InTreeFamily(_FamilyStamp, caching.InTreeCacheLocator):
     """In the package's ``__pycache__`` otherwise."""
 
 
-# numba offers no public hook for a file's stamp: its cache asks each class of this list in turn (numba.core.caching).
-# Ours go first and answer only for this package's files; every other function is cached as numba does it.
-for _locator in (_InTreeFamily, _UserDirectoryFamily):
-    if _locator not in caching.CacheImpl._locator_classes:
-        caching.CacheImpl._locator_classes.insert(0, _locator)
+def _stamp_families(cache_classes) -> None:
+    """Put the family-stamped locators first in numba's list of cache locators (``CacheImpl._locator_classes``).
+
+    numba offers no public hook for a file's stamp: its cache asks each class of that list in turn. Ours go first and
+    answer only for this package's files; every other function is cached as numba does it. A numba without that list
+    would cache a family under its own file's stamp alone (an edited ``rng.py`` would leave its families' old code
+    running): an ``ImportError`` that names the releases tested says so instead.
+    """
+    locators = getattr(cache_classes, "_locator_classes", None)
+    if not isinstance(locators, list):
+        raise ImportError(
+            f"rmcore's kernels are tested with numba {NUMBA_TESTED}, and numba {numba.__version__} has no list of "
+            "cache locators (numba.core.caching.CacheImpl._locator_classes) to stamp each kernel family's cache with "
+            f"the files it reads: install numba{NUMBA_TESTED}"
+        )
+    for locator in (_InTreeFamily, _UserDirectoryFamily):
+        if locator not in locators:
+            locators.insert(0, locator)
+
+
+_stamp_families(caching.CacheImpl)

@@ -2,7 +2,7 @@
 
 A rule's variant (its strategy map, optimism, sampling, update order, averaging, a fixed opponent) is a
 :class:`MatrixFlags` of plain integers read at run time, so one compiled kernel serves them all; step sizes are numbers
-in the state. One iteration t (see ``rmcore/matrix.py`` for the rules' mathematics and papers):
+in the state. One iteration t (see ``rmcore/matrix/solver.py`` for the rules' mathematics and papers):
 
 1. ``x_t`` and ``y_t`` from each player's state (:func:`play`);
 2. payoff vectors ``u1 = A y_t`` and ``u2 = B^T x_t`` (sampled: ``A[:, b]`` and ``B[a, :]`` for ``a ~ x_t``,
@@ -10,10 +10,11 @@ in the state. One iteration t (see ``rmcore/matrix.py`` for the rules' mathemati
 3. each player's update from its payoff vector and value (:func:`learn`);
 4. the weighted strategy sums ``S += w_t x_t`` with ``w_t = t ** averaging_power``.
 
-No ``fastmath`` but in one place: every sum adds in the order written here, so results never depend on where an array
-lies in memory, and the same file run as plain Python (the twin, ``rmcore.kernels.python_twin("matrix")``) gives the
-same bits for every game with fewer than :data:`WIDE_ROWS` columns. A wider game's row sums are added in vector
-registers (:func:`_long_row_dot`).
+No ``fastmath`` but in the three functions of wide rows (:func:`_long_row_dot`, :func:`_long_add_row_times`,
+:func:`_fused_row`): every other sum adds in the order written here, so results never depend on where an array lies in
+memory, and the same file run as plain Python (the twin, ``rmcore.kernels.python_twin("matrix")``) gives the same bits
+for every game with fewer than :data:`WIDE_ROWS` columns. A wider game's row sums are added in vector registers,
+reassociated, with fused multiply-adds, and the twin never stands in for it.
 """
 
 from __future__ import annotations
@@ -880,7 +881,7 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
 
     A fixed opponent keeps ``y`` (``state.y``) constant, and only the row player learns. The records
     (:class:`MatrixFlags`, :class:`MatrixState`, :class:`MatrixRecord`) come as plain tuples of their fields: numba
-    types a plain tuple of arrays in C, a NamedTuple in Python, array by array (3 us a call).
+    types a plain tuple of arrays in C, a NamedTuple in Python, array by array (a cost on every call).
     """
     flags, s = MatrixFlags(*flag_fields), MatrixState(*state_fields)
     record = MatrixRecord(*record_fields)

@@ -1,7 +1,7 @@
 """The game-tree kernels: one tree layout, one reach pass, one CFR pass, one best-response pass; Monte Carlo CFR's
 sampled walks and magnetic mirror descent.
 
-The layout (:class:`TreeArrays`, built by ``rmcore/tree_builder.py`` for every game). Histories whose subtrees have
+The layout (:class:`TreeArrays`, built by ``rmcore/trees/builder.py`` for every game). Histories whose subtrees have
 the same shape (the same kinds of node, the same players, the same numbers of actions, all the way down) are
 *blocks*: every deal of a poker game is one such subtree, and so is every outcome of a chance node between two
 rounds, every card a Goofspiel player may play. A block's histories are consecutive nodes, in the order a depth-first
@@ -688,7 +688,7 @@ def run_cfr(tree_fields, state_fields, variant_fields, first_iteration, last_ite
 
     The records (:class:`TreeArrays`, :class:`CFRState`, :class:`CFRFlags`, :class:`CFRRecord`) come as plain tuples
     of their fields: numba types a plain tuple of arrays in C, a NamedTuple in Python, array by array, which made a
-    call on Kuhn poker 6 us instead of 3.5 (``metrics()`` is such a call).
+    call on Kuhn poker nearly twice as long (``metrics()`` is such a call).
     """
     tree, state, variant = TreeArrays(*tree_fields), CFRState(*state_fields), CFRFlags(*variant_fields)
     record = CFRRecord(*record_fields)

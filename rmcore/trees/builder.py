@@ -50,7 +50,7 @@ MAX_TREE_NODES = 3_000_000
 
 #: Most cells of a policy array (information sets times the most actions at one of them): a solver keeps a dozen
 #: arrays of that shape. Liar's dice with six sides has 24,576 x 13; a decision of 10,000 actions above 10,000
-#: information sets would make each of them 800 MB.
+#: information sets would make each of them a hundred million doubles.
 MAX_POLICY_CELLS = 4_000_000
 
 

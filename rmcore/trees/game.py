@@ -332,7 +332,7 @@ def opponent_rows(game: TreeGame, opponent) -> tuple[int, np.ndarray]:
             "(rmcore.fixed_strategy builds one)"
         )
     # Rows by name, looked up once: a name looked up per entry walked all 24,576 of Liar's dice (6 sides) 36,864
-    # times, 7 s for a fixed player's 12,288 sets.
+    # times, seconds for a fixed player's 12,288 sets.
     row_of = {name: k for k, name in enumerate(game.infosets)}
     unknown = [name for name in opponent if name not in row_of]
     if unknown:

@@ -103,7 +103,6 @@ def _expand(rules: LiarsDiceRules):
     the first), how many bids were made, their names, and whether the last bid was called a lie. The names and the last
     bid are carried rather than recomputed from the whole sequence: the build of six sides is the faster for it.
     """
-    # (Measured when chosen: the build of six sides took 2.8 s recomputing them, 1.6 s carrying them.)
     sides, liar = rules.sides, rules.liar
     roll = Fraction(1, sides)
     outcomes = tuple(f"roll {face}" for face in range(1, sides + 1))

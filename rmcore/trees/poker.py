@@ -120,7 +120,7 @@ class KuhnRules:
 
 
 #: The raise sizes (antes) and raises per round a LeducRules accepts: up to 4 raises a round the tree has at most
-#: 29,970 nodes (2 make OpenSpiel's 9,450); 60 made 5.3 million nodes, 124 s and 3.3 GB to build.
+#: 29,970 nodes (2 make OpenSpiel's 9,450); 60 made 5.3 million nodes, minutes and gigabytes to build.
 LEDUC_RAISES = (0.25, 100.0)
 LEDUC_MAX_RAISES = (1, 4)
 

@@ -45,7 +45,7 @@ DEFAULT_FOLDERS = (CHECKOUT / "atlas-results",)
 MAX_OFFERED = 200
 #: The largest zip accepted, in megabytes (a sweep's file is a few kB to a few MB); the most its result files may
 #: unpack to, each and in all (counted as they unpack, whatever the zip declares); the most its central directory may
-#: take (every member costs the reader a record before anything is unpacked: 8 MB is some 40,000 members).
+#: take (every member costs the reader a record before anything is unpacked: a limit of 8 MB is some 40,000 members).
 ZIP_MEGABYTES = 200
 MEMBER_MEGABYTES = 100
 UNZIPPED_MEGABYTES = 500

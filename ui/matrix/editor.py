@@ -130,7 +130,7 @@ def _cells(cells: pd.DataFrame, what: str) -> list[list]:
     return [["" if pd.isna(cell) else str(cell).strip() for cell in row] for row in cells.itertuples(index=False)]
 
 
-#: Largest CSV read, in megabytes (a 200x200 game of long numbers is well under 1 MB).
+#: Largest CSV read, in megabytes (a 200x200 game of long numbers is well within it).
 UPLOAD_MEGABYTES = 2
 #: Largest file the uploader accepts, in megabytes. Streamlit refuses a larger one in the browser with a red chip and no
 #: words, so it is set well above what is read: a file between the two gets a sentence that says why it was not loaded.

@@ -286,7 +286,7 @@ def _nfg() -> None:
             st.rerun()
     state.show("upload_nfg", place=said)
     game = st.session_state.game
-    # The text is made only when the button is clicked (a 200x200 game takes 30 ms, too much for every rerun).
+    # The text is made only when the button is clicked (a 200x200 game's is too slow to make on every rerun).
     st.download_button(
         "Download as .nfg",
         lambda: rmcore.write_nfg(game),

@@ -40,7 +40,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     one).
 
     Every element here is sent again on each screen update of a running page, and with a class on one server each one
-    costs the server about 0.25 ms per update (benchmarks/load.py): the panel draws no container it does not need.
+    costs the server time on every update (``benchmarks/load.py``): the panel draws no container it does not need.
     """
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
@@ -175,11 +175,16 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
     """Iteration 0: the live panel's places, each chart waiting for the first update (its starting regrets drawn), in
     the order :func:`draw` draws them, so that Run only redraws the charts the page has already mounted."""
     solver, game = run.primary, run.primary.game
-    metrics = solver.metrics()
+    try:
+        metrics = solver.metrics()
+    except (rmcore.KernelsCompiling, rmcore.KernelsUnavailable):  # (a game too large for plain Python, uncompiled)
+        metrics = None
     with st.container():
         _numbers(run, metrics, state.running("matrix"), None)
         waiting_for_compile = state.running("matrix") and run.waits_for_compile()
-        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else explain_matrix.PRESS_TO_START)
+        st.info(
+            explain.waiting_for_kernels(run.kernels_problem()) if waiting_for_compile else explain_matrix.PRESS_TO_START
+        )
     with st.container():
         live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
@@ -224,10 +229,11 @@ def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver
     )
 
 
-def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int | None) -> None:
-    """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode."""
+def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, running: bool, shown_at: int | None) -> None:
+    """The iteration, the speed, the gap and the value: four metrics, or one compact line in presentation mode
+    (``metrics`` None at iteration 0 of a game too large for plain Python while its solver is not compiled)."""
     rate = run.iterations_per_second()
-    gap_name = "nash_conv" if metrics.nash_conv is not None else "learner's best-response gain"
+    gap_name = "nash_conv" if run.primary.is_self_play else "learner's best-response gain"
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
     gap = f"{metrics.gap:.3e}" if run.iteration else "-"
@@ -236,8 +242,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics, running: bool, shown_at: int
         st.markdown(explain_matrix.compact_numbers(iteration, gap_name, gap, value, speed))
         return
     with st.container(horizontal=True):  # one block, not five (columns): every block is one more message per update
-        compile_seconds = run.compile_seconds()
-        note = None if compile_seconds is None else explain.compiling(compile_seconds, "matrix")
+        note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "matrix")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric("iterations / second", speed)
         st.metric(gap_name, gap)
@@ -259,10 +264,11 @@ def _value_label(game: rmcore.MatrixGame) -> str:
 def _answer(
     average: rmcore.Policy | None,
     solver: rmcore.MatrixSolver,
-    metrics: rmcore.Metrics,
+    metrics: rmcore.Metrics | None,
     exact: rmcore.ExactSolution | None,
 ) -> None:
-    """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet)."""
+    """The exact answer beside the running averages (``None`` at iteration 0, where there is no average yet, and
+    ``metrics`` may be None)."""
     game = solver.game
     heading = "### The answer\n\n"  # in the markdown under it: one element, not two, on every screen update
     if exact is not None:

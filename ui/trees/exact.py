@@ -1,8 +1,8 @@
 """The exact answer of the tree page's game (the sequence-form LP, ``rmcore.solve_exactly``), solved once per game
 on this server, in a background thread, so that no game blocks the page while its LP runs.
 
-Measured on this machine (2 cores, shared): Leduc's LP takes about 0.2 s, Liar's dice with 6 sides' (294,883
-histories) 3 to 5 s; HiGHS releases the GIL meanwhile (the page's own thread was never held up more than 52 ms). Every
+Leduc's LP takes a fraction of a second, Liar's dice with 6 sides' (294,883 histories) seconds; HiGHS releases the GIL
+meanwhile (the page's own thread is held up for no more than a few screen updates' drawing). Every
 game the page runs (``games.MAX_PAGE_NODES``) is therefore solved; a page draws without the answer, saying so, until
 it is there.
 """
@@ -21,7 +21,7 @@ import rmcore
 from .. import explain_trees
 
 #: Seconds, from when a game's LP was first asked for, that a page waits for its answer before drawing without it:
-#: Leduc's (0.2 s) is there at once; the largest games' follow on a later update, and the live panel never waits for
+#: Leduc's is there at once; the largest games' follow on a later update, and the live panel never waits for
 #: them again (half a second on every update held Liar's dice with 6 sides under one chart update a second).
 WAIT_SECONDS = 1.0
 #: Most LPs solved at once on the server: one, so that thirty sessions opening a large game queue its solve instead

@@ -35,10 +35,12 @@ ENTRY_OF_CLASSIC = {"kuhn": "kuhn", "sliders": "kuhn", "leduc": "leduc"}
 _OFFERED_AS_CLASSIC = set(ENTRY_OF_CLASSIC.values())
 
 #: Most tree nodes the page runs. The largest catalogue game, Liar's dice with 6 sides, has 294,876 (its 294,883
-#: histories less the 7 chance nodes of the deal): one CFR iteration takes about 8 ms, a checkpoint 7.7 MB; a tree
-#: ten times larger would keep two checkpoints a session and leave the page under two chart updates a second.
+#: histories less the 7 chance nodes of the deal): one CFR iteration takes 1.92 ms (the row tree_cfr_liars_dice_6 of
+#: docs/performance/bench.json), a checkpoint several megabytes; a tree ten times larger would keep two checkpoints a
+#: session and leave the page under two chart updates a second.
 MAX_PAGE_NODES = 300_000
-#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is 24 MB (reading it took 14 s here);
+#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is some 24 million characters (reading it
+#: takes seconds);
 #: under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
 EFG_READ_MEGABYTES = 30
 #: Largest file the uploader accepts, in megabytes. Streamlit refuses a larger one in the browser with a red chip and

@@ -121,12 +121,14 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     solver = run.primary
     try:
         metrics = solver.metrics()
-    except rmcore.KernelsCompiling:  # (a game too large for plain Python, on a server still compiling its solvers)
+    except (rmcore.KernelsCompiling, rmcore.KernelsUnavailable):  # (a game too large for plain Python, uncompiled)
         metrics = None
     with st.container():
         _numbers(run, metrics, None)
         waiting_for_compile = state.running("kuhn") and run.waits_for_compile()
-        st.info(explain.WAITING_FOR_COMPILE if waiting_for_compile else explain_trees.PRESS_TO_START)
+        st.info(
+            explain.waiting_for_kernels(run.kernels_problem()) if waiting_for_compile else explain_trees.PRESS_TO_START
+        )
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
@@ -186,8 +188,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
         )
         return
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
-        compile_seconds = run.compile_seconds()
-        note = None if compile_seconds is None else explain.compiling(compile_seconds, "tree")
+        note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         st.metric(f"{gap_name} ({name})", gap)
         st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(run.primary.learner))

@@ -17,9 +17,11 @@ from ..live_chart import live_chart
 from . import figures
 
 #: While training, the tree's colours are redrawn once a second: its 80 labels made every screen update about a third
-#: dearer in the browser (5.5 -> 3.6 updates a second, measured pinned), and its colours change slowly after the start.
+#: dearer in the browser (measured with the server and the browser pinned to a core each), and its colours change slowly
+#: after the start.
 TREE_EVERY = 1.0
-#: "Show iteration t" re-derives any iteration's trace up to this one (about 0.2 s at 100,000 on a laptop core).
+#: "Show iteration t" re-derives any iteration's trace up to this one (a fraction of a second at 100,000 on a laptop
+#: core).
 MAX_RETRACE = 100_000
 _DEALS = [
     f"{rmcore.trees.kuhn.CARDS[c1]}·{rmcore.trees.kuhn.CARDS[c2]}"
