@@ -102,3 +102,30 @@ def test_sessions_on_the_same_matrix_game_share_one_lp_and_one_equilibria(monkey
             answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
             assert ("value" in answer) if link is zero_sum else ("Nash equilibri" in answer)
     assert len(solved) == 1 and len(found) == 1
+
+
+def test_the_matrix_page_says_its_answer_is_on_its_way_and_shows_it_once_there(monkeypatch):
+    import ui.matrix.state
+
+    gate = threading.Event()
+    solve_exactly = rmcore.solve_exactly
+
+    def queued(game):  # (as if other games' answers were computed ahead of this one)
+        gate.wait(30)
+        return solve_exactly(game)
+
+    monkeypatch.setattr(rmcore, "solve_exactly", queued)
+    monkeypatch.setattr(ui.matrix.state, "WAIT_SECONDS", 0.0)
+    game = {"matrix": json.dumps({"name": "Queued", "A": np.random.default_rng(51).normal(size=(4, 3)).tolist()})}
+    try:
+        app = opened(game)
+        app.button(key="matrix_step_10").click().run()
+        assert not app.exception and app.session_state.matrix_live.iteration == 10
+        assert any("still being computed on this server" in i.value for i in app.info)
+    finally:
+        gate.set()
+    exact.answer(queued, exact.matrix_key(app.session_state.game), app.session_state.game, wait=None)
+    app.button(key="matrix_step_10").click().run()
+    answer = next(m.value for m in app.markdown if m.value.startswith("### The answer"))
+    assert "Exact value by linear programming" in answer
+    assert not any("still being computed" in i.value for i in app.info)
