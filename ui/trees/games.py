@@ -1,7 +1,8 @@
 """The tree page's games: the catalogue's (``rmcore.TREE_GAMES``) with their parameters, and the user's own, read from
 a Gambit ``.efg`` file (uploaded, or carried by a share link).
 
-No Streamlit here: what a game is called, how big it is, and reading an uploaded file into a game the page can run.
+No Streamlit call here: what a game is called, how big it is, and reading an uploaded file into a game the page can
+run.
 """
 
 from __future__ import annotations
