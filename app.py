@@ -5,6 +5,9 @@ import streamlit as st
 
 import rmcore
 from ui import controls, link, sessions, state
+from ui.atlas import state as atlas_state
+from ui.matrix import state as matrix_state
+from ui.trees import state as trees_state
 
 # Nothing compiles in this process: both kernel families compile in processes of their own from the first page view,
 # and small runs go on as plain Python meanwhile (rmcore/_runtime.py).
@@ -12,7 +15,11 @@ rmcore.compile_in_background()
 rmcore.prepare_kernels()
 # Closed tabs' sessions are let go once their reconnect window ends (ui/sessions.py).
 sessions.start_reaping()
+# Each page's state, created on a session's first run whichever page it opens: the link may carry both pages' games.
 state.init()
+trees_state.init()
+atlas_state.init()
+matrix_state.init()
 # The favicon is a file of the app's own: a Material icon name makes the browser fetch the icon from the internet, and
 # the app works offline. Presentation mode opens with the sidebar folded away: the page gets the projector's whole
 # width.

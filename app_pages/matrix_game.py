@@ -4,8 +4,9 @@ import streamlit as st
 
 from ui import controls, escape, explain, state
 from ui.matrix import field_lessons, last_iterate, lesson, settings, space, view
+from ui.matrix import state as matrix_state
 
-state.label_link_algorithm()
+matrix_state.label_link_algorithm()
 presenting = state.presenting()
 if not presenting:
     st.title("Regret matching on a matrix game")

@@ -1,5 +1,6 @@
-"""How long a 300-frame animation of the strategy chart takes to make, as the page and ``ui.animation.animate`` make it
-(a measurement, printed and written to ``docs/performance/animation.json``; speed targets are not asserted in tests):
+"""How long a 300-frame animation of the strategy chart takes to make, as the page and
+``ui.matrix.animation.animate`` make it (a measurement, printed and written to ``docs/performance/animation.json``;
+speed targets are not asserted in tests):
 
     python -m benchmarks.animation_rate                  # matching pennies under Hedge, 600 iterations, 300 frames
     python -m benchmarks.animation_rate --frames 150 --tabs 3
@@ -20,7 +21,7 @@ import imageio.v3 as iio
 
 import rmcore
 from benchmarks import results
-from ui import animation
+from ui.matrix import animation
 
 
 def _frames_in(made: bytes, kind: str) -> tuple[int, int, int]:

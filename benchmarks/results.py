@@ -107,7 +107,8 @@ PAGE_RATE_TARGET = 0.6
 def settings() -> dict[str, str]:
     """The configured numbers prose names beside the measured ones: settings, not measurements, read from the code so
     that they cannot drift from it (``{{ setting_update_interval }}`` is ``0.1 s``)."""
-    from ui import animation, governor, live
+    from ui import governor, live
+    from ui.matrix import animation
 
     return {
         "setting_update_interval": f"{live.UPDATE_INTERVAL:g} s",

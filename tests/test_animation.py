@@ -1,13 +1,14 @@
-"""ui/animation.py: animations of the strategy chart have the frames and the size asked for (read back with imageio),
-stills are SVG and PDF, and bad arguments are refused with a reason. Drawing needs kaleido and a Chrome or Chromium."""
+"""ui/matrix/animation.py: animations of the strategy chart have the frames and the size asked for (read back with
+imageio), stills are SVG and PDF, and bad arguments are refused with a reason. Drawing needs kaleido and a Chrome or
+Chromium."""
 
 import imageio.v3 as iio
 import numpy as np
 import pytest
 
 import rmcore
-from ui import animation, fields
-from ui.matrix import space_figure
+from ui import fields
+from ui.matrix import animation, space_figure
 
 
 @pytest.fixture(scope="module")

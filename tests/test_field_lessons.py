@@ -136,8 +136,7 @@ def test_no_caption_of_a_lesson_says_a_thing_twice(app, name):
 
 def test_the_pennies_lessons_export_draws_both_rules_by_name(app):
     """The page's animation and stills take what its panel drew: both runs of the race, each by its rule's name."""
-    from ui import animation
-    from ui.matrix import space
+    from ui.matrix import animation, space
 
     app.button(key="field_lesson_pennies").click().run()
     app.button(key="matrix_step_100").click().run()

@@ -1,11 +1,21 @@
-"""No import circles inside a package: dependencies point one way (pages -> ui -> rmcore, and within each).
+"""No import circles inside a package: dependencies point one way (pages -> ui -> rmcore, and within each); and no
+import inside ``ui/`` runs back up to a room above it.
 
 The graph is read from the source with ``ast``, not by importing: an edge ``a -> b`` for every ``import`` or
 ``from ... import`` in ``a`` that names module ``b`` of the same project (``from . import x`` names the module ``x``
 when there is one, else the package itself). Module-level imports run when the module is imported and must form no
 circle; imports inside a function run later, but a circle through them is still a circle in the design.
 
-``python -m tests.test_imports`` prints every edge and any circle.
+Up, in ``ui/``: the modules directly in ``ui/`` (``ui/*.py``: session-wide state, the live controller, words, shared
+chart pieces) are the floor every page's room stands on; each room is a folder under it (``ui/matrix/``,
+``ui/trees/``, ``ui/atlas/``), and a folder inside a room would stand on that room. An import runs up when the
+imported module lies in a folder strictly inside the importing module's own folder: ``ui/state.py ->
+ui/matrix/editor.py`` and ``ui/link.py -> ui/trees/games.py`` run up, ``ui/matrix/view.py -> ui/charts.py`` runs
+down, ``ui/atlas/links.py -> ui/matrix/settings.py`` runs sideways between two rooms on the same floor. No import runs
+up, counting imports inside functions; and the rooms, each taken whole, form no circle (a sideways import one way
+only).
+
+``python -m tests.test_imports`` prints every edge, any circle and any import that runs up.
 """
 
 from __future__ import annotations
@@ -149,6 +159,61 @@ def test_no_import_circle_even_through_imports_inside_functions(package):
     assert not found, f"import circles in {package}/ (counting imports inside functions): {_describe(found, edges)}"
 
 
+def upward(package: str) -> list[tuple[str, str]]:
+    """Every import in ``package`` (counting imports inside functions) whose module lies in a folder strictly inside
+    the importing module's own folder, as ``(importer, imported)``."""
+    every = modules(package)
+    edges = graph((package,), module_level_only=False)
+    return sorted(
+        (name, target)
+        for name, targets in edges.items()
+        for target in targets
+        if every[target].parent != every[name].parent and every[name].parent in every[target].parent.parents
+    )
+
+
+def rooms(package: str) -> dict[str, set[str]]:
+    """The edges between ``package``'s rooms (its floor, named by the package, and each folder directly under it),
+    counting imports inside functions."""
+
+    def room(name: str) -> str:
+        parts = modules(package)[name].relative_to(ROOT).parts
+        return package if len(parts) <= 2 else f"{package}.{parts[1]}"
+
+    edges: dict[str, set[str]] = {}
+    for name, targets in graph((package,), module_level_only=False).items():
+        edges.setdefault(room(name), set()).update(room(t) for t in targets if room(t) != room(name))
+    return edges
+
+
+def test_no_import_in_ui_runs_up_to_a_room_above_it():
+    found = upward("ui")
+    assert not found, "imports in ui/ running up to a room above them: " + "; ".join(f"{a} -> {b}" for a, b in found)
+
+
+def test_the_rooms_of_ui_form_no_circle():
+    edges = rooms("ui")
+    assert set(edges) >= {"ui", "ui.matrix", "ui.trees", "ui.atlas"}
+    found = circles(edges)
+    assert not found, f"circles between the rooms of ui/: {_describe(found, edges)}"
+
+
+def test_the_reader_finds_imports_running_up_and_between_rooms_in_a_circle(tmp_path, monkeypatch):
+    package = tmp_path / "pkg"
+    for room in ("one", "two"):
+        (package / room).mkdir(parents=True)
+        (package / room / "__init__.py").write_text("")
+    (package / "__init__.py").write_text("")
+    (package / "floor.py").write_text("def later():\n    from .one import high\n")
+    (package / "level.py").write_text("from . import floor\n")
+    (package / "one" / "high.py").write_text("from .. import floor\nfrom ..two import side\n")
+    (package / "two" / "side.py").write_text("from ..level import floor\n\ndef later():\n    import pkg.one.high\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert upward("pkg") == [("pkg.floor", "pkg.one.high")]
+    assert rooms("pkg") == {"pkg": {"pkg.one"}, "pkg.one": {"pkg", "pkg.two"}, "pkg.two": {"pkg", "pkg.one"}}
+    assert circles(rooms("pkg")) == [["pkg", "pkg.one", "pkg.two"]]
+
+
 def test_the_reader_resolves_relative_imports_and_finds_a_circle(tmp_path, monkeypatch):
     package = tmp_path / "pkg"
     (package / "sub").mkdir(parents=True)
@@ -183,3 +248,4 @@ if __name__ == "__main__":
         for label, level_only in (("at module level", True), ("counting imports inside functions", False)):
             edges = graph((package,), level_only)
             print(f"{package}: circles {label}: {_describe(circles(edges), edges) or 'none'}")
+    print("ui: imports running up: " + ("; ".join(f"{a} -> {b}" for a, b in upward("ui")) or "none"))

@@ -5,7 +5,7 @@ import pytest
 
 import rmcore
 from tests.visits import opened
-from ui import state
+from ui import live
 from ui.live import SESSION_HISTORY_BYTES, SESSION_SOLVER_BYTES
 
 VARIANTS = tuple(
@@ -19,18 +19,18 @@ def test_a_race_over_the_solver_memory_cap_runs_fewer_seeds_first_then_fewer_var
     leduc = rmcore.leduc_poker()
     each = rmcore.CFRSolver(leduc, max_points=0).state_bytes()
     variants = tuple(rmcore.CFRVariant.parse(label.replace(" · ", "/")) for label in VARIANTS)
-    plan = state.RacePlan(leduc, variants, 20)
+    plan = live.RacePlan(leduc, variants, 20)
     assert rmcore.Race.planned_runs(leduc, variants, 20) == 48  # 8 plain variants and 2 sampled ones, 20 seeds each
-    monkeypatch.setattr(state, "SESSION_SOLVER_BYTES", 20 * each)
-    trimmed, said = state._fewer_runs(plan)
+    monkeypatch.setattr(live, "SESSION_SOLVER_BYTES", 20 * each)
+    trimmed, said = live._fewer_runs(plan)
     assert trimmed.variants == variants and trimmed.seeds == 6  # 8 + 2 x 6 = 20 runs
     assert "These 48 runs would hold" in said and "so the race runs 20: 6 seeds per sampled variant (of 20)" in said
-    monkeypatch.setattr(state, "SESSION_SOLVER_BYTES", 5 * each)
-    trimmed, said = state._fewer_runs(plan)
+    monkeypatch.setattr(live, "SESSION_SOLVER_BYTES", 5 * each)
+    trimmed, said = live._fewer_runs(plan)
     assert trimmed.seeds == 1 and trimmed.variants == variants[:5]  # one seed each, then the last variants go
     assert rmcore.Race.planned_runs(leduc, trimmed.variants, trimmed.seeds) == 5
     assert "without its last variants (linear · simultaneous, discounted · alternating" in said
-    assert state._fewer_runs(plan._replace(variants=variants[:1], seeds=1)) == (
+    assert live._fewer_runs(plan._replace(variants=variants[:1], seeds=1)) == (
         plan._replace(variants=variants[:1], seeds=1),
         None,
     )

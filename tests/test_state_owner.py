@@ -1,6 +1,8 @@
-"""Session state has one writer: ``ui/state.py``. Every other module of the app (``app.py``, ``app_pages/``, ``ui/``)
-reads the session's keys and changes them through ``ui.state``'s functions; and every key ``ui/state.py`` writes is
-declared in its ``KEYS`` (what each holds) or, a widget's own key, in ``WIDGET_KEYS``.
+"""Each session-state key has one writer, and each page's room one owner: ``ui/state.py`` writes the session-wide
+keys, ``ui/matrix/state.py``, ``ui/trees/state.py`` and ``ui/atlas/state.py`` each page's own. Every other module of
+the app (``app.py``, ``app_pages/``, ``ui/``) reads the session's keys and changes them through those modules'
+functions; every key a state module writes is declared in its ``KEYS`` (what each holds) or, a widget's own key, in
+its ``WIDGET_KEYS``; and no key is declared by two of them.
 
 The writes are found in the source with ``ast``: an assignment to, or ``del`` of, anything reached from
 ``st.session_state`` (``st.session_state.game = ...``, ``st.session_state["x"] = ...``,
@@ -18,9 +20,18 @@ from pathlib import Path
 import pytest
 
 from ui import state
+from ui.atlas import state as atlas_state
+from ui.matrix import state as matrix_state
+from ui.trees import state as trees_state
 
 ROOT = Path(__file__).resolve().parent.parent
-OWNER = ROOT / "ui" / "state.py"
+#: Each state module, by its file: the session-wide one and each page's room's.
+OWNERS = {
+    ROOT / "ui" / "state.py": state,
+    ROOT / "ui" / "matrix" / "state.py": matrix_state,
+    ROOT / "ui" / "trees" / "state.py": trees_state,
+    ROOT / "ui" / "atlas" / "state.py": atlas_state,
+}
 #: Methods that change the session's mapping, and methods that change a list, set or dict a key holds.
 _MAPPING_WRITES = {"setdefault", "pop", "popitem", "update", "clear", "__setitem__", "__delitem__"}
 _HELD_WRITES = _MAPPING_WRITES | {"append", "extend", "insert", "add", "discard", "remove", "sort", "reverse"}
@@ -116,29 +127,47 @@ def writes(source: str, name: str = "<source>") -> list[tuple[int, str, str | No
     return sorted(found, key=lambda write: write[0])
 
 
-def test_no_module_but_ui_state_writes_the_session_state():
+def test_no_module_but_a_state_module_writes_the_session_state():
     written = []
     for path in app_modules():
-        if path == OWNER:
+        if path in OWNERS:
             continue
         for line, what, _ in writes(path.read_text(encoding="utf-8"), str(path)):
             written.append(f"{path.relative_to(ROOT)}:{line}: {what}")
-    assert not written, "only ui/state.py writes st.session_state; call a function of ui.state instead:\n" + "\n".join(
-        written
-    )
+    owners = ", ".join(str(path.relative_to(ROOT)) for path in OWNERS)
+    said = f"only the state modules ({owners}) write st.session_state; call their functions:"
+    assert not written, "\n".join([said, *written])
 
 
-def test_every_key_ui_state_writes_is_declared_once_with_what_it_holds():
-    found = writes(OWNER.read_text(encoding="utf-8"), str(OWNER))
-    assert found, "ui/state.py writes the session state"
-    declared = set(state.KEYS) | set(state.WIDGET_KEYS)
-    assert not set(state.KEYS) & set(state.WIDGET_KEYS), "a key is a widget's or this module's, not both"
-    assert all(isinstance(what, str) and what for what in state.KEYS.values()), "each key says what it holds"
+def test_every_page_room_has_a_state_module():
+    rooms = {path.parent for path in (ROOT / "ui").glob("*/__init__.py")}
+    assert rooms == {path.parent for path in OWNERS} - {ROOT / "ui"}
+
+
+@pytest.mark.parametrize("owner", sorted(OWNERS), ids=lambda path: str(path.relative_to(ROOT)))
+def test_every_key_a_state_module_writes_is_declared_once_with_what_it_holds(owner):
+    module = OWNERS[owner]
+    found = writes(owner.read_text(encoding="utf-8"), str(owner))
+    assert found, f"{owner.relative_to(ROOT)} writes the session state"
+    declared = set(module.KEYS) | set(module.WIDGET_KEYS)
+    assert not set(module.KEYS) & set(module.WIDGET_KEYS), "a key is a widget's or this module's, not both"
+    assert all(isinstance(what, str) and what for what in module.KEYS.values()), "each key says what it holds"
     named = {key for _, _, key in found if key is not None}
     undeclared = sorted(named - declared)
-    assert not undeclared, f"ui/state.py writes keys not in KEYS or WIDGET_KEYS: {undeclared}"
-    never_written = sorted(set(state.KEYS) - named)
-    assert not never_written, f"KEYS declares keys ui/state.py never writes: {never_written}"
+    assert not undeclared, f"{owner.relative_to(ROOT)} writes keys not in its KEYS or WIDGET_KEYS: {undeclared}"
+    never_written = sorted(set(module.KEYS) - named)
+    assert not never_written, f"{owner.relative_to(ROOT)}'s KEYS declares keys it never writes: {never_written}"
+
+
+def test_no_key_has_two_writers():
+    seen: dict[str, str] = {}
+    twice = []
+    for path, module in OWNERS.items():
+        for key in (*module.KEYS, *module.WIDGET_KEYS):
+            if key in seen:
+                twice.append(f"{key}: {seen[key]} and {path.relative_to(ROOT)}")
+            seen[key] = str(path.relative_to(ROOT))
+    assert not twice, "each key has one writer:\n" + "\n".join(twice)
 
 
 @pytest.mark.parametrize(

@@ -145,6 +145,17 @@ def exact_failed(error: Exception) -> str:
     return f"The exact answer could not be computed for this game ({markdown(str(error))}); the run goes on without it."
 
 
+def still_computing(seconds: float) -> str:
+    """A matrix game's exact answer or equilibria, not there yet (other games' answers were queued ahead of them on the
+    server): a clause."""
+    return f"still being computed on this server, {seconds:.0f} s so far; they show on a later update"
+
+
+def exact_computing(seconds: float) -> str:
+    """A zero-sum matrix game's LP, not there yet: the run goes on meanwhile."""
+    return f"The exact answer is {still_computing(seconds)}, and the run goes on meanwhile."
+
+
 # -- the link and its Share box ------------------------------------------------------------------
 
 SHARE_CARRIED = "The link opens this page with the same game and settings in any browser."

@@ -7,6 +7,12 @@ from __future__ import annotations
 
 from .escape import markdown
 
+
+def size_words(game) -> str:
+    """How big ``game`` (an ``rmcore.TreeGame``) is, in words: its tree nodes and its information sets."""
+    return f"{game.tree.player.shape[0]:,} nodes, {len(game.infosets):,} information sets"
+
+
 # -- the settings --------------------------------------------------------------------------------
 
 SEED_HELP = "For chance sampling: same seed, same run."

@@ -20,8 +20,9 @@ compared, at the end of its first run, with what survived; the rejected, the unk
 malformed ones are listed in one notice.
 
 This module reads the link and writes the URL; what the session keeps of it (the parameters it arrived with, what
-could not be used, whether the link carries the game) is ``ui/state.py``'s to write: each reader here returns what it
-found, and the problem it met, in words.
+could not be used, whether the link carries the game) is the state modules' to write (``ui/state.py``, and each page's
+own: ``ui/matrix/state.py``, ``ui/trees/state.py``): each reader here returns what it found, and the problem it met,
+in words.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ from .explain_app import (
     share_too_large_matrix,
     share_too_large_tree,
 )
-from .trees.games import EFG_READ_MEGABYTES, UploadedGame, read_uploaded, size_words
+from .explain_trees import size_words
 
 #: The game-tree page's URL path, and its path of one release ago, which still opens it (with the same settings).
 TREE_PAGE_PATH = "game_trees"
@@ -77,6 +78,9 @@ MAX_SETUP_BYTES = SETUP_ACCEPTED_MEGABYTES * 2**20
 #: Longest ``kuhn_efg`` a link carries: with the page's other settings the address stays well under 8 kB, which
 #: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
 MAX_EFG_LINK_CHARS = 6_000
+#: Largest .efg read, in megabytes, from a file or a link: Liar's dice with 6 sides written out is some 24 million
+#: characters (reading it takes seconds); under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
+EFG_READ_MEGABYTES = 30
 _OURS = ("matrix", "run_to", "kuhn_efg")
 #: Most entries a list setting holds, by its key: the matrix page races its variant with at most seven others (eight in
 #: all: eight colours a chart keeps apart), the tree page at most ``rmcore.race.MAX_VARIANTS`` variants in all.
@@ -305,21 +309,6 @@ def efg_from_param(param: str) -> str:
         raise ValueError("it is not UTF-8 text") from None
 
 
-def uploaded_game() -> tuple[UploadedGame | None, str | None]:
-    """On a session's first run: the game the link's ``kuhn_efg`` carries (None without one), and what was wrong with
-    it, if anything: a bad one is dropped, and the page opens its default game (with the uploader, if the link chose
-    the user's game)."""
-    param = st.query_params.get("kuhn_efg")
-    if param is None:
-        return None, None
-    try:
-        return read_uploaded(efg_from_param(param), "the link"), None
-    except Exception as error:  # noqa: BLE001 - any failure: a hostile link must open the defaults, never crash
-        reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
-        del st.query_params["kuhn_efg"]
-        return None, f"kuhn\\_efg: {escape.markdown(str(reason).rstrip('.'))}; showing the defaults instead"
-
-
 def tree_game_changed(param: str | None) -> bool:
     """Keep the link's ``kuhn_efg`` in step with the tree page's game (``param``: the user's game as the parameter,
     None for a catalogue game): set when it is at most ``MAX_EFG_LINK_CHARS`` long, gone otherwise. Returns whether
@@ -471,7 +460,7 @@ def share(page: str, iteration: int) -> None:
         if carried:
             st.caption(SHARE_CARRIED)
         elif page != "matrix":  # the user's own game, too large to travel: the link would open another game
-            uploaded: UploadedGame = st.session_state.kuhn_uploaded
+            uploaded = st.session_state.kuhn_uploaded  # (a ui.trees.games.UploadedGame)
             chars = st.session_state.tree_game_link_chars
             st.warning(share_too_large_tree(size_words(uploaded.game), chars, MAX_EFG_LINK_CHARS))
         else:  # the link opens the preset: running it to this run's iteration would show other numbers

@@ -1,4 +1,5 @@
-"""The live-run controller of both pages: a group of runs (an :class:`rmcore.Race`) advanced together.
+"""The live-run controller of both pages: a group of runs (an :class:`rmcore.Race`) advanced together, and the
+planner that makes the race a page asks for (:class:`RacePlan`) within a session's limits (:func:`within_limits`).
 
 Free of Streamlit so it can be tested on its own. A page keeps one :class:`LiveRun` per browser
 session in ``st.session_state`` and calls :meth:`LiveRun.tick` from a fragment that reruns a few
@@ -19,7 +20,7 @@ import numpy as np
 
 import rmcore
 
-from .explain_app import target_lowered
+from .explain_app import fewer_checkpoints, fewer_runs, target_lowered
 
 
 class Speed(NamedTuple):
@@ -406,3 +407,82 @@ class LiveRun:
         histories = self.race.histories()
         self.last_frame = Frame(self.iteration, histories, self.race)
         return self.last_frame
+
+
+# -- the race a page asks for, within the session's limits ------------------------------------------
+
+
+class RacePlan(NamedTuple):
+    """What a page asks to race: the game, its variants, the seeds of each sampled one, and how the runs start; a
+    :class:`rmcore.Race` is made from it (:meth:`build`) within the session's limits (:func:`within_limits`)."""
+
+    game: object
+    variants: tuple
+    seeds: int
+    seed: int = 0
+    opponent: object = None
+    start: object = None
+    history_share: float | None = None
+
+    def build(self, history_budget: int) -> rmcore.Race:
+        """The race, its histories within ``history_budget`` bytes (fewer checkpoints a run where they would not
+        fit)."""
+        return rmcore.Race(
+            self.game,
+            self.variants,
+            seeds=self.seeds,
+            seed=self.seed,
+            opponent=self.opponent,
+            start=self.start,
+            history_budget=history_budget,
+            history_share=self.history_share,
+        )
+
+
+def _state_bytes_of_one_run(game) -> int:
+    """What one run's solver state holds on ``game`` (measured on a solver made for the purpose)."""
+    if isinstance(game, rmcore.MatrixGame):
+        return rmcore.MatrixSolver(game, max_points=0).state_bytes()
+    return rmcore.CFRSolver(game, max_points=0).state_bytes()
+
+
+def _fewer_runs(plan: RacePlan) -> tuple[RacePlan, str | None]:
+    """``plan`` with at most as many runs as ``SESSION_SOLVER_BYTES`` holds (fewer seeds first, then its last
+    variants, never fewer than one run), and what was cut, in words (None if nothing)."""
+    runs = rmcore.Race.planned_runs(plan.game, plan.variants, plan.seeds)
+    each = _state_bytes_of_one_run(plan.game)
+    allowed = max(1, SESSION_SOLVER_BYTES // max(each, 1))
+    if runs <= allowed:
+        return plan, None
+    variants, seeds = list(plan.variants), plan.seeds
+    while seeds > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
+        seeds -= 1
+    dropped = []
+    while len(variants) > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
+        dropped.insert(0, variants.pop())
+    trimmed = plan._replace(variants=tuple(variants), seeds=seeds)
+    kept = rmcore.Race.planned_runs(plan.game, variants, seeds)
+    labels = [getattr(v, "label", v) for v in dropped]
+    return trimmed, fewer_runs(runs, each, SESSION_SOLVER_BYTES, kept, seeds, plan.seeds, labels)
+
+
+def within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
+    """The race ``plan`` asks for, within the session's limits: at most ``SESSION_SOLVER_BYTES`` of solver state
+    (:func:`_fewer_runs`), and at most ``SESSION_HISTORY_BYTES`` of history (fewer checkpoints per run); and what was
+    cut, in words."""
+    if not isinstance(plan, RacePlan):
+        raise TypeError(f"a race is planned from a RacePlan, not {type(plan).__name__}")
+    said = []
+    plan, fewer = _fewer_runs(plan)
+    if fewer:
+        said.append(fewer)
+    race = plan.build(SESSION_HISTORY_BYTES)
+    points, members = rmcore.config.DEFAULT_MAX_POINTS, rmcore.config.RACE_MEMBER_POINTS
+    needed = race.history_bytes(points, members)
+    if needed > SESSION_HISTORY_BYTES:
+        said.append(
+            fewer_checkpoints(
+                race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
+            )
+        )
+    return race, said

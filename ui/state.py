@@ -1,15 +1,18 @@
-"""Session state in one place, for every page: the one module that writes the session's keys. Each browser tab is its
-own session, with its own runs.
+"""Session state shared by every page: the one module that writes the session-wide keys. Each browser tab is its own
+session, with its own runs.
 
-Every key is declared once, in :data:`KEYS`, with what it holds; the other modules read them and change them through
-the functions here (``tests/test_state_owner.py`` fails when any other module writes ``st.session_state``). A widget's
-own key is the widget's: Streamlit writes it, and this module writes one only to give the widget a value before it is
-drawn (:data:`WIDGET_KEYS`, :func:`set_widgets`).
+Each key has one writer: the session-wide keys are this module's, and each page's own keys are its room's
+(``ui/matrix/state.py``, ``ui/trees/state.py``, ``ui/atlas/state.py``). Every key is declared once, in its writer's
+``KEYS``, with what it holds; the other modules read them and change them through their writer's functions
+(``tests/test_state_owner.py`` fails when any other module writes ``st.session_state``). A widget's own key is the
+widget's: Streamlit writes it, and a state module writes one only to give the widget a value before it is drawn (its
+``WIDGET_KEYS``, :func:`set_widgets`).
 
 Per page (``"matrix"``, ``"kuhn"``: the game-tree page's id): the run flag ``{page}_run`` (the only record of whether
 the page is running; the Run/Pause switch, keyed ``{page}_running`` until :func:`pause_unasked` renames it, shows it
-and sets it), the live run ``{page}_live`` and a one-shot notice ``{page}_notice``. The matrix page also keeps its game
-and its editor draft; the tree page its own game and its hands against the bot; the atlas its own results.
+and sets it), the live run ``{page}_live`` (made by :func:`sync_live` from a ``ui.live.RacePlan``) and a one-shot
+notice ``{page}_notice``. The link the session arrived with is read here too; each page's state reads the page's own
+game from it.
 
 Every input that can refuse what it is given (a preset's parameters, the editor, a file) says why through one
 mechanism: :func:`say` keeps one :class:`Message` per widget (``messages``), and :func:`show` draws it beside the
@@ -24,11 +27,8 @@ from typing import NamedTuple
 
 import streamlit as st
 
-import rmcore
-
-from . import escape, explain_app, link
-from .live import SESSION_HISTORY_BYTES, SESSION_SOLVER_BYTES, LiveRun
-from .matrix.editor import Draft
+from . import explain_app, link
+from .live import LiveRun, RacePlan, within_limits
 
 PAGES = ("matrix", "kuhn")
 
@@ -47,10 +47,6 @@ KEYS = {
     "link_choices": "the choices of each list setting (a multiselect), by key, for the link's notice",
     "link_refused": "the link's settings written as numbers no setting holds (1e400), by key, with their values",
     "link_checked": "whether the link has been checked against what the widgets show (at the end of the first run)",
-    "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
-    "tree_game_in_link": "whether the link carries the tree page's game (a catalogue game, or a small enough .efg)",
-    "tree_game_link_chars": "the tree page's own game's length as the link's kuhn_efg (0: none)",
-    "kuhn_efg_param": "(digest, kuhn_efg): the tree page's own game as the link's parameter, made once per game",
     # -- each page's run
     "{page}_run": "the run flag, RUN or PAUSE: the only record of whether the page runs",
     "{page}_live": "the page's LiveRun (None before the page first runs)",
@@ -58,26 +54,10 @@ KEYS = {
     "{page}_fault": "True when the live panel failed: the next run pauses the page before a widget is drawn",
     "{page}_switch": "how many times the page was paused unasked: it names the Run/Pause switch's key",
     "{page}_ran": "whether the page ran at its last full script run (started: a run that has just begun)",
-    # -- the matrix page
-    "game": "the game being solved (rmcore.MatrixGame)",
-    "from_preset": "whether that game is a preset's (False: edited, uploaded or linked)",
-    "draft": "the editor's Draft: cells and names as typed, and a version that renews the editor's widgets",
-    "opponent": "the last valid fixed opponent, as a tuple of the column player's weights (None: none yet)",
-    "exact": "(game, its ExactSolution or None): the LP answer, computed once per game",
-    "equilibria": "(game, its NashEquilibria or None): computed once per general-sum game",
-    "field_lesson": "the field lesson last chosen: its words show while the page's settings stay the lesson's",
-    "space_clicked": "True after a click on the strategy-space chart set a start: the live panel reruns the page",
-    "space_animation": "the strategy chart's last animation: (iteration range, frames, format, bytes)",
-    # -- the tree page
-    "kuhn_uploaded": "the page's own game (ui.trees.games.UploadedGame), from the link or the uploader; None: none",
-    "kuhn_play": "the hands against the bot (ui.trees.play.Table; None before the first)",
-    "kuhn_retrace": "(run, iteration, its CFRTrace list): the walkthrough's iteration, re-derived once",
-    # -- the atlas
-    "atlas_results": "the page's own results: (table, where from, in words); None: the shipped atlas",
 }
-#: Widgets' own keys this module gives a value before the widget is drawn (beside :func:`set_widgets`): the matrix
-#: page's preset box, the Run/Pause switch, the atlas's game.
-WIDGET_KEYS = ("preset", "{page}_running", "{page}_running_{renamed}", "atlas_game")
+#: Widgets' own keys this module gives a value before the widget is drawn (beside :func:`set_widgets`): the Run/Pause
+#: switch.
+WIDGET_KEYS = ("{page}_running", "{page}_running_{renamed}")
 
 
 class Notice(NamedTuple):
@@ -97,14 +77,13 @@ class Message(NamedTuple):
 
 
 RUN, PAUSE = "Run", "Pause"
-DEFAULT_PRESET = "rps-crash"
 
 
 def init() -> None:
-    """Create every page's state on a session's first run; never overwrite it afterwards.
+    """Create the session-wide state on a session's first run; never overwrite it afterwards (each page's own state
+    is its room's: ``ui/<room>/state.py``'s ``init``, called after this one).
 
-    The first run also reads the link the session arrived with (``ui/link.py``): its game and its
-    iteration to run to.
+    The first run also reads the link the session arrived with (``ui/link.py``): its iteration to run to.
     """
     st.session_state.setdefault("session_id", uuid.uuid4().hex)
     st.session_state.setdefault("messages", {})
@@ -115,22 +94,7 @@ def init() -> None:
         st.session_state.setdefault(f"{page}_run", PAUSE)
         st.session_state.setdefault(f"{page}_live", None)
         st.session_state.setdefault(f"{page}_notice", None)
-    st.session_state.setdefault("kuhn_play", None)
-    if "kuhn_uploaded" not in st.session_state:  # from the link, or uploaded later
-        uploaded, problem = link.uploaded_game()
-        _link_problem(problem)
-        st.session_state.kuhn_uploaded = uploaded
     settle_faults()
-    st.session_state.setdefault("atlas_results", None)
-    if "game" not in st.session_state:
-        game, source, problem = link.initial_game(DEFAULT_PRESET)
-        _link_problem(problem)
-        st.session_state.game = game
-        st.session_state.from_preset = source[0] == "preset"
-        st.session_state.draft = Draft.from_game(game)
-        st.session_state.opponent = None
-        st.session_state.exact = None
-        st.session_state.equilibria = None
 
 
 def set_widgets(values: Mapping[str, object]) -> None:
@@ -170,7 +134,7 @@ def _arrived() -> None:
     st.session_state.link_problems = []
     st.session_state.link_checked = False
     run_to, problem = link.requested_iteration(given)
-    _link_problem(problem)
+    link_problem(problem)
     st.session_state.link_run_to = run_to
     if st.session_state.link_refused:
         # (Streamlit seeds a bound widget from the address the run began with: the run starts again from the address
@@ -186,15 +150,7 @@ def list_choices(key: str, options: list[str]) -> list[str]:
     return options
 
 
-def label_link_algorithm() -> None:
-    """On the matrix page, before its widgets are drawn in a session's first run: an algorithm the link names as the
-    library does goes into the address by its widget's label, and the run starts again from there
-    (:func:`ui.link.label_named_algorithm` says why)."""
-    if not st.session_state.link_checked and link.label_named_algorithm():
-        st.rerun()
-
-
-def _link_problem(problem: str | None) -> None:
+def link_problem(problem: str | None) -> None:
     """Note, for the link's notice, what the link asked for and did not get (nothing when ``problem`` is None)."""
     if problem is not None:
         st.session_state.link_problems = [*st.session_state.link_problems, problem]
@@ -207,7 +163,7 @@ def check_link() -> None:
         return
     st.session_state.link_checked = True
     for problem in link.unused(st.session_state.link_given):
-        _link_problem(problem)
+        link_problem(problem)
     if st.session_state.link_problems:
         st.rerun()
 
@@ -220,26 +176,6 @@ def link_notice() -> None:
         if problems and st.session_state.get("link_checked"):
             st.warning(explain_app.link_problems(problems), icon=":material/link_off:")
             st.session_state.link_problems = []
-
-
-def link_tree_game(uploaded) -> None:
-    """Keep the link's ``kuhn_efg`` in step with the tree page's game: the user's game (``uploaded``, an
-    ``UploadedGame``) when it is running and small enough, nothing for a catalogue game (None);
-    ``tree_game_in_link`` says whether the link carries the game, for the Share box."""
-    param = None if uploaded is None else _efg_param_of(uploaded)
-    fits = link.tree_game_changed(param)
-    st.session_state.tree_game_in_link = uploaded is None or fits
-    st.session_state.tree_game_link_chars = 0 if param is None else len(param)
-
-
-def _efg_param_of(uploaded) -> str:
-    """``link.efg_param`` of the uploaded game's text, made once per game in a session (compressing Liar's dice's
-    text took more than a second, on every run of the page)."""
-    made = st.session_state.get("kuhn_efg_param")
-    if made is None or made[0] != uploaded.digest:
-        made = (uploaded.digest, link.efg_param(uploaded.text))
-        st.session_state.kuhn_efg_param = made
-    return made[1]
 
 
 # -- one message per input ----------------------------------------------------------------------
@@ -366,45 +302,18 @@ def live(page: str) -> LiveRun:
     return st.session_state[f"{page}_live"]
 
 
-class RacePlan(NamedTuple):
-    """What a page asks to race: the game, its variants, the seeds of each sampled one, and how the runs start; a
-    :class:`rmcore.Race` is made from it (:meth:`build`) within the session's limits (:func:`sync_live`)."""
-
-    game: object
-    variants: tuple
-    seeds: int
-    seed: int = 0
-    opponent: object = None
-    start: object = None
-    history_share: float | None = None
-
-    def build(self, history_budget: int) -> rmcore.Race:
-        """The race, its histories within ``history_budget`` bytes (fewer checkpoints a run where they would not
-        fit)."""
-        return rmcore.Race(
-            self.game,
-            self.variants,
-            seeds=self.seeds,
-            seed=self.seed,
-            opponent=self.opponent,
-            start=self.start,
-            history_budget=history_budget,
-            history_share=self.history_share,
-        )
-
-
 def sync_live(page: str, key: Hashable, plan: RacePlan, describe: Callable[[Hashable, Hashable], str]) -> LiveRun:
     """The page's live run, started afresh (with a visible notice) when ``key`` (game and settings) changed.
 
-    The race ``plan`` asks for is made within the session's limits (:func:`_within_limits`: fewer runs, fewer
-    checkpoints), and the notice says what was cut. ``describe(old_key, new_key)`` names what changed, for the notice.
-    A link's ``run_to`` (the session's first run of any page) is run toward in time-bounded updates, as Run runs, and
-    stops there.
+    The race ``plan`` (a ``ui.live.RacePlan``) asks for is made within the session's limits
+    (``ui.live.within_limits``: fewer runs, fewer checkpoints), and the notice says what was cut. ``describe(old_key,
+    new_key)`` names what changed, for the notice. A link's ``run_to`` (the session's first run of any page) is run
+    toward in time-bounded updates, as Run runs, and stops there.
     """
     current: LiveRun | None = st.session_state[f"{page}_live"]
     if current is not None and current.key == key:
         return current
-    race, reduced = _within_limits(plan)
+    race, reduced = within_limits(plan)
     fresh = LiveRun(race, key)
     said = []
     if current is not None and current.iteration > 0:
@@ -421,53 +330,6 @@ def sync_live(page: str, key: Hashable, plan: RacePlan, describe: Callable[[Hash
         st.session_state[f"{page}_notice"] = Notice(" ".join(said))
     st.session_state[f"{page}_live"] = fresh
     return fresh
-
-
-def _state_bytes_of_one_run(game) -> int:
-    """What one run's solver state holds on ``game`` (measured on a solver made for the purpose)."""
-    if isinstance(game, rmcore.MatrixGame):
-        return rmcore.MatrixSolver(game, max_points=0).state_bytes()
-    return rmcore.CFRSolver(game, max_points=0).state_bytes()
-
-
-def _fewer_runs(plan: RacePlan) -> tuple[RacePlan, str | None]:
-    """``plan`` with at most as many runs as ``SESSION_SOLVER_BYTES`` holds (fewer seeds first, then its last
-    variants, never fewer than one run), and what was cut, in words (None if nothing)."""
-    runs = rmcore.Race.planned_runs(plan.game, plan.variants, plan.seeds)
-    each = _state_bytes_of_one_run(plan.game)
-    allowed = max(1, SESSION_SOLVER_BYTES // max(each, 1))
-    if runs <= allowed:
-        return plan, None
-    variants, seeds = list(plan.variants), plan.seeds
-    while seeds > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
-        seeds -= 1
-    dropped = []
-    while len(variants) > 1 and rmcore.Race.planned_runs(plan.game, variants, seeds) > allowed:
-        dropped.insert(0, variants.pop())
-    trimmed = plan._replace(variants=tuple(variants), seeds=seeds)
-    kept = rmcore.Race.planned_runs(plan.game, variants, seeds)
-    labels = [getattr(v, "label", v) for v in dropped]
-    return trimmed, explain_app.fewer_runs(runs, each, SESSION_SOLVER_BYTES, kept, seeds, plan.seeds, labels)
-
-
-def _within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
-    """The race ``plan`` asks for, within the session's limits: at most ``SESSION_SOLVER_BYTES`` of solver state
-    (:func:`_fewer_runs`), and at most ``SESSION_HISTORY_BYTES`` of history (fewer checkpoints per run); and what was
-    cut, in words."""
-    said = []
-    plan, fewer = _fewer_runs(plan)
-    if fewer:
-        said.append(fewer)
-    race = plan.build(SESSION_HISTORY_BYTES)
-    points, members = rmcore.config.DEFAULT_MAX_POINTS, rmcore.config.RACE_MEMBER_POINTS
-    needed = race.history_bytes(points, members)
-    if needed > SESSION_HISTORY_BYTES:
-        said.append(
-            explain_app.fewer_checkpoints(
-                race.runs, needed, SESSION_HISTORY_BYTES, race.max_points, race.member_points, points, members
-            )
-        )
-    return race, said
 
 
 def restart(page: str) -> None:
@@ -492,145 +354,3 @@ def notice(page: str) -> None:
             else:
                 st.info(notice.text, icon=":material/restart_alt:")
             st.session_state[f"{page}_notice"] = None
-
-
-# -- the matrix page's game -------------------------------------------------------------------
-
-
-def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
-    """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
-    st.session_state.game_in_link = link.game_changed(game, from_preset)
-    st.session_state.game = game
-    st.session_state.from_preset = from_preset
-    unsay("preset", "editor", "upload_csv")
-    version = st.session_state.draft.version + 1
-    if max(game.shape) <= 10:
-        st.session_state.draft = Draft.from_game(game, version)
-
-
-def ready_preset_box() -> None:
-    """The preset box's value before it is drawn: the default preset at first (set here, not as the widget's default:
-    a link may set it too), and none for an edited, uploaded or linked game (the box said "RPS with crash" over a
-    200x200 CSV)."""
-    st.session_state.setdefault("preset", DEFAULT_PRESET)
-    if not st.session_state.get("from_preset", True):
-        st.session_state.preset = None
-
-
-def set_draft(draft: Draft) -> None:
-    """What the editor shows: ``draft`` (a new shape, zero-sum switched)."""
-    st.session_state.draft = draft
-
-
-def remember_opponent(opponent: tuple[float, ...]) -> None:
-    """The last valid fixed opponent (the column player's weights): kept while the sliders say something invalid."""
-    st.session_state.opponent = opponent
-
-
-def choose_field_lesson(name: str) -> None:
-    """The field lesson ``name`` was chosen: its words show while the page's settings stay the lesson's."""
-    st.session_state.field_lesson = name
-
-
-def field_lesson() -> str | None:
-    """The field lesson last chosen (None: none yet)."""
-    return st.session_state.get("field_lesson")
-
-
-def start_clicked() -> None:
-    """A click on the strategy-space chart set a start (the live panel then reruns the whole page)."""
-    st.session_state.space_clicked = True
-
-
-def take_start_click() -> bool:
-    """Whether a click on the strategy-space chart set a start since last asked."""
-    return bool(st.session_state.pop("space_clicked", False))
-
-
-def remember_animation(made: tuple) -> None:
-    """The strategy chart's last animation: ``(iteration range, frames, format, bytes)``, offered for download."""
-    st.session_state.space_animation = made
-
-
-def animation() -> tuple | None:
-    """The strategy chart's last animation (:func:`remember_animation`), or None."""
-    return st.session_state.get("space_animation")
-
-
-def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
-    """The LP value and an equilibrium of a zero-sum game, solved once per game; None for general-sum games."""
-    if not game.is_zero_sum:
-        return None
-    known = st.session_state.exact
-    if known is None or known[0] is not game:
-        try:
-            known = (game, rmcore.solve_exactly(game))
-        except RuntimeError as error:  # the LP solver gave up: say so on the page; the run goes on without it
-            known = (game, None)
-            say("exact", explain_app.exact_failed(error), "warning")
-        else:
-            unsay("exact")
-        st.session_state.exact = known
-    return known[1]
-
-
-#: Seconds of the server a general-sum game's equilibria may take (computed once per game, in the script's run): an 8x8
-#: game's vertex enumeration takes about a second, a 200x200 game's Lemke-Howson path well under that; a larger game
-#: may take minutes, and the page then says it gave up.
-EQUILIBRIA_SECONDS = 3.0
-
-
-def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
-    """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game;
-    None for a zero-sum game (its LP answers) or where the computation gave up (the message of ``"equilibria"`` says
-    why)."""
-    if game.is_zero_sum:
-        return None
-    known = st.session_state.get("equilibria")
-    if known is None or known[0] is not game:
-        try:
-            known = (game, rmcore.nash_equilibria(game, time_limit=EQUILIBRIA_SECONDS))
-        except RuntimeError as error:  # its time limit or pivot cap: said on the page; the run goes on without it
-            known = (game, None)
-            say("equilibria", escape.markdown(str(error)))
-        else:
-            unsay("equilibria")
-        st.session_state.equilibria = known
-    return known[1]
-
-
-# -- the tree page ------------------------------------------------------------------------------
-
-
-def set_tree_game(uploaded) -> None:
-    """The tree page's own game is now ``uploaded`` (an ``UploadedGame`` read from a file)."""
-    st.session_state.kuhn_uploaded = uploaded
-
-
-def set_play_table(table) -> None:
-    """The hands against the bot start afresh at ``table`` (a new seat, seed or bot)."""
-    st.session_state.kuhn_play = table
-
-
-def retraced(run: LiveRun, iteration: int) -> list:
-    """Iteration ``iteration`` of ``run``'s first run, re-derived once (a rerun of the page does not redo it)."""
-    known = st.session_state.get("kuhn_retrace")
-    if known is None or known[0] is not run or known[1] != iteration:
-        known = (run, iteration, run.primary.retrace(iteration))
-        st.session_state.kuhn_retrace = known
-    return known[2]
-
-
-# -- the atlas ----------------------------------------------------------------------------------
-
-
-def set_atlas_results(table, where: str) -> None:
-    """The atlas shows ``table`` (a sweep's results) from now on; ``where`` says where it came from."""
-    st.session_state.atlas_results = (table, where)
-
-
-def ready_atlas_game(offered) -> None:
-    """The atlas's game box before it is drawn: the first game ``offered`` when the box's game is not among them (new
-    results)."""
-    if st.session_state.get("atlas_game") not in offered:
-        st.session_state.atlas_game = next(iter(offered))

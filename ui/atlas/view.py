@@ -19,6 +19,7 @@ import streamlit as st
 from .. import explain_atlas, state
 from ..escape import markdown as escape
 from . import data, figures, links
+from . import state as atlas_state
 
 #: How the ranking shows its numbers, and a number it does not have (a run that never reached the target), as the
 #: atlas's own tables write it.
@@ -90,13 +91,13 @@ def _load(read, what: str) -> None:
     else:
         state.unsay("atlas_zip")
     runs = frame.cell.nunique()
-    state.set_atlas_results(frame, explain_atlas.your_sweep(runs, what))
+    atlas_state.set_results(frame, explain_atlas.your_sweep(runs, what))
 
 
 def game(frame: pd.DataFrame) -> str:
     """The game to show, by its label in the results."""
     offered = data.games(frame)
-    state.ready_atlas_game(offered)
+    atlas_state.ready_game_box(offered)
     return st.selectbox("Game", list(offered), format_func=offered.get, key="atlas_game")
 
 

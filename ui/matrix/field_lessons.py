@@ -16,6 +16,7 @@ import streamlit as st
 import rmcore
 
 from .. import explain_matrix, link, state
+from . import state as matrix_state
 from .settings import load_preset
 
 
@@ -75,7 +76,7 @@ def _start(name: str) -> None:
     link.write_drawn_later(
         {key: value for key, value in settings.items() if key.startswith(("start_row_", "start_col_"))}
     )
-    state.choose_field_lesson(name)
+    matrix_state.choose_field_lesson(name)
     load_preset()
 
 
@@ -88,7 +89,7 @@ def buttons() -> None:
 
 def words() -> str:
     """The chosen lesson's words while the page's settings are still the lesson's, else ``""``."""
-    lesson = LESSONS.get(state.field_lesson())
+    lesson = LESSONS.get(matrix_state.field_lesson())
     if lesson is None:
         return ""
     for key, value in lesson.settings.items():

@@ -20,8 +20,8 @@ from rmcore.verification import check
 from .. import explain_app, explain_matrix, link, state
 from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
-from ..live import LiveRun, history_share
-from ..state import DEFAULT_PRESET, load_game
+from ..live import LiveRun, RacePlan, history_share
+from . import state as matrix_state
 from .editor import (
     EDITOR_LIMIT,
     UPLOAD_ACCEPTED_MEGABYTES,
@@ -84,7 +84,7 @@ def load_preset() -> None:
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
     try:
-        load_game(rmcore.preset(entry.name, **params), from_preset=True)
+        matrix_state.load_game(rmcore.preset(entry.name, **params), from_preset=True)
     except ValueError as error:
         state.say("preset", escape(str(error)))
 
@@ -94,8 +94,8 @@ def game_section() -> None:
     st.subheader("Game")
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
-    names = [DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != DEFAULT_PRESET)]
-    state.ready_preset_box()
+    names = [matrix_state.DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != matrix_state.DEFAULT_PRESET)]
+    matrix_state.ready_preset_box()
     st.selectbox(
         "Preset",
         names,
@@ -186,7 +186,7 @@ def _editor() -> None:
     if zero_sum != draft.zero_sum or shape != draft.shape:
         typed = Draft(row_cells, col_cells, _split(row_names), _split(col_names), v)
         try:
-            state.set_draft(typed.with_zero_sum(zero_sum).with_shape(*shape))
+            matrix_state.set_draft(typed.with_zero_sum(zero_sum).with_shape(*shape))
         except ValueError as error:
             state.say("editor", explain_matrix.not_applied(error))
         st.rerun()
@@ -221,7 +221,7 @@ def _editor() -> None:
             if _same_game(edited, current):
                 state.say("editor", explain_matrix.NOTHING_CHANGED, "info", once=True)
             else:
-                load_game(edited, from_preset=False)
+                matrix_state.load_game(edited, from_preset=False)
                 st.rerun()  # so that everything above (the game's name) shows the new game at once
     state.show("editor")
 
@@ -255,7 +255,7 @@ def _upload() -> None:
         except ValueError as error:
             state.say("upload_csv", explain_matrix.not_loaded(error, keeps_running=False))
         else:
-            load_game(game, from_preset=False)
+            matrix_state.load_game(game, from_preset=False)
             if notes:
                 state.say("upload_csv", explain_matrix.loaded_assuming(notes), "info")
             st.rerun()
@@ -282,7 +282,7 @@ def _nfg() -> None:
             state.say("upload_nfg", explain_matrix.not_loaded(error))
         else:
             state.unsay("upload_nfg")
-            load_game(game, from_preset=False)
+            matrix_state.load_game(game, from_preset=False)
             st.rerun()
     state.show("upload_nfg", place=said)
     game = st.session_state.game
@@ -332,7 +332,7 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     st.caption(
         "Opponent plays " + " / ".join(f"{escape(label)} {p:.0%}" for label, p in zip(game.col_actions, opponent))
     )
-    state.remember_opponent(opponent)
+    matrix_state.remember_opponent(opponent)
     return opponent
 
 
@@ -513,7 +513,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
     return state.sync_live(
         "matrix",
         (game, settings),
-        state.RacePlan(
+        RacePlan(
             game,
             tuple(settings.variants),
             settings.seeds,

@@ -17,6 +17,7 @@ from .. import explain_fields, explain_matrix, fields, link, state
 from ..live import chart_rows
 from ..live_chart import live_chart
 from . import field_lessons, space_figure
+from . import state as matrix_state
 from .settings import Display, RunSettings
 
 CHART_KEY = "chart_simplex"
@@ -43,7 +44,7 @@ def layers_of(display: Display) -> space_figure.Layers:
 
 def _equilibria(game: rmcore.MatrixGame) -> list:
     """The exact answer of a zero-sum game (the LP's), otherwise the game's known equilibria."""
-    exact = state.exact_answer(game)
+    exact = matrix_state.exact_answer(game)
     if exact is not None:
         return [rmcore.Equilibrium(tuple(exact.policy["row"]), tuple(exact.policy["col"]))]
     return list(game.equilibria)
@@ -83,7 +84,7 @@ def draw(run, frame, display: Display, moment, look: dict) -> str | None:
     A click there (reported by the chart) sets the start; the panel then reruns the whole page, so the settings and
     the run take it.
     """
-    if state.take_start_click():
+    if matrix_state.take_start_click():
         st.rerun(scope="app")
     game, settings = run.key
     setup = setup_of(game, settings)
@@ -177,15 +178,15 @@ def start_from_click(game: rmcore.MatrixGame, setup: fields.Setup) -> None:
     state.set_widgets(values)
     # (the start mode's radio, drawn before, writes itself into the address; the sliders, drawn after, may not)
     link.write_drawn_later({key: value for key, value in values.items() if key != "start_mode"})
-    state.start_clicked()
+    matrix_state.start_clicked()
 
 
 # -- animations and figures for slides -------------------------------------------------------------------------------
 
 
 def export_source(run):
-    """What the panel drew last, as :func:`ui.animation.animate` takes it: every variant's first seed, with the game,
-    the variants and the run's start and opponent (the export draws what the page shows)."""
+    """What the panel drew last, as :func:`ui.matrix.animation.animate` takes it: every variant's first seed, with the
+    game, the variants and the run's start and opponent (the export draws what the page shows)."""
     frame = run.last_frame if run.last_frame is not None else run.frame()
     game, settings = run.key
     given = dict(game=game, variants=run.race.variants, opponent=settings.opponent, start=settings.start)
@@ -196,7 +197,7 @@ def export_section(run) -> None:
     """Animations (GIF, MP4) of a chosen range of iterations and stills (SVG, PDF) of the strategy chart, for slides
     and papers; drawn after the page's Export, outside the live panel. An animation takes tens of seconds to draw, so
     it is made on a button press and then offered for download."""
-    from .. import animation  # (kaleido and imageio load only when the section is drawn)
+    from . import animation  # (kaleido and imageio load only when the section is drawn)
 
     with st.expander(explain_matrix.ANIMATION_EXPANDER):
         missing = animation.available()
@@ -221,8 +222,8 @@ def export_section(run) -> None:
                 except Exception as error:  # noqa: BLE001 - a browser that fails to start: say so, keep the page
                     st.error(explain_matrix.animation_failed(error))
                     return
-            state.remember_animation((*wanted, made))
-        made = state.animation()
+            matrix_state.remember_animation((*wanted, made))
+        made = matrix_state.animation()
         if made is not None and tuple(made[:3]) == wanted:
             st.download_button(
                 f"Download the {kind.upper()} ({len(made[3]) / 1e6:.1f} MB)",
@@ -247,7 +248,7 @@ def export_section(run) -> None:
 
 
 def _still(run, kind: str) -> bytes:
-    from .. import animation
+    from . import animation
 
     histories, given = export_source(run)
     return animation.still(histories, kind, **given)

@@ -13,6 +13,7 @@ from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
 from ..tables import markdown_table
 from . import figures, space
+from . import state as matrix_state
 from .settings import Display
 
 #: Up to this many iterations per update, the regret bars also show what the last update added.
@@ -45,7 +46,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     solver, game = run.primary, run.primary.game
     running = state.running("matrix")
     look = dict(running=running, projector=state.presenting())
-    exact = state.exact_answer(game)
+    exact = matrix_state.exact_answer(game)
     if run.iteration == 0:
         _before_the_start(run, exact, look, display)
         return
@@ -70,7 +71,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     equilibrium = game.equilibria[0] if game.equilibria and game.is_zero_sum else None
     if equilibrium is None and exact is not None:
         equilibrium = rmcore.Equilibrium(exact.policy["row"], exact.policy["col"])
-    nash = None if equilibrium is not None else state.nash_equilibria(game)
+    nash = None if equilibrium is not None else matrix_state.nash_equilibria(game)
     if nash is not None and nash.equilibria:  # the star at the equilibrium nearest the averages now
         k, _ = rmcore.nearest_equilibrium(nash.equilibria, average_then["row"], average_then["col"])
         equilibrium = rmcore.Equilibrium(nash.equilibria[k].row, nash.equilibria[k].col)
@@ -308,7 +309,7 @@ def _nash_answer(heading: str, average, solver: rmcore.MatrixSolver, metrics: rm
     belongs to, and how far the running averages are from it and from the whole set (a continuum included), with
     the CCE gap regret matching's joint play is bound by."""
     game = solver.game
-    found = state.nash_equilibria(game)
+    found = matrix_state.nash_equilibria(game)
     if found is None or not found.equilibria:
         said = state.message("equilibria")
         reason = "none was found" if said is None else said.text

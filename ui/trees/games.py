@@ -1,7 +1,8 @@
 """The tree page's games: the catalogue's (``rmcore.TREE_GAMES``) with their parameters, and the user's own, read from
 a Gambit ``.efg`` file (uploaded, or carried by a share link).
 
-No Streamlit here: what a game is called, how big it is, and reading an uploaded file into a game the page can run.
+No Streamlit call here: what a game is called, how big it is, and reading an uploaded file into a game the page can
+run.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import rmcore
 
 from .. import explain
 from ..escape import markdown as escape
+from ..explain_trees import size_words
+from ..link import EFG_READ_MEGABYTES
 
 #: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
 #: (``kuhn_game=Leduc hold'em``), so none of them may change.
@@ -39,10 +42,6 @@ _OFFERED_AS_CLASSIC = set(ENTRY_OF_CLASSIC.values())
 #: docs/performance/bench.json), a checkpoint several megabytes; a tree ten times larger would keep two checkpoints a
 #: session and leave the page under two chart updates a second.
 MAX_PAGE_NODES = 300_000
-#: Largest .efg file read, in megabytes: Liar's dice with 6 sides written out is some 24 million characters (reading it
-#: takes seconds);
-#: under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
-EFG_READ_MEGABYTES = 30
 #: Largest file the uploader accepts, in megabytes. Streamlit refuses a larger one in the browser with a red chip and
 #: no words, so it is set above what is read: a file between the two gets a sentence that says why it was not loaded.
 EFG_ACCEPTED_MEGABYTES = 40
@@ -101,11 +100,6 @@ def description(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame)
         return explain.openspiel_line(game.name, size_words(game))
     entry = rmcore.TREE_GAMES[name]
     return f"**{escape(entry.title)}:** {escape(entry.description)} ({size_words(game)}.)"
-
-
-def size_words(game: rmcore.TreeGame) -> str:
-    """How big ``game`` is, in words: its tree nodes and its information sets."""
-    return f"{game.tree.player.shape[0]:,} nodes, {len(game.infosets):,} information sets"
 
 
 @dataclass(frozen=True, eq=False)

@@ -16,6 +16,7 @@ from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import figures
+from . import state as trees_state
 from .figures import short_name
 
 
@@ -62,7 +63,7 @@ def section(run: LiveRun, game_value: float | None) -> None:
     table: Table | None = st.session_state.kuhn_play
     if table is None or table.setup != setup or table.hand.game is not game:
         table = Table(setup, rmcore.Hand(game, bot, seat, seed, 0))
-        state.set_play_table(table)
+        trees_state.set_play_table(table)
     untouched = not table.hand.is_over and all(who != "you" for who, _ in table.hand.steps)
     if untouched and not np.array_equal(table.hand.policy, bot.probabilities):
         table.hand = rmcore.Hand(

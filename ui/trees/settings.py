@@ -20,8 +20,9 @@ from rmcore.trees.game import uniform_policy
 from rmcore.verification import check
 
 from .. import escape, explain, explain_app, explain_trees, link, state
-from ..live import SESSION_HISTORY_BYTES, LiveRun, history_share
+from ..live import SESSION_HISTORY_BYTES, LiveRun, RacePlan, history_share
 from . import exact, games
+from . import state as trees_state
 
 
 def _variant(name: str, updates: str):
@@ -136,7 +137,7 @@ def widgets() -> RunSettings:
             parameters = (named,)
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
-    state.link_tree_game(uploaded if game == games.UPLOAD else None)
+    trees_state.link_tree_game(uploaded if game == games.UPLOAD else None)
     opponent = _opponent_settings(
         RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded)
     )
@@ -470,7 +471,7 @@ def load_efg(data: bytes | str, source: str) -> None:
         reason = error if isinstance(error, ValueError) else f"the file could not be read ({type(error).__name__})"
         state.say("kuhn_efg_file", explain_trees.not_loaded(reason))
         return
-    state.set_tree_game(uploaded)
+    trees_state.set_tree_game(uploaded)
     state.unsay("kuhn_efg_file")
 
 
@@ -566,7 +567,7 @@ def live_run(chosen: RunSettings) -> LiveRun:
     return state.sync_live(
         "kuhn",
         chosen,
-        state.RacePlan(
+        RacePlan(
             chosen.tree_game,
             tuple(chosen.variants),
             chosen.seeds,

@@ -15,6 +15,7 @@ from .. import explain, explain_trees, state
 from ..live import LiveRun
 from ..live_chart import live_chart
 from . import figures
+from . import state as trees_state
 
 #: While training, the tree's colours are redrawn once a second: its 80 labels made every screen update about a third
 #: dearer in the browser (measured with the server and the browser pinned to a core each), and its colours change slowly
@@ -65,7 +66,7 @@ def section(run: LiveRun) -> None:
     )
     variant = run.race.variants[0]
     if wanted is not None:
-        iteration, trace = int(wanted), state.retraced(run, int(wanted))
+        iteration, trace = int(wanted), trees_state.retraced(run, int(wanted))
     elif run.trace is not None:
         iteration, trace = run.traced_at, run.trace
     else:

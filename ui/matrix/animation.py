@@ -13,7 +13,7 @@ From Python, with any solver and its history (a frame draws the checkpoint neare
 every iteration, ``history_share=None``, gives each frame a state of its own)::
 
     import rmcore
-    from ui import animation
+    from ui.matrix import animation
     game = rmcore.preset("matching-pennies")
     solver = rmcore.MatrixSolver(game, "hedge", start=game.start, history_share=None)
     solver.run(600)
@@ -41,10 +41,10 @@ import numpy as np
 
 import rmcore
 
-from . import fields
-from .charts import for_projector
-from .live import chart_rows
-from .matrix import figures, space_figure
+from .. import fields
+from ..charts import for_projector
+from ..live import chart_rows
+from . import figures, space_figure
 
 #: Browsers tried, in order, when ``BROWSER_PATH`` is unset (kaleido then searches the usual names on the PATH).
 BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")

@@ -1,0 +1,174 @@
+"""The matrix page's own session state: the one module that writes the page's keys (the game, the editor's draft, the
+fixed opponent, the lessons' and the strategy chart's keys), each declared in :data:`KEYS`. The session-wide keys
+(messages, the link, the run flag) are ``ui/state.py``'s; this module changes them through its functions.
+
+The game's exact answer (a zero-sum game's LP) and a general-sum game's equilibria are computed once per game on the
+server (``ui/exact.py``), and said here when they fail or are still on their way.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+import rmcore
+
+from .. import escape, exact, explain_app, link, state
+from .editor import Draft
+
+#: Every key this module writes, with what it holds.
+KEYS = {
+    "game": "the game being solved (rmcore.MatrixGame)",
+    "from_preset": "whether that game is a preset's (False: edited, uploaded or linked)",
+    "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
+    "game_key": "(game, its key): the game as a key of the server's exact answers (ui/exact.py), made once per game",
+    "draft": "the editor's Draft: cells and names as typed, and a version that renews the editor's widgets",
+    "opponent": "the last valid fixed opponent, as a tuple of the column player's weights (None: none yet)",
+    "field_lesson": "the field lesson last chosen: its words show while the page's settings stay the lesson's",
+    "space_clicked": "True after a click on the strategy-space chart set a start: the live panel reruns the page",
+    "space_animation": "the strategy chart's last animation: (iteration range, frames, format, bytes)",
+}
+#: Widgets' own keys this module gives a value before the widget is drawn: the preset box.
+WIDGET_KEYS = ("preset",)
+
+DEFAULT_PRESET = "rps-crash"
+#: Seconds a page waits for its game's exact answer or equilibria, from when they were first asked for on the server:
+#: the equilibria's own time limit and a second more. A page draws without them, saying so, only while other games'
+#: answers are computed ahead of them.
+WAIT_SECONDS = exact.EQUILIBRIA_SECONDS + 1.0
+
+
+def init() -> None:
+    """Create the page's state on a session's first run (after ``ui.state.init``); never overwrite it afterwards. The
+    game is the link's (its ``matrix``, or its preset), else the default preset."""
+    if "game" not in st.session_state:
+        game, source, problem = link.initial_game(DEFAULT_PRESET)
+        state.link_problem(problem)
+        st.session_state.game = game
+        st.session_state.from_preset = source[0] == "preset"
+        st.session_state.draft = Draft.from_game(game)
+        st.session_state.opponent = None
+
+
+def label_link_algorithm() -> None:
+    """Before the page's widgets are drawn in a session's first run: an algorithm the link names as the library does
+    goes into the address by its widget's label, and the run starts again from there
+    (:func:`ui.link.label_named_algorithm` says why)."""
+    if not st.session_state.link_checked and link.label_named_algorithm():
+        st.rerun()
+
+
+def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
+    """Make ``game`` the one being solved, show it in the editor (when it fits there) and in the link."""
+    st.session_state.game_in_link = link.game_changed(game, from_preset)
+    st.session_state.game = game
+    st.session_state.from_preset = from_preset
+    state.unsay("preset", "editor", "upload_csv")
+    version = st.session_state.draft.version + 1
+    if max(game.shape) <= 10:
+        st.session_state.draft = Draft.from_game(game, version)
+
+
+def ready_preset_box() -> None:
+    """The preset box's value before it is drawn: the default preset at first (set here, not as the widget's default:
+    a link may set it too), and none for an edited, uploaded or linked game (the box said "RPS with crash" over a
+    200x200 CSV)."""
+    st.session_state.setdefault("preset", DEFAULT_PRESET)
+    if not st.session_state.get("from_preset", True):
+        st.session_state.preset = None
+
+
+def set_draft(draft: Draft) -> None:
+    """What the editor shows: ``draft`` (a new shape, zero-sum switched)."""
+    st.session_state.draft = draft
+
+
+def remember_opponent(opponent: tuple[float, ...]) -> None:
+    """The last valid fixed opponent (the column player's weights): kept while the sliders say something invalid."""
+    st.session_state.opponent = opponent
+
+
+def choose_field_lesson(name: str) -> None:
+    """The field lesson ``name`` was chosen: its words show while the page's settings stay the lesson's."""
+    st.session_state.field_lesson = name
+
+
+def field_lesson() -> str | None:
+    """The field lesson last chosen (None: none yet)."""
+    return st.session_state.get("field_lesson")
+
+
+def start_clicked() -> None:
+    """A click on the strategy-space chart set a start (the live panel then reruns the whole page)."""
+    st.session_state.space_clicked = True
+
+
+def take_start_click() -> bool:
+    """Whether a click on the strategy-space chart set a start since last asked."""
+    return bool(st.session_state.pop("space_clicked", False))
+
+
+def remember_animation(made: tuple) -> None:
+    """The strategy chart's last animation: ``(iteration range, frames, format, bytes)``, offered for download."""
+    st.session_state.space_animation = made
+
+
+def animation() -> tuple | None:
+    """The strategy chart's last animation (:func:`remember_animation`), or None."""
+    return st.session_state.get("space_animation")
+
+
+def _key_of(game: rmcore.MatrixGame) -> tuple:
+    """``game``'s key among the server's exact answers, made once per game in a session (it hashes the payoffs: a
+    200x200 game's would be hashed on every update of the live panel)."""
+    known = st.session_state.get("game_key")
+    if known is None or known[0] is not game:
+        known = (game, exact.matrix_key(game))
+        st.session_state.game_key = known
+    return known[1]
+
+
+def _answer(widget: str, solve, game: rmcore.MatrixGame, failed, computing) -> object | None:
+    """``solve(game)`` from the server's exact answers; else None, and the input ``widget`` says why: ``failed(error)``
+    when it failed, ``computing(seconds)`` while it is on its way."""
+    key = _key_of(game)
+    found = exact.answer(solve, key, game, WAIT_SECONDS)
+    if found is not None:
+        state.unsay(widget)
+        return found
+    where = exact.progress(solve, key, game)
+    if not where.done:
+        state.say(widget, computing(where.seconds), "info")
+    elif where.error is not None:
+        failed(where.error)
+    return None
+
+
+def exact_answer(game: rmcore.MatrixGame) -> rmcore.ExactSolution | None:
+    """The LP value and an equilibrium of a zero-sum game, solved once per game on the server; None for general-sum
+    games, and while the LP is not there (the message of ``"exact"`` says why)."""
+    if not game.is_zero_sum:
+        return None
+    return _answer(
+        "exact",
+        rmcore.solve_exactly,
+        game,
+        # the LP solver gave up: said on the page; the run goes on without it
+        lambda error: state.say("exact", explain_app.exact_failed(error), "warning"),
+        explain_app.exact_computing,
+    )
+
+
+def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
+    """A general-sum game's Nash equilibria (every one up to 8x8, one by Lemke-Howson beyond), computed once per game
+    on the server; None for a zero-sum game (its LP answers), and where the computation gave up or is not there yet
+    (the message of ``"equilibria"`` says why)."""
+    if game.is_zero_sum:
+        return None
+    return _answer(
+        "equilibria",
+        exact.nash_equilibria,
+        game,
+        # its time limit or pivot cap: said on the page; the run goes on without it
+        lambda error: state.say("equilibria", escape.markdown(str(error))),
+        explain_app.still_computing,
+    )
