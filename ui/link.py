@@ -79,7 +79,8 @@ MAX_SETUP_BYTES = SETUP_ACCEPTED_MEGABYTES * 2**20
 #: browsers, proxies and chat programs pass on whole. A compressed .efg of a few hundred histories fits.
 MAX_EFG_LINK_CHARS = 6_000
 #: Largest .efg read, in megabytes, from a file or a link: Liar's dice with 6 sides written out is some 24 million
-#: characters (reading it takes seconds); under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50 million characters).
+#: characters (reading it takes seconds); under what rmcore reads at all (``rmcore.formats.efg.MAX_EFG_CHARS``, 50
+#: million characters).
 EFG_READ_MEGABYTES = 30
 _OURS = ("matrix", "run_to", "kuhn_efg")
 #: Most entries a list setting holds, by its key: the matrix page races its variant with at most seven others (eight in
