@@ -8,8 +8,8 @@ matrix game's payoffs: :func:`matrix_key`); a failure is kept too, so a game who
 again on every rerun. Each page decides how long it waits for an answer and what it says meanwhile
 (``ui/trees/exact.py``, ``ui/matrix/state.py``).
 
-Measured on this machine (2 cores, shared): Leduc's LP takes about 0.2 s, Liar's dice with 6 sides' (294,883
-histories) 3 to 5 s; HiGHS releases the GIL meanwhile (the page's own thread was never held up more than 52 ms).
+Leduc's LP takes a fraction of a second, Liar's dice with 6 sides' (294,883 histories) seconds; HiGHS releases the GIL
+meanwhile, so the pages' own threads go on drawing.
 """
 
 from __future__ import annotations
