@@ -51,8 +51,14 @@ MODULES_NOW = {"race": "run_race", "sweep": "run_sweep"}
 @pytest.fixture(autouse=True)
 def _old_module_names_forgotten_after_each_test():
     """Each test leaves the old module names as a fresh process has them: neither imported nor attributes of their
-    package (importing a submodule sets it as one), so that no later test finds them by accident."""
+    package (importing a submodule sets it as one), so that no later test finds them by accident; and finds them so
+    itself, whatever ran before it in this process (collecting the doctests of ``rmcore/`` imports every old path)."""
+    _forget_old_modules()
     yield
+    _forget_old_modules()
+
+
+def _forget_old_modules():
     for old in _deprecated.MOVED_MODULES:
         sys.modules.pop(old, None)
         parent, _, leaf = old.rpartition(".")

@@ -1,5 +1,6 @@
 """rmcore installs on its own: the wheel holds the library only and needs neither streamlit nor plotly."""
 
+import re
 import subprocess
 import sys
 import zipfile
@@ -40,7 +41,7 @@ def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
     held = {name.rpartition("/")[0] for name in names if name.endswith("/__init__.py")}
     assert every == held, f"subpackages missing from the wheel: {sorted(every - held)}"
     requires = sorted(
-        line.split(":", 1)[1].strip().split(">")[0]
+        re.split(r"[<>=!~ ;]", line.split(":", 1)[1].strip())[0]
         for line in metadata.splitlines()
         if line.startswith("Requires-Dist:")
     )

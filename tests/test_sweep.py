@@ -557,7 +557,17 @@ def test_ctrl_c_stops_a_sweep_with_one_line_and_the_same_command_goes_on(tmp_pat
     grid.write_text(INTERRUPTED_GRID)
     env = dict(os.environ, PYTHONPATH=str(root))
     command = [sys.executable, "-m", "rmcore", "sweep", str(grid), "--out", str(out), "--workers", "2"]
-    child = subprocess.Popen(command, cwd=root, env=env, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    # (As at a terminal, SIGINT has its default action in the command: a test process may ignore it, as pytest-xdist's
+    # workers do, and an ignored signal stays ignored across exec, so Python would never raise KeyboardInterrupt.)
+    child = subprocess.Popen(
+        command,
+        cwd=root,
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     try:
         deadline = time.monotonic() + 300
         while not list(out.glob("*.parquet")) and child.poll() is None and time.monotonic() < deadline:

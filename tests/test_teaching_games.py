@@ -107,13 +107,9 @@ def test_sizes_of_the_reference(build, size, histories_, infosets):
 
 
 @pytest.mark.slow
-def test_six_sided_liars_dice_has_openspiels_size_and_builds_in_seconds():
-    import time
-
+def test_six_sided_liars_dice_has_openspiels_size():
     rmcore.trees.liars_dice_game.cache_clear()
-    started = time.perf_counter()
     game = rmcore.trees.liars_dice_game(6)
-    assert time.perf_counter() - started < 10
     assert (histories(game), len(game.infosets)) == (294_883, 24_576)
     assert game.name == "Liar's dice, 6 sides" and game.rules == rmcore.LiarsDiceRules(6)
     assert int((game.tree.player == -1).sum()) == 147_420
