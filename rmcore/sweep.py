@@ -47,8 +47,8 @@ file, or leaves them out with a warning (``skip_bad=True``).
 ...     curves = read_results(folder)
 >>> report.ran, report.failed
 (2, ())
->>> curves[curves.algorithm == "cfr+"].exploitability.round(4).tolist()
-[0.0327, 0.0012]
+>>> curves[curves.algorithm == "cfr+"].nash_conv.round(4).tolist()
+[0.0654, 0.0024]
 """
 
 from __future__ import annotations
@@ -105,6 +105,12 @@ __all__ = [
 #: The result files' format, in their metadata under ``METADATA_KEY``.
 FORMAT = "rmcore-sweep/1"
 METADATA_KEY = b"rmcore-sweep"
+#: The version of a result table's columns, in the metadata under ``"schema"`` (a file without one is of schema 1).
+#: Schema 2: every history's metric columns, the same in both families (``rmcore.solver.METRIC_COLUMNS``). Schema 1: a
+#: game tree's file held ``exploitability`` and ``exploitability_current`` (half of ``nash_conv`` and
+#: ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and ``nash_conv_current``.
+#: :func:`read_results` reads both.
+SCHEMA = 2
 #: "every variant of the catalogue", as a grid writes it.
 ALL = "all"
 _TOP_KEYS = {
@@ -653,7 +659,8 @@ def run_cell(cell: Cell) -> CellResult:
     that stopped it). Deterministic: the columns depend on the cell alone; only the timings in ``meta`` vary."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
-    meta = {"format": FORMAT, "id": cell.id, "name": cell.name, "cell": cell.spec, "started": started}
+    meta = {"format": FORMAT, "schema": SCHEMA, "id": cell.id, "name": cell.name, "cell": cell.spec}
+    meta["started"] = started
     meta.update(versions=versions(), machine=machine())
     try:
         columns, details = _run(cell)
@@ -829,6 +836,9 @@ def _open(path: Path, max_values: int | None = MAX_RESULT_VALUES):
             or not isinstance(meta.get("cell"), dict)
         ):
             raise ValueError(f"{name} is not a sweep result file (a Parquet file with rmcore-sweep metadata)")
+        schema = meta.get("schema", 1)
+        if isinstance(schema, bool) or schema not in range(1, SCHEMA + 1):
+            raise ValueError(f"{name} is a sweep result file of schema {schema!r}; this rmcore reads 1 to {SCHEMA}")
         values = parquet.metadata.num_rows * parquet.metadata.num_columns
         if max_values is not None and values > max_values:
             raise ValueError(f"{name} declares {values:,} values; a result file read here holds at most {max_values:,}")
@@ -1270,8 +1280,6 @@ RESULT_COLUMNS = (
     "label",
     "seed",
     "iteration",
-    "exploitability",
-    "exploitability_current",
     "nash_conv",
     "nash_conv_current",
     "seconds",
@@ -1308,10 +1316,10 @@ def read_results(source, ids=None, *, skip_bad: bool = False) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``exploitability`` and ``exploitability_current`` are those of the average and of the current policy
-        (``nash_conv / 2``; NaN for a general-sum matrix game, where ``nash_conv`` is the measure); ``seconds`` is the
-        solver's time up to the checkpoint (the metrics' time left out). A failed cell is one row with its error and
-        no numbers.
+        ``nash_conv`` and ``nash_conv_current`` are the NashConv of the average and of the current policy, in
+        either family and in files of every :data:`SCHEMA` (a two-player zero-sum game's exploitability is half of
+        each); ``seconds`` is the solver's time up to the checkpoint (the metrics' time left out). A failed cell is one
+        row with its error and no numbers.
     """
     import pandas as pd
 
@@ -1362,20 +1370,14 @@ def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
     }
     nan = np.full(max(count, 1), np.nan)
     if count:
-        if family == "tree":
-            rows["exploitability"] = frame["exploitability"].to_numpy()
-            rows["exploitability_current"] = frame["exploitability_current"].to_numpy()
-            rows["nash_conv"] = frame["nash_conv"].to_numpy()
-            rows["nash_conv_current"] = 2.0 * rows["exploitability_current"]
+        rows["nash_conv"] = frame["nash_conv"].to_numpy()
+        if meta.get("schema", 1) == 1 and family == "tree":  # (it kept the current policy's exploitability: half)
+            rows["nash_conv_current"] = 2.0 * frame["exploitability_current"].to_numpy()
         else:
-            zero_sum = meta.get("zero_sum", True)
-            rows["exploitability"] = frame["exploitability"].to_numpy()
-            rows["nash_conv"] = frame["nash_conv"].to_numpy()
             rows["nash_conv_current"] = frame["nash_conv_current"].to_numpy()
-            rows["exploitability_current"] = rows["nash_conv_current"] / 2.0 if zero_sum else nan
         rows["seconds"] = np.asarray(meta["checkpoint_seconds"], dtype=float)
     else:
-        for name in ("exploitability", "exploitability_current", "nash_conv", "nash_conv_current", "seconds"):
+        for name in ("nash_conv", "nash_conv_current", "seconds"):
             rows[name] = nan
     size = max(count, 1)
     out = pd.DataFrame(rows)

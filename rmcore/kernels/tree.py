@@ -172,10 +172,12 @@ class CFRRecord(NamedTuple):
     current: np.ndarray  # [k, infoset, action] sigma, the policy the next iteration plays
     average: np.ndarray  # [k, infoset, action] S / sum S
     regrets: np.ndarray  # [k, infoset, action] cumulative regrets R
-    br_value_1: np.ndarray  # [k] what player 1 gets by best-responding to the average policy
-    br_value_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff)
+    # The fields both families' records share, by the same names (rmcore/solver.py reads them):
+    br_gain_1: np.ndarray  # [k] what player 1 gains by best-responding to the average policy
+    br_gain_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff, -game_value on the policy)
     game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
-    nash_conv_current: np.ndarray  # [k] NashConv of the current policy
+    nash_conv_current: np.ndarray  # [k] NashConv of the current policy: its two gains summed
+    # The tree family's own:
     nodes_touched: np.ndarray  # [k] int64 histories visited so far (CFRState.touched)
 
 
@@ -627,10 +629,17 @@ def _average_rows(strategy_sums, num_actions, out):
             out[info, a] = 0.0
 
 
+@part(**_PART)
+def gains(br_value_1, br_value_2, game_value):
+    """Each player's best-response gain from the best responses' values and player 1's value on the policy (player
+    2's is its negative): the one formula by which a history row and :func:`rmcore.nash_conv` both compute them."""
+    return br_value_1 - game_value, br_value_2 + game_value
+
+
 @njit(**_ENTRY)
 def record_row(tree, state, iteration, record, k):
-    """Row ``k`` of ``record``: both policies, the regrets, both best-response values and the game value of the average
-    policy, and the NashConv of the current one."""
+    """Row ``k`` of ``record``: both policies, the regrets, both best-response gains and the game value of the average
+    policy, and the NashConv of the current one (its gains summed, as :func:`gains` gives them)."""
     _average_rows(state.strategy_sums, tree.num_actions, state.average)
     record.iteration[k] = iteration
     for info in range(state.policy.shape[0]):
@@ -640,12 +649,13 @@ def record_row(tree, state, iteration, record, k):
             record.regrets[k, info, a] = state.regrets[info, a]
     for which in range(2):  # the average policy, then the current one
         first, second, expected = _best_responses(tree, state.average if which == 0 else state.policy, state)
+        gain_1, gain_2 = gains(first, second, expected)
         if which == 0:
-            record.br_value_1[k] = first
-            record.br_value_2[k] = second
+            record.br_gain_1[k] = gain_1
+            record.br_gain_2[k] = gain_2
             record.game_value[k] = expected
         else:
-            record.nash_conv_current[k] = first + second
+            record.nash_conv_current[k] = gain_1 + gain_2
     record.nodes_touched[k] = state.touched[0]
 
 

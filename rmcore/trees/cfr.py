@@ -27,7 +27,6 @@ kernel is a pair of loops over arrays, and a policy is a dense ``[infoset, actio
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -37,7 +36,7 @@ from .. import _runtime, config
 from .._deprecated import getattr_for, warn
 from .._guard import exclusive
 from ..kernels import tree as kernels
-from ..records import History, Metrics, PlayerValues, Policy
+from ..records import History, Metrics, Policy
 from ..solver import Solver
 from ..validation import choice, named_parts, seed_words, whole_number
 from . import poker
@@ -341,12 +340,6 @@ class CFRVariant:
         return CFRSolver(game, self.algorithm, self.updates, **options, **self.parameters)
 
 
-#: A :class:`~rmcore.Metrics` from a tuple of all its fields, and :class:`~rmcore.PlayerValues` from a pair, without
-#: the constructors' checks (as ``_make`` does): 130 ns rather than 200 each, a fifth of a Kuhn ``metrics()`` call.
-_new_metrics = functools.partial(tuple.__new__, Metrics)
-_new_values = functools.partial(tuple.__new__, PlayerValues)
-
-
 class CFRTrace(NamedTuple):
     """What one CFR iteration computed at one information set (for a step-by-step walkthrough).
 
@@ -493,8 +486,9 @@ def nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding (for either family:
     :func:`rmcore.nash_conv`)."""
     check_tree_game(game)
-    first, second, *_ = best_responses(game, as_policy_array(game, policy))
-    return first + second
+    first, second, expected, *_ = best_responses(game, as_policy_array(game, policy))
+    gain_1, gain_2 = kernels.gains(first, second, expected)  # (as a history row sums them: the same number)
+    return gain_1 + gain_2
 
 
 class CFRSolver(Solver):
@@ -682,9 +676,6 @@ class CFRSolver(Solver):
         arguments = (*self._inputs, first, last, points, tuple(record))
         return _runtime.call("tree", kernels.entry_for(self._flags.code), *arguments, work=work)
 
-    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
-        return _metrics_of(iteration, columns, row, self.learner)
-
     # -- reading ------------------------------------------------------------------------------
 
     def _policy(self, probabilities: np.ndarray) -> Policy:
@@ -732,38 +723,20 @@ class CFRSolver(Solver):
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
-        Metrics: ``exploitability`` and ``nash_conv`` of the average policy, ``br_gain_1`` and
-        ``br_gain_2`` (each player's gain from a best response), ``game_value``,
-        ``exploitability_current`` (of the current policy), and ``nodes_touched`` (:attr:`nodes_touched` then, as
-        floats: an x-axis for comparing sampled and full-pass variants by work).
+        Metrics: :data:`rmcore.solver.METRIC_COLUMNS`, as on a matrix game: ``nash_conv`` of the average policy and
+        ``nash_conv_current`` of the current one, ``br_gain_1`` and ``br_gain_2`` (each player's gain from a best
+        response), ``game_value``, and ``nodes_touched`` (:attr:`nodes_touched` then, as floats: an x-axis for
+        comparing sampled and full-pass variants by work); a matrix game's average regrets, bounds and CCE gap are
+        NaN.
         """
         return super().history()
 
-    def history_of(self, record: kernels.CFRRecord) -> History:
-        """A :class:`~rmcore.History` from rows the kernel wrote."""
-        return History(
-            record.iteration,
-            record.average,
-            record.current,
-            record.regrets,
-            self._metric_columns(record),
-            self.game.infosets,
-            self.game.actions,
-            "exploitability" if self.learner is None else f"br_gain_{self.learner}",
-        )
+    def _labels(self):
+        return self.game.infosets, self.game.actions
 
-    def _metric_columns(self, record: kernels.CFRRecord) -> dict:
-        """Every metric of the rows the kernel wrote, one array each."""
-        nash_conv = record.br_value_1 + record.br_value_2
-        return {
-            "exploitability": nash_conv / 2.0,
-            "nash_conv": nash_conv,
-            "br_gain_1": record.br_value_1 - record.game_value,
-            "br_gain_2": record.br_value_2 + record.game_value,
-            "game_value": record.game_value,
-            "exploitability_current": record.nash_conv_current / 2.0,
-            "nodes_touched": record.nodes_touched.astype(np.float64),
-        }
+    def _family_columns(self, record: kernels.CFRRecord) -> dict:
+        """The game tree's own metric: the nodes touched (as floats, an x-axis beside the iterations)."""
+        return {"nodes_touched": record.nodes_touched.astype(np.float64)}
 
     @exclusive
     def trace_iteration(self) -> list[CFRTrace]:
@@ -824,25 +797,6 @@ class CFRSolver(Solver):
 
     def __repr__(self) -> str:
         return f"<CFRSolver {self.game.name} {self.variant.full_label} at iteration {self._iteration}>"
-
-
-def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> Metrics:
-    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`CFRSolver.history_of`'s)."""
-    return _new_metrics(
-        (
-            iteration,
-            float(columns["nash_conv"][row]),
-            float(columns["exploitability"][row]),
-            float(columns["game_value"][row]),
-            _new_values((float(columns["br_gain_1"][row]), float(columns["br_gain_2"][row]))),
-            learner,
-            "exploitability" if learner is None else f"br_gain_{learner}",
-            2.0 * float(columns["exploitability_current"][row]),
-            None,
-            None,
-            None,
-        )
-    )
 
 
 def _warm_up_solvers() -> list[CFRSolver]:
