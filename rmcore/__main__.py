@@ -201,7 +201,7 @@ def _solve(args) -> int:
         print(f"  nash_conv: {metrics.nash_conv:.6g}")
         print(f"  nash_conv of the current strategies: {metrics.nash_conv_current:.6g}")
     if metrics.exploitability is not None:
-        print(f"  exploitability: {metrics.exploitability:.6g}")
+        print(f"  exploitability (zero-sum: nash_conv / 2): {metrics.exploitability:.6g}")
     print(f"  value (row player's expected payoff): {metrics.game_value:.6g}")
     return 0
 
@@ -217,7 +217,7 @@ def _read_efg(path: str) -> TreeGame:
 
 
 def _kuhn(args) -> int:
-    from .trees.cfr import CFRSolver, nash_conv
+    from .trees.cfr import CFRSolver
     from .trees.kuhn import KUHN
 
     game = _read_efg(args.efg) if args.efg else KUHN
@@ -232,22 +232,23 @@ def _kuhn(args) -> int:
     result = {
         "variant": solver.variant.full_label,
         "iterations": solver.iteration,
-        "exploitability": metrics.exploitability,
         "nash_conv": metrics.nash_conv,
+        "nash_conv_current": metrics.nash_conv_current,
+        "exploitability": metrics.exploitability,  # (nash_conv / 2, as a poker reader expects it)
         "game_value": metrics.game_value,
         "average_policy": solver.average_policy().to_dict(),
         "seconds": seconds,
     }
     if solver.algorithm == "mmd":  # MMD's last iterate is the one that converges (to the alpha-QRE)
-        result["exploitability_current"] = nash_conv(game, solver.current_policy()) / 2.0
+        result["exploitability_current"] = metrics.nash_conv_current / 2.0
     if args.json:
         print(_json(result))
         return 0
     name = solver.variant.full_label.split(" · ")[0]  # discounted CFR's or MMD's parameters included
     print(f"{game.name}: {solver.iteration} iterations of {name} ({solver.variant.updates}), {seconds:.3f} s")
-    print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
-    if "exploitability_current" in result:
-        print(f"  exploitability of the current policy (the last iterate) {result['exploitability_current']:.6g}")
+    print(f"  nash_conv {result['nash_conv']:.6g} (exploitability = nash_conv / 2: {result['exploitability']:.6g})")
+    if solver.algorithm == "mmd":
+        print(f"  nash_conv of the current policy (the last iterate) {result['nash_conv_current']:.6g}")
     if is_classic_kuhn(game):
         print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
         print("  average policy, probability of betting:")

@@ -84,7 +84,7 @@ def test_race_gives_discounted_cfr_its_parameters_and_refuses_them_without_it():
     rows = {row["variant"]: row for row in json.loads(out.stdout)["variants"]}
     solver = rmcore.CFRSolver(rmcore.KUHN, "linear", max_points=0)  # DCFR(1, 1, 1) is linear CFR
     solver.run(200)
-    assert rows["discounted(α=1, β=1, γ=1) · alternating"]["exploitability"] == solver.metrics().exploitability
+    assert rows["discounted(α=1, β=1, γ=1) · alternating"]["nash_conv"] == solver.metrics().nash_conv
     out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--alpha", "1", "--iterations", "10")
     assert out.returncode == 2 and "'discounted' variant" in out.stderr
 
@@ -96,6 +96,6 @@ def test_race_gives_mmd_its_temperature_and_refuses_it_without_mmd():
     solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2)
     solver.run(100)
     mmd = rows["mmd(α=0.2) · simultaneous"]
-    assert mmd["exploitability_current"] == solver.history().metrics["exploitability_current"][-1]
+    assert mmd["nash_conv_current"] == solver.history().metrics["nash_conv_current"][-1]
     out = cli("race", "--game", "kuhn", "--variants", "cfr+", "--mmd-alpha", "0.2", "--iterations", "10")
     assert out.returncode == 2 and "'mmd' variant" in out.stderr and len(out.stderr.strip().splitlines()) == 1
