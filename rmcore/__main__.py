@@ -222,8 +222,13 @@ def _kuhn(args) -> int:
 
     game = _read_efg(args.efg) if args.efg else KUHN
     parameters = {
-        name: getattr(args, name) for name in ("alpha", "beta", "gamma", "stepsize") if getattr(args, name) is not None
+        name: getattr(args, name) for name in ("alpha", "beta", "gamma", "eta") if getattr(args, name) is not None
     }
+    if args.stepsize is not None:
+        print("note: --stepsize is deprecated: use --eta (the step size's name in both families)", file=sys.stderr)
+        if args.eta is not None:
+            raise UsageError("give the step size once: --eta (--stepsize is its deprecated name)")
+        parameters["eta"] = args.stepsize
     solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0, **parameters)
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -558,8 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
         text = f"for discounted: {name} (default {default:g}), in [-10, 10]{others}{mmd}"
         kuhn.add_argument(f"--{name}", type=float, metavar="X", help=text)
     kuhn.add_argument(
-        "--stepsize", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
+        "--eta", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
     )
+    kuhn.add_argument("--stepsize", type=float, metavar="X", help="deprecated: --eta")
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
 

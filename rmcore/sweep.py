@@ -76,6 +76,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import config
+from ._deprecated import warn
 from .matrix.games import PRESETS, MatrixGame, preset
 from .matrix.solver import ALGORITHMS, MatrixSolver, MatrixVariant
 from .trees.catalogue import TREE_GAMES, tree_game
@@ -126,7 +127,7 @@ _TOP_KEYS = {
     "games": "the games",
     "algorithms": "the algorithms",
 }
-_TREE_KEYS = ("updates", "alpha", "beta", "gamma", "stepsize")
+_TREE_KEYS = ("updates", "alpha", "beta", "gamma", "eta")
 _MATRIX_KEYS = ("sampling", "updates", "averaging", "eta")
 _STARTS = ("suggested", "uniform")
 _FILE_FAMILIES = {".efg": "tree", ".nfg": "matrix"}
@@ -467,6 +468,11 @@ def _algorithms(entry: Mapping, k: int) -> list[tuple[str, dict, str, bool]]:
     catalogue, keys = (CFR_ALGORITHMS, _TREE_KEYS) if family == "tree" else (ALGORITHMS, _MATRIX_KEYS)
     name = entry[family]
     given = {key: value for key, value in entry.items() if key != family}
+    if family == "tree" and "stepsize" in given:  # (its name of one release ago)
+        if "eta" in given:
+            raise GridError(f"{where}: give the step size once, as eta (stepsize is its deprecated name)")
+        warn(f"{where}: stepsize is deprecated: write eta (the step size's name in both families)", 2)
+        given["eta"] = given.pop("stepsize")
     if name == ALL:
         if given:
             raise GridError(
@@ -493,7 +499,7 @@ def _canonical(family: str, name: str, given: dict) -> tuple[dict, bool]:
     """The algorithm's spec with the library's defaults filled in (the same run however it is spelled), and whether it
     samples; as given when the library refuses it (the cell then fails with the library's reason)."""
     if family == "tree":
-        numbers = {key: given[key] for key in ("alpha", "beta", "gamma", "stepsize") if key in given}
+        numbers = {key: given[key] for key in ("alpha", "beta", "gamma", "eta") if key in given}
         sampled = CFRVariant(name).is_sampled
         try:
             parameters = variant_parameters(name, **numbers)
@@ -543,7 +549,8 @@ def algorithm_label(algorithm: dict) -> str:
             parameters = algorithm["parameters"]
             name = algorithm["tree"]
             if name == "mmd":
-                return CFRVariant(name, algorithm["updates"], mmd=(parameters["alpha"], parameters["stepsize"])).label
+                eta = parameters.get("eta", parameters.get("stepsize"))  # (a cell of schema 1 named it stepsize)
+                return CFRVariant(name, algorithm["updates"], mmd=(parameters["alpha"], eta)).label
             discount = tuple(parameters.values()) if parameters else None
             return CFRVariant(name, algorithm["updates"], discount).label
         fields = {key: algorithm[key] for key in _MATRIX_KEYS}

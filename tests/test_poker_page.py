@@ -29,7 +29,8 @@ def metric(app, k):
 def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
     page.button(key="kuhn_step_1").click().run()
     assert not page.exception
-    assert metric(page, 0) == "1" and metric(page, 1) == "4.583e-01"  # 11/24 after one iteration
+    assert metric(page, 0) == "1" and metric(page, 1) == "9.167e-01"  # nash_conv 11/12 after one iteration
+    assert "exploitability is nash_conv / 2: here 4.583e-01" in page.metric[1].proto.help  # 11/24, labelled so
     values, update = walkthrough_tables(page)
     assert len(values) == 12 and list(values["infoset"]) == [
         "J",

@@ -125,7 +125,10 @@ GOOD = {"iterations": 10, "games": [{"game": "kuhn"}], "algorithms": [{"tree": "
         ({"games": [{"file": "missing.efg"}]}, "missing.efg is not a file"),
         ({"games": [{"game": "rps", "start": "center"}]}, "games[0].start must be"),
         ({"algorithms": [{"tree": "cfr++"}]}, "algorithms[0].tree: unknown tree algorithm 'cfr++'"),
-        ({"algorithms": [{"tree": "cfr", "eta": 0.1}]}, "algorithms[0]: tree algorithm 'cfr' has no parameter 'eta'"),
+        (
+            {"algorithms": [{"tree": "cfr", "sampling": "sampled"}]},
+            "algorithms[0]: tree algorithm 'cfr' has no parameter 'sampling'",
+        ),
         ({"algorithms": [{"tree": "all", "updates": "simultaneous"}]}, "tree = 'all' runs every variant"),
         ({"algorithms": [{"matrix": "rm"}]}, "is a tree game, and the grid has no tree algorithm"),
         ({"algorithms": [{"tree": "cfr"}, {"matrix": "rm"}]}, "is a matrix algorithm, and the grid has no matrix game"),

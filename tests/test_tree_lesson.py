@@ -80,7 +80,7 @@ def test_the_mmd_temperature_slider_comes_only_with_mmd_and_a_link_carries_it(pa
     page.select_slider(key="kuhn_mmd_alpha").set_value("0.2").run()
     page.button(key="kuhn_step_10").click().run()
     assert not page.exception
-    assert page.session_state.kuhn_live.race.variants[0].parameters == {"alpha": 0.2, "stepsize": None}
+    assert page.session_state.kuhn_live.race.variants[0].parameters == {"alpha": 0.2, "eta": None}
     assert "mmd(α=0.2) · simultaneous · current (last iterate)" in _exploitability_names(page)
     linked = opened({"kuhn_variants": ["mmd · simultaneous"], "kuhn_mmd_alpha": "0.01"}, "kuhn_poker")
     assert not linked.warning and linked.session_state.kuhn_live.race.variants[0].mmd == (0.01, None)

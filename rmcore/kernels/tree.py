@@ -118,7 +118,7 @@ class CFRFlags(NamedTuple):
     alpha: float = 1.5  # discounted CFR: positive regrets are scaled by t^alpha / (t^alpha + 1) after iteration t,
     beta: float = 0.0  # negative ones by t^beta / (t^beta + 1),
     gamma: float = 2.0  # and iteration t's strategy is weighted by t^gamma in the average
-    stepsize: float = 0.0  # magnetic mirror descent: the step size eta (its temperature is ``alpha``)
+    eta: float = 0.0  # magnetic mirror descent: the step size (its temperature is ``alpha``)
 
 
 class CFRState(NamedTuple):
@@ -1028,7 +1028,7 @@ def _mmd_step(tree, state, variant, updating):
                 continue
             payoff = tree.payoff[node] if p == 0 else -tree.payoff[node]
             logits[sequence // width, sequence % width] += payoff * state.reach[1 - p, node] * state.reach[2, node]
-    eta = variant.stepsize
+    eta = variant.eta
     shrink = 1.0 + eta * variant.alpha
     for info in range(tree.infoset_player.shape[0]):
         if updating != BOTH and tree.infoset_player[info] != updating:
