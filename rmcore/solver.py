@@ -14,10 +14,10 @@ an iteration and a history row are, and how to read a row into a :class:`~rmcore
   any row's :class:`~rmcore.Metrics`.
 
 Both families' kernels write their history rows into records whose shared fields have the same names (``br_gain_1``,
-``br_gain_2``, ``game_value``, ``nash_conv_current``), and this module turns them into the one set of metric columns,
-:data:`METRIC_COLUMNS`, and into :class:`~rmcore.Metrics`: NashConv, the sum of the players' best-response gains
-(OpenSpiel's definition), is the measure of every game; ``exploitability = nash_conv / 2`` is a field of
-:class:`~rmcore.Metrics` for two-player zero-sum games only.
+``br_gain_2``, ``game_value``, ``nash_conv``, ``nash_conv_current``), and this module turns them into the one set of
+metric columns, :data:`METRIC_COLUMNS`, and into :class:`~rmcore.Metrics`: NashConv, the sum of the players'
+best-response gains (OpenSpiel's definition), is the measure of every game; ``exploitability = nash_conv / 2`` is a
+field of :class:`~rmcore.Metrics` for two-player zero-sum games only.
 """
 
 from __future__ import annotations
@@ -252,11 +252,11 @@ class Solver(Runner):
         return History(*arrays, columns, infosets, actions, self.gap_name)
 
     def _metric_columns(self, record) -> dict:
-        """Every metric of the rows the kernel wrote (:data:`METRIC_COLUMNS`), one array each: NashConv is the sum of
-        the two gains the kernel wrote, in either family (NaN against a fixed matrix opponent, whose gain is NaN)."""
+        """Every metric of the rows the kernel wrote (:data:`METRIC_COLUMNS`), one array each, read from the record's
+        fields of the same names in either family (NashConv NaN against a fixed matrix opponent)."""
         rows = record.iteration.shape[0]
         columns = {
-            "nash_conv": record.br_gain_1 + record.br_gain_2,
+            "nash_conv": record.nash_conv,
             "nash_conv_current": record.nash_conv_current,
             "br_gain_1": record.br_gain_1,
             "br_gain_2": record.br_gain_2,

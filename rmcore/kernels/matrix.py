@@ -146,6 +146,7 @@ class MatrixRecord(NamedTuple):
     br_gain_1: np.ndarray  # [k] the row player's best-response gain against the average profile
     br_gain_2: np.ndarray  # [k] the column player's; NaN against a fixed opponent
     game_value: np.ndarray  # [k] x^T A y of the averages
+    nash_conv: np.ndarray  # [k] g1 + g2 of the averages (NaN against a fixed opponent)
     nash_conv_current: np.ndarray  # [k] g1 + g2 of the current profile (self-play), else NaN
     # The matrix family's own:
     average_regret_1: np.ndarray  # [k] max_a R(a)^+ / t
@@ -161,7 +162,7 @@ def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
-        *(np.zeros(rows) for _ in range(7)),
+        *(np.zeros(rows) for _ in range(8)),
     )
 
 
@@ -848,6 +849,7 @@ def record_row(A, B, flags, s, iteration, record, k):
             continue
         record.br_gain_1[k] = gain_row
         record.br_gain_2[k] = np.nan if fixed else gain_col
+        record.nash_conv[k] = np.nan if fixed else gain_row + gain_col
         record.game_value[k] = value
     for i in range(m):
         record.current[k, 0, i] = s.next_x[i]

@@ -176,7 +176,8 @@ class CFRRecord(NamedTuple):
     br_gain_1: np.ndarray  # [k] what player 1 gains by best-responding to the average policy
     br_gain_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff, -game_value on the policy)
     game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
-    nash_conv_current: np.ndarray  # [k] NashConv of the current policy: its two gains summed
+    nash_conv: np.ndarray  # [k] NashConv of the average policy: the two best responses' values summed
+    nash_conv_current: np.ndarray  # [k] NashConv of the current policy
     # The tree family's own:
     nodes_touched: np.ndarray  # [k] int64 histories visited so far (CFRState.touched)
 
@@ -186,7 +187,7 @@ def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
     return CFRRecord(
         np.zeros(rows, dtype=np.int64),
         *(np.zeros((rows, infosets, actions)) for _ in range(3)),
-        *(np.zeros(rows) for _ in range(4)),
+        *(np.zeros(rows) for _ in range(5)),
         np.zeros(rows, dtype=np.int64),
     )
 
@@ -629,17 +630,11 @@ def _average_rows(strategy_sums, num_actions, out):
             out[info, a] = 0.0
 
 
-@part(**_PART)
-def gains(br_value_1, br_value_2, game_value):
-    """Each player's best-response gain from the best responses' values and player 1's value on the policy (player
-    2's is its negative): the one formula by which a history row and :func:`rmcore.nash_conv` both compute them."""
-    return br_value_1 - game_value, br_value_2 + game_value
-
-
 @njit(**_ENTRY)
 def record_row(tree, state, iteration, record, k):
     """Row ``k`` of ``record``: both policies, the regrets, both best-response gains and the game value of the average
-    policy, and the NashConv of the current one (its gains summed, as :func:`gains` gives them)."""
+    policy and its NashConv, and the NashConv of the current one (each the best responses' values summed, as
+    :func:`rmcore.nash_conv` sums them)."""
     _average_rows(state.strategy_sums, tree.num_actions, state.average)
     record.iteration[k] = iteration
     for info in range(state.policy.shape[0]):
@@ -649,13 +644,13 @@ def record_row(tree, state, iteration, record, k):
             record.regrets[k, info, a] = state.regrets[info, a]
     for which in range(2):  # the average policy, then the current one
         first, second, expected = _best_responses(tree, state.average if which == 0 else state.policy, state)
-        gain_1, gain_2 = gains(first, second, expected)
         if which == 0:
-            record.br_gain_1[k] = gain_1
-            record.br_gain_2[k] = gain_2
+            record.br_gain_1[k] = first - expected
+            record.br_gain_2[k] = second + expected  # (player 2's value on the policy is -expected)
             record.game_value[k] = expected
+            record.nash_conv[k] = first + second
         else:
-            record.nash_conv_current[k] = gain_1 + gain_2
+            record.nash_conv_current[k] = first + second
     record.nodes_touched[k] = state.touched[0]
 
 

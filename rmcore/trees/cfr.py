@@ -486,9 +486,8 @@ def nash_conv(game: TreeGame, policy) -> float:
     """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding (for either family:
     :func:`rmcore.nash_conv`)."""
     check_tree_game(game)
-    first, second, expected, *_ = best_responses(game, as_policy_array(game, policy))
-    gain_1, gain_2 = kernels.gains(first, second, expected)  # (as a history row sums them: the same number)
-    return gain_1 + gain_2
+    first, second, *_ = best_responses(game, as_policy_array(game, policy))
+    return first + second  # (as a history row sums them: the same number)
 
 
 class CFRSolver(Solver):
