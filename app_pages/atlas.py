@@ -1,5 +1,5 @@
 """The atlas: every algorithm rmcore ships on every game it ships (or the runs of a sweep of your own), one game at a
-time: every run's curve, and the runs ranked by the iterations and the seconds they took to a chosen exploitability."""
+time: every run's curve, and the runs ranked by the iterations and the seconds they took to a chosen nash_conv."""
 
 import streamlit as st
 

@@ -201,7 +201,7 @@ def _solve(args) -> int:
         print(f"  nash_conv: {metrics.nash_conv:.6g}")
         print(f"  nash_conv of the current strategies: {metrics.nash_conv_current:.6g}")
     if metrics.exploitability is not None:
-        print(f"  exploitability: {metrics.exploitability:.6g}")
+        print(f"  exploitability (zero-sum: nash_conv / 2): {metrics.exploitability:.6g}")
     print(f"  value (row player's expected payoff): {metrics.game_value:.6g}")
     return 0
 
@@ -217,13 +217,18 @@ def _read_efg(path: str) -> TreeGame:
 
 
 def _kuhn(args) -> int:
-    from .trees.cfr import CFRSolver, nash_conv
+    from .trees.cfr import CFRSolver
     from .trees.kuhn import KUHN
 
     game = _read_efg(args.efg) if args.efg else KUHN
     parameters = {
-        name: getattr(args, name) for name in ("alpha", "beta", "gamma", "stepsize") if getattr(args, name) is not None
+        name: getattr(args, name) for name in ("alpha", "beta", "gamma", "eta") if getattr(args, name) is not None
     }
+    if args.stepsize is not None:
+        print("note: --stepsize is deprecated: use --eta (the step size's name in both families)", file=sys.stderr)
+        if args.eta is not None:
+            raise UsageError("give the step size once: --eta (--stepsize is its deprecated name)")
+        parameters["eta"] = args.stepsize
     solver = CFRSolver(game, args.variant, updates=args.updates, seed=args.seed, max_points=0, **parameters)
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -232,22 +237,23 @@ def _kuhn(args) -> int:
     result = {
         "variant": solver.variant.full_label,
         "iterations": solver.iteration,
-        "exploitability": metrics.exploitability,
         "nash_conv": metrics.nash_conv,
+        "nash_conv_current": metrics.nash_conv_current,
+        "exploitability": metrics.exploitability,  # (nash_conv / 2, as a poker reader expects it)
         "game_value": metrics.game_value,
         "average_policy": solver.average_policy().to_dict(),
         "seconds": seconds,
     }
     if solver.algorithm == "mmd":  # MMD's last iterate is the one that converges (to the alpha-QRE)
-        result["exploitability_current"] = nash_conv(game, solver.current_policy()) / 2.0
+        result["exploitability_current"] = metrics.nash_conv_current / 2.0
     if args.json:
         print(_json(result))
         return 0
     name = solver.variant.full_label.split(" · ")[0]  # discounted CFR's or MMD's parameters included
     print(f"{game.name}: {solver.iteration} iterations of {name} ({solver.variant.updates}), {seconds:.3f} s")
-    print(f"  exploitability {result['exploitability']:.6g}, nash_conv {result['nash_conv']:.6g}")
-    if "exploitability_current" in result:
-        print(f"  exploitability of the current policy (the last iterate) {result['exploitability_current']:.6g}")
+    print(f"  nash_conv {result['nash_conv']:.6g} (exploitability = nash_conv / 2: {result['exploitability']:.6g})")
+    if solver.algorithm == "mmd":
+        print(f"  nash_conv of the current policy (the last iterate) {result['nash_conv_current']:.6g}")
     if is_classic_kuhn(game):
         print(f"  game value for player 1 {result['game_value']:.6f} (equilibrium: -1/18 = {-1 / 18:.6f})")
         print("  average policy, probability of betting:")
@@ -557,8 +563,9 @@ def build_parser() -> argparse.ArgumentParser:
         text = f"for discounted: {name} (default {default:g}), in [-10, 10]{others}{mmd}"
         kuhn.add_argument(f"--{name}", type=float, metavar="X", help=text)
     kuhn.add_argument(
-        "--stepsize", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
+        "--eta", type=float, metavar="X", help="for mmd: the step size (default OpenSpiel's, alpha / max|A|^2)"
     )
+    kuhn.add_argument("--stepsize", type=float, metavar="X", help="deprecated: --eta")
     kuhn.add_argument("--json", action="store_true", help="print one JSON object")
     kuhn.set_defaults(handler=_kuhn)
 

@@ -10,8 +10,8 @@ from ._deprecated import BestResponseGains, TreeSolution, ZeroSumSolution
 from .matrix import metrics as _matrix_metrics
 from .matrix.games import MatrixGame
 from .records import History, Metrics
+from .solver import metrics_of
 from .trees.cfr import CFRSolver
-from .trees.cfr import _metrics_of as _tree_metrics_of
 from .trees.cfr import nash_conv as _tree_nash_conv
 from .trees.game import TreeGame
 from .trees.kuhn import KUHN
@@ -73,12 +73,13 @@ class KuhnCFR(CFRSolver):
 
 def matrix_metrics_at(history: History, row: int, zero_sum: bool) -> Metrics:
     """The metrics of checkpoint ``row`` of a matrix-game history: ``solver.metrics_at(history, row)``."""
-    from .matrix.solver import _metrics_of
-
-    return _metrics_of(int(history.iterations[row]), history.metrics, row, zero_sum)
+    return metrics_of(int(history.iterations[row]), history.metrics, row, _learner(history), zero_sum)
 
 
 def tree_metrics_at(history: History, row: int) -> Metrics:
     """The metrics of checkpoint ``row`` of a CFR history: ``solver.metrics_at(history, row)``."""
-    learner = None if history.gap_name == "exploitability" else int(history.gap_name[-1])
-    return _tree_metrics_of(int(history.iterations[row]), history.metrics, row, learner)
+    return metrics_of(int(history.iterations[row]), history.metrics, row, _learner(history), True)
+
+
+def _learner(history: History) -> int | None:
+    return None if history.gap_name == "nash_conv" else int(history.gap_name[-1])

@@ -4,10 +4,11 @@ table per game.
 The grid runs every tree variant (``rmcore.CFR_ALGORITHMS``) on Kuhn poker, Leduc hold'em, Liar's dice (3, 4 and 6
 sides) and Goofspiel (4 and 5 cards), and every matrix rule (``rmcore.ALGORITHMS``) on seven matrix games, each with its
 defaults, to 10,000 iterations (``quick``: 1,000 and one seed). :func:`tables` reads the results back as one table per
-game: the exploitability of the average and of the current policy (the last iterate) at 10, 100, 1,000 and 10,000
-iterations, and the time per iteration; sampled variants give the median over their seeds. :func:`markdown` writes
-them as ``docs/performance/atlas.md``, the best of each column in bold; the figures it shows are drawn from the same
-data file by the dashboard's figure builders (``python -m ui.atlas.report``), since this library draws nothing.
+game: the NashConv of the average and of the current policy (the last iterate) at 10, 100, 1,000 and 10,000 iterations
+(the measure the pages show, in both families), and the time per iteration; sampled variants give the median over their
+seeds. :func:`markdown` writes them as ``docs/performance/atlas.md``, the best of each column in bold; the figures it
+shows are drawn from the same data file by the dashboard's figure builders (``python -m ui.atlas.report``), since this
+library draws nothing.
 
 >>> grid = atlas_grid(quick=True)
 >>> sorted({cell.spec["game"]["name"] for cell in grid.cells if cell.family == "tree"})
@@ -64,7 +65,7 @@ def _reached(curve: pd.DataFrame, iteration: int, column: str) -> float:
 
 def tables(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """One table per game (in the order the games first appear), a row per algorithm (its label): the
-    exploitability of the average (``average {n}``) and of the current policy (``last {n}``) at each of
+    NashConv of the average (``average {n}``) and of the current policy (``last {n}``) at each of
     :data:`TABLE_ITERATIONS` the runs reached, and the seconds per iteration; the median over seeds for a sampled
     variant (``seeds`` says how many). Failed cells are left out (``errors`` lists them)."""
     import pandas as pd
@@ -79,7 +80,7 @@ def tables(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
             runs = of_game[of_game.label == label]
             row = {"algorithm": label, "family": runs.family.iloc[0], "seeds": runs.cell.nunique()}
             per_seed = [curve for _, curve in runs.groupby("cell", sort=False)]
-            for kind, column in (("average", "exploitability"), ("last", "exploitability_current")):
+            for kind, column in (("average", "nash_conv"), ("last", "nash_conv_current")):
                 for n in reached:
                     row[f"{kind} {n}"] = float(np.median([_reached(curve, n, column) for curve in per_seed]))
             row["seconds per iteration"] = float(np.median([curve.seconds_per_iteration.iloc[0] for curve in per_seed]))
@@ -128,16 +129,17 @@ def markdown(frame: pd.DataFrame, about: dict) -> str:
         f"{about['solver_seconds'] / 60:.1f} minutes of solver time ({about['wall_seconds'] / 60:.1f} minutes of "
         f"workers' time with the metrics); {_this_run(about)}.",
         "",
-        "Each row is one algorithm with its defaults. *average n* is the exploitability of the average policy after n "
-        "iterations, *last n* that of the current policy (the last iterate); the time per iteration leaves the metrics "
-        "out. The lowest value of each column is in bold. The figures draw every checkpoint (solid: average; dashed: "
-        "last iterate); `python -m ui.atlas.report` draws them from the data file, `atlas.parquet` (a row per run "
-        "and checkpoint, `rmcore.read_results`'s columns).",
+        "Each row is one algorithm with its defaults. *average n* is the NashConv of the average policy after n "
+        "iterations (the sum of the players' best-response gains: twice the exploitability of these two-player "
+        "zero-sum games), *last n* that of the current policy (the last iterate); the time per iteration leaves the "
+        "metrics out. The lowest value of each column is in bold. The figures draw every checkpoint (solid: average; "
+        "dashed: last iterate); `python -m ui.atlas.report` draws them from the data file, `atlas.parquet` (a row per "
+        "run and checkpoint, `rmcore.read_results`'s columns).",
         "",
     ]
     for game, table in tables(frame).items():
         title = frame[frame.game == game].game_title.iloc[0]
-        lines += [f"### {title}", "", f"![{title}: exploitability against iterations](atlas/{figure_name(game)})", ""]
+        lines += [f"### {title}", "", f"![{title}: NashConv against iterations](atlas/{figure_name(game)})", ""]
         if table.empty:
             lines += ["Every run of this game failed (see below).", ""]
             continue

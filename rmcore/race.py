@@ -3,8 +3,8 @@
 Each variant runs on the same game for the same number of iterations. A deterministic variant is one
 run; a sampled one (sampled regret matching, chance-sampling CFR) is ``seeds`` runs with seeds
 ``seed, seed + 1, ...``, summarised by the median and the min-max band of their convergence measure
-(nash_conv, the learner's best-response gain against a fixed opponent, or exploitability: each
-history's ``gap``).
+(NashConv in self-play on every game, matrix or tree; the learner's best-response gain against a fixed
+opponent: each history's ``gap``).
 
 "First reached ε" is the first of the log-spaced iterations ``round(10 ** (k / 32))`` (32 a decade: 1, 2, 3, ...,
 10, 11, 12, 13, 14, 15, 17, ...) at which the variant's measure, the median over its seeds, is at or below ε
@@ -58,7 +58,7 @@ __all__ = [
     "MAX_VARIANTS",
 ]
 
-#: The levels of the convergence measure whose first crossing a race reports.
+#: The levels of the convergence measure (NashConv in self-play, in both families) whose first crossing a race reports.
 THRESHOLDS = (1e-2, 1e-3, 1e-4, 1e-6)
 #: Most variants in one race (ten curves with their bands are as many as one chart can show apart).
 MAX_VARIANTS = 10

@@ -233,12 +233,13 @@ class History:
         The cumulative regrets at each checkpoint (what the current policy is regret matching on),
         so that a replay can show them as they were.
     metrics : mapping of str to ndarray of shape (k,)
-        One array per metric (NaN where a metric does not apply).
+        One array per metric, the same names in both families (:data:`rmcore.solver.METRIC_COLUMNS`; NaN where a
+        metric does not apply).
     infosets, actions : tuple
         Labels, as in :class:`Policy`.
     gap_name : str
-        The metric that says how far the run is from its goal (``nash_conv``, the learner's
-        best-response gain against a fixed opponent, or ``exploitability``): what a race plots.
+        The metric that says how far the run is from its goal: ``nash_conv`` in self-play, the learner's
+        best-response gain (``br_gain_1`` or ``br_gain_2``) against a fixed opponent; what a race plots.
     """
 
     iterations: np.ndarray
@@ -331,9 +332,13 @@ RENAMED_METRICS = {
 }
 
 
+#: Metric columns of one release ago that were half of one kept now (a game tree's history measured exploitability).
+HALVED_METRICS = {"exploitability": "nash_conv", "exploitability_current": "nash_conv_current"}
+
+
 class MetricColumns(Mapping):
     """A history's metrics by name, read-only: one array per metric (a metric's name of one release ago,
-    :data:`RENAMED_METRICS`, still finds it, with a ``DeprecationWarning``)."""
+    :data:`RENAMED_METRICS` or :data:`HALVED_METRICS`, still finds it, with a ``DeprecationWarning``)."""
 
     __slots__ = ("_columns",)
 
@@ -344,6 +349,14 @@ class MetricColumns(Mapping):
         try:
             return self._columns[name]
         except KeyError:
+            halved = HALVED_METRICS.get(name)
+            if halved is not None and halved in self._columns:
+                warn(
+                    f"the metric {name!r} is deprecated: every history measures {halved!r} (the exploitability of a "
+                    f"two-player zero-sum game is {halved} / 2)",
+                    stacklevel=3,
+                )
+                return self._columns[halved] / 2.0
             new = RENAMED_METRICS.get(name)
             if new is None or new not in self._columns:
                 raise
@@ -400,7 +413,9 @@ class Metrics(NamedTuple):
         What the two players together gain by best-responding to the average profile (0 exactly at a Nash
         equilibrium); ``None`` for a matrix game against a fixed opponent, where only one player learns.
     exploitability : float or None
-        ``nash_conv / 2`` (OpenSpiel's convention); ``None`` where ``nash_conv`` is, and for a general-sum matrix game.
+        ``nash_conv / 2``, for a two-player zero-sum game only (OpenSpiel's convention: what a best response gains
+        per player); ``None`` where ``nash_conv`` is, and for a general-sum matrix game. Every chart, race and table
+        follows ``nash_conv``.
     game_value : float
         Player 1's expected payoff when both play the average profile.
     br_gains : PlayerValues
@@ -408,9 +423,8 @@ class Metrics(NamedTuple):
     learner : int or None
         The learning player (1 or 2) against a fixed opponent; ``None`` in self-play.
     gap_name : str
-        The measure a chart or a race follows (``History.gap_name``): ``nash_conv`` on a matrix game,
-        ``exploitability`` on a game tree, ``br_gain_1`` or ``br_gain_2`` (the learner's gain) against a fixed
-        opponent.
+        The measure a chart or a race follows (``History.gap_name``): ``nash_conv`` in self-play on every game,
+        ``br_gain_1`` or ``br_gain_2`` (the learner's gain) against a fixed opponent.
     nash_conv_current : float or None
         The nash_conv of the *current* profile, the one the next iteration plays (the optimistic rules' and MMD's
         converge; RM's and Hedge's cycle); ``None`` against a fixed matrix opponent.
@@ -439,8 +453,6 @@ class Metrics(NamedTuple):
         name = self.gap_name
         if name == "nash_conv":
             return self.nash_conv
-        if name == "exploitability":
-            return self.exploitability
         return self.br_gains[int(name[-1]) - 1]
 
     @property

@@ -47,8 +47,8 @@ file, or leaves them out with a warning (``skip_bad=True``).
 ...     curves = read_results(folder)
 >>> report.ran, report.failed
 (2, ())
->>> curves[curves.algorithm == "cfr+"].exploitability.round(4).tolist()
-[0.0327, 0.0012]
+>>> curves[curves.algorithm == "cfr+"].nash_conv.round(4).tolist()
+[0.0654, 0.0024]
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from . import config
-from ._deprecated import getattr_for
+from ._deprecated import getattr_for, warn
 from .matrix.games import PRESETS, MatrixGame, preset
 from .matrix.solver import ALGORITHMS, MatrixSolver, MatrixVariant
 from .trees.catalogue import TREE_GAMES, tree_game
@@ -106,6 +106,12 @@ __all__ = [
 #: The result files' format, in their metadata under ``METADATA_KEY``.
 FORMAT = "rmcore-sweep/1"
 METADATA_KEY = b"rmcore-sweep"
+#: The version of a result table's columns, in the metadata under ``"schema"`` (a file without one is of schema 1).
+#: Schema 2: every history's metric columns, the same in both families (``rmcore.solver.METRIC_COLUMNS``). Schema 1: a
+#: game tree's file held ``exploitability`` and ``exploitability_current`` (half of ``nash_conv`` and
+#: ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and ``nash_conv_current``.
+#: :func:`read_results` reads both.
+SCHEMA = 2
 #: "every variant of the catalogue", as a grid writes it.
 ALL = "all"
 _TOP_KEYS = {
@@ -121,7 +127,7 @@ _TOP_KEYS = {
     "games": "the games",
     "algorithms": "the algorithms",
 }
-_TREE_KEYS = ("updates", "alpha", "beta", "gamma", "stepsize")
+_TREE_KEYS = ("updates", "alpha", "beta", "gamma", "eta")
 _MATRIX_KEYS = ("sampling", "updates", "averaging", "eta")
 _STARTS = ("suggested", "uniform")
 _FILE_FAMILIES = {".efg": "tree", ".nfg": "matrix"}
@@ -462,6 +468,11 @@ def _algorithms(entry: Mapping, k: int) -> list[tuple[str, dict, str, bool]]:
     catalogue, keys = (CFR_ALGORITHMS, _TREE_KEYS) if family == "tree" else (ALGORITHMS, _MATRIX_KEYS)
     name = entry[family]
     given = {key: value for key, value in entry.items() if key != family}
+    if family == "tree" and "stepsize" in given:  # (its name of one release ago)
+        if "eta" in given:
+            raise GridError(f"{where}: give the step size once, as eta (stepsize is its deprecated name)")
+        warn(f"{where}: stepsize is deprecated: write eta (the step size's name in both families)", 2)
+        given["eta"] = given.pop("stepsize")
     if name == ALL:
         if given:
             raise GridError(
@@ -488,7 +499,7 @@ def _canonical(family: str, name: str, given: dict) -> tuple[dict, bool]:
     """The algorithm's spec with the library's defaults filled in (the same run however it is spelled), and whether it
     samples; as given when the library refuses it (the cell then fails with the library's reason)."""
     if family == "tree":
-        numbers = {key: given[key] for key in ("alpha", "beta", "gamma", "stepsize") if key in given}
+        numbers = {key: given[key] for key in ("alpha", "beta", "gamma", "eta") if key in given}
         sampled = CFRVariant(name).is_sampled
         try:
             parameters = variant_parameters(name, **numbers)
@@ -538,7 +549,8 @@ def algorithm_label(algorithm: dict) -> str:
             parameters = algorithm["parameters"]
             name = algorithm["tree"]
             if name == "mmd":
-                return CFRVariant(name, algorithm["updates"], mmd=(parameters["alpha"], parameters["stepsize"])).label
+                eta = parameters.get("eta", parameters.get("stepsize"))  # (a cell of schema 1 named it stepsize)
+                return CFRVariant(name, algorithm["updates"], mmd=(parameters["alpha"], eta)).label
             discount = tuple(parameters.values()) if parameters else None
             return CFRVariant(name, algorithm["updates"], discount).label
         fields = {key: algorithm[key] for key in _MATRIX_KEYS}
@@ -654,7 +666,8 @@ def run_cell(cell: Cell) -> CellResult:
     that stopped it). Deterministic: the columns depend on the cell alone; only the timings in ``meta`` vary."""
     started = datetime.now(timezone.utc).isoformat(timespec="seconds")
     clock = time.perf_counter()
-    meta = {"format": FORMAT, "id": cell.id, "name": cell.name, "cell": cell.spec, "started": started}
+    meta = {"format": FORMAT, "schema": SCHEMA, "id": cell.id, "name": cell.name, "cell": cell.spec}
+    meta["started"] = started
     meta.update(versions=versions(), machine=machine())
     try:
         columns, details = _run(cell)
@@ -830,6 +843,9 @@ def _open(path: Path, max_values: int | None = MAX_RESULT_VALUES):
             or not isinstance(meta.get("cell"), dict)
         ):
             raise ValueError(f"{name} is not a sweep result file (a Parquet file with rmcore-sweep metadata)")
+        schema = meta.get("schema", 1)
+        if isinstance(schema, bool) or schema not in range(1, SCHEMA + 1):
+            raise ValueError(f"{name} is a sweep result file of schema {schema!r}; this rmcore reads 1 to {SCHEMA}")
         values = parquet.metadata.num_rows * parquet.metadata.num_columns
         if max_values is not None and values > max_values:
             raise ValueError(f"{name} declares {values:,} values; a result file read here holds at most {max_values:,}")
@@ -1271,8 +1287,6 @@ RESULT_COLUMNS = (
     "label",
     "seed",
     "iteration",
-    "exploitability",
-    "exploitability_current",
     "nash_conv",
     "nash_conv_current",
     "seconds",
@@ -1309,10 +1323,10 @@ def read_results(source, ids=None, *, skip_bad: bool = False) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        ``exploitability`` and ``exploitability_current`` are those of the average and of the current policy
-        (``nash_conv / 2``; NaN for a general-sum matrix game, where ``nash_conv`` is the measure); ``seconds`` is the
-        solver's time up to the checkpoint (the metrics' time left out). A failed cell is one row with its error and
-        no numbers.
+        ``nash_conv`` and ``nash_conv_current`` are the NashConv of the average and of the current policy, in
+        either family and in files of every :data:`SCHEMA` (a two-player zero-sum game's exploitability is half of
+        each); ``seconds`` is the solver's time up to the checkpoint (the metrics' time left out). A failed cell is one
+        row with its error and no numbers.
     """
     import pandas as pd
 
@@ -1363,20 +1377,14 @@ def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
     }
     nan = np.full(max(count, 1), np.nan)
     if count:
-        if family == "tree":
-            rows["exploitability"] = frame["exploitability"].to_numpy()
-            rows["exploitability_current"] = frame["exploitability_current"].to_numpy()
-            rows["nash_conv"] = frame["nash_conv"].to_numpy()
-            rows["nash_conv_current"] = 2.0 * rows["exploitability_current"]
+        rows["nash_conv"] = frame["nash_conv"].to_numpy()
+        if meta.get("schema", 1) == 1 and family == "tree":  # (it kept the current policy's exploitability: half)
+            rows["nash_conv_current"] = 2.0 * frame["exploitability_current"].to_numpy()
         else:
-            zero_sum = meta.get("zero_sum", True)
-            rows["exploitability"] = frame["exploitability"].to_numpy()
-            rows["nash_conv"] = frame["nash_conv"].to_numpy()
             rows["nash_conv_current"] = frame["nash_conv_current"].to_numpy()
-            rows["exploitability_current"] = rows["nash_conv_current"] / 2.0 if zero_sum else nan
         rows["seconds"] = np.asarray(meta["checkpoint_seconds"], dtype=float)
     else:
-        for name in ("exploitability", "exploitability_current", "nash_conv", "nash_conv_current", "seconds"):
+        for name in ("nash_conv", "nash_conv_current", "seconds"):
             rows[name] = nan
     size = max(count, 1)
     out = pd.DataFrame(rows)

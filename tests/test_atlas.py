@@ -82,22 +82,22 @@ def test_the_tables_hold_the_results_at_the_tables_iterations_and_the_median_ove
     kuhn = tables["kuhn"].set_index("algorithm")
     assert list(kuhn.index) == ["cfr+ · alternating", "pcfr+ · alternating", "external-sampling · alternating"]
     cfr_plus = frame[frame.label == "cfr+ · alternating"].set_index("iteration")
-    assert kuhn.loc["cfr+ · alternating", "average 100"] == cfr_plus.exploitability[100]
-    assert kuhn.loc["cfr+ · alternating", "last 10"] == cfr_plus.exploitability_current[10]
+    assert kuhn.loc["cfr+ · alternating", "average 100"] == cfr_plus.nash_conv[100]
+    assert kuhn.loc["cfr+ · alternating", "last 10"] == cfr_plus.nash_conv_current[10]
     sampled = frame[(frame.label == "external-sampling · alternating") & (frame.iteration == 100)]
     assert len(sampled) == 3 and kuhn.loc["external-sampling · alternating", "seeds"] == 3
-    assert kuhn.loc["external-sampling · alternating", "average 100"] == np.median(sampled.exploitability)
+    assert kuhn.loc["external-sampling · alternating", "average 100"] == np.median(sampled.nash_conv)
     assert "average 1000" not in kuhn.columns  # the runs stopped at 100
     rps = tables["rps-crash"].set_index("algorithm")
     prm = frame[frame.label.str.startswith("prm+")].set_index("iteration")
-    assert rps.iloc[1]["average 10"] == prm.exploitability[10] == prm.nash_conv[10] / 2
+    assert rps.iloc[1]["average 10"] == prm.nash_conv[10]
 
 
 def test_the_page_marks_the_best_of_each_column_and_names_its_figures(small):
     frame, report = small
     about = atlas.about_run(frame, "python -m rmcore atlas --quick", report, "1 process")
     page = atlas.markdown(frame, about)
-    assert page.count("### ") == 2 and "![Kuhn poker: exploitability against iterations](atlas/kuhn.svg)" in page
+    assert page.count("### ") == 2 and "![Kuhn poker: NashConv against iterations](atlas/kuhn.svg)" in page
     assert "(atlas/rps_crash.svg)" in page and "python -m rmcore atlas --quick" in page
     kuhn = atlas.tables(frame)["kuhn"]
     rows = [line for line in page.splitlines() if line.startswith("| ")]
@@ -124,7 +124,7 @@ def test_the_data_file_holds_the_results_exactly_and_the_runs_description(small,
     table = pq.read_table(path)
     assert json.loads(table.schema.metadata[atlas.DATA_KEY])["cells"] == 7
     back = table.to_pandas()
-    for column in ("exploitability", "exploitability_current", "seconds"):
+    for column in ("nash_conv", "nash_conv_current", "seconds"):
         assert np.array_equal(back[column].to_numpy(), frame[column].to_numpy(), equal_nan=True)
 
 
@@ -159,3 +159,17 @@ def test_every_figure_the_shipped_atlas_shows_is_there():
         assert (atlas.ATLAS_GRID.parents[1] / "docs" / "performance" / figure).is_file(), (
             f"{figure} is missing: python -m ui.atlas.report draws it"
         )
+
+
+def test_the_atlas_and_the_page_show_the_same_number_for_the_same_run(tmp_path):
+    """RM+ on RPS-crash: the atlas's final value is what the solver the page runs reports, the NashConv itself."""
+    grid = {"iterations": 1_000, "checkpoints": [10, 1_000], "games": [{"game": "rps-crash"}]}
+    grid["algorithms"] = [{"matrix": "rm+"}]
+    sweep(grid, tmp_path, workers=0)
+    frame = read_results(tmp_path)
+    table = atlas.tables(frame)["rps-crash"]
+    solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "rm+")
+    solver.run(1_000)
+    metrics = solver.metrics()
+    assert table["average 1000"].iloc[0] == metrics.nash_conv == metrics.gap
+    assert table["last 1000"].iloc[0] == metrics.nash_conv_current

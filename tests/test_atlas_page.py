@@ -243,10 +243,10 @@ def test_the_ranking_shows_a_dash_where_a_run_never_reached_the_target(folder, m
 def test_the_figure_draws_each_run_as_the_results_say(folder):
     frame = read_results(folder)
     kuhn = frame[frame.game == "kuhn"]
-    figure = figures.curves(kuhn, "exploitability", "iteration", "Kuhn poker")
+    figure = figures.curves(kuhn, "nash_conv", "iteration", "Kuhn poker")
     for trace in figure["data"]:
         run = kuhn[kuhn.cell == trace["meta"]["cell"]]
-        column = "exploitability" if trace["meta"]["iterate"] == "average" else "exploitability_current"
+        column = "nash_conv" if trace["meta"]["iterate"] == "average" else "nash_conv_current"
         assert trace["x"] == run.iteration.tolist()
         assert trace["y"] == [v if v > 0 else None for v in run[column]]
         assert trace["line"].get("dash") == (None if trace["meta"]["iterate"] == "average" else "dash")
@@ -272,15 +272,11 @@ def test_each_runs_link_opens_its_page_with_that_run_set_up(folder, cell):
     assert solver.variant.label == run.label.iloc[0]
     game = solver.game
     assert game.name == run.game_title.iloc[0]
-    # The page's run is the cell's run: the same exploitability at the last checkpoint, average and last iterate.
+    # The page's run is the cell's run: the same nash_conv at the last checkpoint, average and last iterate.
     metrics = solver.metrics()
     last = run.iloc[-1]
-    assert metrics.exploitability == pytest.approx(last.exploitability, rel=1e-9, abs=1e-15)
-    if cell.family == "tree":
-        current = rmcore.nash_conv(game, solver.current_policy()) / 2
-    else:
-        current = metrics.nash_conv_current / 2
-    assert current == pytest.approx(last.exploitability_current, rel=1e-9, abs=1e-15)
+    assert metrics.nash_conv == pytest.approx(last.nash_conv, rel=1e-9, abs=1e-15)
+    assert metrics.nash_conv_current == pytest.approx(last.nash_conv_current, rel=1e-9, abs=1e-15)
 
 
 def test_a_run_no_page_can_set_up_says_why():

@@ -48,7 +48,7 @@ def app_url():
 
 
 def library_curves(spec: dict) -> dict[str, list]:
-    """The cell's exploitability of the average and of the last iterate at each checkpoint, run afresh here with the
+    """The cell's nash_conv of the average and of the last iterate at each checkpoint, run afresh here with the
     public solvers (``history()`` at each checkpoint)."""
     cell = Cell("fresh", "fresh", spec)
     game = build_game(cell)
@@ -58,11 +58,8 @@ def library_curves(spec: dict) -> dict[str, list]:
         solver.run(point - done)
         done = point
         metrics = solver.history().metrics
-        average.append(float(metrics["exploitability"][-1]))
-        if "tree" in spec["algorithm"]:
-            last.append(float(metrics["exploitability_current"][-1]))
-        else:
-            last.append(float(metrics["nash_conv_current"][-1]) / 2.0)
+        average.append(float(metrics["nash_conv"][-1]))
+        last.append(float(metrics["nash_conv_current"][-1]))
     return {"x": [float(p) for p in spec["checkpoints"]], "average": average, "last": last}
 
 

@@ -192,6 +192,6 @@ def test_pcfr_plus_beats_cfr_plus_on_kuhn():
         solver.run(1000)
     assert solvers["pcfr+"].metrics().exploitability < solvers["cfr+"].metrics().exploitability / 10
     history = solvers["pcfr+"].history()
-    current = history.metrics["exploitability_current"]
+    current = history.metrics["nash_conv_current"]
     assert current[history.iterations >= 100].max() < 1e-9
     assert current[-1] < 1e-12

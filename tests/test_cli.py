@@ -110,7 +110,7 @@ def test_race_prints_a_table_and_json():
         "race", "--game", "kuhn", "--variants", "cfr,chance-sampling", "--iterations", "500", "--seeds", "2", "--json"
     )
     result = json.loads(out.stdout)
-    assert result["measure"] == "exploitability" and [v["variant"] for v in result["variants"]] == [
+    assert result["measure"] == "nash_conv" and [v["variant"] for v in result["variants"]] == [
         "cfr · alternating",
         "chance-sampling · alternating",
     ]
@@ -141,7 +141,7 @@ def test_race_on_leduc_and_on_kuhn_with_sliders_gives_the_library_numbers():
     assert out.returncode == 0, out.stderr
     solver = rmcore.CFRSolver(rmcore.leduc_poker(), "cfr+")
     solver.run(20)
-    assert json.loads(out.stdout)["variants"][0]["exploitability"] == solver.metrics().exploitability
+    assert json.loads(out.stdout)["variants"][0]["nash_conv"] == solver.metrics().nash_conv
     out = cli(
         "race", "--game", "kuhn", "--cards", "5", "--bet", "2.5", "--variants", "cfr", "--iterations", "50", "--json"
     )
@@ -241,7 +241,7 @@ def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
     solver.run(30)
     result = json.loads(out.stdout)
     assert result["game"] == "Liar's dice, 3 sides"
-    assert result["variants"][0]["exploitability"] == solver.metrics().exploitability
+    assert result["variants"][0]["nash_conv"] == solver.metrics().nash_conv
     out = cli("race", "--game", "goofspiel", "--cards", "3", "--variants", "cfr+", "--iterations", "10", "--json")
     assert out.returncode == 0 and json.loads(out.stdout)["game"] == "Goofspiel, 3 cards"
     out = cli("race", "--game", "goofspiel", "--cards", "7", "--variants", "cfr", "--iterations", "5")

@@ -178,6 +178,24 @@ def test_a_matrix_opponent_as_bare_weights_warns_and_plays_as_the_dict():
     assert race.solvers[0].metrics() == new.metrics()
 
 
+def test_the_tree_step_sizes_old_name_warns_and_runs_as_eta():
+    from rmcore.sweep import parse_grid
+
+    with pytest.warns(DeprecationWarning, match=r"CFRSolver\(stepsize=...\) is deprecated: use eta="):
+        old = rmcore.CFRSolver(rmcore.KUHN, "mmd", stepsize=0.3)
+    new = rmcore.CFRSolver(rmcore.KUHN, "mmd", eta=0.3)
+    old.run(5), new.run(5)
+    assert old.metrics() == new.metrics() and old.variant == new.variant
+    with pytest.warns(DeprecationWarning, match=r"CFRSolver.stepsize is deprecated"):
+        assert old.stepsize == new.eta == 0.3
+    with pytest.raises(ValueError, match="give the step size once"), pytest.warns(DeprecationWarning):
+        rmcore.CFRSolver(rmcore.KUHN, "mmd", eta=0.3, stepsize=0.3)
+    grid = {"iterations": 5, "checkpoints": [5], "games": [{"game": "kuhn"}]}
+    with pytest.warns(DeprecationWarning, match="stepsize is deprecated: write eta"):
+        cells = parse_grid({**grid, "algorithms": [{"tree": "mmd", "stepsize": 0.3}]}).cells
+    assert cells == parse_grid({**grid, "algorithms": [{"tree": "mmd", "eta": 0.3}]}).cells
+
+
 def test_old_record_fields_and_metric_names_warn_and_read_the_new_ones():
     solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
     solver.run(20)

@@ -172,7 +172,7 @@ def test_bad_parameters_are_refused_with_their_reason(text, message):
         ({"beta": 0.5}, "beta applies only to the 'discounted' variant, not 'dcfr+'"),
         ({"gamma": float("nan")}, "gamma must be a finite number between -10 and 10"),
         ({"alpha": "2"}, "alpha must be a number"),
-        ({"stepsize": 0.1}, "stepsize applies only to the 'mmd' variant"),
+        ({"eta": 0.1}, "eta applies only to the 'mmd' variant"),
     ],
 )
 def test_the_solver_refuses_bad_parameters(keywords, message):

@@ -305,23 +305,24 @@ def test_history_columns_and_values():
     solver = MatrixSolver(preset("rps-crash"), history_share=None)  # (every point of the grid: the first ten)
     solver.run(10)
     history = solver.history().to_frame()
-    assert list(history.columns[:11]) == [
-        "iteration",
+    assert list(history.columns[:12]) == ["iteration", *rmcore.solver.METRIC_COLUMNS]
+    assert list(rmcore.solver.METRIC_COLUMNS) == [
         "nash_conv",
-        "exploitability",
+        "nash_conv_current",
         "br_gain_1",
         "br_gain_2",
+        "game_value",
         "average_regret_1",
         "average_regret_2",
         "regret_bound_1",
         "regret_bound_2",
-        "game_value",
         "cce_gap",
+        "nodes_touched",
     ]
     assert "row_average[Paper]" in history and "col_current[Rock]" in history
     assert history.iteration.tolist() == list(range(1, 11))
     row = history.iloc[-1]
-    assert row.exploitability == pytest.approx(row.nash_conv / 2)
+    assert row.nash_conv == row.br_gain_1 + row.br_gain_2 and np.isnan(row.nodes_touched)
     assert row.regret_bound_1 == pytest.approx(4.0 * np.sqrt(3 / 10))
 
 

@@ -249,7 +249,7 @@ def test_a_race_of_three_variants_runs_together_and_fills_its_table(app):
         "to 1e-03",
         "to 1e-04",
         "to 1e-06",
-        "current profile's nash_conv",
+        "last iterate's nash_conv",
         "iterations / s (solver)",
     } <= (set(table.columns))
     fast = table.set_index("variant").loc["rm+ · expected · alternating · uniform"]

@@ -47,8 +47,8 @@ def _compare(name: str, iterations: int, **parameters) -> dict:
     legal = _legal_actions(game)
     ours = rmcore.CFRSolver(tree_game, "mmd", **parameters)
     alpha = parameters.get("alpha", rmcore.trees.cfr.MMD_DEFAULT_ALPHA)
-    theirs = mmd_dilated.MMDDilatedEnt(game, alpha, parameters.get("stepsize"))
-    assert ours.stepsize == pytest.approx(theirs.stepsize, rel=1e-14)
+    theirs = mmd_dilated.MMDDilatedEnt(game, alpha, parameters.get("eta"))
+    assert ours.eta == pytest.approx(theirs.stepsize, rel=1e-14)
     worst = {"policy": 0.0, "nash_conv": 0.0, "average": 0.0}
     their_nash_conv = []
     for _ in range(iterations):
@@ -69,11 +69,11 @@ def _compare(name: str, iterations: int, **parameters) -> dict:
     # The history's curve of the current policy (the checkpoints it keeps) is the same.
     history = ours.history()
     theirs_then = np.array(their_nash_conv)[history.iterations - 1]
-    worst["history"] = np.abs(history.metrics["exploitability_current"] * 2.0 - theirs_then).max()
+    worst["history"] = np.abs(history.metrics["nash_conv_current"] - theirs_then).max()
     return worst
 
 
-@pytest.mark.parametrize("parameters", [{"alpha": 0.05}, {"alpha": 0.5, "stepsize": 0.3}])
+@pytest.mark.parametrize("parameters", [{"alpha": 0.05}, {"alpha": 0.5, "eta": 0.3}])
 def test_mmd_is_openspiels_mmd_dilated_ent_on_kuhn_after_every_iteration(parameters):
     worst = _compare("kuhn_poker", 50, **parameters)
     assert max(worst.values()) < 1e-10, worst
@@ -93,14 +93,14 @@ def test_the_last_iterate_converges_on_kuhn():
     settled = solver.current_policy().probabilities.copy()
     solver.run(1_000)
     history = solver.history()
-    current = dict(zip(history.iterations.tolist(), history.metrics["exploitability_current"]))
+    current = dict(zip(history.iterations.tolist(), history.metrics["nash_conv_current"] / 2))  # (exploitability)
     assert current[1] > 0.4 and current[10] < 0.25 and current[100] < 0.05 and current[2_000] < 0.05
     assert np.abs(solver.current_policy().probabilities - settled).max() < 1e-9
     # A smaller temperature: a QRE nearer to Nash, reached more slowly; the curve still goes down all along.
     solver = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.01, history_share=None)
     solver.run(3_000)
     history = solver.history()
-    current = dict(zip(history.iterations.tolist(), history.metrics["exploitability_current"]))
+    current = dict(zip(history.iterations.tolist(), history.metrics["nash_conv_current"] / 2))  # (exploitability)
     assert current[1] > current[100] > current[1_000] > current[3_000] and current[3_000] < 0.015
 
 
@@ -123,9 +123,9 @@ def test_any_split_of_a_run_gives_the_same_numbers_and_a_fixed_opponent_stays_fi
 
 def test_the_parameters_and_the_update_order():
     solver = rmcore.CFRSolver(rmcore.KUHN, "mmd")
-    assert solver.variant.updates == "simultaneous" and solver.variant.parameters == {"alpha": 0.05, "stepsize": None}
-    assert solver.stepsize == pytest.approx(0.05 * 9)  # alpha / max|A|^2, A's largest entry 2 / 6
-    assert rmcore.CFRSolver(rmcore.KUHN, "mmd", stepsize=0.2).stepsize == 0.2
+    assert solver.variant.updates == "simultaneous" and solver.variant.parameters == {"alpha": 0.05, "eta": None}
+    assert solver.eta == pytest.approx(0.05 * 9)  # alpha / max|A|^2, A's largest entry 2 / 6
+    assert rmcore.CFRSolver(rmcore.KUHN, "mmd", eta=0.2).eta == 0.2
     assert (
         rmcore.CFRVariant("mmd")
         == rmcore.CFRVariant.parse("mmd/simultaneous")
@@ -139,13 +139,13 @@ def test_the_parameters_and_the_update_order():
     for bad in (0, -1, float("inf"), float("nan"), 2e6, True, "1"):
         with pytest.raises(ValueError, match="alpha"):
             rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=bad)
-        with pytest.raises(ValueError, match="stepsize"):
-            rmcore.CFRSolver(rmcore.KUHN, "mmd", stepsize=bad)
-    with pytest.raises(ValueError, match="stepsize applies only to the 'mmd' variant"):
-        rmcore.CFRSolver(rmcore.KUHN, "cfr", stepsize=0.1)
+        with pytest.raises(ValueError, match="eta"):
+            rmcore.CFRSolver(rmcore.KUHN, "mmd", eta=bad)
+    with pytest.raises(ValueError, match="eta applies only to the 'mmd' variant"):
+        rmcore.CFRSolver(rmcore.KUHN, "cfr", eta=0.1)
     with pytest.raises(ValueError, match="beta applies only to the 'discounted' variant"):
         rmcore.CFRSolver(rmcore.KUHN, "mmd", beta=0.1)
     with pytest.raises(ValueError, match=r"alpha applies only to the 'discounted', 'pdcfr\+', 'dcfr\+' variants"):
         rmcore.CFRSolver(rmcore.KUHN, "cfr+", alpha=0.1)
-    replica = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7)
-    assert replica.retrace(3) == rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, stepsize=0.7).retrace(3)
+    replica = rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, eta=0.7)
+    assert replica.retrace(3) == rmcore.CFRSolver(rmcore.KUHN, "mmd", alpha=0.2, eta=0.7).retrace(3)

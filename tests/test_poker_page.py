@@ -29,7 +29,8 @@ def metric(app, k):
 def test_step_shows_one_iteration_traced_infoset_by_infoset(page):
     page.button(key="kuhn_step_1").click().run()
     assert not page.exception
-    assert metric(page, 0) == "1" and metric(page, 1) == "4.583e-01"  # 11/24 after one iteration
+    assert metric(page, 0) == "1" and metric(page, 1) == "9.167e-01"  # nash_conv 11/12 after one iteration
+    assert "exploitability is nash_conv / 2: here 4.583e-01" in page.metric[1].proto.help  # 11/24, labelled so
     values, update = walkthrough_tables(page)
     assert len(values) == 12 and list(values["infoset"]) == [
         "J",
@@ -121,8 +122,8 @@ def test_several_variants_overlay_and_a_change_restarts_with_a_notice(page):
     assert len({s.iteration for s in live.race.solvers}) == 1 and live.iteration > 0
     table = next(d.value for d in page.dataframe if "variant" in d.value.columns)
     assert sorted(table["variant"]) == sorted(chosen) and list(table["rank"]) == [1, 2, 3]
-    ranked = [float(gap) for gap in table["average's exploitability"]]  # best first: ranked by the average's measure
-    assert ranked == sorted(ranked) and "current policy's exploitability" in table.columns
+    ranked = [float(gap) for gap in table["average's nash_conv"]]  # best first: ranked by the average's measure
+    assert ranked == sorted(ranked) and "last iterate's nash_conv" in table.columns
     assert table.set_index("variant").loc["cfr+ · alternating", "to 1e-02"] != "not yet" and not page.exception
 
 
@@ -187,7 +188,7 @@ def test_leduc_trains_and_its_explorer_reads_any_information_set(page):
     assert not page.exception and metric(page, 0) == "10"
     solver = rmcore.CFRSolver(rmcore.leduc_poker())
     solver.run(10)
-    assert metric(page, 1) == f"{solver.metrics().exploitability:.3e}"
+    assert metric(page, 1) == f"{solver.metrics().nash_conv:.3e}"
     page.radio(key="kuhn_explore_player").set_value(2).run()
     page.radio(key="kuhn_explore_round").set_value(2).run()
     page.selectbox(key="kuhn_explore_cards").set_value("Q♠ K♥").run()

@@ -153,7 +153,7 @@ def test_the_race_object_runs_incrementally_and_reports_its_solvers():
     contest.run(10)
     contest.run(15)
     assert contest.iteration == 25 and contest.runs == 3 and [s.iteration for s in contest.solvers] == [25, 25]
-    assert contest.result().gap_name == "exploitability"
+    assert contest.result().gap_name == "nash_conv"
 
 
 def test_against_a_fixed_opponent_the_race_measures_the_learners_gain():

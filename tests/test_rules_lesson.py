@@ -43,7 +43,7 @@ def test_a_race_draws_each_member_for_its_average_and_with_the_toggle_its_curren
     assert "rm+ · sampled · simultaneous · linear · current (last iterate)" in names
     assert explain.MATRIX_RACE_CURRENT in captions(page)
     columns = list(_race_table(page).columns)
-    assert "average's nash_conv" in columns and "current profile's nash_conv" in columns
+    assert "average's nash_conv" in columns and "last iterate's nash_conv" in columns
 
 
 def test_the_ranking_radio_reorders_the_race_table(page):

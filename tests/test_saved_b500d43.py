@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from rmcore.records import RENAMED_METRICS
+from rmcore.records import HALVED_METRICS, RENAMED_METRICS
 from tests.visits import opened, run_to_reached
 from ui import link
 
@@ -112,10 +112,13 @@ def test_an_old_bundle_opens_its_setup_and_its_command_reproduces_its_numbers(bu
     )
     assert out.returncode == 0, out.stderr[-2000:]
     result = json.loads(out.stdout)
-    # The measure keeps its name, but for a fixed matrix opponent's: the learner's gain is player 1's by name now.
+    # The measure keeps its name, but for a fixed matrix opponent's (the learner's gain is player 1's by name now) and a
+    # tree's: its exploitability is half the NashConv that every race measures now.
     measure = RENAMED_METRICS.get(numbers["measure"], numbers["measure"])
+    halved = measure in HALVED_METRICS
+    measure = HALVED_METRICS.get(measure, measure)
     assert result["measure"] == measure
-    got = {row["variant"]: row[measure] for row in result["variants"]}
+    got = {row["variant"]: row[measure] / (2 if halved else 1) for row in result["variants"]}
     if setup["page"] == "kuhn":
         assert got == numbers["variants"]  # to the last digit
     else:

@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -16,8 +18,11 @@ import pytest
 
 import rmcore
 from rmcore.__main__ import main
+from rmcore.solver import METRIC_COLUMNS
 from rmcore.sweep import (
     METADATA_KEY,
+    RESULT_COLUMNS,
+    SCHEMA,
     GridError,
     ResultFileWarning,
     local_cluster,
@@ -30,6 +35,8 @@ from rmcore.sweep import (
 )
 
 from .test_kuhn import OPENSPIEL_CFR, OPENSPIEL_CFR_PLUS
+
+SAVED = Path(__file__).parent / "saved"
 
 #: Cells of about a quarter second each on this machine (Leduc and Liar's dice with 4 sides at 2,000 iterations): long
 #: enough for a worker to be killed in the middle of one.
@@ -118,7 +125,10 @@ GOOD = {"iterations": 10, "games": [{"game": "kuhn"}], "algorithms": [{"tree": "
         ({"games": [{"file": "missing.efg"}]}, "missing.efg is not a file"),
         ({"games": [{"game": "rps", "start": "center"}]}, "games[0].start must be"),
         ({"algorithms": [{"tree": "cfr++"}]}, "algorithms[0].tree: unknown tree algorithm 'cfr++'"),
-        ({"algorithms": [{"tree": "cfr", "eta": 0.1}]}, "algorithms[0]: tree algorithm 'cfr' has no parameter 'eta'"),
+        (
+            {"algorithms": [{"tree": "cfr", "sampling": "sampled"}]},
+            "algorithms[0]: tree algorithm 'cfr' has no parameter 'sampling'",
+        ),
         ({"algorithms": [{"tree": "all", "updates": "simultaneous"}]}, "tree = 'all' runs every variant"),
         ({"algorithms": [{"matrix": "rm"}]}, "is a tree game, and the grid has no tree algorithm"),
         ({"algorithms": [{"tree": "cfr"}, {"matrix": "rm"}]}, "is a matrix algorithm, and the grid has no matrix game"),
@@ -173,8 +183,9 @@ def test_a_cell_records_the_history_at_its_checkpoints_and_how_it_was_made(tmp_p
     meta, frame = read_cell(path)
     assert frame.iteration.tolist() == [10, 100]
     # OpenSpiel's CFRSolver on Kuhn poker (../shared/REFERENCE.md), an independent route to the same numbers.
-    assert frame.exploitability.tolist() == pytest.approx([OPENSPIEL_CFR[10], OPENSPIEL_CFR[100]], rel=5e-3)
-    assert {"nash_conv", "exploitability_current", "game_value", "nodes_touched"} <= set(frame.columns)
+    nash_conv = [2 * OPENSPIEL_CFR[10], 2 * OPENSPIEL_CFR[100]]  # (OpenSpiel's exploitability is nash_conv / 2)
+    assert frame.nash_conv.tolist() == pytest.approx(nash_conv, rel=5e-3)
+    assert list(frame.columns) == ["iteration", *METRIC_COLUMNS] and meta["schema"] == SCHEMA
     assert meta["status"] == "done" and meta["error"] is None
     assert meta["command"] == f"python -m rmcore sweep {tree} --out {tmp_path / 'out'} --cell {meta['id']}"
     assert meta["versions"]["rmcore"] == rmcore.__version__ and "numba" in meta["versions"]
@@ -186,7 +197,7 @@ def test_a_cell_records_the_history_at_its_checkpoints_and_how_it_was_made(tmp_p
     # The cell's own command runs it again: its file is finished, so nothing runs.
     assert main(["sweep", str(tree), "--out", str(tmp_path / "out"), "--cell", meta["id"], "--workers", "0"]) == 0
     curves = read_results(tmp_path / "out")
-    assert curves.exploitability.tolist() == frame.exploitability.tolist()
+    assert curves.nash_conv.tolist() == frame.nash_conv.tolist()
     assert curves.seconds.tolist() == meta["checkpoint_seconds"]
     assert grid["checkpoints"] == curves.iteration.tolist()
 
@@ -211,8 +222,8 @@ def test_failing_cells_are_recorded_with_their_errors_and_the_sweep_goes_on(tmp_
     }  # (the game is built first: a game the library refuses fails every cell on it with its own reason)
     curves = read_results(tmp_path)
     assert set(curves[curves.status == "done"].name) == {"kuhn · cfr+ · alternating"}
-    assert curves[curves.status == "done"].exploitability.tolist() == pytest.approx(
-        [OPENSPIEL_CFR_PLUS[10], OPENSPIEL_CFR_PLUS[100]], rel=5e-3
+    assert curves[curves.status == "done"].nash_conv.tolist() == pytest.approx(
+        [2 * OPENSPIEL_CFR_PLUS[10], 2 * OPENSPIEL_CFR_PLUS[100]], rel=5e-3
     )
     assert set(curves[curves.status == "failed"].error) == set(failed.values())
     # A recorded failure is finished: it runs again only when asked to.
@@ -238,7 +249,7 @@ def test_policies_are_kept_when_asked_and_refused_for_a_game_too_wide(tmp_path, 
     solver.run(10)
     expected = solver.history().to_frame()
     assert list(frame.columns) == list(expected.columns)
-    assert frame.iloc[-1].tolist() == expected.iloc[0].tolist()
+    assert np.array_equal(frame.iloc[-1].to_numpy(float), expected.iloc[0].to_numpy(float), equal_nan=True)
 
 
 def test_running_the_sweep_again_runs_only_the_cells_without_a_file(tmp_path):
@@ -363,11 +374,11 @@ SMALL = {
 
 
 def _damage_inside_the_data(path) -> None:
-    """Overwrite bytes inside the exploitability column's data, the footer (and so the metadata) left intact."""
+    """Overwrite bytes inside the nash_conv column's data, the footer (and so the metadata) left intact."""
     parquet = pq.ParquetFile(path)
     columns = parquet.metadata.row_group(0)
     chunk = next(
-        columns.column(k) for k in range(columns.num_columns) if columns.column(k).path_in_schema == "exploitability"
+        columns.column(k) for k in range(columns.num_columns) if columns.column(k).path_in_schema == "nash_conv"
     )
     end = chunk.data_page_offset + chunk.total_compressed_size
     footer = path.stat().st_size - 8 - parquet.metadata.serialized_size
@@ -597,3 +608,36 @@ def test_ctrl_c_stops_a_sweep_with_one_line_and_the_same_command_goes_on(tmp_pat
     assert status == 0, err
     assert f"{6 - len(written)} cells run" in err and f"{len(written)} finished before" in err
     assert read_results(out).cell.nunique() == 6
+
+
+def test_result_files_of_schema_1_read_as_nash_conv_in_both_families(tmp_path):
+    """Files an earlier release wrote (``tests/saved/a6231df/sweep``: no schema in their metadata, a game tree's
+    measure halved into ``exploitability``) read into the same columns as new ones, with the numbers a run gives now."""
+    old = SAVED / "a6231df" / "sweep"
+    assert all("schema" not in read_cell(path).meta for path in result_files(old))
+    assert "exploitability_current" in read_cell(next(old.glob("kuhn*.parquet"))).frame
+    curves = read_results(old)
+    assert list(curves.columns) == list(RESULT_COLUMNS)
+    grid = {
+        "iterations": 30,
+        "checkpoints": [3, 30],
+        "games": [{"game": "kuhn"}, {"game": "rps-crash"}, {"game": "prisoners-dilemma"}],
+        "algorithms": [{"tree": "cfr+"}, {"matrix": "prm+"}],
+    }
+    sweep(grid, tmp_path, workers=0)
+    now = read_results(tmp_path)
+    assert set(now.cell) == set(curves.cell)
+    for column in ("iteration", "nash_conv", "nash_conv_current"):
+        assert now.sort_values(["cell", "iteration"])[column].to_numpy() == pytest.approx(
+            curves.sort_values(["cell", "iteration"])[column].to_numpy(), rel=1e-12, abs=1e-15
+        ), column
+
+
+def test_a_result_file_of_a_newer_schema_is_refused_with_a_sentence(tmp_path):
+    (path,) = [shutil.copy(p, tmp_path) for p in (SAVED / "a6231df" / "sweep").glob("kuhn*.parquet")]
+    table = pq.read_table(path)
+    meta = json.loads(table.schema.metadata[METADATA_KEY])
+    table = table.replace_schema_metadata({METADATA_KEY: json.dumps({**meta, "schema": SCHEMA + 1}).encode()})
+    pq.write_table(table, path)
+    with pytest.raises(ValueError, match=rf"of schema {SCHEMA + 1}; this rmcore reads 1 to {SCHEMA}"):
+        read_results(tmp_path)

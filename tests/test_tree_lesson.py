@@ -18,7 +18,7 @@ def page() -> AppTest:
 
 
 def _exploitability_names(app: AppTest) -> list[str]:
-    chart = next(c for c in live_charts(app) if "exploitability" in c["figure"]["layout"]["title"]["text"])
+    chart = next(c for c in live_charts(app) if "nash_conv" in c["figure"]["layout"]["title"]["text"])
     return [trace["name"] for trace in chart["figure"]["data"] if "name" in trace]  # (a band's edges have none)
 
 
@@ -80,7 +80,7 @@ def test_the_mmd_temperature_slider_comes_only_with_mmd_and_a_link_carries_it(pa
     page.select_slider(key="kuhn_mmd_alpha").set_value("0.2").run()
     page.button(key="kuhn_step_10").click().run()
     assert not page.exception
-    assert page.session_state.kuhn_live.race.variants[0].parameters == {"alpha": 0.2, "stepsize": None}
+    assert page.session_state.kuhn_live.race.variants[0].parameters == {"alpha": 0.2, "eta": None}
     assert "mmd(α=0.2) · simultaneous · current (last iterate)" in _exploitability_names(page)
     linked = opened({"kuhn_variants": ["mmd · simultaneous"], "kuhn_mmd_alpha": "0.01"}, "kuhn_poker")
     assert not linked.warning and linked.session_state.kuhn_live.race.variants[0].mmd == (0.01, None)
@@ -122,8 +122,8 @@ def test_the_ranking_radio_reorders_the_race_table(page):
     by_current = order()
     live = page.session_state.kuhn_live
     histories = [runs[0] for runs in live.race.histories()]
-    current = {v.label: h.metrics["exploitability_current"][-1] for v, h in zip(live.race.variants, histories)}
-    average = {v.label: h.metrics["exploitability"][-1] for v, h in zip(live.race.variants, histories)}
+    current = {v.label: h.metrics["nash_conv_current"][-1] for v, h in zip(live.race.variants, histories)}
+    average = {v.label: h.metrics["nash_conv"][-1] for v, h in zip(live.race.variants, histories)}
     assert by_average == sorted(average, key=average.get) and by_current == sorted(current, key=current.get)
     assert by_average != by_current  # after 20 iterations on Kuhn the two orders differ (cfr+ vs dcfr)
     assert by_current[0] == "pcfr+ · alternating"
@@ -155,7 +155,7 @@ def test_the_leduc_lessons_curves_start_at_the_first_iteration(page):
     assert page.session_state.kuhn_live.race.solvers[0].checkpoint_stride > 10
     page.button(key="kuhn_step_100").click().run()
     assert not page.exception
-    chart = next(c for c in live_charts(page) if "exploitability" in c["figure"]["layout"]["title"]["text"])
+    chart = next(c for c in live_charts(page) if "nash_conv" in c["figure"]["layout"]["title"]["text"])
     curves = [
         trace
         for trace in chart["figure"]["data"]
@@ -175,7 +175,7 @@ def test_the_lessons_words_quote_what_the_library_gives(game):
         for variant, runs in zip(race.variants, race.histories()):
             said = explain.LESSON_OBSERVED[game][variant.algorithm][k]
             metrics = runs[0].metrics
-            for measured, quoted in zip((metrics["exploitability"][-1], metrics["exploitability_current"][-1]), said):
+            for measured, quoted in zip((metrics["nash_conv"][-1], metrics["nash_conv_current"][-1]), said):
                 if quoted < 1e-10:  # machine precision: the exact digits are rounding
                     assert measured < 1e-10, (variant.label, target)
                 else:
@@ -187,7 +187,7 @@ def test_the_exploitability_chart_can_be_drawn_against_the_nodes_touched(page):
     page.radio(key="kuhn_x_axis").set_value("nodes").run()
     page.button(key="kuhn_step_10").click().run()
     assert not page.exception
-    chart = next(c for c in live_charts(page) if "exploitability" in c["figure"]["layout"]["title"]["text"])
+    chart = next(c for c in live_charts(page) if "nash_conv" in c["figure"]["layout"]["title"]["text"])
     assert chart["figure"]["layout"]["xaxis"]["title"]["text"] == "nodes touched"
     live = page.session_state.kuhn_live
     touched = {

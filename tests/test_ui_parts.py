@@ -214,7 +214,7 @@ def test_poker_figures_are_valid_plotly():
     assert list(deals.text) == ["J·Q", "J·K", "Q·J", "Q·K", "K·J", "K·Q"]
     spec, alpha = tree_figures.equilibrium_check(solver.average_policy())
     assert 0 <= alpha <= 1 / 3 and len(_checked(spec).layout.shapes) == 12
-    traces = charts.current_traces([history, history], ["a", "b"], "exploitability_current")
+    traces = charts.current_traces([history, history], ["a", "b"], "nash_conv_current")
     assert [t["name"] for t in traces] == ["a", "b"] and {t["line"]["dash"] for t in traces} == {"dash"}
 
 
@@ -505,9 +505,9 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
 def test_a_gap_axis_speaks_the_games_unit():
     """Poker pays in antes per hand; every other game in its own payoff units."""
     goofspiel = rmcore.run_race(rmcore.trees.goofspiel_game(3), ["cfr"], 5)
-    assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "exploitability (payoff units)"
+    assert _checked(charts.race_figure(goofspiel)).layout.yaxis.title.text == "nash_conv (payoff units)"
     kuhn = charts.race_figure(rmcore.run_race(rmcore.KUHN, ["cfr"], 5), unit="antes per hand")
-    assert _checked(kuhn).layout.yaxis.title.text == "exploitability (antes per hand)"
+    assert _checked(kuhn).layout.yaxis.title.text == "nash_conv (antes per hand)"
 
 
 def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_no_finer(monkeypatch):

@@ -109,7 +109,7 @@ def test_every_tree_game_shows_its_rules_from_the_catalogue_and_its_own_unit(nam
     entry = rmcore.TREE_GAMES[name]
     words = " ".join(shown(m.value) for m in app.markdown)
     assert entry.how_to_play and entry.how_to_play in words
-    axis = _chart(app, "exploitability")["figure"]["layout"]["yaxis"]["title"]["text"]
+    axis = _chart(app, "nash_conv")["figure"]["layout"]["yaxis"]["title"]["text"]
     assert ("antes per hand" in axis) == (name in POKER), axis
 
 

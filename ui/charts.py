@@ -44,11 +44,11 @@ LAYOUT = dict(margin=dict(l=75, r=20, t=70, b=50), uirevision="keep", legend=dic
 #: dotted lines that flip every iteration cost the browser several milliseconds per redraw.
 CURRENT_LINE = dict(width=1)
 CURRENT_OPACITY = 0.55
+#: The measures' names on screen: nash_conv (NashConv, the sum of the players' best-response gains) in both families.
 GAP_TITLES = {
     "nash_conv": "nash_conv of the average",
     "br_gain_1": "learner's best-response gain",
     "br_gain_2": "learner's best-response gain",
-    "exploitability": "exploitability of the average",
 }
 
 
@@ -57,7 +57,6 @@ GAP_AXIS = {
     "nash_conv": "nash_conv",
     "br_gain_1": "best-response gain",
     "br_gain_2": "best-response gain",
-    "exploitability": "exploitability",
 }
 
 
@@ -129,7 +128,7 @@ LEGEND_HALF_ROW = 28
 
 def current_traces(histories: list[rmcore.History], names: list[str], measure: str, work: bool = False) -> list[dict]:
     """Dashed lines: each race member's current (last-iterate) measure, ``history.metrics[measure]`` of its first run
-    (``"exploitability_current"`` on a tree, ``"nash_conv_current"`` on a matrix game), in the member's colour, each
+    (``"nash_conv_current"`` in either family), in the member's colour, each
     named by its legend entry in ``names``; against the nodes touched with ``work``, else the iterations."""
     return [
         dict(
@@ -156,7 +155,7 @@ def race_figure(
 
     Guides ``c/√T`` and ``c/T`` start where the first curve starts, so they show the two rates a
     no-regret learner's measure typically follows. ``extra_traces`` are added as they are (for
-    example the current policies' exploitability). ``names`` gives a curve's legend entry by its label (the tree page
+    example the current policies' NashConv). ``names`` gives a curve's legend entry by its label (the tree page
     says which iterate and which averaging); by default the label. With ``work`` the x-axis is the nodes each variant
     has touched (``Curve.work``) rather than its iterations, and the guides, which are rates in iterations, are left
     out.
@@ -242,7 +241,8 @@ def race_figure(
     rows = long + -(-(len(entries) - long) // 2)
     height += LEGEND_ROW * max(0, rows - 2)
     # With the current profiles drawn too the title names the measure alone ("of the average" would be half the story).
-    measure = result.gap_name if extra_traces else GAP_TITLES.get(result.gap_name, result.gap_name)
+    measure = GAP_AXIS if extra_traces else GAP_TITLES
+    measure = measure.get(result.gap_name, result.gap_name)
     return figure(
         traces,
         f"{'Race: ' if len(result.curves) > 1 else ''}{measure} (log-log)",
@@ -267,7 +267,7 @@ def race_table(result: rmcore.RaceResult) -> list[dict]:
     """Rows for the race table: iterations and solver seconds to each threshold, the value now, the speed."""
     rows = []
     for standing in result.standings:
-        row = {"variant": standing.label, result.gap_name: f"{standing.gap:.3e}"}
+        row = {"variant": standing.label, GAP_AXIS.get(result.gap_name, result.gap_name): f"{standing.gap:.3e}"}
         for threshold, reached in standing.reached.items():
             row[f"to {threshold:.0e}"] = (
                 "not yet" if reached is None else f"{reached.iterations:,} its, {reached.seconds:.2g} s"

@@ -313,8 +313,10 @@ RACE = (
     "that the best variants often reach in practice."
 )
 KUHN_EXPLOITABILITY = (
-    "Exploitability is how much a best response gains, on average over both seats, against the average policy: 0 at an "
-    "equilibrium. Dashed lines are the current policy, which keeps moving; CFR's guarantee is for the average."
+    "nash_conv (NashConv) is what the two players together gain by switching to a best response against the average "
+    "policy: 0 at an equilibrium. In this two-player zero-sum game the exploitability, what a best response gains on "
+    "average over both seats, is nash_conv / 2. Dashed lines are the current policy, which keeps moving; CFR's "
+    "guarantee is for the average."
 )
 #: Added under a race chart that also draws the current policies.
 RACE_CURRENT = (
@@ -361,7 +363,7 @@ def cfr_curve_name(variant, iterate: str) -> str:
 #: The race table's ranking choices (the tree page's ``kuhn_rank_by``).
 RANK_BY = {"average": "average policy", "current": "current policy"}
 RANK_HELP = (
-    "Which policy's exploitability orders the race table: the average (what CFR guarantees to converge) or the "
+    "Which policy's nash_conv orders the race table: the average (what CFR guarantees to converge) or the "
     "current policy, the last iterate (what some variants, such as predictive CFR+, also bring close to equilibrium)."
 )
 MATRIX_LESSON_TITLE = "Lesson: eight rules, their averages and their last iterates"
@@ -661,22 +663,30 @@ LESSON_HELP = (
 #: them.
 LESSON_OBSERVED = {
     "kuhn": {
-        "cfr": ((8.2e-3, 0.12), (9.4e-4, 0.052)),
-        "cfr+": ((1.2e-3, 0.041), (8.7e-5, 0.019)),
-        "discounted": ((1.7e-3, 0.030), (1.5e-4, 0.024)),
-        "pcfr+": ((2.3e-5, 9.1e-13), (2.4e-8, 0.0)),
-        "pdcfr+": ((1.1e-7, 1.4e-9), (1.1e-13, 4.2e-17)),
-        "dcfr+": ((1.6e-3, 0.022), (1.1e-4, 0.014)),
+        "cfr": ((0.016, 0.24), (1.9e-3, 0.10)),
+        "cfr+": ((2.4e-3, 0.081), (1.7e-4, 0.039)),
+        "discounted": ((3.3e-3, 0.061), (2.9e-4, 0.047)),
+        "pcfr+": ((4.6e-5, 1.8e-12), (4.7e-8, 0.0)),
+        "pdcfr+": ((2.2e-7, 2.9e-9), (2.3e-13, 8.3e-17)),
+        "dcfr+": ((3.2e-3, 0.044), (2.3e-4, 0.027)),
     },
     "leduc": {
-        "cfr": ((0.096, 0.93), (0.012, 0.79)),
-        "cfr+": ((0.013, 0.048), (2.6e-4, 7.8e-3)),
-        "discounted": ((7.8e-3, 0.13), (1.4e-4, 0.015)),
-        "pcfr+": ((0.020, 0.16), (7.1e-4, 0.033)),
-        "pdcfr+": ((0.018, 0.19), (9.0e-4, 0.043)),
-        "dcfr+": ((6.5e-3, 0.088), (1.7e-4, 0.027)),
+        "cfr": ((0.19, 1.9), (0.024, 1.6)),
+        "cfr+": ((0.027, 0.096), (5.1e-4, 0.016)),
+        "discounted": ((0.016, 0.27), (2.9e-4, 0.030)),
+        "pcfr+": ((0.040, 0.31), (1.4e-3, 0.065)),
+        "pdcfr+": ((0.035, 0.39), (1.8e-3, 0.086)),
+        "dcfr+": ((0.013, 0.18), (3.4e-4, 0.053)),
     },
 }
+
+
+def exploitability(metrics) -> str:
+    """The tile's help beside a two-player zero-sum game's nash_conv: its half, the exploitability, labelled so."""
+    return (
+        "nash_conv (NashConv) is the sum of the players' best-response gains. In a two-player zero-sum game the "
+        f"exploitability is nash_conv / 2: here {metrics.exploitability:.3e}."
+    )
 
 
 def _pair(numbers: tuple, k: int) -> str:
@@ -690,7 +700,7 @@ def lesson_words(game: str, value: str) -> str:
     seen = LESSON_OBSERVED[game]
     if game == "kuhn":
         words = (
-            "The lesson, as run here (exploitability after 100 and 1,000 iterations): the predictive variants' "
+            "The lesson, as run here (nash_conv after 100 and 1,000 iterations): the predictive variants' "
             f"averages converge fastest, PDCFR+'s ({_pair(seen['pdcfr+'], 0)}) ahead of PCFR+'s "
             f"({_pair(seen['pcfr+'], 0)}); then CFR+ {_pair(seen['cfr+'], 0)}, DCFR+ {_pair(seen['dcfr+'], 0)}, DCFR "
             f"{_pair(seen['discounted'], 0)}, CFR {_pair(seen['cfr'], 0)}. Their last iterates are equilibria to "
@@ -701,7 +711,7 @@ def lesson_words(game: str, value: str) -> str:
         )
     else:
         words = (
-            "The lesson, as run here (exploitability after 100 and 1,000 iterations): on Leduc the discounted "
+            "The lesson, as run here (nash_conv after 100 and 1,000 iterations): on Leduc the discounted "
             f"variants' averages lead, DCFR+ ({_pair(seen['dcfr+'], 0)}) and DCFR ({_pair(seen['discounted'], 0)}), "
             f"then CFR+ ({_pair(seen['cfr+'], 0)}), PCFR+ ({_pair(seen['pcfr+'], 0)}) and PDCFR+ "
             f"({_pair(seen['pdcfr+'], 0)}), CFR far behind ({_pair(seen['cfr'], 0)}). The predictive variants' last "

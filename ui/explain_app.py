@@ -36,7 +36,7 @@ mixed strategy (*Opponent*) and watch the row player learn to exploit it; the ex
 
 **CFR on game trees.** (1) On Kuhn poker, press **Step +1**: the walkthrough tables one CFR iteration, set by set:
 reach, counterfactual values, regrets, regret matching, the average; type any iteration up to 100,000 to see its
-numbers. (2) Press **Run**: exploitability falls; the game tree's colours (each information set's P(bet)) settle; the
+numbers. (2) Press **Run**: nash_conv falls; the game tree's colours (each information set's P(bet)) settle; the
 equilibrium check compares the average with the family of equilibria (value −1/18). (3) Choose several variants (CFR+,
 linear, discounted, predictive, Monte Carlo sampling, MMD) to race them, or press the lesson *CFR, CFR+, DCFR, PCFR+,
 PDCFR+, DCFR+ and their last iterates* on Kuhn or Leduc. (4) Choose *Kuhn on sliders*, *Leduc hold'em*, Liar's dice,
@@ -45,7 +45,7 @@ beside the exact answer. (5) Lock one player (*Opponent*: *Player 2 fixed*) and 
 open **Play against the bot** and play hands against the average policy at any iteration.
 
 **Atlas.** Every algorithm on every game rmcore ships, one game at a time: every run's curve, and who reaches a chosen
-exploitability first, in iterations and in seconds. Each run links to the page that runs it; load the results of a sweep
+nash_conv first, in iterations and in seconds. Each run links to the page that runs it; load the results of a sweep
 of your own (`python -m rmcore sweep`) to see them the same way.
 
 **In front of a class.** Switch on **Presentation mode** in the sidebar (or add `?present=true` to the link): the

@@ -22,7 +22,7 @@ CHECKED_HELP = (
     "Each variant's paper, the independent reference the test suite holds it to, how closely and the tests: the "
     "status table of docs/reference/algorithms.md (rmcore/verification.py)."
 )
-SHOW_CURRENT = "Also show the current policy's exploitability"
+SHOW_CURRENT = "Also show the current policy's nash_conv"
 CARDS_HELP = "How many cards (each player gets one; the higher wins a showdown)."
 BET_HELP = "The size of a bet or call; each player antes 1."
 WALKTHROUGH_TITLE = "One iteration, step by step"

@@ -8,7 +8,7 @@ import streamlit as st
 import rmcore
 
 from . import explain_app
-from .charts import race_table
+from .charts import GAP_AXIS, race_table
 
 
 def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:
@@ -21,7 +21,8 @@ def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:
     rows = race_table(result)
     current = [s.current_gap for s in result.standings]
     if all(gap is not None for gap in current):
-        rows = [_beside_the_average(row, result.gap_name, gap) for row, gap in zip(rows, current)]
+        name = GAP_AXIS.get(result.gap_name, result.gap_name)
+        rows = [_beside_the_average(row, name, gap) for row, gap in zip(rows, current)]
         ranked = current if rank_by == "current" else [s.gap for s in result.standings]
         order = sorted(range(len(rows)), key=lambda k: (not ranked[k] <= float("inf"), ranked[k]))  # (NaN last)
         rows = [{"rank": place, **rows[k]} for place, k in enumerate(order, 1)]
@@ -29,13 +30,13 @@ def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:
     st.caption(explain_app.RACE_TABLE)
 
 
-def _beside_the_average(row: dict, gap_name: str, current: float) -> dict:
-    """``row`` with its average's column named as such and the current policy's right after it."""
+def _beside_the_average(row: dict, name: str, current: float) -> dict:
+    """``row`` with its average's column (``name``, the measure's) named as such and the last iterate's right after."""
     out = {}
     for column, value in row.items():
-        if column == gap_name:
-            out[f"average's {gap_name}"] = value
-            out[f"current {'policy' if gap_name == 'exploitability' else 'profile'}'s {gap_name}"] = f"{current:.3e}"
+        if column == name:
+            out[f"average's {name}"] = value
+            out[f"last iterate's {name}"] = f"{current:.3e}"
         else:
             out[column] = value
     return out

@@ -143,13 +143,16 @@ class MatrixRecord(NamedTuple):
     current: np.ndarray  # [k, 2, w] the strategies the next iteration plays, zero-padded to w = max(m, n)
     average: np.ndarray  # [k, 2, w]
     regrets: np.ndarray  # [k, 2, w] cumulative regrets R per player (zero for a fixed opponent)
-    br_gain_row: np.ndarray  # [k] best-response gains of the average profile
-    br_gain_col: np.ndarray  # NaN against a fixed opponent
-    average_regret_row: np.ndarray  # [k] max_a R(a)^+ / t
-    average_regret_col: np.ndarray
-    value: np.ndarray  # [k] x^T A y of the averages
-    cce_gap: np.ndarray  # [k] largest external regret per iteration (general-sum self-play), else NaN
+    # The fields both families' records share, by the same names (rmcore/solver.py reads them):
+    br_gain_1: np.ndarray  # [k] the row player's best-response gain against the average profile
+    br_gain_2: np.ndarray  # [k] the column player's; NaN against a fixed opponent
+    game_value: np.ndarray  # [k] x^T A y of the averages
+    nash_conv: np.ndarray  # [k] g1 + g2 of the averages (NaN against a fixed opponent)
     nash_conv_current: np.ndarray  # [k] g1 + g2 of the current profile (self-play), else NaN
+    # The matrix family's own:
+    average_regret_1: np.ndarray  # [k] max_a R(a)^+ / t
+    average_regret_2: np.ndarray
+    cce_gap: np.ndarray  # [k] largest external regret per iteration (general-sum self-play), else NaN
 
 
 def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
@@ -160,7 +163,7 @@ def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
-        *(np.zeros(rows) for _ in range(7)),
+        *(np.zeros(rows) for _ in range(8)),
     )
 
 
@@ -845,9 +848,10 @@ def record_row(A, B, flags, s, iteration, record, k):
         if not average:
             record.nash_conv_current[k] = gain_row + gain_col
             continue
-        record.br_gain_row[k] = gain_row
-        record.br_gain_col[k] = np.nan if fixed else gain_col
-        record.value[k] = value
+        record.br_gain_1[k] = gain_row
+        record.br_gain_2[k] = np.nan if fixed else gain_col
+        record.nash_conv[k] = np.nan if fixed else gain_row + gain_col
+        record.game_value[k] = value
     for i in range(m):
         record.current[k, 0, i] = s.next_x[i]
         record.average[k, 0, i] = s.avg_x[i]
@@ -861,8 +865,8 @@ def record_row(A, B, flags, s, iteration, record, k):
             record.current[k, player, j] = 0.0
             record.average[k, player, j] = 0.0
             record.regrets[k, player, j] = 0.0
-    record.average_regret_row[k] = _max_positive(s.regrets_row) / elapsed
-    record.average_regret_col[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
+    record.average_regret_1[k] = _max_positive(s.regrets_row) / elapsed
+    record.average_regret_2[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
     if flags.track_external:
         record.cce_gap[k] = max(_max_positive(s.external_row), _max_positive(s.external_col)) / elapsed
     else:

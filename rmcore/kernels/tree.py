@@ -118,7 +118,7 @@ class CFRFlags(NamedTuple):
     alpha: float = 1.5  # discounted CFR: positive regrets are scaled by t^alpha / (t^alpha + 1) after iteration t,
     beta: float = 0.0  # negative ones by t^beta / (t^beta + 1),
     gamma: float = 2.0  # and iteration t's strategy is weighted by t^gamma in the average
-    stepsize: float = 0.0  # magnetic mirror descent: the step size eta (its temperature is ``alpha``)
+    eta: float = 0.0  # magnetic mirror descent: the step size (its temperature is ``alpha``)
 
 
 class CFRState(NamedTuple):
@@ -172,10 +172,13 @@ class CFRRecord(NamedTuple):
     current: np.ndarray  # [k, infoset, action] sigma, the policy the next iteration plays
     average: np.ndarray  # [k, infoset, action] S / sum S
     regrets: np.ndarray  # [k, infoset, action] cumulative regrets R
-    br_value_1: np.ndarray  # [k] what player 1 gets by best-responding to the average policy
-    br_value_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff)
+    # The fields both families' records share, by the same names (rmcore/solver.py reads them):
+    br_gain_1: np.ndarray  # [k] what player 1 gains by best-responding to the average policy
+    br_gain_2: np.ndarray  # [k] likewise player 2 (in player 2's own payoff, -game_value on the policy)
     game_value: np.ndarray  # [k] player 1's expected payoff when both play the average policy
+    nash_conv: np.ndarray  # [k] NashConv of the average policy: the two best responses' values summed
     nash_conv_current: np.ndarray  # [k] NashConv of the current policy
+    # The tree family's own:
     nodes_touched: np.ndarray  # [k] int64 histories visited so far (CFRState.touched)
 
 
@@ -184,7 +187,7 @@ def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
     return CFRRecord(
         np.zeros(rows, dtype=np.int64),
         *(np.zeros((rows, infosets, actions)) for _ in range(3)),
-        *(np.zeros(rows) for _ in range(4)),
+        *(np.zeros(rows) for _ in range(5)),
         np.zeros(rows, dtype=np.int64),
     )
 
@@ -629,8 +632,9 @@ def _average_rows(strategy_sums, num_actions, out):
 
 @njit(**_ENTRY)
 def record_row(tree, state, iteration, record, k):
-    """Row ``k`` of ``record``: both policies, the regrets, both best-response values and the game value of the average
-    policy, and the NashConv of the current one."""
+    """Row ``k`` of ``record``: both policies, the regrets, both best-response gains and the game value of the average
+    policy and its NashConv, and the NashConv of the current one (each the best responses' values summed, as
+    :func:`rmcore.nash_conv` sums them)."""
     _average_rows(state.strategy_sums, tree.num_actions, state.average)
     record.iteration[k] = iteration
     for info in range(state.policy.shape[0]):
@@ -641,9 +645,10 @@ def record_row(tree, state, iteration, record, k):
     for which in range(2):  # the average policy, then the current one
         first, second, expected = _best_responses(tree, state.average if which == 0 else state.policy, state)
         if which == 0:
-            record.br_value_1[k] = first
-            record.br_value_2[k] = second
+            record.br_gain_1[k] = first - expected
+            record.br_gain_2[k] = second + expected  # (player 2's value on the policy is -expected)
             record.game_value[k] = expected
+            record.nash_conv[k] = first + second
         else:
             record.nash_conv_current[k] = first + second
     record.nodes_touched[k] = state.touched[0]
@@ -1018,7 +1023,7 @@ def _mmd_step(tree, state, variant, updating):
                 continue
             payoff = tree.payoff[node] if p == 0 else -tree.payoff[node]
             logits[sequence // width, sequence % width] += payoff * state.reach[1 - p, node] * state.reach[2, node]
-    eta = variant.stepsize
+    eta = variant.eta
     shrink = 1.0 + eta * variant.alpha
     for info in range(tree.infoset_player.shape[0]):
         if updating != BOTH and tree.infoset_player[info] != updating:

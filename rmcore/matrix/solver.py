@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -67,11 +68,13 @@ from ..kernels import matrix as kernels
 from ..records import History, Metrics, PlayerValues, Policy
 from ..solver import Solver
 from ..validation import as_strategy, choice, named_parts, seed_words
+from .bounds import hedge_regret_bound
 from .games import MatrixGame
-from .metrics import hedge_regret_bound
 
 __all__ = [
     "MatrixSolver",
+    "Profile",
+    "profile_of",
     "MatrixVariant",
     "ALGORITHMS",
     "STEP_ALGORITHMS",
@@ -480,9 +483,6 @@ class MatrixSolver(Solver):
             twin=self._twin_exact(),
         )
 
-    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
-        return _metrics_of(iteration, columns, row, self.game.is_zero_sum)
-
     # -- reading -------------------------------------------------------------------------
 
     def _policy(self, strategies: np.ndarray) -> Policy:
@@ -534,51 +534,30 @@ class MatrixSolver(Solver):
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
-        Metrics (NaN where one does not apply): ``nash_conv``, ``exploitability``,
-        ``br_gain_1``, ``br_gain_2``, ``average_regret_1``, ``average_regret_2``,
-        ``regret_bound_1``, ``regret_bound_2``, ``game_value``, ``cce_gap``, ``nash_conv_current``. Policies are over
-        the information sets ``row`` and ``col``. ``history().to_frame()`` gives a DataFrame with columns such as
+        Metrics: :data:`rmcore.solver.METRIC_COLUMNS`, as on a game tree (NaN where one does not apply:
+        ``nodes_touched``, and player 2's against a fixed opponent). Policies are over the information sets ``row``
+        and ``col``. ``history().to_frame()`` gives a DataFrame with columns such as
         ``row_average[Rock]``.
         """
         return super().history()
 
-    def history_of(self, record: kernels.MatrixRecord) -> History:
-        """A :class:`~rmcore.History` from rows the kernel wrote (derived metrics added here)."""
-        game = self.game
-        return History(
-            record.iteration,
-            record.average,
-            record.current,
-            record.regrets,
-            self._metric_columns(record),
-            ("row", "col"),
-            (game.row_actions, game.col_actions),
-            "nash_conv" if self.opponent is None else "br_gain_1",
-        )
+    def _labels(self):
+        return ("row", "col"), (self.game.row_actions, self.game.col_actions)
 
-    def _metric_columns(self, record: kernels.MatrixRecord) -> dict:
-        """Every metric of the rows the kernel wrote, one array each (NaN where one does not apply)."""
+    def _family_columns(self, record: kernels.MatrixRecord) -> dict:
+        """The matrix game's own metrics: the average regrets, the bounds drawn beside them, the CCE gap."""
         game = self.game
         m, n = game.shape
-        iteration = record.iteration
-        nash_conv = record.br_gain_row + record.br_gain_col  # NaN against a fixed opponent, where gain_col is NaN
         delta_row, delta_col = game.payoff_range
         fixed = np.nan if self.opponent is not None else 1.0
-        elapsed = np.maximum(iteration, 1).astype(float)
-        metrics = {
-            "nash_conv": nash_conv,
-            "exploitability": nash_conv / 2.0 if game.is_zero_sum else np.full_like(nash_conv, np.nan),
-            "br_gain_1": record.br_gain_row,
-            "br_gain_2": record.br_gain_col,
-            "average_regret_1": record.average_regret_row,
-            "average_regret_2": record.average_regret_col,
+        elapsed = np.maximum(record.iteration, 1).astype(float)
+        return {
+            "average_regret_1": record.average_regret_1,
+            "average_regret_2": record.average_regret_2,
             "regret_bound_1": self._regret_bound(delta_row, m, elapsed),
             "regret_bound_2": fixed * self._regret_bound(delta_col, n, elapsed),
-            "game_value": record.value,
             "cce_gap": record.cce_gap,
-            "nash_conv_current": record.nash_conv_current,
         }
-        return metrics
 
     def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
         """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
@@ -627,28 +606,30 @@ def initial_strategies(game: MatrixGame, start) -> PlayerValues:
     )
 
 
-def _number(value: float) -> float | None:
-    return None if math.isnan(value) else float(value)
+class Profile(NamedTuple):
+    """A strategy profile ``(x, y)`` as the matrix kernel measures it (:func:`profile_of`)."""
+
+    gains: PlayerValues  # each player's best-response gain, clipped at 0
+    game_value: float  # x^T A y
+    row_utilities: np.ndarray  # A y
+    col_utilities: np.ndarray  # x^T B
 
 
-def _metrics_of(iteration: int, columns, row: int, zero_sum: bool) -> Metrics:
-    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`MatrixSolver.history_of`'s)."""
-    get = {name: float(values[row]) for name, values in columns.items()}
-    fixed = math.isnan(get["br_gain_2"])
-    bounds = (get["regret_bound_1"], get["regret_bound_2"]) if iteration else (math.inf, math.inf)
-    return Metrics(
-        iteration=iteration,
-        nash_conv=None if fixed else get["nash_conv"],
-        exploitability=None if fixed or not zero_sum else get["exploitability"],
-        game_value=get["game_value"],
-        br_gains=PlayerValues(get["br_gain_1"], _number(get["br_gain_2"])),
-        learner=1 if fixed else None,
-        gap_name="br_gain_1" if fixed else "nash_conv",
-        nash_conv_current=_number(get["nash_conv_current"]) if "nash_conv_current" in get else None,
-        average_regret=PlayerValues(get["average_regret_1"], _number(get["average_regret_2"])),
-        regret_bound=PlayerValues(bounds[0], None if fixed else bounds[1]),
-        cce_gap=_number(get["cce_gap"]),
-    )
+def profile_of(game: MatrixGame, x: np.ndarray, y: np.ndarray) -> Profile:
+    """The best-response gains, value and payoff vectors of the profile ``(x, y)`` (validated strategies), computed by
+    the kernel that writes a solver's history rows: a solver's state made to hold ``(x, y)`` as its average (strategy
+    sums ``x`` and ``y`` over a weight of 1, which the kernel divides exactly) is measured as a checkpoint. So
+    :func:`rmcore.nash_conv` of a solver's ``average_policy()`` is its ``metrics().nash_conv`` to the last bit: the same
+    sums in the same order (a second route, numpy's matrix product, rounds differently from 3 x 3 up)."""
+    solver = MatrixSolver(game, max_points=0, history_share=None)
+    state = solver._state
+    state.strategy_sums_row[:] = x
+    state.strategy_sums_col[:] = y
+    state.weight_sum[0] = 1.0
+    row = solver._snapshot()
+    gains = PlayerValues(float(row.br_gain_1[0]), float(row.br_gain_2[0]))
+    # (the kernel measures the average profile last: its payoff vectors are those of (x, y))
+    return Profile(gains, float(row.game_value[0]), state.row_utilities.copy(), state.col_utilities.copy())
 
 
 def _warm_up_solver() -> MatrixSolver:

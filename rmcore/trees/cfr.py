@@ -27,7 +27,6 @@ kernel is a pair of loops over arrays, and a policy is a dense ``[infoset, actio
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -37,7 +36,7 @@ from .. import _runtime, config
 from .._deprecated import getattr_for, warn
 from .._guard import exclusive
 from ..kernels import tree as kernels
-from ..records import History, Metrics, PlayerValues, Policy
+from ..records import History, Metrics, Policy
 from ..solver import Solver
 from ..validation import choice, named_parts, seed_words, whole_number
 from . import poker
@@ -126,40 +125,40 @@ def _positive_number(name: str, value) -> float:
     return value
 
 
-def mmd_parameters(variant: str, alpha=None, stepsize=None) -> dict:
-    """MMD's ``{"alpha", "stepsize"}``: alpha a float (default ``MMD_DEFAULT_ALPHA``), stepsize a float or ``None``
+def mmd_parameters(variant: str, alpha=None, eta=None) -> dict:
+    """MMD's ``{"alpha", "eta"}``: alpha a float (default ``MMD_DEFAULT_ALPHA``), the step size eta a float or ``None``
     (then the solver takes OpenSpiel's default, ``alpha / max |A|^2`` with A the game's sequence-form payoff matrix);
-    ``{}`` for any other variant.
+    ``{}`` for any other variant. (The step size is ``eta`` in both families, as a matrix rule's.)
 
-    Raises ``ValueError`` for a value not in ``(0, 1e6]``, or a stepsize given to another variant.
+    Raises ``ValueError`` for a value not in ``(0, 1e6]``, or a step size given to another variant.
 
     >>> mmd_parameters("mmd")
-    {'alpha': 0.05, 'stepsize': None}
+    {'alpha': 0.05, 'eta': None}
     """
     if variant != "mmd":
-        if stepsize is not None:
-            raise ValueError(f"stepsize applies only to the 'mmd' variant, not {variant!r}")
+        if eta is not None:
+            raise ValueError(f"eta applies only to the 'mmd' variant (its step size), not {variant!r}")
         return {}
     return {
         "alpha": _positive_number("alpha", MMD_DEFAULT_ALPHA if alpha is None else alpha),
-        "stepsize": None if stepsize is None else _positive_number("stepsize", stepsize),
+        "eta": None if eta is None else _positive_number("eta", eta),
     }
 
 
-def variant_parameters(variant: str, alpha=None, beta=None, gamma=None, stepsize=None) -> dict:
+def variant_parameters(variant: str, alpha=None, beta=None, gamma=None, eta=None) -> dict:
     """The variant's parameters, validated and with defaults filled in: discounted CFR's ``alpha, beta, gamma``,
-    PDCFR+'s and DCFR+'s ``alpha, gamma`` (:func:`discount_parameters`), MMD's ``alpha, stepsize``
+    PDCFR+'s and DCFR+'s ``alpha, gamma`` (:func:`discount_parameters`), MMD's ``alpha, eta``
     (:func:`mmd_parameters`), ``{}`` for the others (which refuse any).
 
     >>> variant_parameters("mmd", alpha=0.1)
-    {'alpha': 0.1, 'stepsize': None}
+    {'alpha': 0.1, 'eta': None}
     """
     if variant == "mmd":
         named = [name for name, value in (("beta", beta), ("gamma", gamma)) if value is not None]
         if named:
             raise ValueError(f"{', '.join(named)} {_takers(named)}, not 'mmd'")
-        return mmd_parameters(variant, alpha, stepsize)
-    mmd_parameters(variant, stepsize=stepsize)  # refuses a step size
+        return mmd_parameters(variant, alpha, eta)
+    mmd_parameters(variant, eta=eta)  # refuses a step size
     return discount_parameters(variant, alpha, beta, gamma)
 
 
@@ -220,8 +219,8 @@ class CFRVariant:
     #: A discounting variant's parameters in the order of ``VARIANT_DISCOUNTS[name]``: discounted CFR's ``(alpha,
     #: beta, gamma)``, PDCFR+'s and DCFR+'s ``(alpha, gamma)`` (``None``: the defaults); others take none.
     discount: tuple[float, ...] | None = None
-    #: MMD's ``(alpha, stepsize)``, stepsize ``None`` for OpenSpiel's default (``None``: alpha = ``MMD_DEFAULT_ALPHA``
-    #: and that step size); others take none.
+    #: MMD's ``(alpha, eta)``, the step size eta ``None`` for OpenSpiel's default (``None``: alpha =
+    #: ``MMD_DEFAULT_ALPHA`` and that step size); others take none.
     mmd: tuple[float, float | None] | None = None
 
     def __post_init__(self):
@@ -247,17 +246,17 @@ class CFRVariant:
             object.__setattr__(self, "discount", None if plain else tuple(parameters.values()))
         if self.mmd is not None:
             if self.algorithm != "mmd":
-                raise ValueError(f"mmd (alpha, stepsize) applies only to the 'mmd' variant, not {self.algorithm!r}")
+                raise ValueError(f"mmd (alpha, eta) applies only to the 'mmd' variant, not {self.algorithm!r}")
             if len(self.mmd) != 2:
-                raise ValueError(f"mmd is (alpha, stepsize); got {self.mmd!r}")
-            alpha, stepsize = mmd_parameters(self.algorithm, *self.mmd).values()
-            plain = alpha == MMD_DEFAULT_ALPHA and stepsize is None
-            object.__setattr__(self, "mmd", None if plain else (alpha, stepsize))
+                raise ValueError(f"mmd is (alpha, eta); got {self.mmd!r}")
+            alpha, eta = mmd_parameters(self.algorithm, *self.mmd).values()
+            plain = alpha == MMD_DEFAULT_ALPHA and eta is None
+            object.__setattr__(self, "mmd", None if plain else (alpha, eta))
 
     @property
     def parameters(self) -> dict:
         """Discounted CFR's ``{"alpha", "beta", "gamma"}``, PDCFR+'s and DCFR+'s ``{"alpha", "gamma"}`` and MMD's
-        ``{"alpha", "stepsize"}`` (defaults filled in, MMD's stepsize ``None`` for OpenSpiel's default); ``{}`` for the
+        ``{"alpha", "eta"}`` (defaults filled in, MMD's step size ``None`` for OpenSpiel's default); ``{}`` for the
         other variants."""
         if self.algorithm == "mmd":
             return mmd_parameters(self.algorithm, *(self.mmd or (None, None)))
@@ -316,8 +315,8 @@ class CFRVariant:
         if not parameters:
             return f"{self.algorithm} · {self.updates}"
         if self.algorithm == "mmd":
-            stepsize = "" if parameters["stepsize"] is None else f", η={parameters['stepsize']:g}"
-            return f"{self.algorithm}(α={parameters['alpha']:g}{stepsize}) · {self.updates}"
+            eta = "" if parameters["eta"] is None else f", η={parameters['eta']:g}"
+            return f"{self.algorithm}(α={parameters['alpha']:g}{eta}) · {self.updates}"
         symbols = {"alpha": "α", "beta": "β", "gamma": "γ"}
         shown = ", ".join(f"{symbols[name]}={value:g}" for name, value in parameters.items())
         return f"{self.algorithm}({shown}) · {self.updates}"
@@ -339,12 +338,6 @@ class CFRVariant:
         if start is not None:
             raise ValueError("a start is for matrix games")
         return CFRSolver(game, self.algorithm, self.updates, **options, **self.parameters)
-
-
-#: A :class:`~rmcore.Metrics` from a tuple of all its fields, and :class:`~rmcore.PlayerValues` from a pair, without
-#: the constructors' checks (as ``_make`` does): each the cheaper by a third, a fifth of a Kuhn ``metrics()`` call.
-_new_metrics = functools.partial(tuple.__new__, Metrics)
-_new_values = functools.partial(tuple.__new__, PlayerValues)
 
 
 class CFRTrace(NamedTuple):
@@ -494,7 +487,7 @@ def nash_conv(game: TreeGame, policy) -> float:
     :func:`rmcore.nash_conv`)."""
     check_tree_game(game)
     first, second, *_ = best_responses(game, as_policy_array(game, policy))
-    return first + second
+    return first + second  # (as a history row sums them: the same number)
 
 
 class CFRSolver(Solver):
@@ -544,10 +537,12 @@ class CFRSolver(Solver):
         ``t^gamma``. (1, 1, 1) is linear CFR. PDCFR+ and DCFR+ take ``alpha`` and ``gamma`` (by default 2.3 and 5,
         1.5 and 4; see the Notes). Any other variant refuses them (``ValueError``), except that ``alpha`` is also
         MMD's temperature.
-    stepsize : float, optional
-        MMD only: its step size eta, in (0, 1e6]; by default OpenSpiel's, ``alpha / max |A|^2`` with ``A`` the
+    eta : float, optional
+        MMD only: its step size, in (0, 1e6]; by default OpenSpiel's, ``alpha / max |A|^2`` with ``A`` the
         sequence-form payoff matrix (chance's probability times the payoff, summed over the leaves of each pair of
-        sequences).
+        sequences). The step size's name in both families (:class:`~rmcore.MatrixSolver`'s ``eta``).
+    stepsize : float, optional
+        Deprecated: ``eta`` (warns).
 
     Notes
     -----
@@ -572,8 +567,8 @@ class CFRSolver(Solver):
 
     Magnetic mirror descent (``"mmd"``, Sokota et al. 2023) is no regret method: each iteration moves both players at
     once by a mirror-descent step with the dilated entropy, towards the uniform magnet with temperature ``alpha``
-    (by default ``MMD_DEFAULT_ALPHA``), as OpenSpiel's ``MMDDilatedEnt(game, alpha, stepsize)``
-    (``rmcore.kernels.tree.run_mmd``). Its current policy (``current_policy()``, ``exploitability_current`` in the
+    (by default ``MMD_DEFAULT_ALPHA``) and step size ``eta``, as OpenSpiel's ``MMDDilatedEnt(game, alpha, stepsize)``
+    (``rmcore.kernels.tree.run_mmd``). Its current policy (``current_policy()``, ``nash_conv_current`` in the
     history) converges to the alpha-QRE; the average policy is the uniform average of the iterates' sequence forms, as
     CFR's. Its only update order is ``"simultaneous"`` (the default when ``updates`` is not given).
 
@@ -597,17 +592,23 @@ class CFRSolver(Solver):
         alpha: float | None = None,
         beta: float | None = None,
         gamma: float | None = None,
-        stepsize: float | None = None,
+        eta: float | None = None,
         history_share: float | None = config.HISTORY_SHARE,
         variant: str | None = None,
+        stepsize: float | None = None,
     ):
         if variant is not None:
             warn("CFRSolver(variant=...) is deprecated: use algorithm=... (the word both families use)")
             algorithm = variant
+        if stepsize is not None:
+            warn("CFRSolver(stepsize=...) is deprecated: use eta=... (the step size's name in both families)")
+            if eta is not None:
+                raise ValueError("give the step size once: eta (stepsize is its deprecated name)")
+            eta = stepsize
         check_tree_game(game)
         self.game = game
         variant = algorithm
-        parameters = variant_parameters(variant, alpha, beta, gamma, stepsize)
+        parameters = variant_parameters(variant, alpha, beta, gamma, eta)
         values = tuple(parameters.values()) if parameters else None
         self.variant = CFRVariant(variant, updates, *((None, values) if variant == "mmd" else (values,)))
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
@@ -618,15 +619,15 @@ class CFRSolver(Solver):
         )
         learner = kernels.BOTH_LEARN if self.learner is None else player_index(self.learner, "learner")
         #: MMD's step size eta (``None`` for the other variants).
-        self.stepsize = None
+        self.eta = None
         flag_parameters = parameters or DISCOUNT_DEFAULTS
         if variant == "mmd":
-            self.stepsize = parameters["stepsize"]
-            if self.stepsize is None:  # OpenSpiel's default (a game whose payoffs are all 0 moves at any step: alpha)
+            self.eta = parameters["eta"]
+            if self.eta is None:  # OpenSpiel's default (a game whose payoffs are all 0 moves at any step: alpha)
                 scale = _payoff_scale(game)
-                self.stepsize = parameters["alpha"] / scale**2 if scale > 0.0 else parameters["alpha"]
+                self.eta = parameters["alpha"] / scale**2 if scale > 0.0 else parameters["alpha"]
             # The temperature travels in CFRFlags.alpha (discounted CFR's alpha, which MMD has no use for).
-            flag_parameters = dict(DISCOUNT_DEFAULTS, alpha=parameters["alpha"], stepsize=self.stepsize)
+            flag_parameters = dict(DISCOUNT_DEFAULTS, alpha=parameters["alpha"], eta=self.eta)
         self._flags = kernels.CFRFlags(
             _VARIANT_CODES[variant], self.variant.updates == "alternating", learner, **flag_parameters
         )
@@ -640,6 +641,12 @@ class CFRSolver(Solver):
     def algorithm(self) -> str:
         """The algorithm's name (``self.variant.algorithm``), as on :class:`~rmcore.MatrixSolver`."""
         return self.variant.algorithm
+
+    @property
+    def stepsize(self) -> float | None:
+        """Deprecated: :attr:`eta`."""
+        warn("CFRSolver.stepsize is deprecated: use .eta (the step size's name in both families)")
+        return self.eta
 
     @property
     def nodes_touched(self) -> int:
@@ -681,9 +688,6 @@ class CFRSolver(Solver):
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
         arguments = (*self._inputs, first, last, points, tuple(record))
         return _runtime.call("tree", kernels.entry_for(self._flags.code), *arguments, work=work)
-
-    def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
-        return _metrics_of(iteration, columns, row, self.learner)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -732,38 +736,20 @@ class CFRSolver(Solver):
     def history(self) -> History:
         """Checkpoints so far, plus the current iteration (at most ``max_points + 1`` rows).
 
-        Metrics: ``exploitability`` and ``nash_conv`` of the average policy, ``br_gain_1`` and
-        ``br_gain_2`` (each player's gain from a best response), ``game_value``,
-        ``exploitability_current`` (of the current policy), and ``nodes_touched`` (:attr:`nodes_touched` then, as
-        floats: an x-axis for comparing sampled and full-pass variants by work).
+        Metrics: :data:`rmcore.solver.METRIC_COLUMNS`, as on a matrix game: ``nash_conv`` of the average policy and
+        ``nash_conv_current`` of the current one, ``br_gain_1`` and ``br_gain_2`` (each player's gain from a best
+        response), ``game_value``, and ``nodes_touched`` (:attr:`nodes_touched` then, as floats: an x-axis for
+        comparing sampled and full-pass variants by work); a matrix game's average regrets, bounds and CCE gap are
+        NaN.
         """
         return super().history()
 
-    def history_of(self, record: kernels.CFRRecord) -> History:
-        """A :class:`~rmcore.History` from rows the kernel wrote."""
-        return History(
-            record.iteration,
-            record.average,
-            record.current,
-            record.regrets,
-            self._metric_columns(record),
-            self.game.infosets,
-            self.game.actions,
-            "exploitability" if self.learner is None else f"br_gain_{self.learner}",
-        )
+    def _labels(self):
+        return self.game.infosets, self.game.actions
 
-    def _metric_columns(self, record: kernels.CFRRecord) -> dict:
-        """Every metric of the rows the kernel wrote, one array each."""
-        nash_conv = record.br_value_1 + record.br_value_2
-        return {
-            "exploitability": nash_conv / 2.0,
-            "nash_conv": nash_conv,
-            "br_gain_1": record.br_value_1 - record.game_value,
-            "br_gain_2": record.br_value_2 + record.game_value,
-            "game_value": record.game_value,
-            "exploitability_current": record.nash_conv_current / 2.0,
-            "nodes_touched": record.nodes_touched.astype(np.float64),
-        }
+    def _family_columns(self, record: kernels.CFRRecord) -> dict:
+        """The game tree's own metric: the nodes touched (as floats, an x-axis beside the iterations)."""
+        return {"nodes_touched": record.nodes_touched.astype(np.float64)}
 
     @exclusive
     def trace_iteration(self) -> list[CFRTrace]:
@@ -824,25 +810,6 @@ class CFRSolver(Solver):
 
     def __repr__(self) -> str:
         return f"<CFRSolver {self.game.name} {self.variant.full_label} at iteration {self._iteration}>"
-
-
-def _metrics_of(iteration: int, columns, row: int, learner: int | None) -> Metrics:
-    """The :class:`~rmcore.Metrics` of row ``row`` of the metric ``columns`` (:meth:`CFRSolver.history_of`'s)."""
-    return _new_metrics(
-        (
-            iteration,
-            float(columns["nash_conv"][row]),
-            float(columns["exploitability"][row]),
-            float(columns["game_value"][row]),
-            _new_values((float(columns["br_gain_1"][row]), float(columns["br_gain_2"][row]))),
-            learner,
-            "exploitability" if learner is None else f"br_gain_{learner}",
-            2.0 * float(columns["exploitability_current"][row]),
-            None,
-            None,
-            None,
-        )
-    )
 
 
 def _warm_up_solvers() -> list[CFRSolver]:

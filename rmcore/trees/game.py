@@ -67,6 +67,10 @@ class TreeGame(_TreeGameFields):
     place once it is checked; ``_replace`` makes a new game, checked anew.
     """
 
+    #: Two-player zero-sum, as every game tree here is (so its exploitability is ``nash_conv / 2``), as a
+    #: :class:`~rmcore.MatrixGame` says of itself.
+    is_zero_sum = True
+
 
 def check_tree_game(game) -> None:
     """Raise a ValueError unless ``game`` is a :class:`TreeGame` whose arrays the kernels can walk safely.

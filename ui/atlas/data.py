@@ -24,7 +24,6 @@ import warnings
 import zipfile
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from rmcore.sweep import MAX_RESULT_FILES, RESULT_COLUMNS, ResultFileWarning, read_results
@@ -53,7 +52,7 @@ CENTRAL_DIRECTORY_MEGABYTES = 8
 #: A Parquet file's first four bytes.
 PARQUET_MAGIC = b"PAR1"
 _CHUNK = 2**20
-#: The exploitability targets the ranking offers.
+#: The nash_conv targets the ranking offers.
 TARGETS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
 
 
@@ -228,16 +227,15 @@ def games(frame: pd.DataFrame) -> dict[str, str]:
     return dict(zip(done.game, done.game_title))
 
 
-def measure(frame: pd.DataFrame) -> str:
-    """What the page plots and ranks: ``exploitability`` (zero-sum games) or ``nash_conv`` (a general-sum game)."""
-    return "exploitability" if np.isfinite(frame.exploitability).any() else "nash_conv"
+#: What the page plots and ranks, in every game: the number the game's own page shows for the same run.
+MEASURE = "nash_conv"
 
 
 def ranking(frame: pd.DataFrame, target: float, iterate: str = "average") -> pd.DataFrame:
     """A row per run of one game: the first checkpoint at which its measure (of the average, or of the ``"last"``
     iterate) is at most ``target``, in iterations and in seconds (the solver's time up to it); NaN if never. The
     runs are in the order of the fewest iterations; ``rank by seconds`` says their order by time."""
-    column = measure(frame)
+    column = MEASURE
     if iterate == "last":
         column += "_current"
     rows = []

@@ -23,7 +23,7 @@ def _points(values) -> list:
     return [float(v) if isinstance(v, (int, float)) and math.isfinite(v) and v > 0 else None for v in values]
 
 
-def curves(frame: pd.DataFrame, measure: str = "exploitability", x: str = "iteration", title: str = "") -> dict:
+def curves(frame: pd.DataFrame, measure: str = "nash_conv", x: str = "iteration", title: str = "") -> dict:
     """One game's runs (``rmcore.read_results``' rows for that game): for each run two lines, the ``measure`` of the
     average policy (solid) and of the last iterate (dashed), coloured by algorithm; a sampled variant's seeds share
     their colour. Each trace's ``meta`` names its run (``cell``) and ``iterate``, so the page's figure can be read

@@ -120,7 +120,7 @@ def _tree_pairs(spec: dict) -> list | str:
             if value != VARIANT_DISCOUNTS[variant][key]:
                 pairs.append((f"{DISCOUNT_KEYS[variant]}_{key}", _number(float(value))))
     elif variant == "mmd":
-        if values["stepsize"] is not None:
+        if values.get("eta", values.get("stepsize")) is not None:  # (a result of schema 1 named it stepsize)
             return "the page runs MMD with OpenSpiel's step size for its α"
         alpha = format(values["alpha"], "g")
         if alpha not in MMD_ALPHAS:

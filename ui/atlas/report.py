@@ -23,7 +23,7 @@ def write(frame, folder: Path) -> list[Path]:
     """One SVG per game of ``frame`` into ``folder``; the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    measure = data.measure(frame)
+    measure = data.MEASURE
     for game, title in data.games(frame).items():
         spec = figures.curves(frame[frame.game == game], measure, "iteration", title)
         path = folder / figure_name(game)

@@ -1,5 +1,5 @@
 """The atlas page's widgets and views: which results (the shipped atlas, or a sweep folder of the user's own), which
-game, its curves, and the runs ranked by iterations and by seconds to a chosen exploitability, each with a link that
+game, its curves, and the runs ranked by iterations and by seconds to a chosen nash_conv, each with a link that
 opens its run on the matrix or the tree page.
 
 The results the user loaded stay in session state (``atlas_results``); a folder or zip that cannot be read leaves
@@ -111,14 +111,14 @@ def chart(frame: pd.DataFrame, title: str) -> None:
         horizontal=True,
         help=explain_atlas.SECONDS_HELP,
     )
-    measure = data.measure(frame)
+    measure = data.MEASURE
     st.plotly_chart(figures.curves(frame, measure, x, title), key="atlas_chart", width="stretch")
 
 
 def ranking(frame: pd.DataFrame) -> None:
-    """The runs ranked by the iterations and by the seconds they took to reach a chosen exploitability, each with its
+    """The runs ranked by the iterations and by the seconds they took to reach a chosen nash_conv, each with its
     link."""
-    measure = data.measure(frame)
+    measure = data.MEASURE
     left, right = st.columns(2)
     target = left.select_slider(
         f"Target {measure}",

@@ -299,12 +299,12 @@ def _mmd_slider() -> float:
 
 
 def display_options(chosen: RunSettings) -> tuple[bool, str, bool]:
-    """Whether the exploitability chart also draws each variant's current policy, which policy ranks a race's table
+    """Whether the nash_conv chart also draws each variant's current policy, which policy ranks a race's table
     (asked only of a race in self-play: against a fixed player the chart draws the learner's gain alone), and whether
     the chart's x-axis is the nodes touched rather than the iterations."""
     show_current = st.toggle(explain_trees.SHOW_CURRENT, value=True, key="kuhn_show_current", bind="query-params")
     axis = st.radio(
-        "Exploitability against",
+        "nash_conv against",
         list(explain.WORK_AXES),
         format_func=explain.WORK_AXES.get,
         horizontal=True,

@@ -52,7 +52,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         current_traces(
             [charted(h) for h in firsts],
             [explain.cfr_curve_name(v, "current") for v in variants],
-            "exploitability_current",
+            "nash_conv_current",
             display.work,
         )
         if show_current
@@ -170,11 +170,12 @@ def _policies(
 
 
 def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None) -> None:
-    """Iteration, exploitability, what the average policies earn and the game's value: four metrics, or one compact
-    line in presentation mode (``metrics`` None: not known yet, while the solver compiles)."""
+    """Iteration, NashConv (its half, the exploitability, in the tile's help), what the average policies earn and the
+    game's value: four metrics, or one compact line in presentation mode (``metrics`` None: not known yet, while the
+    solver compiles)."""
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     name = run.race.variants[0].algorithm
-    gap_name = "exploitability" if run.primary.learner is None else "learner's best-response gain"
+    gap_name = "nash_conv" if run.primary.learner is None else "learner's best-response gain"
     shown = run.iteration if shown_at is None else shown_at
     average = f"{metrics.game_value:.5f}" if shown and metrics is not None else "-"  # (none before iteration 1)
     gap = "-" if metrics is None else f"{metrics.gap:.3e}"
@@ -190,7 +191,8 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
     with st.container(horizontal=True):  # one block, not four (columns): each block is one more message per update
         note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
-        st.metric(f"{gap_name} ({name})", gap)
+        half = None if metrics is None or metrics.exploitability is None else explain.exploitability(metrics)
+        st.metric(f"{gap_name} ({name})", gap, help=half)
         st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(run.primary.learner))
         classic = rmcore.is_classic_kuhn(run.race.game)
         st.metric(explain.GAME_VALUE, game_value, help=explain.game_value_help(classic, known is not None))
