@@ -165,7 +165,7 @@ def test_the_atlas_and_the_page_show_the_same_number_for_the_same_run(tmp_path):
     """RM+ on RPS-crash: the atlas's final value is what the solver the page runs reports, the NashConv itself."""
     grid = {"iterations": 1_000, "checkpoints": [10, 1_000], "games": [{"game": "rps-crash"}]}
     grid["algorithms"] = [{"matrix": "rm+"}]
-    sweep(grid, tmp_path, workers=0)
+    run_sweep(grid, tmp_path, workers=0)
     frame = read_results(tmp_path)
     table = atlas.tables(frame)["rps-crash"]
     solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), "rm+")

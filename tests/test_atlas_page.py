@@ -13,7 +13,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import rmcore
 from rmcore.sweep import parse_grid, read_results, result_files, run_sweep
 from tests.visits import opened, run_to_reached
 from ui.atlas import data, figures, links

@@ -624,7 +624,7 @@ def test_result_files_of_schema_1_read_as_nash_conv_in_both_families(tmp_path):
         "games": [{"game": "kuhn"}, {"game": "rps-crash"}, {"game": "prisoners-dilemma"}],
         "algorithms": [{"tree": "cfr+"}, {"matrix": "prm+"}],
     }
-    sweep(grid, tmp_path, workers=0)
+    run_sweep(grid, tmp_path, workers=0)
     now = read_results(tmp_path)
     assert set(now.cell) == set(curves.cell)
     for column in ("iteration", "nash_conv", "nash_conv_current"):
