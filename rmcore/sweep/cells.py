@@ -9,7 +9,7 @@ import socket
 import sys
 import time
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,25 +18,17 @@ from ..matrix.games import MatrixGame, preset
 from ..matrix.solver import MatrixSolver
 from ..trees.catalogue import tree_game
 from ..trees.cfr import CFRSolver
-from .files import FORMAT, SCHEMA
+from .files import FORMAT, SCHEMA, CellResult
 from .grid import Cell, game_label
 
 if TYPE_CHECKING:
     pass
 
 
-class CellResult(NamedTuple):
-    """What a cell's run produced: its table's columns (``iteration`` and the metrics, arrays of one length) and its
-    metadata (see the module's docstring)."""
-
-    columns: dict
-    meta: dict
-
-
 def build_game(cell: Cell):
     """The cell's game: a :class:`~rmcore.TreeGame` or a :class:`~rmcore.MatrixGame`; ``ValueError`` for one the
     library refuses or one larger than the grid's cap."""
-    from .formats import read_efg, read_nfg
+    from ..formats import read_efg, read_nfg
 
     spec = cell.spec
     game_spec = spec["game"]
@@ -179,7 +171,7 @@ def versions() -> dict:
 
     # The package's version, read where ``import rmcore`` left it (importing the package from here would be an import
     # circle: rmcore imports this module).
-    package = sys.modules.get(__package__)
+    package = sys.modules.get("rmcore")
     found = {"rmcore": getattr(package, "__version__", "?"), "python": platform.python_version()}
     found["numpy"] = np.__version__
     found["numba"] = numba.__version__

@@ -380,6 +380,6 @@ def local_cluster(workers: int | None = None, dashboard_address: str | None = ":
 def prepare_family(family: str) -> None:
     """Load (or compile) one family of kernels (``"matrix"`` or ``"tree"``) in this process: what a sweep runs on
     each worker before its cells."""
-    from ._runtime import prepare_kernels
+    from .._runtime import prepare_kernels
 
     prepare_kernels((family,))

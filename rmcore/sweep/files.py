@@ -17,7 +17,6 @@ from .grid import Cell
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .cells import CellResult
 
 #: The result files' format, in their metadata under ``METADATA_KEY``.
 FORMAT = "rmcore-sweep/1"
@@ -28,6 +27,14 @@ METADATA_KEY = b"rmcore-sweep"
 #: ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and ``nash_conv_current``.
 #: :func:`read_results` reads both.
 SCHEMA = 2
+
+
+class CellResult(NamedTuple):
+    """What a cell's run produced: its table's columns (``iteration`` and the metrics, arrays of one length) and its
+    metadata (see the package's docstring)."""
+
+    columns: dict
+    meta: dict
 
 
 def _pyarrow():
