@@ -43,7 +43,9 @@ def test_run_on_the_tree_page_shows_the_count_and_the_charts_on_the_screen_where
         page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
         wait_until_idle(page)
         walkthrough = page.get_by_text("Show iteration t", exact=False)
-        assert walkthrough.is_visible()  # (open before the first run: it is where Step +1 shows its numbers)
+        # (Open before the first run: it is where Step +1 shows its numbers. Waited for: on a busy machine the idle
+        # page may not have drawn the walkthrough's body yet.)
+        walkthrough.wait_for(state="visible", timeout=30_000)
         run = page.get_by_role("radio", name="Run")
         run.scroll_into_view_if_needed()
         click_until(page, run, lambda: iteration_shown(page) not in ("", "0"))
