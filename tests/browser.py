@@ -223,6 +223,19 @@ def wait_until_idle(page, timeout: float = 90.0) -> None:
         time.sleep(0.2)
 
 
+def pause_and_wait(page, press, timeout: float = 60.0) -> None:
+    """``press()`` (a click on Pause, the Space key), then wait until the server has answered it: a paused page draws
+    its replay slider, a running one never does. On a busy machine (a test suite in two processes) the answer can take
+    seconds; a pause never answered fails here, with its own message, rather than as charts that kept moving."""
+    from ui import explain_app
+
+    press()
+    try:
+        page.get_by_text(explain_app.REPLAY_LABEL).first.wait_for(timeout=timeout * 1000)
+    except Exception as error:  # noqa: BLE001  (playwright's TimeoutError)
+        raise AssertionError(f"the page never showed the pause (no replay slider within {timeout:.0f} s)") from error
+
+
 def click_until(page, locator, done, attempts: int = 4, timeout: float = 30.0) -> None:
     """Click ``locator`` until ``done()`` holds: a click sent while a script run is still going (a kernel compiling on a
     cold cache, say) can be lost, so check that it took effect and click again if not."""

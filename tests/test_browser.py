@@ -18,6 +18,7 @@ from .browser import (
     last_x_of_trace,
     open_matrix_page_and_run,
     open_page_and_run,
+    pause_and_wait,
     race_curve_names,
     require_chromium,
     running_app,
@@ -50,8 +51,7 @@ def test_run_moves_the_charts_and_pause_stops_them(app_url):
             "every update redraws the charts in place (none is mounted afresh)"
         )
 
-        page.get_by_role("radio", name="Pause").click()
-        time.sleep(1.0)
+        pause_and_wait(page, page.get_by_role("radio", name="Pause").click)
         before = last_iteration_on_chart(page)
         paused = chart_states_while_running(page, 1.0)
         assert len(paused) <= 1 and last_iteration_on_chart(page) == before, "paused charts stay still"
@@ -457,9 +457,7 @@ def test_keys_run_pause_step_and_reset(app_url):
         while time.time() < deadline and int(iteration_shown(page).replace(",", "") or 0) < 1000:
             time.sleep(0.2)
         assert int(iteration_shown(page).replace(",", "")) >= 1000, "Space runs"
-        page.keyboard.press("Space")
-        wait_until_idle(page)
-        time.sleep(1.0)
+        pause_and_wait(page, lambda: page.keyboard.press("Space"))
         held = iteration_shown(page)
         time.sleep(1.0)
         assert iteration_shown(page) == held, "Space again pauses"
