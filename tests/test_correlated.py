@@ -301,6 +301,21 @@ def test_the_sets_do_not_depend_on_each_players_unit():
     )
 
 
+@pytest.mark.parametrize("coarse", [False, True])
+def test_renaming_the_actions_permutes_the_set(coarse):
+    # Rows and columns listed in another order: the same set, its distributions' cells permuted alike.
+    game = random_game((3, 3), 31)
+    rows, cols = [2, 0, 1], [1, 2, 0]
+    permuted = rmcore.MatrixGame(game.row_payoffs[rows][:, cols], game.col_payoffs[rows][:, cols])
+    original = {tuple(v[rows][:, cols].ravel().round(9)) for v in rmcore.correlated_vertices(game, coarse=coarse)}
+    moved = {tuple(v.ravel().round(9)) for v in rmcore.correlated_vertices(permuted, coarse=coarse)}
+    assert original == moved
+    for objective in OBJECTIVES:
+        a = objective_value(game, rmcore.correlated_equilibrium(game, objective, coarse).joint, objective)
+        b = objective_value(permuted, rmcore.correlated_equilibrium(permuted, objective, coarse).joint, objective)
+        assert a == pytest.approx(b, abs=1e-9)
+
+
 # -- the closest CE ---------------------------------------------------------------------------------------------------
 
 

@@ -187,6 +187,18 @@ def test_degenerate_sets_are_drawn_as_what_they_are(game, kind, corners):
             assert np.abs(barycentric(points_of(mesh))[:, 2]).max() < 1e-12
 
 
+def test_the_projector_and_a_legend_beside_the_plot_keep_the_figure_valid():
+    from ui.charts import for_projector, legend_right
+
+    spec = cf.tetrahedron_figure(CHICKEN, a_trail())
+    projected = for_projector(spec)
+    go.Figure(projected)
+    go.Figure(legend_right(spec))
+    labels = [t for t in projected["data"] if t.get("name") == "joint actions"][0]
+    assert labels["textfont"]["size"] >= 18 and projected["layout"]["scene"] == spec["layout"]["scene"]
+    go.Figure(for_projector(cf.joint_heatmaps_figure(np.eye(3) / 3, np.full((3, 3), 1 / 9))))
+
+
 def test_a_long_trail_is_thinned_and_keeps_its_last_point():
     trail = a_trail(cf.MAX_TRAIL_POINTS * 3 + 7)
     spec = cf.tetrahedron_figure(CHICKEN, trail)
