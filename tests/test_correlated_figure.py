@@ -199,6 +199,15 @@ def test_the_projector_and_a_legend_beside_the_plot_keep_the_figure_valid():
     go.Figure(for_projector(cf.joint_heatmaps_figure(np.eye(3) / 3, np.full((3, 3), 1 / 9))))
 
 
+def test_action_names_reach_the_figures_as_typed_never_as_html():
+    typed = ("<b>x</b>", "<a href='y'>y</a>")
+    game = rmcore.MatrixGame(CHICKEN.row_payoffs, CHICKEN.col_payoffs, row_actions=typed, col_actions=("p", "q"))
+    labels = by_name(cf.tetrahedron_figure(game), "joint actions")["text"]
+    assert labels[0] == "(&lt;b&gt;x&lt;/b&gt;, p)" and all("<" not in label for label in labels)
+    heatmaps = cf.joint_heatmaps_figure(np.eye(2) / 2, np.eye(2) / 2, game)
+    assert list(heatmaps["data"][0]["y"]) == ["&lt;b&gt;x&lt;/b&gt;", "&lt;a href='y'&gt;y&lt;/a&gt;"]
+
+
 def test_a_long_trail_is_thinned_and_keeps_its_last_point():
     trail = a_trail(cf.MAX_TRAIL_POINTS * 3 + 7)
     spec = cf.tetrahedron_figure(CHICKEN, trail)
