@@ -252,21 +252,30 @@ def _constraints(game: MatrixGame, coarse: bool, unit: bool = True):
 # -- the linear programs ---------------------------------------------------------------------------------------------
 
 
-def _objective_vector(game: MatrixGame, objective: str) -> tuple[np.ndarray, bool]:
-    """``(c, egalitarian)``: the cost ``c`` over the flattened ``sigma`` that linprog minimises (payoffs scaled by one
-    common factor, so that the two players' payoffs stay comparable), or for the egalitarian objective a marker."""
-    a_pay, b_pay = game.row_payoffs.ravel(), game.col_payoffs.ravel()
-    scale = max(float(np.abs(a_pay).max()), float(np.abs(b_pay).max()), 1e-300)
-    a_pay, b_pay = a_pay / scale, b_pay / scale
-    costs = {
-        "max-welfare": -(a_pay + b_pay),
-        "min-welfare": a_pay + b_pay,
-        "max-player-1": -a_pay,
-        "max-player-2": -b_pay,
-        "min-player-1": a_pay,
-        "min-player-2": b_pay,
-    }
-    return costs.get(objective, np.zeros_like(a_pay)), objective == "egalitarian"
+def _objective_vector(game: MatrixGame, objective: str) -> np.ndarray:
+    """The cost over the flattened ``sigma`` that linprog minimises for ``objective`` (not the egalitarian one).
+
+    Shifted to start at 0 and scaled to end at 1: adding a constant to every cell's coefficient adds that constant to
+    the objective of every distribution (they sum to 1), and scaling by a positive number changes no standing, while
+    HiGHS's absolute tolerances need coefficients of order 1: scaled by the largest payoff alone, payoffs of 1e8 that
+    differ by 1e-5 look alike to it, and it returns one vertex for every objective. Each player's payoffs are shifted
+    by their own least before the welfare adds them, so that no digit of their differences is lost to the sum.
+    """
+    a_pay = game.row_payoffs.ravel() - game.row_payoffs.min()
+    b_pay = game.col_payoffs.ravel() - game.col_payoffs.min()
+    value = {"welfare": a_pay + b_pay, "player-1": a_pay, "player-2": b_pay}[objective.split("-", 1)[1]]
+    top = float(value.max())
+    value = value / top if top > 0 else value
+    return -value if objective.startswith("max") else value
+
+
+def _egalitarian_payoffs(game: MatrixGame) -> np.ndarray:
+    """Both players' payoffs, ``(2, m n)``, shifted by one common constant and scaled by one common factor to [0, 1]:
+    the egalitarian objective compares the two, so they keep one unit."""
+    payoffs = np.stack([game.row_payoffs.ravel(), game.col_payoffs.ravel()])
+    payoffs = payoffs - payoffs.min()
+    top = float(payoffs.max())
+    return payoffs / top if top > 0 else payoffs
 
 
 def _solve(cost, upper, upper_bound, equality, equality_bound, bounds, time_limit: float) -> np.ndarray:
@@ -315,10 +324,8 @@ def _optimum(game: MatrixGame, objective: str, coarse: bool, time_limit: float) 
     m, n = game.shape
     cells = m * n
     incentives = -_constraints(game, coarse)  # linprog's A_ub x <= b_ub: -G sigma <= 0
-    cost, egalitarian = _objective_vector(game, objective)
-    if egalitarian:  # maximise t subject to t <= u_1(sigma), t <= u_2(sigma): one more variable
-        scale = max(float(np.abs(game.row_payoffs).max()), float(np.abs(game.col_payoffs).max()), 1e-300)
-        payoffs = np.stack([game.row_payoffs.ravel(), game.col_payoffs.ravel()]) / scale
+    if objective == "egalitarian":  # maximise t subject to t <= u_1(sigma), t <= u_2(sigma): one more variable
+        payoffs = _egalitarian_payoffs(game)
         upper = sparse.vstack(
             [
                 sparse.hstack([incentives, sparse.csr_matrix((incentives.shape[0], 1))]),
@@ -330,6 +337,7 @@ def _optimum(game: MatrixGame, objective: str, coarse: bool, time_limit: float) 
         equality = np.hstack([np.ones((1, cells)), np.zeros((1, 1))])
         bounds = [(0.0, None)] * cells + [(None, None)]
     else:
+        cost = _objective_vector(game, objective)
         upper, equality, bounds = incentives, np.ones((1, cells)), [(0.0, None)] * cells
     x = _solve(cost, upper, np.zeros(upper.shape[0]), equality, [1.0], bounds, time_limit)
     return _as_distribution(x, (m, n))

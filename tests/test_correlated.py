@@ -316,6 +316,19 @@ def test_renaming_the_actions_permutes_the_set(coarse):
         assert a == pytest.approx(b, abs=1e-9)
 
 
+def test_payoffs_far_from_zero_that_differ_little_keep_every_objective():
+    # Chicken's payoffs times 1e-5, plus 1e8: the differences are 13 orders of magnitude below the payoffs, and a
+    # program that scaled by the largest payoff alone saw every distribution as equally good.
+    far = rmcore.MatrixGame(1e-5 * CHICKEN.row_payoffs + 1e8, 1e-5 * CHICKEN.col_payoffs + 1e8)
+    for objective in OBJECTIVES:
+        near = objective_value(CHICKEN, rmcore.correlated_equilibrium(CHICKEN, objective).joint, objective)
+        moved = objective_value(CHICKEN, rmcore.correlated_equilibrium(far, objective).joint, objective)
+        assert moved == pytest.approx(near, abs=1e-9), objective
+    np.testing.assert_allclose(
+        rmcore.correlated_equilibrium(far, "max-welfare").joint, [[0.5, 0.25], [0.25, 0]], atol=1e-9
+    )
+
+
 # -- the closest CE ---------------------------------------------------------------------------------------------------
 
 
