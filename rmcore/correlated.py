@@ -101,7 +101,7 @@ LP_TOLERANCE = 1e-10
 #: How far outside a constraint, in units of the payoff range, a vertex may lie (rounding in the solve), and how close
 #: two vertices are to be the same one.
 VERTEX_TOLERANCE = 1e-9
-#: Choices of active constraints solved at once in :func:`correlated_vertices` (8,192 systems of at most 9x9).
+#: Choices of active constraints solved at once in :func:`correlated_vertices` (a batch of systems of m n equations).
 _BATCH = 8192
 #: Smallest determinant of a choice of active constraints taken as independent (see :func:`correlated_vertices`).
 SINGULAR = 1e-12
