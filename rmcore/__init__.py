@@ -5,6 +5,9 @@ The library by family, every name re-exported here:
 - **both families**: the records (:class:`Policy`, :class:`History`, :class:`Metrics`, :class:`PlayerValues`,
   :class:`BestResponse`, :class:`ExactSolution`) and the measures of a policy, :func:`nash_conv`,
   :func:`exploitability`, :func:`best_response`, and the exact answer, :func:`solve_exactly` (:mod:`rmcore.exact`);
+- **correlated equilibria** (:mod:`rmcore.correlated`): the CE and CCE sets of a matrix game by linear programming,
+  :func:`correlated_equilibrium`, :func:`welfare_range`, :func:`closest_correlated_equilibrium`,
+  :func:`correlated_vertices`;
 - **matrix games** (:mod:`rmcore.matrix`): :class:`MatrixGame`, the presets, :class:`MatrixSolver`;
 - **game trees** (:mod:`rmcore.trees`): :class:`TreeGame`, the catalogue, :class:`CFRSolver`, a fixed opponent and
   hands against the bot;
@@ -35,6 +38,13 @@ from ._runtime import (
     compiling,
     kernels_failed,
     prepare_kernels,
+)
+from .correlated import (
+    CorrelatedEquilibrium,
+    closest_correlated_equilibrium,
+    correlated_equilibrium,
+    correlated_vertices,
+    welfare_range,
 )
 from .exact import solve_exactly
 from .exact.equilibria import (
@@ -78,6 +88,12 @@ __all__ = [
     "lemke_howson",
     "nearest_equilibrium",
     "equilibrium_distance",
+    # correlated and coarse correlated equilibria of a matrix game (rmcore.correlated)
+    "CorrelatedEquilibrium",
+    "correlated_equilibrium",
+    "welfare_range",
+    "closest_correlated_equilibrium",
+    "correlated_vertices",
     # matrix games and game trees, as their families list them
     *matrix.__all__,
     *trees.__all__,
