@@ -36,6 +36,7 @@ import numpy as np
 
 from . import _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
+from .kernels import aligned
 from .records import History, Metrics, PlayerValues, RecordBuffer, concat_records, row_bytes, take_records
 from .validation import history_points, whole_number
 
@@ -325,10 +326,13 @@ def measured_row_cost(solver: Solver) -> float:
 
 
 def _scratch(solver: Solver) -> Solver:
-    """A copy of ``solver`` whose kernel may run without touching the original: its state copied, its game (read-only)
-    and its thread guard shared."""
-    shared = [solver.game, *getattr(solver.game, "tree", ()), solver.__dict__.get("_guard_lock")]
-    return copy.deepcopy(solver, {id(part): part for part in shared if part is not None})
+    """A copy of ``solver`` whose kernel may run without touching the original: its state copied, each array on a cache
+    line's boundary as a solver's own are (``kernels.aligned``: a copy elsewhere may run at another speed), its game
+    and payoffs (read-only) and its thread guard shared."""
+    shared = [solver.game, *getattr(solver.game, "tree", ()), *getattr(solver, "_payoffs", ())]
+    memo = {id(part): part for part in [*shared, solver.__dict__.get("_guard_lock")] if part is not None}
+    memo.update({id(part): aligned(part) for part in solver._state if isinstance(part, np.ndarray)})
+    return copy.deepcopy(solver, memo)
 
 
 def _measure_row_cost(solver: Solver) -> float:
