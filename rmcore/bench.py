@@ -27,6 +27,7 @@ import numpy as np
 from . import checkpoints, config
 from .matrix.games import preset
 from .matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixSolver
+from .solver import _measure_row_cost, measured_row_cost
 
 __all__ = ["Row", "measure", "main", "machine", "numpy_self_play", "liteefg_run", "histories"]
 
@@ -295,9 +296,9 @@ def _shape_rows(quick: bool, repeats: int) -> list[Row]:
 
 
 def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
-    """A default solver (checkpoints spaced by their cost) against the kernel alone, and a history row's measured cost
-    in iterations beside the price the spacing assumes (``Solver._row_price``: ``config.MATRIX_ROW_WORK`` and
-    ``config.MATRIX_ROW_BYTE_WORK``)."""
+    """A default solver (checkpoints spaced by their cost) against the kernel alone, and a history row's cost in
+    iterations, in the default run and back to back, beside the price the spacing measured
+    (:func:`rmcore.solver.measured_row_cost`)."""
     rows = []
     shapes = ((3, 3, 2_000_000), (64, 64, 20_000), (10, 1000, 20_000))  # (a rectangular game pads its rows)
     for m, n, iterations in ((m, n, k // 10 if quick else k) for m, n, k in shapes):
@@ -328,19 +329,8 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
                 ratio <= 1.1,
             )
         )
-        spaced, recorded = MatrixSolver(game), 0
-        for start in range(0, iterations, spaced._chunk_iterations()):  # (rows its chunks record; some are thinned)
-            stop = min(start + spaced._chunk_iterations(), iterations)
-            recorded += checkpoints.checkpoints_between(start, stop, spaced.max_points, spaced.checkpoint_stride).size
-        per_row = (times["default"] - times["kernel"]) / max(recorded, 1) / (times["kernel"] / iterations)
-        rows.append(  # what a row costs where the default records it: its metrics, and the memory it is written to
-            Row(
-                f"matrix_row_cost_in_run_{m}x{n}",
-                f"{m}x{n} history row in the default run, in iterations ({recorded:,} rows recorded)",
-                per_row,
-                "x",
-                f"{spaced._row_price() / spaced._iteration_work():.2f} (the spacing's model)",
-            )
+        rows.append(
+            _row_cost_in_run_row(f"matrix_row_cost_in_run_{m}x{n}", f"{m}x{n}", MatrixSolver(game), iterations, times)
         )
         rows.append(
             _row_cost_row(
@@ -354,10 +344,39 @@ def _matrix_history_rows(quick: bool, repeats: int) -> list[Row]:
     return rows
 
 
+def _row_cost_in_run_row(key: str, title: str, spaced, iterations: int, times: dict) -> Row:
+    """What a row costs where a default run of ``iterations`` records it (its metrics, and the fresh memory it is
+    written to), in iterations: the default run's time beyond the kernel's alone (``times``) over the rows its chunks
+    recorded (some are thinned later), beside the price the spacing measured for ``spaced``'s kind of solver."""
+    recorded = 0
+    for start in range(0, iterations, spaced._chunk_iterations()):
+        stop = min(start + spaced._chunk_iterations(), iterations)
+        recorded += checkpoints.checkpoints_between(start, stop, spaced.max_points, spaced.checkpoint_stride).size
+    per_row = (times["default"] - times["kernel"]) / max(recorded, 1) / (times["kernel"] / iterations)
+    return Row(
+        key,
+        f"{title} history row in the default run, in iterations ({recorded:,} rows recorded)",
+        per_row,
+        "x",
+        _price(spaced, timed=True),
+    )
+
+
+def _price(solver, timed: bool = False) -> str:
+    """The price of a row the spacing measured for ``solver``'s kind and the stride it gives, in words; ``timed``: with
+    the time one more measurement takes (what the first run of that kind in a process spends on it)."""
+    words = f"{measured_row_cost(solver):.2f} (measured price; stride {solver.checkpoint_stride:,}"
+    if timed:
+        started = time.perf_counter()
+        _measure_row_cost(solver)
+        words += f"; measured in {(time.perf_counter() - started) * 1e3:.0f} ms"
+    return words + ")"
+
+
 def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> Row:
     """A history row's cost inside a run, in iterations: ``n`` iterations recording a row after every one (no
-    spacing) against the same iterations alone, beside the cost the spacing assumes (the solver's work model, which
-    ``Solver._row_price`` sets from each family's ``config`` constants)."""
+    spacing) against the same iterations alone, beside the price the spacing measured (rows apart, in fresh memory:
+    :func:`rmcore.solver.measured_row_cost`)."""
 
     points = config.DEFAULT_MAX_POINTS
 
@@ -371,8 +390,7 @@ def _row_cost_row(key: str, name: str, make: Callable, n: int, repeats: int) -> 
     times = _median_of({"dense": lambda: fresh(True), "kernel": lambda: fresh(False)}, repeats, timed_inside=True)
     rows = len(checkpoints.checkpoints_between(1, n + 1, points))
     measured = (times["dense"] - times["kernel"]) / rows / (times["kernel"] / n)
-    model = make(max_points=0)
-    return Row(key, name, measured, "x", f"{model._row_price() / model._iteration_work():.2f} (the spacing's model)")
+    return Row(key, name, measured, "x", _price(make()))
 
 
 # -- game trees ----------------------------------------------------------------------------------------------------
@@ -504,9 +522,8 @@ def _tree_rows(quick: bool) -> list[Row]:
 
 
 def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) -> list[Row]:
-    """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's measured cost in iterations
-    beside the price the spacing assumes (``Solver._row_price``: ``config.TREE_ROW_WORK`` and
-    ``config.TREE_ROW_BYTE_WORK``)."""
+    """A default ``CFRSolver(game).run(n)`` against the kernel alone, and a history row's cost in iterations, in the
+    default run and back to back, beside the price the spacing measured (:func:`rmcore.solver.measured_row_cost`)."""
     from .trees.cfr import CFRSolver
 
     n = game_spec.iterations * (2 if quick else 10)
@@ -517,6 +534,7 @@ def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) ->
         solver.run(n)
         return time.perf_counter() - started
 
+    measured_row_cost(CFRSolver(game, "cfr"))  # (measured once a process: its time is shown apart, not this run's)
     times = _median_of({"default": lambda: fresh(None), "kernel": lambda: fresh(0)}, repeats, timed_inside=True)
     ratio = times["default"] / times["kernel"]
     value, unit = _format_seconds(times["default"])
@@ -531,7 +549,10 @@ def _tree_history_rows(game_spec: _TreeGame, game, quick: bool, repeats: int) ->
             ratio,
             "<= 1.1x the kernel alone",
             ratio <= 1.1,
-        )
+        ),
+        _row_cost_in_run_row(
+            f"tree_row_cost_in_run_{game_spec.key}", game_spec.title, CFRSolver(game, "cfr"), n, times
+        ),
     ]
     rows.append(
         _row_cost_row(

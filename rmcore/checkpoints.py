@@ -10,7 +10,8 @@ records exactly the rows a single run would, and memory stays flat however long 
 * Evenly spaced part (the rest): multiples of a spacing that doubles in the same way.
 * ``stride``: both parts are laid on the multiples of ``stride`` (``stride * round(10 ** (k / 32))`` ...), so that at
   most one checkpoint in ``stride`` iterations is written. A solver picks the stride from what a row costs beside an
-  iteration (:func:`stride_for`), so that its history costs at most a set share of its run.
+  iteration, as its process measured it (:func:`stride_for`, ``rmcore.solver.measured_row_cost``), so that its history
+  costs at most a set share of its run; the stride is fixed before a solver's first iteration.
 * The first iterate: with a stride above 1, iteration 1 is kept too, in one row of the log part's budget, so that
   every curve starts at iteration 1 (a Leduc history's stride is dozens of iterations).
 
@@ -100,18 +101,21 @@ def at(iteration: int) -> np.ndarray:
 
 
 def stride_for(row_cost: float, iteration_cost: float, share: float | None) -> int:
-    """The fewest iterations between checkpoints for a history to cost at most ``share`` of a run: a row costs
-    ``row_cost``, an iteration ``iteration_cost`` (in one unit); ``share=None`` asks for every point (stride 1).
+    """The fewest iterations between checkpoints for the rows of any run of at least that many iterations, its row at
+    iteration 1 included, to cost at most ``share`` of the run: a row costs ``row_cost``, an iteration
+    ``iteration_cost`` (in one unit); ``share=None`` asks for every point (stride 1).
 
-    At most one row in ``stride`` iterations, each costing ``row_cost``, is a share ``row_cost / (stride *
-    iteration_cost)`` of the iterations' cost.
+    A run of ``T`` iterations keeps at most ``1 + T / s`` rows with stride ``s`` (iteration 1, then one in ``s``).
+    Counting iterations as the unit, with ``c`` a row's cost, they cost ``c (1 + T / s)``: at most ``share T`` for
+    every ``T >= s`` exactly when ``s >= 2 c / share`` (``T = s`` is the tightest), and about half of that in a long
+    run.
 
     >>> stride_for(3.0, 1.0, 0.1), stride_for(0.05, 1.0, 0.1), stride_for(3.0, 1.0, None)
-    (30, 1, 1)
+    (60, 1, 1)
     """
     if share is None or row_cost <= 0.0:
         return 1
-    return max(1, math.ceil(row_cost / (share * iteration_cost)))
+    return max(1, math.ceil(2.0 * row_cost / (share * iteration_cost)))
 
 
 def checkpoints_between(start: int, stop: int, max_points: int, stride: int = 1) -> np.ndarray:

@@ -49,20 +49,17 @@ DEFAULT_MAX_POINTS = 2000
 #: 2,000, which would hold gigabytes). An explicit ``max_points`` is kept as given.
 DEFAULT_HISTORY_BYTES = 256 * 2**20
 
-#: The share of a run's work its history's rows may take by default: checkpoints are spaced so that the rows cost at
-#: most this much beside the iterations (``rmcore.checkpoints.stride_for``).
+#: The share of a run's time its history's rows may take by default: checkpoints are spaced so that the rows, each
+#: costing what this process measured a row of the solver's kind to cost (``rmcore.solver.measured_row_cost``), take at
+#: most this much beside the iterations of any run of at least one stride (``rmcore.checkpoints.stride_for``).
 HISTORY_SHARE = 0.1
 
-#: A matrix game's history row in the units of an iteration's work (its cells and actions, ``m n + m + n``): so many
-#: times the cells (the two best responses pass over the matrix), per action, and a fixed part.
-MATRIX_ROW_WORK = (4.0, 6.0, 90.0)
-#: What a byte of a matrix game's row costs compiled code in those units, written to the fresh pages of the history (a
-#: row pads the narrower player to the wider one's actions, so a 10x1000 game's row is 48 kB). With
-#: ``MATRIX_ROW_WORK``, a row's price (``Solver._row_price``), set above every shape's cost as ``python -m rmcore
-#: bench`` measures it, so that a history takes at most its share: the rows "history row in the default run" (a row
-#: where the default records it, the fresh memory it is written to included) and "history row" (its metrics alone),
-#: which print the price beside the measurement, and "default history".
-MATRIX_ROW_BYTE_WORK = 2.5
+#: Least time a process spends measuring what a history row costs, once per kind of solver (``rmcore.solver``'s
+#: ``measured_row_cost``), in seconds; a game whose rows are slow spends up to ``ROW_COST_ROWS`` rows' time instead.
+ROW_COST_SECONDS = 0.03
+#: Most rows' time that measurement may spend beyond ``ROW_COST_SECONDS`` (Liar's dice with six sides: rows of
+#: several of its iterations each).
+ROW_COST_ROWS = 12
 
 #: Largest ``max_points`` a solver accepts: a 3x3 game's rows are about 200 bytes, Leduc's 67 kB.
 MAX_POINTS = 100_000
@@ -81,22 +78,15 @@ LOG_POINTS_PER_DECADE = 32
 
 
 #: Largest call run as plain Python while its family compiles in a process of its own
-#: (``rmcore.compile_in_background``), in iterations times (m n + m + n) and rows times their work: a 3x3 game's 15
+#: (``rmcore.compile_in_background``), in operations: iterations times (m n + m + n), and history rows times their
+#: count (four passes over the cells and the row's entries, ``MatrixSolver._row_operations``): a 3x3 game's 15
 #: numbers, about 13,000 iterations or 0.3 s. A larger call waits for the compile instead.
 PYTHON_TWIN_WORK = 200_000
 
-#: The same for a game tree, in node visits (an iteration's sweeps times the nodes, and a history row's): classic Kuhn
+#: The same for a game tree, in node visits (an iteration's sweeps times the nodes, and a history row's six sweeps and
+#: its entries, ``CFRSolver._row_operations``): classic Kuhn
 #: poker's 54 nodes, about 100 iterations, 0.1 s. A tree of a few thousand nodes waits for the compile.
 PYTHON_TWIN_CFR_WORK = 30_000
-
-#: A game tree's history row in node visits per node: for the average and the current policy, a reach sweep and each
-#: player's best-response sweep, and the average policy itself.
-TREE_ROW_WORK = 20.0
-#: What a byte of a game tree's row costs compiled code, in node visits (Liar's dice with six sides writes megabytes a
-#: row). With ``TREE_ROW_WORK``, a row's price, set above every game's and variant's cost as ``python -m rmcore bench``
-#: measures it (the rows "history row, in iterations", which print the price beside the measurement, and "default
-#: history"), so that a history takes at most its share.
-TREE_ROW_BYTE_WORK = 0.25
 
 #: Step size ``eta`` of Hedge, optimistic Hedge, GDA and optimistic GDA when none is given, and the largest accepted:
 #: with payoffs of order 1, a step of 100 makes Hedge a best response to the cumulative payoffs (fictitious play), and

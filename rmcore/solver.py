@@ -9,7 +9,9 @@ an iteration and a history row are, and how to read a row into a :class:`~rmcore
   lands between chunks), any split giving the same results to the last bit;
 - checkpoints: the iterations ``checkpoints.checkpoints_between`` lists, iteration 1 and then the multiples of a stride
   chosen so that the rows cost at most ``history_share`` of the run (``config.HISTORY_SHARE``, a tenth): a row of a
-  large game costs as much as several iterations, and would otherwise cost more than the solving;
+  large game costs as much as several iterations, and would otherwise cost more than the solving. What a row costs is
+  measured, once a process for each kind of solver (:func:`measured_row_cost`), and the stride is fixed by a solver's
+  first chunk: chunked runs and one call record the same rows, and solvers of one kind in one process the same;
 - ``history()``: the checkpoints and the current iteration; ``metrics()``: its last row; ``metrics_at(history, row)``:
   any row's :class:`~rmcore.Metrics`.
 
@@ -22,17 +24,23 @@ field of :class:`~rmcore.Metrics` for two-player zero-sum games only.
 
 from __future__ import annotations
 
+import copy
 import functools
 import math
+import mmap
+import statistics
+import threading
+import time
 
 import numpy as np
 
 from . import _runtime, checkpoints, config
 from ._guard import exclusive, run_in_chunks
+from .kernels import aligned
 from .records import History, Metrics, PlayerValues, RecordBuffer, concat_records, row_bytes, take_records
 from .validation import history_points, whole_number
 
-__all__ = ["Runner", "Solver", "METRIC_COLUMNS", "metrics_of"]
+__all__ = ["Runner", "Solver", "METRIC_COLUMNS", "metrics_of", "measured_row_cost"]
 
 #: Every history's metric columns, the same in both families, in this order (NaN where one does not apply to a run):
 #: the average profile's NashConv, the current profile's, each player's best-response gain, player 1's value, then a
@@ -97,8 +105,11 @@ class Solver(Runner):
     - ``_advance(first, last, points, record) -> int``: run iterations ``first .. last`` through its kernel, writing a
       row of ``record`` after each iteration in ``points``; with ``first > last`` write one row of the state now;
     - ``_empty_record(rows)``: a record with room for ``rows`` rows;
-    - ``_iteration_work()`` and ``_row_work()``: an iteration's and a row's arithmetic, in one unit of work, and
-      ``_byte_work()``: what a byte of a row written to fresh memory costs compiled code, in that unit;
+    - ``_iteration_work()`` and ``_row_operations()``: an iteration's and a row's operation counts, in one unit (a
+      matrix game's entries read, a tree's node visits): counts, not times, they size chunks and what runs as plain
+      Python while a family compiles;
+    - ``_cost_key()``: what sets a row's cost beside an iteration's (the family, the kernel's variant, the game's size,
+      the row's bytes), the key of :func:`measured_row_cost`;
     - ``_labels()``: the information sets' and their actions' names;
     - ``_family_columns(record)``: the family's own metric columns of :data:`METRIC_COLUMNS` (the shared ones are read
       here from the record's fields of the same names);
@@ -114,7 +125,8 @@ class Solver(Runner):
         self.history_share = history_share(share)
         self._iteration = 0
         self._none = self._empty_record(0)  # the rows of a chunk without a checkpoint
-        self._row_size = row_bytes(self._none)  # (asked for at every chunk and snapshot, by the row's price)
+        self._row_size = row_bytes(self._none)
+        self._stride = None  # (fixed by the first chunk that runs: checkpoint_stride)
         self._keep_rows(self._default_points() if max_points is None else max_points)
         self._now = self._empty_record(1)  # the row each snapshot writes again (its readers copy what they keep)
 
@@ -146,14 +158,25 @@ class Solver(Runner):
 
     @property
     def checkpoint_stride(self) -> int:
-        """At most one checkpoint every this many iterations (:func:`rmcore.checkpoints.stride_for`)."""
-        return checkpoints.stride_for(self._row_price(), self._iteration_work(), self.history_share)
+        """At most one checkpoint every this many iterations after the first: :func:`rmcore.checkpoints.stride_for`
+        of a row's cost in iterations as this process measured it for this kind of solver (:func:`measured_row_cost`),
+        so that the rows take at most ``history_share`` of any run of at least one stride.
 
-    def _row_price(self) -> float:
-        """What a history row costs compiled code, in the unit of ``_iteration_work``: its arithmetic and the fresh
-        memory it fills (a wide game's row is tens of kilobytes, each page a fault). A row run as plain Python costs its
-        arithmetic."""
-        return self._row_work() + self._byte_work() * self.row_bytes()
+        Fixed by the first chunk that runs, and the same for every solver of one kind in a process. 1 (every point of
+        the grid) with ``history_share=None`` or ``max_points=0``, and for a solver whose first chunk runs as plain
+        Python while its family compiles (:attr:`kernel_status` ``"python"``): no compiled code is there to time, and
+        a game small enough for plain Python is one whose page keeps every point anyway.
+        """
+        if self._stride is not None:
+            return self._stride
+        if self.history_share is None or self.max_points == 0:
+            return 1
+        if _runtime.twin_budget(self.family) is not None:  # (plain Python runs the chunk, or the call waits)
+            return 1
+        return checkpoints.stride_for(measured_row_cost(self), 1.0, self.history_share)
+
+    def _cost_key(self) -> tuple:
+        raise NotImplementedError
 
     @property
     def kernel_status(self) -> str:
@@ -184,7 +207,7 @@ class Solver(Runner):
             return None
         if not self._twin_exact():
             return 0
-        return int(budget // (self._iteration_work() + self._row_work()))
+        return int(budget // (self._iteration_work() + self._row_operations()))
 
     #: ``run(n)``, one thread at a time (:func:`rmcore._guard.exclusive`), in chunks of at most
     #: ``config.RUN_CHUNK_WORK`` units of work.
@@ -211,6 +234,7 @@ class Solver(Runner):
         elif written:
             self._records.commit(written)
         self._iteration = stop
+        self._stride = stride
 
     def _snapshot(self):
         """A one-row record of the state now (computed, not kept; written over by the next snapshot)."""
@@ -274,6 +298,111 @@ class Solver(Runner):
 
     def _family_columns(self, record) -> dict:
         raise NotImplementedError
+
+
+#: A history row's cost in iterations, per kind of solver (``Solver._cost_key``), as this process measured it.
+_row_costs: dict[tuple, float] = {}
+_row_costs_lock = threading.Lock()
+
+
+def measured_row_cost(solver: Solver) -> float:
+    """What a history row costs ``solver``'s kind of solver where a default run records it, in its iterations: measured
+    on compiled code the first time a process asks for that kind, then remembered, so that every solver of one kind
+    in a process spaces its rows alike.
+
+    The kind is what sets the cost beside an iteration's: the family, the kernel's variant, the game's size and the
+    row's bytes (``Solver._cost_key``). The measurement times the solver's own kernel on a copy of its state (see
+    :func:`_measure_row_cost`) for ``config.ROW_COST_SECONDS`` or ``config.ROW_COST_ROWS`` rows' time, whichever is
+    longer.
+    """
+    if not isinstance(solver, Solver):
+        raise ValueError(f"measured_row_cost takes a solver (MatrixSolver or CFRSolver), got {type(solver).__name__}")
+    key = solver._cost_key()
+    with _row_costs_lock:  # (one measurement of a kind at a time: a second thread waits for the first's)
+        cost = _row_costs.get(key)
+        if cost is None:
+            cost = _row_costs[key] = _measure_row_cost(solver)
+    return cost
+
+
+def _scratch(solver: Solver) -> Solver:
+    """A copy of ``solver`` whose kernel may run without touching the original: its state copied, each array on a cache
+    line's boundary as a solver's own are (``kernels.aligned``: a copy elsewhere may run at another speed), its game
+    and payoffs (read-only) and its thread guard shared."""
+    shared = [solver.game, *getattr(solver.game, "tree", ()), *getattr(solver, "_payoffs", ())]
+    memo = {id(part): part for part in [*shared, solver.__dict__.get("_guard_lock")] if part is not None}
+    memo.update({id(part): aligned(part) for part in solver._state if isinstance(part, np.ndarray)})
+    return copy.deepcopy(solver, memo)
+
+
+def _measure_row_cost(solver: Solver) -> float:
+    """A history row's cost in ``solver``'s iterations where a default run records it, timed on compiled code.
+
+    A default run writes a row every stride, many iterations apart, into the fresh memory of its history's buffer
+    (each new page a fault). So this times runs that write ``rows`` rows ``spacing`` iterations apart (a few rows' cost,
+    from a first guess: rows back to back), each into memory not touched before, against runs of the same iterations
+    writing none, on a copy of the solver's state. A turn is one of each, in alternating order; its cost is the
+    difference per row over its plain run's time per iteration, and the cost is the median of the turns'. Each run
+    lasts about half a millisecond where the game allows, so that a call's own overhead (microseconds) counts for
+    little, and is timed in this thread's processor time: on a busy machine another process that takes the core for
+    milliseconds is not counted. The whole lasts ``config.ROW_COST_SECONDS`` or ``config.ROW_COST_ROWS`` rows' time,
+    whichever is longer, and four turns at least: on Liar's dice with six sides, whose rows are several of its
+    iterations each, about fifty of its iterations' time.
+    """
+    clock = time.thread_time  # (this thread's processor time: what another process takes meanwhile is not counted)
+    scratch = _scratch(solver)
+    done = 0  # iterations the copy has run
+
+    def timed(iterations: int, rows, spacing: int = 1) -> float:
+        """Seconds to run ``iterations`` iterations, writing into the record ``rows`` (``None``: none) a row after every
+        ``spacing``-th of the last ones, as many as it holds."""
+        nonlocal done
+        first, last = done + 1, done + iterations
+        written = 0 if rows is None else rows[0].shape[0]
+        points = last - spacing * np.arange(written - 1, -1, -1, dtype=np.int64)
+        started = clock()
+        scratch._advance(first, last, points, scratch._none if rows is None else rows)
+        seconds = clock() - started
+        done = last
+        return seconds
+
+    def fresh(rows: int):
+        """A record of ``rows`` rows in memory just mapped, its pages untouched as a history's buffer's are (an array
+        from the allocator may reuse pages freed earlier, already faulted in)."""
+        empty = scratch._empty_record(0)
+        fields = []
+        for field in empty:
+            shape = (rows, *field.shape[1:])
+            count = math.prod(shape)
+            memory = mmap.mmap(-1, max(count * field.dtype.itemsize, 1))
+            fields.append(np.frombuffer(memory, field.dtype, count=count).reshape(shape))
+        return type(empty)(*fields)
+
+    timed(1, fresh(1))  # (loads the compiled kernel where this process has not yet)
+    began = clock()
+    iterations = 1
+    while (seconds := timed(iterations, None)) < 1e-3 and iterations < 2**24:  # (a millisecond's run)
+        iterations *= 4
+    iteration = min(seconds, timed(iterations, None)) / iterations
+    # The first guess: rows back to back (at most 8 MB of them), each taking a row's time and an iteration's.
+    dense = max(1, min(iterations, 2**23 // solver.row_bytes()))
+    row = max(0.0, timed(dense, fresh(dense)) / dense - iteration)
+    budget = max(config.ROW_COST_SECONDS, config.ROW_COST_ROWS * row)
+    # Rows about a fifth of a run (measurable, yet apart), a turn (both runs) a sixth of the budget at most, and a run
+    # of half a millisecond where that fits.
+    spacing = max(2, math.ceil(4.0 * row / iteration))
+    spacing = max(1, min(spacing, int((budget / 6.0 - row) / (2.0 * iteration))))
+    rows = min(math.ceil(0.5e-3 / (spacing * iteration + row)), int(budget / 6.0 / (2.0 * spacing * iteration + row)))
+    rows = max(1, rows)
+    costs = []
+    while len(costs) < 4 or (clock() - began < budget and len(costs) < 32):
+        record = fresh(rows)
+        if len(costs) % 2:  # (each turn in the other order than the last)
+            recorded, plain = timed(spacing * rows, record, spacing), timed(spacing * rows, None)
+        else:
+            plain, recorded = timed(spacing * rows, None), timed(spacing * rows, record, spacing)
+        costs.append((recorded - plain) / rows / (max(plain, 1e-9) / (spacing * rows)))
+    return max(0.0, statistics.median(costs))
 
 
 def _number(value: float) -> float | None:

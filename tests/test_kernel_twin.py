@@ -232,6 +232,27 @@ def test_on_a_cold_server_no_route_compiles_here(cold_server):
     assert compiles == []
 
 
+def test_on_a_cold_server_a_history_is_spaced_without_timing_plain_python(cold_server, monkeypatch):
+    """No compiled code to time while a family compiles: a solver whose first chunk runs as plain Python keeps every
+    point of the grid (stride 1) for good; one whose call waits fixes no stride, and gets its measured one once the
+    family is ready."""
+    from rmcore import solver as core
+
+    measured = []
+    monkeypatch.setattr(core, "_row_costs", {})
+    monkeypatch.setattr(core, "_measure_row_cost", lambda solver: measured.append(solver) or 5.0)
+    small = rmcore.MatrixSolver(rmcore.preset("rps-crash"))
+    small.run(50)
+    assert small.checkpoint_stride == 1 and small._record.iteration.tolist()[:12] == list(range(1, 13))
+    leduc = rmcore.CFRSolver(rmcore.leduc_poker())
+    with pytest.raises(rmcore.KernelsCompiling):
+        leduc.run(1)
+    assert measured == []
+    _runtime._families["matrix"].state = _runtime._families["tree"].state = "ready"
+    assert small.checkpoint_stride == 1 and leduc.checkpoint_stride == 100 and measured == [leduc]
+    assert rmcore.MatrixSolver(rmcore.preset("rps-crash")).checkpoint_stride == 100
+
+
 def test_on_a_cold_server_the_tree_page_runs_leduc_when_compiled_and_says_so_meanwhile(cold_server):
     """The tree page on Leduc with Run pressed while its solver compiles: no traceback, the iteration line says what
     compiles and for how long, the panel says the run starts when it is ready (not "Press Run"), nothing compiles

@@ -328,24 +328,21 @@ def test_history_columns_and_values():
 
 def test_the_history_costs_a_tenth_of_the_run_by_default():
     """A row costs several iterations (two best responses, the memory it fills): by default the first iterate, then at
-    most one row every ``checkpoint_stride`` iterations, which keeps the rows' cost beyond the first within
-    ``config.HISTORY_SHARE`` of the iterations' by the cost model, and ``history_share=None`` keeps every point of the
-    grid."""
+    most one row every ``checkpoint_stride`` iterations, spaced by the row's cost as this process measured it, so that
+    the rows, the first included, take at most ``config.HISTORY_SHARE`` of a run of a stride or more; and
+    ``history_share=None`` keeps every point of the grid."""
     game = preset("rps-crash")
     priced, every = MatrixSolver(game), MatrixSolver(game, history_share=None)
     priced.run(5_000)
     every.run(5_000)
     stride, rows = priced.checkpoint_stride, len(priced._record.iteration)
-    assert every.checkpoint_stride == 1 and len(every._record.iteration) > 10 * rows
+    cost = rmcore.solver.measured_row_cost(priced)
+    assert stride == rmcore.checkpoints.stride_for(cost, 1.0, rmcore.config.HISTORY_SHARE) <= 5_000
+    assert every.checkpoint_stride == 1 and len(every._record.iteration) > rows
     assert rows <= 1 + 5_000 // stride  # (iteration 1, then at most one row in `stride` iterations)
     assert priced._record.iteration[0] == 1
-    assert (rows - 1) * priced._row_price() <= rmcore.config.HISTORY_SHARE * 5_000 * priced._iteration_work()
-    assert MatrixSolver(game, history_share=1.0).checkpoint_stride < stride
-    # A row's price counts the bytes it writes: a 10x1000 game's rows (48 kB, the ten actions padded to a thousand)
-    # are spaced wider than their arithmetic alone would space them.
-    wide = MatrixSolver(preset("random-zero-sum", rows=10, cols=1000, seed=1))
-    arithmetic = rmcore.checkpoints.stride_for(wide._row_work(), wide._iteration_work(), wide.history_share)
-    assert wide.row_bytes() > 48_000 and wide.checkpoint_stride > 2 * arithmetic
+    assert rows * cost <= rmcore.config.HISTORY_SHARE * 5_000
+    assert MatrixSolver(game, history_share=1.0).checkpoint_stride <= stride
     with pytest.raises(ValueError, match="history_share"):
         MatrixSolver(game, history_share=0.0)
 

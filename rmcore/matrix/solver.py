@@ -452,15 +452,17 @@ class MatrixSolver(Solver):
         m, n = self.game.shape
         return m * n + m + n
 
-    def _row_work(self) -> float:
-        """A history row's work in an iteration's units: two passes over the matrix (the current and the average
-        profile's best responses) and a few dozen operations per action (``config.MATRIX_ROW_WORK``)."""
+    def _row_operations(self) -> int:
+        """A history row's operation count, in the unit of :meth:`_iteration_work` (entries read or written): four
+        passes over the cells (both players' payoff vectors, for the current and for the average profile), both
+        players' strategies played and averaged, ``2 (m + n)``, and the row's three arrays per player, each padded to
+        the wider player, ``6 max(m, n)``. A count, not a time: it sizes what runs as plain Python while the kernels
+        compile; the stride is priced by measuring (:func:`rmcore.solver.measured_row_cost`)."""
         m, n = self.game.shape
-        cells, per_action, fixed = config.MATRIX_ROW_WORK
-        return cells * m * n + per_action * (m + n) + fixed
+        return 4 * m * n + 2 * (m + n) + 6 * max(m, n)
 
-    def _byte_work(self) -> float:
-        return config.MATRIX_ROW_BYTE_WORK
+    def _cost_key(self) -> tuple:
+        return ("matrix", tuple(self._flags), self.game.shape, self.row_bytes())
 
     def _empty_record(self, rows: int) -> kernels.MatrixRecord:
         return kernels.empty_matrix_record(rows, *self.game.shape)
@@ -470,7 +472,7 @@ class MatrixSolver(Solver):
         return self.game.shape[1] < kernels.WIDE_ROWS
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
-        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
+        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_operations()
         return _runtime.call(
             "matrix",
             kernels.run_matrix,

@@ -672,20 +672,23 @@ class CFRSolver(Solver):
         passes = 2 if self.variant.updates == "alternating" and self.learner is None else 1
         return 2 * passes * nodes
 
-    def _row_work(self) -> float:
-        """A history row's work in node visits: for the average and the current policy, a reach sweep and each
-        player's best-response sweep (``config.TREE_ROW_WORK`` sweeps of the tree)."""
-        return config.TREE_ROW_WORK * self.game.tree.player.shape[0]
+    def _row_operations(self) -> int:
+        """A history row's operation count in node visits: for the average and for the current policy, a reach sweep
+        and each player's best-response sweep (six sweeps of the nodes), and the row's three arrays over the
+        information sets and their actions (the policies and the regrets). A count, not a time: it sizes what runs as
+        plain Python while the kernels compile; the stride is priced by measuring
+        (:func:`rmcore.solver.measured_row_cost`)."""
+        return 6 * self.game.tree.player.shape[0] + 3 * len(self.game.infosets) * policy_width(self.game)
 
-    def _byte_work(self) -> float:
-        return config.TREE_ROW_BYTE_WORK
+    def _cost_key(self) -> tuple:
+        return ("tree", tuple(self._flags), self.game.tree.player.shape[0], self.row_bytes())
 
     def _empty_record(self, rows: int) -> kernels.CFRRecord:
         infosets, actions = len(self.game.infosets), policy_width(self.game)
         return kernels.empty_cfr_record(rows, infosets, actions)
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
-        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_work()
+        work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_operations()
         arguments = (*self._inputs, first, last, points, tuple(record))
         return _runtime.call("tree", kernels.entry_for(self._flags.code), *arguments, work=work)
 
