@@ -39,6 +39,8 @@ ALGORITHM_NAMES = {
     "optimistic-gda": "Optimistic GDA",
     "sprm+": "Smooth predictive RM+ (SPRM+)",
     "exrm+": "Extragradient RM+ (ExRM+)",
+    "swap-rm": "Swap RM (Blum & Mansour)",
+    "internal-rm": "Hart & Mas-Colell's procedure",
 }
 
 

@@ -68,7 +68,7 @@ from ..kernels import matrix as kernels
 from ..records import History, Metrics, PlayerValues, Policy
 from ..solver import Solver
 from ..validation import as_strategy, choice, named_parts, seed_words
-from .bounds import hedge_regret_bound
+from .bounds import hedge_regret_bound, inertia_bound, internal_regret_bound, internal_rm_inertia
 from .games import MatrixGame
 
 __all__ = [
@@ -121,12 +121,32 @@ ALGORITHMS = {
         "Extragradient RM+ (Cai et al. 2023): two regret evaluations an iteration, a look-ahead step then the step, "
         "regrets kept in {R >= 0, sum R >= 1}; its current strategies converge."
     ),
+    "swap-rm": (
+        "Swap regret matching (Blum & Mansour 2007): one regret matcher per action, over the regrets of what was "
+        "played when that action was; play the stationary distribution of their Markov matrix. The joint play "
+        "approaches the correlated equilibria."
+    ),
+    "internal-rm": (
+        "Hart & Mas-Colell's procedure (2000), sampled: switch from the last action j to k with probability "
+        "R(j->k)+ / (mu t), stay otherwise. The joint play approaches the correlated equilibria."
+    ),
 }
 #: The rules that take a step size ``eta``, and the rules that also take the anytime schedule ``eta="anytime"``.
 STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda", "sprm+", "exrm+")
 #: The forms a rule is limited to, where it is (``MatrixVariant`` refuses the others): extragradient RM+ evaluates both
 #: players' regrets at one profile, twice an iteration, from the expected payoffs.
-ONLY_FORMS = {"exrm+": {"sampling": "expected", "updates": "simultaneous"}}
+ONLY_FORMS = {
+    "exrm+": {"sampling": "expected", "updates": "simultaneous"},
+    "internal-rm": {"sampling": "sampled", "updates": "simultaneous"},
+}
+#: Why a rule has only the forms ``ONLY_FORMS`` gives it.
+_ONLY_BECAUSE = {
+    "exrm+": "evaluates both players' regrets at the same profile, twice an iteration, from the expected payoffs",
+    "internal-rm": "switches from the action it played last, both players at once (Hart & Mas-Colell 2000)",
+}
+#: The rules that keep a regret per pair of actions, and whose joint play approaches the correlated equilibria: the
+#: joint distribution of play is kept for them on every game.
+CORRELATED_ALGORITHMS = ("swap-rm", "internal-rm")
 ANYTIME_ALGORITHMS = ("hedge", "optimistic-hedge")
 SAMPLINGS = {
     "expected": "Regrets against the opponent's full mixed strategy.",
@@ -156,6 +176,8 @@ _ALGORITHM_CODES = {
     "optimistic-gda": (kernels.GDA, True),
     "sprm+": (kernels.SMOOTH_RM_PLUS, True),
     "exrm+": (kernels.EXTRAGRADIENT_RM_PLUS, False),
+    "swap-rm": (kernels.SWAP_RM, False),
+    "internal-rm": (kernels.INTERNAL_RM, False),
 }
 _AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
 # The rules whose state starts at the first strategy x_1 itself: GDA's iterate, and the regret state R_0 = x_1 of
@@ -219,8 +241,8 @@ class MatrixVariant:
         for field, only in ONLY_FORMS.get(self.algorithm, {}).items():
             if getattr(self, field) != only:
                 raise ValueError(
-                    f"{self.algorithm} evaluates both players' regrets at the same profile, twice an iteration, from "
-                    f"the expected payoffs: it has no {getattr(self, field)!r} form ({field} must be {only!r})"
+                    f"{self.algorithm} {_ONLY_BECAUSE[self.algorithm]}: it has no {getattr(self, field)!r} form "
+                    f"({field} must be {only!r})"
                 )
         object.__setattr__(self, "eta", step_size(self.eta, self.algorithm))
 
@@ -337,6 +359,8 @@ class MatrixSolver(Solver):
         start=None,
         eta=None,
         history_share: float | None = config.HISTORY_SHARE,
+        joint: bool | None = None,
+        mu: float | None = None,
     ):
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
@@ -344,6 +368,10 @@ class MatrixSolver(Solver):
         self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
         m, n = game.shape
         fixed_column = fixed_opponent(game, opponent)
+        #: Whether the joint distribution of play is kept (and the CE and CCE gaps measured).
+        self.keeps_joint = keeps_joint(joint, game, algorithm, fixed_column is not None)
+        #: Hart & Mas-Colell's inertia ``mu`` (``internal-rm``), ``None`` for the other rules.
+        self.mu = inertia(mu, game, algorithm)
         #: The fixed opponent, ``{"col": (probability, ...)}`` normalised, or ``None`` in self-play.
         self.opponent = None if fixed_column is None else {"col": tuple(float(p) for p in fixed_column)}
         #: The learning player against a fixed opponent (1, the row player), ``None`` in self-play (as on a game tree).
@@ -358,10 +386,11 @@ class MatrixSolver(Solver):
             averaging_power=_AVERAGING_POWERS[averaging],
             fixed_opponent=int(fixed),
             zero_sum=int(game.is_zero_sum),
-            track_external=int(not game.is_zero_sum and not fixed),
+            track_joint=int(self.keeps_joint),
         )
         rng, self.seed = seed_words(seed)
         zeros = np.zeros
+        pairs = algorithm in CORRELATED_ALGORITHMS  # (a regret per pair of actions; the other rules get a 1 x 1 array)
         # The kernel's own writable copies (a read-only array is another type to numba: another compile), each on a
         # cache line's boundary (rmcore.kernels.ALIGNMENT says why).
         self._payoffs = (aligned(game.row_payoffs), aligned(game.col_payoffs))
@@ -374,11 +403,14 @@ class MatrixSolver(Solver):
             scores_col=zeros(n),
             strategy_sums_row=zeros(m),
             strategy_sums_col=zeros(n),
-            external_row=zeros(m),
-            external_col=zeros(n),
+            joint=zeros((m, n) if self.keeps_joint else (1, 1)),
+            joint_total=zeros(1),
+            conditional_row=zeros((m, m) if pairs else (1, 1)),
+            conditional_col=zeros((n, n) if pairs else (1, 1)),
             weight_sum=zeros(1),
             rng=rng,
             steps=self._steps(),
+            inertia=np.array([self.mu or 0.0]),
             log_start_row=zeros(m),
             log_start_col=zeros(n),
             start_row=np.full(m, 1.0 / m),
@@ -393,6 +425,8 @@ class MatrixSolver(Solver):
             fixed_row_utilities=zeros(m),
             scratch_row=zeros(m),
             scratch_col=zeros(n),
+            markov_row=zeros((m, m) if pairs else (1, 1)),
+            markov_col=zeros((n, n) if pairs else (1, 1)),
             drawn=np.full(3, -1, dtype=np.int64),
         )
         self._state = kernels.MatrixState(*(aligned(field) for field in fields))
@@ -406,13 +440,18 @@ class MatrixSolver(Solver):
             if not fixed:
                 column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
                 players.append((self.start[1], *column))
-            for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
-                if code in (kernels.RM, kernels.RM_PLUS):
+            conditionals = (state.conditional_row, state.conditional_col)
+            for (x0, regrets, log_start, first, scores), delta, conditional in zip(
+                players, game.payoff_range, conditionals
+            ):
+                if code == kernels.SWAP_RM:
+                    conditional[:] = delta * x0  # every action's matcher starts at R_0 = Delta x_0: Q's rows and pi x_0
+                elif code in (kernels.RM, kernels.RM_PLUS):
                     regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
                 elif code == kernels.HEDGE:
                     with np.errstate(divide="ignore"):
                         log_start[:] = np.log(x0)  # the start as Hedge's prior: x_1 = x_0 (-inf where it is 0)
-                elif code == kernels.FICTITIOUS_PLAY:
+                elif code in (kernels.FICTITIOUS_PLAY, kernels.INTERNAL_RM):
                     first[:] = x0
                 else:
                     scores[:] = x0
@@ -516,6 +555,16 @@ class MatrixSolver(Solver):
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
+    @exclusive
+    def conditional_regrets(self) -> PlayerValues:
+        """Copies of each player's regrets per pair of actions (``swap-rm`` and ``internal-rm``; ``None`` for the
+        other rules): swap RM's ``R_j(k)``, row j the regrets of action j's regret matcher, and Hart & Mas-Colell's
+        ``D(j, k)``, the sum over the iterations that played j of ``u(k) - u(j)``."""
+        if self.variant.algorithm not in CORRELATED_ALGORITHMS:
+            return PlayerValues(None, None)
+        state = self._state
+        return PlayerValues(state.conditional_row.copy(), state.conditional_col.copy())
+
     def last_sampled_actions(self) -> tuple[int, int, int] | None:
         """The actions the last sampled iteration drew, as indices: ``(a, b, a')``, or None in expected mode.
 
@@ -557,7 +606,45 @@ class MatrixSolver(Solver):
             "regret_bound_1": self._regret_bound(delta_row, m, elapsed),
             "regret_bound_2": fixed * self._regret_bound(delta_col, n, elapsed),
             "cce_gap": record.cce_gap,
+            "ce_gap": record.ce_gap,
+            "internal_regret": record.internal_regret,
+            "internal_regret_bound": self._internal_bound(elapsed),
         }
+
+    def _internal_bound(self, elapsed: np.ndarray) -> np.ndarray:
+        """The bound drawn beside ``internal_regret`` (the larger player's): swap RM's ``Delta m / sqrt(T)``
+        (:func:`rmcore.internal_regret_bound`) where the joint play is kept; NaN for the other rules (Hart &
+        Mas-Colell's procedure converges without a rate of this form)."""
+        if self.variant.algorithm != "swap-rm" or not self.keeps_joint:
+            return np.full_like(elapsed, np.nan)
+        return np.maximum(
+            *(
+                internal_regret_bound(delta, actions, elapsed)
+                for delta, actions in zip(self.game.payoff_range, self.game.shape)
+            )
+        )
+
+    @exclusive
+    def joint_distribution(self) -> np.ndarray:
+        """The empirical joint distribution of play ``sigma_T``, an m x n array summing to 1 (a copy).
+
+        Expected play: the average of the product profiles, ``sigma_T = (1/T) sum_t x_t (x) y_t`` (OpenSpiel's uniform
+        correlation device over the iterates); sampled play: the frequency of each joint action ``(a_t, b_t)``.
+        Whatever the averaging, every iteration weighs 1: it is the play, not the average strategy. Kept where
+        ``keeps_joint`` (the ``joint`` argument: by default in general-sum self-play and for ``swap-rm`` and
+        ``internal-rm``), at the cost of an m x n add an iteration.
+        """
+        if not self.keeps_joint:
+            raise ValueError(
+                "this run does not keep the joint distribution of play: create the solver with joint=True (it is kept "
+                "by default in general-sum self-play and for swap-rm and internal-rm)"
+            )
+        state = self._state
+        if state.joint_total[0] <= 0.0:
+            raise ValueError(
+                "the joint distribution of play is defined after the first iteration: run the solver first"
+            )
+        return state.joint / state.joint_total[0]
 
     def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
         """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
@@ -573,6 +660,43 @@ class MatrixSolver(Solver):
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
         return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
+
+
+def keeps_joint(joint, game: MatrixGame, algorithm: str, fixed: bool) -> bool:
+    """Whether a run keeps the joint distribution of play: ``joint`` (True, False, or None for the default: in
+    self-play on a general-sum game, and for the learners of correlated equilibria on every game), validated."""
+    if joint is not None and not isinstance(joint, (bool, np.bool_)):
+        raise ValueError(f"joint must be True, False or None (kept where it is measured), got {joint!r}")
+    if joint is None:
+        return not fixed and (not game.is_zero_sum or algorithm in CORRELATED_ALGORITHMS)
+    if joint and fixed:
+        raise ValueError(
+            "joint=True asks for the joint distribution of both players' learning; against a fixed opponent only the "
+            "row player learns (leave joint unset)"
+        )
+    return bool(joint)
+
+
+def inertia(mu, game: MatrixGame, algorithm: str) -> float | None:
+    """A validated inertia ``mu`` of Hart & Mas-Colell's procedure: above ``2 M (m_i - 1)``
+    (:func:`rmcore.internal_rm_inertia`, its default); ``None`` for the other rules, which refuse one."""
+    if algorithm != "internal-rm":
+        if mu is not None:
+            raise ValueError(
+                f"mu is the inertia of internal-rm (Hart & Mas-Colell's procedure); {algorithm!r} takes none"
+            )
+        return None
+    if mu is None:
+        return internal_rm_inertia(game)
+    if isinstance(mu, bool) or not isinstance(mu, (int, float, np.integer, np.floating)) or not math.isfinite(mu):
+        raise ValueError(f"mu must be a finite number, got {mu!r}")
+    bound = inertia_bound(game)
+    if not float(mu) > bound:
+        raise ValueError(
+            f"mu must exceed 2 M (m - 1) = {bound:g} on this game, M its largest |payoff| and m a player's actions "
+            f"(Hart & Mas-Colell 2000: then staying keeps a positive probability); got {mu!r}"
+        )
+    return float(mu)
 
 
 def fixed_opponent(game: MatrixGame, opponent) -> np.ndarray | None:
