@@ -643,7 +643,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only",
         action="append",
-        choices=("matrix", "tree", "frontier", "lp", "liteefg", "compile", "parallel"),
+        choices=("matrix", "tree", "frontier", "correlated", "lp", "liteefg", "compile", "parallel"),
         help="measure only this section (repeatable)",
     )
     bench.set_defaults(handler=_bench)

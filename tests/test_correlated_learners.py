@@ -63,7 +63,7 @@ def test_internal_rm_equals_the_plain_loop_iterate_by_iterate(game, start):
     assert {len(set(np.flatnonzero(np.array(reference[-1]["joint"]).sum(axis=k)))) for k in (0, 1)} != {1}
 
 
-def test_internal_rm_takes_a_larger_inertia_and_switches_less():
+def test_internal_rm_with_a_larger_inertia_equals_the_plain_loop():
     game = preset("shapley")
     assert rmcore.internal_rm_inertia(game) == math.nextafter(4.0, math.inf)  # 2 M (m - 1), M = 1, m = 3
     solver = MatrixSolver(game, "internal-rm", "sampled", seed=5, mu=40.0, start=START)
