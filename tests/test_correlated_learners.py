@@ -179,3 +179,18 @@ def test_swap_rms_internal_regret_stays_under_its_bound():
     delta = max(game.payoff_range)
     assert bound[-1] == pytest.approx(delta * 3 / math.sqrt(3_000))
     assert np.all(np.isnan(MatrixSolver(game, "rm").history().metrics["internal_regret_bound"]))
+
+
+def test_the_command_line_prints_the_joint_plays_gaps_and_refuses_an_expected_internal_rm(capsys):
+    from rmcore.__main__ import main
+
+    assert (
+        main(["solve", "--game", "shapley", "--algorithm", "swap-rm", "--iterations", "500", "--start", "6,3,1;2,3,5"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    solver = MatrixSolver(preset("shapley"), "swap-rm", start=([6, 3, 1], [2, 3, 5]))
+    solver.run(500)
+    assert f"joint play's CCE gap: {solver.metrics().cce_gap:.6g}; its CE gap: {solver.metrics().ce_gap:.6g}" in out
+    assert main(["solve", "--game", "shapley", "--algorithm", "internal-rm", "--iterations", "5"]) == 2
+    assert "internal-rm switches from the action it played last" in capsys.readouterr().err
