@@ -194,3 +194,22 @@ def test_the_command_line_prints_the_joint_plays_gaps_and_refuses_an_expected_in
     assert f"joint play's CCE gap: {solver.metrics().cce_gap:.6g}; its CE gap: {solver.metrics().ce_gap:.6g}" in out
     assert main(["solve", "--game", "shapley", "--algorithm", "internal-rm", "--iterations", "5"]) == 2
     assert "internal-rm switches from the action it played last" in capsys.readouterr().err
+
+
+def test_the_history_keeps_the_joint_distribution_at_every_row():
+    """``joint_history()`` has a joint distribution per history row (what a replay or a moving point draws): each the
+    solver's ``joint_distribution()`` at that iteration, whatever the split of the run."""
+    game = preset("chicken")
+    solver = MatrixSolver(game, "swap-rm", history_share=None, max_points=50, start=([0.7, 0.3], [0.4, 0.6]))
+    step_by_step = []
+    for _ in range(30):
+        solver.run(1)
+        step_by_step.append(solver.joint_distribution())
+    rows = solver.joint_history()
+    assert rows.iterations.tolist() == solver.history().iterations.tolist() == list(range(1, 31))
+    assert np.array_equal(rows.joint, np.array(step_by_step))
+    whole = MatrixSolver(game, "swap-rm", history_share=None, max_points=50, start=([0.7, 0.3], [0.4, 0.6]))
+    whole.run(30)
+    assert np.array_equal(whole.joint_history().joint, rows.joint)
+    with pytest.raises(ValueError, match="does not keep the joint distribution"):
+        MatrixSolver(preset("rps")).joint_history()

@@ -173,10 +173,11 @@ class MatrixRecord(NamedTuple):
     # [k] sum over players and recommendations j of max(0, max_k sum_b sigma(j, b) (u_i(k, b) - u_i(j, b)))
     ce_gap: np.ndarray
     internal_regret: np.ndarray  # [k] the largest internal regret per iteration, max over players, j and k
+    joint: np.ndarray  # [k, m, n] the joint distribution of play where it is kept ([k, 1, 1] zeros otherwise)
 
 
-def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
-    """Room for ``rows`` history rows of an m x n game."""
+def empty_matrix_record(rows: int, m: int, n: int, joint: bool = False) -> MatrixRecord:
+    """Room for ``rows`` history rows of an m x n game (with its joint distribution of play, if ``joint``)."""
     w = max(m, n)
     return MatrixRecord(
         np.zeros(rows, dtype=np.int64),
@@ -184,6 +185,7 @@ def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
         *(np.zeros(rows) for _ in range(10)),
+        np.zeros((rows, m, n) if joint else (rows, 1, 1)),
     )
 
 
@@ -1095,10 +1097,17 @@ def record_row(A, B, flags, s, iteration, record, k):
     record.average_regret_1[k] = _max_positive(s.regrets_row) / elapsed
     record.average_regret_2[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
     if flags.track_joint and s.joint_total[0] > 0.0:
-        cce, ce, internal = correlated_gaps(A, B, s.joint, s.joint_total[0], s.scratch_row, s.scratch_col)
+        total = s.joint_total[0]
+        cce, ce, internal = correlated_gaps(A, B, s.joint, total, s.scratch_row, s.scratch_col)
         record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = cce, ce, internal
+        for i in range(m):
+            for j in range(n):
+                record.joint[k, i, j] = s.joint[i, j] / total
     else:
         record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = np.nan, np.nan, np.nan
+        for i in range(record.joint.shape[1]):  # (the row's memory is not zeroed)
+            for j in range(record.joint.shape[2]):
+                record.joint[k, i, j] = 0.0
 
 
 # -- the entry point -------------------------------------------------------------------------------

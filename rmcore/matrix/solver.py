@@ -65,7 +65,7 @@ from .._deprecated import StrategyProfile, getattr_for, warn
 from .._guard import exclusive
 from ..kernels import aligned
 from ..kernels import matrix as kernels
-from ..records import History, Metrics, PlayerValues, Policy
+from ..records import History, Metrics, PlayerValues, Policy, concat_records
 from ..solver import Solver
 from ..validation import as_strategy, choice, named_parts, seed_words
 from .bounds import hedge_regret_bound, inertia_bound, internal_regret_bound, internal_rm_inertia
@@ -496,13 +496,15 @@ class MatrixSolver(Solver):
         profile's best responses) and a few dozen operations per action (``config.MATRIX_ROW_WORK``)."""
         m, n = self.game.shape
         cells, per_action, fixed = config.MATRIX_ROW_WORK
-        return cells * m * n + per_action * (m + n) + fixed
+        # (with the joint distribution: its CE and CCE gaps, a pass of m + n multiply-adds over each of its cells)
+        correlated = m * n * (m + n + 1) if self.keeps_joint else 0
+        return cells * m * n + per_action * (m + n) + fixed + correlated
 
     def _byte_work(self) -> float:
         return config.MATRIX_ROW_BYTE_WORK
 
     def _empty_record(self, rows: int) -> kernels.MatrixRecord:
-        return kernels.empty_matrix_record(rows, *self.game.shape)
+        return kernels.empty_matrix_record(rows, *self.game.shape, joint=self.keeps_joint)
 
     def _twin_exact(self) -> bool:
         # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns)
@@ -554,6 +556,23 @@ class MatrixSolver(Solver):
         """Copies of ``R1`` and ``R2`` (player 2's ``None`` against a fixed opponent)."""
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
+
+    @exclusive
+    def joint_history(self) -> JointHistory:
+        """The joint distribution of play at every row of :meth:`history` (its checkpoints and the iteration now):
+        ``joint[k]`` is :meth:`joint_distribution` after ``iterations[k]`` iterations (copies)."""
+        self._check_joint()
+        record = self._record
+        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
+            record = concat_records(record, self._snapshot())
+        return JointHistory(record.iteration.copy(), record.joint.copy())
+
+    def _check_joint(self) -> None:
+        if not self.keeps_joint:
+            raise ValueError(
+                "this run does not keep the joint distribution of play: create the solver with joint=True (it is kept "
+                "by default in general-sum self-play and for swap-rm and internal-rm)"
+            )
 
     @exclusive
     def conditional_regrets(self) -> PlayerValues:
@@ -634,11 +653,7 @@ class MatrixSolver(Solver):
         ``keeps_joint`` (the ``joint`` argument: by default in general-sum self-play and for ``swap-rm`` and
         ``internal-rm``), at the cost of an m x n add an iteration.
         """
-        if not self.keeps_joint:
-            raise ValueError(
-                "this run does not keep the joint distribution of play: create the solver with joint=True (it is kept "
-                "by default in general-sum self-play and for swap-rm and internal-rm)"
-            )
+        self._check_joint()
         state = self._state
         if state.joint_total[0] <= 0.0:
             raise ValueError(
@@ -728,6 +743,13 @@ def initial_strategies(game: MatrixGame, start) -> PlayerValues:
         as_strategy(start[0], m, "the row player's start", normalise=True),
         as_strategy(start[1], n, "the column player's start", normalise=True),
     )
+
+
+class JointHistory(NamedTuple):
+    """The joint distribution of play at a run's history rows (:meth:`MatrixSolver.joint_history`)."""
+
+    iterations: np.ndarray  # [k] int64, as History.iterations
+    joint: np.ndarray  # [k, m, n]: sigma after each of those iterations, rows the row player's actions
 
 
 class Profile(NamedTuple):
