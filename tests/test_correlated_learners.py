@@ -213,3 +213,20 @@ def test_the_history_keeps_the_joint_distribution_at_every_row():
     assert np.array_equal(whole.joint_history().joint, rows.joint)
     with pytest.raises(ValueError, match="does not keep the joint distribution"):
         MatrixSolver(preset("rps")).joint_history()
+
+
+def test_the_internal_regret_bound_and_the_inertia_validate_their_input():
+    assert rmcore.internal_regret_bound(2.0, 3, np.array([1, 4])).tolist() == [6.0, 3.0]
+    with pytest.raises(ValueError, match="payoff_range must be a finite number >= 0"):
+        rmcore.internal_regret_bound(-1.0, 3, 10)
+    with pytest.raises(ValueError, match="actions must be a whole number >= 1"):
+        rmcore.internal_regret_bound(1.0, 0, 10)
+    with pytest.raises(ValueError, match="iteration must be whole numbers >= 1"):
+        rmcore.internal_regret_bound(1.0, 3, 0.5)
+    with pytest.raises(ValueError, match="expected a MatrixGame, got str"):
+        rmcore.internal_rm_inertia("shapley")
+    assert rmcore.internal_rm_inertia(MatrixGame(np.zeros((2, 2)), np.zeros((2, 2)))) == 1.0
+    chicken = preset("chicken")  # M = 10, two actions: mu > 20
+    assert rmcore.internal_rm_inertia(chicken) == math.nextafter(20.0, math.inf)
+    with pytest.raises(ValueError, match=r"mu must exceed 2 M \(m - 1\) = 20 on this game"):
+        MatrixSolver(chicken, "internal-rm", "sampled", mu=20)

@@ -767,7 +767,7 @@ def profile_of(game: MatrixGame, x: np.ndarray, y: np.ndarray) -> Profile:
     sums ``x`` and ``y`` over a weight of 1, which the kernel divides exactly) is measured as a checkpoint. So
     :func:`rmcore.nash_conv` of a solver's ``average_policy()`` is its ``metrics().nash_conv`` to the last bit: the same
     sums in the same order (a second route, numpy's matrix product, rounds differently from 3 x 3 up)."""
-    solver = MatrixSolver(game, max_points=0, history_share=None)
+    solver = MatrixSolver(game, max_points=0, history_share=None, joint=False)
     state = solver._state
     state.strategy_sums_row[:] = x
     state.strategy_sums_col[:] = y
