@@ -23,8 +23,18 @@ Variants (constructor arguments):
   Kroer, Lee & Luo 2023; Cai, Farina, Grand-Clément, Kroer, Lee, Luo & Zheng 2023: ``R_t = Proj_Z(R_{t-1} + eta r_t)``,
   ``x_{t+1} = Proj_Z(R_t + eta r_t) / sum``, ``r_t = u_t - x_t . u_t``) and ``"exrm+"`` (extragradient RM+, Cai et al.
   2023: ``H = Proj_Z(R + eta r(R))``, ``R <- Proj_Z(R + eta r(H))``, ``r(P)`` the regrets at the strategies
-  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). Every rule also keeps the
-  cumulative regrets.
+  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). The learners of correlated
+  equilibria keep a regret per pair of actions: ``"swap-rm"`` (Blum & Mansour 2007, "From external to internal
+  regret", JMLR 8, over regret matching: ``Q``'s row j is ``RM(R_j)``, the strategy played its stationary distribution
+  ``x = x Q``, and ``R_j(k) += x(j) (u(k) - q_j . u)``) and ``"internal-rm"`` (Hart & Mas-Colell 2000, eq. (2.2),
+  sampled and simultaneous only: from the last action j switch to ``k`` with probability ``D(j, k)^+ / (mu (t - 1))``,
+  ``D(j, k)`` the sum of ``u(k) - u(j)`` over the iterations that played j, and stay otherwise). Every rule also keeps
+  the cumulative regrets.
+* ``joint``: keep the empirical joint distribution of play (``joint_distribution()``, ``joint_history()``) and measure
+  its CE and CCE gaps (OpenSpiel's ``ce_dist`` and ``cce_dist``, :mod:`rmcore.matrix.correlated_gaps`); by default
+  in general-sum self-play and for ``swap-rm`` and ``internal-rm``.
+* ``mu``: ``internal-rm``'s inertia, above ``2 M (m_i - 1)`` (by default the least such number,
+  :func:`rmcore.internal_rm_inertia`).
 * ``eta``: the step of Hedge, optimistic Hedge, GDA, optimistic GDA, SPRM+ and ExRM+ (default 0.1; Hedge also takes
   ``"anytime"``, ``eta_t = sqrt(8 ln(m) / t) / Delta``); the other rules refuse it.
 * ``sampling``: ``"expected"`` (full mixed strategies) or ``"sampled"`` (each player samples one
@@ -50,6 +60,10 @@ True
 >>> smooth.run(1_000)
 >>> smooth.metrics().nash_conv_current < 1e-12     # Cai et al.'s game: the last iterate reaches the equilibrium
 True
+>>> swap = MatrixSolver(preset("chicken"), algorithm="swap-rm", start=([0.7, 0.3], [0.4, 0.6]))
+>>> swap.run(2_000)
+>>> swap.joint_distribution().shape, swap.metrics().ce_gap < 0.05
+((2, 2), True)
 """
 
 from __future__ import annotations
@@ -286,14 +300,14 @@ _VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UP
 
 
 class MatrixSolver(Solver):
-    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+)
-    in a two-player matrix game, run incrementally.
+    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+,
+    swap RM, Hart & Mas-Colell's procedure) in a two-player matrix game, run incrementally.
 
     Parameters
     ----------
     game : MatrixGame
     algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda", \
-"sprm+", "exrm+"}
+"sprm+", "exrm+", "swap-rm", "internal-rm"}
     sampling : {"expected", "sampled"}
     updates : {"simultaneous", "alternating"}
         Ignored against a fixed opponent (only one player learns). ExRM+ is simultaneous only, and expected only
@@ -326,6 +340,15 @@ class MatrixSolver(Solver):
         The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``, ``sprm+``, ``exrm+``: a finite
         number in ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
         ``eta_t = sqrt(8 ln(m) / t) / Delta`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3). Other rules take none.
+    joint : bool or None
+        Keep the joint distribution of play ``sigma_T`` (the average of ``x_t (x) y_t``, or sampled the frequencies
+        of the joint actions), at the cost of an m x n add an iteration, and record its ``cce_gap``, ``ce_gap`` and
+        ``internal_regret`` in every history row. ``None`` (default): in self-play on a general-sum game, and for
+        ``swap-rm`` and ``internal-rm`` on every game. ``True`` is refused against a fixed opponent.
+    mu : float, optional
+        The inertia of ``internal-rm`` (Hart & Mas-Colell 2000): a finite number above ``2 M (m_i - 1)`` for both
+        players, ``M`` a player's largest ``|payoff|``; by default the least such number
+        (:func:`rmcore.internal_rm_inertia`). Other rules take none.
 
     Notes
     -----
