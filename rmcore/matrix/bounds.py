@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from .games import MatrixGame
+
 __all__ = ["regret_bound", "hedge_regret_bound", "internal_regret_bound", "internal_rm_inertia"]
 
 
@@ -103,8 +105,6 @@ def internal_rm_inertia(game) -> float:
 
 def inertia_bound(game) -> float:
     """``max_i 2 M_i (m_i - 1)``, the number Hart & Mas-Colell's inertia must exceed (:func:`internal_rm_inertia`)."""
-    from .games import MatrixGame
-
     if not isinstance(game, MatrixGame):
         raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
     return max(
