@@ -230,3 +230,23 @@ def test_the_internal_regret_bound_and_the_inertia_validate_their_input():
     assert rmcore.internal_rm_inertia(chicken) == math.nextafter(20.0, math.inf)
     with pytest.raises(ValueError, match=r"mu must exceed 2 M \(m - 1\) = 20 on this game"):
         MatrixSolver(chicken, "internal-rm", "sampled", mu=20)
+
+
+def test_a_sweep_runs_every_rule_with_its_defaults_and_keeps_the_joint_plays_gaps(tmp_path):
+    """``matrix = "all"`` runs internal-rm sampled (its only form), and a general-sum cell's file holds its CE gap."""
+    from rmcore.sweep import parse_grid, read_cell, result_files, run_sweep
+
+    grid = {
+        "iterations": 200,
+        "checkpoints": [10, 200],
+        "games": [{"game": "shapley"}],
+        "algorithms": [{"matrix": "all"}],
+    }
+    specs = {cell.spec["algorithm"]["matrix"]: cell.spec["algorithm"] for cell in parse_grid(grid).cells}
+    assert specs["internal-rm"]["sampling"] == "sampled" and specs["swap-rm"]["sampling"] == "expected"
+    grid["algorithms"] = [{"matrix": "internal-rm"}, {"matrix": "swap-rm"}]
+    run_sweep(grid, tmp_path, workers=0)
+    for path in result_files(tmp_path):
+        cell = read_cell(path)
+        assert cell.meta.get("status", "done") == "done", cell.meta.get("error")
+        assert np.all(np.isfinite(cell.frame["ce_gap"])) and np.all(cell.frame["ce_gap"] >= cell.frame["cce_gap"])

@@ -81,8 +81,12 @@ def test_all_reads_the_catalogues_and_sampled_variants_run_once_per_seed():
     assert len(tree) == len(rmcore.CFR_ALGORITHMS) + len(sampled)  # each sampled variant twice (two seeds)
     assert sorted(c.spec["seed"] for c in tree if c.spec["algorithm"]["tree"] == sampled[0]) == [3, 4]
     matrix = [cell for cell in grid.cells if cell.family == "matrix"]
-    assert [cell.spec["algorithm"]["matrix"] for cell in matrix] == list(rmcore.ALGORITHMS)
-    assert all(cell.spec["seed"] is None for cell in matrix)  # expected regrets: nothing sampled
+    names = [cell.spec["algorithm"]["matrix"] for cell in matrix]
+    only_sampled = [name for name in rmcore.ALGORITHMS if rmcore.ONLY_FORMS.get(name, {}).get("sampling") == "sampled"]
+    assert list(dict.fromkeys(names)) == list(rmcore.ALGORITHMS) and only_sampled == ["internal-rm"]
+    assert len(matrix) == len(rmcore.ALGORITHMS) + len(only_sampled)  # (a rule of sampled play only: once per seed)
+    assert sorted(c.spec["seed"] for c in matrix if c.spec["algorithm"]["matrix"] in only_sampled) == [3, 4]
+    assert all(c.spec["seed"] is None for c in matrix if c.spec["algorithm"]["matrix"] not in only_sampled)
     assert grid.cells[0].spec["checkpoints"] == [1, 2, 3, 4, 6, 7, 10]
 
 
