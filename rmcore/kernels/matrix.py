@@ -173,7 +173,7 @@ class MatrixRecord(NamedTuple):
     # [k] sum over players and recommendations j of max(0, max_k sum_b sigma(j, b) (u_i(k, b) - u_i(j, b)))
     ce_gap: np.ndarray
     internal_regret: np.ndarray  # [k] the largest internal regret per iteration, max over players, j and k
-    joint: np.ndarray  # [k, m, n] the joint distribution of play where it is kept ([k, 1, 1] zeros otherwise)
+    joint: np.ndarray  # [k, m, n] the joint distribution of play where it is kept ([k, 0, 0] otherwise: no bytes)
 
 
 def empty_matrix_record(rows: int, m: int, n: int, joint: bool = False) -> MatrixRecord:
@@ -185,7 +185,7 @@ def empty_matrix_record(rows: int, m: int, n: int, joint: bool = False) -> Matri
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
         *(np.zeros(rows) for _ in range(10)),
-        np.zeros((rows, m, n) if joint else (rows, 1, 1)),
+        np.zeros((rows, m, n) if joint else (rows, 0, 0)),
     )
 
 
@@ -1105,9 +1105,9 @@ def record_row(A, B, flags, s, iteration, record, k):
                 record.joint[k, i, j] = s.joint[i, j] / total
     else:
         record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = np.nan, np.nan, np.nan
-        for i in range(record.joint.shape[1]):  # (the row's memory is not zeroed)
+        for i in range(record.joint.shape[1]):  # (kept, before the first iteration; the row's memory is not zeroed)
             for j in range(record.joint.shape[2]):
-                record.joint[k, i, j] = 0.0
+                record.joint[k, i, j] = np.nan
 
 
 # -- the entry point -------------------------------------------------------------------------------
