@@ -158,6 +158,7 @@ def _solve(args) -> int:
         seed=args.seed,
         start=_parse_start(args.start),
         eta=_parse_eta(args.eta),
+        mu=args.mu,
     )
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -538,6 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ETA",
         help=f"step size of {', '.join(STEP_ALGORITHMS)} (default 0.1), or 'anytime' for Hedge's "
         "sqrt(8 ln(m) / t) / Delta",
+    )
+    solve.add_argument(
+        "--mu",
+        type=float,
+        metavar="MU",
+        help="internal-rm's inertia, above 2 M (m - 1) (default: the least such number, rmcore.internal_rm_inertia)",
     )
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")

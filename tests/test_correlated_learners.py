@@ -250,3 +250,27 @@ def test_a_sweep_runs_every_rule_with_its_defaults_and_keeps_the_joint_plays_gap
         cell = read_cell(path)
         assert cell.meta.get("status", "done") == "done", cell.meta.get("error")
         assert np.all(np.isfinite(cell.frame["ce_gap"])) and np.all(cell.frame["ce_gap"] >= cell.frame["cce_gap"])
+
+
+def test_the_command_line_takes_mu_and_refuses_one_the_paper_does_not_allow(capsys):
+    from rmcore.__main__ import main
+
+    command = [
+        "solve",
+        "--game",
+        "shapley",
+        "--algorithm",
+        "internal-rm",
+        "--sampling",
+        "sampled",
+        "--iterations",
+        "50",
+    ]
+    assert main([*command, "--mu", "40", "--seed", "1", "--json"]) == 0
+    solver = MatrixSolver(preset("shapley"), "internal-rm", "sampled", seed=1, mu=40.0)
+    solver.run(50)
+    assert f'"ce_gap": {solver.metrics().ce_gap!r}' in capsys.readouterr().out
+    assert main([*command, "--mu", "3"]) == 2
+    assert "mu must exceed 2 M (m - 1) = 4 on this game" in capsys.readouterr().err
+    assert main(["solve", "--game", "shapley", "--iterations", "5", "--mu", "40"]) == 2
+    assert "mu is the inertia of internal-rm" in capsys.readouterr().err
