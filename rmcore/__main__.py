@@ -158,6 +158,7 @@ def _solve(args) -> int:
         seed=args.seed,
         start=_parse_start(args.start),
         eta=_parse_eta(args.eta),
+        mu=args.mu,
     )
     started = time.perf_counter()
     solver.run(args.iterations)
@@ -179,6 +180,8 @@ def _solve(args) -> int:
                     "br_gain": metrics.br_gains.player_1 if metrics.nash_conv is None else None,
                     "exploitability": metrics.exploitability,
                     "value": metrics.game_value,
+                    "cce_gap": metrics.cce_gap,
+                    "ce_gap": metrics.ce_gap,
                     "seconds": seconds,
                 }
             )
@@ -203,6 +206,8 @@ def _solve(args) -> int:
     if metrics.exploitability is not None:
         print(f"  exploitability (zero-sum: nash_conv / 2): {metrics.exploitability:.6g}")
     print(f"  value (row player's expected payoff): {metrics.game_value:.6g}")
+    if metrics.ce_gap is not None:
+        print(f"  joint play's CCE gap: {metrics.cce_gap:.6g}; its CE gap: {metrics.ce_gap:.6g}")
     return 0
 
 
@@ -535,6 +540,12 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"step size of {', '.join(STEP_ALGORITHMS)} (default 0.1), or 'anytime' for Hedge's "
         "sqrt(8 ln(m) / t) / Delta",
     )
+    solve.add_argument(
+        "--mu",
+        type=float,
+        metavar="MU",
+        help="internal-rm's inertia, above 2 M (m - 1) (default: the least such number, rmcore.internal_rm_inertia)",
+    )
     solve.add_argument("--seed", type=int, metavar="S")
     solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
     solve.add_argument(
@@ -643,7 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only",
         action="append",
-        choices=("matrix", "tree", "frontier", "lp", "liteefg", "compile", "parallel"),
+        choices=("matrix", "tree", "frontier", "correlated", "lp", "liteefg", "compile", "parallel"),
         help="measure only this section (repeatable)",
     )
     bench.set_defaults(handler=_bench)

@@ -25,6 +25,7 @@ from rmcore.sweep import (
     SCHEMA,
     GridError,
     ResultFileWarning,
+    data_digest,
     local_cluster,
     parse_grid,
     read_cell,
@@ -80,8 +81,12 @@ def test_all_reads_the_catalogues_and_sampled_variants_run_once_per_seed():
     assert len(tree) == len(rmcore.CFR_ALGORITHMS) + len(sampled)  # each sampled variant twice (two seeds)
     assert sorted(c.spec["seed"] for c in tree if c.spec["algorithm"]["tree"] == sampled[0]) == [3, 4]
     matrix = [cell for cell in grid.cells if cell.family == "matrix"]
-    assert [cell.spec["algorithm"]["matrix"] for cell in matrix] == list(rmcore.ALGORITHMS)
-    assert all(cell.spec["seed"] is None for cell in matrix)  # expected regrets: nothing sampled
+    names = [cell.spec["algorithm"]["matrix"] for cell in matrix]
+    only_sampled = [name for name in rmcore.ALGORITHMS if rmcore.ONLY_FORMS.get(name, {}).get("sampling") == "sampled"]
+    assert list(dict.fromkeys(names)) == list(rmcore.ALGORITHMS) and only_sampled == ["internal-rm"]
+    assert len(matrix) == len(rmcore.ALGORITHMS) + len(only_sampled)  # (a rule of sampled play only: once per seed)
+    assert sorted(c.spec["seed"] for c in matrix if c.spec["algorithm"]["matrix"] in only_sampled) == [3, 4]
+    assert all(c.spec["seed"] is None for c in matrix if c.spec["algorithm"]["matrix"] not in only_sampled)
     assert grid.cells[0].spec["checkpoints"] == [1, 2, 3, 4, 6, 7, 10]
 
 
@@ -631,6 +636,24 @@ def test_result_files_of_schema_1_read_as_nash_conv_in_both_families(tmp_path):
         assert now.sort_values(["cell", "iteration"])[column].to_numpy() == pytest.approx(
             curves.sort_values(["cell", "iteration"])[column].to_numpy(), rel=1e-12, abs=1e-15
         ), column
+
+
+def test_result_files_of_schema_2_read_without_the_correlated_columns(tmp_path):
+    """A file of schema 2 has no ``ce_gap``, ``internal_regret`` or ``internal_regret_bound`` column: it reads, its
+    curves as a file of the schema now."""
+    grid = {"iterations": 30, "checkpoints": [3, 30], "games": [{"game": "chicken"}], "algorithms": [{"matrix": "rm"}]}
+    run_sweep(grid, tmp_path, workers=0)
+    (path,) = result_files(tmp_path)
+    now = read_results(tmp_path)
+    table = pq.read_table(path).drop_columns(["ce_gap", "internal_regret", "internal_regret_bound"])
+    meta = {**json.loads(table.schema.metadata[METADATA_KEY]), "schema": 2}
+    meta["data_sha256"] = data_digest(table)
+    pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()}), path)
+    assert "ce_gap" not in read_cell(path).frame and read_cell(path).meta["schema"] == 2
+    old = read_results(tmp_path)
+    assert old[["iteration", "nash_conv", "nash_conv_current"]].equals(
+        now[["iteration", "nash_conv", "nash_conv_current"]]
+    )
 
 
 def test_a_result_file_of_a_newer_schema_is_refused_with_a_sentence(tmp_path):

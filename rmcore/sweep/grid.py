@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .. import config
 from .._deprecated import warn
 from ..matrix.games import PRESETS
-from ..matrix.solver import ALGORITHMS, MatrixVariant
+from ..matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixVariant
 from ..trees.catalogue import TREE_GAMES
 from ..trees.cfr import CFR_ALGORITHMS, CFRVariant, variant_parameters
 
@@ -414,16 +414,23 @@ def _canonical(family: str, name: str, given: dict) -> tuple[dict, bool]:
             return {"tree": name, "updates": given.get("updates"), "parameters": numbers}, sampled
         return {"tree": name, "updates": updates, "parameters": parameters}, sampled
     fields = {key: given.get(key) for key in _MATRIX_KEYS}
+    # (a rule of one sampling or update order, such as internal-rm's sampled play, defaults to it)
+    only = ONLY_FORMS.get(name, {}) if isinstance(name, str) else {}
+    defaults = {
+        "sampling": only.get("sampling", "expected"),
+        "updates": only.get("updates", "simultaneous"),
+        "averaging": "uniform",
+        "eta": None,
+    }
     try:
         variant = MatrixVariant(
             name,
-            fields["sampling"] or "expected",
-            fields["updates"] or "simultaneous",
-            fields["averaging"] or "uniform",
+            fields["sampling"] or defaults["sampling"],
+            fields["updates"] or defaults["updates"],
+            fields["averaging"] or defaults["averaging"],
             fields["eta"],
         )
     except (ValueError, TypeError):
-        defaults = {"sampling": "expected", "updates": "simultaneous", "averaging": "uniform", "eta": None}
         fields = {key: defaults[key] if value is None else value for key, value in fields.items()}
         return {"matrix": name, **fields}, fields["sampling"] == "sampled"
     spec = {"matrix": name, "sampling": variant.sampling, "updates": variant.updates, "averaging": variant.averaging}
