@@ -225,7 +225,8 @@ def _start(game: MatrixGame, start):
     if start is None:
         m, n = game.shape
         start = (np.arange(1.0, m + 1.0), np.arange(n, 0.0, -1.0))
-    return initial_strategies(game, start)
+    initial_strategies(game, start)  # (its errors, at once; the solver normalises the weights as given, once)
+    return start
 
 
 # -- comparing and recognising ---------------------------------------------------------------------
