@@ -58,6 +58,7 @@ __all__ = [
     "MAX_ITERATIONS",
     "MAX_CFR_ITERATIONS",
     "TOLERANCE",
+    "DRIFT",
 ]
 
 #: The most iterations a matrix check runs (the student's Python runs once per iteration and player).
@@ -66,6 +67,9 @@ MAX_ITERATIONS = 100_000
 MAX_CFR_ITERATIONS = 10_000
 #: Two numbers agree when they differ by at most this, relative to the larger of 1 and the reference's size.
 TOLERANCE = 1e-12
+#: A student's loop whose numbers differ from the library's by less than this, after iterations that agreed, has
+#: drifted by rounding (its sums add in another order) rather than made a mistake.
+DRIFT = 1e-6
 
 _WHY_STRATEGY = (
     "Every later iteration is played from this strategy, so the payoffs, the regrets and the average strategy (what "
@@ -74,6 +78,10 @@ _WHY_STRATEGY = (
 _WHY_AVERAGE = (
     "In self-play it is the average strategy, not the current one, that converges to a Nash equilibrium (its NashConv "
     "is at most the players' average regrets), so a wrong average reports a wrong answer even when the play is right."
+)
+_WHY_DRIFT = (
+    "Floating-point sums round, and two runs that round differently drift apart, slowly, as iterations feed on "
+    "iterations; every iteration before this one agreed."
 )
 _WHY_REGRETS = (
     "The next strategy is regret matching on these cumulative regrets: RM+ keeps them at or above 0 so that an action "
@@ -367,10 +375,28 @@ def _curve(solver) -> tuple:
 
 
 def _payoff_vectors(game: MatrixGame, x: np.ndarray, y: np.ndarray):
-    """Each player's payoff vector and value against the other's strategy: ``u1 = A y``, ``u2 = B^T x``."""
-    u1 = game.row_payoffs @ y
-    u2 = x @ game.col_payoffs
-    return u1, float(x @ u1), u2, float(y @ u2)
+    """Each player's payoff vector and value against the other's strategy, ``u1 = A y``, ``u2 = x^T B``, added in
+    the order rmcore's matrix kernel adds them (``payoff_vectors`` in ``rmcore/kernels/matrix.py``: a row's products
+    in column order, the column player's vector row by row, ``v2 = -v1`` in a zero-sum game). numpy's ``A @ y``
+    adds in another order; rounded otherwise, a correct student's run would drift from the library's by a unit in
+    the last place an iteration, and in a long run grow past the tolerance."""
+    A, B = game.row_payoffs, game.col_payoffs
+    u1 = A[:, 0] * y[0]
+    for j in range(1, A.shape[1]):
+        u1 = u1 + A[:, j] * y[j]
+    u2 = -(x[0] * A[0]) if game.is_zero_sum else x[0] * B[0]
+    for i in range(1, A.shape[0]):
+        u2 = u2 - x[i] * A[i] if game.is_zero_sum else u2 + x[i] * B[i]
+    v1 = _sequential_dot(x, u1)
+    v2 = -v1 if game.is_zero_sum else _sequential_dot(y, u2)
+    return u1, v1, u2, v2
+
+
+def _sequential_dot(a: np.ndarray, b: np.ndarray) -> float:
+    total = 0.0
+    for k in range(a.shape[0]):
+        total += float(a[k]) * float(b[k])
+    return total
 
 
 # -- the checks ------------------------------------------------------------------------------------
@@ -390,6 +416,11 @@ def check_regret_matching(fn, game="rps", iterations: int = 1000, *, start=None)
     by default weights 1, 2, ..., m for the row player and m, ..., 1 for the column player, away from the
     equilibrium, so that regrets of both signs appear). Before it, ``fn`` is asked for the strategy at zero regrets
     (where regret matching plays uniformly): that is "before the first iteration" in the answer.
+
+    The checker adds the payoffs in the order rmcore's kernel adds them, so that a step written as the formula (the
+    positive parts over their sum) runs to the library's numbers to the last bit. A step that rounds otherwise stays
+    within :data:`TOLERANCE` at every step, but a run fed by it can drift from the library's in a long run; the
+    answer then says that the step is right and the run drifted.
 
     Parameters
     ----------
@@ -503,12 +534,11 @@ def _run_matrix(exercise, step, update, game, iterations, start, algorithm) -> E
                 return fail(t, "strategy", players[p], actions[p], None, expected[players[p]], str(wrong),
                             _WHY_STRATEGY)  # fmt: skip
             if not _same(out, expected[players[p]]):
-                own = _step_diagnosis(out, regrets[p])
-                if _same(_rm(regrets[p]), expected[players[p]]):
-                    diagnosis = own
-                else:  # (cannot be reached with the checker's own regrets: said rather than assumed)
-                    diagnosis = f"your step is regret matching, but the run diverged from rmcore's: {own}"
-                return fail(t, "strategy", players[p], actions[p], out, expected[players[p]], diagnosis, _WHY_STRATEGY)
+                if _same(out, _rm(regrets[p])):
+                    diagnosis, why = _diverged(regrets[p], before[p], t), _WHY_DRIFT
+                else:
+                    diagnosis, why = _step_diagnosis(out, regrets[p]), _WHY_STRATEGY
+                return fail(t, "strategy", players[p], actions[p], out, expected[players[p]], diagnosis, why)
             strategies.append(out)
         x, y = strategies
         u1, v1, u2, v2 = _payoff_vectors(game, x, y)
@@ -549,6 +579,29 @@ def _run_matrix(exercise, step, update, game, iterations, start, algorithm) -> E
         diagnosis="your function agrees with rmcore's at every iteration.",
         why="",
         curve=_curve(reference),
+    )
+
+
+def _diverged(regrets: np.ndarray, reference: np.ndarray, t: int) -> str:
+    """A step that is right on the regrets it was given, in a run whose regrets left the library's."""
+    gap = float(np.max(np.abs(regrets - reference)))
+    return (
+        f"your step is right (it is regret matching on the regrets it was given, to {TOLERANCE:g}), but the run "
+        f"diverged from rmcore's: after {_count(t - 1)} its cumulative regrets {_text(regrets)} differ from rmcore's "
+        f"{_text(reference)} by {gap:.2g}, differences in rounding grown over the run."
+    )
+
+
+def _drifted(out: np.ndarray, reference: np.ndarray, t: int) -> str | None:
+    """The sentence for a loop whose numbers left the library's by no more than rounding grown over a run, or None
+    (a difference of :data:`DRIFT` or more is a mistake, not rounding)."""
+    gap = float(np.max(np.abs(out - reference)))
+    if t < 2 or not gap < DRIFT:
+        return None
+    return (
+        f"your loop agrees with rmcore's to rounding: after {_count(t - 1)} its numbers differ from rmcore's by "
+        f"{gap:.2g}, differences in rounding grown over the run (numpy's A @ y adds in another order than rmcore's "
+        "kernel); nothing in it is wrong that this check can see."
     )
 
 
@@ -665,18 +718,22 @@ def check_self_play(train, game="rps", iterations: int = 1000, *, start=None) ->
                         (_rm(2 * first_regrets[p] - before[p]), _REVERSED),
                         (_rm(before[p] - previous[p]), _NOT_CUMULATIVE),
                     ]
-                diagnosis = _step_diagnosis(out, before[p], extra)
-                return fail(t, "strategy", players[p], actions[p], out, expected[players[p]], diagnosis, _WHY_STRATEGY)
+                drift = _drifted(out, expected[players[p]], t)
+                diagnosis = drift or _step_diagnosis(out, before[p], extra)
+                why = _WHY_DRIFT if drift else _WHY_STRATEGY
+                return fail(t, "strategy", players[p], actions[p], out, expected[players[p]], diagnosis, why)
         reference.run(1)
         average = reference.average_policy()
         following = reference.current_policy()
         for p in range(2):
             out, wanted = vectors[2 + p], average[players[p]]
             if not _same(out, wanted):
-                diagnosis = _average_diagnosis(
+                drift = _drifted(out, wanted, t)
+                diagnosis = drift or _average_diagnosis(
                     out, wanted, t, vectors[p], first_strategies[p], following[players[p]], average[players[1 - p]]
                 )
-                return fail(t, "average strategy", players[p], actions[p], out, wanted, diagnosis, _WHY_AVERAGE)
+                why = _WHY_DRIFT if drift else _WHY_AVERAGE
+                return fail(t, "average strategy", players[p], actions[p], out, wanted, diagnosis, why)
         previous = before
     extra = _next(yielded)
     if not isinstance(extra, _Stopped):

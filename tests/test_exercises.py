@@ -140,6 +140,23 @@ def test_what_the_function_raises_or_returns_is_said_in_a_sentence(step, sentenc
     assert "Traceback" not in str(result)
 
 
+def test_a_right_step_in_a_run_that_drifts_by_rounding_is_told_so():
+    # Off by 1e-13 relative: within the tolerance at every step, yet a run fed by it leaves the library's.
+    def slightly_off(cumulative_regrets):
+        return regret_matching(cumulative_regrets) * np.array([1 + 5e-13, 1.0, 1 - 5e-13])
+
+    result = check_regret_matching(slightly_off, iterations=1000)
+    assert not result.passed and result.iteration > 10
+    assert result.diagnosis.startswith("Your step is right (it is regret matching on the regrets it was given")
+    assert "drift apart" in result.why
+
+
+def test_a_long_run_of_the_classic_update_agrees_to_the_last_bits():
+    # (the checker adds the payoffs in the kernel's order: numpy's A @ y drifts past 1e-12 at iteration 1602 here)
+    update = lambda R, r: np.maximum(R + r, 0.0)  # noqa: E731
+    assert check_regret_matching_plus(update, game=[[1.0, 2.0, 3.0], [4.0, 0.0, -1.0]], iterations=2000).passed
+
+
 def test_the_student_gets_a_copy_of_the_regrets():
     def scribbles(cumulative_regrets):
         strategy = regret_matching(cumulative_regrets)
@@ -198,6 +215,15 @@ def test_each_typical_mistake_in_the_loop_is_named_at_its_first_iteration(mistak
     result = check_self_play(training_loop(**mistake), iterations=100)
     assert not result.passed and result.iteration == iteration
     assert result.diagnosis.startswith(sentence), result.diagnosis
+
+
+def test_a_loop_that_drifts_by_rounding_is_told_so():
+    def train(A, B, R1, R2, iterations):
+        yield from training_loop()(A, B, R1 + [1e-13, 0.0, -1e-13], R2, iterations)
+
+    result = check_self_play(train, iterations=2000)
+    assert not result.passed and result.iteration > 10
+    assert result.diagnosis.startswith("Your loop agrees with rmcore's to rounding"), result.diagnosis
 
 
 def test_a_loop_that_ignores_its_start_is_named():
