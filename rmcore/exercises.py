@@ -91,10 +91,23 @@ _WHY_REGRETS = (
 
 @dataclass(frozen=True)
 class Difference:
-    """The first number that differs: where, the student's value and rmcore's."""
+    """The first number that differs: where, the student's value and rmcore's.
 
-    quantity: str  # "strategy", "average strategy" or "cumulative regrets"
-    player: str  # "row", "col", or an information set's name
+    Attributes
+    ----------
+    quantity : str
+        ``"strategy"``, ``"average strategy"``, ``"cumulative regrets"`` or, in CFR, ``"next strategy"`` (the one CFR
+        computes at the end of the iteration).
+    player : str
+        ``"row"`` or ``"col"`` on a matrix game; the information set's name on a game tree.
+    action : str
+        The action's name, as the game labels it.
+    student, reference : float
+        The student's number and rmcore's.
+    """
+
+    quantity: str
+    player: str
     action: str
     student: float
     reference: float
@@ -106,20 +119,45 @@ class ExerciseResult:
 
     ``bool(result)`` is ``result.passed``. ``str(result)`` is the answer as text; in a notebook the result shows
     itself as Markdown.
+
+    Attributes
+    ----------
+    exercise, game : str
+        What was checked, on which game.
+    iterations : int
+        The iterations asked for.
+    agreed : int
+        The iterations that agreed in full before the first difference.
+    passed : bool
+        Whether every number agreed to :data:`TOLERANCE` (and a loop yielded exactly ``iterations`` iterates).
+    nash_conv : float or None
+        When passed: the NashConv (:func:`rmcore.nash_conv`) of the average strategies after the run.
+    iteration : int or None
+        The first iteration that differs (from 1; 0 is the strategy asked for at zero regrets, before the first).
+    difference : Difference or None
+        The first number that differs, where the student's output has one to compare (not after an exception).
+    computed : str
+        What rmcore computed there.
+    diagnosis : str
+        What the student's output shows (a sentence).
+    why : str
+        Why the difference matters.
+    curve : tuple
+        ``(iterations, nash_conv)`` arrays of the reference run, which :meth:`figure` draws.
     """
 
     exercise: str
     game: str
-    iterations: int  # asked for
-    agreed: int  # iterations that agreed in full
+    iterations: int
+    agreed: int
     passed: bool
-    nash_conv: float | None  # NashConv of the average strategies after the run (when passed)
-    iteration: int | None  # the first iteration that differs (1-based; 0: before the first); None when passed
+    nash_conv: float | None
+    iteration: int | None
     difference: Difference | None
-    computed: str  # what rmcore computed where the first difference lies
-    diagnosis: str  # what the student's output shows
-    why: str  # why the difference matters
-    curve: tuple = field(default=(), repr=False, compare=False)  # (iterations, NashConv) of the reference run
+    computed: str
+    diagnosis: str
+    why: str
+    curve: tuple = field(default=(), repr=False, compare=False)
 
     def __bool__(self) -> bool:
         return self.passed
