@@ -327,7 +327,10 @@ def test_a_notebook_shows_the_answer_as_markdown_and_the_run_as_a_figure():
     assert trace.x[-1] == 200 and trace.y[-1] == pytest.approx(passed.nash_conv)
 
 
-def test_import_rmcore_imports_no_plotting_or_widgets():
-    code = "import sys, rmcore.exercises; print(sorted({'plotly', 'ipywidgets', 'matplotlib'} & set(sys.modules)))"
+def test_import_rmcore_brings_the_exercises_and_no_plotting_or_widgets():
+    code = (
+        "import sys, rmcore; callable(rmcore.exercises.check_regret_matching) or sys.exit(1); "
+        "print(sorted({'plotly', 'ipywidgets', 'matplotlib'} & set(sys.modules)))"
+    )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr
