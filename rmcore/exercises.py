@@ -35,6 +35,7 @@ The answers are plain text (``print(result)``); in a notebook the result shows i
 
 from __future__ import annotations
 
+import html
 import inspect
 import warnings
 from dataclasses import dataclass, field
@@ -189,7 +190,7 @@ class ExerciseResult:
         return lines
 
     def _repr_markdown_(self) -> str:
-        lines = self._lines()
+        lines = [line.translate(_MARKDOWN_SPECIAL) for line in self._lines()]
         mark = "**Correct.**" if self.passed else "**Not yet.**"
         return "\n\n".join([f"{mark} {lines[0]}", *lines[1:]])
 
@@ -202,11 +203,16 @@ class ExerciseResult:
         iterations, values = self.curve if self.curve else ((), ())
         figure = go.Figure(go.Scatter(x=list(iterations), y=list(values), mode="lines", name="NashConv"))
         figure.update_layout(
-            title=f"{self.exercise} on {self.game}: NashConv of the average strategies",
+            title=html.escape(f"{self.exercise} on {self.game}: NashConv of the average strategies"),
             xaxis={"title": "iteration", "type": "log"},
             yaxis={"title": "NashConv", "type": "log"},
         )
         return figure
+
+
+# A game's or an action's name is shown as typed: in a notebook's Markdown (with its $...$ maths) a backslash before
+# each character that means something there shows that character (CommonMark 2.4); Plotly's titles take HTML.
+_MARKDOWN_SPECIAL = str.maketrans({c: "\\" + c for c in "\\|*_`[]<>#~$!"})
 
 
 def _count(t: int) -> str:

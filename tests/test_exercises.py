@@ -327,6 +327,13 @@ def test_a_notebook_shows_the_answer_as_markdown_and_the_run_as_a_figure():
     assert trace.x[-1] == 200 and trace.y[-1] == pytest.approx(passed.nash_conv)
 
 
+def test_names_reach_the_notebook_as_typed():
+    game = rmcore.MatrixGame([[1.0, -1.0], [-1.0, 1.0]], name="*pennies* $x$ <b>")
+    result = check_regret_matching(regret_matching, game=game, iterations=20)
+    assert "\\*pennies\\* \\$x\\$ \\<b\\>" in result._repr_markdown_()
+    assert "&lt;b&gt;" in result.figure().layout.title.text
+
+
 def test_import_rmcore_brings_the_exercises_and_no_plotting_or_widgets():
     code = (
         "import sys, rmcore; callable(rmcore.exercises.check_regret_matching) or sys.exit(1); "
