@@ -845,7 +845,7 @@ def _next(yielded):
 def _raised(error: Exception, shape_sentence: str) -> str:
     if isinstance(error, TypeError) and "not iterable" in str(error):
         return f"{shape_sentence} (it is a generator: yield rather than return); {type(error).__name__}: {error}"
-    return f"your loop raised {type(error).__name__}: {error}"
+    return f"your loop raised {type(error).__name__}: {error}."
 
 
 def _four(item, shape) -> list[np.ndarray]:

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rmcore
 from rmcore.exercises import (
@@ -86,6 +88,26 @@ def test_a_correct_step_agrees_and_reports_the_libraries_nash_conv(step):
 def test_a_correct_step_agrees_on_other_games_zero_sum_or_not(game):
     result = check_regret_matching(regret_matching, game=game, iterations=300)
     assert result.passed, str(result)
+
+
+payoff_matrices = st.integers(2, 4).flatmap(
+    lambda m: st.integers(2, 4).flatmap(
+        lambda n: st.lists(st.lists(st.integers(-5, 5), min_size=n, max_size=n), min_size=m, max_size=m)
+    )
+)
+
+
+@settings(max_examples=12, deadline=None)
+@given(payoff_matrices, payoff_matrices)
+def test_the_classic_step_runs_to_the_librarys_numbers_on_any_small_game(rows, columns):
+    # Two players' payoffs of different shapes make a zero-sum game of the first alone; of one shape, a general-sum one.
+    same_shape = np.shape(rows) == np.shape(columns)
+    game = rmcore.MatrixGame(rows, columns if same_shape else None)
+    result = check_regret_matching(regret_matching, game=game, iterations=150)
+    assert result.passed, str(result)
+    solver = rmcore.MatrixSolver(game, "rm", start=(np.arange(1.0, game.shape[0] + 1), np.arange(game.shape[1], 0, -1)))
+    solver.run(150)
+    assert result.nash_conv == rmcore.nash_conv(game, solver.average_policy())
 
 
 def test_missing_normalisation_is_named_at_the_first_iteration():
@@ -232,6 +254,18 @@ def test_a_loop_that_ignores_its_start_is_named():
 
     result = check_self_play(train, iterations=10)
     assert result.iteration == 1 and result.diagnosis.startswith("Your loop ignores the cumulative regrets")
+
+
+def test_an_exception_inside_the_loop_is_named_with_its_iteration():
+    def train(A, B, R1, R2, iterations):
+        for t, iterate in enumerate(training_loop()(A, B, R1, R2, iterations), start=1):
+            if t == 3:
+                raise KeyError("strategy_sum")
+            yield iterate
+
+    result = check_self_play(train, iterations=10)
+    assert result.iteration == 3 and result.agreed == 2
+    assert result.diagnosis == "Your loop raised KeyError: 'strategy_sum'."
 
 
 def test_a_loop_that_returns_instead_of_yielding_is_told_to_yield():
