@@ -453,8 +453,8 @@ def check_regret_matching(fn, game="rps", iterations: int = 1000, *, start=None)
     (uniform when no regret is positive); each player's cumulative regrets grow by ``u - x.u``, its payoff vector
     against the other's strategy less its expected payoff; both players update at once, and the answer is the
     uniform average of the strategies played. This function runs that loop with ``fn`` as ``RM`` for both players
-    and compares, every iteration, the strategies ``fn`` returns with :class:`rmcore.MatrixSolver` (``"rm"``) run
-    one iteration at a time, then the cumulative regrets and the average strategies.
+    and compares, every iteration, the strategies ``fn`` returns with those of :class:`rmcore.MatrixSolver` (``"rm"``)
+    run one iteration at a time, then the average strategies.
 
     The run starts at ``start`` (regrets ``Delta x_0``, as the solver's ``start``: one iteration's worth of regret;
     by default weights 1, 2, ..., m for the row player and m, ..., 1 for the column player, away from the
