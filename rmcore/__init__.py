@@ -14,6 +14,8 @@ The library by family, every name re-exported here:
 - **files** (:mod:`rmcore.formats`): Gambit's ``.nfg`` and ``.efg``, OpenSpiel's games;
 - **races and sweeps** (:mod:`rmcore.race`, :mod:`rmcore.sweep`): several algorithms on one game (:class:`Race`,
   :func:`run_race`), grids of runs (:func:`run_sweep`);
+- **the exercise** (:mod:`rmcore.exercises`): a student's own regret matching, RM+ or CFR step checked against the
+  library's, iterate by iterate (:func:`~rmcore.exercises.check_regret_matching`);
 - **compiling**: the kernels compile in processes of their own (:func:`compile_in_background`).
 
 Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
@@ -28,7 +30,7 @@ True
 True
 """
 
-from . import exact, formats, matrix, race, sweep, trees  # noqa: F401 - (the families, the races and sweeps modules)
+from . import exact, exercises, formats, matrix, race, sweep, trees  # noqa: F401 - (families, races, sweeps, the exercise)
 from ._deprecated import getattr_for
 from ._runtime import (
     KernelsCompiling,
