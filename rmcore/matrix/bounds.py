@@ -44,13 +44,7 @@ def hedge_regret_bound(payoff_range: float, actions: int, iteration, eta) -> flo
     >>> round(hedge_regret_bound(1.0, 2, 100, "anytime"), 4)
     0.1207
     """
-    if not (math.isfinite(payoff_range) and payoff_range >= 0):
-        raise ValueError(f"payoff_range must be a finite number >= 0, got {payoff_range}")
-    if int(actions) != actions or actions < 1:
-        raise ValueError(f"actions must be a whole number >= 1, got {actions}")
-    t = np.asarray(iteration, dtype=float)
-    if np.any(t < 1) or np.any(t != np.floor(t)):
-        raise ValueError(f"iteration must be whole numbers >= 1, got {iteration}")
+    t = _checked_bound_arguments(payoff_range, actions, iteration)
     log_m = math.log(actions)
     if eta == "anytime":
         bound = payoff_range * (np.sqrt(2.0 * t * log_m) + math.sqrt(log_m / 8.0)) / t
@@ -73,6 +67,13 @@ def internal_regret_bound(payoff_range: float, actions: int, iteration) -> float
     >>> internal_regret_bound(2.0, 3, 100)
     0.6
     """
+    t = _checked_bound_arguments(payoff_range, actions, iteration)
+    bound = float(payoff_range) * actions / np.sqrt(t)
+    return float(bound) if bound.ndim == 0 else bound
+
+
+def _checked_bound_arguments(payoff_range: float, actions: int, iteration) -> np.ndarray:
+    """A bound's arguments checked: the iterations (one or an array) as floats."""
     if not (math.isfinite(payoff_range) and payoff_range >= 0):
         raise ValueError(f"payoff_range must be a finite number >= 0, got {payoff_range}")
     if int(actions) != actions or actions < 1:
@@ -80,8 +81,7 @@ def internal_regret_bound(payoff_range: float, actions: int, iteration) -> float
     t = np.asarray(iteration, dtype=float)
     if np.any(t < 1) or np.any(t != np.floor(t)):
         raise ValueError(f"iteration must be whole numbers >= 1, got {iteration}")
-    bound = float(payoff_range) * actions / np.sqrt(t)
-    return float(bound) if bound.ndim == 0 else bound
+    return t
 
 
 def internal_rm_inertia(game) -> float:
