@@ -179,6 +179,8 @@ def _solve(args) -> int:
                     "br_gain": metrics.br_gains.player_1 if metrics.nash_conv is None else None,
                     "exploitability": metrics.exploitability,
                     "value": metrics.game_value,
+                    "cce_gap": metrics.cce_gap,
+                    "ce_gap": metrics.ce_gap,
                     "seconds": seconds,
                 }
             )
@@ -203,6 +205,8 @@ def _solve(args) -> int:
     if metrics.exploitability is not None:
         print(f"  exploitability (zero-sum: nash_conv / 2): {metrics.exploitability:.6g}")
     print(f"  value (row player's expected payoff): {metrics.game_value:.6g}")
+    if metrics.ce_gap is not None:
+        print(f"  joint play's CCE gap: {metrics.cce_gap:.6g}; its CE gap: {metrics.ce_gap:.6g}")
     return 0
 
 
@@ -643,7 +647,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only",
         action="append",
-        choices=("matrix", "tree", "frontier", "lp", "liteefg", "compile", "parallel"),
+        choices=("matrix", "tree", "frontier", "correlated", "lp", "liteefg", "compile", "parallel"),
         help="measure only this section (repeatable)",
     )
     bench.set_defaults(handler=_bench)

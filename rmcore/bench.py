@@ -26,7 +26,7 @@ import numpy as np
 
 from . import checkpoints, config
 from .matrix.games import preset
-from .matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixSolver
+from .matrix.solver import ALGORITHMS, CORRELATED_ALGORITHMS, ONLY_FORMS, MatrixSolver
 from .solver import _measure_row_cost, measured_row_cost
 
 __all__ = ["Row", "measure", "main", "machine", "numpy_self_play", "liteefg_run", "histories"]
@@ -221,11 +221,16 @@ def _matrix_rows(quick: bool) -> list[Row]:
 def _rule_rows(game, iterations: int, repeats: int) -> list[Row]:
     """Each rule beside regret matching on 3x3 expected self-play, in the same interleaved rounds, from a start off
     the equilibrium (a long run reaches the regime each rule settles in: Hedge's and GDA's strategies at the boundary,
-    the optimistic ones' at the equilibrium)."""
+    the optimistic ones' at the equilibrium). The learners of correlated equilibria, whose work an iteration grows
+    with the square of the actions, have rows of their own (:func:`_correlated_rows`)."""
     start = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])
     rows = []
     for updates in ("simultaneous", "alternating"):
-        rules = [rule for rule in ALGORITHMS if ONLY_FORMS.get(rule, {}).get("updates", updates) == updates]
+        rules = [
+            rule
+            for rule in ALGORITHMS
+            if rule not in CORRELATED_ALGORITHMS and ONLY_FORMS.get(rule, {}).get("updates", updates) == updates
+        ]
         solvers = {
             rule: MatrixSolver(game, algorithm=rule, updates=updates, start=start, max_points=0) for rule in rules
         }
@@ -758,12 +763,73 @@ def _frontier_rows(quick: bool) -> list[Row]:
     return rows
 
 
+def _correlated_rows(quick: bool) -> list[Row]:
+    """The learners of correlated equilibria against regret matching (3x3 general-sum self-play, from a start off the
+    equilibrium: swap RM expected, Hart & Mas-Colell's procedure sampled against sampled RM), and keeping the joint
+    distribution of play against not (RM, expected, ``joint=True`` against ``joint=False``, on a 3x3 and a 64x64
+    general-sum game), each pair in the same interleaved rounds."""
+    repeats = 3 if quick else 7
+    small = preset("random-general-sum", rows=3, cols=3, seed=1)
+    start = ([0.6, 0.2, 0.2], [0.2, 0.2, 0.6])
+    cases = [
+        ("3x3", "swap-rm, expected", small, 200_000, dict(algorithm="swap-rm", start=start), dict(start=start), 5.0),
+        (
+            "3x3",
+            "internal-rm, sampled",
+            small,
+            200_000,
+            dict(algorithm="internal-rm", sampling="sampled", seed=1, start=start),
+            dict(sampling="sampled", seed=1, start=start),
+            None,
+        ),
+        ("3x3", "rm keeping the joint distribution", small, 400_000, dict(joint=True), dict(joint=False), 1.3),
+        (
+            "64x64",
+            "rm keeping the joint distribution",
+            preset("random-general-sum", rows=64, cols=64, seed=1),
+            4_000,
+            dict(joint=True),
+            dict(joint=False),
+            1.5,
+        ),
+    ]
+    rows = []
+    for shape, title, game, iterations, options, baseline_options, target in cases:
+        iterations = max(iterations // (5 if quick else 1), 1)
+        solvers = {
+            "ours": MatrixSolver(game, max_points=0, **options),
+            "baseline": MatrixSolver(game, max_points=0, **baseline_options),
+        }
+        for solver in solvers.values():
+            solver.run(10)
+        runs = {name: lambda s=solver, n=iterations: s.run(n) for name, solver in solvers.items()}
+        times = _median_of(runs, repeats)
+        ours, theirs = times["ours"] / iterations, times["baseline"] / iterations
+        baseline_name = "rm, joint not kept" if "joint" in options else f"rm, {options.get('sampling', 'expected')}"
+        value, unit = _format_seconds(ours)
+        base_value, base_unit = _format_seconds(theirs)
+        rows.append(
+            Row(
+                f"correlated_{shape}_{title.split(',')[0].replace(' ', '_')}",
+                f"{shape} general-sum self-play, {title}: per iteration",
+                value,
+                unit,
+                f"{base_value:.4g} {base_unit} ({baseline_name})",
+                ours / theirs,
+                "" if target is None else f"<= {target:g}x {baseline_name.split(',')[0]}",
+                None if target is None else ours / theirs <= target,
+            )
+        )
+    return rows
+
+
 # -- compiling -----------------------------------------------------------------------------------------------------
 
 _FIRST_MATRIX_RUN = "s = rmcore.MatrixSolver(rmcore.preset('rps-crash')); s.run(1000); s.metrics()"
 _FIRST_TREE_RUN = "s = rmcore.CFRSolver(rmcore.kuhn_poker()); s.run(1000); s.metrics()"
-_EVERY_MATRIX_RULE = (  # (in each update order the rule has: ExRM+ is simultaneous only)
-    "[rmcore.MatrixSolver(rmcore.preset('rps-crash'), algorithm=rule, updates=updates).run(1000) "
+_EVERY_MATRIX_RULE = (  # (in each update order and with the sampling the rule has: ExRM+ is simultaneous only, ...)
+    "[rmcore.MatrixSolver(rmcore.preset('rps-crash'), algorithm=rule, updates=updates, "
+    "sampling=rmcore.matrix.solver.ONLY_FORMS.get(rule, {}).get('sampling', 'expected')).run(1000) "
     "for rule in rmcore.ALGORITHMS for updates in ('simultaneous', 'alternating') "
     "if rmcore.matrix.solver.ONLY_FORMS.get(rule, {}).get('updates', updates) == updates]"
 )
@@ -859,6 +925,7 @@ SECTIONS = {
     "matrix": _matrix_rows,
     "tree": _tree_rows,
     "frontier": _frontier_rows,
+    "correlated": _correlated_rows,
     "lp": _leduc_lp_row,
     "liteefg": _liteefg_rows,
     "compile": _compile_rows,

@@ -431,8 +431,17 @@ class Metrics(NamedTuple):
     average_regret, regret_bound : PlayerValues or None
         A matrix game's average positive regret per player and the bound drawn beside it; ``None`` on a game tree.
     cce_gap : float or None
-        A general-sum matrix game's largest external regret per iteration of the empirical joint play (its distance
-        from the coarse correlated equilibria); ``None`` elsewhere.
+        The distance of a matrix game's empirical joint distribution of play ``sigma`` from the coarse correlated
+        equilibria, as OpenSpiel's ``cce_dist`` defines it: the sum over players of ``max(0, max_k u_i(k, sigma_-i) -
+        u_i(sigma))`` (:func:`rmcore.cce_gap`); ``None`` where the joint distribution is not kept (zero-sum games
+        but for ``swap-rm`` and ``internal-rm``, a fixed opponent, game trees).
+    ce_gap : float or None
+        Its distance from the correlated equilibria, as OpenSpiel's ``ce_dist``: the sum over players and
+        recommended actions j of ``max(0, max_k sum_{a_-i} sigma(j, a_-i) (u_i(k, a_-i) - u_i(j, a_-i)))``
+        (:func:`rmcore.ce_gap`); ``None`` where ``cce_gap`` is.
+    internal_regret : float or None
+        The joint play's largest internal regret per iteration: the largest term of ``ce_gap``, over players, j and
+        k; ``None`` where ``cce_gap`` is.
     """
 
     iteration: int
@@ -446,6 +455,8 @@ class Metrics(NamedTuple):
     average_regret: PlayerValues | None = None
     regret_bound: PlayerValues | None = None
     cce_gap: float | None = None
+    ce_gap: float | None = None
+    internal_regret: float | None = None
 
     @property
     def gap(self) -> float:

@@ -44,7 +44,8 @@ __all__ = ["Runner", "Solver", "METRIC_COLUMNS", "metrics_of", "measured_row_cos
 
 #: Every history's metric columns, the same in both families, in this order (NaN where one does not apply to a run):
 #: the average profile's NashConv, the current profile's, each player's best-response gain, player 1's value, then a
-#: matrix game's average regrets, the bounds drawn beside them and the CCE gap, and a game tree's nodes touched.
+#: matrix game's average regrets, the bounds drawn beside them, the CCE and CE gaps of the joint distribution of play,
+#: its largest internal regret per iteration and the bound drawn beside it, and a game tree's nodes touched.
 METRIC_COLUMNS = (
     "nash_conv",
     "nash_conv_current",
@@ -56,6 +57,9 @@ METRIC_COLUMNS = (
     "regret_bound_1",
     "regret_bound_2",
     "cce_gap",
+    "ce_gap",
+    "internal_regret",
+    "internal_regret_bound",
     "nodes_touched",
 )
 
@@ -440,5 +444,7 @@ def metrics_of(iteration: int, columns, row: int, learner: int | None, zero_sum:
             average_regret,
             regret_bound,
             _number(get["cce_gap"]),
+            _number(get["ce_gap"]),
+            _number(get["internal_regret"]),
         )
     )

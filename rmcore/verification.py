@@ -40,6 +40,7 @@ _MATRIX = "tests/test_matrix.py::"
 _RULES = "tests/test_rules.py::"
 _SMOOTH = "tests/test_frontier_matrix.py::"
 _TREE = "tests/test_frontier_cfr.py::"
+_CORRELATED = "tests/test_correlated_learners.py::"
 
 _PLAIN_LOOP = Check(
     "",
@@ -120,6 +121,32 @@ CHECKS: dict[tuple[str, str], Check] = {
             _SMOOTH + "test_the_smoothed_rules_last_iterates_reach_machine_precision_within_1000_iterations",
         ),
         "equal to a slow reference written from Cai et al. (2023) to 1e-13 at every iteration",
+    ),
+    ("matrix", "swap-rm"): Check(
+        "Blum & Mansour 2007 (over Hart & Mas-Colell's regret matching)",
+        "a slow plain-Python reference written from the paper (`tests/naive_correlated.py`: plain lists, the "
+        "stationary distribution by numpy's least squares rather than the kernel's GTH elimination), expected and "
+        "sampled (the "
+        "same random numbers), from a uniform and a non-uniform start; its CE gap against OpenSpiel's `ce_dist`",
+        "strategies, external and per-action regrets and the joint distribution to 1e-12 at every iteration (150); "
+        "on Shapley's game from a non-uniform start a CE gap below 0.02 after 10,000 iterations",
+        (
+            _CORRELATED + "test_swap_rm_equals_the_plain_loop_iterate_by_iterate",
+            _CORRELATED + "test_on_shapleys_game_rm_reaches_the_coarse_set_and_swap_rm_the_correlated_one",
+            _CORRELATED + "test_swap_rms_internal_regret_stays_under_its_bound",
+        ),
+        "equal to a plain-Python reference written from Blum & Mansour (2007) to 1e-12 at every iteration",
+    ),
+    ("matrix", "internal-rm"): Check(
+        "Hart & Mas-Colell 2000",
+        "a slow plain-Python reference written from the paper's eq. (2.2) (`tests/naive_correlated.py`), drawing the "
+        "same random numbers, the smallest inertia the paper allows and a larger one",
+        "strategies, external and pair regrets and the joint distribution to 1e-12 at every iteration (100 to 300)",
+        (
+            _CORRELATED + "test_internal_rm_equals_the_plain_loop_iterate_by_iterate",
+            _CORRELATED + "test_internal_rm_with_a_larger_inertia_equals_the_plain_loop",
+        ),
+        "equal to a plain-Python reference written from Hart & Mas-Colell (2000) to 1e-12 at every iteration",
     ),
     ("tree", "cfr"): Check(
         "Zinkevich, Johanson, Bowling & Piccione 2007",

@@ -305,7 +305,7 @@ def test_history_columns_and_values():
     solver = MatrixSolver(preset("rps-crash"), history_share=None)  # (every point of the grid: the first ten)
     solver.run(10)
     history = solver.history().to_frame()
-    assert list(history.columns[:12]) == ["iteration", *rmcore.solver.METRIC_COLUMNS]
+    assert list(history.columns[:15]) == ["iteration", *rmcore.solver.METRIC_COLUMNS]
     assert list(rmcore.solver.METRIC_COLUMNS) == [
         "nash_conv",
         "nash_conv_current",
@@ -317,6 +317,9 @@ def test_history_columns_and_values():
         "regret_bound_1",
         "regret_bound_2",
         "cce_gap",
+        "ce_gap",
+        "internal_regret",
+        "internal_regret_bound",
         "nodes_touched",
     ]
     assert "row_average[Paper]" in history and "col_current[Rock]" in history

@@ -25,6 +25,7 @@ from rmcore.sweep import (
     SCHEMA,
     GridError,
     ResultFileWarning,
+    data_digest,
     local_cluster,
     parse_grid,
     read_cell,
@@ -631,6 +632,24 @@ def test_result_files_of_schema_1_read_as_nash_conv_in_both_families(tmp_path):
         assert now.sort_values(["cell", "iteration"])[column].to_numpy() == pytest.approx(
             curves.sort_values(["cell", "iteration"])[column].to_numpy(), rel=1e-12, abs=1e-15
         ), column
+
+
+def test_result_files_of_schema_2_read_without_the_correlated_columns(tmp_path):
+    """A file of schema 2 has no ``ce_gap``, ``internal_regret`` or ``internal_regret_bound`` column: it reads, its
+    curves as a file of the schema now."""
+    grid = {"iterations": 30, "checkpoints": [3, 30], "games": [{"game": "chicken"}], "algorithms": [{"matrix": "rm"}]}
+    run_sweep(grid, tmp_path, workers=0)
+    (path,) = result_files(tmp_path)
+    now = read_results(tmp_path)
+    table = pq.read_table(path).drop_columns(["ce_gap", "internal_regret", "internal_regret_bound"])
+    meta = {**json.loads(table.schema.metadata[METADATA_KEY]), "schema": 2}
+    meta["data_sha256"] = data_digest(table)
+    pq.write_table(table.replace_schema_metadata({METADATA_KEY: json.dumps(meta).encode()}), path)
+    assert "ce_gap" not in read_cell(path).frame and read_cell(path).meta["schema"] == 2
+    old = read_results(tmp_path)
+    assert old[["iteration", "nash_conv", "nash_conv_current"]].equals(
+        now[["iteration", "nash_conv", "nash_conv_current"]]
+    )
 
 
 def test_a_result_file_of_a_newer_schema_is_refused_with_a_sentence(tmp_path):

@@ -39,6 +39,8 @@ ALGORITHM_NAMES = {
     "optimistic-gda": "Optimistic GDA",
     "sprm+": "Smooth predictive RM+ (SPRM+)",
     "exrm+": "Extragradient RM+ (ExRM+)",
+    "swap-rm": "Swap RM (Blum & Mansour)",
+    "internal-rm": "Hart & Mas-Colell's procedure",
 }
 
 
@@ -92,6 +94,8 @@ RULE_BOUNDS = {
     "optimistic-gda": "No regret bound is drawn.",
     "sprm+": "No regret bound is drawn.",
     "exrm+": "No regret bound is drawn.",
+    "swap-rm": "No bound on the external regret is drawn.",
+    "internal-rm": "No regret bound is drawn.",
 }
 #: The dotted line of the current strategies' nash_conv, rule by rule, for a rule besides regret matching (drawn in
 #: self-play only: against a fixed opponent nash_conv is not the measure).
@@ -103,6 +107,9 @@ RULE_CURRENT = {
     "optimistic-gda": "Dotted: nash_conv of the current strategies, which converge.",
     "sprm+": "Dotted: nash_conv of the current strategies, which converge (Cai et al. 2023).",
     "exrm+": "Dotted: nash_conv of the current strategies (the leader R / sum R), which converge (Cai et al. 2023).",
+    "swap-rm": "Dotted: nash_conv of the current strategies, which settle from some starts and keep moving from "
+    "others.",
+    "internal-rm": "Dotted: nash_conv of the current strategies, which keep moving.",
 }
 
 #: What the thin lines of the strategy chart do, rule by rule (in self-play).
@@ -127,6 +134,10 @@ CURRENT_PLAY = {
     "by η, never sum below 1, which keeps each step small; it stops cycling and converges.",
     "exrm+": "Thin lines are the strategy extragradient RM+ holds after each iteration: it looks one step ahead, then "
     "steps with the regrets found there; it stops cycling and converges.",
+    "swap-rm": "Thin lines are the strategy swap RM plays at each iteration: the stationary distribution of one "
+    "regret matcher per action; its joint play approaches the correlated equilibria.",
+    "internal-rm": "Thin lines are the strategy Hart & Mas-Colell's procedure plays at each iteration: mostly the last "
+    "action, with a switch to another in proportion to its regret for having played the last one instead.",
 }
 #: What the thick lines do: for regret matching's family and fictitious play the average converges to an equilibrium;
 #: with a constant step, Hedge's and GDA's only to within a distance that shrinks with the step, and the optimistic
@@ -137,6 +148,8 @@ AVERAGE_PLAY = {
     "approaches": _AVERAGE + "it is the average, not the current play, that approaches an equilibrium (to within a "
     "distance that shrinks with η).",
     "both": _AVERAGE + "both the average and the current play approach an equilibrium.",
+    "start": _AVERAGE + "the average converges to an equilibrium, and the current play settles too from some starts "
+    "and keeps moving from others.",
 }
 _AVERAGE_OF = {
     "hedge": "approaches",
@@ -145,6 +158,7 @@ _AVERAGE_OF = {
     "optimistic-gda": "both",
     "sprm+": "both",
     "exrm+": "both",
+    "swap-rm": "start",
 }
 NO_SIMPLEX = "The simplex picture is drawn for players with 3 actions, and the unit square for 2x2 games."
 _CORNERS = "Each corner is one action played for sure; a point inside mixes them."
@@ -159,6 +173,8 @@ _PATH_GOES = {
     "star) that shrinks with η.",
     "both": "The line is the average strategy over time, heading for the equilibrium (the star); the current "
     "strategies go there too.",
+    "start": "The line is the average strategy over time, heading for the equilibrium (the star); the current "
+    "strategies go there too from some starts.",
 }
 GENERAL_SUM_PATH = (
     "The line is the average strategy over time; in a general-sum game it need not settle on a Nash equilibrium (in "
@@ -269,6 +285,10 @@ NOT_BY_REGRETS = {
     "optimistic-gda": "Optimistic GDA " + _STEPS,
     "sprm+": "SPRM+ does not play by them but by a regret state stepped by η and kept at a sum of at least 1.",
     "exrm+": "ExRM+ does not play by them but by a regret state stepped by η and kept at a sum of at least 1.",
+    "swap-rm": "Swap RM does not play by them but by a regret per pair of actions (what k would have gained when "
+    "j was played).",
+    "internal-rm": "Hart & Mas-Colell's procedure does not play by them but by a regret per pair of actions (what k "
+    "would have gained when j was played).",
 }
 
 
@@ -844,12 +864,18 @@ RULE_PLAYS = {
     "more as a prediction) and kept at a sum of at least 1.",
     "exrm+": "Extragradient RM+ looks one step of η ahead, then steps its regret state (kept at a sum of at least 1) "
     "with the regrets found there, and plays in proportion to it.",
+    "swap-rm": "Swap RM (Blum & Mansour 2007) runs one regret matcher per action and plays the stationary "
+    "distribution of their Markov matrix; its joint play approaches the correlated equilibria.",
+    "internal-rm": "Hart & Mas-Colell's procedure (2000) switches from its last action j to k with probability R(j→k)⁺ "
+    "/ (μt), and stays otherwise; its joint play approaches the correlated equilibria.",
 }
 _SUBTITLE_AVERAGES = {
     "converges": "In zero-sum self-play the *average* strategies approach a Nash equilibrium.",
     "approaches": "In zero-sum self-play the *average* strategies approach a Nash equilibrium, to within a distance "
     "that shrinks with η.",
     "both": "In zero-sum self-play both the *average* and the *current* strategies approach a Nash equilibrium.",
+    "start": "In zero-sum self-play the *average* strategies approach a Nash equilibrium, and from some starts the "
+    "*current* ones too.",
 }
 
 

@@ -8,7 +8,10 @@ in the state. One iteration t (see ``rmcore/matrix/solver.py`` for the rules' ma
 2. payoff vectors ``u1 = A y_t`` and ``u2 = B^T x_t`` (sampled: ``A[:, b]`` and ``B[a, :]`` for ``a ~ x_t``,
    ``b ~ y_t``); with alternating updates the column player's against ``x_{t+1}``;
 3. each player's update from its payoff vector and value (:func:`learn`);
-4. the weighted strategy sums ``S += w_t x_t`` with ``w_t = t ** averaging_power``.
+4. the weighted strategy sums ``S += w_t x_t`` with ``w_t = t ** averaging_power``;
+5. where the joint distribution of play is kept (``MatrixFlags.track_joint``): ``J += x_t (x) y_t``, or sampled
+   ``J[a, b] += 1`` (an m x n add an iteration), from which a checkpoint measures the CE and CCE gaps
+   (:func:`correlated_gaps`).
 
 No ``fastmath`` but in the three functions of wide rows (:func:`_long_row_dot`, :func:`_long_add_row_times`,
 :func:`_fused_row`): every other sum adds in the order written here, so results never depend on where an array lies in
@@ -50,6 +53,9 @@ RM, RM_PLUS, HEDGE, GDA, FICTITIOUS_PLAY = 0, 1, 2, 3, 4
 # The smoothed regret matchers of Cai et al. (2023): their regret state lives in Z = {R >= 0, sum R >= 1}. Smooth
 # predictive RM+ is SMOOTH_RM_PLUS with optimism; extragradient RM+ runs an iteration of its own (two evaluations).
 SMOOTH_RM_PLUS, EXTRAGRADIENT_RM_PLUS = 5, 6
+# The learners of correlated equilibria: swap regret matching (Blum & Mansour 2007 over regret matching) and Hart &
+# Mas-Colell's (2000) procedure, each keeping a regret per pair of actions (MatrixState.conditional_row / _col).
+SWAP_RM, INTERNAL_RM = 7, 8
 
 if is_twin(__name__):
 
@@ -91,7 +97,7 @@ class MatrixFlags(NamedTuple):
     averaging_power: int  # w_t = t ** averaging_power: 0 uniform, 1 linear, 2 quadratic
     fixed_opponent: int  # 1: only the row player learns; y is fixed
     zero_sum: int  # 1: B = -A, so that one pass over A gives both players' payoff vectors
-    track_external: int  # 1: keep the unclipped regret sums against the joint play (the CCE gap)
+    track_joint: int  # 1: keep the joint distribution of play (the CE and CCE gaps, the internal regret)
 
 
 class MatrixState(NamedTuple):
@@ -110,12 +116,20 @@ class MatrixState(NamedTuple):
     scores_col: np.ndarray
     strategy_sums_row: np.ndarray  # sum_t w_t x_t
     strategy_sums_col: np.ndarray
-    external_row: np.ndarray  # sum_t of unclipped regrets against the joint play, for the CCE gap
-    external_col: np.ndarray
+    # The joint distribution of play times its weight: sum_t x_t (x) y_t, or sampled the count of each joint action
+    # (m x n; 1 x 1, unused, where it is not kept), and that weight (shape (1,): the iterations).
+    joint: np.ndarray
+    joint_total: np.ndarray
+    # Regrets per pair of actions (m x m; 1 x 1, unused, for the other rules). Swap RM: row j is the regret vector of
+    # action j's own regret matcher, R_j(k) = sum_t x_t(j) (u_t(k) - q_j,t . u_t). Hart & Mas-Colell: D(j, k) = sum
+    # over the iterations that played j of u_t(k) - u_t(j).
+    conditional_row: np.ndarray
+    conditional_col: np.ndarray
     weight_sum: np.ndarray  # shape (1,): sum_t w_t
     rng: np.ndarray  # xoshiro256+ state, 4 x uint64
     # constants of a run
     steps: np.ndarray  # [eta_row, eta_col, anytime]: the step eta, or with anytime = 1 Hedge's eta_t = eta / sqrt(t)
+    inertia: np.ndarray  # shape (1,): Hart & Mas-Colell's mu (0 for the other rules)
     log_start_row: np.ndarray  # Hedge: ln x_1, the start as a prior (0 without a start)
     log_start_col: np.ndarray
     start_row: np.ndarray  # fictitious play: x_1
@@ -131,6 +145,8 @@ class MatrixState(NamedTuple):
     fixed_row_utilities: np.ndarray  # A y for a fixed opponent y, computed once per call
     scratch_row: np.ndarray  # GDA's projection sorts here
     scratch_col: np.ndarray
+    markov_row: np.ndarray  # swap RM: the Markov matrix Q, eliminated in place for its stationary distribution
+    markov_col: np.ndarray
     # What the last sampled iteration drew: the row player's action, the column player's, and the row player's fresh
     # draw from x_{t+1} that the column player's alternating update met; -1 unsampled.
     drawn: np.ndarray
@@ -152,18 +168,24 @@ class MatrixRecord(NamedTuple):
     # The matrix family's own:
     average_regret_1: np.ndarray  # [k] max_a R(a)^+ / t
     average_regret_2: np.ndarray
-    cce_gap: np.ndarray  # [k] largest external regret per iteration (general-sum self-play), else NaN
+    # Of the joint distribution of play sigma (where it is kept, else NaN), as OpenSpiel's corr_dist defines them:
+    cce_gap: np.ndarray  # [k] sum over players of max(0, max_k u_i(k, sigma_-i) - u_i(sigma))
+    # [k] sum over players and recommendations j of max(0, max_k sum_b sigma(j, b) (u_i(k, b) - u_i(j, b)))
+    ce_gap: np.ndarray
+    internal_regret: np.ndarray  # [k] the largest internal regret per iteration, max over players, j and k
+    joint: np.ndarray  # [k, m, n] the joint distribution of play where it is kept ([k, 1, 1] zeros otherwise)
 
 
-def empty_matrix_record(rows: int, m: int, n: int) -> MatrixRecord:
-    """Room for ``rows`` history rows of an m x n game."""
+def empty_matrix_record(rows: int, m: int, n: int, joint: bool = False) -> MatrixRecord:
+    """Room for ``rows`` history rows of an m x n game (with its joint distribution of play, if ``joint``)."""
     w = max(m, n)
     return MatrixRecord(
         np.zeros(rows, dtype=np.int64),
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
         np.zeros((rows, 2, w)),
-        *(np.zeros(rows) for _ in range(8)),
+        *(np.zeros(rows) for _ in range(10)),
+        np.zeros((rows, m, n) if joint else (rows, 1, 1)),
     )
 
 
@@ -481,14 +503,163 @@ def _extragradient_iteration(A, B, flags, s, t):
             row = player == 0
             regret_state, step = (s.scores_row, s.predictions_row) if row else (s.scores_col, s.predictions_col)
             project_onto_z(step if half == 0 else regret_state, s.scratch_row if row else s.scratch_col)
-        if half == 1 and flags.track_external and not fixed:
-            _add_external(s.external_row, row_utilities, v1)
-            _add_external(s.external_col, s.col_utilities, v2)
+        if half == 1 and flags.track_joint:
+            _add_joint(s.joint, s.x, s.y)
+            s.joint_total[0] += 1.0
     w = _weight(t, flags.averaging_power)
     _add_weighted(s.strategy_sums_row, s.x, w)
     if not fixed:
         _add_weighted(s.strategy_sums_col, s.y, w)
     s.weight_sum[0] += w
+
+
+# -- the learners of correlated equilibria ------------------------------------------------------------
+
+
+@part(**_PART)
+def stationary_distribution(Q, out):
+    """``out = pi`` with ``pi Q = pi``, ``sum pi = 1``, for a row-stochastic ``Q`` (destroyed: eliminated in place).
+
+    The GTH algorithm (Grassmann, Taksar & Heyman 1985, "Regenerative analysis and steady state distributions for
+    Markov chains", Operations Research 33(5)): states are censored out from the last down, ``Q[i, j] += Q[i, k]
+    Q[k, j] / s_k`` with ``s_k = sum_{j<k} Q[k, j]``, and ``pi`` is found back up, ``pi_k = sum_{i<k} pi_i Q[i, k] /
+    s_k``. It only adds and multiplies non-negative numbers (no subtraction, so no cancellation), and needs no row
+    sum to be exactly 1. Where ``s_k = 0`` state k cannot leave the states above it: it is absorbing in the chain
+    censored to ``0..k``, whose stationary distribution is then ``e_k``, and the states above are found from it (a
+    reducible chain gets one of its stationary distributions, that of the highest such state's class).
+    """
+    n = Q.shape[0]
+    bottom = 0
+    k = n - 1
+    while k > 0:
+        total = 0.0
+        for j in range(k):
+            total += Q[k, j]
+        if total <= 0.0:
+            bottom = k
+            break
+        Q[k, k] = total
+        for i in range(k):
+            share = Q[i, k] / total
+            if share != 0.0:
+                for j in range(k):
+                    Q[i, j] += share * Q[k, j]
+        k -= 1
+    for i in range(n):
+        out[i] = 0.0
+    out[bottom] = 1.0
+    mass = 1.0
+    for k in range(bottom + 1, n):
+        value = 0.0
+        for i in range(k):
+            value += out[i] * Q[i, k]
+        value = value / Q[k, k]
+        out[k] = value
+        mass += value
+    for i in range(n):
+        out[i] = out[i] / mass
+
+
+@part(**_PART)
+def _swap_strategy(conditional, markov, out):
+    """Swap regret matching's strategy (Blum & Mansour 2007, "From external to internal regret", JMLR 8): row j of
+    the Markov matrix ``Q`` is regret matching of action j's regrets, ``q_j = RM(R_j)``, and the strategy played is
+    its stationary distribution, ``x = x Q`` (:func:`stationary_distribution`)."""
+    m = out.shape[0]
+    for j in range(m):
+        _normalise_positive_part(conditional[j], markov[j])
+    stationary_distribution(markov, out)
+
+
+@part(**_PART)
+def _swap_learn(conditional, strategy, utilities, scratch):
+    """Swap regret matching's update: action j's regret matcher, which played ``q_j = RM(R_j)``, is charged the
+    payoff vector scaled by ``x_t(j)``, ``R_j(k) += x_t(j) (u(k) - q_j . u)`` (Blum & Mansour 2007, Theorem 5)."""
+    m = strategy.shape[0]
+    for j in range(m):
+        row = conditional[j]
+        _normalise_positive_part(row, scratch)
+        value = _dot(scratch, utilities)
+        weight = strategy[j]
+        for k in range(m):
+            row[k] += weight * (utilities[k] - value)
+
+
+@part(**_PART)
+def _internal_strategy(conditional, start, last, inertia, t, out):
+    """Hart & Mas-Colell's (2000) procedure: from the last action ``j``, switch to ``k != j`` with probability
+    ``D_{t-1}(j, k)^+ / (mu (t - 1))`` and stay at j otherwise (eq. (2.2)); the first iteration plays the start."""
+    m = out.shape[0]
+    if t == 1 or last < 0:
+        for k in range(m):
+            out[k] = start[k]
+        return
+    scale = 1.0 / (inertia * float(t - 1))
+    stay = 1.0
+    for k in range(m):
+        regret = conditional[last, k]
+        switch = regret * scale if (k != last and regret > 0.0) else 0.0
+        out[k] = switch
+        stay -= switch
+    out[last] = stay
+
+
+@part(**_PART)
+def _internal_learn(conditional, played, utilities):
+    """Hart & Mas-Colell's regrets: the row of the action played, ``D(j, k) += u(k) - u(j)``."""
+    for k in range(utilities.shape[0]):
+        conditional[played, k] += utilities[k] - utilities[played]
+
+
+@part(**_PART)
+def _add_joint(joint, x, y):
+    """``J += x (x) y``."""
+    for i in range(x.shape[0]):
+        weight = x[i]
+        for j in range(y.shape[0]):
+            joint[i, j] += weight * y[j]
+
+
+@part(**_PART)
+def correlated_gaps(A, B, joint, total, scratch_row, scratch_col):
+    """``(cce_gap, ce_gap, internal_regret)`` of the joint distribution ``sigma = joint / total`` (OpenSpiel's
+    ``corr_dist`` definitions, summed over the players).
+
+    With ``G_1(j, k) = sum_b sigma(j, b) (A[k, b] - A[j, b])``, the row player's gain from playing k whenever it is
+    told j (and ``G_2`` alike for the columns of B): the CE gap adds ``max(0, max_k G_i(j, k))`` over players and
+    recommendations j; the CCE gap adds ``max(0, max_k sum_j G_i(j, k))`` over players (``sum_j G_1(j, k) = u_1(k,
+    sigma_-1) - u_1(sigma)``); the internal regret is the largest ``G_i(j, k)``. An m x m x n pass (and n x n x m).
+    Each ``sigma(j, b)`` is ``joint[j, b] / total``, as :meth:`rmcore.MatrixSolver.joint_distribution` divides it, so
+    that the gaps of that distribution (total 1) are these to the last bit. The scratch arrays hold one player's sums
+    over j and the other's row or column of ``sigma``.
+    """
+    m, n = A.shape
+    ce = 0.0
+    cce = 0.0
+    internal = 0.0
+    for player in range(2):
+        actions, others = (m, n) if player == 0 else (n, m)
+        sums, recommended = (scratch_row, scratch_col) if player == 0 else (scratch_col, scratch_row)
+        for k in range(actions):
+            sums[k] = 0.0
+        for j in range(actions):
+            for b in range(others):  # sigma(j, .): the row j of sigma, or its column j
+                recommended[b] = (joint[j, b] if player == 0 else joint[b, j]) / total
+            best = 0.0
+            for k in range(actions):
+                gain = 0.0
+                if player == 0:
+                    for b in range(others):
+                        gain += recommended[b] * (A[k, b] - A[j, b])
+                else:
+                    for b in range(others):
+                        gain += recommended[b] * (B[b, k] - B[b, j])
+                sums[k] += gain
+                best = gain if gain > best else best
+            ce += best
+            internal = best if best > internal else internal
+        cce += _max_positive(sums)
+    return cce, ce, internal
 
 
 # -- the rules: play and learn ---------------------------------------------------------------------
@@ -502,7 +673,9 @@ def play(flags, s, player, t, out):
     RM / RM+: ``RM(R)`` (optimistic: ``RM(R + r_{t-1})``); Hedge: ``x_t ∝ x_1 exp(eta_t U_{t-1})`` (optimistic:
     ``U_{t-1} + u_{t-1}``), ``eta_t`` the constant ``eta`` or the anytime ``eta / sqrt(t)``; GDA: its iterate;
     fictitious play: the start at ``t = 1``, then ``e_argmax U_{t-1}``; smooth predictive RM+: ``Proj_Z(R + eta
-    r_{t-1}) / sum`` with its regret state R in Z (``scores``); extragradient RM+: its leader ``R / sum R``.
+    r_{t-1}) / sum`` with its regret state R in Z (``scores``); extragradient RM+: its leader ``R / sum R``; swap RM:
+    the stationary distribution of ``Q``, ``q_j = RM(R_j)``; Hart & Mas-Colell: from the last action j, ``k`` with
+    probability ``D(j, k)^+ / (mu (t - 1))``.
     """
     algorithm, optimistic = flags.algorithm, flags.optimistic
     row = player == 0
@@ -520,6 +693,12 @@ def play(flags, s, player, t, out):
         _smooth_strategy(scores, predictions, s.steps[player], s.scratch_row if row else s.scratch_col, out)
     elif algorithm == EXTRAGRADIENT_RM_PLUS:
         _normalise_positive_part(scores, out)  # (the leader R / sum R: R lies in Z, its sum at least 1)
+    elif algorithm == SWAP_RM:
+        _swap_strategy(s.conditional_row if row else s.conditional_col, s.markov_row if row else s.markov_col, out)
+    elif algorithm == INTERNAL_RM:
+        conditional = s.conditional_row if row else s.conditional_col
+        start = s.start_row if row else s.start_col
+        _internal_strategy(conditional, start, s.drawn[player], s.inertia[0], t, out)
     else:
         regret_matching(regrets, predictions, optimistic, out)
 
@@ -532,7 +711,9 @@ def learn(flags, s, player, utilities, value):
     ``U += u``; GDA steps ``x <- Proj(x + eta u)`` (optimistic: ``Proj(x + eta (2 u - u_{t-1}))``, Daskalakis et al.
     2018); smooth predictive RM+ steps its regret state ``R_Z <- Proj_Z(R_Z + eta (u - v))`` (Cai et al. 2023). The
     optimistic rules keep the prediction of the next round: ``r_t = u - v`` for PRM+ and smooth PRM+, ``u`` for Hedge
-    and GDA. (Extragradient RM+ has an iteration of its own: :func:`_extragradient_iteration`.)
+    and GDA. Swap RM charges each action's regret matcher ``x_t(j) u`` (:func:`_swap_learn`); Hart & Mas-Colell's
+    procedure adds ``u(k) - u(j)`` to the row of the action j it played (sampled only: ``s.drawn``). (Extragradient
+    RM+ has an iteration of its own: :func:`_extragradient_iteration`.)
     """
     algorithm, optimistic = flags.algorithm, flags.optimistic
     row = player == 0
@@ -550,6 +731,15 @@ def learn(flags, s, player, utilities, value):
             for k in range(n):
                 updated = regrets[k] + (utilities[k] - value)
                 regrets[k] = updated if updated > 0.0 else 0.0
+        return
+    if algorithm == SWAP_RM or algorithm == INTERNAL_RM:
+        for k in range(n):
+            regrets[k] += utilities[k] - value
+        conditional = s.conditional_row if row else s.conditional_col
+        if algorithm == SWAP_RM:
+            _swap_learn(conditional, s.x if row else s.y, utilities, s.scratch_row if row else s.scratch_col)
+        else:
+            _internal_learn(conditional, s.drawn[player], utilities)
         return
     if algorithm == SMOOTH_RM_PLUS:
         active = s.scratch_row if row else s.scratch_col
@@ -723,17 +913,56 @@ def _fused_row(A, B, zero_sum, i, weight, y, col_utilities, first):
 
 
 @part(**_PART)
+def payoff_vectors_and_joint(A, B, zero_sum, x, y, row_utilities, col_utilities, joint):
+    """:func:`payoff_vectors`, and the joint distribution's ``J += x (x) y``: from :data:`FUSED_FROM_COLUMNS` columns
+    on in the same loop a row (:func:`_fused_row_and_joint`), which reads each row of the matrices and of ``J`` once
+    (as a pass of its own, the joint distribution took 1.5 times an iteration's time on 64 x 64, with A, B and J no
+    longer in the first-level cache together); narrower rows as :func:`payoff_vectors` then :func:`_add_joint`."""
+    if y.shape[0] >= FUSED_FROM_COLUMNS:
+        for i in range(A.shape[0]):
+            row_utilities[i] = _fused_row_and_joint(A, B, zero_sum, i, x[i], y, col_utilities, i == 0, joint)
+        return
+    payoff_vectors(A, B, zero_sum, x, y, row_utilities, col_utilities)
+    _add_joint(joint, x, y)
+
+
+@part(**_PART, fastmath={"reassoc", "contract"})
+def _fused_row_and_joint(A, B, zero_sum, i, weight, y, col_utilities, first, joint):
+    """:func:`_fused_row` that also adds ``weight y`` to row ``i`` of the joint distribution (fused multiply-adds)."""
+    n = y.shape[0]
+    total = 0.0
+    if zero_sum:
+        if first:
+            for j in range(n):
+                payoff = A[i, j]
+                total += payoff * y[j]
+                col_utilities[j] = -(weight * payoff)
+                joint[i, j] += weight * y[j]
+        else:
+            for j in range(n):
+                payoff = A[i, j]
+                total += payoff * y[j]
+                col_utilities[j] -= weight * payoff
+                joint[i, j] += weight * y[j]
+    elif first:
+        for j in range(n):
+            total += A[i, j] * y[j]
+            col_utilities[j] = weight * B[i, j]
+            joint[i, j] += weight * y[j]
+    else:
+        for j in range(n):
+            total += A[i, j] * y[j]
+            col_utilities[j] += weight * B[i, j]
+            joint[i, j] += weight * y[j]
+    return total
+
+
+@part(**_PART)
 def _dot(a, b):
     total = 0.0
     for k in range(a.shape[0]):
         total += a[k] * b[k]
     return total
-
-
-@part(**_PART)
-def _add_external(external, utilities, value):
-    for k in range(external.shape[0]):
-        external[k] += utilities[k] - value
 
 
 @part(**_PART)
@@ -867,10 +1096,18 @@ def record_row(A, B, flags, s, iteration, record, k):
             record.regrets[k, player, j] = 0.0
     record.average_regret_1[k] = _max_positive(s.regrets_row) / elapsed
     record.average_regret_2[k] = np.nan if fixed else _max_positive(s.regrets_col) / elapsed
-    if flags.track_external:
-        record.cce_gap[k] = max(_max_positive(s.external_row), _max_positive(s.external_col)) / elapsed
+    if flags.track_joint and s.joint_total[0] > 0.0:
+        total = s.joint_total[0]
+        cce, ce, internal = correlated_gaps(A, B, s.joint, total, s.scratch_row, s.scratch_col)
+        record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = cce, ce, internal
+        for i in range(m):
+            for j in range(n):
+                record.joint[k, i, j] = s.joint[i, j] / total
     else:
-        record.cce_gap[k] = np.nan
+        record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = np.nan, np.nan, np.nan
+        for i in range(record.joint.shape[1]):  # (the row's memory is not zeroed)
+            for j in range(record.joint.shape[2]):
+                record.joint[k, i, j] = 0.0
 
 
 # -- the entry point -------------------------------------------------------------------------------
@@ -898,7 +1135,7 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
     if flags.fixed_opponent and not flags.sampled:
         row_utilities_against(A, s.y, s.fixed_row_utilities)  # the opponent never moves: A y is the same throughout
     fixed, alternating, zero_sum = flags.fixed_opponent, flags.alternating, flags.zero_sum
-    sampled, power, track = flags.sampled, flags.averaging_power, flags.track_external
+    sampled, power, track = flags.sampled, flags.averaging_power, flags.track_joint
     for t in range(first_iteration, last_iteration + 1):
         if flags.algorithm == EXTRAGRADIENT_RM_PLUS:  # (two evaluations an iteration: an iteration of its own)
             _extragradient_iteration(A, B, flags, s, t)
@@ -935,23 +1172,21 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
             row_utilities = s.row_utilities
             v1 = _dot(s.x, row_utilities)
         else:
-            payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
+            if track:
+                payoff_vectors_and_joint(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities, s.joint)
+            else:
+                payoff_vectors(A, B, zero_sum, s.x, s.y, s.row_utilities, s.col_utilities)
             row_utilities = s.row_utilities
             v1 = _dot(s.x, row_utilities)
             # x^T B y = -x^T A y in a zero-sum game: one dot product fewer on the critical path.
             v2 = -v1 if zero_sum else _dot(s.y, s.col_utilities)
+        if track:  # the joint play (x_t, y_t), or sampled (a, b); simultaneous expected play adds it above
+            if sampled:
+                s.joint[a, b] += 1.0
+            elif fixed or alternating:
+                _add_joint(s.joint, s.x, s.y)
+            s.joint_total[0] += 1.0
         learn(flags, s, 0, row_utilities, v1)
-        if track and not fixed:
-            # The CCE gap is measured against the joint play (x_t, y_t).
-            _add_external(s.external_row, row_utilities, v1)
-            if alternating:
-                if sampled:
-                    _sampled_col_utilities(A, B, zero_sum, a, s.col_utilities)
-                    v2 = s.col_utilities[b]
-                else:
-                    col_utilities_against(A, B, zero_sum, s.x, s.col_utilities)
-                    v2 = _dot(s.y, s.col_utilities)
-            _add_external(s.external_col, s.col_utilities, v2)
         if not fixed:
             if alternating:
                 # The column player answers the row player's new strategy x_{t+1} (sampled: a fresh draw from it).

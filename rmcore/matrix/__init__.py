@@ -4,12 +4,16 @@
 - :mod:`rmcore.matrix.games`: the validated, immutable game, the presets, a CSV reader;
 - :mod:`rmcore.matrix.solver`: regret matching and its contrasts (RM+, PRM+, Hedge, fictitious play, GDA), run
   incrementally;
-- :mod:`rmcore.matrix.metrics`: best-response gains of a profile and the regret bounds drawn beside a run.
+- :mod:`rmcore.matrix.metrics`: best-response gains of a profile and the regret bounds drawn beside a run;
+- :mod:`rmcore.matrix.correlated_gaps`: how far a joint distribution of play is from the correlated and the coarse
+  correlated equilibria (OpenSpiel's ``ce_dist`` and ``cce_dist``).
 
 The exact answer (the LP) is in :mod:`rmcore.exact`; the Gambit ``.nfg`` files in :mod:`rmcore.formats`.
 """
 
 from .._deprecated import getattr_for
+from .bounds import internal_regret_bound, internal_rm_inertia
+from .correlated_gaps import cce_gap, ce_gap
 from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, aligned_column_payoffs, parse_matrix_csv
 from .games import preset as preset
 from .metrics import hedge_regret_bound, regret_bound
@@ -43,6 +47,10 @@ __all__ = [
     "AVERAGINGS",
     "regret_bound",
     "hedge_regret_bound",
+    "internal_regret_bound",
+    "internal_rm_inertia",
+    "cce_gap",
+    "ce_gap",
 ]
 
 # (``rmcore.matrix`` was the solver's module: its other names keep working for one release)

@@ -23,8 +23,18 @@ Variants (constructor arguments):
   Kroer, Lee & Luo 2023; Cai, Farina, Grand-Clément, Kroer, Lee, Luo & Zheng 2023: ``R_t = Proj_Z(R_{t-1} + eta r_t)``,
   ``x_{t+1} = Proj_Z(R_t + eta r_t) / sum``, ``r_t = u_t - x_t . u_t``) and ``"exrm+"`` (extragradient RM+, Cai et al.
   2023: ``H = Proj_Z(R + eta r(R))``, ``R <- Proj_Z(R + eta r(H))``, ``r(P)`` the regrets at the strategies
-  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). Every rule also keeps the
-  cumulative regrets.
+  ``P / sum P``; an iteration plays ``H / sum H``, and its last iterate is ``R / sum R``). The learners of correlated
+  equilibria keep a regret per pair of actions: ``"swap-rm"`` (Blum & Mansour 2007, "From external to internal
+  regret", JMLR 8, over regret matching: ``Q``'s row j is ``RM(R_j)``, the strategy played its stationary distribution
+  ``x = x Q``, and ``R_j(k) += x(j) (u(k) - q_j . u)``) and ``"internal-rm"`` (Hart & Mas-Colell 2000, eq. (2.2),
+  sampled and simultaneous only: from the last action j switch to ``k`` with probability ``D(j, k)^+ / (mu (t - 1))``,
+  ``D(j, k)`` the sum of ``u(k) - u(j)`` over the iterations that played j, and stay otherwise). Every rule also keeps
+  the cumulative regrets.
+* ``joint``: keep the empirical joint distribution of play (``joint_distribution()``, ``joint_history()``) and measure
+  its CE and CCE gaps (OpenSpiel's ``ce_dist`` and ``cce_dist``, :mod:`rmcore.matrix.correlated_gaps`); by default
+  in general-sum self-play and for ``swap-rm`` and ``internal-rm``.
+* ``mu``: ``internal-rm``'s inertia, above ``2 M (m_i - 1)`` (by default the least such number,
+  :func:`rmcore.internal_rm_inertia`).
 * ``eta``: the step of Hedge, optimistic Hedge, GDA, optimistic GDA, SPRM+ and ExRM+ (default 0.1; Hedge also takes
   ``"anytime"``, ``eta_t = sqrt(8 ln(m) / t) / Delta``); the other rules refuse it.
 * ``sampling``: ``"expected"`` (full mixed strategies) or ``"sampled"`` (each player samples one
@@ -50,6 +60,10 @@ True
 >>> smooth.run(1_000)
 >>> smooth.metrics().nash_conv_current < 1e-12     # Cai et al.'s game: the last iterate reaches the equilibrium
 True
+>>> swap = MatrixSolver(preset("chicken"), algorithm="swap-rm", start=([0.7, 0.3], [0.4, 0.6]))
+>>> swap.run(2_000)
+>>> swap.joint_distribution().shape, swap.metrics().ce_gap < 0.05
+((2, 2), True)
 """
 
 from __future__ import annotations
@@ -65,10 +79,10 @@ from .._deprecated import StrategyProfile, getattr_for, warn
 from .._guard import exclusive
 from ..kernels import aligned
 from ..kernels import matrix as kernels
-from ..records import History, Metrics, PlayerValues, Policy
+from ..records import History, Metrics, PlayerValues, Policy, concat_records
 from ..solver import Solver
 from ..validation import as_strategy, choice, named_parts, seed_words
-from .bounds import hedge_regret_bound
+from .bounds import hedge_regret_bound, inertia_bound, internal_regret_bound, internal_rm_inertia
 from .games import MatrixGame
 
 __all__ = [
@@ -121,12 +135,32 @@ ALGORITHMS = {
         "Extragradient RM+ (Cai et al. 2023): two regret evaluations an iteration, a look-ahead step then the step, "
         "regrets kept in {R >= 0, sum R >= 1}; its current strategies converge."
     ),
+    "swap-rm": (
+        "Swap regret matching (Blum & Mansour 2007): one regret matcher per action, over the regrets of what was "
+        "played when that action was; play the stationary distribution of their Markov matrix. The joint play "
+        "approaches the correlated equilibria."
+    ),
+    "internal-rm": (
+        "Hart & Mas-Colell's procedure (2000), sampled: switch from the last action j to k with probability "
+        "R(j->k)+ / (mu t), stay otherwise. The joint play approaches the correlated equilibria."
+    ),
 }
 #: The rules that take a step size ``eta``, and the rules that also take the anytime schedule ``eta="anytime"``.
 STEP_ALGORITHMS = ("hedge", "optimistic-hedge", "gda", "optimistic-gda", "sprm+", "exrm+")
 #: The forms a rule is limited to, where it is (``MatrixVariant`` refuses the others): extragradient RM+ evaluates both
 #: players' regrets at one profile, twice an iteration, from the expected payoffs.
-ONLY_FORMS = {"exrm+": {"sampling": "expected", "updates": "simultaneous"}}
+ONLY_FORMS = {
+    "exrm+": {"sampling": "expected", "updates": "simultaneous"},
+    "internal-rm": {"sampling": "sampled", "updates": "simultaneous"},
+}
+#: Why a rule has only the forms ``ONLY_FORMS`` gives it.
+_ONLY_BECAUSE = {
+    "exrm+": "evaluates both players' regrets at the same profile, twice an iteration, from the expected payoffs",
+    "internal-rm": "switches from the action it played last, both players at once (Hart & Mas-Colell 2000)",
+}
+#: The rules that keep a regret per pair of actions, and whose joint play approaches the correlated equilibria: the
+#: joint distribution of play is kept for them on every game.
+CORRELATED_ALGORITHMS = ("swap-rm", "internal-rm")
 ANYTIME_ALGORITHMS = ("hedge", "optimistic-hedge")
 SAMPLINGS = {
     "expected": "Regrets against the opponent's full mixed strategy.",
@@ -156,6 +190,8 @@ _ALGORITHM_CODES = {
     "optimistic-gda": (kernels.GDA, True),
     "sprm+": (kernels.SMOOTH_RM_PLUS, True),
     "exrm+": (kernels.EXTRAGRADIENT_RM_PLUS, False),
+    "swap-rm": (kernels.SWAP_RM, False),
+    "internal-rm": (kernels.INTERNAL_RM, False),
 }
 _AVERAGING_POWERS = {"uniform": 0, "linear": 1, "quadratic": 2}
 # The rules whose state starts at the first strategy x_1 itself: GDA's iterate, and the regret state R_0 = x_1 of
@@ -219,8 +255,8 @@ class MatrixVariant:
         for field, only in ONLY_FORMS.get(self.algorithm, {}).items():
             if getattr(self, field) != only:
                 raise ValueError(
-                    f"{self.algorithm} evaluates both players' regrets at the same profile, twice an iteration, from "
-                    f"the expected payoffs: it has no {getattr(self, field)!r} form ({field} must be {only!r})"
+                    f"{self.algorithm} {_ONLY_BECAUSE[self.algorithm]}: it has no {getattr(self, field)!r} form "
+                    f"({field} must be {only!r})"
                 )
         object.__setattr__(self, "eta", step_size(self.eta, self.algorithm))
 
@@ -264,14 +300,14 @@ _VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UP
 
 
 class MatrixSolver(Solver):
-    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+)
-    in a two-player matrix game, run incrementally.
+    """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+,
+    swap RM, Hart & Mas-Colell's procedure) in a two-player matrix game, run incrementally.
 
     Parameters
     ----------
     game : MatrixGame
     algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda", \
-"sprm+", "exrm+"}
+"sprm+", "exrm+", "swap-rm", "internal-rm"}
     sampling : {"expected", "sampled"}
     updates : {"simultaneous", "alternating"}
         Ignored against a fixed opponent (only one player learns). ExRM+ is simultaneous only, and expected only
@@ -304,6 +340,15 @@ class MatrixSolver(Solver):
         The step of ``hedge``, ``optimistic-hedge``, ``gda``, ``optimistic-gda``, ``sprm+``, ``exrm+``: a finite
         number in ``(0, config.MAX_ETA]``, by default ``config.DEFAULT_ETA`` (0.1); ``"anytime"`` (Hedge only) is
         ``eta_t = sqrt(8 ln(m) / t) / Delta`` (Cesa-Bianchi & Lugosi 2006, Theorem 2.3). Other rules take none.
+    joint : bool or None
+        Keep the joint distribution of play ``sigma_T`` (the average of ``x_t (x) y_t``, or sampled the frequencies
+        of the joint actions), at the cost of an m x n add an iteration, and record its ``cce_gap``, ``ce_gap`` and
+        ``internal_regret`` in every history row. ``None`` (default): in self-play on a general-sum game, and for
+        ``swap-rm`` and ``internal-rm`` on every game. ``True`` is refused against a fixed opponent.
+    mu : float, optional
+        The inertia of ``internal-rm`` (Hart & Mas-Colell 2000): a finite number above ``2 M (m_i - 1)`` for both
+        players, ``M`` a player's largest ``|payoff|``; by default the least such number
+        (:func:`rmcore.internal_rm_inertia`). Other rules take none.
 
     Notes
     -----
@@ -337,6 +382,8 @@ class MatrixSolver(Solver):
         start=None,
         eta=None,
         history_share: float | None = config.HISTORY_SHARE,
+        joint: bool | None = None,
+        mu: float | None = None,
     ):
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
@@ -344,6 +391,10 @@ class MatrixSolver(Solver):
         self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
         m, n = game.shape
         fixed_column = fixed_opponent(game, opponent)
+        #: Whether the joint distribution of play is kept (and the CE and CCE gaps measured).
+        self.keeps_joint = keeps_joint(joint, game, algorithm, fixed_column is not None)
+        #: Hart & Mas-Colell's inertia ``mu`` (``internal-rm``), ``None`` for the other rules.
+        self.mu = inertia(mu, game, algorithm)
         #: The fixed opponent, ``{"col": (probability, ...)}`` normalised, or ``None`` in self-play.
         self.opponent = None if fixed_column is None else {"col": tuple(float(p) for p in fixed_column)}
         #: The learning player against a fixed opponent (1, the row player), ``None`` in self-play (as on a game tree).
@@ -358,10 +409,11 @@ class MatrixSolver(Solver):
             averaging_power=_AVERAGING_POWERS[averaging],
             fixed_opponent=int(fixed),
             zero_sum=int(game.is_zero_sum),
-            track_external=int(not game.is_zero_sum and not fixed),
+            track_joint=int(self.keeps_joint),
         )
         rng, self.seed = seed_words(seed)
         zeros = np.zeros
+        pairs = algorithm in CORRELATED_ALGORITHMS  # (a regret per pair of actions; the other rules get a 1 x 1 array)
         # The kernel's own writable copies (a read-only array is another type to numba: another compile), each on a
         # cache line's boundary (rmcore.kernels.ALIGNMENT says why).
         self._payoffs = (aligned(game.row_payoffs), aligned(game.col_payoffs))
@@ -374,11 +426,14 @@ class MatrixSolver(Solver):
             scores_col=zeros(n),
             strategy_sums_row=zeros(m),
             strategy_sums_col=zeros(n),
-            external_row=zeros(m),
-            external_col=zeros(n),
+            joint=zeros((m, n) if self.keeps_joint else (1, 1)),
+            joint_total=zeros(1),
+            conditional_row=zeros((m, m) if pairs else (1, 1)),
+            conditional_col=zeros((n, n) if pairs else (1, 1)),
             weight_sum=zeros(1),
             rng=rng,
             steps=self._steps(),
+            inertia=np.array([self.mu or 0.0]),
             log_start_row=zeros(m),
             log_start_col=zeros(n),
             start_row=np.full(m, 1.0 / m),
@@ -393,6 +448,8 @@ class MatrixSolver(Solver):
             fixed_row_utilities=zeros(m),
             scratch_row=zeros(m),
             scratch_col=zeros(n),
+            markov_row=zeros((m, m) if pairs else (1, 1)),
+            markov_col=zeros((n, n) if pairs else (1, 1)),
             drawn=np.full(3, -1, dtype=np.int64),
         )
         self._state = kernels.MatrixState(*(aligned(field) for field in fields))
@@ -406,13 +463,18 @@ class MatrixSolver(Solver):
             if not fixed:
                 column = (state.regrets_col, state.log_start_col, state.start_col, state.scores_col)
                 players.append((self.start[1], *column))
-            for (x0, regrets, log_start, first, scores), delta in zip(players, game.payoff_range):
-                if code in (kernels.RM, kernels.RM_PLUS):
+            conditionals = (state.conditional_row, state.conditional_col)
+            for (x0, regrets, log_start, first, scores), delta, conditional in zip(
+                players, game.payoff_range, conditionals
+            ):
+                if code == kernels.SWAP_RM:
+                    conditional[:] = delta * x0  # every action's matcher starts at R_0 = Delta x_0: Q's rows and pi x_0
+                elif code in (kernels.RM, kernels.RM_PLUS):
                     regrets[:] = delta * x0  # one iteration's worth of regret: RM(R_0) = x_0
                 elif code == kernels.HEDGE:
                     with np.errstate(divide="ignore"):
                         log_start[:] = np.log(x0)  # the start as Hedge's prior: x_1 = x_0 (-inf where it is 0)
-                elif code == kernels.FICTITIOUS_PLAY:
+                elif code in (kernels.FICTITIOUS_PLAY, kernels.INTERNAL_RM):
                     first[:] = x0
                 else:
                     scores[:] = x0
@@ -459,13 +521,15 @@ class MatrixSolver(Solver):
         the wider player, ``6 max(m, n)``. A count, not a time: it sizes what runs as plain Python while the kernels
         compile; the stride is priced by measuring (:func:`rmcore.solver.measured_row_cost`)."""
         m, n = self.game.shape
-        return 4 * m * n + 2 * (m + n) + 6 * max(m, n)
+        # (with the joint distribution: its CE and CCE gaps, a pass of m + n multiply-adds over each of its cells)
+        correlated = m * n * (m + n + 1) if self.keeps_joint else 0
+        return 4 * m * n + 2 * (m + n) + 6 * max(m, n) + correlated
 
     def _cost_key(self) -> tuple:
-        return ("matrix", tuple(self._flags), self.game.shape, self.row_bytes())
+        return ("matrix", tuple(self._flags), self.keeps_joint, self.game.shape, self.row_bytes())
 
     def _empty_record(self, rows: int) -> kernels.MatrixRecord:
-        return kernels.empty_matrix_record(rows, *self.game.shape)
+        return kernels.empty_matrix_record(rows, *self.game.shape, joint=self.keeps_joint)
 
     def _twin_exact(self) -> bool:
         # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns)
@@ -518,6 +582,33 @@ class MatrixSolver(Solver):
         state = self._state
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
+    @exclusive
+    def joint_history(self) -> JointHistory:
+        """The joint distribution of play at every row of :meth:`history` (its checkpoints and the iteration now):
+        ``joint[k]`` is :meth:`joint_distribution` after ``iterations[k]`` iterations (copies)."""
+        self._check_joint()
+        record = self._record
+        if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
+            record = concat_records(record, self._snapshot())
+        return JointHistory(record.iteration.copy(), record.joint.copy())
+
+    def _check_joint(self) -> None:
+        if not self.keeps_joint:
+            raise ValueError(
+                "this run does not keep the joint distribution of play: create the solver with joint=True (it is kept "
+                "by default in general-sum self-play and for swap-rm and internal-rm)"
+            )
+
+    @exclusive
+    def conditional_regrets(self) -> PlayerValues:
+        """Copies of each player's regrets per pair of actions (``swap-rm`` and ``internal-rm``; ``None`` for the
+        other rules): swap RM's ``R_j(k)``, row j the regrets of action j's regret matcher, and Hart & Mas-Colell's
+        ``D(j, k)``, the sum over the iterations that played j of ``u(k) - u(j)``."""
+        if self.variant.algorithm not in CORRELATED_ALGORITHMS:
+            return PlayerValues(None, None)
+        state = self._state
+        return PlayerValues(state.conditional_row.copy(), state.conditional_col.copy())
+
     def last_sampled_actions(self) -> tuple[int, int, int] | None:
         """The actions the last sampled iteration drew, as indices: ``(a, b, a')``, or None in expected mode.
 
@@ -559,7 +650,41 @@ class MatrixSolver(Solver):
             "regret_bound_1": self._regret_bound(delta_row, m, elapsed),
             "regret_bound_2": fixed * self._regret_bound(delta_col, n, elapsed),
             "cce_gap": record.cce_gap,
+            "ce_gap": record.ce_gap,
+            "internal_regret": record.internal_regret,
+            "internal_regret_bound": self._internal_bound(elapsed),
         }
+
+    def _internal_bound(self, elapsed: np.ndarray) -> np.ndarray:
+        """The bound drawn beside ``internal_regret`` (the larger player's): swap RM's ``Delta m / sqrt(T)``
+        (:func:`rmcore.internal_regret_bound`) where the joint play is kept; NaN for the other rules (Hart &
+        Mas-Colell's procedure converges without a rate of this form)."""
+        if self.variant.algorithm != "swap-rm" or not self.keeps_joint:
+            return np.full_like(elapsed, np.nan)
+        return np.maximum(
+            *(
+                internal_regret_bound(delta, actions, elapsed)
+                for delta, actions in zip(self.game.payoff_range, self.game.shape)
+            )
+        )
+
+    @exclusive
+    def joint_distribution(self) -> np.ndarray:
+        """The empirical joint distribution of play ``sigma_T``, an m x n array summing to 1 (a copy).
+
+        Expected play: the average of the product profiles, ``sigma_T = (1/T) sum_t x_t (x) y_t`` (OpenSpiel's uniform
+        correlation device over the iterates); sampled play: the frequency of each joint action ``(a_t, b_t)``.
+        Whatever the averaging, every iteration weighs 1: it is the play, not the average strategy. Kept where
+        ``keeps_joint`` (the ``joint`` argument: by default in general-sum self-play and for ``swap-rm`` and
+        ``internal-rm``), at the cost of an m x n add an iteration.
+        """
+        self._check_joint()
+        state = self._state
+        if state.joint_total[0] <= 0.0:
+            raise ValueError(
+                "the joint distribution of play is defined after the first iteration: run the solver first"
+            )
+        return state.joint / state.joint_total[0]
 
     def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
         """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
@@ -575,6 +700,43 @@ class MatrixSolver(Solver):
     def __repr__(self) -> str:
         opponent = "self-play" if self.opponent is None else "fixed opponent"
         return f"<MatrixSolver {self.game!r} {self.variant.label} {opponent} at iteration {self._iteration}>"
+
+
+def keeps_joint(joint, game: MatrixGame, algorithm: str, fixed: bool) -> bool:
+    """Whether a run keeps the joint distribution of play: ``joint`` (True, False, or None for the default: in
+    self-play on a general-sum game, and for the learners of correlated equilibria on every game), validated."""
+    if joint is not None and not isinstance(joint, (bool, np.bool_)):
+        raise ValueError(f"joint must be True, False or None (kept where it is measured), got {joint!r}")
+    if joint is None:
+        return not fixed and (not game.is_zero_sum or algorithm in CORRELATED_ALGORITHMS)
+    if joint and fixed:
+        raise ValueError(
+            "joint=True asks for the joint distribution of both players' learning; against a fixed opponent only the "
+            "row player learns (leave joint unset)"
+        )
+    return bool(joint)
+
+
+def inertia(mu, game: MatrixGame, algorithm: str) -> float | None:
+    """A validated inertia ``mu`` of Hart & Mas-Colell's procedure: above ``2 M (m_i - 1)``
+    (:func:`rmcore.internal_rm_inertia`, its default); ``None`` for the other rules, which refuse one."""
+    if algorithm != "internal-rm":
+        if mu is not None:
+            raise ValueError(
+                f"mu is the inertia of internal-rm (Hart & Mas-Colell's procedure); {algorithm!r} takes none"
+            )
+        return None
+    if mu is None:
+        return internal_rm_inertia(game)
+    if isinstance(mu, bool) or not isinstance(mu, (int, float, np.integer, np.floating)) or not math.isfinite(mu):
+        raise ValueError(f"mu must be a finite number, got {mu!r}")
+    bound = inertia_bound(game)
+    if not float(mu) > bound:
+        raise ValueError(
+            f"mu must exceed 2 M (m - 1) = {bound:g} on this game, M its largest |payoff| and m a player's actions "
+            f"(Hart & Mas-Colell 2000: then staying keeps a positive probability); got {mu!r}"
+        )
+    return float(mu)
 
 
 def fixed_opponent(game: MatrixGame, opponent) -> np.ndarray | None:
@@ -608,6 +770,13 @@ def initial_strategies(game: MatrixGame, start) -> PlayerValues:
     )
 
 
+class JointHistory(NamedTuple):
+    """The joint distribution of play at a run's history rows (:meth:`MatrixSolver.joint_history`)."""
+
+    iterations: np.ndarray  # [k] int64, as History.iterations
+    joint: np.ndarray  # [k, m, n]: sigma after each of those iterations, rows the row player's actions
+
+
 class Profile(NamedTuple):
     """A strategy profile ``(x, y)`` as the matrix kernel measures it (:func:`profile_of`)."""
 
@@ -623,7 +792,7 @@ def profile_of(game: MatrixGame, x: np.ndarray, y: np.ndarray) -> Profile:
     sums ``x`` and ``y`` over a weight of 1, which the kernel divides exactly) is measured as a checkpoint. So
     :func:`rmcore.nash_conv` of a solver's ``average_policy()`` is its ``metrics().nash_conv`` to the last bit: the same
     sums in the same order (a second route, numpy's matrix product, rounds differently from 3 x 3 up)."""
-    solver = MatrixSolver(game, max_points=0, history_share=None)
+    solver = MatrixSolver(game, max_points=0, history_share=None, joint=False)
     state = solver._state
     state.strategy_sums_row[:] = x
     state.strategy_sums_col[:] = y

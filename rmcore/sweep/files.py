@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 FORMAT = "rmcore-sweep/1"
 METADATA_KEY = b"rmcore-sweep"
 #: The version of a result table's columns, in the metadata under ``"schema"`` (a file without one is of schema 1).
-#: Schema 2: every history's metric columns, the same in both families (``rmcore.solver.METRIC_COLUMNS``). Schema 1: a
-#: game tree's file held ``exploitability`` and ``exploitability_current`` (half of ``nash_conv`` and
-#: ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and ``nash_conv_current``.
-#: :func:`read_results` reads both.
-SCHEMA = 2
+#: Schema 3: every history's metric columns, the same in both families (``rmcore.solver.METRIC_COLUMNS``), among them
+#: ``ce_gap``, ``internal_regret`` and ``internal_regret_bound``, and ``cce_gap`` as the sum over the players of the
+#: joint distribution's gaps. Schema 2: the same without those three, and ``cce_gap`` the larger player's average
+#: external regret. Schema 1: a game tree's file held ``exploitability`` and ``exploitability_current`` (half of
+#: ``nash_conv`` and ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and
+#: ``nash_conv_current``. :func:`read_results` reads all three.
+SCHEMA = 3
 
 
 class CellResult(NamedTuple):
