@@ -28,8 +28,9 @@ with (
     with settings_column:
         opponent = settings.opponent_section(st.session_state.game)
         primary = settings.algorithm_section()
+        mu = settings.inertia_section(st.session_state.game, primary)
         start = settings.start_section(st.session_state.game)
-        chosen = settings.race_section(primary, opponent, start)
+        chosen = settings.race_section(primary, opponent, start, mu)
         display = settings.display_options(chosen)
 game = st.session_state.game
 display = display._replace(lesson=lesson.RULES_LESSON.words(game, chosen) or last_iterate.LESSON.words(game, chosen))

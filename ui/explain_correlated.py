@@ -40,3 +40,19 @@ def closest_panel(coarse: bool, distance: float) -> str:
     """The second heatmap's title: which set's closest point, and how far it is (L1: the sum of the differences)."""
     kind = "CCE" if coarse else "CE"
     return f"the closest {kind} (L1 distance {distance:.3g})"
+
+
+#: internal-rm's inertia widget: a multiple of the least the paper allows.
+MU_LABEL = "Inertia μ (× the least allowed)"
+MU_HELP = (
+    "Hart & Mas-Colell's procedure switches from the last action j to k with probability R(j→k)⁺ / (μ t) and stays "
+    "otherwise. μ must exceed 2 M (m − 1), M the largest |payoff| and m a player's number of actions, so that staying "
+    "keeps a positive probability. A larger μ stays more often: play moves more slowly, and converges more slowly."
+)
+
+
+def mu_now(mu: float, least: float, bound: float) -> str:
+    """The inertia in use, beside the least the paper allows on this game."""
+    if mu == least:
+        return f"μ = {mu:.4g}: the least allowed on this game (just above 2 M (m − 1) = {bound:g})."
+    return f"μ = {mu:.4g}, {mu / least:g} × the least allowed on this game (just above 2 M (m − 1) = {bound:g})."
