@@ -35,7 +35,7 @@ def test_internal_rm_starts_at_the_least_inertia_and_other_rules_show_no_inertia
 
 def test_a_race_gives_its_inertia_to_internal_rm_alone_and_refuses_one_without_it():
     game = rmcore.preset("shapley")
-    race = rmcore.Race(game, ["internal-rm", "rm"], seeds=1, mu=10.0)
+    race = rmcore.Race(game, ["internal-rm/sampled", "rm"], seeds=1, mu=10.0)
     assert [solver.mu for solver in race.solvers] == [10.0, None]
     assert race.fresh().solvers[0].mu == 10.0
     with pytest.raises(ValueError, match="no variant here is one"):
