@@ -1,10 +1,14 @@
 """The matrix page's correlated-equilibrium parts in streamlit's AppTest: the learners of correlated equilibria and
 internal-rm's inertia, chosen on the page and carried by a link."""
 
+import numpy as np
 import pytest
 
 import rmcore
+from tests.live_charts import live_charts
 from tests.visits import opened, run_to_reached
+from ui import explain_correlated as words
+from ui.matrix import correlated_figure
 
 
 def test_a_link_runs_internal_rm_with_its_inertia_as_a_multiple_of_the_least_allowed():
@@ -40,3 +44,68 @@ def test_a_race_gives_its_inertia_to_internal_rm_alone_and_refuses_one_without_i
     assert race.fresh().solvers[0].mu == 10.0
     with pytest.raises(ValueError, match="no variant here is one"):
         rmcore.Race(game, ["rm"], mu=10.0)
+
+
+def correlated_chart(app) -> dict | None:
+    found = [
+        chart for chart in live_charts(app) if chart["figure"]["layout"].get("title", {}).get("text", "") in TITLES
+    ]
+    return found[0] if found else None
+
+
+TITLES = (words.TETRAHEDRON_TITLE, words.HEATMAPS_TITLE)
+
+
+def convergence_curves(app) -> set[str]:
+    """The names of the convergence chart's curves (empty when it is not drawn)."""
+    return {
+        trace.get("name")
+        for chart in live_charts(app)
+        if str(chart["figure"]["layout"].get("title", {}).get("text", "")).startswith("Convergence")
+        for trace in chart["figure"]["data"]
+    }
+
+
+def test_a_2x2_general_sum_game_draws_the_tetrahedron_with_the_joint_plays_trail_up_to_the_iteration_shown():
+    app = run_to_reached(opened({"preset": "Chicken", "run_to": "200"}), "matrix")
+    chart = correlated_chart(app)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
+    trail = next(t for t in chart["figure"]["data"] if t.get("name") == words.TRAIL)
+    solver = app.session_state.matrix_live.primary
+    now = correlated_figure.tetrahedron_point(solver.joint_distribution())
+    assert [trail["x"][-1], trail["y"][-1], trail["z"][-1]] == pytest.approx(now.tolist(), abs=1e-9)
+    assert chart["figure"]["layout"]["scene"]["uirevision"] == "keep"
+    text = " ".join(m.value for m in app.markdown)
+    assert "Correlated equilibria" in text and "Total payoff" in text
+    curves = convergence_curves(app)
+    assert {words.CE_GAP, words.CCE_GAP} <= curves
+
+
+def test_a_larger_game_draws_the_joint_play_beside_its_closest_ce_and_swap_rm_its_internal_regret():
+    app = run_to_reached(opened({"preset": "Shapley's game", "algorithm": "swap-rm", "run_to": "300"}), "matrix")
+    app.run()  # (a paused page waits for the closest CE of the iteration it shows)
+    chart = correlated_chart(app)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.HEATMAPS_TITLE
+    solver = app.session_state.matrix_live.primary
+    np.testing.assert_allclose(chart["figure"]["data"][0]["z"], solver.joint_distribution(), atol=1e-12)
+    closest = app.session_state.correlated_closest
+    assert closest.iteration == 300 and closest.found.distance == pytest.approx(
+        rmcore.closest_correlated_equilibrium(solver.game, solver.joint_distribution()).distance, abs=1e-7
+    )
+    low, high = rmcore.welfare_range(solver.game)
+    assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
+    curves = convergence_curves(app)
+    assert {words.CE_GAP, words.CCE_GAP, words.INTERNAL_REGRET, words.INTERNAL_BOUND} <= curves
+
+
+@pytest.mark.parametrize("params", [{"run_to": "50"}, {"preset": "Chicken", "opponent_mode": "Fixed mixed strategy"}])
+def test_zero_sum_games_and_a_fixed_opponent_show_no_correlated_part(params):
+    app = opened({**params})
+    if "run_to" not in params:
+        app.button(key="matrix_step_10").click().run()
+    else:
+        run_to_reached(app, "matrix")
+    assert not app.exception and correlated_chart(app) is None
+    assert "Correlated equilibria" not in " ".join(m.value for m in app.markdown)
+    curves = convergence_curves(app)
+    assert curves and not curves & {words.CE_GAP, words.CCE_GAP}

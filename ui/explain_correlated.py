@@ -56,3 +56,70 @@ def mu_now(mu: float, least: float, bound: float) -> str:
     if mu == least:
         return f"μ = {mu:.4g}: the least allowed on this game (just above 2 M (m − 1) = {bound:g})."
     return f"μ = {mu:.4g}, {mu / least:g} × the least allowed on this game (just above 2 M (m − 1) = {bound:g})."
+
+
+#: The live panel's part on correlated equilibria (ui/matrix/correlated.py).
+PANEL_HEADING = "#### Correlated equilibria: where the joint play goes"
+TETRAHEDRON_CAPTION = (
+    "Every point of the tetrahedron is a joint distribution over the four joint actions; its corners are the pure "
+    "joint actions. The green solid is the set of correlated equilibria (in a 2x2 game the coarse set is the same); "
+    "the pale saddle holds the distributions of independent play x ⊗ y, the Nash equilibria on it. The blue trail is "
+    "σ_t, the empirical joint distribution of play up to the iteration shown: Hart & Mas-Colell's theorem is that "
+    "swap-regret learners bring it into the CE set. Drag to rotate; the view stays as you leave it."
+)
+
+
+def heatmaps_caption(iteration: int | None, shown: int, running: bool, computing: bool) -> str:
+    """The heatmaps' caption: what each panel is, and of which iteration the closest CE is."""
+    words = (
+        "Left: σ_t, the empirical joint distribution of play at the iteration shown. Right: the correlated "
+        "equilibrium closest to it in L1 distance, found by a linear program."
+    )
+    if iteration is None:
+        return f"{words} The program is running; the closest CE appears when it is done."
+    if iteration != shown:
+        when = "every few seconds while the run runs" if running else "when the page is paused"
+        words += f" The closest CE is of iteration {iteration:,} (computed {when}{', now again' if computing else ''})."
+    return words
+
+
+def closest_failed(error: str) -> str:
+    """Why the closest CE is not drawn."""
+    return f"The closest correlated equilibrium could not be computed: {error}"
+
+
+def welfare_line(learner: float, ce: tuple[float, float] | None, cce: tuple[float, float] | None) -> str:
+    """The learner's total payoff beside the range of total payoff over the CE and the CCE sets (Markdown)."""
+    line = f"Total payoff u₁ + u₂ of the joint play σ_t: **{learner:.4g}**"
+    if ce is None:
+        return line + "; the ranges over the CE and CCE sets are being computed."
+    return (
+        line + f"; over the correlated equilibria it ranges from **{ce[0]:.4g}** to **{ce[1]:.4g}**, over the coarse "
+        f"correlated equilibria from **{cce[0]:.4g}** to **{cce[1]:.4g}**."
+    )
+
+
+def welfare_failed(error: BaseException) -> str:
+    return f"The welfare ranges over the CE and CCE sets could not be computed: {error}"
+
+
+#: The convergence chart's correlated curves.
+CE_GAP = "CE gap of the joint play σ_t"
+CCE_GAP = "CCE gap of the joint play σ_t"
+INTERNAL_REGRET = "largest internal regret per iteration"
+INTERNAL_BOUND = "internal-regret bound"
+CONVERGENCE_WORDS = (
+    "The CE and CCE gaps measure the joint distribution of play σ_t, not the marginals: the sum over players of what "
+    "the best switch (CE: per recommended action; CCE: one action for all) would gain against σ_t. Regret matching "
+    "drives the CCE gap to zero; swap RM and Hart & Mas-Colell's procedure drive the CE gap to zero too, while "
+    "nash_conv of the marginals need not fall."
+)
+
+
+def too_large(shape: tuple[int, int], cells: int) -> str:
+    """Why a game's joint play is not set beside a CE."""
+    return (
+        f"This game has {shape[0] * shape[1]:,} joint actions: the correlated-equilibrium programs take games of at "
+        f"most {cells:,}, so the joint play is not set beside a CE here (its CE and CCE gaps are on the convergence "
+        "chart)."
+    )

@@ -1,0 +1,86 @@
+"""The live panel's part on correlated equilibria: where a general-sum self-play run's joint distribution of play
+``sigma_t`` goes, drawn against the CE set.
+
+A 2x2 game's joint distributions fill a tetrahedron (:func:`ui.matrix.correlated_figure.tetrahedron_figure`): the
+learner's trail of ``sigma_t``, up to the iteration shown, moves through it live. A larger game's ``sigma_t`` is drawn
+as a heatmap beside the CE closest to it (:func:`~ui.matrix.correlated_figure.joint_heatmaps_figure`), whose linear
+program runs on the server's solver thread at most every few seconds of a running page
+(:func:`ui.matrix.state.closest_equilibrium`), so that no update waits for it. Under either, the joint play's total
+payoff beside its range over the CE and the CCE sets (computed once per game on the server).
+
+Zero-sum games (where the CE set's marginals are the game's equilibria) and a fixed opponent (no joint learning) show
+none of it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import streamlit as st
+
+import rmcore
+
+from .. import explain_correlated as words
+from ..escape import markdown as escape
+from ..live_chart import live_chart
+from . import correlated_figure
+from . import state as matrix_state
+
+#: Height of the tetrahedron on the page: room for its legend under it, beside nothing.
+TETRAHEDRON_HEIGHT = 560
+
+
+def applies(solver: rmcore.MatrixSolver) -> bool:
+    """Whether the panel draws this part: a general-sum game in self-play, the joint distribution of play kept."""
+    return solver.is_self_play and not solver.game.is_zero_sum and solver.keeps_joint
+
+
+def joint_trail(solver: rmcore.MatrixSolver, iteration: int) -> np.ndarray:
+    """``sigma_t`` at every history row of ``solver`` up to ``iteration`` (the replay's, or the live end), in order:
+    ``[k, m, n]``, the last the joint play at the last kept row at or before ``iteration``."""
+    kept = solver.joint_history()
+    upto = kept.iterations <= iteration
+    return kept.joint[upto] if upto.any() else kept.joint[:1]
+
+
+def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict) -> None:
+    """The part, for the run ``solver`` at ``iteration`` (a history row's), if it applies (:func:`applies`)."""
+    if not applies(solver):
+        return
+    game = solver.game
+    trail = joint_trail(solver, iteration)
+    now = trail[-1]
+    st.markdown(words.PANEL_HEADING)
+    if game.shape == (2, 2):
+        figure = correlated_figure.tetrahedron_figure(game, trail, height=TETRAHEDRON_HEIGHT)
+        live_chart(figure, key="chart_correlated", caption=words.TETRAHEDRON_CAPTION, **look)
+    elif game.shape[0] * game.shape[1] <= rmcore.correlated.MAX_CELLS:
+        closest = matrix_state.closest_equilibrium(game, now, iteration, running)
+        if closest.found is not None:
+            figure = correlated_figure.joint_heatmaps_figure(now, closest.found, game)
+            caption = words.heatmaps_caption(closest.iteration, iteration, running, closest.pending is not None)
+            live_chart(figure, key="chart_correlated", caption=caption, **look)
+        elif closest.error is not None:
+            st.caption(escape(words.closest_failed(closest.error)))
+        else:
+            st.caption(words.heatmaps_caption(None, iteration, running, True))
+    else:
+        st.caption(words.too_large(game.shape, rmcore.correlated.MAX_CELLS))
+    _welfare(game, now)
+
+
+def _welfare(game: rmcore.MatrixGame, joint: np.ndarray) -> None:
+    """The joint play's total payoff beside the ranges over the CE and CCE sets."""
+    learner = float(((game.row_payoffs + game.col_payoffs) * joint).sum())
+    if game.shape[0] * game.shape[1] > rmcore.correlated.MAX_CELLS:
+        st.markdown(words.welfare_line(learner, None, None).split(";")[0] + ".")
+        return
+    ranges = matrix_state.welfare_ranges(game)
+    if ranges is None:
+        failed = matrix_state.welfare_ranges_failed(game)
+        if failed is not None:
+            st.markdown(words.welfare_line(learner, None, None).split(";")[0] + ".")
+            st.caption(escape(words.welfare_failed(failed)))
+            return
+        st.markdown(words.welfare_line(learner, None, None))
+        return
+    st.markdown(words.welfare_line(learner, *ranges))
