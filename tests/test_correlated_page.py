@@ -109,3 +109,48 @@ def test_zero_sum_games_and_a_fixed_opponent_show_no_correlated_part(params):
     assert "Correlated equilibria" not in " ".join(m.value for m in app.markdown)
     curves = convergence_curves(app)
     assert curves and not curves & {words.CE_GAP, words.CCE_GAP}
+
+
+def test_the_lesson_races_the_three_learners_on_shapleys_game_and_its_link_reopens_it():
+    from ui.matrix import correlated_lesson
+
+    app = opened({})
+    app.button(key="correlated_lesson").click().run()
+    assert not app.exception
+    live = app.session_state.matrix_live
+    assert live.race.variants == correlated_lesson.LEARNERS and live.race.runs == 3
+    assert live.race.start == rmcore.preset("shapley").start
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    assert words.LESSON_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
+    race = correlated_chart_named(app, words.GAPS_RACE_TITLE)
+    assert race is not None and len(race["figure"]["data"]) == 6  # a CE and a CCE gap per learner
+    # The share link: the bound widgets write the address; opened afresh it is the lesson again.
+    reopened = opened({key: value for key, value in app.query_params.items()})
+    assert reopened.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS
+    assert reopened.session_state.matrix_live.race.start == rmcore.preset("shapley").start
+
+
+def correlated_chart_named(app, title: str) -> dict | None:
+    found = [chart for chart in live_charts(app) if chart["figure"]["layout"].get("title", {}).get("text") == title]
+    return found[0] if found else None
+
+
+def test_the_lessons_numbers_are_the_librarys():
+    """The words' numbers (ui.explain_correlated.LESSON_WORDS) from the lesson's learners, start and seed."""
+    game = rmcore.preset("shapley")
+    measured = {}
+    for variant in ("rm", "swap-rm", "internal-rm/sampled"):
+        solver = rmcore.MatrixVariant.parse(variant).solver(game, start=game.start, seed=0, history_share=None)
+        solver.run(1_000)
+        at_1000 = solver.metrics()
+        solver.run(9_000)
+        measured[variant] = (at_1000, solver.metrics())
+    rm_1000, rm = measured["rm"]
+    assert round(rm_1000.cce_gap, 3) == 0.009 and round(rm.cce_gap, 3) == 0.001
+    assert round(rm.ce_gap, 1) == 0.3 and round(rm.nash_conv, 2) == 0.28
+    assert measured["swap-rm"][1].ce_gap < 0.01
+    assert round(measured["internal-rm/sampled"][1].ce_gap, 1) == 0.1
+    slow = rmcore.MatrixVariant("internal-rm", "sampled").solver(game, start=game.start, seed=0, history_share=None)
+    slow.run(100_000)
+    assert round(slow.metrics().ce_gap, 2) == 0.05

@@ -123,3 +123,32 @@ def too_large(shape: tuple[int, int], cells: int) -> str:
         f"most {cells:,}, so the joint play is not set beside a CE here (its CE and CCE gaps are on the convergence "
         "chart)."
     )
+
+
+#: The race's chart of the joint play's gaps, one learner a colour.
+GAPS_RACE_TITLE = "Distance of each learner's joint play from the CE set (solid) and the CCE set (dotted), log-log"
+GAPS_AXIS = "gap (payoff units, summed over players)"
+GAPS_RACE_CAPTION = (
+    "Each learner's CE gap (solid) and CCE gap (dotted) of its empirical joint distribution of play σ_t: what the best "
+    "switch would gain against σ_t, per recommended action (CE) or one action for all (CCE), summed over players. A "
+    "sampled learner's curve is its first seed's. A gap at 0 leaves the log axis."
+)
+
+
+#: The lesson's button (ui/matrix/correlated_lesson.py).
+LESSON_TITLE = "Lesson: correlated equilibria"
+LESSON_HELP = (
+    "Shapley's game from a start away from its equilibrium: regret matching races swap RM and Hart & Mas-Colell's "
+    "procedure, and each learner's joint play is measured against the correlated equilibria (CE) and the coarse "
+    "ones (CCE)."
+)
+#: What the class sees; the numbers are the library's, from the lesson's start, seed 0 (tests hold the words to them).
+LESSON_WORDS = (
+    "What to watch: regret matching's joint play enters the coarse set, its CCE gap falling like 1/T (about 0.009 "
+    "after 1,000 iterations, 0.001 after 10,000), while its CE gap stays near 0.3: its players would still gain by "
+    "switching on their recommendations. Swap RM's CE gap falls to zero (below 0.01 after 10,000), and Hart & "
+    "Mas-Colell's sampled procedure follows more slowly (about 0.1 after 10,000, 0.05 after 100,000: its inertia "
+    "holds it back). Regret matching's marginals keep cycling around the equilibrium: their nash_conv stays near 0.28 "
+    "while its joint play converges. The joint distribution, not the marginals, is what regret matching's theorem is "
+    "about."
+)

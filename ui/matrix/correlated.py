@@ -42,14 +42,24 @@ def joint_trail(solver: rmcore.MatrixSolver, iteration: int) -> np.ndarray:
     return kept.joint[upto] if upto.any() else kept.joint[:1]
 
 
-def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict) -> None:
-    """The part, for the run ``solver`` at ``iteration`` (a history row's), if it applies (:func:`applies`)."""
+def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict, race=None) -> None:
+    """The part, for the run ``solver`` at ``iteration`` (a history row's), if it applies (:func:`applies`); in a race
+    (``race``: each variant's first run's history, and the variants), every learner's CE and CCE gaps first."""
     if not applies(solver):
         return
     game = solver.game
     trail = joint_trail(solver, iteration)
     now = trail[-1]
     st.markdown(words.PANEL_HEADING)
+    if race is not None:
+        histories, variants = race
+        shown = [
+            (h, v.label) for h, v in zip(histories, variants) if len(h.iterations) and h.iterations[0] <= iteration
+        ]
+        figure = correlated_figure.gaps_race_figure(
+            [h.rows(np.flatnonzero(h.iterations <= iteration)) for h, _ in shown], [name for _, name in shown]
+        )
+        live_chart(figure, key="chart_correlated_race", caption=words.GAPS_RACE_CAPTION, **look)
     if game.shape == (2, 2):
         figure = correlated_figure.tetrahedron_figure(game, trail, height=TETRAHEDRON_HEIGHT)
         live_chart(figure, key="chart_correlated", caption=words.TETRAHEDRON_CAPTION, **look)

@@ -115,7 +115,8 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
         live_chart(mark(figure), key="chart_convergence", caption=words, **look)
 
     _lay_out(run.is_race, simplex, convergence, regrets)
-    correlated.draw(solver, int(history.iterations[row]), running and shown_at is None, look)
+    firsts = ([charted(runs[0]) for runs in frame.histories], run.race.variants) if run.is_race else None
+    correlated.draw(solver, int(history.iterations[row]), running and shown_at is None, look, firsts)
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
