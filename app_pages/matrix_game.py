@@ -22,7 +22,7 @@ with (
         lesson.RULES_LESSON.button()
         last_iterate.LESSON.button()
         field_lessons.buttons()
-        correlated_lesson.button()
+        correlated_lesson.buttons()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
         settings.game_section()

@@ -115,14 +115,14 @@ def test_the_lesson_races_the_three_learners_on_shapleys_game_and_its_link_reope
     from ui.matrix import correlated_lesson
 
     app = opened({})
-    app.button(key="correlated_lesson").click().run()
+    app.button(key="correlated_lesson_shapley").click().run()
     assert not app.exception
     live = app.session_state.matrix_live
     assert live.race.variants == correlated_lesson.LEARNERS and live.race.runs == 3
     assert live.race.start == rmcore.preset("shapley").start
     app.button(key="matrix_step_100").click().run()
     assert not app.exception
-    assert words.LESSON_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
+    assert words.SHAPLEY_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
     race = correlated_chart_named(app, words.GAPS_RACE_TITLE)
     assert race is not None and len(race["figure"]["data"]) == 6  # a CE and a CCE gap per learner
     # The share link: the bound widgets write the address; opened afresh it is the lesson again.
@@ -137,7 +137,7 @@ def correlated_chart_named(app, title: str) -> dict | None:
 
 
 def test_the_lessons_numbers_are_the_librarys():
-    """The words' numbers (ui.explain_correlated.LESSON_WORDS) from the lesson's learners, start and seed."""
+    """The words' numbers (ui.explain_correlated.SHAPLEY_WORDS) from the lesson's learners, start and seed."""
     game = rmcore.preset("shapley")
     measured = {}
     for variant in ("rm", "swap-rm", "internal-rm/sampled"):
@@ -154,3 +154,38 @@ def test_the_lessons_numbers_are_the_librarys():
     slow = rmcore.MatrixVariant("internal-rm", "sampled").solver(game, start=game.start, seed=0, history_share=None)
     slow.run(100_000)
     assert round(slow.metrics().ce_gap, 2) == 0.05
+
+
+def test_the_chicken_lesson_ends_its_learners_at_the_points_its_words_name():
+    """CHICKEN_WORDS: from the uniform start, rm and swap-rm at the mixed equilibrium's product, sampled internal-rm
+    (seed 0) at (Swerve, Dare); every CE gap about 0.0003 after 10,000; the traffic light and the best CE elsewhere."""
+    game = rmcore.preset("aumann-chicken")
+    product = np.outer([2 / 3, 1 / 3], [2 / 3, 1 / 3])
+    ends = {}
+    for variant in ("rm", "swap-rm", "internal-rm/sampled"):
+        solver = rmcore.MatrixVariant.parse(variant).solver(game, seed=0, history_share=None)
+        solver.run(10_000)
+        assert round(solver.metrics().ce_gap, 4) <= 0.0003
+        ends[variant] = solver.joint_distribution()
+    np.testing.assert_allclose(ends["rm"], product, atol=2e-3)
+    np.testing.assert_allclose(ends["swap-rm"], product, atol=2e-3)
+    np.testing.assert_allclose(ends["internal-rm/sampled"], [[0, 1], [0, 0]], atol=2e-3)
+    best = rmcore.correlated_equilibrium(game)
+    np.testing.assert_allclose(best.joint, [[0.5, 0.25], [0.25, 0]], atol=1e-9)
+    assert rmcore.ce_gap(game, np.array([[1, 1], [1, 0]]) / 3) < 1e-12  # the traffic light is a CE
+
+
+def test_the_chicken_lesson_opens_on_its_preset_with_the_three_learners():
+    from ui.matrix import correlated_lesson
+
+    app = opened({})
+    app.button(key="correlated_lesson_chicken").click().run()
+    assert not app.exception
+    assert app.session_state.game.name == "Aumann's Chicken"
+    assert app.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS
+    app.button(key="matrix_step_100").click().run()
+    assert words.CHICKEN_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
+    assert correlated_chart(app)["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
+    reopened = opened(dict(app.query_params.items()))
+    assert reopened.session_state.game.name == "Aumann's Chicken"
+    assert reopened.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS

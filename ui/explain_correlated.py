@@ -135,15 +135,10 @@ GAPS_RACE_CAPTION = (
 )
 
 
-#: The lesson's button (ui/matrix/correlated_lesson.py).
-LESSON_TITLE = "Lesson: correlated equilibria"
-LESSON_HELP = (
-    "Shapley's game from a start away from its equilibrium: regret matching races swap RM and Hart & Mas-Colell's "
-    "procedure, and each learner's joint play is measured against the correlated equilibria (CE) and the coarse "
-    "ones (CCE)."
-)
-#: What the class sees; the numbers are the library's, from the lesson's start, seed 0 (tests hold the words to them).
-LESSON_WORDS = (
+#: The lessons' popover (ui/matrix/correlated_lesson.py).
+LESSONS_TITLE = "Lessons: correlated equilibria"
+#: What the class sees; the numbers are the library's, from the lessons' starts, seed 0 (tests hold the words to them).
+SHAPLEY_WORDS = (
     "What to watch: regret matching's joint play enters the coarse set, its CCE gap falling like 1/T (about 0.009 "
     "after 1,000 iterations, 0.001 after 10,000), while its CE gap stays near 0.3: its players would still gain by "
     "switching on their recommendations. Swap RM's CE gap falls to zero (below 0.01 after 10,000), and Hart & "
@@ -152,3 +147,27 @@ LESSON_WORDS = (
     "while its joint play converges. The joint distribution, not the marginals, is what regret matching's theorem is "
     "about."
 )
+
+CHICKEN_WORDS = (
+    "What to watch: every learner's joint play ends inside the CE polytope (CE gap near 0: about 0.0003 after 10,000 "
+    "iterations), but not at one point of it. From the uniform start, regret matching and swap RM both end at the "
+    "mixed Nash equilibrium's product, (4/9, 2/9, 2/9, 1/9), paying 28/3 in all; Hart & Mas-Colell's sampled "
+    "procedure (seed 0) locks into the pure equilibrium (Swerve, Dare), paying 9. Neither is the traffic light (1/3 "
+    "each on the three cells without a crash, 10 in all) nor the best CE (1/2, 1/4, 1/4, 0, 10.5 in all): the "
+    "theorem brings the joint play to the set, and says nothing of where in it."
+)
+#: Each lesson: its button's title and help, and its words.
+LESSONS = {
+    "shapley": (
+        "Shapley's game: CE against CCE",
+        "Shapley's game from a start away from its equilibrium: regret matching races swap RM and Hart & Mas-Colell's "
+        "procedure, each learner's joint play measured against the correlated equilibria (CE) and the coarse ones.",
+        SHAPLEY_WORDS,
+    ),
+    "chicken": (
+        "Aumann's Chicken: where in the CE set",
+        "Aumann's Chicken from the uniform start: the same three learners, each ending somewhere in the CE polytope, "
+        "the traffic light and the best CE drawn beside them.",
+        CHICKEN_WORDS,
+    ),
+}

@@ -24,46 +24,53 @@ LEARNERS = (
     rmcore.MatrixVariant("swap-rm"),
     rmcore.MatrixVariant("internal-rm", "sampled"),
 )
-#: Every widget the lesson depends on, so that no earlier setting (a fixed opponent, another averaging) leaks in.
-SETTINGS = {
-    "preset": "shapley",
-    "opponent_mode": "Self-play",
-    "algorithm": LEARNERS[0].algorithm,
-    "sampling": LEARNERS[0].sampling,
-    "updates": LEARNERS[0].updates,
-    "averaging": LEARNERS[0].averaging,
-    "start_mode": "suggested",  # (Shapley's game suggests a start away from its equilibrium)
-    "race_variants": [v.label for v in LEARNERS[1:]],
-    "race_seeds": 1,
-    "seed": 0,
-    "show_current": False,
-    "log_x": True,
-    "matrix_speed": "as fast as possible",
-}
 
 
-def _start() -> None:
-    """The button's callback: the lesson's values into the widgets before they are drawn, and its game loaded."""
-    state.set_widgets(SETTINGS)
+def _settings(preset: str) -> dict:
+    """Every widget a lesson depends on, so that no earlier setting (a fixed opponent, another averaging) leaks in."""
+    return {
+        "preset": preset,
+        "opponent_mode": "Self-play",
+        "algorithm": LEARNERS[0].algorithm,
+        "sampling": LEARNERS[0].sampling,
+        "updates": LEARNERS[0].updates,
+        "averaging": LEARNERS[0].averaging,
+        "start_mode": "suggested",  # (Shapley's game suggests a start away from its equilibrium; Chicken none)
+        "race_variants": [v.label for v in LEARNERS[1:]],
+        "race_seeds": 1,
+        "seed": 0,
+        "show_current": False,
+        "log_x": True,
+        "matrix_speed": "as fast as possible",
+    }
+
+
+#: The lessons by name: each one's settings; their titles, help and words are ``ui/explain_correlated.py``'s.
+SETTINGS = {"shapley": _settings("shapley"), "chicken": _settings("aumann-chicken")}
+
+
+def _start(name: str) -> None:
+    """A button's callback: the lesson's values into the widgets before they are drawn, and its game loaded."""
+    state.set_widgets(SETTINGS[name])
     load_preset()
 
 
-def button() -> None:
-    """The lesson's one button."""
-    st.button(
-        explain_correlated.LESSON_TITLE,
-        key="correlated_lesson",
-        on_click=_start,
-        help=explain_correlated.LESSON_HELP,
-        icon=":material/school:",
-    )
+def buttons() -> None:
+    """The lessons' buttons, in a popover beside the other lessons."""
+    with st.popover(explain_correlated.LESSONS_TITLE, icon=":material/school:"):
+        for name, (title, help_text, _) in explain_correlated.LESSONS.items():
+            st.button(title, key=f"correlated_lesson_{name}", on_click=_start, args=(name,), help=help_text)
 
 
-def is_lesson() -> bool:
-    """Whether the page's widgets still hold the lesson's values."""
-    return all(st.session_state.get(key) == value for key, value in SETTINGS.items())
+def lesson() -> str | None:
+    """The lesson whose values the page's widgets still hold, or None."""
+    for name, settings in SETTINGS.items():
+        if all(st.session_state.get(key) == value for key, value in settings.items()):
+            return name
+    return None
 
 
 def words() -> str | None:
     """The lesson's words under the race chart while the page's settings are still the lesson's; else None."""
-    return explain_correlated.LESSON_WORDS if is_lesson() else None
+    name = lesson()
+    return None if name is None else explain_correlated.LESSONS[name][2]
