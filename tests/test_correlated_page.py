@@ -189,3 +189,19 @@ def test_the_chicken_lesson_opens_on_its_preset_with_the_three_learners():
     reopened = opened(dict(app.query_params.items()))
     assert reopened.session_state.game.name == "Aumann's Chicken"
     assert reopened.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS
+
+
+def test_a_general_sum_nfg_upload_gets_the_correlated_part_and_swap_rm():
+    game = rmcore.MatrixGame([[3, 0, 1], [0, 2, 0], [1, 0, 2]], [[1, 0, 2], [3, 2, 0], [0, 1, 1]], name="Uploaded")
+    app = opened({"algorithm": "swap-rm"})
+    app.file_uploader(key="upload_nfg").upload("mine.nfg", rmcore.write_nfg(game).encode(), "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    assert not app.exception and app.session_state.game.row_payoffs.tolist() == game.row_payoffs.tolist()
+    app.button(key="matrix_step_100").click().run()
+    app.run()  # (a paused page waits for the closest CE of the iteration it shows)
+    assert not app.exception
+    chart = correlated_chart(app)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.HEATMAPS_TITLE
+    assert {words.CE_GAP, words.CCE_GAP, words.INTERNAL_REGRET} <= convergence_curves(app)
+    low, high = rmcore.welfare_range(game)
+    assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
