@@ -205,3 +205,25 @@ def test_a_general_sum_nfg_upload_gets_the_correlated_part_and_swap_rm():
     assert {words.CE_GAP, words.CCE_GAP, words.INTERNAL_REGRET} <= convergence_curves(app)
     low, high = rmcore.welfare_range(game)
     assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
+
+
+def test_the_links_picture_toggles_choose_the_tetrahedrons_layers():
+    app = run_to_reached(
+        opened({"preset": "Chicken", "picture_layers": ["CE set", "CCE set"], "run_to": "50"}), "matrix"
+    )
+    visible = {t.get("name"): t.get("visible", True) for t in correlated_chart(app)["figure"]["data"]}
+    assert visible[words.CE_SET] is True and visible[words.CCE_SAME] is True
+    assert visible[words.NASH] == "legendonly" and visible[words.PRODUCTS] == "legendonly"
+    assert visible[words.TRAIL] is True  # (the joint play is always drawn)
+    assert list(app.pills(key="picture_layers").value) == ["CE set", "CCE set"]
+
+
+def test_the_links_closest_set_puts_the_joint_play_beside_the_closest_cce():
+    app = run_to_reached(opened({"preset": "Shapley's game", "closest_set": "CCE", "run_to": "200"}), "matrix")
+    app.run()  # (a paused page waits for the closest point of the iteration it shows)
+    closest = app.session_state.correlated_closest
+    assert closest.coarse and closest.found.coarse and closest.iteration == 200
+    solver = app.session_state.matrix_live.primary
+    expected = rmcore.closest_correlated_equilibrium(solver.game, solver.joint_distribution(), coarse=True)
+    assert closest.found.distance == pytest.approx(expected.distance, abs=1e-7)
+    assert "the closest CCE" in str(correlated_chart(app)["figure"]["layout"])

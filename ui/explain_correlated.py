@@ -171,3 +171,17 @@ LESSONS = {
         CHICKEN_WORDS,
     ),
 }
+
+
+#: The picture's toggles (ui/matrix/settings.py).
+PICTURE_LABEL = "Tetrahedron shows"
+PICTURE_HELP = (
+    "The layers of the tetrahedron of joint distributions: the CE set and the CCE set (the same set in a 2x2 game), "
+    "the saddle of independent play x ⊗ y, the Nash equilibria and the CE of largest total payoff. The joint play's "
+    "trail is always drawn; a click on a legend entry hides a layer for this view only."
+)
+CLOSEST_LABEL = "Set the joint play beside the closest point of"
+CLOSEST_HELP = (
+    "The heatmap beside the joint play σ_t shows the point of this set closest to it in L1 distance (a linear "
+    "program). Regret matching's σ_t approaches the CCE set; swap RM's and Hart & Mas-Colell's the CE set."
+)

@@ -42,11 +42,34 @@ def joint_trail(solver: rmcore.MatrixSolver, iteration: int) -> np.ndarray:
     return kept.joint[upto] if upto.any() else kept.joint[:1]
 
 
-def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict, race=None) -> None:
+#: The tetrahedron's layers by the picture's toggles (ui/matrix/settings.py PICTURE_LAYERS): each solid by its
+#: ``meta``, the others by their legend entry.
+_LAYER_TRACES = {
+    "CE set": ("meta", correlated_figure.CE_META),
+    "CCE set": ("meta", correlated_figure.CCE_META),
+    "independent play": ("name", words.PRODUCTS),
+    "Nash equilibria": ("name", words.NASH),
+    "welfare-best CE": ("name", words.BEST),
+}
+
+
+def with_layers(figure: dict, layers: tuple[str, ...]) -> dict:
+    """The tetrahedron ``figure`` with the layers named in ``layers`` shown and the others waiting in the legend."""
+    for trace in figure["data"]:
+        for layer, (field, value) in _LAYER_TRACES.items():
+            if trace.get(field) == value:
+                trace["visible"] = True if layer in layers else "legendonly"
+    return figure
+
+
+def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict, race=None, picture=None) -> None:
     """The part, for the run ``solver`` at ``iteration`` (a history row's), if it applies (:func:`applies`); in a race
-    (``race``: each variant's first run's history, and the variants), every learner's CE and CCE gaps first."""
+    (``race``: each variant's first run's history, and the variants), every learner's CE and CCE gaps first.
+    ``picture``: the tetrahedron's layers shown and whether the heatmap's closest point is a CCE (by default every
+    layer the figure shows, and a CE)."""
     if not applies(solver):
         return
+    layers, coarse = picture if picture is not None else (None, False)
     game = solver.game
     trail = joint_trail(solver, iteration)
     now = trail[-1]
@@ -62,9 +85,11 @@ def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict,
         live_chart(figure, key="chart_correlated_race", caption=words.GAPS_RACE_CAPTION, **look)
     if game.shape == (2, 2):
         figure = correlated_figure.tetrahedron_figure(game, trail, height=TETRAHEDRON_HEIGHT)
+        if layers is not None:
+            figure = with_layers(figure, layers)
         live_chart(figure, key="chart_correlated", caption=words.TETRAHEDRON_CAPTION, **look)
     elif game.shape[0] * game.shape[1] <= rmcore.correlated.MAX_CELLS:
-        closest = matrix_state.closest_equilibrium(game, now, iteration, running)
+        closest = matrix_state.closest_equilibrium(game, now, iteration, running, coarse)
         if closest.found is not None:
             figure = correlated_figure.joint_heatmaps_figure(now, closest.found, game)
             caption = words.heatmaps_caption(closest.iteration, iteration, running, closest.pending is not None)

@@ -565,6 +565,7 @@ class Display(NamedTuple):
     rank_by: str = "average"
     lesson: str | None = None
     space_layers: tuple[str, ...] = ("field", "last iterate", "average")
+    picture: tuple[tuple[str, ...], bool] | None = None  # the correlated picture's layers and closest set (coarse)
 
 
 def display_options(chosen: RunSettings) -> Display:
@@ -588,11 +589,47 @@ def display_options(chosen: RunSettings) -> Display:
             bind="query-params",
             help=MATRIX_RANK_HELP,
         )
-    return Display(log_x, show_current, rank_by or "average", space_layers=space_layers())
+    return Display(log_x, show_current, rank_by or "average", space_layers=space_layers(), picture=picture(chosen))
 
 
 #: What the strategy-space chart can draw when a field applies (ui/matrix/space.py).
 SPACE_LAYERS = ("field", "last iterate", "average")
+
+
+#: What the correlated picture can draw (ui/matrix/correlated.py): the tetrahedron's layers.
+PICTURE_LAYERS = ("CE set", "CCE set", "independent play", "Nash equilibria", "welfare-best CE")
+#: Shown unless turned off (in a 2x2 game the CCE set is the CE set: its solid waits in the legend).
+PICTURE_SHOWN = ("CE set", "independent play", "Nash equilibria", "welfare-best CE")
+#: Which set the heatmap's closest equilibrium is taken from (by the short names, which the link carries).
+CLOSEST_SETS = ("CE", "CCE")
+
+
+def picture(chosen: RunSettings) -> tuple[tuple[str, ...], bool] | None:
+    """In general-sum self-play, the correlated picture's toggles: the tetrahedron's layers (a 2x2 game) or the set
+    the heatmap's closest equilibrium is taken from (a larger one); None elsewhere (the picture is not drawn)."""
+    game = st.session_state.game
+    if chosen.opponent is not None or game.is_zero_sum:
+        return None
+    if game.shape == (2, 2):
+        chosen_layers = st.pills(
+            explain_correlated.PICTURE_LABEL,
+            PICTURE_LAYERS,
+            selection_mode="multi",
+            default=list(PICTURE_SHOWN),
+            key="picture_layers",
+            bind="query-params",
+            help=explain_correlated.PICTURE_HELP,
+        )
+        return tuple(name for name in PICTURE_LAYERS if name in (chosen_layers or ())), False
+    closest = st.radio(
+        explain_correlated.CLOSEST_LABEL,
+        list(CLOSEST_SETS),
+        horizontal=True,
+        key="closest_set",
+        bind="query-params",
+        help=explain_correlated.CLOSEST_HELP,
+    )
+    return PICTURE_LAYERS, closest == "CCE"
 
 
 def space_layers() -> tuple[str, ...]:

@@ -208,6 +208,7 @@ class Closest(NamedTuple):
     and the program on its way (of which iteration, asked when)."""
 
     game: rmcore.MatrixGame
+    coarse: bool = False
     iteration: int | None = None
     found: rmcore.CorrelatedEquilibrium | None = None
     error: str | None = None
@@ -230,19 +231,26 @@ def _collected(kept: Closest) -> Closest:
     )
 
 
-def closest_equilibrium(game: rmcore.MatrixGame, joint: np.ndarray, iteration: int, running: bool) -> Closest:
-    """The CE closest to the joint play ``joint`` of ``iteration``, by linear programming on the server's solver
-    thread: asked again at most every :data:`CLOSEST_EVERY` seconds while the run runs, at once for the iteration a
-    paused page shows (waiting up to :data:`CLOSEST_PAUSED_WAIT` for it); meanwhile the last one computed."""
+def closest_equilibrium(
+    game: rmcore.MatrixGame, joint: np.ndarray, iteration: int, running: bool, coarse: bool = False
+) -> Closest:
+    """The CE (with ``coarse`` the CCE) closest to the joint play ``joint`` of ``iteration``, by linear programming on
+    the server's solver thread: asked again at most every :data:`CLOSEST_EVERY` seconds while the run runs, at once
+    for the iteration a paused page shows (waiting up to :data:`CLOSEST_PAUSED_WAIT` for it); meanwhile the last one
+    computed."""
     kept = st.session_state.get("correlated_closest")
-    if kept is None or kept.game is not game:
-        kept = Closest(game)
+    if kept is None or kept.game is not game or kept.coarse != coarse:
+        kept = Closest(game, coarse)
     kept = _collected(kept)
     now = time.monotonic()
     due = kept.pending is None and kept.iteration != iteration and (not running or now - kept.asked >= CLOSEST_EVERY)
     if due:
         future = exact.submit(
-            rmcore.closest_correlated_equilibrium, game, np.array(joint), time_limit=exact.CORRELATED_SECONDS
+            rmcore.closest_correlated_equilibrium,
+            game,
+            np.array(joint),
+            coarse=coarse,
+            time_limit=exact.CORRELATED_SECONDS,
         )
         kept = kept._replace(pending=future, pending_iteration=iteration, asked=now)
     if not running and kept.pending is not None:

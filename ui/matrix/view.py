@@ -116,7 +116,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
 
     _lay_out(run.is_race, simplex, convergence, regrets)
     firsts = ([charted(runs[0]) for runs in frame.histories], run.race.variants) if run.is_race else None
-    correlated.draw(solver, int(history.iterations[row]), running and shown_at is None, look, firsts)
+    correlated.draw(solver, int(history.iterations[row]), running and shown_at is None, look, firsts, display.picture)
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
