@@ -47,13 +47,16 @@ def test_a_race_gives_its_inertia_to_internal_rm_alone_and_refuses_one_without_i
 
 
 def correlated_chart(app) -> dict | None:
-    found = [
-        chart for chart in live_charts(app) if chart["figure"]["layout"].get("title", {}).get("text", "") in TITLES
-    ]
+    found = [chart for chart in live_charts(app) if _title(chart) in TITLES]
     return found[0] if found else None
 
 
 TITLES = (words.TETRAHEDRON_TITLE, words.HEATMAPS_TITLE)
+
+
+def _title(chart: dict) -> str:
+    """A chart's title, as one line (a projector's is wrapped)."""
+    return str(chart["figure"]["layout"].get("title", {}).get("text", "")).replace("<br>", " ")
 
 
 def convergence_curves(app) -> set[str]:
@@ -227,3 +230,15 @@ def test_the_links_closest_set_puts_the_joint_play_beside_the_closest_cce():
     expected = rmcore.closest_correlated_equilibrium(solver.game, solver.joint_distribution(), coarse=True)
     assert closest.found.distance == pytest.approx(expected.distance, abs=1e-7)
     assert "the closest CCE" in str(correlated_chart(app)["figure"]["layout"])
+
+
+@pytest.mark.parametrize(
+    ("preset", "title"), [("Chicken", words.TETRAHEDRON_TITLE), ("Shapley's game", words.HEATMAPS_TITLE)]
+)
+def test_the_correlated_picture_is_drawn_for_a_projector_in_presentation_mode(preset, title):
+    app = run_to_reached(opened({"preset": preset, "present": "true", "run_to": "100"}), "matrix")
+    app.run()
+    chart = correlated_chart(app)
+    assert not app.exception and chart is not None
+    layout = chart["figure"]["layout"]
+    assert _title(chart) == title and layout["font"]["size"] >= 16
