@@ -242,3 +242,10 @@ def test_the_correlated_picture_is_drawn_for_a_projector_in_presentation_mode(pr
     assert not app.exception and chart is not None
     layout = chart["figure"]["layout"]
     assert _title(chart) == title and layout["font"]["size"] >= 16
+
+
+def test_a_paused_page_waits_briefly_for_the_welfare_ranges_so_its_first_draw_has_them():
+    app = opened({"preset": "Battle of the sexes"})
+    app.button(key="matrix_step_10").click().run()
+    low, high = rmcore.welfare_range(rmcore.preset("battle-of-sexes"))
+    assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)

@@ -100,16 +100,16 @@ def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict,
             st.caption(words.heatmaps_caption(None, iteration, running, True))
     else:
         st.caption(words.too_large(game.shape, rmcore.correlated.MAX_CELLS))
-    _welfare(game, now)
+    _welfare(game, now, running)
 
 
-def _welfare(game: rmcore.MatrixGame, joint: np.ndarray) -> None:
+def _welfare(game: rmcore.MatrixGame, joint: np.ndarray, running: bool) -> None:
     """The joint play's total payoff beside the ranges over the CE and CCE sets."""
     learner = float(((game.row_payoffs + game.col_payoffs) * joint).sum())
     if game.shape[0] * game.shape[1] > rmcore.correlated.MAX_CELLS:
         st.markdown(words.welfare_line(learner, None, None).split(";")[0] + ".")
         return
-    ranges = matrix_state.welfare_ranges(game)
+    ranges = matrix_state.welfare_ranges(game, running)
     if ranges is None:
         failed = matrix_state.welfare_ranges_failed(game)
         if failed is not None:

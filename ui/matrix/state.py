@@ -181,13 +181,16 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
     )
 
 
-def welfare_ranges(game: rmcore.MatrixGame) -> tuple[tuple[float, float], tuple[float, float]] | None:
+def welfare_ranges(
+    game: rmcore.MatrixGame, running: bool = True
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
     """The range of total payoff over the CE set and over the CCE set of a general-sum game, computed once per game on
-    the server (:func:`ui.exact.welfare_ranges`); None while it is on its way or where it failed (never waited for:
-    the live panel draws on without it). Zero-sum games: None."""
+    the server (:func:`ui.exact.welfare_ranges`); None while it is on its way or where it failed. A running page never
+    waits for it (the live panel draws on without it); a paused one, which redraws on no timer, up to
+    :data:`CLOSEST_PAUSED_WAIT` seconds from when it was first asked for. Zero-sum games: None."""
     if game.is_zero_sum:
         return None
-    return exact.answer(exact.welfare_ranges, _key_of(game), game, 0.0)
+    return exact.answer(exact.welfare_ranges, _key_of(game), game, 0.0 if running else CLOSEST_PAUSED_WAIT)
 
 
 def welfare_ranges_failed(game: rmcore.MatrixGame) -> BaseException | None:
