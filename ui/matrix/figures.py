@@ -360,7 +360,8 @@ def convergence(
                     line=dict(color=COLOURS[k], dash="dash"),
                 )
             )
-    traces += _correlated_traces(history, t)
+    correlated = _correlated_traces(history, t)
+    traces += correlated
     if len(t):
         traces.append(
             dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot"))
@@ -369,7 +370,7 @@ def convergence(
     return _figure(
         traces,
         heading,
-        420,
+        420 + CORRELATED_LEGEND_ROOM * len(correlated),  # (their legend rows: below the plot on a projector)
         xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
         yaxis=dict(
             type="log",
@@ -378,6 +379,11 @@ def convergence(
             **_log_ticks(*(trace["y"] for trace in traces)),
         ),
     )
+
+
+#: Pixels the convergence chart grows by for each correlated curve it draws: a legend row's height at a projector's
+#: text size.
+CORRELATED_LEGEND_ROOM = 30
 
 
 def _correlated_traces(history: History, t: np.ndarray) -> list[dict]:
