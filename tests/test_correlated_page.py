@@ -249,3 +249,18 @@ def test_a_paused_page_waits_briefly_for_the_welfare_ranges_so_its_first_draw_ha
     app.button(key="matrix_step_10").click().run()
     low, high = rmcore.welfare_range(rmcore.preset("battle-of-sexes"))
     assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
+
+
+def test_a_replayed_iteration_draws_the_trail_up_to_that_iteration():
+    app = opened({"preset": "Chicken"})
+    app.button(key="matrix_step_100").click().run()
+    solver = app.session_state.matrix_live.primary
+    kept = solver.joint_history()
+    k = len(kept.iterations) // 3
+    earlier = int(kept.iterations[k])
+    app.select_slider(key="matrix_replay_100").set_value(earlier).run()
+    assert not app.exception
+    trail = next(t for t in correlated_chart(app)["figure"]["data"] if t.get("name") == words.TRAIL)
+    assert len(trail["x"]) == k + 1
+    then = correlated_figure.tetrahedron_point(kept.joint[k])
+    assert [trail["x"][-1], trail["y"][-1], trail["z"][-1]] == pytest.approx(then.tolist(), abs=1e-9)
