@@ -3,7 +3,7 @@
 import streamlit as st
 
 from ui import controls, escape, explain, state
-from ui.matrix import field_lessons, last_iterate, lesson, settings, space, view
+from ui.matrix import correlated_lesson, field_lessons, last_iterate, lesson, settings, space, view
 from ui.matrix import state as matrix_state
 
 matrix_state.label_link_algorithm()
@@ -22,17 +22,23 @@ with (
         lesson.RULES_LESSON.button()
         last_iterate.LESSON.button()
         field_lessons.buttons()
+        correlated_lesson.buttons()
     game_column, settings_column = st.columns([3, 2], gap="large")
     with game_column:
         settings.game_section()
     with settings_column:
         opponent = settings.opponent_section(st.session_state.game)
         primary = settings.algorithm_section()
+        mu = settings.inertia_section(st.session_state.game, primary)
         start = settings.start_section(st.session_state.game)
-        chosen = settings.race_section(primary, opponent, start)
+        chosen = settings.race_section(primary, opponent, start, mu)
         display = settings.display_options(chosen)
 game = st.session_state.game
-display = display._replace(lesson=lesson.RULES_LESSON.words(game, chosen) or last_iterate.LESSON.words(game, chosen))
+display = display._replace(
+    lesson=lesson.RULES_LESSON.words(game, chosen)
+    or last_iterate.LESSON.words(game, chosen)
+    or correlated_lesson.words()
+)
 if not presenting:
     subtitle.caption(explain.matrix_subtitle(primary.algorithm))
 

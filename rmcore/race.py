@@ -208,6 +208,9 @@ class Race(Runner):
         share, to at least 2 rows a run. Counts given are kept as given. By default ``config.DEFAULT_HISTORY_BYTES``.
     history_share : float or None
         The share of each run's time its history may take (see :class:`~rmcore.MatrixSolver`).
+    mu : float, optional
+        The inertia of every ``internal-rm`` variant (see :class:`~rmcore.MatrixSolver`); the other variants take
+        none. By default the least Hart & Mas-Colell allow on the game (:func:`rmcore.internal_rm_inertia`).
     """
 
     def __init__(
@@ -223,6 +226,7 @@ class Race(Runner):
         member_points: int | None = None,
         history_budget: int = config.DEFAULT_HISTORY_BYTES,
         history_share: float | None = config.HISTORY_SHARE,
+        mu: float | None = None,
     ):
         if not isinstance(game, (MatrixGame, TreeGame)):
             raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
@@ -241,6 +245,8 @@ class Race(Runner):
         seed = whole_number(seed, "seed", 0)
         if start is not None and not isinstance(game, MatrixGame):
             raise ValueError("a start is for matrix games")
+        if mu is not None and not any(getattr(v, "algorithm", None) == "internal-rm" for v in parsed):
+            raise ValueError("mu is the inertia of internal-rm (Hart & Mas-Colell's procedure); no variant here is one")
         if isinstance(game, MatrixGame) and opponent is not None and not isinstance(opponent, dict):
             warn("Race(opponent=weights) is deprecated on a matrix game: give {'col': weights}")
             opponent = {"col": opponent}
@@ -250,14 +256,18 @@ class Race(Runner):
         self.seed = seed
         self.opponent = opponent
         self.start = start
+        self.mu = mu
         given = [None if points is None else history_points(points) for points in (max_points, member_points)]
         history_budget = whole_number(history_budget, "history_budget", 0)
         self.history_share = history_share
         self._entries = []
         for variant in parsed:
             runs = range(seed, seed + (seeds if variant.is_sampled else 1))
+            inertia = {"mu": mu} if mu is not None and variant.algorithm == "internal-rm" else {}
             made = [
-                variant.solver(game, opponent=opponent, seed=s, start=start, max_points=0, history_share=history_share)
+                variant.solver(
+                    game, opponent=opponent, seed=s, start=start, max_points=0, history_share=history_share, **inertia
+                )
                 for s in runs
             ]
             self._entries.append(_Entry(variant.label, made))
@@ -282,6 +292,7 @@ class Race(Runner):
             max_points=self.max_points,
             member_points=self.member_points,
             history_share=self.history_share,
+            mu=self.mu,
         )
 
     @staticmethod

@@ -32,6 +32,9 @@ SOLVERS = 1
 #: second, a 200x200 game's Lemke-Howson path well under that; a larger game may take minutes, and the page then says
 #: it gave up.
 EQUILIBRIA_SECONDS = 3.0
+#: Seconds of the server each correlated-equilibrium program may take (HiGHS's time limit): a 64x64 game's program
+#: has 4,096 variables and 8,064 constraints.
+CORRELATED_SECONDS = 3.0
 
 
 class Pending(NamedTuple):
@@ -114,6 +117,21 @@ def matrix_key(game: rmcore.MatrixGame) -> tuple:
         digest.update(repr(payoffs.shape).encode())
         digest.update(payoffs.astype(float).tobytes())
     return ("matrix", digest.hexdigest())
+
+
+def submit(solve: Callable, *args, **kwargs) -> Future:
+    """``solve(*args, **kwargs)`` on the server's one solver thread, behind the answers already asked for: for an
+    answer that is not per game (the correlated equilibrium closest to a session's joint play), kept by its caller."""
+    return _solvers().submit(solve, *args, **kwargs)
+
+
+def welfare_ranges(game: rmcore.MatrixGame) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The range of total payoff over a general-sum game's correlated equilibria and over its coarse ones (four
+    linear programs, each within :data:`CORRELATED_SECONDS`)."""
+    return (
+        rmcore.welfare_range(game, time_limit=CORRELATED_SECONDS),
+        rmcore.welfare_range(game, coarse=True, time_limit=CORRELATED_SECONDS),
+    )
 
 
 def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria:

@@ -423,6 +423,7 @@ class RacePlan(NamedTuple):
     opponent: object = None
     start: object = None
     history_share: float | None = None
+    mu: float | None = None  # (internal-rm's inertia; None: the least the game allows)
 
     def build(self, history_budget: int) -> rmcore.Race:
         """The race, its histories within ``history_budget`` bytes (fewer checkpoints a run where they would not
@@ -436,6 +437,8 @@ class RacePlan(NamedTuple):
             start=self.start,
             history_budget=history_budget,
             history_share=self.history_share,
+            # (a race trimmed to the session's limits may have lost its internal-rm, and the race refuses a lone mu)
+            mu=self.mu if any(getattr(v, "algorithm", None) == "internal-rm" for v in self.variants) else None,
         )
 
 

@@ -634,6 +634,20 @@ def _chicken() -> MatrixGame:
     )
 
 
+def _aumann_chicken() -> MatrixGame:
+    return MatrixGame(
+        [[6, 2], [7, 0]],
+        [[6, 7], [2, 0]],
+        row_actions=("Swerve", "Dare"),
+        col_actions=("Swerve", "Dare"),
+        name="Aumann's Chicken",
+        description="Aumann's (1974) example of a correlated equilibrium: two pure equilibria paying (7, 2) and "
+        "(2, 7), a mixed one paying 14/3 each; a traffic light drawing (Swerve, Swerve), (Swerve, Dare) and "
+        "(Dare, Swerve) with 1/3 each pays 5 each, and the best correlated equilibrium 5.25 each.",
+        equilibria=[((1.0, 0.0), (0.0, 1.0)), ((0.0, 1.0), (1.0, 0.0)), ((2 / 3, 1 / 3), (2 / 3, 1 / 3))],
+    )
+
+
 def _shapley() -> MatrixGame:
     return MatrixGame(
         np.eye(3),
@@ -734,6 +748,7 @@ PRESETS: dict[str, Preset] = {
         Preset("battle-of-sexes", "Battle of the sexes", _battle_of_sexes().description, _battle_of_sexes),
         Preset("stag-hunt", "Stag hunt", _stag_hunt().description, _stag_hunt),
         Preset("chicken", "Chicken", _chicken().description, _chicken),
+        Preset("aumann-chicken", "Aumann's Chicken", _aumann_chicken().description, _aumann_chicken),
         Preset("shapley", "Shapley's game", _shapley().description, _shapley),
         Preset("cai-3x3", "Cai et al.'s 3x3 game", _cai_3x3().description, _cai_3x3),
         Preset(

@@ -25,7 +25,7 @@ import rmcore
 from rmcore import MatrixGame
 
 from .. import explain_correlated as words
-from ..charts import COLOURS
+from ..charts import COLOURS, positive
 from ..charts import figure as _figure
 from ..escape import plotly
 from .figures import _panels
@@ -422,3 +422,45 @@ def joint_heatmaps_figure(joint, closest, game: MatrixGame | None = None, *, hei
     layout["yaxis2"].update(type="category")
     height = height if height is not None else max(320, min(720, 22 * m + 180))
     return _figure(traces, words.HEATMAPS_TITLE, height, **layout, margin=dict(l=90, r=20, t=90, b=60))
+
+
+def gaps_race_figure(histories, names, *, height: int = 420) -> dict:
+    """Each run's CE gap (solid) and CCE gap (dotted) of its joint play over the iterations, log-log, one colour a
+    run: a race of learners drawn by the measure of correlated equilibrium (the race chart draws the marginals').
+
+    Parameters
+    ----------
+    histories : sequence of rmcore.History
+        One run per learner (for a sampled variant its first seed's), with the ``ce_gap`` and ``cce_gap`` columns;
+        runs where both are NaN (no joint distribution kept) are left out.
+    names : sequence of str
+        The learners' legend entries, one per history.
+    height : int
+        Pixels (keyword only).
+    """
+    if len(histories) != len(names):
+        raise ValueError(f"one name per history: {len(histories)} histories, {len(names)} names")
+    traces = []
+    for k, (history, name) in enumerate(zip(histories, names)):
+        t = history.iterations.astype(float)
+        for column, kind, dash in (("ce_gap", "CE gap", "solid"), ("cce_gap", "CCE gap", "dot")):
+            values = history.metrics[column]
+            if not len(values) or np.isnan(values).all():
+                continue
+            traces.append(
+                dict(
+                    type="scatter",
+                    x=t,
+                    y=positive(values),
+                    name=f"{kind}, {plotly(name)}",
+                    legendgroup=str(k),
+                    line=dict(color=COLOURS[k % len(COLOURS)], dash=dash, width=2 if kind == "CE gap" else 1.5),
+                )
+            )
+    return _figure(
+        traces,
+        words.GAPS_RACE_TITLE,
+        height,
+        xaxis=dict(type="log", title=dict(text="iteration T")),
+        yaxis=dict(type="log", exponentformat="power", title=dict(text=words.GAPS_AXIS)),
+    )

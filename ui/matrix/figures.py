@@ -11,6 +11,7 @@ import numpy as np
 
 from rmcore import History, MatrixGame, MatrixVariant
 
+from .. import explain_correlated as words
 from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, LAYOUT, colour, gap_axis
 from ..charts import figure as _figure
 from ..charts import log_ticks as _log_ticks
@@ -359,6 +360,8 @@ def convergence(
                     line=dict(color=COLOURS[k], dash="dash"),
                 )
             )
+    correlated = _correlated_traces(history, t)
+    traces += correlated
     if len(t):
         traces.append(
             dict(type="scatter", x=t, y=1.0 / np.sqrt(t), name="guide: 1/√T", line=dict(color="gray", dash="dot"))
@@ -367,7 +370,7 @@ def convergence(
     return _figure(
         traces,
         heading,
-        420,
+        420 + CORRELATED_LEGEND_ROOM * len(correlated),  # (their legend rows: below the plot on a projector)
         xaxis=dict(type="log", title=_title("iteration T"), **_log_ticks(t)),
         yaxis=dict(
             type="log",
@@ -376,6 +379,29 @@ def convergence(
             **_log_ticks(*(trace["y"] for trace in traces)),
         ),
     )
+
+
+#: Pixels the convergence chart grows by for each correlated curve it draws: a legend row's height at a projector's
+#: text size.
+CORRELATED_LEGEND_ROOM = 30
+
+
+def _correlated_traces(history: History, t: np.ndarray) -> list[dict]:
+    """The joint play's CE and CCE gaps, and (swap RM) its largest internal regret beside that regret's bound, where
+    the run measures them (NaN columns elsewhere: zero-sum games, a fixed opponent)."""
+    columns = (
+        ("cce_gap", words.CCE_GAP, dict(color=COLOURS[4], width=2)),
+        ("ce_gap", words.CE_GAP, dict(color=COLOURS[2], width=2)),
+        ("internal_regret", words.INTERNAL_REGRET, dict(color=COLOURS[3])),
+        ("internal_regret_bound", words.INTERNAL_BOUND, dict(color=COLOURS[3], dash="dash")),
+    )
+    traces = []
+    for column, name, line in columns:
+        values = history.metrics[column] if column in history.metrics else None
+        if values is None or not len(values) or np.isnan(values).all():
+            continue
+        traces.append(dict(type="scatter", x=t, y=_positive(values), name=name, line=line))
+    return traces
 
 
 def regret_bars(

@@ -17,7 +17,7 @@ import streamlit as st
 import rmcore
 from rmcore.verification import check
 
-from .. import explain_app, explain_matrix, link, state
+from .. import explain_app, explain_correlated, explain_matrix, link, state
 from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun, RacePlan, history_share
@@ -56,6 +56,9 @@ ALL_VARIANTS = tuple(
 #: Most variants in a matrix race: the chosen one and ``link.MOST_CHOSEN["race_variants"]`` others.
 MAX_RACE = 1 + link.MOST_CHOSEN["race_variants"]
 #: The step sizes the eta slider offers, log-spaced (as text, so that the link reads ``eta=0.05``).
+#: internal-rm's inertia as a multiple of the least Hart & Mas-Colell allow on the game (a multiple, not a number:
+#: the least differs from game to game, and a link's mu=2 stays valid on every game it opens).
+MU_CHOICES = ("1", "1.5", "2", "3", "5", "10", "100")
 ETA_CHOICES = ("0.001", "0.002", "0.005", "0.01", "0.02", "0.05", "0.1", "0.2", "0.5", "1", "2", "5", "10")
 
 
@@ -67,6 +70,7 @@ class RunSettings(NamedTuple):
     seed: int = 0
     seeds: int = 1
     start: tuple[tuple[float, ...], tuple[float, ...]] | None = None
+    mu: float | None = None
 
 
 # -- game ----------------------------------------------------------------------------------
@@ -378,6 +382,27 @@ def algorithm_section() -> rmcore.MatrixVariant:
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging, eta)
 
 
+def inertia_section(game: rmcore.MatrixGame, primary: rmcore.MatrixVariant) -> float | None:
+    """internal-rm's inertia ``mu``, as a multiple of the least the paper allows on ``game`` (shown with its value);
+    None for the other rules, which take none."""
+    if primary.algorithm != "internal-rm":
+        return None
+    least = rmcore.internal_rm_inertia(game)
+    times = float(
+        st.select_slider(
+            explain_correlated.MU_LABEL,
+            MU_CHOICES,
+            value=MU_CHOICES[0],
+            key="mu",
+            bind="query-params",
+            help=explain_correlated.MU_HELP,
+        )
+    )
+    mu = least * times
+    st.caption(explain_correlated.mu_now(mu, least, rmcore.matrix.bounds.inertia_bound(game)))
+    return mu
+
+
 def _check_help(family: str, name: str) -> str:
     """The status table's row for one algorithm, as a widget's help (``rmcore.verification``)."""
     record = check(family, name)
@@ -461,8 +486,11 @@ def _mix(labels, probabilities) -> str:
     return " / ".join(f"{escape(label)} {p / total:.0%}" for label, p in zip(labels, probabilities))
 
 
-def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None, start=None) -> RunSettings:
-    """Other variants to run beside the primary one on the same game, and the seeds."""
+def race_section(
+    primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None, start=None, mu: float | None = None
+) -> RunSettings:
+    """Other variants to run beside the primary one on the same game, and the seeds (``mu``: internal-rm's inertia,
+    :func:`inertia_section`)."""
     others = [v for v in ALL_VARIANTS if v != primary]
     labels = {v.label: v for v in others}
     chosen = st.multiselect(
@@ -496,7 +524,7 @@ def race_section(primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | No
                 )
             )
             link.refused_note(c2, "race_seeds", 5, "a whole number from 1 to 20")
-    return RunSettings(variants, opponent, seed, seeds, start)
+    return RunSettings(variants, opponent, seed, seeds, start, mu)
 
 
 def describe_change(old, new) -> str:
@@ -521,6 +549,7 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
             None if settings.opponent is None else {"col": settings.opponent},
             settings.start,
             history_share(game),
+            settings.mu,
         ),
         describe_change,
     )
@@ -536,6 +565,7 @@ class Display(NamedTuple):
     rank_by: str = "average"
     lesson: str | None = None
     space_layers: tuple[str, ...] = ("field", "last iterate", "average")
+    picture: tuple[tuple[str, ...], bool] | None = None  # the correlated picture's layers and closest set (coarse)
 
 
 def display_options(chosen: RunSettings) -> Display:
@@ -559,11 +589,47 @@ def display_options(chosen: RunSettings) -> Display:
             bind="query-params",
             help=MATRIX_RANK_HELP,
         )
-    return Display(log_x, show_current, rank_by or "average", space_layers=space_layers())
+    return Display(log_x, show_current, rank_by or "average", space_layers=space_layers(), picture=picture(chosen))
 
 
 #: What the strategy-space chart can draw when a field applies (ui/matrix/space.py).
 SPACE_LAYERS = ("field", "last iterate", "average")
+
+
+#: What the correlated picture can draw (ui/matrix/correlated.py): the tetrahedron's layers.
+PICTURE_LAYERS = ("CE set", "CCE set", "independent play", "Nash equilibria", "welfare-best CE")
+#: Shown unless turned off (in a 2x2 game the CCE set is the CE set: its solid waits in the legend).
+PICTURE_SHOWN = ("CE set", "independent play", "Nash equilibria", "welfare-best CE")
+#: Which set the heatmap's closest equilibrium is taken from (by the short names, which the link carries).
+CLOSEST_SETS = ("CE", "CCE")
+
+
+def picture(chosen: RunSettings) -> tuple[tuple[str, ...], bool] | None:
+    """In general-sum self-play, the correlated picture's toggles: the tetrahedron's layers (a 2x2 game) or the set
+    the heatmap's closest equilibrium is taken from (a larger one); None elsewhere (the picture is not drawn)."""
+    game = st.session_state.game
+    if chosen.opponent is not None or game.is_zero_sum:
+        return None
+    if game.shape == (2, 2):
+        chosen_layers = st.pills(
+            explain_correlated.PICTURE_LABEL,
+            PICTURE_LAYERS,
+            selection_mode="multi",
+            default=list(PICTURE_SHOWN),
+            key="picture_layers",
+            bind="query-params",
+            help=explain_correlated.PICTURE_HELP,
+        )
+        return tuple(name for name in PICTURE_LAYERS if name in (chosen_layers or ())), False
+    closest = st.radio(
+        explain_correlated.CLOSEST_LABEL,
+        list(CLOSEST_SETS),
+        horizontal=True,
+        key="closest_set",
+        bind="query-params",
+        help=explain_correlated.CLOSEST_HELP,
+    )
+    return PICTURE_LAYERS, closest == "CCE"
 
 
 def space_layers() -> tuple[str, ...]:

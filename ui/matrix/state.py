@@ -8,6 +8,12 @@ server (``ui/exact.py``), and said here when they fail or are still on their way
 
 from __future__ import annotations
 
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as NotYet
+from typing import NamedTuple
+
+import numpy as np
 import streamlit as st
 
 import rmcore
@@ -26,6 +32,7 @@ KEYS = {
     "field_lesson": "the field lesson last chosen: its words show while the page's settings stay the lesson's",
     "space_clicked": "True after a click on the strategy-space chart set a start: the live panel reruns the page",
     "space_animation": "the strategy chart's last animation: (iteration range, frames, format, bytes)",
+    "correlated_closest": "the CE closest to the joint play as last computed, and the program on its way (Closest)",
 }
 #: Widgets' own keys this module gives a value before the widget is drawn: the preset box.
 WIDGET_KEYS = ("preset",)
@@ -172,3 +179,90 @@ def nash_equilibria(game: rmcore.MatrixGame) -> rmcore.NashEquilibria | None:
         lambda error: state.say("equilibria", escape.markdown(str(error))),
         explain_app.still_computing,
     )
+
+
+def welfare_ranges(
+    game: rmcore.MatrixGame, running: bool = True
+) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """The range of total payoff over the CE set and over the CCE set of a general-sum game, computed once per game on
+    the server (:func:`ui.exact.welfare_ranges`); None while it is on its way or where it failed. A running page never
+    waits for it (the live panel draws on without it); a paused one, which redraws on no timer, up to
+    :data:`CLOSEST_PAUSED_WAIT` seconds from when it was first asked for. Zero-sum games: None."""
+    if game.is_zero_sum:
+        return None
+    return exact.answer(exact.welfare_ranges, _key_of(game), game, 0.0 if running else CLOSEST_PAUSED_WAIT)
+
+
+def welfare_ranges_failed(game: rmcore.MatrixGame) -> BaseException | None:
+    """Why :func:`welfare_ranges` has no answer, once its programs gave up (None while they run, or when they
+    succeeded)."""
+    return exact.progress(exact.welfare_ranges, _key_of(game), game).error
+
+
+#: Seconds between two closest-CE programs of one session while its run is running: a 64x64 game's program takes
+#: seconds, and every session's wait behind the server's one solver thread.
+CLOSEST_EVERY = 5.0
+#: Seconds a paused page waits for the closest CE of the iteration it shows (a paused page redraws on no timer).
+CLOSEST_PAUSED_WAIT = 1.5
+
+
+class Closest(NamedTuple):
+    """The CE closest to a session's joint play: the last one computed (and at which iteration, or why it failed),
+    and the program on its way (of which iteration, asked when)."""
+
+    game: rmcore.MatrixGame
+    coarse: bool = False
+    iteration: int | None = None
+    found: rmcore.CorrelatedEquilibrium | None = None
+    error: str | None = None
+    pending: Future | None = None
+    pending_iteration: int | None = None
+    asked: float = 0.0
+
+
+def _collected(kept: Closest) -> Closest:
+    """``kept`` with its program's answer taken in, once it is there."""
+    if kept.pending is None or not kept.pending.done():
+        return kept
+    error = kept.pending.exception()
+    return kept._replace(
+        iteration=kept.pending_iteration,
+        found=None if error is not None else kept.pending.result(),
+        error=None if error is None else str(error),
+        pending=None,
+        pending_iteration=None,
+    )
+
+
+def closest_equilibrium(
+    game: rmcore.MatrixGame, joint: np.ndarray, iteration: int, running: bool, coarse: bool = False
+) -> Closest:
+    """The CE (with ``coarse`` the CCE) closest to the joint play ``joint`` of ``iteration``, by linear programming on
+    the server's solver thread: asked again at most every :data:`CLOSEST_EVERY` seconds while the run runs, at once
+    for the iteration a paused page shows (waiting up to :data:`CLOSEST_PAUSED_WAIT` for it); meanwhile the last one
+    computed."""
+    kept = st.session_state.get("correlated_closest")
+    if kept is None or kept.game is not game or kept.coarse != coarse:
+        kept = Closest(game, coarse)
+    kept = _collected(kept)
+    now = time.monotonic()
+    due = kept.pending is None and kept.iteration != iteration and (not running or now - kept.asked >= CLOSEST_EVERY)
+    if due:
+        future = exact.submit(
+            rmcore.closest_correlated_equilibrium,
+            game,
+            np.array(joint),
+            coarse=coarse,
+            time_limit=exact.CORRELATED_SECONDS,
+        )
+        kept = kept._replace(pending=future, pending_iteration=iteration, asked=now)
+    if not running and kept.pending is not None:
+        try:
+            kept.pending.result(timeout=CLOSEST_PAUSED_WAIT)
+        except NotYet:
+            pass
+        except Exception:  # noqa: BLE001, S110 - the failure is taken in below and said on the page
+            pass
+        kept = _collected(kept)
+    st.session_state.correlated_closest = kept
+    return kept

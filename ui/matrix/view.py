@@ -7,12 +7,12 @@ import streamlit as st
 
 import rmcore
 
-from .. import explain, explain_matrix, export, race_view, state
+from .. import explain, explain_correlated, explain_matrix, export, race_view, state
 from ..charts import current_traces, mark_iteration, race_figure, waiting
 from ..live import LiveRun, chart_rows, charted
 from ..live_chart import live_chart
 from ..tables import markdown_table
-from . import figures, space
+from . import correlated, figures, space
 from . import state as matrix_state
 from .settings import Display
 
@@ -109,9 +109,14 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             return
         bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
         figure = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
-        live_chart(mark(figure), key="chart_convergence", caption=_convergence_words(solver), **look)
+        words = _convergence_words(solver)
+        if correlated.applies(solver):
+            words = f"{words} {explain_correlated.CONVERGENCE_WORDS}"
+        live_chart(mark(figure), key="chart_convergence", caption=words, **look)
 
     _lay_out(run.is_race, simplex, convergence, regrets)
+    firsts = ([charted(runs[0]) for runs in frame.histories], run.race.variants) if run.is_race else None
+    correlated.draw(solver, int(history.iterations[row]), running and shown_at is None, look, firsts, display.picture)
     # Below the last chart, what comes and goes moves no chart (a chart that moves is mounted afresh, see state.notice).
     if drawn is not None:
         st.caption(_drawn_sentence(game, drawn, solver))
