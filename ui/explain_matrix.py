@@ -198,10 +198,14 @@ def answer_rows_shown(shown: int) -> str:
 
 
 def cce(gap: float | None) -> str:
-    """What regret matching's joint play approaches in a general-sum game (nothing without its gap)."""
+    """The joint play's CCE gap in a general-sum game, and what it tells (nothing without its gap): every rule's, not
+    regret matching's alone, so the words claim the convergence only of the rules that have it."""
     if gap is None:
         return ""
-    return f"regret matching's joint play approaches a coarse correlated equilibrium (CCE gap now {gap:.3e}); "
+    return (
+        f"the joint play's CCE gap is now {gap:.3e} (a no-regret learner's joint play approaches the coarse correlated "
+        "equilibria, a swap-regret learner's the correlated ones); "
+    )
 
 
 def nash_unknown(gap: float | None, reason: str) -> str:
