@@ -1,5 +1,7 @@
 """Shared test set-up."""
 
+import sys
+
 import pytest
 
 import rmcore
@@ -16,3 +18,14 @@ def _library_default_compiles():
     before = rmcore.compiles_in_background()
     yield
     rmcore.compile_in_background(before)
+
+
+@pytest.fixture(autouse=True)
+def _this_process_main_module():
+    """An AppTest runs the app as this process's ``__main__`` and leaves it there: a process started later by spawning
+    (a Dask worker of a sweep's doctest) would then run app.py as its own main module, turning background compiles
+    on in the worker (its Liar's dice cell then failed with "the tree kernels are compiling"). Put the main module
+    back after every test."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
