@@ -223,17 +223,31 @@ def wait_until_idle(page, timeout: float = 90.0) -> None:
         time.sleep(0.2)
 
 
-def pause_and_wait(page, press, timeout: float = 60.0) -> None:
-    """``press()`` (a click on Pause, the Space key), then wait until the server has answered it: a paused page draws
-    its replay slider, a running one never does. On a busy machine (a test suite in two processes) the answer can take
-    seconds; a pause never answered fails here, with its own message, rather than as charts that kept moving."""
+def pause_and_wait(page, press, timeout: float = 60.0, still: float = 1.5) -> None:
+    """``press()`` (a click on Pause, the Space key), then wait until the server has answered it: the Pause radio is
+    checked, the replay slider a paused page draws is there, and the iteration shown has held for ``still`` seconds.
+
+    On a busy machine (a test suite in two processes) the answer can take seconds, and a replay slider drawn by an
+    earlier pause can still be on the page while the run goes on, so no one of these alone proves the pause arrived.
+    A pause never answered fails here, with its own message, rather than as charts that kept moving."""
     from ui import explain_app
 
     press()
+    deadline = time.time() + timeout
     try:
-        page.get_by_text(explain_app.REPLAY_LABEL).first.wait_for(timeout=timeout * 1000)
+        page.get_by_role("radio", name="Pause", checked=True).wait_for(timeout=timeout * 1000)
+        page.get_by_text(explain_app.REPLAY_LABEL).first.wait_for(timeout=max(1.0, deadline - time.time()) * 1000)
     except Exception as error:  # noqa: BLE001  (playwright's TimeoutError)
-        raise AssertionError(f"the page never showed the pause (no replay slider within {timeout:.0f} s)") from error
+        raise AssertionError(f"the page never showed the pause (within {timeout:.0f} s)") from error
+    shown, since = iteration_shown(page), time.time()
+    while time.time() < deadline:
+        time.sleep(0.2)
+        now = iteration_shown(page)
+        if now != shown:
+            shown, since = now, time.time()
+        elif time.time() - since >= still:
+            return
+    raise AssertionError(f"the iteration shown kept changing for {timeout:.0f} s after the pause")
 
 
 def click_until(page, locator, done, attempts: int = 4, timeout: float = 30.0) -> None:
@@ -301,8 +315,12 @@ def open_page_and_run(page, url: str, which: str = "matrix", race: int = 1) -> s
         lambda: last_x_of_trace(page, name) is not None,
         timeout=60,
     )
-    wait_until_idle(page)
-    page.get_by_role("radio", name="Run").click()
+    click_until(
+        page,
+        page.get_by_role("radio", name="Run"),
+        lambda: page.get_by_role("radio", name="Run").get_attribute("aria-checked") == "true",
+        timeout=20,
+    )
     return name
 
 

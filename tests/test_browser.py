@@ -171,8 +171,14 @@ def test_poker_games_a_fixed_opponent_and_hands_against_the_bot(app_url, width, 
 def test_a_race_of_three_overlays_three_curves_and_fills_its_table(app_url, which):
     with chromium_page(height=3400) as page:
         name = open_page_and_run(page, app_url, which, race=3)
-        seen = chart_states_while_running(page, 2.0, name)
-        assert len(seen) >= 2, "the race chart should redraw while running"
+        seen = [last_x_of_trace(page, name)]  # polled, not listened to: a race chart can be mounted afresh as its
+        deadline = time.time() + 20  # table appears, and a busy machine (two test processes) draws every few seconds
+        while len(seen) < 3 and time.time() < deadline:
+            time.sleep(0.2)
+            drawn = last_x_of_trace(page, name)
+            if drawn is not None and drawn != seen[-1]:
+                seen.append(drawn)
+        assert len(seen) >= 3 and seen == sorted(seen), f"the race chart should redraw while running: {seen}"
         curves = race_curve_names(page)
         assert len(curves) >= 3, curves
         page.get_by_role("radio", name="Pause").click()
