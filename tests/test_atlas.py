@@ -53,7 +53,8 @@ def test_the_atlas_runs_every_algorithm_of_the_catalogues_on_the_games_it_names(
     assert len(presets) >= 6 and {"rps", "rps-crash", "matching-pennies"} <= presets
     big = [c for c in matrix if c.spec["game"]["parameters"].get("rows") == 100]
     assert big and big[0].spec["game"]["parameters"]["cols"] == 100
-    assert all(rmcore.preset(name).is_zero_sum for name in presets)  # exploitability is defined
+    general = {name for name in presets if not rmcore.preset(name).is_zero_sum}
+    assert general == {"shapley", "aumann-chicken", "battle-of-sexes"}  # the correlated lessons' games
     for game in tree_games:
         names = {c.spec["algorithm"]["tree"] for c in grid.cells if game_label(c.spec["game"]) == game}
         assert names == set(rmcore.CFR_ALGORITHMS)
@@ -72,7 +73,7 @@ def test_a_variant_added_to_a_catalogue_joins_the_atlas(monkeypatch):
     monkeypatch.setitem(rmcore.ALGORITHMS, "sprm+", "A rule the catalogue gains later.")
     grid = atlas.atlas_grid(quick=True)
     assert sum(c.spec["algorithm"].get("tree") == "dcfr+" for c in grid.cells) == 7
-    assert sum(c.spec["algorithm"].get("matrix") == "sprm+" for c in grid.cells) == 7
+    assert sum(c.spec["algorithm"].get("matrix") == "sprm+" for c in grid.cells) == 10  # (seven zero-sum, three not)
 
 
 def test_the_tables_hold_the_results_at_the_tables_iterations_and_the_median_over_seeds(small):
@@ -173,3 +174,86 @@ def test_the_atlas_and_the_page_show_the_same_number_for_the_same_run(tmp_path):
     metrics = solver.metrics()
     assert table["average 1000"].iloc[0] == metrics.nash_conv == metrics.gap
     assert table["last 1000"].iloc[0] == metrics.nash_conv_current
+
+
+#: A general-sum game beside a zero-sum one, with the rules that reach the coarse (rm) and the correlated equilibria
+#: (swap-rm, and internal-rm, which samples).
+GENERAL = {
+    "iterations": 300,
+    "checkpoints": [10, 100, 300],
+    "seeds": [0],
+    "games": [{"game": "shapley"}, {"game": "rps-crash"}],
+    "algorithms": [{"matrix": "rm"}, {"matrix": "swap-rm"}, {"matrix": "internal-rm"}],
+}
+
+
+@pytest.fixture(scope="module")
+def general(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("general")
+    grid = parse_grid(GENERAL)
+    report = run_sweep(grid, folder, workers=0)
+    assert report.ran == 6 and not report.failed
+    return read_results(folder, ids=[cell.id for cell in grid.cells]), grid
+
+
+def test_a_general_sum_games_table_holds_the_ce_and_cce_gaps_of_the_runs_joint_distribution(general):
+    from rmcore.sweep import build_game, make_solver
+
+    frame, grid = general
+    tables = atlas.tables(frame)
+    shapley = tables["shapley"].set_index("algorithm")
+    assert {"CE gap 10", "CE gap 100", "CCE gap 10", "CCE gap 100"} <= set(shapley.columns)
+    for cell in (c for c in grid.cells if c.spec["game"]["name"] == "shapley"):
+        game = build_game(cell)
+        solver = make_solver(cell, game)
+        solver.run(100)
+        joint = solver.joint_distribution()
+        label = solver.variant.label
+        assert math.isclose(shapley.loc[label, "CE gap 100"], rmcore.ce_gap(game, joint), rel_tol=1e-12), label
+        assert math.isclose(shapley.loc[label, "CCE gap 100"], rmcore.cce_gap(game, joint), rel_tol=1e-12), label
+        assert shapley.loc[label, "CE gap 100"] > 0  # (the joint play of 100 iterations is no equilibrium yet)
+    # a zero-sum game's table has no gap columns, although swap-rm and internal-rm keep the joint distribution there
+    assert not [c for c in tables["rps-crash"].columns if "gap" in c]
+    assert frame[(frame.game == "rps-crash") & (frame.algorithm == "swap-rm")].ce_gap.notna().all()
+    assert atlas.has_gaps(frame[frame.game == "shapley"]) and not atlas.has_gaps(frame[frame.game == "rps-crash"])
+
+
+def test_the_page_gives_a_general_sum_game_a_table_and_figures_of_its_gaps(general):
+    frame, _ = general
+    about = {
+        "command": "python -m rmcore atlas",
+        "date": "2026-01-01 00:00 UTC",
+        "cells": 6,
+        "iterations": 300,
+        "seeds": 1,
+        "machine": {"processor": "a CPU", "cores": 2},
+        "versions": {"rmcore": "0", "numba": "0", "python": "3"},
+        "solver_seconds": 1.0,
+        "wall_seconds": 1.0,
+        "ran": 6,
+        "run_seconds": 1.0,
+        "workers": "one process, without Dask",
+    }
+    page = atlas.markdown(frame, about)
+    shapley = page[page.index("### Shapley") : page.index("### RPS with crash")]
+    assert "(atlas/shapley_ce_gap.svg)" in shapley and "(atlas/shapley_cce_gap.svg)" in shapley
+    header = next(line for line in shapley.splitlines() if line.startswith("| algorithm | CE gap"))
+    assert header.split(" | ")[1:] == ["CE gap 10", "CE gap 100", "CCE gap 10", "CCE gap 100 |"]
+    table = atlas.tables(frame)["shapley"]
+    rows = [line for line in shapley.splitlines() if line.startswith("| ")]
+    ce = rows[rows.index(header) + 1 + int(table["CE gap 100"].argmin())]
+    assert ce.split(" | ")[2].startswith("**"), "the lowest CE gap is in bold"
+    rps = page[page.index("### RPS with crash") :]
+    assert "CE gap" not in rps and "_ce_gap.svg" not in rps
+    assert "NashConv already says how far the play is" in page
+
+
+def test_files_that_kept_another_cce_gap_read_with_no_gaps():
+    """A file of schema 1 held a general-sum game's ``cce_gap`` as the larger player's average external regret: it is
+    not read as the gap of the joint distribution."""
+    from pathlib import Path
+
+    old = read_results(Path(__file__).parent / "saved" / "a6231df" / "sweep")
+    dilemma = old[old.game == "prisoners-dilemma"]
+    assert len(dilemma) and dilemma.ce_gap.isna().all() and dilemma.cce_gap.isna().all()
+    assert not atlas.has_gaps(dilemma)

@@ -42,12 +42,15 @@ RESULT_COLUMNS = (
     "family",
     "game",
     "game_title",
+    "zero_sum",
     "algorithm",
     "label",
     "seed",
     "iteration",
     "nash_conv",
     "nash_conv_current",
+    "ce_gap",
+    "cce_gap",
     "seconds",
     "seconds_per_iteration",
     "wall_seconds",
@@ -84,8 +87,13 @@ def read_results(source, ids=None, *, skip_bad: bool = False) -> pd.DataFrame:
     pandas.DataFrame
         ``nash_conv`` and ``nash_conv_current`` are the NashConv of the average and of the current policy, in
         either family and in files of every :data:`SCHEMA` (a two-player zero-sum game's exploitability is half of
-        each); ``seconds`` is the solver's time up to the checkpoint (the metrics' time left out). A failed cell is one
-        row with its error and no numbers.
+        each); ``ce_gap`` and ``cce_gap`` are the CE and CCE gaps of the joint distribution of play
+        (``rmcore.ce_gap``, ``rmcore.cce_gap``) in files of schema 3 on, wherever the run kept that distribution (a
+        general-sum matrix game's runs, and swap-rm's and internal-rm's in every matrix game), NaN elsewhere (a file
+        of schema 1 or 2 held another ``cce_gap``, the larger player's average external regret, which is not read as
+        this one); ``zero_sum`` says whether the game is zero-sum (missing for a failed cell); ``seconds`` is the
+        solver's time up to the checkpoint (the metrics' time left out). A failed cell is one row with its error and
+        no numbers.
     """
     import pandas as pd
 
@@ -141,9 +149,12 @@ def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
             rows["nash_conv_current"] = 2.0 * frame["exploitability_current"].to_numpy()
         else:
             rows["nash_conv_current"] = frame["nash_conv_current"].to_numpy()
+        for name in ("ce_gap", "cce_gap"):
+            held = meta.get("schema", 1) >= 3 and name in frame.columns
+            rows[name] = frame[name].to_numpy(dtype=float) if held else nan
         rows["seconds"] = np.asarray(meta["checkpoint_seconds"], dtype=float)
     else:
-        for name in ("nash_conv", "nash_conv_current", "seconds"):
+        for name in ("nash_conv", "nash_conv_current", "ce_gap", "cce_gap", "seconds"):
             rows[name] = nan
     size = max(count, 1)
     out = pd.DataFrame(rows)
@@ -154,6 +165,7 @@ def _result_rows(meta: dict, frame: pd.DataFrame) -> pd.DataFrame:
     out["family"] = family
     out["game"] = game_label(spec["game"])
     out["game_title"] = meta.get("game_title") or game_label(spec["game"])
+    out["zero_sum"] = pd.array([meta.get("zero_sum")] * size, dtype="boolean")
     out["algorithm"] = algorithm.get("tree", algorithm.get("matrix"))
     out["label"] = meta.get("label") or algorithm_label(algorithm)
     out["seed"] = pd.array([spec["seed"]] * size, dtype="Int64")
