@@ -1,5 +1,6 @@
 """The atlas: every algorithm rmcore ships on every game it ships (or the runs of a sweep of your own), one game at a
-time: every run's curve, and the runs ranked by the iterations and the seconds they took to a chosen nash_conv."""
+time: the measure (NashConv; for a general-sum game also the CE and CCE gaps of the joint play), every run's curve,
+and the runs ranked by the iterations and the seconds they took to a chosen value of it."""
 
 import streamlit as st
 
@@ -14,7 +15,8 @@ if loaded is not None:
     view.where_from(where)
     game = view.game(results)
     of_game = results[results.game == game]
-    view.chart(of_game, of_game.game_title.iloc[0])
+    measure = view.measure(of_game)
+    view.chart(of_game, of_game.game_title.iloc[0], measure)
     st.subheader("Who gets there first")
-    view.ranking(of_game)
+    view.ranking(of_game, measure)
     view.failures(results)

@@ -294,3 +294,47 @@ def test_a_run_no_page_can_set_up_says_why():
         .spec
     )
     assert "steps of 0.25, not to 1.1" in links.link(spec).reason
+
+
+#: A general-sum game beside a zero-sum one.
+GENERAL = {
+    "iterations": 200,
+    "checkpoints_per_decade": 4,
+    "games": [{"game": "shapley"}, {"game": "rps-crash"}],
+    "algorithms": [{"matrix": "rm"}, {"matrix": "swap-rm"}],
+}
+
+
+def test_a_general_sum_game_offers_its_ce_and_cce_gaps_and_a_zero_sum_game_says_why_it_has_none(tmp_path, monkeypatch):
+    from ui import explain_atlas
+
+    out = tmp_path / "sweeps" / "general"
+    assert not run_sweep(GENERAL, out, workers=0).failed
+    monkeypatch.setenv(data.FOLDERS_VARIABLE, str(out.parent))
+    app = opened(url_path="atlas")
+    app.radio(key="atlas_source").set_value("folder").run()
+    app.button(key="atlas_load_folder").click().run()
+    app.selectbox(key="atlas_game").set_value("shapley").run()
+    measure = app.radio(key="atlas_measure")
+    assert list(measure.options) == ["NashConv", "CE gap", "CCE gap"]
+    frame = read_results(out)
+    shapley = frame[frame.game == "shapley"]
+    for column in ("ce_gap", "cce_gap"):
+        app.radio(key="atlas_measure").set_value(column).run()
+        assert not app.exception
+        shown = json.loads(app.get("plotly_chart")[0].proto.spec)
+        assert len(shown["data"]) == 2, "one line a run: the joint distribution of play"
+        for trace in shown["data"]:
+            run = shapley[shapley.cell == trace["meta"]["cell"]]
+            assert trace["y"] == [v if v > 0 else None for v in run[column]]
+        ranking = app.dataframe[0].value
+        name = data.MEASURES[column]
+        finals = {r: float(shapley[shapley.name == r][column].iloc[-1]) for r in ranking.run}
+        assert ranking[f"final {name}"].tolist() == [finals[r] for r in ranking.run]
+        assert "atlas_iterate" not in [radio.key for radio in app.radio]  # (the distribution has no last iterate)
+        assert "of the joint distribution of play" in " ".join(c.value for c in app.caption)
+    app.selectbox(key="atlas_game").set_value("rps-crash").run()
+    assert not app.exception and "atlas_measure" not in [radio.key for radio in app.radio]
+    assert explain_atlas.NO_GAPS in [c.value for c in app.caption]
+    shown = json.loads(app.get("plotly_chart")[0].proto.spec)
+    assert {trace["meta"]["iterate"] for trace in shown["data"]} == {"average", "last"}

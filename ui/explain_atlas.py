@@ -26,6 +26,20 @@ NO_FOLDERS = (
     "results yet). A zip of a sweep folder can be uploaded instead."
 )
 NOTHING_LOADED = "Load a folder (or a zip of one) that `python -m rmcore sweep` wrote to see its runs here."
+MEASURE_HELP = (
+    "NashConv: the sum of the players' best-response gains against the average strategies (the marginals of the "
+    "play). CE gap and CCE gap: those of the joint distribution of play, the frequency of each pair of actions "
+    "played together (rmcore.ce_gap, rmcore.cce_gap): the sum over the players of what the best switch away from "
+    "each recommended action, or the best single action played whatever is recommended, would gain. Regret "
+    "matching's joint play approaches the coarse correlated equilibria (CCE gap to 0); swap-rm's and internal-rm's "
+    "the correlated equilibria (CE gap to 0)."
+)
+NO_GAPS = (
+    "No CE or CCE gap for a zero-sum game: in a two-player zero-sum game the marginals of every coarse correlated "
+    "equilibrium form a Nash equilibrium, and the CCE gap of expected play equals the NashConv of its average "
+    "strategies whenever neither player's regret is negative, so NashConv already says how far the play is. A "
+    "general-sum game (in the atlas: Shapley's game, Aumann's Chicken, Battle of the sexes) offers all three measures."
+)
 SECONDS_HELP = "Seconds are the solver's own time up to each checkpoint, as the run measured it (metrics left out)."
 
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from rmcore.atlas import GAPS, has_gaps
 from rmcore.sweep import MAX_RESULT_FILES, RESULT_COLUMNS, ResultFileWarning, read_results
 
 #: The page shows the files it leaves out itself (the table's ``attrs["skipped"]``), not in the server's log.
@@ -210,7 +211,14 @@ def _read(files: list[Path], source: str, refused: tuple[str, ...]) -> pd.DataFr
 
 
 def _checked(frame: pd.DataFrame, source: str) -> pd.DataFrame:
-    """A results table the page can show: the columns of ``rmcore.read_results``, at least one finished run."""
+    """A results table the page can show: the columns of ``rmcore.read_results``, at least one finished run. An atlas
+    data file written without the CE and CCE gap columns (and ``zero_sum``) reads with them empty, as runs that kept
+    no gaps."""
+    for column in GAP_MEASURES:
+        if column not in frame.columns:
+            frame[column] = math.nan
+    if "zero_sum" not in frame.columns:
+        frame["zero_sum"] = pd.array([None] * len(frame), dtype="boolean")
     missing = [column for column in RESULT_COLUMNS if column not in frame.columns]
     if missing:
         raise ValueError(f"{source} is not a table of sweep results (it has no {missing[0]!r} column)")
@@ -227,16 +235,31 @@ def games(frame: pd.DataFrame) -> dict[str, str]:
     return dict(zip(done.game, done.game_title))
 
 
-#: What the page plots and ranks, in every game: the number the game's own page shows for the same run.
+#: What the page plots and ranks first, in every game: the number the game's own page shows for the same run.
 MEASURE = "nash_conv"
+#: The measures of the joint distribution of play, which a general-sum matrix game's runs also hold, by their names.
+GAP_MEASURES = GAPS
+#: Every measure the page may offer, by the name it shows.
+MEASURES = {MEASURE: "NashConv", **GAP_MEASURES}
 
 
-def ranking(frame: pd.DataFrame, target: float, iterate: str = "average") -> pd.DataFrame:
-    """A row per run of one game: the first checkpoint at which its measure (of the average, or of the ``"last"``
-    iterate) is at most ``target``, in iterations and in seconds (the solver's time up to it); NaN if never. The
-    runs are in the order of the fewest iterations; ``rank by seconds`` says their order by time."""
-    column = MEASURE
-    if iterate == "last":
+def measures(frame: pd.DataFrame) -> dict[str, str]:
+    """The measures one game's runs hold, column -> name: NashConv always; the CE and CCE gaps for a general-sum
+    matrix game (``rmcore.atlas.has_gaps``)."""
+    return dict(MEASURES) if has_gaps(frame) else {MEASURE: MEASURES[MEASURE]}
+
+
+def ranking(frame: pd.DataFrame, target: float, iterate: str = "average", measure: str = MEASURE) -> pd.DataFrame:
+    """A row per run of one game: the first checkpoint at which its ``measure`` (NashConv of the average, or of the
+    ``"last"`` iterate; a gap of the joint distribution of play, which has no last iterate) is at most ``target``, in
+    iterations and in seconds (the solver's time up to it); NaN if never. The runs are in the order of the fewest
+    iterations; ``rank by seconds`` says their order by time."""
+    if measure not in MEASURES:
+        raise ValueError(f"the atlas ranks by {', '.join(MEASURES)}; got {measure!r}")
+    if iterate not in ("average", "last"):
+        raise ValueError(f"iterate is 'average' or 'last'; got {iterate!r}")
+    column = measure
+    if iterate == "last" and measure == MEASURE:
         column += "_current"
     rows = []
     for cell, runs in frame[frame.status == "done"].groupby("cell", sort=False):

@@ -1,4 +1,5 @@
-"""The atlas's figure: every run of one game, its measure against iterations (or seconds), average and last iterate.
+"""The atlas's figure: every run of one game, its measure against iterations (or seconds): NashConv of the average and
+of the last iterate, or a gap of the joint distribution of play (a general-sum game's CE or CCE gap).
 
 Pure data -> a Plotly figure as a plain dict (as ``ui/charts.py``): the page draws it, and ``python -m ui.atlas.report``
 writes the same figure as the docs' SVG. No Streamlit here.
@@ -10,12 +11,17 @@ import math
 
 import pandas as pd
 
+from rmcore.atlas import GAPS
+
 from ..charts import LAYOUT, colour, log_ticks
 
 #: What the x-axis can be, and its title.
 X_AXES = {"iteration": "iterations", "seconds": "seconds (the solver's time, metrics left out)"}
 #: How each iterate is drawn: the average solid, the current policy (the last iterate) dashed and thinner.
 ITERATES = {"average": ("", dict(width=2)), "last": ("_current", dict(width=1.3, dash="dash"))}
+#: The measures of the joint distribution of play, by their names: one line a run (the distribution has no last
+#: iterate).
+JOINT = GAPS
 
 
 def _points(values) -> list:
@@ -26,8 +32,12 @@ def _points(values) -> list:
 def curves(frame: pd.DataFrame, measure: str = "nash_conv", x: str = "iteration", title: str = "") -> dict:
     """One game's runs (``rmcore.read_results``' rows for that game): for each run two lines, the ``measure`` of the
     average policy (solid) and of the last iterate (dashed), coloured by algorithm; a sampled variant's seeds share
-    their colour. Each trace's ``meta`` names its run (``cell``) and ``iterate``, so the page's figure can be read
-    back run by run."""
+    their colour. A measure of :data:`JOINT` draws one line a run, that of the joint distribution of play (its
+    ``iterate`` is ``"joint"``). Each trace's ``meta`` names its run (``cell``) and ``iterate``, so the page's figure
+    can be read back run by run."""
+    joint = measure in JOINT
+    iterates = {"joint": ("", ITERATES["average"][1])} if joint else ITERATES
+    what = {"average": "average", "last": "last iterate", "joint": "joint distribution of play"}
     done = frame[frame.status == "done"]
     labels = list(dict.fromkeys(done.label))
     traces, shown = [], set()
@@ -35,21 +45,21 @@ def curves(frame: pd.DataFrame, measure: str = "nash_conv", x: str = "iteration"
         label = runs.label.iloc[0]
         seed = runs.seed.iloc[0]
         name = label if pd.isna(seed) else f"{label} · seed {seed}"
-        for iterate, (suffix, line) in ITERATES.items():
+        for iterate, (suffix, line) in iterates.items():
             key = (label, iterate)
             traces.append(
                 {
                     "type": "scatter",
                     "mode": "lines",
-                    "name": label if iterate == "average" else f"{label} · last iterate",
+                    "name": label if iterate != "last" else f"{label} · last iterate",
                     "legendgroup": label,
                     "showlegend": key not in shown,
                     "x": [float(v) for v in runs[x]],
                     "y": _points(runs[measure + suffix]),
                     "line": dict(color=colour(labels.index(label)), **line),
                     "meta": {"cell": cell, "iterate": iterate, "run": name},
-                    "hovertemplate": f"{name} ({'last iterate' if iterate == 'last' else 'average'})<br>"
-                    f"{X_AXES[x].split(' (')[0]} %{{x:,.6g}}<br>{measure} %{{y:.3e}}<extra></extra>",
+                    "hovertemplate": f"{name} ({what[iterate]})<br>{X_AXES[x].split(' (')[0]} %{{x:,.6g}}<br>"
+                    f"{JOINT.get(measure, measure)} %{{y:.3e}}<extra></extra>",
                 }
             )
             shown.add(key)
@@ -64,7 +74,11 @@ def curves(frame: pd.DataFrame, measure: str = "nash_conv", x: str = "iteration"
         "xaxis": dict(type="log", title=dict(text=X_AXES[x]), exponentformat="power", **log_ticks(xs)),
         "yaxis": dict(
             type="log",
-            title=dict(text=f"{measure} (solid: average; dashed: last iterate)"),
+            title=dict(
+                text=f"{JOINT[measure]} of the joint distribution of play"
+                if joint
+                else f"{measure} (solid: average; dashed: last iterate)"
+            ),
             exponentformat="power",
             **log_ticks(values),
         ),

@@ -1,6 +1,7 @@
 """The atlas's figures for the docs: ``python -m ui.atlas.report`` draws, for every game in the atlas's data file
-(``docs/performance/atlas.parquet``, written by ``python -m rmcore atlas``), the page's own figure as an SVG, named as
-``atlas.md`` shows it (``rmcore.atlas.figure_name``). Kaleido renders them (with the machine's Chromium).
+(``docs/performance/atlas.parquet``, written by ``python -m rmcore atlas``), the page's own figure as an SVG (for a
+general-sum game also its CE gap's and its CCE gap's), named as ``atlas.md`` shows it (``rmcore.atlas.figure_name``).
+Kaleido renders them (with the machine's Chromium).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import plotly.graph_objects as go
 
-from rmcore.atlas import figure_name
+from rmcore.atlas import figure_name, has_gaps
 
 from . import data, figures
 
@@ -20,15 +21,17 @@ WIDTH, HEIGHT = 1100, 560
 
 
 def write(frame, folder: Path) -> list[Path]:
-    """One SVG per game of ``frame`` into ``folder``; the files written."""
+    """One SVG per game of ``frame`` into ``folder`` (its NashConv), and for a general-sum game one for each gap of the
+    joint distribution of play; the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    measure = data.MEASURE
     for game, title in data.games(frame).items():
-        spec = figures.curves(frame[frame.game == game], measure, "iteration", title)
-        path = folder / figure_name(game)
-        go.Figure(spec).write_image(path, format="svg", width=WIDTH, height=HEIGHT)
-        written.append(path)
+        of_game = frame[frame.game == game]
+        for measure in data.MEASURES if has_gaps(of_game) else [data.MEASURE]:
+            spec = figures.curves(of_game, measure, "iteration", title)
+            path = folder / figure_name(game, measure)
+            go.Figure(spec).write_image(path, format="svg", width=WIDTH, height=HEIGHT)
+            written.append(path)
     return written
 
 

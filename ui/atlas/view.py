@@ -1,6 +1,7 @@
 """The atlas page's widgets and views: which results (the shipped atlas, or a sweep folder of the user's own), which
-game, its curves, and the runs ranked by iterations and by seconds to a chosen nash_conv, each with a link that
-opens its run on the matrix or the tree page.
+game, the measure (NashConv; for a general-sum matrix game also the CE and CCE gaps of the joint distribution of play),
+its curves, and the runs ranked by iterations and by seconds to a chosen value of it, each with a link that opens its
+run on the matrix or the tree page.
 
 The results the user loaded stay in session state (``atlas_results``); a folder or zip that cannot be read leaves
 them, and the chosen folder, as they were, with one sentence under the widget that says why.
@@ -101,8 +102,28 @@ def game(frame: pd.DataFrame) -> str:
     return st.selectbox("Game", list(offered), format_func=offered.get, key="atlas_game")
 
 
-def chart(frame: pd.DataFrame, title: str) -> None:
-    """Every run's curve, average and last iterate, against iterations or seconds."""
+def measure(frame: pd.DataFrame) -> str:
+    """The measure the chart and the ranking show for one game: a choice of NashConv, CE gap and CCE gap for a
+    general-sum matrix game (its runs hold all three); NashConv elsewhere, with a line that says why a zero-sum game
+    has no CE or CCE gap."""
+    offered = data.measures(frame)
+    if len(offered) == 1:
+        if (frame.family == "matrix").any():
+            st.caption(explain_atlas.NO_GAPS)
+        return data.MEASURE
+    return st.radio(
+        "Measure",
+        list(offered),
+        format_func=offered.get,
+        key="atlas_measure",
+        horizontal=True,
+        help=explain_atlas.MEASURE_HELP,
+    )
+
+
+def chart(frame: pd.DataFrame, title: str, measure: str = data.MEASURE) -> None:
+    """Every run's curve of ``measure``, average and last iterate (one line, that of the joint distribution of play,
+    for a CE or CCE gap), against iterations or seconds."""
     x = st.radio(
         "x-axis",
         list(figures.X_AXES),
@@ -111,30 +132,33 @@ def chart(frame: pd.DataFrame, title: str) -> None:
         horizontal=True,
         help=explain_atlas.SECONDS_HELP,
     )
-    measure = data.MEASURE
     st.plotly_chart(figures.curves(frame, measure, x, title), key="atlas_chart", width="stretch")
 
 
-def ranking(frame: pd.DataFrame) -> None:
-    """The runs ranked by the iterations and by the seconds they took to reach a chosen nash_conv, each with its
-    link."""
-    measure = data.MEASURE
+def ranking(frame: pd.DataFrame, measure: str = data.MEASURE) -> None:
+    """The runs ranked by the iterations and by the seconds they took to reach a chosen value of ``measure``, each
+    with its link."""
+    name = data.MEASURES[measure] if measure != data.MEASURE else measure
     left, right = st.columns(2)
     target = left.select_slider(
-        f"Target {measure}",
+        f"Target {name}",
         data.TARGETS,
         value=1e-3,
         format_func=lambda value: f"{value:g}",
         key="atlas_target",
     )
-    iterate = right.radio(
-        "Of",
-        ["average", "last"],
-        format_func=lambda kind: "the average policy" if kind == "average" else "the last iterate",
-        key="atlas_iterate",
-        horizontal=True,
-    )
-    table = data.ranking(frame, target, iterate)
+    if measure == data.MEASURE:
+        iterate = right.radio(
+            "Of",
+            ["average", "last"],
+            format_func=lambda kind: "the average policy" if kind == "average" else "the last iterate",
+            key="atlas_iterate",
+            horizontal=True,
+        )
+        policy = "the average policy" if iterate == "average" else "the last iterate"
+    else:  # (a gap of the joint distribution of play, which has no last iterate)
+        iterate, policy = "average", "the joint distribution of play"
+    table = data.ranking(frame, target, iterate, measure)
     base = _base_url()
     opened = [links.link(_spec(text)) for text in table.spec]
     shown = pd.DataFrame(
@@ -144,18 +168,17 @@ def ranking(frame: pd.DataFrame) -> None:
             "run": table.run,
             "iterations": table.iterations,
             "seconds": table.seconds,
-            f"final {measure}": table.final,
+            f"final {name}": table.final,
             "open": [link.url(base) for link in opened],
         }
     )
-    policy = "the average policy" if iterate == "average" else "the last iterate"
-    st.caption(explain_atlas.ranking(measure, policy, target))
+    st.caption(explain_atlas.ranking(name, policy, target))
     # The numbers stay numbers (the columns sort as numbers); the Styler gives their shown text. A run that never got
     # there is infinitely far, shown as a dash: st.dataframe draws a missing number as "None" whatever text the Styler
     # gives it, while an infinite one takes the Styler's text, and sorts after every run that got there.
     for column in NUMBER_FORMATS:
         shown[column] = shown[column].fillna(math.inf)
-    formats = NUMBER_FORMATS | {f"final {measure}": "{:.2e}"}
+    formats = NUMBER_FORMATS | {f"final {name}": "{:.2e}"}
     st.dataframe(
         shown.style.format({column: functools.partial(_number, form) for column, form in formats.items()}),
         hide_index=True,
