@@ -64,6 +64,7 @@ def test_chickens_tetrahedron_has_every_layer_once_and_plotly_accepts_it():
         ("scatter3d", words.CE_SET),
         ("scatter3d", words.NASH),
         ("scatter3d", words.BEST),
+        ("scatter3d", words.TRAFFIC_LIGHT),
         ("scatter3d", words.TRAIL),
         ("scatter3d", words.NOW),
     ]
@@ -243,6 +244,26 @@ def test_bad_input_is_refused_with_a_sentence(call, message):
     with pytest.raises(ValueError) as caught:
         call()
     assert message in str(caught.value)
+
+
+def test_chickens_traffic_light_is_marked_labelled_halfway_between_its_two_pure_equilibria():
+    spec = cf.tetrahedron_figure(CHICKEN, a_trail())
+    light = by_meta(spec, cf.TRAFFIC_LIGHT_META, "scatter3d")
+    assert light["name"] == words.TRAFFIC_LIGHT and light["text"] == [words.TRAFFIC_LIGHT_LABEL]
+    assert "text" in light["mode"]
+    point = points_of(light)
+    np.testing.assert_allclose(point, [[0.0, 0.0, -1.0]], atol=1e-15)  # the midpoint of (Swerve, Dare), (Dare, Swerve)
+    np.testing.assert_allclose(barycentric(point), [[0.0, 0.5, 0.5, 0.0]], atol=1e-15)
+    joint = cf.traffic_light(CHICKEN)
+    assert rmcore.ce_gap(CHICKEN, joint) == 0.0 and light["customdata"][0][2] == 9.0  # a CE, 4.5 each
+    assert cf.pure_equilibria(CHICKEN) == [(0, 1), (1, 0)]
+    # a game without two pure equilibria off the diagonal has no traffic light to mark
+    for name in ("battle-of-sexes", "prisoners-dilemma", "stag-hunt"):
+        other = cf.tetrahedron_figure(rmcore.preset(name))
+        assert cf.traffic_light(rmcore.preset(name)) is None
+        assert not [t for t in other["data"] if t.get("meta") == cf.TRAFFIC_LIGHT_META]
+    with pytest.raises(ValueError, match="got str"):
+        cf.traffic_light("chicken")
 
 
 # -- the heatmaps -----------------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from tests.live_charts import live_charts
 from tests.visits import opened, run_to_reached
 from ui import explain_correlated as words
 from ui.matrix import correlated_figure
+from ui.matrix.correlated_figure import traffic_light
 
 
 def test_a_link_runs_internal_rm_with_its_inertia_as_a_multiple_of_the_least_allowed():
@@ -175,7 +176,18 @@ def test_the_chicken_lesson_ends_its_learners_at_the_points_its_words_name():
     np.testing.assert_allclose(ends["internal-rm/sampled"], [[0, 1], [0, 0]], atol=2e-3)
     best = rmcore.correlated_equilibrium(game)
     np.testing.assert_allclose(best.joint, [[0.5, 0.25], [0.25, 0]], atol=1e-9)
-    assert rmcore.ce_gap(game, np.array([[1, 1], [1, 0]]) / 3) < 1e-12  # the traffic light is a CE
+    assert rmcore.ce_gap(game, np.array([[1, 1], [1, 0]]) / 3) < 1e-12  # Aumann's device is a CE
+    # Where each ended relative to the traffic light (a fair coin between (Swerve, Dare) and (Dare, Swerve)):
+    light = traffic_light(game)
+    np.testing.assert_allclose(light, [[0, 0.5], [0.5, 0]])
+    assert rmcore.ce_gap(game, light) == 0.0 and np.sum(light * (game.row_payoffs + game.col_payoffs)) == 9
+    for variant in ("rm", "swap-rm"):  # both swerve 4/9 of the time and crash 1/9 of it, never under the light
+        assert round(ends[variant][0, 0] * 9) == 4 and round(ends[variant][1, 1] * 9) == 1
+    assert ends["internal-rm/sampled"][0, 1] > 0.998  # one of the light's two outcomes, the light halfway along
+    assert all(np.abs(end - light).sum() > 0.9 for end in ends.values())  # none at the light
+    for named in ("traffic light", "(Swerve, Dare) or (Dare, Swerve) with 1/2 each, 9 in all", "4/9", "crash 1/9"):
+        assert named in words.CHICKEN_WORDS, named
+    assert "halfway between it and (Dare, Swerve)" in words.CHICKEN_WORDS
 
 
 def test_the_chicken_lesson_opens_on_its_preset_with_the_three_learners():
@@ -189,6 +201,7 @@ def test_the_chicken_lesson_opens_on_its_preset_with_the_three_learners():
     app.button(key="matrix_step_100").click().run()
     assert words.CHICKEN_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
     assert correlated_chart(app)["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
+    assert words.TRAFFIC_LIGHT in [trace.get("name") for trace in correlated_chart(app)["figure"]["data"]]
     reopened = opened(dict(app.query_params.items()))
     assert reopened.session_state.game.name == "Aumann's Chicken"
     assert reopened.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS

@@ -13,6 +13,9 @@ CCE_SAME = "coarse CE (CCE): the same set in a 2x2 game"
 PRODUCTS = "independent play x ⊗ y"
 NASH = "Nash equilibria"
 BEST = "welfare-best CE"
+#: The traffic light's legend entry and the label beside its point.
+TRAFFIC_LIGHT = "traffic light: a fair coin between the two pure equilibria"
+TRAFFIC_LIGHT_LABEL = "traffic light"
 TRAIL = "σ_t, the joint play"
 NOW = "σ_t now"
 #: Hovers (Plotly's markup).
@@ -20,6 +23,10 @@ NASH_HOVER = "Nash equilibrium<br>row plays (%{customdata[0]})<br>column plays (
 JOINT_HOVER = "%{text}<extra>%{fullData.name}</extra>"
 CORNER_HOVER = "everyone plays %{text}<extra></extra>"
 BEST_HOVER = "the CE of largest total payoff: %{customdata:.4g}<extra></extra>"
+TRAFFIC_LIGHT_HOVER = (
+    "the traffic light: %{customdata[0]} or %{customdata[1]}, 1/2 each<br>(a CE, paying %{customdata[2]:.4g} in all)"
+    "<extra></extra>"
+)
 
 
 def joint_words(labels: list[str], joint) -> str:
@@ -150,11 +157,14 @@ SHAPLEY_WORDS = (
 
 CHICKEN_WORDS = (
     "What to watch: every learner's joint play ends inside the CE polytope (CE gap near 0: about 0.0003 after 10,000 "
-    "iterations), but not at one point of it. From the uniform start, regret matching and swap RM both end at the "
-    "mixed Nash equilibrium's product, (4/9, 2/9, 2/9, 1/9), paying 28/3 in all; Hart & Mas-Colell's sampled "
-    "procedure (seed 0) locks into the pure equilibrium (Swerve, Dare), paying 9. Neither is the traffic light (1/3 "
-    "each on the three cells without a crash, 10 in all) nor the best CE (1/2, 1/4, 1/4, 0, 10.5 in all): the "
-    "theorem brings the joint play to the set, and says nothing of where in it."
+    "iterations), but not at one point of it, and none at the traffic light (the cross: a fair coin says who goes "
+    "straight, (Swerve, Dare) or (Dare, Swerve) with 1/2 each, 9 in all). From the uniform start, regret matching "
+    "and swap RM both end at the mixed Nash equilibrium's product, (4/9, 2/9, 2/9, 1/9), 28/3 in all, away from the "
+    "traffic light: both drivers swerve 4/9 of the time and crash 1/9 of it, where under the light they never do "
+    "either. Hart & Mas-Colell's sampled procedure (seed 0) locks into the pure equilibrium (Swerve, Dare), 9 in all, "
+    "one of the light's two outcomes: the traffic light is halfway between it and (Dare, Swerve). The best CE "
+    "(1/2, 1/4, 1/4, 0, 10.5 in all) is elsewhere again: the theorem brings the joint play to the set, and says "
+    "nothing of where in it."
 )
 #: Each lesson: its button's title and help, and its words.
 LESSONS = {
@@ -178,7 +188,8 @@ PICTURE_LABEL = "Tetrahedron shows"
 PICTURE_HELP = (
     "The layers of the tetrahedron of joint distributions: the CE set and the CCE set (the same set in a 2x2 game), "
     "the saddle of independent play x ⊗ y, the Nash equilibria and the CE of largest total payoff. The joint play's "
-    "trail is always drawn; a click on a legend entry hides a layer for this view only."
+    "trail is always drawn, and so is the traffic light in a game of Chicken's kind (a fair coin between its two "
+    "pure equilibria off the diagonal); a click on a legend entry hides a layer for this view only."
 )
 CLOSEST_LABEL = "Set the joint play beside the closest point of"
 CLOSEST_HELP = (

@@ -642,8 +642,9 @@ def _aumann_chicken() -> MatrixGame:
         col_actions=("Swerve", "Dare"),
         name="Aumann's Chicken",
         description="Aumann's (1974) example of a correlated equilibrium: two pure equilibria paying (7, 2) and "
-        "(2, 7), a mixed one paying 14/3 each; a traffic light drawing (Swerve, Swerve), (Swerve, Dare) and "
-        "(Dare, Swerve) with 1/3 each pays 5 each, and the best correlated equilibrium 5.25 each.",
+        "(2, 7), a mixed one paying 14/3 each; a traffic light (a fair coin between the two pure ones) pays 4.5 each, "
+        "Aumann's device drawing (Swerve, Swerve), (Swerve, Dare) and (Dare, Swerve) with 1/3 each 5 each, and the "
+        "best correlated equilibrium 5.25 each.",
         equilibria=[((1.0, 0.0), (0.0, 1.0)), ((0.0, 1.0), (1.0, 0.0)), ((2 / 3, 1 / 3), (2 / 3, 1 / 3))],
     )
 

@@ -43,6 +43,7 @@ PRODUCTS_COLOUR = "#9ecae1"
 PRODUCTS_OPACITY = 0.35
 TRAIL_COLOUR = COLOURS[0]
 BEST_COLOUR = COLOURS[3]
+TRAFFIC_LIGHT_COLOUR = COLOURS[1]
 #: How far out the corners' labels sit, as a multiple of the corners' distance from the centre (clear of a Nash
 #: equilibrium's marker on a corner).
 LABEL_OUT = 1.13
@@ -56,6 +57,8 @@ MAX_LABELLED_SIDE = 6
 TRAIL_TOLERANCE = 1e-6
 #: Which solid a mesh or its outline draws (the ``meta`` of the traces).
 CE_META, CCE_META = "ce-set", "cce-set"
+#: The ``meta`` of the traffic light's point.
+TRAFFIC_LIGHT_META = "traffic-light"
 
 
 def tetrahedron_point(joint) -> np.ndarray:
@@ -159,6 +162,44 @@ def _solid(vertices: np.ndarray, name: str, colour: str, opacity: float, meta: s
     return [mesh, edge]
 
 
+def pure_equilibria(game: MatrixGame) -> list[tuple[int, int]]:
+    """The cells ``(row, column)`` of ``game`` where neither player gains by switching alone: its pure Nash
+    equilibria, in the order of the cells."""
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"pure equilibria are a matrix game's (rmcore.MatrixGame), got {type(game).__name__}")
+    rows, cols = game.row_payoffs, game.col_payoffs
+    return [
+        (i, j)
+        for i in range(rows.shape[0])
+        for j in range(rows.shape[1])
+        if rows[i, j] >= rows[:, j].max() and cols[i, j] >= cols[i, :].max()
+    ]
+
+
+def traffic_light(game: MatrixGame) -> np.ndarray | None:
+    """The correlated equilibrium a traffic light implements in a 2x2 game of Chicken's kind: a fair coin says which
+    player goes and which yields, each of the two asymmetric pure equilibria (the cells off the diagonal) with
+    probability 1/2. It is a CE (an average of Nash equilibria is one): told to yield, a player knows the other goes.
+
+    Returns
+    -------
+    numpy.ndarray or None
+        The 2x2 joint distribution, for a 2x2 game whose pure equilibria are exactly its two cells off the diagonal;
+        None for any other game (one without such a pair has no traffic light to mark).
+
+    >>> import rmcore
+    >>> traffic_light(rmcore.preset("aumann-chicken")).tolist()
+    [[0.0, 0.5], [0.5, 0.0]]
+    >>> traffic_light(rmcore.preset("battle-of-sexes")) is None  # (its pure equilibria are on the diagonal)
+    True
+    """
+    if not isinstance(game, MatrixGame):
+        raise ValueError(f"a traffic light is a matrix game's (rmcore.MatrixGame), got {type(game).__name__}")
+    if game.shape != (2, 2) or pure_equilibria(game) != [(0, 1), (1, 0)]:
+        return None
+    return np.array([[0.0, 0.5], [0.5, 0.0]])
+
+
 def _xyz(points: np.ndarray) -> dict:
     return dict(x=points[:, 0], y=points[:, 1], z=points[:, 2])
 
@@ -257,6 +298,24 @@ def _static_traces(key: tuple) -> tuple[dict, ...]:
             **_xyz(tetrahedron_point(best.joint)[None, :]),
         )
     )
+    light = traffic_light(game)
+    if light is not None:
+        welfare = float(np.sum(light * (game.row_payoffs + game.col_payoffs)))
+        traces.append(
+            dict(
+                type="scatter3d",
+                mode="markers+text",
+                marker=dict(size=7, color=TRAFFIC_LIGHT_COLOUR, symbol="x"),
+                text=[words.TRAFFIC_LIGHT_LABEL],
+                textposition="top center",
+                textfont=dict(color=TRAFFIC_LIGHT_COLOUR, size=13),
+                customdata=[[labels[1], labels[2], welfare]],
+                hovertemplate=words.TRAFFIC_LIGHT_HOVER,
+                name=words.TRAFFIC_LIGHT,
+                meta=TRAFFIC_LIGHT_META,
+                **_xyz(tetrahedron_point(light)[None, :]),
+            )
+        )
     for trace in traces:
         for value in trace.values():
             if isinstance(value, np.ndarray):
@@ -267,7 +326,8 @@ def _static_traces(key: tuple) -> tuple[dict, ...]:
 def tetrahedron_figure(game: MatrixGame, trail=None, *, height: int = HEIGHT, name: str = words.TRAIL) -> dict:
     """A 2x2 game's joint distributions as a rotatable tetrahedron: the CE and CCE sets as translucent solids, the
     independent distributions as a saddle, the Nash equilibria as diamonds on it, the welfare-best CE as a square,
-    and a learner's ``trail`` of joint distributions as a line with its last point marked.
+    in a game of Chicken's kind its :func:`traffic_light` as a labelled cross, and a learner's ``trail`` of joint
+    distributions as a line with its last point marked.
 
     Parameters
     ----------
