@@ -223,6 +223,21 @@ def test_a_general_sum_nfg_upload_gets_the_correlated_part_and_swap_rm():
     assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
 
 
+def test_a_2x2_general_sum_nfg_upload_gets_the_tetrahedron_and_its_traffic_light():
+    game = rmcore.MatrixGame([[3, 1], [4, 0]], [[3, 4], [1, 0]], row_actions=("Yield", "Go"), name="Crossing")
+    app = opened({"algorithm": "internal-rm", "sampling": "sampled"})
+    app.file_uploader(key="upload_nfg").upload("crossing.nfg", rmcore.write_nfg(game).encode(), "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    assert not app.exception and app.session_state.game.row_payoffs.tolist() == game.row_payoffs.tolist()
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    chart = correlated_chart(app)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
+    (light,) = [t for t in chart["figure"]["data"] if t.get("name") == words.TRAFFIC_LIGHT]
+    assert [light["x"][0], light["y"][0], light["z"][0]] == [0.0, 0.0, -1.0]
+    assert {words.CE_GAP, words.CCE_GAP} <= convergence_curves(app)
+
+
 def test_the_links_picture_toggles_choose_the_tetrahedrons_layers():
     app = run_to_reached(
         opened({"preset": "Chicken", "picture_layers": ["CE set", "CCE set"], "run_to": "50"}), "matrix"
