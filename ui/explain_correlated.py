@@ -70,7 +70,8 @@ PANEL_HEADING = "#### Correlated equilibria: where the joint play goes"
 TETRAHEDRON_CAPTION = (
     "Every point of the tetrahedron is a joint distribution over the four joint actions; its corners are the pure "
     "joint actions. The green solid is the set of correlated equilibria (in a 2x2 game the coarse set is the same); "
-    "the pale saddle holds the distributions of independent play x ⊗ y, the Nash equilibria on it. The blue trail is "
+    "the pale saddle holds the distributions of independent play x ⊗ y, the Nash equilibria on it. In a game of "
+    "Chicken's kind the cross marks the traffic light, a fair coin between its two pure equilibria. The blue trail is "
     "σ_t, the empirical joint distribution of play up to the iteration shown: Hart & Mas-Colell's theorem is that "
     "swap-regret learners bring it into the CE set. Drag to rotate; the view stays as you leave it."
 )

@@ -305,7 +305,7 @@ def _static_traces(key: tuple) -> tuple[dict, ...]:
             dict(
                 type="scatter3d",
                 mode="markers+text",
-                marker=dict(size=7, color=TRAFFIC_LIGHT_COLOUR, symbol="x"),
+                marker=dict(size=9, color=TRAFFIC_LIGHT_COLOUR, symbol="cross"),  # (a glyph every font has, unlike "x")
                 text=[words.TRAFFIC_LIGHT_LABEL],
                 textposition="top center",
                 textfont=dict(color=TRAFFIC_LIGHT_COLOUR, size=13),
