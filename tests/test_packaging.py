@@ -22,6 +22,16 @@ def test_import_rmcore_never_needs_the_dashboard():
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
+def test_the_figures_need_no_plotly_and_no_streamlit():
+    # The figure builders return plain dicts, drawn by the pages and by a notebook alike.
+    code = (
+        "import sys; sys.modules['streamlit'] = sys.modules['plotly'] = sys.modules['ipywidgets'] = None; "
+        "import rmcore.plotting, rmcore.plotting.space, rmcore.plotting.correlated; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
 @pytest.mark.slow
 def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
     out = subprocess.run(
