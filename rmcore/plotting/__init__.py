@@ -9,8 +9,14 @@ dict (Plotly's JSON schema), so that the dashboard's pages and a notebook draw t
 - :mod:`~rmcore.plotting.correlated`: a general-sum game's joint play beside its correlated equilibria;
 - :mod:`~rmcore.plotting.trees`: a game tree's policies and trajectories;
 - :mod:`~rmcore.plotting.words`: every title, legend entry and hover the figures draw;
-- :mod:`~rmcore.plotting.images`: figures drawn as PNG, SVG or PDF by kaleido.
+- :mod:`~rmcore.plotting.images`: figures drawn as PNG, SVG or PDF by kaleido;
+- :mod:`~rmcore.plotting.live`: a solver watched live in a notebook cell, :func:`watch`;
 
 ``import rmcore`` never imports this package, and the figure modules need numpy alone: a dict becomes a Plotly figure
-with ``plotly.graph_objects.Figure(spec)``.
+with ``plotly.graph_objects.Figure(spec)``. Only :func:`watch` needs the notebook extra (plotly,
+ipywidgets, anywidget and kaleido: ``pip install 'rmcore[notebook]'``).
 """
+
+from .live import Watch, watch
+
+__all__ = ["Watch", "watch"]

@@ -202,3 +202,29 @@ POLICY_HEATMAP_HOVER = "%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>
 
 def winnings_title(learner: int) -> str:
     return f"Player {learner}'s winnings per game against the fixed player"
+
+
+# -- a solver watched in a notebook (rmcore.plotting.live) ------------------------------------------------------
+
+WATCH_RUN = "Run"
+WATCH_PAUSE = "Pause"
+WATCH_SPEED = "Speed"
+WATCH_FASTEST = "as fast as possible"
+#: The speeds of a watched solver: iterations per update (about 5 updates a second), or as many as a time budget holds.
+WATCH_SPEEDS = {
+    "1 per update": 1,
+    "10 per update": 10,
+    "100 per update": 100,
+    "1,000 per update": 1_000,
+    WATCH_FASTEST: None,
+}
+WATCH_WAITING = "iteration 0: press <b>Run</b>"
+WATCH_NASH_CONV = "NashConv"
+WATCH_GAIN = "the learner's best-response gain"
+WATCH_STOPPED = "stopped"
+WATCH_NO_IMAGE = "The figures could not be drawn as images for a static copy of this notebook"
+
+
+def watch_status(iteration: int, name: str, value: float) -> str:
+    """The line beside a watched solver's controls (ipywidgets' HTML): the iteration and the measure now."""
+    return f"iteration <b>{iteration:,}</b> · {name} <b>{value:.4g}</b>"
