@@ -152,6 +152,12 @@ VALUE_HELP = (
     "x̄ᵀAȳ is the row player's expected payoff when both play their averages."
 )
 NO_AVERAGE_YET = "- (no average before the first iteration)"
+NOTEBOOK_LABEL = "Download notebook"
+NOTEBOOK_HELP = (
+    "The regret-matching exercise as a Jupyter notebook: write regret matching yourself, a cell at a time, with "
+    "rmcore checking each iterate, then watch this page's charts live in the notebook (pip install "
+    "'rmcore[notebook]')."
+)
 FIXED_ANSWER = "Against a fixed opponent the learner converges to a best response, not to the equilibrium."
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import streamlit as st
 
@@ -18,6 +20,9 @@ from . import correlated, space
 from . import state as matrix_state
 from .settings import Display
 
+#: The tutorial notebook the page offers (read when the button is pressed): the regret-matching exercise, checked,
+#: and the page's charts live in Jupyter (docs/tutorials/, executed by every build of the documentation).
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "tutorials" / "regret-matching-exercise.ipynb"
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
 ANSWER_COLUMNS = ("player", "action", "running average", "an exact equilibrium (LP)")
@@ -225,8 +230,19 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
 
 
 def export_section(run: LiveRun) -> None:
-    """Export (outside the live panel)."""
+    """Export (outside the live panel), and the tutorial notebook."""
     export.section("matrix", run)
+    if NOTEBOOK.exists():  # (a checkout holds it; a server given the app alone offers none)
+        st.download_button(
+            explain_matrix.NOTEBOOK_LABEL,
+            NOTEBOOK.read_bytes,
+            NOTEBOOK.name,
+            "application/x-ipynb+json",
+            key="matrix_notebook",
+            on_click="ignore",
+            icon=":material/download:",
+            help=explain_matrix.NOTEBOOK_HELP,
+        )
 
 
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:
