@@ -104,6 +104,27 @@ def test_a_matrix_view_draws_the_matrix_pages_charts():
     np.testing.assert_allclose(regrets.data[0].y, solver.cumulative_regrets().player_1)
 
 
+def test_where_a_field_pictures_the_run_it_takes_the_simplexs_place_as_on_the_page():
+    from rmcore.plotting import fields, space
+
+    solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies"), "hedge", start=([3, 1], [1, 3]))
+    view = watch(solver, speed="100 per update", image=False)
+    before = {trace.meta for trace in view.figures["simplex"].data}
+    assert space.FIELD in before and space.ITERATE not in before  # the field and its rest points, before Run
+    view.update()
+    assert space.ITERATE in {trace.meta for trace in view.figures["simplex"].data}  # and the run's trail on it
+    setup = fields.field_setup(solver.game, "hedge", start=solver.start)
+    page = space.strategy_space(solver.game, setup, (), [solver.game.equilibria[0]], start=[0.75, 0.25, 0.25, 0.75])
+    assert view.figures["simplex"].layout.title.text == page["layout"]["title"]["text"]
+
+
+def test_against_a_fixed_opponent_the_status_follows_the_learners_gain():
+    solver = rmcore.MatrixSolver(rmcore.preset("rps"), "fictitious-play", opponent={"col": [1, 2, 3]})
+    view = watch(solver, speed="10 per update", image=False)
+    view.update()
+    assert words.WATCH_GAIN in view.status.value and f"{solver.metrics().br_gains.player_1:.4g}" in view.status.value
+
+
 def test_a_general_sum_view_draws_the_joint_play_in_the_tetrahedron():
     solver = rmcore.MatrixSolver(rmcore.preset("chicken"), "rm")
     view = watch(solver, speed="100 per update", image=False)

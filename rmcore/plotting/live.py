@@ -8,9 +8,10 @@ answer Pause, the speed and any other cell. An update comes every :data:`INTERVA
 within :data:`BUDGET` seconds at full speed.
 
 The figures are the page's (one builder, two hosts): for a :class:`~rmcore.MatrixSolver` the strategies over time,
-the simplex or the unit square, NashConv against the rule's regret bound, the cumulative regrets, and for a
-general-sum game in self-play the joint play against the correlated equilibria; for a :class:`~rmcore.CFRSolver`
-NashConv of the average and the current policy, and the average policy over time.
+the simplex or the unit square (or the field under the rule, where one pictures the run), NashConv against the rule's
+regret bound, the cumulative regrets, and for a general-sum game in self-play the joint play against the correlated
+equilibria; for a :class:`~rmcore.CFRSolver` NashConv of the average and the current policy, and the average policy
+over time.
 
 In a notebook (the extra: ``pip install 'rmcore[notebook]'``)::
 
@@ -34,9 +35,10 @@ import time
 
 import numpy as np
 
-from . import charts, words
+from . import charts, fields, words
 from . import correlated as correlated_figures
 from . import matrix as matrix_figures
+from . import space as space_figures
 from . import trees as tree_figures
 
 #: Most seconds between two updates of a running view (5 a second: a chart that moves smoothly to the eye, and the
@@ -117,6 +119,7 @@ class Watch:
         self._rate: float | None = None  # iterations a second, measured at full speed
         self._closest = (None, -np.inf)  # (the closest CE found, when it was computed)
         self._equilibria = None
+        self._setup = False  # the field under the rule: not looked for yet
         self._lock = threading.Lock()  # one update at a time: the thread's, or one asked for by hand
         self._running = threading.Event()
         self._thread: threading.Thread | None = None
@@ -219,13 +222,9 @@ class Watch:
         solver = self.solver
         if solver.iteration == 0:
             return words.WATCH_WAITING
-        metrics = solver.metrics()
-        if solver.family == "tree" and solver.learner is not None:
-            name, value = words.WATCH_GAIN, getattr(metrics, f"br_gain_{solver.learner}")
-        elif solver.family == "matrix" and not solver.is_self_play:
-            name, value = words.WATCH_GAIN, metrics.br_gain_1
-        else:
-            name, value = words.WATCH_NASH_CONV, metrics.nash_conv
+        metrics = solver.metrics()  # (its gap: nash_conv in self-play, the learner's gain against a fixed player)
+        name = words.WATCH_NASH_CONV if metrics.gap_name == "nash_conv" else words.WATCH_GAIN
+        value = metrics.gap
         said = words.watch_status(solver.iteration, name, value)
         return said if self.error is None else f"{said} · {words.WATCH_STOPPED}: {_escaped(self.error)}"
 
@@ -241,22 +240,28 @@ class Watch:
         fixed = not solver.is_self_play
         simplex = matrix_figures.has_simplex(game)
         joint = self._joint_shown()
-        if solver.iteration == 0:
+        setup = self._field_setup()
+        history = solver.history() if solver.iteration else None
+        if history is None:
             drawn = {"strategies": charts.waiting(words.WAITING_STRATEGIES, 380)}
-            if simplex:
+            if simplex and setup is None:
                 drawn["simplex"] = charts.waiting(words.WAITING_SIMPLEX, 420)
-            drawn["convergence"] = charts.waiting(words.WAITING_CONVERGENCE, 420)
         else:
-            history = solver.history()
             shown = history.rows(charts.chart_rows(history.iterations))
             players = ("row",) if fixed else ("row", "col")
             drawn = {"strategies": matrix_figures.strategy_trajectories(shown, game, players=players)}
-            if simplex:
+            if simplex and setup is None:
                 equilibrium = self._equilibrium(history.policy("average", len(history) - 1))
                 drawn["simplex"] = matrix_figures.simplex_path(shown, game, equilibrium, True)
+        if setup is not None:  # the field under the rule takes the simplex's place, as on the page
+            drawn["simplex"] = self._field_figure(setup, history)
+        if history is None:
+            drawn["convergence"] = charts.waiting(words.WAITING_CONVERGENCE, 420)
+        else:
             drawn["convergence"] = matrix_figures.convergence(
                 shown, fixed_opponent=fixed, bound=words.BOUND_NAMES.get(algorithm), variant=solver.variant
             )
+        drawn = {name: drawn[name] for name in ("strategies", "simplex", "convergence") if name in drawn}
         row, col = solver.cumulative_regrets()
         drawn["regrets"] = matrix_figures.regret_bars(
             game, row, None if fixed else col, title=words.regret_title(algorithm)
@@ -264,6 +269,41 @@ class Watch:
         if joint:
             drawn["correlated"] = self._joint_figure()
         return drawn
+
+    def _field_setup(self):
+        """The field under the rule (:func:`rmcore.plotting.fields.field_setup`) where it pictures the run's whole
+        state, else None; found once."""
+        if self._setup is False:
+            solver = self.solver
+            variant = solver.variant
+            setup = fields.field_setup(
+                solver.game,
+                variant.algorithm,
+                opponent=None if solver.opponent is None else solver.opponent["col"],
+                start=solver.start,
+                sampling=variant.sampling,
+                updates=variant.updates,
+            )
+            self._setup = None if isinstance(setup, fields.NoField) else setup
+        return self._setup
+
+    def _field_figure(self, setup, history) -> dict:
+        """The strategy space with the field, the rest points, the equilibria, the start and the run's trail."""
+        solver, game = self.solver, self.solver.game
+        trails = ()
+        if history is not None:
+            name = space_figures.run_names([solver.variant])[0]
+            averages = history.rows(charts.chart_rows(history.iterations))
+            recent = history.rows(np.arange(max(len(history) - space_figures.TRAIL_ROWS, 0), len(history)))
+            trails = (space_figures.Trail(name, averages, recent),)
+        if game.is_zero_sum:
+            equilibria = [self._equilibrium(None)]
+        else:
+            equilibria = list(game.equilibria)
+        m, n = game.shape
+        row, col = (np.full(m, 1.0 / m), np.full(n, 1.0 / n)) if solver.start is None else solver.start
+        start = np.concatenate([row, col]) if setup.space == "square" else np.asarray(row, dtype=float)
+        return space_figures.strategy_space(game, setup, trails, equilibria, start=start)
 
     def _joint_shown(self) -> bool:
         """Whether the view draws the joint play against the correlated equilibria (a general-sum game in self-play
