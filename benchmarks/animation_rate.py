@@ -21,6 +21,7 @@ import imageio.v3 as iio
 
 import rmcore
 from benchmarks import results
+from rmcore.plotting import images
 from ui.matrix import animation
 
 
@@ -33,9 +34,9 @@ def _frames_in(made: bytes, kind: str) -> tuple[int, int, int]:
 def main() -> None:
     parser = argparse.ArgumentParser(description="Time a 300-frame animation of the strategy chart.")
     parser.add_argument("--frames", type=int, default=300)
-    parser.add_argument("--tabs", type=int, default=animation.TABS, help="kaleido tabs drawing at once")
+    parser.add_argument("--tabs", type=int, default=images.TABS, help="kaleido tabs drawing at once")
     args = parser.parse_args()
-    animation.TABS = args.tabs
+    images.TABS = args.tabs
     game = rmcore.preset("matching-pennies")
     # Every iteration kept (as the page keeps a small game's): each of the frames draws a state of its own.
     solver = rmcore.MatrixSolver(game, "hedge", start=game.start, history_share=None)

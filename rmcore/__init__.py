@@ -18,6 +18,10 @@ The library by family, every name re-exported here:
   library's, iterate by iterate (:func:`~rmcore.exercises.check_regret_matching`);
 - **compiling**: the kernels compile in processes of their own (:func:`compile_in_background`).
 
+The pages' figures live in :mod:`rmcore.plotting`, which ``import rmcore`` never imports: Plotly's JSON as plain
+dicts, and :func:`rmcore.plotting.watch`, a solver's live charts in a notebook cell (the notebook extra:
+``pip install 'rmcore[notebook]'``).
+
 Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
 row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered 1 and 2.
 

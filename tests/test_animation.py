@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 import rmcore
-from ui import fields
-from ui.matrix import animation, space_figure
+from rmcore.plotting import fields, images
+from rmcore.plotting import space as space_figure
+from ui.matrix import animation
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +119,7 @@ def test_a_frame_drawn_in_two_layers_is_the_frame_drawn_whole(solver, drawable):
     figure to within antialiasing."""
     (figure,) = animation.frames_of(solver, 1, 250, 250)
     (layered,) = animation.render_frames([figure])
-    whole = iio.imread(animation.render([figure], "png")[0])[..., :3]
+    whole = iio.imread(images.render([figure], "png")[0])[..., :3]
     difference = np.abs(layered.astype(int) - whole.astype(int))
     assert difference.mean() < 0.05 and np.mean(difference.max(axis=-1) > 40) < 0.001
 

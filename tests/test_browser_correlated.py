@@ -8,6 +8,7 @@ import time
 
 import pytest
 
+from rmcore.plotting import words as figure_words
 from ui import explain_correlated as words
 
 from .browser import (
@@ -78,7 +79,7 @@ def test_the_lessons_open_with_one_click_and_their_joint_play_converges_on_a_pro
         wait_until_idle(page)
         _open_lesson(page, words.LESSONS["shapley"][0])
         _run_to(page, 10_000)
-        gaps = page.evaluate(_GAPS_JS, words.GAPS_RACE_TITLE)
+        gaps = page.evaluate(_GAPS_JS, figure_words.GAPS_RACE_TITLE)
         assert gaps is not None and len(gaps) == 3, gaps
         rm = next(v for name, v in gaps.items() if "rm · expected" in name and "swap" not in name)
         swap = next(v for name, v in gaps.items() if "swap-rm" in name)
@@ -98,7 +99,7 @@ def test_the_lessons_open_with_one_click_and_their_joint_play_converges_on_a_pro
         page.set_viewport_size({"width": 1280, "height": 720})
         _open_lesson(page, words.LESSONS["chicken"][0])
         _run_to(page, 2_000)
-        assert (page.evaluate(_TRAIL_JS, words.TRAIL) or 0) > 10, "the trail of the joint play is drawn"
+        assert (page.evaluate(_TRAIL_JS, figure_words.TRAIL) or 0) > 10, "the trail of the joint play is drawn"
         assert page.locator("[data-testid=stException]").count() == 0
         page.set_viewport_size({"width": 1280, "height": 2600})
         time.sleep(1.0)

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from rmcore.plotting import space as space_figure
 from ui.explain import ALGORITHM_NAMES
-from ui.matrix import space_figure
 from ui.matrix.settings import START_CHOICES
 
 from .browser import CHROMIUM, chromium_page, click_until, iteration_shown, running_app, wait_until_idle

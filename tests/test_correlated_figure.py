@@ -1,4 +1,4 @@
-"""ui/matrix/correlated_figure.py: the tetrahedron of a 2x2 game's joint distributions (its layers, where each point
+"""rmcore/plotting/correlated.py: the tetrahedron of a 2x2 game's joint distributions (its layers, where each point
 lands, the sets' solids inside one another, degenerate sets) and the heatmaps of a larger game's, built as figure
 dicts that Plotly validates; one drawing of each by kaleido at 1280x720, read back."""
 
@@ -10,9 +10,9 @@ import pytest
 from scipy.spatial import ConvexHull
 
 import rmcore
+from rmcore.plotting import correlated as cf
+from rmcore.plotting import words
 from tests.test_correlated import _definition_rows
-from ui import explain_correlated as words
-from ui.matrix import correlated_figure as cf
 
 CHICKEN = rmcore.MatrixGame(
     [[6, 2], [7, 0]], [[6, 7], [2, 0]], row_actions=("Swerve", "Dare"), col_actions=("Swerve", "Dare")
@@ -189,7 +189,7 @@ def test_degenerate_sets_are_drawn_as_what_they_are(game, kind, corners):
 
 
 def test_the_projector_and_a_legend_beside_the_plot_keep_the_figure_valid():
-    from ui.charts import for_projector, legend_right
+    from rmcore.plotting.charts import for_projector, legend_right
 
     spec = cf.tetrahedron_figure(CHICKEN, a_trail())
     projected = for_projector(spec)
@@ -317,6 +317,7 @@ def test_bad_heatmap_input_is_refused_with_a_sentence(call, message):
 def test_both_figures_draw_at_1280x720(tmp_path):
     from PIL import Image
 
+    from rmcore.plotting import images
     from ui.matrix import animation
 
     missing = animation.available()
@@ -325,7 +326,7 @@ def test_both_figures_draw_at_1280x720(tmp_path):
     game = rmcore.preset("random-general-sum", rows=3, cols=3, seed=2)
     joint = np.random.default_rng(0).dirichlet(np.ones(9)).reshape(3, 3)
     heatmaps = cf.joint_heatmaps_figure(joint, rmcore.closest_correlated_equilibrium(game, joint), game)
-    drawn = animation.render([cf.tetrahedron_figure(CHICKEN, a_trail()), heatmaps], "png", (1280, 720))
+    drawn = images.render([cf.tetrahedron_figure(CHICKEN, a_trail()), heatmaps], "png", (1280, 720))
     for name, png in zip(("tetrahedron", "heatmaps"), drawn):
         (tmp_path / f"{name}.png").write_bytes(png)
     tetrahedron = np.asarray(Image.open(tmp_path / "tetrahedron.png").convert("RGB")).astype(int)

@@ -5,11 +5,12 @@ import numpy as np
 import pytest
 
 import rmcore
+from rmcore.plotting import correlated as correlated_figure
+from rmcore.plotting import words as figure_words
+from rmcore.plotting.correlated import traffic_light
 from tests.live_charts import live_charts
 from tests.visits import opened, run_to_reached
 from ui import explain_correlated as words
-from ui.matrix import correlated_figure
-from ui.matrix.correlated_figure import traffic_light
 
 
 def test_a_link_runs_internal_rm_with_its_inertia_as_a_multiple_of_the_least_allowed():
@@ -52,7 +53,7 @@ def correlated_chart(app) -> dict | None:
     return found[0] if found else None
 
 
-TITLES = (words.TETRAHEDRON_TITLE, words.HEATMAPS_TITLE)
+TITLES = (figure_words.TETRAHEDRON_TITLE, figure_words.HEATMAPS_TITLE)
 
 
 def _title(chart: dict) -> str:
@@ -73,8 +74,8 @@ def convergence_curves(app) -> set[str]:
 def test_a_2x2_general_sum_game_draws_the_tetrahedron_with_the_joint_plays_trail_up_to_the_iteration_shown():
     app = run_to_reached(opened({"preset": "Chicken", "run_to": "200"}), "matrix")
     chart = correlated_chart(app)
-    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
-    trail = next(t for t in chart["figure"]["data"] if t.get("name") == words.TRAIL)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == figure_words.TETRAHEDRON_TITLE
+    trail = next(t for t in chart["figure"]["data"] if t.get("name") == figure_words.TRAIL)
     solver = app.session_state.matrix_live.primary
     now = correlated_figure.tetrahedron_point(solver.joint_distribution())
     assert [trail["x"][-1], trail["y"][-1], trail["z"][-1]] == pytest.approx(now.tolist(), abs=1e-9)
@@ -82,14 +83,14 @@ def test_a_2x2_general_sum_game_draws_the_tetrahedron_with_the_joint_plays_trail
     text = " ".join(m.value for m in app.markdown)
     assert "Correlated equilibria" in text and "Total payoff" in text
     curves = convergence_curves(app)
-    assert {words.CE_GAP, words.CCE_GAP} <= curves
+    assert {figure_words.CE_GAP, figure_words.CCE_GAP} <= curves
 
 
 def test_a_larger_game_draws_the_joint_play_beside_its_closest_ce_and_swap_rm_its_internal_regret():
     app = run_to_reached(opened({"preset": "Shapley's game", "algorithm": "swap-rm", "run_to": "300"}), "matrix")
     app.run()  # (a paused page waits for the closest CE of the iteration it shows)
     chart = correlated_chart(app)
-    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.HEATMAPS_TITLE
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == figure_words.HEATMAPS_TITLE
     solver = app.session_state.matrix_live.primary
     np.testing.assert_allclose(chart["figure"]["data"][0]["z"], solver.joint_distribution(), atol=1e-12)
     closest = app.session_state.correlated_closest
@@ -99,7 +100,8 @@ def test_a_larger_game_draws_the_joint_play_beside_its_closest_ce_and_swap_rm_it
     low, high = rmcore.welfare_range(solver.game)
     assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
     curves = convergence_curves(app)
-    assert {words.CE_GAP, words.CCE_GAP, words.INTERNAL_REGRET, words.INTERNAL_BOUND} <= curves
+    gaps = {figure_words.CE_GAP, figure_words.CCE_GAP, figure_words.INTERNAL_REGRET, figure_words.INTERNAL_BOUND}
+    assert gaps <= curves
 
 
 @pytest.mark.parametrize("params", [{"run_to": "50"}, {"preset": "Chicken", "opponent_mode": "Fixed mixed strategy"}])
@@ -112,7 +114,7 @@ def test_zero_sum_games_and_a_fixed_opponent_show_no_correlated_part(params):
     assert not app.exception and correlated_chart(app) is None
     assert "Correlated equilibria" not in " ".join(m.value for m in app.markdown)
     curves = convergence_curves(app)
-    assert curves and not curves & {words.CE_GAP, words.CCE_GAP}
+    assert curves and not curves & {figure_words.CE_GAP, figure_words.CCE_GAP}
 
 
 def test_the_lesson_races_the_three_learners_on_shapleys_game_and_its_link_reopens_it():
@@ -127,7 +129,7 @@ def test_the_lesson_races_the_three_learners_on_shapleys_game_and_its_link_reope
     app.button(key="matrix_step_100").click().run()
     assert not app.exception
     assert words.SHAPLEY_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
-    race = correlated_chart_named(app, words.GAPS_RACE_TITLE)
+    race = correlated_chart_named(app, figure_words.GAPS_RACE_TITLE)
     assert race is not None and len(race["figure"]["data"]) == 6  # a CE and a CCE gap per learner
     # The share link: the bound widgets write the address; opened afresh it is the lesson again.
     reopened = opened({key: value for key, value in app.query_params.items()})
@@ -200,8 +202,8 @@ def test_the_chicken_lesson_opens_on_its_preset_with_the_three_learners():
     assert app.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS
     app.button(key="matrix_step_100").click().run()
     assert words.CHICKEN_WORDS in " ".join(chart["caption"] for chart in live_charts(app))
-    assert correlated_chart(app)["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
-    assert words.TRAFFIC_LIGHT in [trace.get("name") for trace in correlated_chart(app)["figure"]["data"]]
+    assert correlated_chart(app)["figure"]["layout"]["title"]["text"] == figure_words.TETRAHEDRON_TITLE
+    assert figure_words.TRAFFIC_LIGHT in [trace.get("name") for trace in correlated_chart(app)["figure"]["data"]]
     reopened = opened(dict(app.query_params.items()))
     assert reopened.session_state.game.name == "Aumann's Chicken"
     assert reopened.session_state.matrix_live.race.variants == correlated_lesson.LEARNERS
@@ -217,8 +219,8 @@ def test_a_general_sum_nfg_upload_gets_the_correlated_part_and_swap_rm():
     app.run()  # (a paused page waits for the closest CE of the iteration it shows)
     assert not app.exception
     chart = correlated_chart(app)
-    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.HEATMAPS_TITLE
-    assert {words.CE_GAP, words.CCE_GAP, words.INTERNAL_REGRET} <= convergence_curves(app)
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == figure_words.HEATMAPS_TITLE
+    assert {figure_words.CE_GAP, figure_words.CCE_GAP, figure_words.INTERNAL_REGRET} <= convergence_curves(app)
     low, high = rmcore.welfare_range(game)
     assert f"from **{low:.4g}** to **{high:.4g}**" in " ".join(m.value for m in app.markdown)
 
@@ -232,10 +234,10 @@ def test_a_2x2_general_sum_nfg_upload_gets_the_tetrahedron_and_its_traffic_light
     app.button(key="matrix_step_100").click().run()
     assert not app.exception
     chart = correlated_chart(app)
-    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == words.TETRAHEDRON_TITLE
-    (light,) = [t for t in chart["figure"]["data"] if t.get("name") == words.TRAFFIC_LIGHT]
+    assert chart is not None and chart["figure"]["layout"]["title"]["text"] == figure_words.TETRAHEDRON_TITLE
+    (light,) = [t for t in chart["figure"]["data"] if t.get("name") == figure_words.TRAFFIC_LIGHT]
     assert [light["x"][0], light["y"][0], light["z"][0]] == [0.0, 0.0, -1.0]
-    assert {words.CE_GAP, words.CCE_GAP} <= convergence_curves(app)
+    assert {figure_words.CE_GAP, figure_words.CCE_GAP} <= convergence_curves(app)
 
 
 def test_the_links_picture_toggles_choose_the_tetrahedrons_layers():
@@ -243,9 +245,9 @@ def test_the_links_picture_toggles_choose_the_tetrahedrons_layers():
         opened({"preset": "Chicken", "picture_layers": ["CE set", "CCE set"], "run_to": "50"}), "matrix"
     )
     visible = {t.get("name"): t.get("visible", True) for t in correlated_chart(app)["figure"]["data"]}
-    assert visible[words.CE_SET] is True and visible[words.CCE_SAME] is True
-    assert visible[words.NASH] == "legendonly" and visible[words.PRODUCTS] == "legendonly"
-    assert visible[words.TRAIL] is True  # (the joint play is always drawn)
+    assert visible[figure_words.CE_SET] is True and visible[figure_words.CCE_SAME] is True
+    assert visible[figure_words.NASH] == "legendonly" and visible[figure_words.PRODUCTS] == "legendonly"
+    assert visible[figure_words.TRAIL] is True  # (the joint play is always drawn)
     assert list(app.pills(key="picture_layers").value) == ["CE set", "CCE set"]
 
 
@@ -261,7 +263,7 @@ def test_the_links_closest_set_puts_the_joint_play_beside_the_closest_cce():
 
 
 @pytest.mark.parametrize(
-    ("preset", "title"), [("Chicken", words.TETRAHEDRON_TITLE), ("Shapley's game", words.HEATMAPS_TITLE)]
+    ("preset", "title"), [("Chicken", figure_words.TETRAHEDRON_TITLE), ("Shapley's game", figure_words.HEATMAPS_TITLE)]
 )
 def test_the_correlated_picture_is_drawn_for_a_projector_in_presentation_mode(preset, title):
     app = run_to_reached(opened({"preset": preset, "present": "true", "run_to": "100"}), "matrix")
@@ -288,7 +290,7 @@ def test_a_replayed_iteration_draws_the_trail_up_to_that_iteration():
     earlier = int(kept.iterations[k])
     app.select_slider(key="matrix_replay_100").set_value(earlier).run()
     assert not app.exception
-    trail = next(t for t in correlated_chart(app)["figure"]["data"] if t.get("name") == words.TRAIL)
+    trail = next(t for t in correlated_chart(app)["figure"]["data"] if t.get("name") == figure_words.TRAIL)
     assert len(trail["x"]) == k + 1
     then = correlated_figure.tetrahedron_point(kept.joint[k])
     assert [trail["x"][-1], trail["y"][-1], trail["z"][-1]] == pytest.approx(then.tolist(), abs=1e-9)

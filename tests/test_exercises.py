@@ -369,9 +369,11 @@ def test_names_reach_the_notebook_as_typed():
 
 
 def test_import_rmcore_brings_the_exercises_and_no_plotting_or_widgets():
+    # (rmcore.plotting, the figures and the notebook's live view, is imported only by whoever draws)
     code = (
         "import sys, rmcore; callable(rmcore.exercises.check_regret_matching) or sys.exit(1); "
-        "print(sorted({'plotly', 'ipywidgets', 'matplotlib'} & set(sys.modules)))"
+        "print(sorted({'plotly', 'ipywidgets', 'anywidget', 'kaleido', 'matplotlib', 'rmcore.plotting'} "
+        "& set(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stdout.strip() == "[]", out.stderr

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import rmcore
-from ui import fields
-from ui.matrix import space_figure
+from rmcore.plotting import fields
+from rmcore.plotting import space as space_figure
 
 RPS_START = ((70, 20, 10), (70, 20, 10))
 #: The strategy chart's width in a half-width column of the page at 1280x720 (the sidebar open): 410 pixels.
@@ -108,7 +108,7 @@ def test_eigen_text_rounds_tiny_parts_to_zero_and_pairs_conjugates(values, said)
 
 
 def test_on_a_projector_the_legend_under_the_field_has_a_margin_for_each_of_its_rows():
-    from ui import charts
+    from rmcore.plotting import charts
 
     game = rmcore.preset("matching-pennies")
     race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start)
@@ -130,9 +130,9 @@ def test_on_a_projector_the_legend_under_the_field_has_a_margin_for_each_of_its_
 def test_a_regret_charts_title_fits_a_half_width_column(algorithm):
     """A title wider than its chart is cut at both ends (Plotly centres it): at 1280x720 the regret chart in its half
     column is about 410 pixels wide, about 45 characters of the title's size and 60 of its second, smaller line."""
-    from ui import explain
+    from rmcore.plotting import words as figure_words
 
-    title = explain.regret_title(algorithm)
+    title = figure_words.regret_title(algorithm)
     main, _, below = title.partition("<br>")
     assert len(main) <= 45
     below = below.removeprefix("<sup>").removesuffix("</sup>")

@@ -1,5 +1,5 @@
-"""ui/fields.py: each dynamic against its formula written out point by point, the rest points and their stability on
-the presets against answers derived by hand, and the set-ups where no field is drawn."""
+"""rmcore/plotting/fields.py: each dynamic against its formula written out point by point, the rest points and their
+stability on the presets against answers derived by hand, and the set-ups where no field is drawn."""
 
 import itertools
 
@@ -8,7 +8,7 @@ import pytest
 from scipy import optimize
 
 import rmcore
-from ui import fields
+from rmcore.plotting import fields
 
 RNG = np.random.default_rng(41)
 

@@ -10,7 +10,7 @@ Up, in ``ui/``: the modules directly in ``ui/`` (``ui/*.py``: session-wide state
 chart pieces) are the floor every page's room stands on; each room is a folder under it (``ui/matrix/``,
 ``ui/trees/``, ``ui/atlas/``), and a folder inside a room would stand on that room. An import runs up when the
 imported module lies in a folder strictly inside the importing module's own folder: ``ui/state.py ->
-ui/matrix/editor.py`` and ``ui/link.py -> ui/trees/games.py`` run up, ``ui/matrix/view.py -> ui/charts.py`` runs
+ui/matrix/editor.py`` and ``ui/link.py -> ui/trees/games.py`` run up, ``ui/matrix/view.py -> ui/live.py`` runs
 down, ``ui/atlas/links.py -> ui/matrix/settings.py`` runs sideways between two rooms on the same floor. No import runs
 up, counting imports inside functions; and the rooms, each taken whole, form no circle (a sideways import one way
 only).

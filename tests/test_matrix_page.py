@@ -374,7 +374,7 @@ def test_presentation_mode_from_the_link_folds_the_settings_and_keeps_one_line_o
 
 
 def test_a_failure_inside_the_live_panel_pauses_the_run_with_a_short_message(app, monkeypatch):
-    from ui.matrix import figures
+    from rmcore.plotting import matrix as figures
 
     def broken(*args, **kwargs):
         raise RuntimeError("the figure could not be built")

@@ -22,6 +22,16 @@ def test_import_rmcore_never_needs_the_dashboard():
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
+def test_the_figures_need_no_plotly_and_no_streamlit():
+    # The figure builders return plain dicts: only the notebook's live view (rmcore.plotting.watch) needs the extra.
+    code = (
+        "import sys; sys.modules['streamlit'] = sys.modules['plotly'] = sys.modules['ipywidgets'] = None; "
+        "import rmcore.plotting, rmcore.plotting.space, rmcore.plotting.correlated; print('ok')"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
 @pytest.mark.slow
 def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
     out = subprocess.run(
@@ -43,9 +53,15 @@ def test_the_wheel_holds_the_library_and_declares_its_dependencies(tmp_path):
     requires = sorted(
         re.split(r"[<>=!~ ;]", line.split(":", 1)[1].strip())[0]
         for line in metadata.splitlines()
-        if line.startswith("Requires-Dist:")
+        if line.startswith("Requires-Dist:") and "extra ==" not in line
     )
     assert requires == ["numba", "numpy", "pandas", "scipy"]
+    notebook = sorted(
+        re.split(r"[<>=!~ ;]", line.split(":", 1)[1].strip())[0]
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:") and 'extra == "notebook"' in line
+    )
+    assert notebook == ["anywidget", "ipywidgets", "kaleido", "plotly"], "pip install 'rmcore[notebook]'"
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     runtime = (ROOT / "requirements.txt").read_text()
     for requirement in declared:  # the app's requirements include the library's, at the same versions

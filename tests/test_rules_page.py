@@ -75,13 +75,14 @@ def test_a_race_of_new_rules_runs(app):
 
 def test_the_convergence_chart_draws_each_rules_bound_and_the_current_profile():
     import rmcore
-    from ui import explain
-    from ui.matrix import figures
+    from rmcore.plotting import matrix as figures
+    from rmcore.plotting import words as figure_words
 
     for rule, expected in (("hedge", ["bound: (ln|A|/η + ηTΔ²/8)/T, both players"]), ("gda", [])):
         solver = rmcore.MatrixSolver(rmcore.preset("rps-crash"), rule, start=([6, 2, 2], [2, 2, 6]), max_points=100)
         solver.run(300)
-        figure = figures.convergence(solver.history(), bound=explain.BOUND_NAMES.get(rule), variant=solver.variant)
+        bound = figure_words.BOUND_NAMES.get(rule)
+        figure = figures.convergence(solver.history(), bound=bound, variant=solver.variant)
         names = [trace["name"] for trace in figure["data"]]
         assert [n for n in names if "bound" in n] == expected
         assert "nash_conv of the uniform average" in names

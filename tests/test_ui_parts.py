@@ -10,11 +10,12 @@ import plotly.io
 import pytest
 
 import rmcore
-from ui import charts
-from ui.live import FILLED, LiveRun, chart_rows
-from ui.matrix import figures
+from rmcore.plotting import charts
+from rmcore.plotting import matrix as figures
+from rmcore.plotting import trees as tree_figures
+from rmcore.plotting.charts import chart_rows
+from ui.live import FILLED, LiveRun
 from ui.matrix.editor import UPLOAD_LIMIT, Draft, game_from_csv
-from ui.trees import figures as tree_figures
 from ui.trees import walkthrough
 
 
@@ -332,8 +333,8 @@ def test_on_a_projector_a_long_title_is_wrapped_at_spaces_and_the_top_margin_gro
 
 
 def test_on_a_projector_a_square_or_triangle_keeps_its_legend_under_it_and_its_width():
-    from ui import fields
-    from ui.matrix import space_figure
+    from rmcore.plotting import fields
+    from rmcore.plotting import space as space_figure
 
     for name in ("matching-pennies", "rps"):  # the square and the triangle
         solver = rmcore.MatrixSolver(rmcore.preset(name), "hedge")
@@ -481,7 +482,7 @@ def test_ui_has_no_import_circle():
 
 
 def test_a_chart_of_many_lines_gives_each_its_own_colour():
-    from ui import charts
+    from rmcore.plotting import charts
 
     assert len({charts.colour(k) for k in range(20)}) == 20
     history_game = rmcore.MatrixGame(np.random.default_rng(0).uniform(-1, 1, (20, 20)))
@@ -496,7 +497,7 @@ def test_a_chart_of_many_lines_gives_each_its_own_colour():
     game = rmcore.kuhn_poker(13, 1.0)
     cfr = rmcore.CFRSolver(game)
     cfr.run(5)
-    from ui.trees import figures as tree_figures
+    from rmcore.plotting import trees as tree_figures
 
     lines = tree_figures.opening_trajectories(cfr.history(), game.rules)["data"]
     assert len(lines) == 13 and len({line["line"]["color"] for line in lines}) == 13
@@ -513,8 +514,8 @@ def test_a_gap_axis_speaks_the_games_unit():
 def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_no_finer(monkeypatch):
     """The field is sent again with every update: its points keep ``FIELD_DIGITS`` decimals, each within half a unit
     of the last of them of the point it rounds (a 500-pixel chart: a fortieth of a pixel)."""
-    from ui import fields
-    from ui.matrix import space_figure
+    from rmcore.plotting import fields
+    from rmcore.plotting import space as space_figure
 
     digits = space_figure.FIELD_DIGITS
     for name in ("matching-pennies", "rps"):  # the square and the triangle
@@ -536,8 +537,8 @@ def test_the_fields_streamlines_go_to_the_browser_to_a_twentieth_of_a_pixel_and_
 def test_the_fields_streamlines_are_marked_and_named_by_a_digest_of_their_points():
     """The live chart draws the traces marked ``FIELD`` once, under the rest, and draws them again when their ``uid``
     (a digest of their points) changes: one field keeps its uids from call to call, another field has others."""
-    from ui import fields
-    from ui.matrix import space_figure
+    from rmcore.plotting import fields
+    from rmcore.plotting import space as space_figure
 
     def streamlines(name, **given):
         traces = space_figure.field_traces(fields.field_setup(rmcore.preset(name), "hedge", **given))

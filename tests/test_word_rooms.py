@@ -1,6 +1,7 @@
 """Every on-screen sentence in the word rooms: ``ui/explain.py`` and the rooms beside it named for words
-(``ui/explain_*.py``). No page (``app.py``, ``app_pages/``) and no other module of ``ui/`` types a sentence into what
-it draws.
+(``ui/explain_*.py``), and the library's figures' own, ``rmcore/plotting/words.py``. No page (``app.py``,
+``app_pages/``), no other module of ``ui/`` and no other figure builder of ``rmcore/plotting/`` types a sentence into
+what it draws.
 
 A sentence is literal text of at least :data:`SENTENCE_CHARS` characters with at least :data:`SENTENCE_SPACES` spaces
 (the literal parts of an f-string, or of a ``+`` of strings, counted together). The scan (``ast``) looks at what is
@@ -43,12 +44,13 @@ COMMAND_LINE_CALLS = {"ArgumentParser", "add_argument", "add_parser"}
 
 
 def word_rooms() -> set[Path]:
-    return {ROOT / "ui" / "explain.py", *(ROOT / "ui").glob("explain_*.py")}
+    return {ROOT / "ui" / "explain.py", *(ROOT / "ui").glob("explain_*.py"), ROOT / "rmcore" / "plotting" / "words.py"}
 
 
 def scanned_modules() -> list[Path]:
-    """The entry point, the pages and every module of ``ui/`` outside the word rooms."""
+    """The entry point, the pages, every module of ``ui/`` and the figure builders, outside the word rooms."""
     every = [ROOT / "app.py", *sorted((ROOT / "app_pages").glob("*.py")), *sorted((ROOT / "ui").rglob("*.py"))]
+    every += sorted((ROOT / "rmcore" / "plotting").glob("*.py"))
     rooms = word_rooms()
     return [path for path in every if path not in rooms]
 
@@ -131,7 +133,7 @@ def test_no_page_and_no_ui_module_types_a_sentence_outside_the_word_rooms():
         for path in scanned_modules()
         for line, text in typed_sentences(path.read_text(encoding="utf-8"), str(path))
     ]
-    assert not typed, "on-screen sentences belong in ui/explain.py or a ui/explain_*.py beside it:\n" + "\n".join(typed)
+    assert not typed, "on-screen sentences belong in ui/explain*.py or rmcore/plotting/words.py:\n" + "\n".join(typed)
 
 
 def test_the_word_rooms_draw_nothing():

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import rmcore
+from rmcore.plotting import words as figure_words
 from tests.live_charts import captions, live_charts
 from tests.visits import opened, run_to_reached, shown
 from ui import explain
@@ -176,11 +177,11 @@ def test_every_cfr_legend_writes_its_powers_of_t_in_one_notation(gamma):
         rmcore.CFRVariant("pdcfr+", discount=(2.3, gamma)),
         rmcore.CFRVariant("dcfr+", discount=(1.5, gamma)),
     ]
-    names = [explain.cfr_curve_name(v, "average") for v in variants]
+    names = [figure_words.cfr_curve_name(v, "average") for v in variants]
     assert not any("^" in name for name in names), names
     expected = {0.0: "uniform average", 1.0: "t-weighted", 2.0: "t²-weighted", 3.0: "t³-weighted", 5.0: "t⁵-weighted"}
     assert all(expected.get(gamma, "tᵞ-weighted") in name for name in names[-3:]), names
-    assert "t⁵-weighted" in explain.cfr_curve_name(rmcore.CFRVariant("pdcfr+"), "average")  # (its default γ = 5)
+    assert "t⁵-weighted" in figure_words.cfr_curve_name(rmcore.CFRVariant("pdcfr+"), "average")  # (its default γ = 5)
     said = " ".join(
         [*rmcore.CFR_ALGORITHMS.values(), *(t for p in explain.PLUS_PARAMETERS.values() for _, t in p.values())]
     )

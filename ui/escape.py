@@ -1,25 +1,22 @@
 """Text a user gave (a game's, an action's, an information set's or a file's name; a link's key or value), shown as
-typed: one function per place it is shown.
+typed where Streamlit renders Markdown (figures escape theirs with :func:`rmcore.plotting.escape.plotly`).
 
 Streamlit renders Markdown (and its own ``:material/...:`` icons, ``:red[...]`` colours and ``$...$`` maths) in
-``st.markdown``, captions, notices and widget labels; Plotly renders a subset of HTML (``<a href>``, ``<b>``,
-``<br>``, ``<span style>``) in titles, legends, tick labels, annotations and hover text. A name such as
-``![i](https://attacker.example/p.png)`` or ``<a href=x>y</a>`` must reach the screen as those characters, not as an
-image fetched from elsewhere or a link. Every page element that shows a user's text calls one of these.
+``st.markdown``, captions, notices and widget labels. A name such as ``![i](https://attacker.example/p.png)`` must
+reach the screen as those characters, not as an image fetched from elsewhere. Every page element that shows a user's
+text calls :func:`markdown`.
 
 >>> markdown("**bold** ![i](x.png) $x$ :material/lock:")
 '\\\\*\\\\*bold\\\\*\\\\* \\\\!\\\\[i\\\\](x.png) \\\\$x\\\\$ \\\\:material/lock\\\\:'
 >>> markdown("see https://x.example or www.x.example") == "see https\\\\:\\u2060//x.example or www\\u2060.x.example"
 True
->>> plotly('<a href="x">y</a> & <b>')
-'&lt;a href="x"&gt;y&lt;/a&gt; &amp; &lt;b&gt;'
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["markdown", "plotly"]
+__all__ = ["markdown"]
 
 # Every character CommonMark, GitHub's extensions (tables, strikethrough, autolinks) or Streamlit give a meaning to
 # inside a line: emphasis, code, links and images, raw HTML, tables, headings, maths, icons and colours. A backslash
@@ -40,12 +37,3 @@ def markdown(text: object) -> str:
     flat = " ".join(str(text).splitlines())
     escaped = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), flat.translate(_MARKDOWN_SPECIAL))
     return _AUTOLINK.sub(_WORD_JOINER, escaped)
-
-
-_PLOTLY_SPECIAL = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
-
-
-def plotly(text: object) -> str:
-    """``text`` shown as typed where Plotly renders its HTML subset: a figure's title, a trace's name (the legend), a
-    category (a tick label), an annotation or hover text. Plotly turns the entities back into the characters."""
-    return str(text).translate(_PLOTLY_SPECIAL)

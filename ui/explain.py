@@ -71,13 +71,6 @@ def list_trimmed(key: str, kept: list[str], unknown: list[str], past: list[str],
     return f"{markdown(key)}: dropped {' and '.join(reasons)}; {kept_words}"
 
 
-#: The bound each rule's regret chart draws (the others have none drawn: fictitious play is not a no-regret rule).
-BOUND_NAMES = {
-    "rm": "Δ·√(|A|/T)",
-    "rm+": "Δ·√(|A|/T)",
-    "prm+": "Δ·√(|A|/T)",
-    "hedge": "(ln|A|/η + ηTΔ²/8)/T",
-}
 ETA = (
     "The step size η of Hedge, GDA and the smoothed regret matchers, on a log scale. Hedge plays x ∝ exp(η·cumulative "
     "payoff): a small η moves slowly and smoothly, a large one jumps to the best reply (fictitious play). GDA steps η "
@@ -223,8 +216,8 @@ CONVERGENCE_FIXED_BOUND = (
 
 def convergence(algorithm: str, fixed: bool) -> str:
     """The matrix page's convergence caption for a rule (``MatrixVariant.algorithm``), in self-play or against a fixed
-    opponent (``fixed``): every line it names is one the chart draws (``ui.matrix.figures.convergence``), the current
-    strategies' nash_conv in self-play only."""
+    opponent (``fixed``): every line it names is one the chart draws (``rmcore.plotting.matrix.convergence``), the
+    current strategies' nash_conv in self-play only."""
     bound = RULE_BOUNDS.get(algorithm)
     if fixed:
         return f"{CONVERGENCE_FIXED} {CONVERGENCE_FIXED_BOUND if bound is None else bound}"
@@ -303,14 +296,6 @@ CLIPPED_REGRETS = {
     "prm+": _CLIPPED + ". Predictive RM+ plays in proportion to these plus the last iteration's regret (its "
     "prediction of the next), clipped at zero: an action at zero here is played when its last regret was positive.",
 }
-#: The regret chart's title, by whether and how the rule plays by its regrets: what the bars are on one short line
-#: and how to read them below it, smaller (in one line they overran a half-width column at both ends).
-REGRET_TITLES = {
-    "rm": "Cumulative regrets now<br><sup>only the positive, blue ones are played</sup>",
-    "rm+": "Cumulative regrets now, clipped at zero<br><sup>the positive, blue ones are played</sup>",
-    "prm+": "Cumulative regrets now, clipped at zero<br><sup>blue: positive</sup>",
-}
-REGRET_TITLE_OTHER = "Cumulative regrets now<br><sup>blue: positive; this rule does not play by them</sup>"
 
 
 def regrets(algorithm: str) -> str:
@@ -320,11 +305,6 @@ def regrets(algorithm: str) -> str:
         return CLIPPED_REGRETS[algorithm]
     other = NOT_BY_REGRETS.get(algorithm)
     return REGRETS if other is None else f"{_REGRET_MEANING} (blue where positive). {other}"
-
-
-def regret_title(algorithm: str) -> str:
-    """The regret chart's title for ``algorithm``."""
-    return REGRET_TITLES.get(algorithm, REGRET_TITLE_OTHER)
 
 
 RACE = (
@@ -343,41 +323,6 @@ RACE_CURRENT = (
     "Each variant is drawn twice in its colour: solid, its average policy (what CFR's guarantee is about); dashed, its "
     "current policy, the last iterate (for a sampled variant, its first seed's)."
 )
-
-
-_SUPERSCRIPTS = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-
-
-def power_of_t(exponent: float) -> str:
-    """``t`` to a power, written with superscripts as every label writes it: ``t``, ``t²``, ``t⁵``; an exponent that is
-    no whole number as ``tᵞ`` (the variant's label names its γ), since Unicode has no superscript decimal point.
-
-    >>> power_of_t(1.0), power_of_t(2.0), power_of_t(5.0), power_of_t(2.5)
-    ('t', 't²', 't⁵', 'tᵞ')
-    """
-    if not float(exponent).is_integer():
-        return "tᵞ"
-    return "t" if exponent == 1 else "t" + str(int(exponent)).translate(_SUPERSCRIPTS)
-
-
-def cfr_averaging(variant) -> str:
-    """How a CFR variant (an ``rmcore.CFRVariant``) averages its policies, in a legend's words: iteration t's policy
-    enters the average with weight 1, t, t² or, for discounted CFR, t to the power γ (``rmcore.CFRSolver``'s
-    docstring), written with superscripts (:func:`power_of_t`)."""
-    if variant.algorithm in ("discounted", "pdcfr+", "dcfr+"):
-        gamma = variant.parameters["gamma"]
-        return "uniform average" if gamma == 0 else f"{power_of_t(gamma)}-weighted average"
-    return {"cfr+": "t-weighted average", "linear": "t-weighted average", "pcfr+": "t²-weighted average"}.get(
-        variant.algorithm, "uniform average"
-    )
-
-
-def cfr_curve_name(variant, iterate: str) -> str:
-    """A convergence curve's legend entry: variant, updates, averaging and which iterate (``"average"`` or
-    ``"current"``), e.g. ``"pcfr+ · alternating · t²-weighted average"`` and
-    ``"pcfr+ · alternating · current (last iterate)"``."""
-    which = cfr_averaging(variant) if iterate == "average" else "current (last iterate)"
-    return f"{variant.label} · {which}"
 
 
 #: The race table's ranking choices (the tree page's ``kuhn_rank_by``).
@@ -490,13 +435,6 @@ MATRIX_RACE_CURRENT = (
     "Each variant is drawn twice in its colour: solid, the nash_conv of its average strategies (what a no-regret "
     "guarantee is about); dashed, that of its current strategies, the last iterate (a sampled variant's first seed's)."
 )
-
-
-def matrix_curve_name(variant, iterate: str) -> str:
-    """A matrix race curve's legend entry: the variant's label (algorithm and step, sampling, updates, averaging) and
-    which iterate (``"average"`` or ``"current"``): ``"rm+ · expected · simultaneous · linear average"``,
-    ``"rm+ · expected · simultaneous · linear · current (last iterate)"``."""
-    return f"{variant.label} average" if iterate == "average" else f"{variant.label} · current (last iterate)"
 
 
 #: The matrix page's ranking choices (its ``rank_by``) and what its current-strategies toggle draws.
@@ -891,12 +829,6 @@ LESSON_LINK_BELOW = "This lesson's link is under the charts."
 def lesson_link(url: str) -> str:
     """The line under the charts while a lesson runs: its link, as a link (the address itself is 600 characters)."""
     return f"[This lesson's link]({url}) opens the same lesson in any browser: copy it for the class."
-
-
-def tree_unit(poker: bool) -> str:
-    """The unit of a tree game's payoffs on an axis: poker pays in antes per hand; Liar's dice, Goofspiel and the
-    user's games pay in their own units per game."""
-    return "antes per hand" if poker else "payoff units per game"
 
 
 #: Kuhn on sliders: Kuhn poker's catalogue entry with other cards and bets (the page's choice, not another game).

@@ -66,8 +66,6 @@ PRESENTATION_HELP = (
     "For a projector: settings folded away, the run controls and the main chart on the first screen, chart text at "
     "least 18 px and thicker lines."
 )
-#: A live chart's words before the first iteration (Plotly's HTML).
-PRESS_RUN = "Press <b>Run</b> or a <b>Step</b> button to start"
 
 
 def step_help(iterations: int, more: str = "") -> str:

@@ -1,53 +1,8 @@
-"""The words of the correlated-equilibrium figures (:mod:`ui.matrix.correlated_figure`): the tetrahedron of a 2x2
-game's joint distributions and the heatmaps of a larger game's, with what each layer is."""
+"""The words beside the correlated-equilibrium figures (:mod:`rmcore.plotting.correlated`): the tetrahedron of a 2x2
+game's joint distributions and the heatmaps of a larger game's, what each layer is, and the controls and lessons
+around them. The figures' own titles, legends and hovers are :mod:`rmcore.plotting.words`'s."""
 
 from __future__ import annotations
-
-#: The tetrahedron's title: every point is a joint distribution over the four joint actions.
-TETRAHEDRON_TITLE = "Joint distributions of play: the CE and CCE sets in the tetrahedron"
-#: The legend's entries, one per layer.
-CE_SET = "correlated equilibria (CE)"
-#: With two actions each, a player's one CCE constraint per alternative is their one CE constraint for it: in a 2x2
-#: game the coarse set is the CE set.
-CCE_SAME = "coarse CE (CCE): the same set in a 2x2 game"
-PRODUCTS = "independent play x ⊗ y"
-NASH = "Nash equilibria"
-BEST = "welfare-best CE"
-#: The traffic light's legend entry and the label beside its point.
-TRAFFIC_LIGHT = "traffic light: a fair coin between the two pure equilibria"
-TRAFFIC_LIGHT_LABEL = "traffic light"
-TRAIL = "σ_t, the joint play"
-NOW = "σ_t now"
-#: Hovers (Plotly's markup).
-NASH_HOVER = "Nash equilibrium<br>row plays (%{customdata[0]})<br>column plays (%{customdata[1]})<extra></extra>"
-JOINT_HOVER = "%{text}<extra>%{fullData.name}</extra>"
-CORNER_HOVER = "everyone plays %{text}<extra></extra>"
-BEST_HOVER = "the CE of largest total payoff: %{customdata:.4g}<extra></extra>"
-TRAFFIC_LIGHT_HOVER = (
-    "the traffic light: %{customdata[0]} or %{customdata[1]}, 1/2 each<br>(a CE, paying %{customdata[2]:.4g} in all)"
-    "<extra></extra>"
-)
-
-
-def joint_words(labels: list[str], joint) -> str:
-    """A 2x2 joint distribution in a hover: each joint action's probability, one a line."""
-    return "<br>".join(f"{label}: {p:.3f}" for label, p in zip(labels, joint))
-
-
-#: The heatmaps' title and panels.
-HEATMAPS_TITLE = "The joint distribution of play beside the correlated equilibrium closest to it"
-JOINT_PANEL = "σ_t, the joint play"
-HEATMAP_HOVER = "row %{y}, column %{x}: %{z:.4f}<extra></extra>"
-PROBABILITY = "probability"
-ROW_AXIS = "row player's action"
-COLUMN_AXIS = "column player's action"
-
-
-def closest_panel(coarse: bool, distance: float) -> str:
-    """The second heatmap's title: which set's closest point, and how far it is (L1: the sum of the differences)."""
-    kind = "CCE" if coarse else "CE"
-    return f"the closest {kind} (L1 distance {distance:.3g})"
-
 
 #: internal-rm's inertia widget: a multiple of the least the paper allows.
 MU_LABEL = "Inertia μ (× the least allowed)"
@@ -111,11 +66,6 @@ def welfare_failed(error: BaseException) -> str:
     return f"The welfare ranges over the CE and CCE sets could not be computed: {error}"
 
 
-#: The convergence chart's correlated curves.
-CE_GAP = "CE gap of the joint play σ_t"
-CCE_GAP = "CCE gap of the joint play σ_t"
-INTERNAL_REGRET = "largest internal regret per iteration"
-INTERNAL_BOUND = "internal-regret bound"
 CONVERGENCE_WORDS = (
     "The CE and CCE gaps measure the joint distribution of play σ_t, not the marginals: the sum over players of what "
     "the best switch (CE: per recommended action; CCE: one action for all) would gain against σ_t. Regret matching "
@@ -133,9 +83,6 @@ def too_large(shape: tuple[int, int], cells: int) -> str:
     )
 
 
-#: The race's chart of the joint play's gaps, one learner a colour.
-GAPS_RACE_TITLE = "Distance of each learner's joint play from the CE set (solid) and the CCE set (dotted), log-log"
-GAPS_AXIS = "gap (payoff units, summed over players)"
 GAPS_RACE_CAPTION = (
     "Each learner's CE gap (solid) and CCE gap (dotted) of its empirical joint distribution of play σ_t: what the best "
     "switch would gain against σ_t, per recommended action (CE) or one action for all (CCE), summed over players. A "

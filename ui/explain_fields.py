@@ -1,17 +1,12 @@
-"""The words beside the strategy-space chart's field (:mod:`ui.fields`): what is drawn, which rule it belongs to and
-which of the rule's iterates travels along it."""
+"""The words beside the strategy-space chart's field (:mod:`rmcore.plotting.fields`): what is drawn, which rule it
+belongs to and which of the rule's iterates travels along it (the rules' names are the figures',
+:data:`rmcore.plotting.words.RULE_NAMES`)."""
 
 from __future__ import annotations
 
-from . import fields
+from rmcore.plotting import fields
+from rmcore.plotting.words import RULE_NAMES
 
-RULE_NAMES = {
-    "hedge": "Hedge",
-    "optimistic-hedge": "Optimistic Hedge",
-    "fictitious-play": "Fictitious play",
-    "gda": "Gradient ascent",
-    "optimistic-gda": "Optimistic gradient ascent",
-}
 SPACE_WORDS = {
     "square": "The square is the whole state of a 2x2 game: across, the row player's first action; up, the column "
     "player's.",
@@ -33,26 +28,6 @@ FIELD = (
     "Jacobian); the star is the Nash equilibrium, the diamond the start. Click anywhere on the chart to start the run "
     "there."
 )
-
-
-EIGENVALUES = "Jacobian's eigenvalues: {values}"
-#: The best-response dynamic jumps where best responses tie (an interior equilibrium), so its eigenvalues are its
-#: smoothed form's, the logit dynamic x' = softmax(u/τ) - x at a small temperature τ: its Jacobian -I + C Du / τ turns
-#: the replicator's rotation (±0.577i on Rock-Paper-Scissors) into one 1/τ times as fast, so the imaginary parts are
-#: large by construction; the real part, -1, is what classifies the point.
-EIGENVALUES_LOGIT = (
-    "Jacobian's eigenvalues: {values}<br>(of the logit dynamic x' = softmax(u/τ) − x, which smooths the best<br>"
-    "response, at τ = {tau:g} of the payoff scale: the imaginary parts grow as 1/τ<br>and say nothing of stability; "
-    "the real parts classify the point)"
-)
-
-
-def eigenvalues_words(dynamic: str, values: str) -> str:
-    """A rest point's eigenvalues in its hover (Plotly's markup: ``<br>`` breaks a line), with what they are the
-    eigenvalues of where that is not the field's own Jacobian (the best-response dynamic's smoothed form)."""
-    if dynamic == "best-response":
-        return EIGENVALUES_LOGIT.format(values=values, tau=fields.LOGIT_TEMPERATURE)
-    return EIGENVALUES.format(values=values)
 
 
 def field_caption(setup: fields.Setup, algorithm: str, note: str = "") -> str:

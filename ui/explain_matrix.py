@@ -151,17 +151,14 @@ VALUE_HELP = (
     "x̄ and ȳ are the row and the column player's average strategies; A is the row player's payoff matrix, so "
     "x̄ᵀAȳ is the row player's expected payoff when both play their averages."
 )
-#: The strategies chart's title, as many actions as the chart draws or fewer.
-STRATEGIES_TITLE = "Strategies: current (thin) and average (thick)"
-#: The regret bars' hover: what the last step added.
-LAST_STEP_HOVER = "%{x}: %{y:+.4g} in the last step<extra></extra>"
 NO_AVERAGE_YET = "- (no average before the first iteration)"
+NOTEBOOK_LABEL = "Download notebook"
+NOTEBOOK_HELP = (
+    "The regret-matching exercise as a Jupyter notebook: write regret matching yourself, a cell at a time, with "
+    "rmcore checking each iterate, then watch this page's charts live in the notebook (pip install "
+    "'rmcore[notebook]')."
+)
 FIXED_ANSWER = "Against a fixed opponent the learner converges to a best response, not to the equilibrium."
-
-
-def strategies_title_large(shown: int) -> str:
-    """The strategies chart's title when it draws only each player's ``shown`` most played actions."""
-    return f"Average strategies: the {shown} most played actions of each player"
 
 
 def compact_numbers(iteration: str, gap_name: str, gap: str, value: str, speed: str) -> str:

@@ -82,12 +82,6 @@ def memory(first: int, others: int, runs: int, history_bytes: int, allowed_bytes
 # -- the numbers above the charts, the charts' titles ----------------------------------------------
 
 PRESS_TO_START = "Press **Run** or **Step +1** to start."
-TRAJECTORIES_POKER = "Average P(bet) at each information set"
-TRAJECTORIES_OTHER = "Average strategy, player 1's first set"
-KUHN_TRAJECTORIES_TITLE = "Average strategies (solid: player 1, dotted: player 2)"
-EQUILIBRIUM_CHECK_TITLE = "Equilibrium check: bet J with α, K with 3α, call Qpb with α + 1/3; player 2 fixed"
-OPENING_TITLE = "Average P(bet) at player 1's first decision, by card"
-HEATMAP_HOVER = "%{y} after %{x}: P(bet or raise) %{z:.3f}<extra></extra>"
 HEATMAP_CAPTION = (
     "Each cell is one information set: the cards its player sees (rows) and the betting so far (columns, only where a "
     "bet or raise is allowed). Light: it rarely bets; dark blue: it always does."
@@ -101,10 +95,6 @@ def compact_numbers(iteration: str, gap_name: str, gap: str, average_name: str, 
 
 def heatmap_title(player: int, kind: str) -> str:
     return f"P(bet or raise), player {player}, {kind}"
-
-
-def winnings_title(learner: int) -> str:
-    return f"Player {learner}'s winnings per game against the fixed player"
 
 
 # -- one iteration, step by step (classic Kuhn) ----------------------------------------------------

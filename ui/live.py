@@ -16,8 +16,6 @@ from collections import deque
 from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
-import numpy as np
-
 import rmcore
 
 from .explain_app import fewer_checkpoints, fewer_runs, target_lowered
@@ -84,9 +82,6 @@ def history_share(game) -> float | None:
     return None if game.tree.player.shape[0] <= DENSE_HISTORY_NODES else rmcore.config.HISTORY_SHARE
 
 
-#: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
-#: time on each update.
-CHART_POINTS = 250
 _MAX_CHUNK = 50_000_000
 #: A full-speed chunk that used less than this share of its time budget grows the next (LiveRun._advance).
 FILLED = 0.8
@@ -127,39 +122,6 @@ class Frame:
     def history(self) -> rmcore.History:
         """The first variant's first run, every checkpoint."""
         return self.histories[0][0]
-
-
-def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_POINTS) -> np.ndarray:
-    """Indices of about ``points`` rows spread evenly along a log (or linear) iteration axis, the last included.
-
-    ``iterations`` is increasing, so the rows found are too: duplicates are dropped without a sort (every update asks).
-    """
-    count = len(iterations)
-    if count <= points:
-        return np.arange(count)
-    last = float(iterations[-1])
-    steps = _unit_steps(points)
-    targets = np.power(last, steps) if log_x else 1.0 + (last - 1.0) * steps
-    rows = np.minimum(np.searchsorted(iterations, targets), count - 1)
-    rows[-1] = count - 1
-    fresh = np.empty(rows.shape, dtype=bool)
-    fresh[0] = True
-    np.not_equal(rows[1:], rows[:-1], out=fresh[1:])
-    return rows[fresh]
-
-
-def charted(history: rmcore.History) -> rmcore.History:
-    """The checkpoints of ``history`` a chart draws (:func:`chart_rows`): ``history`` itself when that is all of them,
-    since a large game keeps few (copying Liar's dice's checkpoints, megabytes each, took a large part of an update)."""
-    rows = chart_rows(history.iterations)
-    return history if len(rows) == len(history) else history.rows(rows)
-
-
-@functools.lru_cache(maxsize=8)
-def _unit_steps(points: int) -> np.ndarray:
-    steps = np.linspace(0.0, 1.0, points)
-    steps.flags.writeable = False
-    return steps
 
 
 def _line_through(points) -> tuple[float, float]:

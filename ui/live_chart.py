@@ -27,7 +27,7 @@ import plotly
 import plotly.graph_objects as go
 import streamlit as st
 
-from .charts import for_projector
+from rmcore.plotting.charts import for_projector
 
 _FRONTEND = Path(__file__).with_name("live_chart_frontend") / "live_chart.js"
 _PLOTLY_JS = Path(plotly.__file__).with_name("package_data") / "plotly.min.js"
@@ -112,7 +112,7 @@ def live_chart(
     it at most once every ``every`` seconds (the latest figure wins). The caption is drawn by the chart itself
     because every element of a live panel is sent again on each update, at a cost to a class's server each.
 
-    Traces whose ``meta`` is :data:`ui.matrix.space_figure.FIELD` (the field under the strategy space: thousands of
+    Traces whose ``meta`` is :data:`rmcore.plotting.space.FIELD` (the field under the strategy space: thousands of
     points that stay put) are drawn, while the chart is static, in a plot of their own under it, again only when their
     ``uid``, the theme, the size or the axes change; the chart above redraws the rest.
 

@@ -6,9 +6,9 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
+from rmcore.plotting.charts import GAP_AXIS, race_table
 
 from . import explain_app
-from .charts import GAP_AXIS, race_table
 
 
 def table(result: rmcore.RaceResult, rank_by: str = "average") -> None:

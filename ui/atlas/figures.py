@@ -1,8 +1,8 @@
 """The atlas's figure: every run of one game, its measure against iterations (or seconds): NashConv of the average and
 of the last iterate, or a gap of the joint distribution of play (a general-sum game's CE or CCE gap).
 
-Pure data -> a Plotly figure as a plain dict (as ``ui/charts.py``): the page draws it, and ``python -m ui.atlas.report``
-writes the same figure as the docs' SVG. No Streamlit here.
+Pure data -> a Plotly figure as a plain dict (as ``rmcore/plotting/charts.py``): the page draws it, and
+``python -m ui.atlas.report`` writes the same figure as the docs' SVG. No Streamlit here.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import math
 import pandas as pd
 
 from rmcore.atlas import GAPS
-
-from ..charts import LAYOUT, colour, log_ticks
+from rmcore.plotting.charts import LAYOUT, colour, log_ticks
 
 #: What the x-axis can be, and its title.
 X_AXES = {"iteration": "iterations", "seconds": "seconds (the solver's time, metrics left out)"}

@@ -124,7 +124,7 @@ function withView(layout, view) {
 // Plotly.react redraws every trace of a plot whose data changed: the field redrawn with the iterates cost the matrix
 // page about a fifth of its updates, drawn once underneath a small share (the rows browser_pennies_field and
 // browser_pennies_no_field of docs/performance/browser.json, and the command that measures them).
-// So while a run is live (a static plot), the traces whose meta is FIELD (ui/matrix/space_figure.py's FIELD) are
+// So while a run is live (a static plot), the traces whose meta is FIELD (rmcore/plotting/space.py's FIELD) are
 // drawn in a plot of their own under the chart, the underlay, and redrawn only when they, the theme, the size or the
 // axes change; the chart above, on a transparent page, redraws the rest. Their uid carries a digest of
 // their points: comparing it stands for comparing thousands of numbers. An interactive chart (paused, or under the

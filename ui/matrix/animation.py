@@ -5,9 +5,9 @@ browser session for the whole animation, two tabs drawing frames side by side, e
 the same page), and imageio writes each frame as it is drawn: the GIF through Pillow, the MP4 through imageio-ffmpeg's
 bundled ffmpeg (H.264). No encoder is written here.
 
-Kaleido looks for a browser itself; ``BROWSER_PATH`` (kaleido's and choreographer's documented variable) points it at
-one, and :data:`BROWSERS` are tried when it is unset (Debian's ``/usr/bin/chromium``). The library stays free of all
-this: ``rmcore`` records the history, the figures and their export live here in ``ui``.
+The figures are :mod:`rmcore.plotting`'s and kaleido's browser session is :mod:`rmcore.plotting.images`'s (which
+browser it starts: ``BROWSER_PATH`` or :data:`~rmcore.plotting.images.BROWSERS`); the frames, their timing and the
+encoders live here in ``ui``.
 
 From Python, with any solver and its history (a frame draws the checkpoint nearest its iteration: a history that keeps
 every iteration, ``history_share=None``, gives each frame a state of its own)::
@@ -31,7 +31,6 @@ import collections
 import concurrent.futures
 import functools
 import io
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -40,24 +39,19 @@ from typing import NamedTuple
 import numpy as np
 
 import rmcore
+from rmcore.plotting import fields
+from rmcore.plotting import images as rendering
+from rmcore.plotting import matrix as figures
+from rmcore.plotting import space as space_figure
+from rmcore.plotting.charts import chart_rows, for_projector
 
-from .. import fields
-from ..charts import for_projector
-from ..live import chart_rows
-from . import figures, space_figure
-
-#: Browsers tried, in order, when ``BROWSER_PATH`` is unset (kaleido then searches the usual names on the PATH).
-BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
 FORMATS = ("gif", "mp4")
 STILL_FORMATS = ("svg", "pdf", "png")
 #: Frames a second, and the size of every frame: a 1280x720 slide.
 FPS = 30
-SIZE = (1280, 720)
+SIZE = rendering.SIZE
 #: Most frames an animation may have (a minute at 30 frames a second).
 MAX_FRAMES = 1800
-#: Kaleido tabs drawing frames at once: two, as many as the cores of the machine this was measured on (one tab drew
-#: 300 frames in nearly twice the time two did there).
-TABS = 2
 
 
 class Options(NamedTuple):
@@ -271,23 +265,6 @@ def frames_of(
 # -- kaleido -------------------------------------------------------------------------------------------
 
 
-def browser_path() -> str | None:
-    """The browser kaleido is given: ``BROWSER_PATH`` if set, else the first of :data:`BROWSERS` that exists (None:
-    kaleido searches the PATH itself)."""
-    given = os.environ.get("BROWSER_PATH")
-    if given:
-        return given
-    return next((path for path in BROWSERS if Path(path).exists()), None)
-
-
-def _session_options(count: int) -> dict:
-    options = dict(n=max(1, min(TABS, count)), mathjax=False)  # MathJax would come from the internet
-    browser = browser_path()
-    if browser is not None:
-        options["path"] = browser
-    return options
-
-
 @functools.cache
 def _frame_session() -> type:
     """Kaleido, but a tab that has drawn a frame draws the next on the same page.
@@ -309,40 +286,6 @@ def _frame_session() -> type:
     return FrameKaleido
 
 
-async def _render(figures_: list[dict], format_: str, width: int, height: int) -> list[bytes]:
-    import kaleido  # (imported on first use: the page loads without it)
-
-    options = dict(format=format_, width=width, height=height)
-    async with kaleido.Kaleido(**_session_options(len(figures_))) as session:  # one browser for every figure
-        return await asyncio.gather(*(session.calc_fig(figure, opts=options) for figure in figures_))
-
-
-def _run(coroutine):
-    """Run ``coroutine`` to its end from code that is not async (a script, Streamlit, or a notebook's running loop)."""
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:  # no event loop here (a script, Streamlit): run one
-        return asyncio.run(coroutine)
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # inside a running loop (a notebook): run it beside
-        return pool.submit(asyncio.run, coroutine).result()
-
-
-def render(figures_: list[dict], format_: str = "png", size: tuple[int, int] = SIZE) -> list[bytes]:
-    """Each figure drawn by kaleido as ``format_`` (png, svg, pdf...) at ``size`` pixels, in one browser session."""
-    width, height = _checked_size(size)
-    return _run(_render(figures_, format_, width, height))
-
-
-def _checked_size(size) -> tuple[int, int]:
-    try:
-        width, height = (int(v) for v in size)
-    except (TypeError, ValueError):
-        raise ValueError(f"size must be (width, height) in pixels, got {size!r}") from None
-    if not (16 <= width <= 3840 and 16 <= height <= 2160) or (width, height) != tuple(size):
-        raise ValueError(f"size must be whole pixels from 16x16 to 3840x2160, got {size!r}")
-    return width, height
-
-
 def _image(png: bytes):
     from PIL import Image
 
@@ -362,14 +305,14 @@ class _Frames:
     """
 
     def __init__(self, figures_: list[dict], size: tuple[int, int]):
-        width, height = _checked_size(size)
+        width, height = rendering.checked_size(size)
         self._options = dict(format="png", width=width, height=height)
         split = [_layers(figure) for figure in figures_]
         self._layered = all(layers is not None for layers in split)
         self._static = split[0][0] if self._layered else None
         self._drawn = [over for _, over in split] if self._layered else list(figures_)
         self._background = None
-        self._session = _frame_session()(**_session_options(len(figures_)))
+        self._session = _frame_session()(**rendering.session_options(len(figures_)))
 
     async def __aenter__(self) -> _Frames:
         await self._session.__aenter__()
@@ -402,7 +345,7 @@ class _Frames:
         """``consume(image)`` for every frame, in order, on a thread of its own while the browser draws the frames
         after it: a few frames ahead for each tab and a few waiting to be written keep the tabs and the writer busy at
         once, and never hold an animation's frames all in memory."""
-        ahead = 4 * TABS
+        ahead = 4 * rendering.TABS
         loop = asyncio.get_running_loop()
         drawing, handing = collections.deque(), collections.deque()
 
@@ -434,7 +377,7 @@ def render_frames(figures_: list[dict], size: tuple[int, int] = SIZE) -> np.ndar
         async with _Frames(figures_, size) as frames:
             await frames.each(lambda image: images.append(np.asarray(image)))
 
-    _run(draw())
+    rendering.run_to_end(draw())
     return np.stack(images)
 
 
@@ -564,12 +507,12 @@ def animate(
     """
     if format_ not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, got {format_!r}")
-    _checked_size(size)
+    rendering.checked_size(size)
     fps = _checked_fps(fps)
     figures_ = frames_of(source, frames, first, last, options, **given)
     with tempfile.TemporaryDirectory() as folder:  # ffmpeg writes a file (an MP4's index goes at its end)
         path = Path(folder) / f"animation.{format_}"
-        _run(_draw_and_write(figures_, format_, fps, size, path))
+        rendering.run_to_end(_draw_and_write(figures_, format_, fps, size, path))
         return path.read_bytes()
 
 
@@ -580,7 +523,7 @@ def still(source, format_: str = "svg", iteration: int | None = None, size: tupl
     history = _source(source, Options(), **given).runs[0][1]
     at = int(history.iterations[-1]) if iteration is None and len(history) else iteration
     (figure,) = frames_of(source, 1, at or 1, at, **given)
-    return render([figure], format_, size)[0]
+    return rendering.render([figure], format_, size)[0]
 
 
 def available() -> str | None:
@@ -590,6 +533,8 @@ def available() -> str | None:
             __import__(module)
         except ImportError:
             return f"the export needs the {module.replace('_', '-')} package (pip install -r requirements.txt)"
-    if browser_path() is None and not any(shutil.which(name) for name in ("chromium", "chrome", "google-chrome")):
+    if rendering.browser_path() is None and not any(
+        shutil.which(name) for name in ("chromium", "chrome", "google-chrome")
+    ):
         return "the export draws frames in Chrome or Chromium, and none is installed (or set BROWSER_PATH)"
     return None

@@ -1,9 +1,9 @@
 """The live panel's part on correlated equilibria: where a general-sum self-play run's joint distribution of play
 ``sigma_t`` goes, drawn against the CE set.
 
-A 2x2 game's joint distributions fill a tetrahedron (:func:`ui.matrix.correlated_figure.tetrahedron_figure`): the
+A 2x2 game's joint distributions fill a tetrahedron (:func:`rmcore.plotting.correlated.tetrahedron_figure`): the
 learner's trail of ``sigma_t``, up to the iteration shown, moves through it live. A larger game's ``sigma_t`` is drawn
-as a heatmap beside the CE closest to it (:func:`~ui.matrix.correlated_figure.joint_heatmaps_figure`), whose linear
+as a heatmap beside the CE closest to it (:func:`~rmcore.plotting.correlated.joint_heatmaps_figure`), whose linear
 program runs on the server's solver thread at most every few seconds of a running page
 (:func:`ui.matrix.state.closest_equilibrium`), so that no update waits for it. Under either, the joint play's total
 payoff beside its range over the CE and the CCE sets (computed once per game on the server).
@@ -18,28 +18,17 @@ import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import correlated as correlated_figure
+from rmcore.plotting import matrix as figures
+from rmcore.plotting import words as figure_words
 
 from .. import explain_correlated as words
 from ..escape import markdown as escape
 from ..live_chart import live_chart
-from . import correlated_figure
 from . import state as matrix_state
 
 #: Height of the tetrahedron on the page: room for its legend under it, beside nothing.
 TETRAHEDRON_HEIGHT = 560
-
-
-def applies(solver: rmcore.MatrixSolver) -> bool:
-    """Whether the panel draws this part: a general-sum game in self-play, the joint distribution of play kept."""
-    return solver.is_self_play and not solver.game.is_zero_sum and solver.keeps_joint
-
-
-def joint_trail(solver: rmcore.MatrixSolver, iteration: int) -> np.ndarray:
-    """``sigma_t`` at every history row of ``solver`` up to ``iteration`` (the replay's, or the live end), in order:
-    ``[k, m, n]``, the last the joint play at the last kept row at or before ``iteration``."""
-    kept = solver.joint_history()
-    upto = kept.iterations <= iteration
-    return kept.joint[upto] if upto.any() else kept.joint[:1]
 
 
 #: The tetrahedron's layers by the picture's toggles (ui/matrix/settings.py PICTURE_LAYERS): each solid by its
@@ -47,9 +36,9 @@ def joint_trail(solver: rmcore.MatrixSolver, iteration: int) -> np.ndarray:
 _LAYER_TRACES = {
     "CE set": ("meta", correlated_figure.CE_META),
     "CCE set": ("meta", correlated_figure.CCE_META),
-    "independent play": ("name", words.PRODUCTS),
-    "Nash equilibria": ("name", words.NASH),
-    "welfare-best CE": ("name", words.BEST),
+    "independent play": ("name", figure_words.PRODUCTS),
+    "Nash equilibria": ("name", figure_words.NASH),
+    "welfare-best CE": ("name", figure_words.BEST),
 }
 
 
@@ -67,11 +56,11 @@ def draw(solver: rmcore.MatrixSolver, iteration: int, running: bool, look: dict,
     (``race``: each variant's first run's history, and the variants), every learner's CE and CCE gaps first.
     ``picture``: the tetrahedron's layers shown and whether the heatmap's closest point is a CCE (by default every
     layer the figure shows, and a CE)."""
-    if not applies(solver):
+    if not figures.shows_joint_play(solver):
         return
     layers, coarse = picture if picture is not None else (None, False)
     game = solver.game
-    trail = joint_trail(solver, iteration)
+    trail = figures.joint_trail(solver, iteration)
     now = trail[-1]
     st.markdown(words.PANEL_HEADING)
     if race is not None:

@@ -1,7 +1,7 @@
 """The matrix page's strategy-space chart with the field under the rule, and the start a click on it sets.
 
-Which field applies, if any, is :func:`ui.fields.field_setup`'s answer for the run's game and settings; the chart
-itself is :func:`ui.matrix.space_figure.strategy_space`. A click on the square or the triangle writes the start
+Which field applies, if any, is :func:`rmcore.plotting.fields.field_setup`'s answer for the run's game and settings;
+the chart itself is :func:`rmcore.plotting.space.strategy_space`. A click on the square or the triangle writes the start
 widgets' values (``start_mode`` and the ``start_{row|col}_{actions}_{k}`` weights, bound to the link), so the run
 restarts from the point clicked and the share link carries it.
 """
@@ -12,11 +12,13 @@ import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import fields
+from rmcore.plotting import space as space_figure
+from rmcore.plotting.charts import chart_rows
 
-from .. import explain_fields, explain_matrix, fields, link, state
-from ..live import chart_rows
+from .. import explain_fields, explain_matrix, link, state
 from ..live_chart import live_chart
-from . import field_lessons, space_figure
+from . import field_lessons
 from . import state as matrix_state
 from .settings import Display, RunSettings
 

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import matrix as figures
+from rmcore.plotting import words as figure_words
+from rmcore.plotting.charts import chart_rows, charted, current_traces, mark_iteration, race_figure, waiting
 
 from .. import explain, explain_correlated, explain_matrix, export, race_view, state
-from ..charts import current_traces, mark_iteration, race_figure, waiting
-from ..live import LiveRun, chart_rows, charted
+from ..live import LiveRun
 from ..live_chart import live_chart
 from ..tables import markdown_table
-from . import correlated, figures, space
+from . import correlated, space
 from . import state as matrix_state
 from .settings import Display
 
+#: The tutorial notebook the page offers (read when the button is pressed): the regret-matching exercise, checked,
+#: and the page's charts live in Jupyter (docs/tutorials/, executed by every build of the documentation).
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "tutorials" / "regret-matching-exercise.ipynb"
 #: Up to this many iterations per update, the regret bars also show what the last update added.
 SLOW_STEP = 10
 ANSWER_COLUMNS = ("player", "action", "running average", "an exact equilibrium (LP)")
@@ -98,7 +105,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             regrets_col,
             run.last_step[1] if slow else None,
             drawn,
-            explain.regret_title(solver.variant.algorithm),
+            figure_words.regret_title(solver.variant.algorithm),
         )
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
@@ -107,10 +114,10 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             race = _race_figure(frame, run.race.variants, fixed, display.show_current)
             live_chart(mark(race), key="chart_race", caption=_race_caption(fixed, display), **look)
             return
-        bound = explain.BOUND_NAMES.get(solver.variant.algorithm)
+        bound = figure_words.BOUND_NAMES.get(solver.variant.algorithm)
         figure = figures.convergence(shown, fixed_opponent=fixed, bound=bound, variant=solver.variant)
         words = _convergence_words(solver)
-        if correlated.applies(solver):
+        if figures.shows_joint_play(solver):
             words = f"{words} {explain_correlated.CONVERGENCE_WORDS}"
         live_chart(mark(figure), key="chart_convergence", caption=words, **look)
 
@@ -164,11 +171,13 @@ def _race_figure(frame, variants, fixed: bool, show_current: bool) -> dict:
     ``show_current`` its current profile too (dashed, its first seed's when sampled)."""
     if fixed:
         return race_figure(frame.race)
-    names = {v.label: explain.matrix_curve_name(v, "average") for v in variants}
+    names = {v.label: figure_words.matrix_curve_name(v, "average") for v in variants}
     extra = []
     if show_current:
         firsts = [charted(runs[0]) for runs in frame.histories]
-        extra = current_traces(firsts, [explain.matrix_curve_name(v, "current") for v in variants], "nash_conv_current")
+        extra = current_traces(
+            firsts, [figure_words.matrix_curve_name(v, "current") for v in variants], "nash_conv_current"
+        )
     return race_figure(frame.race, extra, height=520, names=names)  # (full width: room for a taller plot)
 
 
@@ -192,7 +201,7 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
             explain.waiting_for_kernels(run.kernels_problem()) if waiting_for_compile else explain_matrix.PRESS_TO_START
         )
     with st.container():
-        live_chart(waiting("Strategies over time", 380), key="chart_strategies", **look)
+        live_chart(waiting(figure_words.WAITING_STRATEGIES, 380), key="chart_strategies", **look)
         st.caption(explain.strategies(not solver.is_self_play, solver.variant.algorithm, _drawn_actions(game)))
 
     def simplex() -> None:
@@ -202,27 +211,38 @@ def _before_the_start(run: LiveRun, exact, look: dict, display: Display) -> None
             st.caption(explain.NO_SIMPLEX)
         else:
             caption = _simplex_words(game, solver)
-            live_chart(waiting("Average strategy path", 420), key="chart_simplex", caption=caption, **look)
+            live_chart(waiting(figure_words.WAITING_SIMPLEX, 420), key="chart_simplex", caption=caption, **look)
 
     def regrets() -> None:
         start = solver.cumulative_regrets()
-        bars = figures.regret_bars(game, *start, title=explain.regret_title(solver.variant.algorithm))
+        bars = figures.regret_bars(game, *start, title=figure_words.regret_title(solver.variant.algorithm))
         live_chart(bars, key="chart_regrets", caption=explain.regrets(solver.variant.algorithm), **look)
 
     def convergence() -> None:
         if run.is_race:
-            live_chart(waiting("Race (log-log)", 440), key="chart_race", caption=explain.RACE, **look)
+            live_chart(waiting(figure_words.WAITING_RACE, 440), key="chart_race", caption=explain.RACE, **look)
         else:
             words = _convergence_words(solver)
-            live_chart(waiting("Convergence (log-log)", 420), key="chart_convergence", caption=words, **look)
+            live_chart(waiting(figure_words.WAITING_CONVERGENCE, 420), key="chart_convergence", caption=words, **look)
 
     _lay_out(run.is_race, simplex, convergence, regrets)
     _answer(None, solver, metrics, exact)  # no average before the first iteration
 
 
 def export_section(run: LiveRun) -> None:
-    """Export (outside the live panel)."""
+    """Export (outside the live panel), and the tutorial notebook."""
     export.section("matrix", run)
+    if NOTEBOOK.exists():  # (a checkout holds it; a server given the app alone offers none)
+        st.download_button(
+            explain_matrix.NOTEBOOK_LABEL,
+            NOTEBOOK.read_bytes,
+            NOTEBOOK.name,
+            "application/x-ipynb+json",
+            key="matrix_notebook",
+            on_click="ignore",
+            icon=":material/download:",
+            help=explain_matrix.NOTEBOOK_HELP,
+        )
 
 
 def _drawn_sentence(game: rmcore.MatrixGame, drawn: tuple[int, int, int], solver: rmcore.MatrixSolver) -> str:

@@ -10,20 +10,16 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import trees as figures
 
 from .. import escape, explain, explain_trees
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import exact, figures
+from . import exact
 
 #: Most information-set names offered at once in the list: the list travels to the browser with every screen update
 #: (Liar's dice with 6 sides has 12,288 a player; all of them were 300 kB an update). Typing narrows it.
 LISTED = 200
-
-
-def is_poker(game: rmcore.TreeGame) -> bool:
-    """Whether ``game`` is one of the small poker games, whose sets are named by cards and betting."""
-    return isinstance(game.rules, (rmcore.KuhnRules, rmcore.LeducRules))
 
 
 def section(
@@ -36,7 +32,7 @@ def section(
         st.info(exact.note(run.key.game_key, game) or explain_trees.COMPUTING_EXACT)
     else:
         st.markdown(explain_trees.exact_answer(answer.game_value, game_value, run.key.opponent is not None))
-    if not is_poker(game):
+    if not figures.is_poker(game):
         _infoset_list(run, game, average, current, regrets, answer)
         return
     leduc = isinstance(game.rules, rmcore.LeducRules)

@@ -7,11 +7,13 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import trees as figures
+from rmcore.plotting import words as figure_words
 
 from .. import escape, explain, explain_trees
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import exact, explorer, figures
+from . import exact
 from .settings import RunSettings
 
 
@@ -65,7 +67,7 @@ def section(run: LiveRun, history: rmcore.History, row: int, look: dict) -> None
             response.value,
             equilibrium,
             learner,
-            explain.tree_unit(explorer.is_poker(run.race.game)),
+            figure_words.tree_unit(figures.is_poker(run.race.game)),
         ),
         key="kuhn_fixed_value",
         caption=explain.CFR_FIXED_VALUE,

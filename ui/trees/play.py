@@ -10,14 +10,15 @@ import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import trees as figures
+from rmcore.plotting import words as figure_words
+from rmcore.plotting.trees import short_name
 
-from .. import explain, explain_trees, state
+from .. import explain_trees, state
 from ..escape import markdown as escape
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import figures
 from . import state as trees_state
-from .figures import short_name
 
 
 @dataclass
@@ -135,7 +136,7 @@ def _tally(table: Table, value: float | None) -> None:
             np.nan_to_num(half),
             best,
             math.nan if value is None else value,
-            explain.tree_unit(table.hand.rules is not None),
+            figure_words.tree_unit(table.hand.rules is not None),
         ),
         key="kuhn_play_chart",
         projector=state.presenting(),

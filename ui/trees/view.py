@@ -11,12 +11,14 @@ import numpy as np
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import trees as figures
+from rmcore.plotting import words as figure_words
+from rmcore.plotting.charts import charted, current_traces, legend_right, mark_iteration, race_figure, waiting
 
 from .. import explain, explain_trees, race_view, state
-from ..charts import current_traces, legend_right, mark_iteration, race_figure, waiting
-from ..live import LiveRun, charted
+from ..live import LiveRun
 from ..live_chart import live_chart
-from . import explorer, figures, walkthrough
+from . import explorer, walkthrough
 from . import fixed as locked  # (``fixed`` names whether the run has a fixed player)
 
 
@@ -47,11 +49,11 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     variants = run.race.variants
     fixed = run.primary.learner is not None
     show_current = display.show_current and not fixed  # (against a fixed player the chart is the learner's gain)
-    names = {v.label: explain.cfr_curve_name(v, "average") for v in variants} if not fixed else None
+    names = {v.label: figure_words.cfr_curve_name(v, "average") for v in variants} if not fixed else None
     extra = (
         current_traces(
             [charted(h) for h in firsts],
-            [explain.cfr_curve_name(v, "current") for v in variants],
+            [figure_words.cfr_curve_name(v, "current") for v in variants],
             "nash_conv_current",
             display.work,
         )
@@ -63,7 +65,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     ):  # on a projector each chart takes the full width, the exploitability first; the replay under both
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
-            unit = explain.tree_unit(explorer.is_poker(run.race.game))
+            unit = figure_words.tree_unit(figures.is_poker(run.race.game))
             height = 420 if look["projector"] else 440
             exploitability = race_figure(frame.race, extra, height=height, names=names, unit=unit, work=display.work)
             if shown_at is not None:  # the replay's line (on the work axis, at the nodes touched by then)
@@ -79,14 +81,8 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             shown = charted(history)
             game = run.race.game
             classic = rmcore.is_classic_kuhn(game)
-            poker = explorer.is_poker(game)
-            trajectories = (
-                figures.infoset_trajectories(shown)
-                if classic
-                else figures.opening_trajectories(shown, game.rules)
-                if poker
-                else figures.first_infoset_trajectories(shown)
-            )
+            poker = figures.is_poker(game)
+            trajectories = figures.trajectories(shown, game)
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
@@ -133,16 +129,16 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
             live_chart(
-                waiting("Exploitability (log-log)", 420 if look["projector"] else 440),
+                waiting(figure_words.WAITING_EXPLOITABILITY, 420 if look["projector"] else 440),
                 key="kuhn_exploitability",
                 caption=_convergence_caption(run),
                 **look,
             )
         with right:
             fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
-            poker = explorer.is_poker(run.race.game)
+            poker = figures.is_poker(run.race.game)
             words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
-            heading = explain_trees.TRAJECTORIES_POKER if poker else explain_trees.TRAJECTORIES_OTHER
+            heading = figure_words.TRAJECTORIES_POKER if poker else figure_words.TRAJECTORIES_OTHER
             live_chart(waiting(heading, 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
     if metrics is None:

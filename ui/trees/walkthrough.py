@@ -9,12 +9,12 @@ import pandas as pd
 import streamlit as st
 
 import rmcore
+from rmcore.plotting import trees as figures
 from rmcore.trees.kuhn import INFOSETS
 
 from .. import explain, explain_trees, state
 from ..live import LiveRun
 from ..live_chart import live_chart
-from . import figures
 from . import state as trees_state
 
 #: While training, the tree's colours are redrawn once a second: its 80 labels made every screen update about a third

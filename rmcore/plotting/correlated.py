@@ -24,11 +24,11 @@ import numpy as np
 import rmcore
 from rmcore import MatrixGame
 
-from .. import explain_correlated as words
-from ..charts import COLOURS, positive
-from ..charts import figure as _figure
-from ..escape import plotly
-from .figures import _panels
+from . import words
+from .charts import COLOURS, positive
+from .charts import figure as _figure
+from .escape import plotly
+from .matrix import _panels
 
 #: The corners of the joint actions (1, 1), (1, 2), (2, 1), (2, 2), in that order: a regular tetrahedron (every
 #: edge 2 sqrt(2) long), on which a joint distribution's point is the mix of the corners it weights.

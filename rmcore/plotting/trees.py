@@ -11,13 +11,13 @@ import rmcore
 from rmcore.trees.game import children_of
 from rmcore.trees.kuhn import INFOSETS, equilibrium_policy
 
-from ..charts import COLOURS, colour, figure, log_ticks, title
-from ..escape import plotly
-from ..explain_trees import (
+from .charts import COLOURS, colour, figure, log_ticks, title
+from .escape import plotly
+from .words import (
     EQUILIBRIUM_CHECK_TITLE,
-    HEATMAP_HOVER,
     KUHN_TRAJECTORIES_TITLE,
     OPENING_TITLE,
+    POLICY_HEATMAP_HOVER,
     winnings_title,
 )
 
@@ -316,6 +316,22 @@ def opening_trajectories(history: rmcore.History, rules) -> dict:
     )
 
 
+def is_poker(game: rmcore.TreeGame) -> bool:
+    """Whether ``game`` is one of the small poker games, whose sets are named by cards and betting."""
+    return isinstance(game.rules, (rmcore.KuhnRules, rmcore.LeducRules))
+
+
+def trajectories(history: rmcore.History, game: rmcore.TreeGame) -> dict:
+    """The average policy over time as the game-tree page draws it beside its exploitability chart: classic Kuhn's
+    every information set (:func:`infoset_trajectories`), a small poker game's opening bets by card
+    (:func:`opening_trajectories`), any other game's first information set (:func:`first_infoset_trajectories`)."""
+    if rmcore.is_classic_kuhn(game):
+        return infoset_trajectories(history)
+    if is_poker(game):
+        return opening_trajectories(history, game.rules)
+    return first_infoset_trajectories(history)
+
+
 #: Most actions drawn by :func:`first_infoset_trajectories` (Liar's dice with 6 sides opens with 12 bids).
 TRAJECTORY_ACTIONS = 10
 
@@ -383,7 +399,7 @@ def aggression_heatmap(game: rmcore.TreeGame, probabilities: np.ndarray, names: 
         xgap=1,
         ygap=1,
         colorbar=dict(title=dict(text="P(bet)")),
-        hovertemplate=HEATMAP_HOVER,
+        hovertemplate=POLICY_HEATMAP_HOVER,
     )
     return figure(
         [trace],

@@ -1,11 +1,12 @@
 """The strategy-space chart with the field under the rule: pure data -> a Plotly figure dict (no Streamlit).
 
 Drawn on the unit square of a 2x2 game, across it for a 2-action learner against a fixed opponent, or on the triangle
-of a 3-action learner or of one population (see :mod:`ui.fields`). Layers, back to front: the field's short
+of a 3-action learner or of one population (see :mod:`rmcore.plotting.fields`). Layers, back to front: the field's short
 streamlines coloured by speed (a colour bar says how fast), the rest points (filled: stable, open: unstable, grey:
 neutral, each labelled), the Nash equilibrium (a star), the average strategies as a line and the last iterates as a
-trail of their recent positions. Plotly has no stream plot: the streamlines come from :func:`ui.fields.streamlines`,
-and each speed band is one trace of line pieces separated by gaps (a few traces, however many streamlines).
+trail of their recent positions. Plotly has no stream plot: the streamlines come from
+:func:`rmcore.plotting.fields.streamlines`, and each speed band is one trace of line pieces separated by gaps (a few
+traces, however many streamlines).
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ import numpy as np
 
 from rmcore import History, MatrixGame
 
-from .. import explain_fields, fields
-from ..charts import COLOURS
-from ..charts import figure as _figure
-from ..charts import title as _title
+from . import fields, words
+from .charts import COLOURS
+from .charts import figure as _figure
+from .charts import title as _title
 
 #: The field's speed bands, slow to fast: Plotly's Plasma without its darkest and lightest ends, so that every band
 #: reads on a light and on a dark page.
@@ -66,8 +67,7 @@ def run_names(variants) -> list[str]:
     """
     rules = [v.algorithm for v in variants]
     return [
-        explain_fields.RULE_NAMES.get(v.algorithm, v.algorithm) if rules.count(v.algorithm) == 1 else v.label
-        for v in variants
+        words.RULE_NAMES.get(v.algorithm, v.algorithm) if rules.count(v.algorithm) == 1 else v.label for v in variants
     ]
 
 
@@ -291,7 +291,7 @@ def rest_point_traces(setup: fields.Setup, points) -> list[dict]:
                 name=f"rest point: {stability}",
                 hovertext=[
                     f"{stability} rest point {_strategies_text(p.strategies)}<br>"
-                    + explain_fields.eigenvalues_words(setup.dynamic, eigen_text(p.eigenvalues))
+                    + words.eigenvalues_words(setup.dynamic, eigen_text(p.eigenvalues))
                     for p in chosen
                 ],
                 hoverinfo="text",

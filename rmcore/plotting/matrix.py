@@ -11,21 +11,21 @@ import numpy as np
 
 from rmcore import History, MatrixGame, MatrixVariant
 
-from .. import explain_correlated as words
-from ..charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, LAYOUT, colour, gap_axis
-from ..charts import figure as _figure
-from ..charts import log_ticks as _log_ticks
-from ..charts import positive as _positive
-from ..charts import title as _title
-from ..escape import plotly
-from ..explain import REGRET_TITLES
-from ..explain_matrix import LAST_STEP_HOVER, STRATEGIES_TITLE, strategies_title_large
+from . import words
+from .charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, LAYOUT, colour, gap_axis
+from .charts import figure as _figure
+from .charts import log_ticks as _log_ticks
+from .charts import positive as _positive
+from .charts import title as _title
+from .escape import plotly
+from .words import LAST_STEP_HOVER, REGRET_TITLES, STRATEGIES_TITLE, strategies_title_large
 
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 
 
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
-    """A player's action names as the figures show them: as typed, never as Plotly's HTML (``ui/escape.py``)."""
+    """A player's action names as the figures show them: as typed, never as Plotly's HTML
+    (:mod:`rmcore.plotting.escape`)."""
     return tuple(plotly(a) for a in (game.row_actions if player == "row" else game.col_actions))
 
 
@@ -55,6 +55,20 @@ def _panels(count: int, titles) -> dict:
         )
     layout["annotations"] = annotations
     return layout
+
+
+def shows_joint_play(solver) -> bool:
+    """Whether a run's joint play is drawn against the correlated equilibria (:mod:`rmcore.plotting.correlated`): a
+    :class:`~rmcore.MatrixSolver` on a general-sum game in self-play that keeps its joint distribution of play."""
+    return solver.is_self_play and not solver.game.is_zero_sum and solver.keeps_joint
+
+
+def joint_trail(solver, iteration: int) -> np.ndarray:
+    """``sigma_t`` at every history row of ``solver`` up to ``iteration`` (the replay's, or the live end), in order:
+    ``[k, m, n]``, the last the joint play at the last kept row at or before ``iteration``."""
+    kept = solver.joint_history()
+    upto = kept.iterations <= iteration
+    return kept.joint[upto] if upto.any() else kept.joint[:1]
 
 
 #: Most actions per player drawn on the strategy chart: a larger game shows its most played ones.

@@ -8,11 +8,13 @@ validating it on the way, for a notebook (the tests do exactly that). No Streaml
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 import rmcore
 
-from . import explain_app
+from . import words
 
 #: Grey comes last: the race chart's guides are grey, and a race of the eight matrix rules needs eight other colours.
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f")
@@ -78,7 +80,7 @@ def waiting(text: str, height: int) -> dict:
     """
     hidden = dict(visible=False)
     note = dict(
-        text=explain_app.PRESS_RUN,
+        text=words.PRESS_RUN,
         showarrow=False,
         xref="paper",
         yref="paper",
@@ -91,6 +93,44 @@ def waiting(text: str, height: int) -> dict:
 
 def title(text: str) -> dict:
     return dict(text=text)
+
+
+#: Points per trace sent to the browser: a few hundred look smooth, and every point costs drawing
+#: time on each update.
+CHART_POINTS = 250
+
+
+def chart_rows(iterations: np.ndarray, log_x: bool = True, points: int = CHART_POINTS) -> np.ndarray:
+    """Indices of about ``points`` rows spread evenly along a log (or linear) iteration axis, the last included.
+
+    ``iterations`` is increasing, so the rows found are too: duplicates are dropped without a sort (every update asks).
+    """
+    count = len(iterations)
+    if count <= points:
+        return np.arange(count)
+    last = float(iterations[-1])
+    steps = _unit_steps(points)
+    targets = np.power(last, steps) if log_x else 1.0 + (last - 1.0) * steps
+    rows = np.minimum(np.searchsorted(iterations, targets), count - 1)
+    rows[-1] = count - 1
+    fresh = np.empty(rows.shape, dtype=bool)
+    fresh[0] = True
+    np.not_equal(rows[1:], rows[:-1], out=fresh[1:])
+    return rows[fresh]
+
+
+def charted(history: rmcore.History) -> rmcore.History:
+    """The checkpoints of ``history`` a chart draws (:func:`chart_rows`): ``history`` itself when that is all of them,
+    since a large game keeps few (copying Liar's dice's checkpoints, megabytes each, took a large part of an update)."""
+    rows = chart_rows(history.iterations)
+    return history if len(rows) == len(history) else history.rows(rows)
+
+
+@functools.lru_cache(maxsize=8)
+def _unit_steps(points: int) -> np.ndarray:
+    steps = np.linspace(0.0, 1.0, points)
+    steps.flags.writeable = False
+    return steps
 
 
 #: Most labels on a log axis: more than this overlap on a chart a third of a screen wide.
