@@ -11,6 +11,9 @@ MAX_ACTIONS = 5000
 #: players may have: a million profiles are 8 MB of payoffs per player.
 MAX_PROFILES = 1_000_000
 
+#: Most players a game file may have (a payoff array has one axis per player, and numpy at most 64).
+MAX_PLAYERS = 32
+
 #: Largest payoff magnitude a game may have. Far beyond it, regret sums over long runs lose their
 #: last digits and the exact LP's tolerances stop meaning anything (HiGHS refuses coefficients of
 #: 1e15 and more); rescaling a game changes nothing that regret matching does.
