@@ -20,7 +20,8 @@ The library by family, every name re-exported here:
 - **compiling**: the kernels compile in processes of their own (:func:`compile_in_background`).
 
 Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
-row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered 1 and 2.
+row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered from 1 (1 and 2 in a
+two-player game).
 
 >>> import rmcore
 >>> solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies"))

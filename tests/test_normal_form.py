@@ -4,10 +4,13 @@ two-player case), their NashConv and correlated gaps held against OpenSpiel, and
 from __future__ import annotations
 
 import itertools
+import pickle
 
 import numpy as np
 import pyspiel  # (a dev dependency: a missing one is a failure)
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rmcore
 from rmcore import MatrixGame, NormalFormGame, preset
@@ -111,6 +114,10 @@ def test_a_game_of_n_players_keeps_its_arrays_names_and_kind():
     assert game.payoffs[0][0, 0, 0] == 0.0
     with pytest.raises(AttributeError, match="cannot be changed"):
         game.name = "other"
+    for copy in (pickle.loads(pickle.dumps(game)), pickle.loads(pickle.dumps(preset("rps")))):
+        assert all(not u.flags.writeable for u in copy.payoffs) and copy.payoffs[0].shape == copy.shape
+        with pytest.raises(AttributeError):
+            copy.name = "other"
     with pytest.raises(ValueError, match="a game of 3 players has no two-player matrix form"):
         game.as_matrix_game()
     assert repr(game) == "<NormalFormGame 'three' 2x3x4, 3 players, zero-sum>"
@@ -219,3 +226,23 @@ def test_the_coordination_game_has_two_pure_equilibria_and_nau_s_game_its_pure_o
     assert len(pure) == 3  # Nau, Gomez Canovas & Hansen: three pure equilibria
     assert rmcore.preset("nau-2x2x2").name == "Nau et al.'s 2x2x2 game"
     assert set(rmcore.NORMAL_FORM_PRESETS).isdisjoint(rmcore.PRESETS)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(2, 2, 2), (3, 2, 2), (2, 3, 1, 2)]))
+def test_the_measures_do_not_change_with_a_players_payoff_unit_or_the_order_of_actions(seed, shape):
+    rng = np.random.default_rng(seed)
+    game, profile, sigma = random_game(rng, shape), random_profile(rng, shape), random_joint(rng, shape)
+    scale = rng.uniform(0.5, 4.0, size=len(shape))
+    rescaled = NormalFormGame([u * c + rng.normal() for u, c in zip(game.payoffs, scale)])
+    gains, scaled_gains = (
+        rmcore.matrix.metrics.player_gains(game, profile),
+        rmcore.matrix.metrics.player_gains(rescaled, profile),
+    )
+    assert np.allclose(np.array(gains) * scale, scaled_gains, atol=1e-9) and min(gains) >= 0.0
+    orders = [rng.permutation(a) for a in shape]
+    permuted = NormalFormGame([u[np.ix_(*orders)] for u in game.payoffs])
+    moved = [p[order] for p, order in zip(profile, orders)]
+    assert rmcore.nash_conv(permuted, moved) == pytest.approx(rmcore.nash_conv(game, profile), abs=1e-12)
+    assert rmcore.ce_gap(permuted, sigma[np.ix_(*orders)]) == pytest.approx(rmcore.ce_gap(game, sigma), abs=1e-12)
+    assert rmcore.ce_gap(game, sigma) >= rmcore.cce_gap(game, sigma) - 1e-12 >= -1e-12

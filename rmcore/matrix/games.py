@@ -356,6 +356,14 @@ class NormalFormGame:
     def __delattr__(self, name):
         raise AttributeError(f"a {type(self).__name__} cannot be changed; build a new one")
 
+    def __setstate__(self, state):
+        # An unpickled array is writeable: the copy a process or a cache gets back is made read-only again.
+        for key, value in state.items():
+            for array in value if isinstance(value, tuple) else (value,):
+                if isinstance(array, np.ndarray):
+                    array.flags.writeable = False
+            object.__setattr__(self, key, value)
+
     @property
     def payoffs(self) -> tuple[np.ndarray, ...]:
         """Each player's payoff array (read-only), player 1's first."""
