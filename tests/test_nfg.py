@@ -399,3 +399,17 @@ def test_asking_for_two_players_refuses_a_file_of_three_with_a_sentence():
     for wrong in (1, True, 2.5, "2"):
         with pytest.raises(ValueError, match="players must be None or a whole number from 2 to 32"):
             read_nfg(PAYOFF_VERSION, players=wrong)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(NAU) - 1), st.sampled_from('0123456789{}" ,-./xe\n')), max_size=4))
+def test_a_mutated_three_player_file_gives_a_game_or_one_sentence(changes):
+    text = NAU
+    for at, new in changes:
+        text = text[:at] + new + text[at + 1 :]
+    try:
+        game = read_nfg(text)
+    except ValueError as error:
+        assert "\n" not in str(error) and str(error)
+        return
+    assert game.num_players >= 2 and all(np.isfinite(u).all() and u.shape == game.shape for u in game.payoffs)
