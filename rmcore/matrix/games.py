@@ -1031,8 +1031,8 @@ def _matching_pennies_3p() -> NormalFormGame:
         [("Heads", "Tails")] * 3,
         "Three-player matching pennies",
         description="Jordan's game: player 1 wins by matching player 2, player 2 by matching player 3, player 3 by "
-        "mismatching player 1 (+1 or -1 each). Its only Nash equilibrium is uniform play, and learning dynamics "
-        "cycle around it instead of settling, while the coarse correlated gap of their joint play still falls to 0.",
+        "mismatching player 1 (+1 or -1 each). Its only Nash equilibrium is uniform play, which fictitious play "
+        "(Jordan 1993) and CFR (as OpenSpiel reports) circle without reaching.",
     )
 
 
@@ -1053,7 +1053,7 @@ def _nau_2x2x2() -> NormalFormGame:
         [("1", "2")] * 3,
         "Nau et al.'s 2x2x2 game",
         description="A 2x2x2 game of Nau, Gomez Canovas & Hansen (2004) with three pure Nash equilibria, two "
-        "incompletely mixed ones and a continuum of completely mixed ones, all on the boundary of its correlated set.",
+        "incompletely mixed ones and a continuum of completely mixed ones.",
     )
 
 
