@@ -194,27 +194,40 @@ def _as_payoff_array(values, player: int, players: int) -> np.ndarray:
     """Player ``player``'s payoffs as a finite float64 array of ``players`` axes, or a sentence saying what is wrong."""
     what = f"player {player}'s payoffs"
     shape_words = " x ".join(f"a_{k + 1}" for k in range(players))
-    if isinstance(values, (str, bytes)) or np.isscalar(values):
+    if isinstance(values, (str, bytes)) or np.isscalar(values) or values is None:
         raise ValueError(f"{what} must be an array of numbers of shape {shape_words}, got {type(values).__name__}")
-    try:
-        array = np.array(values, dtype=np.float64)
-    except (TypeError, ValueError):
+    if isinstance(values, np.ndarray) and values.dtype.kind in "fiu":
+        array = values.astype(np.float64)
+    else:
+        # Cell by cell, so that a True, a blank or a word is named by its profile rather than silently converted.
         try:
             cells = np.array(values, dtype=object)
         except ValueError:
             cells = None
-        if cells is None or cells.dtype != object or cells.ndim != players:
+        if cells is None or (
+            cells.ndim < players and any(isinstance(cell, (list, tuple, np.ndarray)) for cell in cells.flat)
+        ):
             raise ValueError(
                 f"{what} are not a table of shape {shape_words}: every row needs the same length at every level"
             ) from None
-        for index in np.ndindex(cells.shape):
-            try:
-                float(cells[index])
-            except (TypeError, ValueError):
-                raise ValueError(f"{what}: {_profile_name(index)} is {cells[index]!r}, not a number") from None
-        raise ValueError(f"{what} are not an array of numbers") from None
-    if np.asarray(values).dtype.kind == "b":
-        raise ValueError(f"{what} are True/False values, not numbers")
+        if cells.size > config.MAX_PROFILES:
+            raise ValueError(
+                f"{what} hold {cells.size:,} strategy profiles; at most {config.MAX_PROFILES:,} are supported"
+            )
+        refused = np.frompyfunc(lambda cell: cell is None or isinstance(cell, (bool, np.bool_, str, bytes)), 1, 1)
+        found = np.argwhere(refused(cells).astype(bool)) if cells.size else ()
+        if len(found):
+            index = tuple(found[0])
+            raise ValueError(f"{what}: {_profile_name(index)} is {cells[index]!r}, not a number")
+        try:
+            array = cells.astype(np.float64)
+        except (TypeError, ValueError):
+            for index in np.ndindex(cells.shape):
+                try:
+                    float(cells[index])
+                except (TypeError, ValueError):
+                    raise ValueError(f"{what}: {_profile_name(index)} is {cells[index]!r}, not a number") from None
+            raise ValueError(f"{what} are not an array of numbers") from None
     if array.ndim != players:
         raise ValueError(
             f"{what} have {array.ndim} dimension(s); a game of {players} players needs one per player ({shape_words})"
