@@ -8,7 +8,8 @@ The library by family, every name re-exported here:
 - **correlated equilibria** (:mod:`rmcore.correlated`): the CE and CCE sets of a matrix game by linear programming,
   :func:`correlated_equilibrium`, :func:`welfare_range`, :func:`closest_correlated_equilibrium`,
   :func:`correlated_vertices`;
-- **matrix games** (:mod:`rmcore.matrix`): :class:`MatrixGame`, the presets, :class:`MatrixSolver`;
+- **normal-form games** (:mod:`rmcore.matrix`): :class:`NormalFormGame` of n >= 2 players, its two-player form
+  :class:`MatrixGame`, the presets, :class:`MatrixSolver` (two players);
 - **game trees** (:mod:`rmcore.trees`): :class:`TreeGame`, the catalogue, :class:`CFRSolver`, a fixed opponent and
   hands against the bot;
 - **files** (:mod:`rmcore.formats`): Gambit's ``.nfg`` and ``.efg``, OpenSpiel's games;
@@ -23,7 +24,8 @@ dicts, and :func:`rmcore.plotting.watch`, a solver's live charts in a notebook c
 ``pip install 'rmcore[notebook]'``).
 
 Every solver answers the same verbs: ``run(n)``, ``iteration``, ``metrics()``, ``history()``, ``metrics_at(history,
-row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered 1 and 2.
+row)``, ``average_policy()`` and ``current_policy()``, with the same records. Players are numbered from 1 (1 and 2 in a
+two-player game).
 
 >>> import rmcore
 >>> solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies"))

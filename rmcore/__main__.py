@@ -86,7 +86,7 @@ def _load_game(args) -> MatrixGame:
             raise UsageError(f"--col-matrix goes with --matrix, not with {'--game' if args.game else '--nfg'}")
         if args.game:
             return preset(args.game)
-        game = read_nfg(Path(args.nfg))  # a Path: a file named like the file's text ("NFG 1 R ...") is still a file
+        game = read_nfg(Path(args.nfg), players=2)  # a Path: a file named like its text ("NFG 1 R ...") is a file
         return game if game.name else dataclasses.replace(game, name=args.nfg)
     parsed_row = _read_csv(args.matrix, "matrix")
     row, row_labels, col_labels, _ = parsed_row

@@ -7,6 +7,13 @@ notebook user can change a value here and see it take effect without recompiling
 #: Largest number of actions a player may have in a :class:`~rmcore.MatrixGame`.
 MAX_ACTIONS = 5000
 
+#: Largest number of strategy profiles (cells ``a_1 x ... x a_n``) a :class:`~rmcore.NormalFormGame` of three or more
+#: players may have: a million profiles are 8 MB of payoffs per player.
+MAX_PROFILES = 1_000_000
+
+#: Most players a game file may have (a payoff array has one axis per player, and numpy at most 64).
+MAX_PLAYERS = 32
+
 #: Largest payoff magnitude a game may have. Far beyond it, regret sums over long runs lose their
 #: last digits and the exact LP's tolerances stop meaning anything (HiGHS refuses coefficients of
 #: 1e15 and more); rescaling a game changes nothing that regret matching does.

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .matrix.games import MatrixGame, preset
+from .matrix.games import MatrixGame, NormalFormGame, preset
 from .matrix.solver import MatrixSolver, initial_strategies
 from .metrics import nash_conv
 from .trees.cfr import CFRSolver
@@ -256,10 +256,12 @@ def _iterations(value, cap: int) -> int:
 
 
 def _matrix_game(game) -> MatrixGame:
-    if isinstance(game, MatrixGame):
-        return game
     if isinstance(game, str):
-        return preset(game)
+        game = preset(game)
+    if isinstance(game, NormalFormGame):
+        if game.num_players != 2:
+            raise ValueError(f"this exercise is on a two-player matrix game; this game has {game.num_players} players")
+        return game.as_matrix_game()
     if isinstance(game, TreeGame):
         raise ValueError("this exercise is on a matrix game; a game tree such as rmcore.KUHN is check_cfr_iteration's")
     if isinstance(game, (list, tuple, np.ndarray)):

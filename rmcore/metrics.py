@@ -8,7 +8,8 @@ builds the record).
 
 - :func:`best_response`: what player ``p`` (1 or 2) earns by switching to a best response, exactly (one backward
   pass over a tree; ``max_i (A y)_i`` on a matrix), and what that gains it over its own part of the policy;
-- :func:`nash_conv`: both players' gains together, zero exactly at a Nash equilibrium;
+- :func:`nash_conv`: the players' gains together, zero exactly at a Nash equilibrium; for a
+  :class:`~rmcore.NormalFormGame` of n players the policy is a sequence of n mixed strategies;
 - :func:`exploitability`: ``nash_conv / 2`` for a two-player zero-sum game (OpenSpiel's convention).
 
 >>> import rmcore
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 from ._deprecated import getattr_for, warn
 from .matrix import metrics as matrix_metrics
-from .matrix.games import MatrixGame
+from .matrix.games import NormalFormGame
 from .matrix.metrics import hedge_regret_bound, regret_bound
 from .records import BestResponse
 from .trees import cfr, exploit
@@ -44,17 +45,24 @@ def _policy(function: str, policy, old: tuple):
 
 
 def nash_conv(game, policy, *deprecated) -> float:
-    """What the two players together gain by best-responding to ``policy``: 0 exactly at a Nash equilibrium.
+    """What the players together gain by best-responding to ``policy``: 0 exactly at a Nash equilibrium.
 
-    ``game`` is a :class:`~rmcore.MatrixGame` or a :class:`~rmcore.TreeGame`; ``policy`` as the module docstring says.
-    (``nash_conv(game, x, y)`` is the deprecated form for a matrix game.)
+    ``game`` is a :class:`~rmcore.NormalFormGame` (a :class:`~rmcore.MatrixGame` for two players) or a
+    :class:`~rmcore.TreeGame`; ``policy`` as the module docstring says: for a game of n >= 3 players, a sequence of n
+    mixed strategies, player 1's first. (``nash_conv(game, x, y)`` is the deprecated form for a matrix game.)
+
+    >>> import rmcore
+    >>> rmcore.nash_conv(rmcore.preset("matching-pennies-3p"), ([0.5, 0.5], [0.5, 0.5], [0.5, 0.5]))
+    0.0
     """
     policy = _policy("nash_conv", policy, deprecated)
-    if isinstance(game, MatrixGame):
+    if isinstance(game, NormalFormGame):
         return matrix_metrics.nash_conv(game, policy)
     if isinstance(game, TreeGame):
         return cfr.nash_conv(game, policy)
-    raise ValueError(f"expected a MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+    raise ValueError(
+        f"expected a NormalFormGame, MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}"
+    )
 
 
 def exploitability(game, policy, *deprecated) -> float:
@@ -64,10 +72,16 @@ def exploitability(game, policy, *deprecated) -> float:
     Raises
     ------
     ValueError
-        For a general-sum matrix game, where the notion does not apply (``nash_conv`` does).
+        For a general-sum matrix game or a game of more than two players, where the notion does not apply
+        (``nash_conv`` does).
     """
     policy = _policy("exploitability", policy, deprecated)
-    if isinstance(game, MatrixGame) and not game.is_zero_sum:
+    if isinstance(game, NormalFormGame) and game.num_players != 2:
+        raise ValueError(
+            f"exploitability is defined for two-player zero-sum games; this game has {game.num_players} players: "
+            "use nash_conv"
+        )
+    if isinstance(game, NormalFormGame) and not game.is_zero_sum:
         raise ValueError("exploitability is defined for zero-sum games; use nash_conv for general-sum games")
     return nash_conv(game, policy) / 2.0
 
@@ -85,11 +99,13 @@ def best_response(game, policy, player: int | None = None, *, learner: int | Non
         player = learner if player is None else player
     if player is None:
         raise ValueError("best_response needs the player (1 or 2) who responds")
-    if isinstance(game, MatrixGame):
+    if isinstance(game, NormalFormGame):
         return matrix_metrics.best_response(game, policy, player)
     if isinstance(game, TreeGame):
         return exploit.best_response(game, policy, player)
-    raise ValueError(f"expected a MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+    raise ValueError(
+        f"expected a NormalFormGame, MatrixGame or a TreeGame (for example rmcore.KUHN), got {type(game).__name__}"
+    )
 
 
 __getattr__ = getattr_for("rmcore.metrics", forward="rmcore.matrix.metrics")

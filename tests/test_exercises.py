@@ -340,6 +340,7 @@ def test_cfr_mistakes_are_named_at_their_information_set():
         (lambda: check_cfr_iteration(regret_matching, MAX_CFR_ITERATIONS + 1), "iterations must be from 1 to 10,000"),
         (lambda: check_regret_matching(regret_matching, game=3), "game must be a MatrixGame, a preset's name"),
         (lambda: check_regret_matching(regret_matching, game="chess"), "unknown game 'chess'"),
+        (lambda: check_regret_matching(regret_matching, game="nau-2x2x2"), "two-player matrix game; this game has 3"),
         (lambda: check_regret_matching(regret_matching, game=rmcore.KUHN), "check_cfr_iteration's"),
         (lambda: check_cfr_iteration(regret_matching, game="rps"), "game must be a game tree"),
         (lambda: check_regret_matching(regret_matching, start="skewed"), "start must be a pair"),

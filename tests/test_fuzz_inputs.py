@@ -30,7 +30,7 @@ def test_a_matrix_link_parameter_gives_a_game_or_a_value_error(text):
         game = link.game_from_param(text)
     except ValueError:
         return
-    assert isinstance(game, rmcore.MatrixGame) and np.isfinite(game.row_payoffs).all()
+    assert isinstance(game, rmcore.NormalFormGame) and all(np.isfinite(u).all() for u in game.payoffs)
 
 
 @settings(max_examples=300, deadline=None)
@@ -95,4 +95,4 @@ def test_nfg_text_gives_a_game_or_a_value_error(source):
         game = rmcore.read_nfg(source)
     except ValueError:
         return
-    assert isinstance(game, rmcore.MatrixGame) and np.isfinite(game.row_payoffs).all()
+    assert isinstance(game, rmcore.NormalFormGame) and all(np.isfinite(u).all() for u in game.payoffs)

@@ -117,8 +117,22 @@ def test_a_path_a_pathlike_bytes_and_a_byte_order_mark(tmp_path):
         ("EFG 2 R\n", "line 1, column 1: not a Gambit .nfg file: it starts with the word 'EFG' where 'NFG' should be"),
         ('NFG 2 R "" { "1" "2" } { 1 1 } 1 1', "line 1, column 5: this is NFG version 2; only version 1 is read"),
         ('NFG 1 Q "" { "1" "2" } { 1 1 } 1 1', "line 1, column 7: expected R or D"),
-        ('NFG 1 R "" { "1" "2" "3" } { 1 1 1 } 1 1 1', "rmcore plays two-player games; this file has 3 players"),
-        ('NFG 1 R "" { "1" } { 2 } 1 1', "rmcore plays two-player games; this file has 1 player"),
+        ('NFG 1 R "" { "1" } { 2 } 1 1', "line 1, column 12: a game has at least two players; this file has 1 player"),
+        ('NFG 1 R "" { } { } 1', "a game has at least two players; this file has 0 players"),
+        ('NFG 1 R "" { ' + '"p" ' * 33 + "}", "the file has more than 32 players; at most that many are read"),
+        (
+            'NFG 1 R "" { "1" "2" "3" } { 2 2 2 }\n1 1 1',
+            "line 2, column 6: the file gives 3 payoff numbers; a 2x2x2 game with 3 players needs 24 (three for each "
+            "of the 8 strategy profiles)",
+        ),
+        (
+            'NFG 1 R "" { "1" "2" "3" } { 1 1 1 } { { "a" 1 2 } } 1',
+            "outcome 1 has 2 payoffs; it needs one for each of the 3",
+        ),
+        ('NFG 1 R "" { "1" "2" "3" } { 1 1 1 } { { "a" 1 2 3 4 } } 1', "outcome 1 has more than 3 payoffs"),
+        ('NFG 1 R "" { "1" "2" "3" } { 200 100 51 } 1', "line 1, column 28: the game has 1,020,000 strategy profiles"),
+        ('NFG 1 R "" { "1" "2" "3" } { { "a" } { "b" } { "c" "c" } } 1 1 1', "player 3's action names must be unique"),
+        ('NFG 1 R "" { "1" "2" "3" } { 1 1 1 } 1 1 1e13', "the payoffs are refused: player 3's payoffs: the payoff"),
         (
             'NFG 1 R "" { "1" "2" } { 2 3 }\n1 1 1 1 1',
             "line 2, column 10: the file gives 5 payoff numbers; a 2x3 game with 2 players needs 12",
@@ -176,7 +190,7 @@ def test_a_bad_file_is_named_with_its_path(tmp_path):
 
 
 def test_write_nfg_refuses_what_is_not_a_matrix_game():
-    with pytest.raises(ValueError, match="write_nfg takes a MatrixGame, not list"):
+    with pytest.raises(ValueError, match="write_nfg takes a MatrixGame or a NormalFormGame, not list"):
         write_nfg([[1, 2], [3, 4]])
 
 
@@ -274,3 +288,128 @@ def test_we_read_what_openspiel_writes():
     loaded = pyspiel.create_matrix_game(A, B)
     game = read_nfg(pyspiel.game_to_nfg_string(loaded))
     assert game.row_payoffs.tolist() == A and game.col_payoffs.tolist() == B
+
+
+# ---------------------------------------------------------------------------------------
+# Games of three and more players
+
+#: Gambit's contrib/games/2x2x2-nau.nfg as Gambit ships it: the outcome version, with empty player and outcome names.
+NAU = """NFG 1 R "2x2x2 example with 3 pure, 2 incompletely mixed, and a continuum of completely mixed NE" { "" "" "" }
+
+{ { "1" "2" }
+{ "1" "2" }
+{ "1" "2" }
+}
+""
+
+{
+{ "" 0, 0, 2 }
+{ "" 3, 0, 0 }
+{ "" 0, 3, 0 }
+{ "" 0, 0, 0 }
+{ "" 1, 1, 0 }
+{ "" 0, 0, 0 }
+{ "" 0, 0, 0 }
+{ "" 0, 0, 3 }
+}
+1 2 3 4 5 6 7 8 \n
+"""
+
+
+def same_payoffs(a, b) -> bool:
+    """The same players, actions and payoffs to the bit."""
+    return (
+        a.num_players == b.num_players
+        and a.actions == b.actions
+        and all(u.tobytes() == v.tobytes() and u.shape == v.shape for u, v in zip(a.payoffs, b.payoffs))
+    )
+
+
+def test_gambits_file_of_nau_s_game_reads_to_the_preset():
+    game = read_nfg(NAU)
+    assert isinstance(game, rmcore.NormalFormGame) and not isinstance(game, MatrixGame)
+    assert same_payoffs(game, rmcore.preset("nau-2x2x2"))
+    assert game.players == ("Player 1", "Player 2", "Player 3") and game.name.startswith("2x2x2 example with 3 pure")
+
+
+def test_a_three_player_payoff_version_puts_each_profile_in_its_cell_with_player_1_fastest():
+    # Profile k (counted from 0, player 1 fastest) pays 100 k + player: every payoff says where it belongs.
+    shape = (2, 3, 2)
+    numbers = " ".join(f"{100 * k + 1} {100 * k + 2} {100 * k + 3}" for k in range(12))
+    game = read_nfg(f'NFG 1 R "t" {{ "A" "B" "C" }} {{ 2 3 2 }} {numbers}')
+    assert game.shape == shape and game.actions == (("1", "2"), ("1", "2", "3"), ("1", "2"))
+    for i, j, k in np.ndindex(shape):
+        profile = i + 2 * j + 6 * k
+        assert [u[i, j, k] for u in game.payoffs] == [100 * profile + 1, 100 * profile + 2, 100 * profile + 3]
+    outcomes = " ".join(f'{{ "" {100 * k + 1} {100 * k + 2} {100 * k + 3} }}' for k in range(12))
+    same = read_nfg(f'NFG 1 R "t" {{ "A" "B" "C" }} {{ 2 3 2 }} {{ {outcomes} }} ' + " ".join(map(str, range(1, 13))))
+    assert same_payoffs(game, same) and game.players == ("A", "B", "C")
+
+
+def random_game(rng, shape):
+    payoffs = [rng.normal(size=shape) * 10.0 ** rng.integers(-3, 4) for _ in shape]
+    payoffs[0].flat[0] = -0.0  # a zero's sign is kept
+    names = [[f'a"{p}\\{k}' for k in range(count)] for p, count in enumerate(shape)]
+    return rmcore.NormalFormGame(
+        payoffs, names, 'odd "title"', description="its comment", players=list("XYZWV")[: len(shape)]
+    )
+
+
+@pytest.mark.parametrize("shape", [(2, 2, 2), (3, 1, 4), (2, 3, 2, 2), (1, 1, 1, 1, 2)])
+def test_a_game_of_n_players_reads_back_bit_for_bit(shape):
+    game = random_game(np.random.default_rng(len(shape) * 10 + shape[0]), shape)
+    back = read_nfg(write_nfg(game))
+    assert same_payoffs(game, back) and back.players == game.players
+    assert back.name == game.name and back.description == game.description
+    plain = read_nfg(write_nfg(game, for_openspiel=True))
+    assert all(u.tobytes() == v.tobytes() for u, v in zip(game.payoffs, plain.payoffs))
+
+
+@pytest.mark.parametrize("name", list(rmcore.NORMAL_FORM_PRESETS))
+def test_every_three_player_preset_reads_back_and_openspiel_reads_it_to_the_same_payoffs(name):
+    pyspiel = pytest.importorskip("pyspiel")
+    game = rmcore.preset(name)
+    back = read_nfg(write_nfg(game))
+    assert same_payoffs(game, back) and back.name == game.name and back.description == game.description
+    loaded = pyspiel.load_nfg_game(write_nfg(game, for_openspiel=True))
+    assert loaded.num_players() == 3
+    for profile in np.ndindex(game.shape):
+        state = loaded.new_initial_state()
+        state.apply_actions(list(profile))
+        assert state.returns() == [u[profile] for u in game.payoffs]
+
+
+def test_we_read_what_openspiel_writes_for_three_players():
+    pyspiel = pytest.importorskip("pyspiel")
+    text = pyspiel.game_to_nfg_string(pyspiel.load_game("matching_pennies_3p"))
+    assert [u.tolist() for u in read_nfg(text).payoffs] == [
+        u.tolist() for u in rmcore.preset("matching-pennies-3p").payoffs
+    ]
+
+
+def test_asking_for_two_players_refuses_a_file_of_three_with_a_sentence():
+    with pytest.raises(
+        ValueError, match="line 1, column 12: rmcore.s learning rules play two-player games; this file has 3"
+    ):
+        read_nfg(
+            NAU.replace("2x2x2 example with 3 pure, 2 incompletely mixed, and a continuum of completely mixed NE", ""),
+            players=2,
+        )
+    assert read_nfg(PAYOFF_VERSION, players=2).row_payoffs.tolist() == A
+    for wrong in (1, True, 2.5, "2"):
+        with pytest.raises(ValueError, match="players must be None or a whole number from 2 to 32"):
+            read_nfg(PAYOFF_VERSION, players=wrong)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, len(NAU) - 1), st.sampled_from('0123456789{}" ,-./xe\n')), max_size=4))
+def test_a_mutated_three_player_file_gives_a_game_or_one_sentence(changes):
+    text = NAU
+    for at, new in changes:
+        text = text[:at] + new + text[at + 1 :]
+    try:
+        game = read_nfg(text)
+    except ValueError as error:
+        assert "\n" not in str(error) and str(error)
+        return
+    assert game.num_players >= 2 and all(np.isfinite(u).all() and u.shape == game.shape for u in game.payoffs)

@@ -1,4 +1,5 @@
-"""Gambit's strategic-form files (``.nfg``): read one into a :class:`~rmcore.MatrixGame`, write one out.
+"""Gambit's strategic-form files (``.nfg``) of any number of players: read one into a :class:`~rmcore.MatrixGame` (two
+players) or a :class:`~rmcore.NormalFormGame` (three or more), write one out.
 
 A ``.nfg`` file starts with a header, ``NFG 1 R "title" { "Player 1" "Player 2" }``, then each player's strategies,
 either as counts (``{ 2 3 }``) or as lists of names (``{ { "U" "D" } { "L" "C" "R" } }``), then an optional comment
@@ -8,9 +9,9 @@ in quotes. What follows comes in one of two versions:
 * the outcome version: a list of outcomes, ``{ { "name" 1, -1 } ... }``, then one outcome number per profile
   (numbered from 1; 0 is the null outcome, worth 0 to everybody).
 
-Profiles come with **player 1's strategy changing fastest**: in a 2x3 game the order is (1, 1), (2, 1), (1, 2),
-(2, 2), (1, 3), (2, 3). Numbers may be integers, decimals (``-1.5e2``) or fractions (``1/3``); commas between them
-are allowed. The specification is Gambit's documentation, "Game representation formats".
+Profiles come with **player 1's strategy changing fastest**, then player 2's, and so on: in a 2x3 game the order is
+(1, 1), (2, 1), (1, 2), (2, 2), (1, 3), (2, 3). Numbers may be integers, decimals (``-1.5e2``) or fractions
+(``1/3``); commas between them are allowed. The specification is Gambit's documentation, "Game representation formats".
 
 >>> game = read_nfg('''NFG 1 R "Prisoner's dilemma" { "Player 1" "Player 2" }
 ... { { "Cooperate" "Defect" } { "Cooperate" "Defect" } }
@@ -43,7 +44,7 @@ import numpy as np
 
 from .. import config
 from ..inputs import read_text
-from ..matrix.games import MatrixGame, _as_labels
+from ..matrix.games import MatrixGame, NormalFormGame, _as_labels
 
 __all__ = ["read_nfg", "write_nfg"]
 
@@ -180,10 +181,17 @@ class _Reader:
 class _Header(NamedTuple):
     title: str
     comment: str
-    row_actions: tuple[str, ...] | None  # None when the file gives counts only
-    col_actions: tuple[str, ...] | None
-    shape: tuple[int, int]
+    actions: tuple[tuple[str, ...] | None, ...]  # each player's; None when the file gives counts only
+    shape: tuple[int, ...]
     players: tuple[str, ...] = ("Player 1", "Player 2")
+
+    @property
+    def profiles(self) -> int:
+        return math.prod(self.shape)
+
+    def size(self) -> str:
+        """``2x3`` or ``2x2x2``."""
+        return "x".join(map(str, self.shape))
 
 
 def _strategy_count(reader: _Reader, player: int) -> int:
@@ -224,13 +232,16 @@ def _strategy_names(reader: _Reader, player: int) -> tuple[str, ...]:
 
 
 def _action_names(names, count: int, prefix: str, who: str) -> tuple[str, ...] | None:
-    """The file's strategy names as MatrixGame takes them: Gambit allows an empty name, which gets its default."""
+    """The file's strategy names as the game takes them: Gambit allows an empty name, which gets its default."""
     if names is None:
         return None
     return _as_labels([name or f"{prefix}{k + 1}" for k, name in enumerate(names)], count, prefix, who)
 
 
-def _header(reader: _Reader) -> _Header:
+_NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def _header(reader: _Reader, players_wanted: int | None) -> _Header:
     first = reader.token
     if first.kind == "end":
         raise reader.error("the file is empty; a Gambit .nfg file starts with 'NFG 1 R'")
@@ -255,35 +266,50 @@ def _header(reader: _Reader) -> _Header:
         player_names.append(reader.token.text)
         reader.advance()
         players += 1
+        if players > config.MAX_PLAYERS:
+            raise reader.error(f"the file has more than {config.MAX_PLAYERS} players; at most that many are read")
     reader.expect("}", "a player's name in quotes or '}' closing the list of players")
-    if players != 2:
+    plural = "" if players == 1 else "s"
+    if players_wanted is not None and players != players_wanted:
         raise reader.error(
-            f"rmcore plays two-player games; this file has {players} player{'' if players == 1 else 's'}",
+            f"rmcore's learning rules play {_NUMBER_WORDS.get(players_wanted, players_wanted)}-player games; this "
+            f"file has {players} player{plural}",
             players_start,
         )
+    if players < 2:
+        raise reader.error(f"a game has at least two players; this file has {players} player{plural}", players_start)
     strategies_start = reader.expect("{", "'{' opening the players' strategies").position
     if reader.token.kind == "{":
-        row_actions, col_actions = _strategy_names(reader, 1), _strategy_names(reader, 2)
-        shape = (len(row_actions), len(col_actions))
+        named = tuple(_strategy_names(reader, p + 1) for p in range(players))
+        shape = tuple(map(len, named))
     else:
-        row_actions = col_actions = None
-        shape = (_strategy_count(reader, 1), _strategy_count(reader, 2))
-    reader.expect("}", "'}' closing the strategies of the 2 players")
-    try:
-        row_actions = _action_names(row_actions, shape[0], "R", "row")
-        col_actions = _action_names(col_actions, shape[1], "C", "column")
-    except ValueError as error:
+        named = (None,) * players
+        shape = tuple(_strategy_count(reader, p + 1) for p in range(players))
+    reader.expect("}", f"'}}' closing the strategies of the {players} players")
+    if players > 2 and math.prod(shape) > config.MAX_PROFILES:
         raise reader.error(
-            f"player 1's and 2's strategies become the row and column actions: {error}", strategies_start
-        ) from None
+            f"the game has {math.prod(shape):,} strategy profiles; at most {config.MAX_PROFILES:,} are read",
+            strategies_start,
+        )
+    try:
+        if players == 2:
+            actions = (_action_names(named[0], shape[0], "R", "row"), _action_names(named[1], shape[1], "C", "column"))
+        else:
+            actions = tuple(
+                _action_names(names, n, "", f"player {p + 1}'s") for p, (names, n) in enumerate(zip(named, shape))
+            )
+    except ValueError as error:
+        become = "player 1's and 2's strategies become the row and column actions: " if players == 2 else ""
+        raise reader.error(f"{become}{error}", strategies_start) from None
     comment = reader.advance().text if reader.token.kind == "string" else ""
     names = tuple(_one_line(name, config.MAX_LABEL_CHARS) or f"Player {k + 1}" for k, name in enumerate(player_names))
-    return _Header(title, comment, row_actions, col_actions, shape, names)
+    return _Header(title, comment, actions, shape, names)
 
 
-def _payoff_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
-    """Payoffs by profile in file order, shaped ``(columns, rows, 2)``: player 1's strategy changes fastest."""
-    needed = 2 * shape[0] * shape[1]
+def _payoff_body(reader: _Reader, header: _Header) -> np.ndarray:
+    """Payoffs by profile in file order (player 1's strategy changing fastest), one row of n payoffs per profile."""
+    n = len(header.shape)
+    needed = n * header.profiles
     values: list[float] = []
     given, first_extra = 0, None
     while reader.token.kind != "end":
@@ -296,37 +322,41 @@ def _payoff_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
         reader.skip_commas()
     if given != needed:  # too many: named where the first one too many stands; too few: where the file ends
         raise reader.error(
-            f"the file gives {given:,} payoff number{'' if given == 1 else 's'}; a {shape[0]}x{shape[1]} game with "
-            f"2 players needs {needed:,} (two for each of the {needed // 2:,} strategy profiles)",
+            f"the file gives {given:,} payoff number{'' if given == 1 else 's'}; a {header.size()} game with "
+            f"{n} players needs {needed:,} ({_NUMBER_WORDS.get(n, n)} for each of the {header.profiles:,} strategy "
+            "profiles)",
             first_extra,
         )
-    return np.array(values, dtype=np.float64).reshape(shape[1], shape[0], 2)
+    return np.array(values, dtype=np.float64).reshape(header.profiles, n)
 
 
-def _outcome_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
+def _outcome_body(reader: _Reader, header: _Header) -> np.ndarray:
     """The outcome list, then one outcome number per profile, as payoffs shaped like ``_payoff_body``'s."""
+    n = len(header.shape)
     reader.expect("{", "'{' opening the list of outcomes")
-    outcomes = [(0.0, 0.0)]  # outcome 0, the null outcome
+    outcomes = [(0.0,) * n]  # outcome 0, the null outcome
     while reader.token.kind == "{":
         start = reader.advance().position
         number = len(outcomes)
         reader.expect("string", f"outcome {number}'s name in quotes")
         payoffs = []
         while reader.token.kind not in ("}", "end"):
-            if len(payoffs) == 2:
-                raise reader.error(f"outcome {number} has more than 2 payoffs; it needs one for each of the 2 players")
+            if len(payoffs) == n:
+                raise reader.error(
+                    f"outcome {number} has more than {n} payoffs; it needs one for each of the {n} players"
+                )
             payoffs.append(reader.number(f"a payoff of outcome {number}"))
             reader.skip_commas()
-        if len(payoffs) != 2:
+        if len(payoffs) != n:
             raise reader.error(
                 f"outcome {number} has {len(payoffs)} payoff{'' if len(payoffs) == 1 else 's'}; it needs one for each "
-                "of the 2 players",
+                f"of the {n} players",
                 start,
             )
         reader.expect("}", f"'}}' closing outcome {number}")
-        outcomes.append((payoffs[0], payoffs[1]))
+        outcomes.append(tuple(payoffs))
     reader.expect("}", "'{' opening an outcome or '}' closing the list of outcomes")
-    needed = shape[0] * shape[1]
+    needed = header.profiles
     chosen: list[int] = []
     given, first_extra = 0, None
     while reader.token.kind != "end":
@@ -348,12 +378,12 @@ def _outcome_body(reader: _Reader, shape: tuple[int, int]) -> np.ndarray:
         reader.skip_commas()
     if given != needed:
         raise reader.error(
-            f"the file gives {given:,} outcome number{'' if given == 1 else 's'}; a {shape[0]}x{shape[1]} game needs "
+            f"the file gives {given:,} outcome number{'' if given == 1 else 's'}; a {header.size()} game needs "
             f"{needed:,} (one for each strategy profile)",
             first_extra,
         )
     table = np.array(outcomes, dtype=np.float64)
-    return table[np.array(chosen, dtype=np.intp)].reshape(shape[1], shape[0], 2)
+    return table[np.array(chosen, dtype=np.intp)]
 
 
 def _one_line(text: str, limit: int) -> str:
@@ -362,24 +392,25 @@ def _one_line(text: str, limit: int) -> str:
     return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
-def _parse(text: str) -> MatrixGame:
+def _parse(text: str, players: int | None) -> NormalFormGame:
     if (nul := text.find("\x00")) >= 0:
         raise ValueError(f"{_where(text, nul)}: the file holds binary data (a NUL character), not text")
     if len(text) > config.MAX_NFG_CHARS:
         raise ValueError(f"the file is {len(text):,} characters long; at most {config.MAX_NFG_CHARS:,} are read")
     reader = _Reader(text)
-    header = _header(reader)
+    header = _header(reader, players)
     body = reader.token
     if body.kind == "{":
-        payoffs = _outcome_body(reader, header.shape)
+        payoffs = _outcome_body(reader, header)
     elif body.kind == "number":
-        payoffs = _payoff_body(reader, header.shape)
+        payoffs = _payoff_body(reader, header)
     elif body.kind == "end":
         raise reader.error("the file ends after its header, before the payoffs (is it cut short?)")
     else:
         reader.number("the payoffs or '{' opening a list of outcomes")  # a malformed number is named as one
         raise AssertionError("unreachable: reader.number raises for every token but a number")
-    row, col = payoffs[:, :, 0].T, payoffs[:, :, 1].T
+    # A row per profile, player 1's strategy changing fastest: each column read in Fortran order is a player's array.
+    arrays = [payoffs[:, p].reshape(header.shape, order="F") for p in range(len(header.shape))]
     whole_title = " ".join(header.title.split())
     title = _one_line(whole_title, config.MAX_LABEL_CHARS)
     description = header.comment
@@ -387,11 +418,13 @@ def _parse(text: str) -> MatrixGame:
         description = f"{whole_title}. {description}" if description.strip() else whole_title
     description = _one_line(description, config.MAX_DESCRIPTION_CHARS)
     try:
+        if len(arrays) > 2:
+            return NormalFormGame(arrays, header.actions, title, description=description, players=header.players)
         return MatrixGame(
-            row,
-            col,  # MatrixGame calls it zero-sum when it is exactly -row; as given, a 0 against a 0 keeps its sign
-            header.row_actions,
-            header.col_actions,
+            arrays[0],
+            arrays[1],  # MatrixGame calls it zero-sum when it is exactly -row; as given, a 0 against a 0 keeps its sign
+            header.actions[0],
+            header.actions[1],
             name=title,
             description=description,
             players=header.players,
@@ -400,30 +433,39 @@ def _parse(text: str) -> MatrixGame:
         raise ValueError(f"{_where(text, body.position)}: the payoffs are refused: {error}") from None
 
 
-def read_nfg(path_or_text) -> MatrixGame:
-    """A two-player game from a Gambit ``.nfg`` file, in either its payoff or its outcome version.
+def read_nfg(path_or_text, *, players: int | None = None) -> NormalFormGame:
+    """A game of any number of players from a Gambit ``.nfg`` file, in either its payoff or its outcome version.
 
-    Player 1 is the row player and player 2 the column player. The file's strategy names become the action names
-    (numbered ``R1, R2, ...`` and ``C1, C2, ...`` when the file gives counts, or an empty name); its title becomes the
-    game's name (shortened to ``config.MAX_LABEL_CHARS`` characters) and its comment the description. The game is
-    zero-sum when player 2's payoff is exactly minus player 1's in every profile.
+    A file of two players becomes a :class:`~rmcore.MatrixGame`: player 1 is the row player and player 2 the column
+    player, and the file's strategy names become the action names (numbered ``R1, R2, ...`` and ``C1, C2, ...`` when
+    the file gives counts, or an empty name). A file of three or more becomes a :class:`~rmcore.NormalFormGame`, whose
+    actions are numbered ``1, 2, ...`` where the file names none. The file's title becomes the game's name (shortened
+    to ``config.MAX_LABEL_CHARS`` characters) and its comment the description. A two-player game is zero-sum when
+    player 2's payoff is exactly minus player 1's in every profile.
 
     Parameters
     ----------
     path_or_text : str, os.PathLike or bytes
         A path of a file; or the file's text itself (a str starting with ``NFG``, or holding a line break); or its
         bytes (UTF-8). Files, texts and bytes alike are read up to ``config.MAX_NFG_CHARS`` characters.
+    players : int, optional
+        The number of players wanted (keyword only): ``players=2`` refuses a file of any other count with a sentence
+        saying that the learning rules play two-player games, as the matrix page, the command line and the sweeps,
+        whose rules run on two players, ask. ``None`` (the default) reads any number from 2 to
+        ``config.MAX_PLAYERS``.
 
     Returns
     -------
-    MatrixGame
+    MatrixGame or NormalFormGame
 
     Raises
     ------
     ValueError
-        Naming the line and column and the reason: not an ``.nfg`` header, a version other than 1, other than two
-        players, a strategy count out of range (at most ``config.MAX_ACTIONS``), a malformed number, a text not
-        closed, the wrong number of payoffs, an outcome number out of range, binary data or a file too large.
+        Naming the line and column and the reason: not an ``.nfg`` header, a version other than 1, fewer than two
+        players (or other than ``players``), more than ``config.MAX_PLAYERS``, a strategy count out of range (at most
+        ``config.MAX_ACTIONS``; at most ``config.MAX_PROFILES`` profiles for three or more players), a malformed
+        number, a text not closed, the wrong number of payoffs, an outcome number out of range, binary data or a file
+        too large.
 
     Examples
     --------
@@ -434,11 +476,15 @@ def read_nfg(path_or_text) -> MatrixGame:
     ... 1 2 0 1 2 0''')
     >>> game.row_payoffs.tolist(), game.col_payoffs.tolist()
     ([[1.0, 0.0, 3.0], [3.0, 1.0, 0.0]], [[2.0, 0.0, 4.0], [4.0, 2.0, 0.0]])
-    >>> read_nfg('NFG 1 R "three" { "A" "B" "C" } { 1 1 1 } 1 2 3')
+    >>> read_nfg('NFG 1 R "three" { "A" "B" "C" } { 2 1 1 } 1 2 3 4 5 6').payoffs[2].tolist()
+    [[[3.0]], [[6.0]]]
+    >>> read_nfg('NFG 1 R "three" { "A" "B" "C" } { 1 1 1 } 1 2 3', players=2)
     Traceback (most recent call last):
     ...
-    ValueError: line 1, column 17: rmcore plays two-player games; this file has 3 players
+    ValueError: line 1, column 17: rmcore's learning rules play two-player games; this file has 3 players
     """
+    if players is not None and (isinstance(players, bool) or players not in range(2, config.MAX_PLAYERS + 1)):
+        raise ValueError(f"players must be None or a whole number from 2 to {config.MAX_PLAYERS}, got {players!r}")
     if isinstance(path_or_text, (bytes, bytearray, memoryview)):
         data = bytes(path_or_text)
         if len(data) > 4 * config.MAX_NFG_CHARS:  # UTF-8 takes at most 4 bytes a character
@@ -452,13 +498,13 @@ def read_nfg(path_or_text) -> MatrixGame:
             raise ValueError(
                 f"line {line}: the file is binary or not UTF-8 text (byte {data[error.start]:#04x} cannot be read)"
             ) from None
-        return _parse(text)
+        return _parse(text, players)
     if isinstance(path_or_text, str) and _LOOKS_LIKE_TEXT.match(path_or_text):
-        return _parse(path_or_text[1:] if path_or_text.startswith("\ufeff") else path_or_text)
+        return _parse(path_or_text[1:] if path_or_text.startswith("\ufeff") else path_or_text, players)
     if isinstance(path_or_text, (str, os.PathLike)):
         text = read_text(path_or_text, config.MAX_NFG_CHARS, ".nfg file")
         try:
-            return _parse(text)
+            return _parse(text, players)
         except ValueError as error:
             raise ValueError(f"{os.fspath(path_or_text)}: {error}") from None
     raise ValueError(f"read_nfg takes a path, the file's text or its bytes, not {type(path_or_text).__name__}")
@@ -481,18 +527,20 @@ def _decimal(value: float) -> str:
     return repr(value)
 
 
-def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
+def write_nfg(game: NormalFormGame, *, for_openspiel: bool = False) -> str:
     """``game`` as a Gambit ``.nfg`` file (payoff version): :func:`read_nfg` reads it back to the same doubles.
 
-    The row player is player 1 and the column player player 2, each under the game's name for it (``players``, as the
-    file read gave them); one line per strategy profile, player 1's strategy
-    changing fastest. Payoffs are written as the shortest decimals that read back bit for bit (whole numbers without a
-    point), so Gambit, which reads decimals exactly, gets the doubles' exact values. The game's description is written
-    as the file's comment. A NUL character in a name (it would make the file binary) is written as U+FFFD.
+    Each player is written under the game's name for it (``players``, as the file read gave them), in order: for a
+    :class:`~rmcore.MatrixGame` the row player is player 1 and the column player player 2. One line per strategy
+    profile holds its n payoffs, player 1's strategy changing fastest, then player 2's, and so on. Payoffs are written
+    as the shortest decimals that read back bit for bit (whole numbers without a point), so Gambit, which reads
+    decimals exactly, gets the doubles' exact values. The game's description is written as the file's comment. A NUL
+    character in a name (it would make the file binary) is written as U+FFFD.
 
     Parameters
     ----------
-    game : MatrixGame
+    game : NormalFormGame
+        A game of any number of players (a :class:`~rmcore.MatrixGame` for two).
     for_openspiel : bool
         Write the subset OpenSpiel's reader (``pyspiel.load_nfg_game``) takes: strategy counts instead of names, no
         comment, and quotes and backslashes in the title replaced by ``'`` and ``/``, since that reader takes no
@@ -501,26 +549,36 @@ def write_nfg(game: MatrixGame, *, for_openspiel: bool = False) -> str:
     Raises
     ------
     ValueError
-        If ``game`` is not a :class:`~rmcore.MatrixGame`, or ``for_openspiel`` not True or False.
+        If ``game`` is not a :class:`~rmcore.NormalFormGame`, or ``for_openspiel`` not True or False.
+
+    >>> print(write_nfg(read_nfg('NFG 1 R "odd one out" { "1" "2" "3" } { 2 1 1 } 1 0 0  0 1 1')), end="")
+    NFG 1 R "odd one out" { "1" "2" "3" }
+    { { "1" "2" }
+      { "1" }
+      { "1" } }
+    <BLANKLINE>
+    1 0 0
+    0 1 1
     """
-    if not isinstance(game, MatrixGame):
-        raise ValueError(f"write_nfg takes a MatrixGame, not {type(game).__name__}")
+    if not isinstance(game, NormalFormGame):
+        raise ValueError(f"write_nfg takes a MatrixGame or a NormalFormGame, not {type(game).__name__}")
     if not isinstance(for_openspiel, bool):
         raise ValueError(f"for_openspiel must be True or False, got {for_openspiel!r}")
-    rows, cols = game.shape
     if for_openspiel:
         title = '"' + " ".join(game.name.split()).replace('"', "'").replace("\\", "/").replace("\x00", "\ufffd") + '"'
         players = " ".join('"' + name.replace('"', "'").replace("\\", "/") + '"' for name in game.players)
-        lines = [f"NFG 1 R {title} {{ {players} }} {{ {rows} {cols} }}"]
+        lines = [f"NFG 1 R {title} {{ {players} }} {{ {' '.join(map(str, game.shape))} }}"]
     else:
-        lines = [
-            f"NFG 1 R {_quote(game.name)} {{ {' '.join(map(_quote, game.players))} }}",
-            "{ { " + " ".join(map(_quote, game.row_actions)) + " }",
-            "  { " + " ".join(map(_quote, game.col_actions)) + " } }",
-        ]
+        lines = [f"NFG 1 R {_quote(game.name)} {{ {' '.join(map(_quote, game.players))} }}"]
+        last = game.num_players - 1
+        for p, names in enumerate(game.actions):
+            opening, closing = ("{ { " if p == 0 else "  { "), (" } }" if p == last else " }")
+            lines.append(opening + " ".join(map(_quote, names)) + closing)
         if game.description:
             lines.append(_quote(game.description))
     lines.append("")
-    row, col = game.row_payoffs, game.col_payoffs
-    lines.extend(f"{_decimal(row[i, j])} {_decimal(col[i, j])}" for j in range(cols) for i in range(rows))
+    # Axes reversed, so that reading the profiles in C order turns player 1's strategy fastest.
+    order = tuple(reversed(range(game.num_players)))
+    table = np.stack([u.transpose(order).reshape(-1) for u in game.payoffs], axis=1)
+    lines.extend(" ".join(map(_decimal, profile)) for profile in table.tolist())
     return "\n".join(lines) + "\n"

@@ -1,7 +1,8 @@
-"""Two-player matrix games: :class:`MatrixGame` and its presets, the learning rules' catalogue and
+"""Normal-form games: :class:`NormalFormGame` of n >= 2 players, its two-player form :class:`MatrixGame` and the
+presets, the learning rules' catalogue and
 :class:`MatrixSolver`, and the matrix metrics and bounds.
 
-- :mod:`rmcore.matrix.games`: the validated, immutable game, the presets, a CSV reader;
+- :mod:`rmcore.matrix.games`: the validated, immutable games, the presets, a CSV reader;
 - :mod:`rmcore.matrix.solver`: regret matching and its contrasts (RM+, PRM+, Hedge, fictitious play, GDA), run
   incrementally;
 - :mod:`rmcore.matrix.metrics`: best-response gains of a profile and the regret bounds drawn beside a run;
@@ -14,7 +15,17 @@ The exact answer (the LP) is in :mod:`rmcore.exact`; the Gambit ``.nfg`` files i
 from .._deprecated import getattr_for
 from .bounds import internal_regret_bound, internal_rm_inertia
 from .correlated_gaps import cce_gap, ce_gap
-from .games import PRESETS, Equilibrium, MatrixGame, Preset, PresetParameter, aligned_column_payoffs, parse_matrix_csv
+from .games import (
+    NORMAL_FORM_PRESETS,
+    PRESETS,
+    Equilibrium,
+    MatrixGame,
+    NormalFormGame,
+    Preset,
+    PresetParameter,
+    aligned_column_payoffs,
+    parse_matrix_csv,
+)
 from .games import preset as preset
 from .metrics import hedge_regret_bound, regret_bound
 from .solver import (
@@ -29,11 +40,13 @@ from .solver import (
 )
 
 __all__ = [
+    "NormalFormGame",
     "MatrixGame",
     "Equilibrium",
     "Preset",
     "PresetParameter",
     "PRESETS",
+    "NORMAL_FORM_PRESETS",
     "preset",
     "parse_matrix_csv",
     "aligned_column_payoffs",

@@ -8,6 +8,12 @@ no player gains by ignoring the draw altogether and playing a fixed k. The dista
 * ``cce_gap(sigma) = sum_i max(0, max_k u_i(k, sigma_-i) - u_i(sigma))``;
 * ``ce_gap(sigma) = sum_i sum_j max(0, max_k sum_{a_-i} sigma(j, a_-i) (u_i(k, a_-i) - u_i(j, a_-i)))``.
 
+For a game of n >= 3 players (a :class:`~rmcore.NormalFormGame`) ``sigma`` is an ``a_1 x ... x a_n`` array and the
+same sums run over the n players, computed in numpy: player ``i``'s payoffs and ``sigma`` laid out as ``a_i`` rows
+(its actions) by the other players' joint actions, ``u_i(k, sigma_-i)`` is the rows times ``sigma``'s marginal over
+the others, and the conditional gains of the CE gap the product of the two tables. For two players the matrix kernel
+computes them, as below.
+
 Both are 0 exactly on their sets; ``ce_gap >= cce_gap`` (a fixed deviation is one swap of every j for k). A matrix
 solver's history records both for its empirical joint distribution of play (:meth:`MatrixSolver.joint_distribution`),
 and these functions are computed by the same compiled code as those columns
@@ -28,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .games import MatrixGame
+from .games import MatrixGame, NormalFormGame, _profile_name
 from .solver import MatrixSolver
 
 __all__ = ["cce_gap", "ce_gap", "correlated_gaps"]
@@ -38,10 +44,12 @@ SUM_TOLERANCE = 1e-9
 
 
 def joint_of(game: MatrixGame, joint) -> np.ndarray:
-    """A validated joint distribution of ``game``: an m x n array of finite, non-negative numbers summing to 1 (within
-    :data:`SUM_TOLERANCE`), as a float array."""
+    """A validated joint distribution of ``game``: an m x n array (``a_1 x ... x a_n`` for n players) of finite,
+    non-negative numbers summing to 1 (within :data:`SUM_TOLERANCE`), as a float array."""
+    if isinstance(game, NormalFormGame) and not isinstance(game, MatrixGame):
+        return _joint_of_players(game, joint)
     if not isinstance(game, MatrixGame):
-        raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
+        raise ValueError(f"expected a MatrixGame, got {type(game).__name__} (or a NormalFormGame of n players)")
     m, n = game.shape
     try:
         sigma = np.array(joint, dtype=float)
@@ -67,8 +75,55 @@ def joint_of(game: MatrixGame, joint) -> np.ndarray:
     return sigma
 
 
-def correlated_gaps(game: MatrixGame, joint) -> tuple[float, float]:
-    """``(cce_gap, ce_gap)`` of ``joint`` on ``game`` (see the module docstring), by the matrix kernel."""
+def _joint_of_players(game: NormalFormGame, joint) -> np.ndarray:
+    shape = game.shape
+    size = " x ".join(map(str, shape))
+    try:
+        sigma = np.array(joint, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"a joint distribution of this {size} game is an {size} array of probabilities (one axis per player), "
+            f"got {type(joint).__name__}"
+        ) from None
+    if sigma.shape != shape:
+        raise ValueError(
+            f"a joint distribution of this {size} game is an {size} array of probabilities (one axis per player); "
+            f"got shape {sigma.shape}"
+        )
+    if not np.all(np.isfinite(sigma)):
+        index = tuple(np.argwhere(~np.isfinite(sigma))[0])
+        raise ValueError(f"the joint distribution's {_profile_name(index)} is {sigma[index]}, not a probability")
+    if np.any(sigma < 0):
+        index = tuple(np.argwhere(sigma < 0)[0])
+        raise ValueError(f"the joint distribution's {_profile_name(index)} is negative ({sigma[index]:g})")
+    total = float(sigma.sum())
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueError(f"a joint distribution sums to 1; this one sums to {total:.12g}")
+    return sigma
+
+
+def _player_gaps(game: NormalFormGame, sigma: np.ndarray) -> tuple[float, float]:
+    """``(cce_gap, ce_gap)`` of a game of n >= 3 players, summed over the players (the module docstring)."""
+    cce, ce = 0.0, 0.0
+    for player, payoffs in enumerate(game.payoffs):
+        count = game.shape[player]
+        utilities = np.moveaxis(payoffs, player, 0).reshape(count, -1)  # [own action, others' joint action]
+        device = np.moveaxis(sigma, player, 0).reshape(count, -1)
+        value = float(np.sum(utilities * device))
+        cce += max(float(np.max(utilities @ device.sum(axis=0))) - value, 0.0)
+        # conditional[j, k]: what playing k whenever told j earns, over the profiles where j is told
+        conditional = device @ utilities.T
+        ce += float(np.sum(np.maximum(conditional.max(axis=1) - np.diag(conditional), 0.0)))
+    return cce, ce
+
+
+def correlated_gaps(game: NormalFormGame, joint) -> tuple[float, float]:
+    """``(cce_gap, ce_gap)`` of ``joint`` on ``game`` (see the module docstring): by the matrix kernel for two
+    players, in numpy for more."""
+    if isinstance(game, NormalFormGame) and not isinstance(game, MatrixGame):
+        if game.num_players > 2:
+            return _player_gaps(game, joint_of(game, joint))
+        game = game.as_matrix_game()
     sigma = joint_of(game, joint)
     solver = MatrixSolver(game, joint=True, max_points=0, history_share=None)
     state = solver._state
@@ -79,9 +134,9 @@ def correlated_gaps(game: MatrixGame, joint) -> tuple[float, float]:
 
 
 def cce_gap(game: MatrixGame, joint) -> float:
-    """The distance of the joint distribution ``joint`` (m x n, rows the row player's actions) from the coarse
-    correlated equilibria of ``game``: ``sum_i max(0, max_k u_i(k, sigma_-i) - u_i(sigma))``, as
-    ``pyspiel.cce_dist`` computes it.
+    """The distance of the joint distribution ``joint`` (m x n, rows the row player's actions; ``a_1 x ... x a_n``
+    for a game of n players) from the coarse correlated equilibria of ``game``:
+    ``sum_i max(0, max_k u_i(k, sigma_-i) - u_i(sigma))``, as ``pyspiel.cce_dist`` computes it.
 
     >>> from rmcore import preset
     >>> cce_gap(preset("rps"), [[1, 0, 0], [0, 0, 0], [0, 0, 0]])   # both play Rock: each gains 1 with Paper
@@ -91,8 +146,9 @@ def cce_gap(game: MatrixGame, joint) -> float:
 
 
 def ce_gap(game: MatrixGame, joint) -> float:
-    """The distance of the joint distribution ``joint`` (m x n, rows the row player's actions) from the correlated
-    equilibria of ``game``: ``sum_i sum_j max(0, max_k sum_{a_-i} sigma(j, a_-i) (u_i(k, a_-i) - u_i(j, a_-i)))``,
+    """The distance of the joint distribution ``joint`` (m x n, rows the row player's actions; ``a_1 x ... x a_n``
+    for a game of n players) from the correlated equilibria of ``game``:
+    ``sum_i sum_j max(0, max_k sum_{a_-i} sigma(j, a_-i) (u_i(k, a_-i) - u_i(j, a_-i)))``,
     as ``pyspiel.ce_dist`` computes it.
 
     >>> from rmcore import preset

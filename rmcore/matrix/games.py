@@ -1,8 +1,12 @@
-"""Two-player matrix games: a validated, immutable :class:`MatrixGame` and a catalogue of presets.
+"""Normal-form games: a validated, immutable :class:`NormalFormGame` of n >= 2 players, its two-player form
+:class:`MatrixGame`, and a catalogue of presets.
 
-The row player chooses a row ``i`` and receives ``A[i, j]``; the column player chooses a
-column ``j`` and receives ``B[i, j]``. A zero-sum game has ``B = -A`` and is built by
-leaving ``col_payoffs`` out.
+In a game of n players, player ``p`` chooses an action ``a_p`` and receives ``u_p(a_1, ..., a_n)``: one payoff array
+per player, of shape ``a_1 x ... x a_n`` (one axis per player, player 1's first). A :class:`MatrixGame` is the game of
+two players written as two matrices: the row player chooses a row ``i`` and receives ``A[i, j]``; the column player
+chooses a column ``j`` and receives ``B[i, j]``. A zero-sum game has ``B = -A`` and is built by leaving
+``col_payoffs`` out. Every :class:`MatrixGame` is a :class:`NormalFormGame` (``game.payoffs == (A, B)``), and a
+two-player :class:`NormalFormGame` becomes one with :meth:`NormalFormGame.as_matrix_game`.
 
 >>> game = preset("rps-crash")
 >>> game.shape, game.is_zero_sum, game.payoff_range
@@ -29,11 +33,13 @@ from ..validation import as_strategy, start_weights, text
 
 __all__ = [
     "INFOSETS",
+    "NormalFormGame",
     "MatrixGame",
     "Equilibrium",
     "Preset",
     "PresetParameter",
     "PRESETS",
+    "NORMAL_FORM_PRESETS",
     "preset",
     "parse_matrix_csv",
     "ParsedMatrix",
@@ -179,9 +185,258 @@ def _as_start(start, shape) -> Equilibrium:
     )
 
 
+def _profile_name(index) -> str:
+    """A strategy profile as an error message names it: each player's action, numbered from 1."""
+    return "profile (" + ", ".join(str(int(k) + 1) for k in index) + ")"
+
+
+def _as_payoff_array(values, player: int, players: int) -> np.ndarray:
+    """Player ``player``'s payoffs as a finite float64 array of ``players`` axes, or a sentence saying what is wrong."""
+    what = f"player {player}'s payoffs"
+    shape_words = " x ".join(f"a_{k + 1}" for k in range(players))
+    if isinstance(values, (str, bytes)) or np.isscalar(values) or values is None:
+        raise ValueError(f"{what} must be an array of numbers of shape {shape_words}, got {type(values).__name__}")
+    if isinstance(values, np.ndarray) and values.dtype.kind in "fiu":
+        array = values.astype(np.float64)
+    else:
+        # Cell by cell, so that a True, a blank or a word is named by its profile rather than silently converted.
+        try:
+            cells = np.array(values, dtype=object)
+        except ValueError:
+            cells = None
+        if cells is None or (
+            cells.ndim < players and any(isinstance(cell, (list, tuple, np.ndarray)) for cell in cells.flat)
+        ):
+            raise ValueError(
+                f"{what} are not a table of shape {shape_words}: every row needs the same length at every level"
+            ) from None
+        if cells.size > config.MAX_PROFILES:
+            raise ValueError(
+                f"{what} hold {cells.size:,} strategy profiles; at most {config.MAX_PROFILES:,} are supported"
+            )
+        refused = np.frompyfunc(lambda cell: cell is None or isinstance(cell, (bool, np.bool_, str, bytes)), 1, 1)
+        found = np.argwhere(refused(cells).astype(bool)) if cells.size else ()
+        if len(found):
+            index = tuple(found[0])
+            raise ValueError(f"{what}: {_profile_name(index)} is {cells[index]!r}, not a number")
+        try:
+            array = cells.astype(np.float64)
+        except (TypeError, ValueError):
+            for index in np.ndindex(cells.shape):
+                try:
+                    float(cells[index])
+                except (TypeError, ValueError):
+                    raise ValueError(f"{what}: {_profile_name(index)} is {cells[index]!r}, not a number") from None
+            raise ValueError(f"{what} are not an array of numbers") from None
+    if array.ndim != players:
+        raise ValueError(
+            f"{what} have {array.ndim} dimension(s); a game of {players} players needs one per player ({shape_words})"
+        )
+    for axis, count in enumerate(array.shape):
+        if not 1 <= count <= config.MAX_ACTIONS:
+            raise ValueError(
+                f"{what}: player {axis + 1} has {count} actions; each player needs 1 to {config.MAX_ACTIONS}"
+            )
+    if array.size > config.MAX_PROFILES:
+        raise ValueError(f"{what} hold {array.size:,} strategy profiles; at most {config.MAX_PROFILES:,} are supported")
+    bad = np.argwhere(~np.isfinite(array))
+    if bad.size:
+        index = tuple(bad[0])
+        kind = "NaN" if np.isnan(array[index]) else "infinite"
+        raise ValueError(f"{what}: {_profile_name(index)} is {kind}; every payoff must be a finite number")
+    return np.ascontiguousarray(array)
+
+
+def _check_profile_magnitude(array: np.ndarray, actions: tuple[tuple[str, ...], ...], what: str) -> None:
+    """As :func:`_check_magnitude`, naming the first refused profile by its actions."""
+    magnitude = np.abs(array)
+    rescale = "rescale the game: regret matching does not depend on the payoffs' unit"
+    for refused, bound in (
+        (magnitude > config.MAX_PAYOFF, f"payoffs must lie within ±{config.MAX_PAYOFF:.0e}"),
+        (
+            (magnitude < config.MIN_PAYOFF) & (magnitude > 0),
+            f"a non-zero payoff must be at least {config.MIN_PAYOFF:.0e} in size",
+        ),
+    ):
+        found = np.argwhere(refused)
+        if found.size:
+            index = tuple(found[0])
+            names = ", ".join(actions[p][k] for p, k in enumerate(index))
+            raise ValueError(f"{what}: the payoff at ({names}) is {array[index]:.3g}; {bound} ({rescale})")
+
+
+def _as_player_names(players, count: int) -> tuple[str, ...]:
+    if players is None:
+        return tuple(f"Player {k + 1}" for k in range(count))
+    if isinstance(players, str) or len(tuple(players)) != count:
+        raise ValueError(f"players must be {count} names, one per player; got {players!r}")
+    names = tuple(text(name, f"player {k + 1}'s name").strip() for k, name in enumerate(players))
+    for k, name in enumerate(names):
+        if not name or len(name) > config.MAX_LABEL_CHARS:
+            raise ValueError(f"player {k + 1}'s name must be 1 to {config.MAX_LABEL_CHARS} characters; got {name!r}")
+    return names
+
+
+class NormalFormGame:
+    """A finite game in normal form of n >= 2 players, each with a payoff array over the strategy profiles.
+
+    Parameters
+    ----------
+    payoffs : sequence of n array_like, each of shape (a_1, ..., a_n)
+        ``payoffs[p - 1][k_1, ..., k_n]``, player ``p``'s payoff when player 1 plays its action ``k_1``, player 2 its
+        ``k_2``, and so on: one axis per player, player 1's first.
+    actions : sequence of n sequences of str, optional
+        Each player's unique action names; default ``1, 2, ...`` for every player (as Gambit numbers them).
+    name : str
+        A display name.
+    description : str
+        One line saying what the game is (keyword only).
+    players : sequence of n str, optional
+        The players' names (keyword only; default ``Player 1``, ``Player 2``, ...).
+
+    Raises
+    ------
+    ValueError
+        If there are fewer than two players, a payoff array has not one axis per player, the arrays differ in shape,
+        a payoff is not a finite number or lies outside ``config.MIN_PAYOFF`` to ``config.MAX_PAYOFF``, a player has
+        more than ``config.MAX_ACTIONS`` actions, the game more than ``config.MAX_PROFILES`` strategy profiles, or
+        the names do not fit; each sentence names the player and the profile.
+
+    Notes
+    -----
+    The arrays are stored as read-only float64 copies, and the game cannot be changed once built. A
+    :class:`MatrixGame` is the two-player case (``isinstance(matrix_game, NormalFormGame)`` holds, with ``payoffs ==
+    (row_payoffs, col_payoffs)``); :meth:`as_matrix_game` turns a two-player :class:`NormalFormGame` into one, which
+    is what the matrix solver and the pages take.
+
+    Examples
+    --------
+    Jordan's three-player matching pennies: player 1 wants to match player 2, player 2 to match player 3, player 3
+    to mismatch player 1.
+
+    >>> match = np.array([[1.0, -1.0], [-1.0, 1.0]])     # +1 for a match, -1 for a mismatch
+    >>> game = NormalFormGame([
+    ...     np.broadcast_to(match[:, :, None], (2, 2, 2)),
+    ...     np.broadcast_to(match[None, :, :], (2, 2, 2)),
+    ...     np.broadcast_to(-match.T[:, None, :], (2, 2, 2)),
+    ... ], [("Heads", "Tails")] * 3, "Jordan's game")
+    >>> game
+    <NormalFormGame "Jordan's game" 2x2x2, 3 players, general-sum>
+    >>> game.num_players, float(game.payoffs[2][0, 1, 0]), game.is_constant_sum
+    (3, -1.0, False)
+    """
+
+    def __init__(self, payoffs, actions=None, name: str = "", *, description: str = "", players=None):
+        if isinstance(payoffs, (str, bytes)) or not hasattr(payoffs, "__iter__"):
+            raise ValueError(
+                f"payoffs must be a sequence of payoff arrays, one per player; got {type(payoffs).__name__}"
+            )
+        items = list(payoffs)
+        if len(items) < 2:
+            raise ValueError(f"a normal-form game has at least two players; got {len(items)} payoff array(s)")
+        arrays = [_as_payoff_array(values, p + 1, len(items)) for p, values in enumerate(items)]
+        shape = arrays[0].shape
+        for p, array in enumerate(arrays[1:], start=2):
+            if array.shape != shape:
+                raise ValueError(
+                    f"player {p}'s payoffs are {'x'.join(map(str, array.shape))} but player 1's are "
+                    f"{'x'.join(map(str, shape))}; every player's payoffs have the same shape"
+                )
+        if actions is None:
+            actions = (None,) * len(arrays)
+        elif isinstance(actions, str) or len(tuple(actions)) != len(arrays):
+            raise ValueError(f"actions must be {len(arrays)} lists of action names, one per player; got {actions!r}")
+        labels = tuple(
+            _as_labels(names, count, "", f"player {p + 1}'s") for p, (names, count) in enumerate(zip(actions, shape))
+        )
+        total = arrays[0].copy()
+        for p, array in enumerate(arrays):
+            _check_profile_magnitude(array, labels, f"player {p + 1}'s payoffs")
+            array.flags.writeable = False
+            if p:
+                total += array
+        set_ = object.__setattr__
+        set_(self, "_payoffs", tuple(arrays))
+        set_(self, "_actions", labels)
+        set_(self, "name", text(name, "the game's name"))
+        set_(self, "description", text(description, "the game's description"))
+        set_(self, "players", _as_player_names(players, len(arrays)))
+        set_(self, "_zero_sum", bool(np.all(total == 0.0)))
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"a {type(self).__name__} cannot be changed; build a new one")
+
+    def __delattr__(self, name):
+        raise AttributeError(f"a {type(self).__name__} cannot be changed; build a new one")
+
+    def __setstate__(self, state):
+        # An unpickled array is writeable: the copy a process or a cache gets back is made read-only again.
+        for key, value in state.items():
+            for array in value if isinstance(value, tuple) else (value,):
+                if isinstance(array, np.ndarray):
+                    array.flags.writeable = False
+            object.__setattr__(self, key, value)
+
+    @property
+    def payoffs(self) -> tuple[np.ndarray, ...]:
+        """Each player's payoff array (read-only), player 1's first."""
+        return self._payoffs
+
+    @property
+    def actions(self) -> tuple[tuple[str, ...], ...]:
+        """Each player's action names, player 1's first."""
+        return self._actions
+
+    @property
+    def num_players(self) -> int:
+        """The number of players, n."""
+        return len(self._payoffs)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """``(a_1, ..., a_n)``: the number of actions of each player."""
+        return self._payoffs[0].shape
+
+    @property
+    def is_zero_sum(self) -> bool:
+        """True when the players' payoffs add up to exactly 0 in every profile."""
+        return self._zero_sum
+
+    @property
+    def is_constant_sum(self) -> bool:
+        """True when the players' payoffs add up to the same number in every profile (zero-sum games included)."""
+        total = sum(self._payoffs[1:], self._payoffs[0].copy())
+        return bool(np.all(total == total.flat[0]))
+
+    @property
+    def payoff_range(self) -> tuple[float, ...]:
+        """Each player's payoff range ``max - min`` (the ``Delta`` in regret bounds)."""
+        return tuple(float(u.max() - u.min()) for u in self._payoffs)
+
+    def as_matrix_game(self) -> MatrixGame:
+        """The same two-player game as a :class:`MatrixGame` (itself, if it is one): player 1's actions are the rows.
+
+        Raises
+        ------
+        ValueError
+            For a game of more than two players.
+        """
+        if self.num_players != 2:
+            raise ValueError(f"a game of {self.num_players} players has no two-player matrix form")
+        a, b = self._payoffs
+        rows, cols = self._actions
+        return MatrixGame(a, b, rows, cols, self.name, description=self.description, players=self.players)
+
+    def __repr__(self) -> str:
+        kind = "zero-sum" if self.is_zero_sum else "constant-sum" if self.is_constant_sum else "general-sum"
+        label = f" {self.name!r}" if self.name else ""
+        size = "x".join(map(str, self.shape))
+        return f"<{type(self).__name__}{label} {size}, {self.num_players} players, {kind}>"
+
+
 @dataclass(frozen=True, eq=False)
-class MatrixGame:
-    """A finite two-player game in normal form.
+class MatrixGame(NormalFormGame):
+    """A finite two-player game in normal form, written as two matrices: the two-player :class:`NormalFormGame`.
 
     Parameters
     ----------
@@ -260,6 +515,8 @@ class MatrixGame:
         if self.start is not None:
             set_(self, "start", _as_start(self.start, a.shape))
         set_(self, "_zero_sum", zero_sum)
+        set_(self, "_payoffs", (a, b))
+        set_(self, "_actions", (self.row_actions, self.col_actions))
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -276,6 +533,10 @@ class MatrixGame:
         """Each player's payoff range ``max - min`` (the ``Delta`` in regret bounds)."""
         a, b = self.row_payoffs, self.col_payoffs
         return float(a.max() - a.min()), float(b.max() - b.min())
+
+    def as_matrix_game(self) -> MatrixGame:
+        """The game itself: it is already a :class:`MatrixGame`."""
+        return self
 
     def policy(self, x, y) -> Policy:
         """The profile ``(x, y)`` (weights, normalised) as a :class:`~rmcore.Policy` over the information sets ``row``
@@ -488,7 +749,7 @@ class Preset:
     name: str
     title: str
     description: str
-    build: Callable[..., MatrixGame]
+    build: Callable[..., NormalFormGame]
     parameters: tuple[PresetParameter, ...] = ()
 
 
@@ -770,13 +1031,83 @@ PRESETS: dict[str, Preset] = {
 }
 
 
-def preset(name: str, **params) -> MatrixGame:
-    """Build a game from the catalogue :data:`PRESETS` by name.
+# The catalogue's games of three players. They are kept apart from PRESETS, which the pages list, as the pages and the
+# matrix solver play two-player games; :func:`preset` builds both.
+
+
+def _matching_pennies_3p() -> NormalFormGame:
+    # OpenSpiel's matching_pennies_3p (Jordan 1993): +1 or -1 each, by whether the pair a player watches matches.
+    a = np.indices((2, 2, 2))
+    match = (a[0] == a[1], a[1] == a[2], a[2] != a[0])
+    return NormalFormGame(
+        [np.where(wins, 1.0, -1.0) for wins in match],
+        [("Heads", "Tails")] * 3,
+        "Three-player matching pennies",
+        description="Jordan's game: player 1 wins by matching player 2, player 2 by matching player 3, player 3 by "
+        "mismatching player 1 (+1 or -1 each). Its only Nash equilibrium is uniform play, which fictitious play "
+        "(Jordan 1993) and CFR (as OpenSpiel reports) circle without reaching.",
+    )
+
+
+def _nau_2x2x2() -> NormalFormGame:
+    # Nau, Gomez Canovas & Hansen (2004), "On the geometry of Nash equilibria and correlated equilibria", as Gambit
+    # ships it (contrib/games/2x2x2-nau.nfg): each profile's payoffs to players 1, 2 and 3, player 1's action first.
+    payoffs = np.zeros((3, 2, 2, 2))
+    for profile, values in {
+        (0, 0, 0): (0, 0, 2),
+        (1, 0, 0): (3, 0, 0),
+        (0, 1, 0): (0, 3, 0),
+        (0, 0, 1): (1, 1, 0),
+        (1, 1, 1): (0, 0, 3),
+    }.items():
+        payoffs[(slice(None), *profile)] = values
+    return NormalFormGame(
+        payoffs,
+        [("1", "2")] * 3,
+        "Nau et al.'s 2x2x2 game",
+        description="A 2x2x2 game of Nau, Gomez Canovas & Hansen (2004) with three pure Nash equilibria, two "
+        "incompletely mixed ones and a continuum of completely mixed ones.",
+    )
+
+
+def _coordination_3p() -> NormalFormGame:
+    same = np.zeros((2, 2, 2))
+    same[0, 0, 0], same[1, 1, 1] = 2.0, 1.0
+    return NormalFormGame(
+        [same] * 3,
+        [("A", "B")] * 3,
+        "Three-player coordination",
+        description="Three players are paid only when all choose alike: 2 each when all choose A, 1 each when all "
+        "choose B, 0 otherwise. Both are pure Nash equilibria; which one learning reaches depends on where it starts.",
+    )
+
+
+#: The catalogue's games of three players (:class:`NormalFormGame`), by name; :func:`preset` builds them as it builds
+#: those of :data:`PRESETS`.
+NORMAL_FORM_PRESETS: dict[str, Preset] = {
+    p.name: p
+    for p in (
+        Preset(
+            "matching-pennies-3p",
+            "Three-player matching pennies",
+            _matching_pennies_3p().description,
+            _matching_pennies_3p,
+        ),
+        Preset("nau-2x2x2", "Nau et al.'s 2x2x2 game", _nau_2x2x2().description, _nau_2x2x2),
+        Preset("coordination-3p", "Three-player coordination", _coordination_3p().description, _coordination_3p),
+    )
+}
+
+
+def preset(name: str, **params) -> NormalFormGame:
+    """Build a game from the catalogue by name: a :class:`MatrixGame` of :data:`PRESETS`, or a
+    :class:`NormalFormGame` of three players of :data:`NORMAL_FORM_PRESETS`.
 
     Parameters
     ----------
     name : str
-        One of ``PRESETS`` (``"rps"``, ``"weighted-rps"``, ``"random-zero-sum"``, ...).
+        One of ``PRESETS`` (``"rps"``, ``"weighted-rps"``, ``"random-zero-sum"``, ...) or of ``NORMAL_FORM_PRESETS``
+        (``"matching-pennies-3p"``, ``"nau-2x2x2"``, ``"coordination-3p"``).
     **params
         The preset's parameters, e.g. ``preset("random-zero-sum", rows=4, cols=6, seed=1)``.
 
@@ -788,9 +1119,10 @@ def preset(name: str, **params) -> MatrixGame:
     >>> preset("weighted-rps", rock_scissors=2).equilibria[0].row
     (0.25, 0.5, 0.25)
     """
-    if name not in PRESETS:
-        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join(PRESETS)}")
-    entry = PRESETS[name]
+    entry = PRESETS.get(name) if isinstance(name, str) else None
+    entry = entry or (NORMAL_FORM_PRESETS.get(name) if isinstance(name, str) else None)
+    if entry is None:
+        raise ValueError(f"unknown game {name!r}; choose one of: {', '.join([*PRESETS, *NORMAL_FORM_PRESETS])}")
     known = {p.name for p in entry.parameters}
     unknown = sorted(set(params) - known)
     if unknown:

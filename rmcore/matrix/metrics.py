@@ -12,6 +12,11 @@ For a profile ``(x, y)`` of an m x n game with payoffs ``A`` (row) and ``B`` (co
 The gains are computed by the matrix kernel, as a solver's history rows are (:func:`rmcore.matrix.solver.profile_of`):
 one route, so that ``nash_conv(game, solver.average_policy()) == solver.metrics().nash_conv`` to the last bit.
 
+For a profile ``(s_1, ..., s_n)`` of a game of n >= 3 players (a :class:`~rmcore.NormalFormGame`), player ``p``'s
+gain is ``max_k u_p(k, s_-p) - u_p(s)`` and ``nash_conv`` the sum of the n gains, as OpenSpiel defines it
+(``pyspiel.nash_conv``); these are computed in numpy, one contraction of a payoff array per player, and
+:func:`player_gains` lists them (player ``p``'s at index ``p - 1``). Exploitability stays two-player zero-sum only.
+
 Players are numbered 1 (the row player) and 2 (the column player); :func:`rmcore.nash_conv`,
 :func:`rmcore.exploitability` and :func:`rmcore.best_response` take a matrix game's policy as they take a tree's.
 
@@ -30,23 +35,76 @@ import numpy as np
 from ..records import BestResponse, PlayerValues, Policy
 from ..validation import as_strategy
 from .bounds import hedge_regret_bound, regret_bound
-from .games import INFOSETS, MatrixGame
+from .games import INFOSETS, MatrixGame, NormalFormGame
 from .solver import profile_of
 
-__all__ = ["strategies", "gains", "best_response", "nash_conv", "regret_bound", "hedge_regret_bound"]
+__all__ = [
+    "strategies",
+    "gains",
+    "player_gains",
+    "best_response",
+    "nash_conv",
+    "regret_bound",
+    "hedge_regret_bound",
+]
 
 
 def _check_game(game) -> MatrixGame:
-    if not isinstance(game, MatrixGame):
-        raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
-    return game
+    """A two-player game as a :class:`MatrixGame` (a two-player :class:`NormalFormGame` converted)."""
+    if isinstance(game, NormalFormGame) and game.num_players == 2:
+        return game.as_matrix_game()
+    if isinstance(game, NormalFormGame):
+        raise ValueError(f"this measure is of two-player games; the game has {game.num_players} players")
+    raise ValueError(f"expected a MatrixGame or a NormalFormGame, got {type(game).__name__}")
+
+
+def profile_strategies(game: NormalFormGame, policy) -> tuple[np.ndarray, ...]:
+    """The n players' mixed strategies from ``policy``, a sequence of n strategies (player 1's first), validated."""
+    if not isinstance(game, NormalFormGame):
+        raise ValueError(f"expected a NormalFormGame, got {type(game).__name__}")
+    n = game.num_players
+    if isinstance(policy, (str, bytes, dict)) or not hasattr(policy, "__len__") or len(policy) != n:
+        raise ValueError(
+            f"a policy of a game of {n} players is a sequence of {n} mixed strategies, player 1's first; got "
+            f"{type(policy).__name__}{f' of {len(policy)}' if hasattr(policy, '__len__') else ''}"
+        )
+    return tuple(as_strategy(s, a, f"player {p + 1}'s strategy") for p, (s, a) in enumerate(zip(policy, game.shape)))
+
+
+def action_values(payoffs: np.ndarray, profile: tuple[np.ndarray, ...], player: int) -> np.ndarray:
+    """``u_p(k, s_-p)`` for each action ``k`` of player ``player`` (numbered from 0): its payoff array contracted with
+    every other player's strategy."""
+    values = payoffs
+    # From the last axis down, so that the axes still to contract keep their numbers.
+    for axis in reversed(range(len(profile))):
+        if axis != player:
+            values = np.tensordot(values, profile[axis], axes=([axis], [0]))
+    return values
+
+
+def player_gains(game: NormalFormGame, policy) -> tuple[float, ...]:
+    """Each player's gain from deviating to a best response against ``policy`` (a sequence of n mixed strategies):
+    ``max_k u_p(k, s_-p) - u_p(s)``, >= 0 (clipped against rounding); player ``p``'s at index ``p - 1``.
+
+    >>> from rmcore import preset
+    >>> player_gains(preset("matching-pennies-3p"), ([1, 0], [1, 0], [1, 0]))  # player 3 gains 2 by mismatching
+    (0.0, 0.0, 2.0)
+    """
+    if isinstance(game, NormalFormGame) and game.num_players == 2:
+        return tuple(gains(game.as_matrix_game(), *strategies(game, policy)))
+    profile = profile_strategies(game, policy)
+    result = []
+    for p, payoffs in enumerate(game.payoffs):
+        values = action_values(payoffs, profile, p)
+        result.append(max(float(values.max() - values @ profile[p]), 0.0))
+    return tuple(result)
 
 
 def strategies(game: MatrixGame, policy) -> tuple[np.ndarray, np.ndarray]:
     """``(x, y)``, the row and the column player's mixed strategies, from a policy of ``game``: a
     :class:`~rmcore.Policy` over the information sets ``row`` and ``col`` (as a solver's ``average_policy()`` or
     :meth:`MatrixGame.policy` returns it), a dict ``{"row": x, "col": y}``, or a pair ``(x, y)``."""
-    _check_game(game)
+    game = _check_game(game)
     m, n = game.shape
     if isinstance(policy, Policy):
         if policy.infosets != INFOSETS:
@@ -86,6 +144,7 @@ def best_response(game: MatrixGame, policy, player: int) -> BestResponse:
     >>> response.value, response.policy["col"].tolist(), response.gain
     (1.0, [0.0, 1.0, 0.0], 1.0)
     """
+    game = _check_game(game)
     x, y = strategies(game, policy)
     if isinstance(player, bool) or player not in (1, 2):
         raise ValueError(f"player must be 1 (the row player) or 2 (the column player), got {player!r}")
@@ -104,7 +163,12 @@ def best_response(game: MatrixGame, policy, player: int) -> BestResponse:
     return BestResponse(float(utilities[best]), game.policy(*responses), action_values, reach, gain)
 
 
-def nash_conv(game: MatrixGame, policy) -> float:
-    """The sum of both players' best-response gains against ``policy`` (:func:`strategies` reads it): 0 exactly at a
-    Nash equilibrium."""
-    return sum(gains(_check_game(game), *strategies(game, policy)))
+def nash_conv(game: NormalFormGame, policy) -> float:
+    """The sum of the players' best-response gains against ``policy``: 0 exactly at a Nash equilibrium.
+
+    For two players ``policy`` is what :func:`strategies` reads; for n >= 3 a sequence of n mixed strategies
+    (:func:`player_gains`)."""
+    if isinstance(game, NormalFormGame) and game.num_players > 2:
+        return sum(player_gains(game, policy))
+    game = _check_game(game)
+    return sum(gains(game, *strategies(game, policy)))

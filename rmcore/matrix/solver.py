@@ -83,7 +83,7 @@ from ..records import History, Metrics, PlayerValues, Policy, concat_records
 from ..solver import Solver
 from ..validation import as_strategy, choice, named_parts, seed_words
 from .bounds import hedge_regret_bound, inertia_bound, internal_regret_bound, internal_rm_inertia
-from .games import MatrixGame
+from .games import MatrixGame, NormalFormGame
 
 __all__ = [
     "MatrixSolver",
@@ -385,6 +385,12 @@ class MatrixSolver(Solver):
         joint: bool | None = None,
         mu: float | None = None,
     ):
+        if isinstance(game, NormalFormGame) and game.num_players != 2:
+            raise ValueError(
+                f"MatrixSolver's learning rules run on two-player games; this game has {game.num_players} players"
+            )
+        if isinstance(game, NormalFormGame):
+            game = game.as_matrix_game()
         if not isinstance(game, MatrixGame):
             raise ValueError(f"game must be a MatrixGame, got {type(game).__name__}")
         self.game = game

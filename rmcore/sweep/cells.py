@@ -38,7 +38,7 @@ def build_game(cell: Cell):
         if cell.family == "tree":
             game = read_efg(cell.data, max_nodes=spec["max_nodes"])
         else:
-            game = read_nfg(cell.data)
+            game = read_nfg(cell.data, players=2)
     elif cell.family == "tree":
         game = tree_game(game_spec["name"], **game_spec["parameters"])
     else:

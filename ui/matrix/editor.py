@@ -163,7 +163,7 @@ def game_from_nfg(data: bytes, file_name: str) -> rmcore.MatrixGame:
     named by the file's title, or by the file's name when the title is empty."""
     if len(data) > UPLOAD_MEGABYTES * 2**20:
         raise ValueError(f"the file is {len(data) / 2**20:.1f} MB; at most {UPLOAD_MEGABYTES} MB is read")
-    game = rmcore.read_nfg(data)
+    game = rmcore.read_nfg(data, players=2)
     if max(game.shape) > UPLOAD_LIMIT:
         raise ValueError(
             f"the game is {game.shape[0]}x{game.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
