@@ -15,6 +15,8 @@ are simultaneous.
 
 from __future__ import annotations
 
+from .cached_rules import cached
+
 CHANCE = -2  # rules.player() at a chance node inside a deal
 
 
@@ -27,7 +29,7 @@ def predictive_regret_matching(regrets, prediction):
 
 class NaivePCFRPlus:
     def __init__(self, rules, alternating=True):
-        self.rules, self.alternating = rules, alternating
+        self.rules, self.alternating = cached(rules), alternating
         self.deals = rules.deals()
         self.regrets, self.predictions, self.sums, self.t = {}, {}, {}, 0
 

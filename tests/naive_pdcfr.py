@@ -22,6 +22,8 @@ Strategies start uniform. The average strategy is ``S / sum S`` per information 
 
 from __future__ import annotations
 
+from .cached_rules import cached
+
 CHANCE = -2  # rules.player() at a chance node inside a deal
 
 
@@ -43,7 +45,7 @@ class NaiveDiscountedPlus:
     gamma = 4)."""
 
     def __init__(self, rules, predictive=True, alpha=None, gamma=None, alternating=True):
-        self.rules, self.predictive, self.alternating = rules, predictive, alternating
+        self.rules, self.predictive, self.alternating = cached(rules), predictive, alternating
         self.alpha = (2.3 if predictive else 1.5) if alpha is None else alpha
         self.gamma = (5.0 if predictive else 4.0) if gamma is None else gamma
         self.offset = 1.0 if predictive else 1.5

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 
+from .cached_rules import cached
 from .naive_cfr import updated_regret
 
 CHANCE = -2  # rules.player() at a chance node inside a deal
@@ -26,7 +27,7 @@ class RulesCFR:
     names to fixed strategies (never updated, averaged as themselves: for locking one player's play)."""
 
     def __init__(self, rules, variant="cfr", alternating=True, locked=None):
-        self.rules, self.variant, self.alternating = rules, variant, alternating
+        self.rules, self.variant, self.alternating = cached(rules), variant, alternating
         self.deals = rules.deals()
         self.locked = dict(locked or {})
         self.regrets, self.sums, self.t = {}, {}, 0
