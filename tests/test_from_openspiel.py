@@ -87,8 +87,6 @@ def test_the_library_never_imports_openspiel():
         ("backgammon", "does not give its players' information states"),
         ("chess", "plays are too long: the histories of its first"),
         ("go(board_size=5)", "plays are too long"),
-        ("kuhn_poker(players=3)", "rmcore plays two-player games; Kuhn Poker has 3 players"),
-        ("first_sealed_auction", "need a zero-sum game"),
     ],
 )
 def test_games_that_cannot_be_trees_here_are_refused_in_a_sentence_before_memory_grows(name, words):
