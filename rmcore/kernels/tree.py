@@ -254,18 +254,20 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
         start = tree.block_start[block]
         if kind != TERMINAL:
             alive = False
-            for j in range(lo, hi):
-                node = start + j
-                if players == 2:
+            if players == 2:  # (the loops apart: the common case's scan stays as tight as it is alone)
+                for j in range(lo, hi):
+                    node = start + j
                     if reach[0, node] != 0.0 or reach[1, node] != 0.0:
                         alive = True
                         break
-                    continue
-                for p in range(players):
-                    if reach[p, node] != 0.0:
-                        alive = True
-                if alive:
-                    break
+            else:
+                for j in range(lo, hi):
+                    node = start + j
+                    for p in range(players):
+                        if reach[p, node] != 0.0:
+                            alive = True
+                    if alive:
+                        break
             if not alive:
                 block = tree.block_end[block]
                 continue
@@ -663,16 +665,20 @@ def _responses_of(tree, policy, state, player):
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
             n, base, stride = _slots_of(tree, block)
+            if players == 2:
+                for node in range(lo, hi):
+                    info = infoset[node]
+                    weight = reach[1 - player, node] * reach[2, node]
+                    for a in range(n):
+                        scores[info, a] += weight * responses[player, base[a] + node * stride[a]]
+                continue
             for node in range(lo, hi):
                 info = infoset[node]
-                if players == 2:
-                    weight = reach[1 - player, node] * reach[2, node]
-                else:
-                    weight = 1.0
-                    for p in range(players):
-                        if p != player:
-                            weight *= reach[p, node]
-                    weight *= reach[players, node]
+                weight = 1.0
+                for p in range(players):
+                    if p != player:
+                        weight *= reach[p, node]
+                weight *= reach[players, node]
                 for a in range(n):
                     scores[info, a] += weight * responses[player, base[a] + node * stride[a]]
         for k in range(begin, decisions):  # each history takes its information set's best action
