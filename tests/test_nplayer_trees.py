@@ -340,3 +340,17 @@ def test_three_player_leduc_rules_are_openspiels_on_random_hands():
             action = rng.choice(legal)
             history, state = rules.after(history, "fcr"[action]), state.child(action)
         assert rules.player(history) == -1 and rules.payoff(history, deal) == tuple(state.returns()), history
+
+
+def test_the_poker_builders_refuse_players_they_do_not_build():
+    with pytest.raises(ValueError, match="Kuhn poker takes 2 to 4 players; got 5"):
+        rmcore.kuhn_poker(players=5)
+    with pytest.raises(ValueError, match="Kuhn poker for 3 players needs at least 4 cards; got 3"):
+        rmcore.kuhn_poker(cards=3, players=3)
+    with pytest.raises(ValueError, match="Leduc hold'em takes 2 to 3 players; got 4"):
+        rmcore.leduc_poker(players=4)
+
+
+def test_efg_files_stay_two_player_zero_sum_and_say_so():
+    with pytest.raises(ValueError, match="writes .efg files of two-player zero-sum games; Kuhn poker, 3 players"):
+        rmcore.write_efg(rmcore.kuhn_poker(players=3))

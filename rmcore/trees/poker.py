@@ -240,7 +240,10 @@ class LeducRules:
         """The betting of ``history`` replayed, for n > 2 players: ``(actor, put, folded, stakes, raises, over)``,
         ``actor`` the player to act (-1 when the hand is over, CHANCE_NODE before the public card), ``over`` whether
         the first round has just ended. Kept per history: the deals share them."""
-        known = _LEDUC_PLAYS.get((self, history))
+        plays = _LEDUC_PLAYS.get(id(self))
+        if plays is None or plays[0] is not self:  # (by identity: hashing the rules for every history cost seconds)
+            plays = _LEDUC_PLAYS[id(self)] = (self, {})
+        known = plays[1].get(history)
         if known is not None:
             return known
         n = self.players
@@ -268,7 +271,7 @@ class LeducRules:
         if len(parts) > 1 and history.endswith("/"):
             actor = CHANCE_NODE
         result = (actor, tuple(put), tuple(folded), stakes, raises, over)
-        _LEDUC_PLAYS[(self, history)] = result
+        plays[1][history] = result
         return result
 
     @staticmethod
@@ -382,7 +385,7 @@ class LeducRules:
         return " ".join(parts[:-1]), parts[-1]
 
 
-#: Each (rules, history)'s replayed betting (``LeducRules._play``).
+#: Each rules' replayed betting per history (``LeducRules._play``): ``{id(rules): (rules, {history: play})}``.
 _LEDUC_PLAYS: dict = {}
 
 
@@ -426,13 +429,15 @@ def poker_tree(rules) -> TreeGame:
     Leduc's public card a chance node between the rounds.
 
     Information sets are numbered player 1's first, then by the number of actions before them, the cards their
-    player sees and the history (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp Kb); their legal actions are columns
+    player sees and the history (Kuhn: J Q K Jpb Qpb Kpb, then Jp Jb Qp Qb Kp Kb); with more than two players each
+    player's in the order the kernels' passes meet them. Their legal actions are columns
     ``0 .. n-1`` of a policy. A node's label is ``(card, card, history)``.
     """
     names = rules.card_names
     cards = len(names)
     players = getattr(rules, "players", 2)
-    order = _infoset_order(rules)
+    # (more players: the kernels' pass order, without a walk of every deal first, a minute of 3-player Leduc's build)
+    order = _infoset_order(rules) if players == 2 else None
 
     def expand(state):
         if state[0] == "dealing":
@@ -472,7 +477,7 @@ def poker_tree(rules) -> TreeGame:
         rules.name,
         ("dealing", ()),
         expand,
-        infoset_order=order.__getitem__,
+        infoset_order=None if order is None else order.__getitem__,
         rules=rules,
         label=label,
         players=players,
