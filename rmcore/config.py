@@ -23,6 +23,10 @@ MAX_PAYOFF = 1e12
 #: their sums lose every digit: ``[[3e-320, 0], [0, 1e-320]]`` gave average strategies ``[inf, nan]``.
 MIN_PAYOFF = 1e-100
 
+#: Most players a game tree may have: every pass keeps a reach and a value row per player, and OpenSpiel's n-player
+#: games (Kuhn and Leduc poker, Goofspiel) take at most 10.
+MAX_TREE_PLAYERS = 10
+
 #: Longest label (a game's or an action's name) accepted, in characters: a table column stays readable.
 MAX_LABEL_CHARS = 60
 

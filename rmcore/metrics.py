@@ -83,6 +83,11 @@ def exploitability(game, policy, *deprecated) -> float:
         )
     if isinstance(game, NormalFormGame) and not game.is_zero_sum:
         raise ValueError("exploitability is defined for zero-sum games; use nash_conv for general-sum games")
+    if isinstance(game, TreeGame) and not game.is_two_player_zero_sum:
+        raise ValueError(
+            f"exploitability (nash_conv / 2) is defined for two-player zero-sum games; {game.name} has "
+            f"{game.players} players{'' if game.is_zero_sum else ' and is general-sum'}: use nash_conv"
+        )
     return nash_conv(game, policy) / 2.0
 
 

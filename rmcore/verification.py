@@ -150,58 +150,78 @@ CHECKS: dict[tuple[str, str], Check] = {
     ),
     ("tree", "cfr"): Check(
         "Zinkevich, Johanson, Bowling & Piccione 2007",
-        "OpenSpiel's C++ `CFRSolver` (Kuhn, Leduc; Liar's dice and Goofspiel built by rmcore)",
+        "OpenSpiel's C++ `CFRSolver` (two players: Kuhn, Leduc; Liar's dice and Goofspiel built by rmcore; three and "
+        "four: Kuhn); for three players a slow plain-Python CFR of n players (`tests/naive_nplayer_cfr.py`), both "
+        "update orders",
         "exploitability after every iteration to 1e-9 (100 iterations); the average policy bit for bit at 500; on "
-        "Liar's dice and Goofspiel the exploitability to 1e-12 over 30 iterations",
+        "Liar's dice and Goofspiel the exploitability to 1e-12 over 30 iterations; three and four players: NashConv to "
+        "1e-12 (every iteration to 100, four players to 20, then every 50th), the average bit for bit at 500",
         (
             "tests/test_openspiel.py::test_equals_openspiels_cpp_solver_after_every_iteration_and_bit_for_bit",
             "tests/test_teaching_games.py::test_cfr_curve_equals_openspiels_cpp_solver",
+            "tests/test_nplayer_trees.py::test_cfr_equals_openspiels_cpp_solver_after_every_iteration_and_bit_for_bit",
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
         ),
         "equal to OpenSpiel's CFRSolver to the last bit",
     ),
     ("tree", "cfr+"): Check(
         "Tammelin 2014",
-        "OpenSpiel's C++ `CFRPlusSolver` (Kuhn, Leduc)",
-        "exploitability after every iteration to 1e-9 (100 iterations); the average policy bit for bit at 500",
-        ("tests/test_openspiel.py::test_equals_openspiels_cpp_solver_after_every_iteration_and_bit_for_bit",),
+        "OpenSpiel's C++ `CFRPlusSolver` (two players: Kuhn, Leduc; three: Kuhn); for three players the slow "
+        "plain-Python CFR of n players (`tests/naive_nplayer_cfr.py`), both update orders",
+        "exploitability after every iteration to 1e-9 (100 iterations); the average policy bit for bit at 500; three "
+        "players: NashConv to 1e-12, the average bit for bit at 500",
+        (
+            "tests/test_openspiel.py::test_equals_openspiels_cpp_solver_after_every_iteration_and_bit_for_bit",
+            "tests/test_nplayer_trees.py::test_cfr_equals_openspiels_cpp_solver_after_every_iteration_and_bit_for_bit",
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
+        ),
         "equal to OpenSpiel's CFRPlusSolver to the last bit",
     ),
     ("tree", "linear"): Check(
         "Brown & Sandholm 2019",
         "a slow plain-Python CFR (`tests/naive_cfr.py`; on any poker rules `tests/naive_rules_cfr.py`), both update "
-        "orders",
-        "average policy and regrets to 1e-12 after 30 iterations (Kuhn) and 20 (Kuhn with other cards and bets)",
+        "orders; three players (Kuhn): the slow plain-Python CFR of n players (`tests/naive_nplayer_cfr.py`)",
+        "average policy and regrets to 1e-12 after 30 iterations (Kuhn) and 20 (Kuhn with other cards and bets); three "
+        "players: average and current policy to 1e-12 after 12",
         (
             "tests/test_kuhn.py::test_variants_match_the_reference_cfr",
             "tests/test_poker.py::test_variants_match_the_reference_cfr_on_the_rules",
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
         ),
         "equal to a plain-Python reference to 1e-12",
     ),
     ("tree", "discounted"): Check(
         "Brown & Sandholm 2019",
-        "OpenSpiel's Python `DCFRSolver(game, α, β, γ)` (Kuhn, Leduc), three parameter sets",
+        "OpenSpiel's Python `DCFRSolver(game, α, β, γ)` (Kuhn, Leduc), three parameter sets; three players (Kuhn, "
+        "the defaults): the slow plain-Python CFR of n players (`tests/naive_nplayer_cfr.py`), both orders",
         "regrets and current policy bit for bit after every iteration (Kuhn 100, Leduc 25); the average to 1e-12 "
-        "(the strategy weight multiplied in another order)",
+        "(the strategy weight multiplied in another order); three players: average and current policy to 1e-12 after "
+        "12",
         (
             "tests/test_cfr_variants.py::test_discounted_equals_openspiels_python_dcfr_on_kuhn",
             "tests/test_cfr_variants.py::test_discounted_equals_openspiels_python_dcfr_on_leduc",
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
         ),
         "equal to OpenSpiel's DCFRSolver to the last bit (regrets and current policy)",
     ),
     ("tree", "chance-sampling"): Check(
         "Lanctot, Waugh, Zinkevich & Bowling 2009",
-        "Kuhn poker's known value −1/18 (no second implementation: its sampled deals are rmcore's own stream)",
+        "Kuhn poker's known value −1/18 (no second implementation: its sampled deals are rmcore's own stream); two "
+        "players only (on more it runs, unchecked)",
         "exploitability below 0.01 and the game value within 0.01 of −1/18 after 20,000 iterations",
         ("tests/test_kuhn.py::test_every_variant_converges_to_the_game_value",),
         "converges to Kuhn poker's known value; no second implementation to compare with",
     ),
     ("tree", "pcfr+"): Check(
         "Farina, Kroer & Sandholm 2021",
-        "a slow plain-Python PCFR+ written from the paper (`tests/naive_pcfr.py`)",
-        "regrets, prediction, current and average policy to 1e-12 (Kuhn 200 iterations, both orders; Leduc 20)",
+        "a slow plain-Python PCFR+ written from the paper (`tests/naive_pcfr.py`); three players (Kuhn): the slow "
+        "plain-Python CFR of n players (`tests/naive_nplayer_cfr.py`), both orders",
+        "regrets, prediction, current and average policy to 1e-12 (Kuhn 200 iterations, both orders; Leduc 20); three "
+        "players: average and current policy to 1e-12 after 12",
         (
             "tests/test_cfr_variants.py::test_pcfr_plus_equals_the_reference_on_kuhn",
             "tests/test_cfr_variants.py::test_pcfr_plus_equals_the_reference_on_leduc",
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
         ),
         "equal to a plain-Python reference to 1e-12",
     ),
@@ -231,7 +251,8 @@ CHECKS: dict[tuple[str, str], Check] = {
     ),
     ("tree", "mmd"): Check(
         "Sokota, D'Orazio, Kolter, Loizou, Lanctot, Mitliagkas, Brown & Kroer 2023",
-        "OpenSpiel's Python `MMDDilatedEnt` (Kuhn; Leduc in the slow tests)",
+        "OpenSpiel's Python `MMDDilatedEnt` (Kuhn; Leduc in the slow tests); two-player zero-sum games only (refused "
+        "on others)",
         "current policy, its NashConv and the average after every iteration to 1e-10 (Kuhn 50 iterations, two "
         "parameter sets; Leduc 20)",
         (
@@ -246,8 +267,11 @@ CHECKS: dict[tuple[str, str], Check] = {
         "(`tests/naive_pdcfr.py`), itself equal to that code's published exploitabilities (by OpenSpiel's "
         "exploitability) to 7 digits",
         "exploitability to 1e-6 relative after every iteration while above 1e-10 (Kuhn 300, both orders; Leduc 100); "
-        "regrets and current policy to 1e-12, the average to 1e-13 (Kuhn to 1,000)",
+        "regrets and current policy to 1e-12, the average to 1e-13 (Kuhn to 1,000); three players (Kuhn, against the "
+        "slow plain-Python CFR of n players, `tests/naive_nplayer_cfr.py`, both orders): average and current policy to "
+        "1e-12 after 12",
         (
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
             _TREE + "test_equal_to_the_reference_on_kuhn_at_every_iteration",
             _TREE + "test_equal_to_the_reference_on_leduc_at_every_iteration",
             _TREE + "test_the_reference_gives_the_authors_published_numbers_on_kuhn",
@@ -260,8 +284,10 @@ CHECKS: dict[tuple[str, str], Check] = {
         "(`tests/naive_pdcfr.py`), itself equal to that code's published exploitabilities (by OpenSpiel's "
         "exploitability) to 7 digits",
         "exploitability to 1e-6 relative after every iteration (Kuhn 300, both orders; Leduc 100); regrets and "
-        "current policy to 1e-12, the average to 1e-13",
+        "current policy to 1e-12, the average to 1e-13; three players (Kuhn, against the slow plain-Python CFR of n "
+        "players, `tests/naive_nplayer_cfr.py`, both orders): average and current policy to 1e-12 after 12",
         (
+            "tests/test_nplayer_trees.py::test_variants_on_three_player_kuhn_equal_the_slow_reference",
             _TREE + "test_equal_to_the_reference_on_kuhn_at_every_iteration",
             _TREE + "test_equal_to_the_reference_on_leduc_at_every_iteration",
             _TREE + "test_the_reference_gives_the_authors_published_numbers_on_kuhn",

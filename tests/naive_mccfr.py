@@ -64,7 +64,7 @@ class NaiveMCCFR:
     # -- one iteration ---------------------------------------------------------------------------------------------
 
     def iteration(self):
-        for player in (0, 1):
+        for player in range(self.tree.payoffs.shape[0]):  # (each of n players in turn)
             deal = self.draw(self.tree.deal_probability)
             root = int(self.tree.deal_root[deal])
             if self.variant == "external-sampling":
@@ -78,7 +78,7 @@ class NaiveMCCFR:
         self.touched += 1
         actor = int(self.tree.player[node])
         if actor == -1:
-            return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
+            return float(self.tree.payoffs[player, node])  # (the player's own payoff)
         if actor == CHANCE_NODE:
             children, probabilities = self.outcomes(node)
             return self.external(children[self.draw(probabilities)], player)
@@ -100,7 +100,7 @@ class NaiveMCCFR:
         self.touched += 1
         actor = int(self.tree.player[node])
         if actor == -1:
-            return (1.0 if player == 0 else -1.0) * float(self.tree.payoff[node])
+            return float(self.tree.payoffs[player, node])  # (the player's own payoff)
         if actor == CHANCE_NODE:
             children, probabilities = self.outcomes(node)
             k = self.draw(probabilities)

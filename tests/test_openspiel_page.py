@@ -38,8 +38,8 @@ def test_a_game_typed_by_name_runs_with_its_exact_answer_and_travels_in_the_link
 @pytest.mark.parametrize(
     "typed,words",
     [
-        ("kuhn_poker(players=3)", "rmcore plays two-player games; Kuhn Poker has 3 players"),
-        ("first_sealed_auction", "need a zero-sum game"),
+        ("kuhn_poker(players=3)", "this page plays two-player zero-sum games; Kuhn Poker has 3 players"),
+        ("first_sealed_auction", "First-Price Sealed-Bid Auction has two players and is not zero-sum"),
         ("tic_tac_toe", "tic_tac_toe has more than 300,000 nodes: this page runs trees of at most 300,000 nodes"),
         ("chess", "plays are too long"),
         ("backgammon", "does not give its players' information states"),

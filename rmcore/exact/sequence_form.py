@@ -132,10 +132,16 @@ def solve(game: TreeGame) -> ExactSolution:
     Raises
     ------
     ValueError
-        If ``game`` is not a :class:`~rmcore.TreeGame`, or lacks perfect recall.
+        If ``game`` is not a :class:`~rmcore.TreeGame`, is not two-player zero-sum, or lacks perfect recall.
     """
     if not isinstance(game, TreeGame):
         raise ValueError(f"expected a TreeGame (for example rmcore.KUHN), got {type(game).__name__}")
+    if not game.is_two_player_zero_sum:
+        raise ValueError(
+            f"the exact answer (the sequence-form LP, a saddle point) is defined for two-player zero-sum games; "
+            f"{game.name} has {game.players} players{'' if game.is_zero_sum else ' and is general-sum'}: CFR's "
+            "NashConv measures how far a policy is from an equilibrium there"
+        )
     form = _sequence_form(game)
     constraints_1, constraints_2 = form.constraints
     # HiGHS's tolerances are absolute (1e-10 here, 1e-7 by default): at payoffs of 1e-8 every payoff was within them

@@ -753,9 +753,15 @@ def write_efg(game: TreeGame) -> str:
     Raises
     ------
     ValueError
-        If ``game`` is not a valid :class:`~rmcore.TreeGame`.
+        If ``game`` is not a valid :class:`~rmcore.TreeGame`, or not two-player zero-sum (the files rmcore writes and
+        reads are).
     """
     check_tree_game(game)
+    if not game.is_two_player_zero_sum:
+        raise ValueError(
+            f"rmcore writes .efg files of two-player zero-sum games; {game.name} has {game.players} players"
+            + ("" if game.is_zero_sum else " and is general-sum")
+        )
     tree = game.tree
     notes: list[str] = []
     lines: list[str] = []

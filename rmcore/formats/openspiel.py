@@ -26,6 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from .. import config
 from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
 from ..trees.game import TreeGame, check_tree_game
 
@@ -60,13 +61,15 @@ _CHANCE = -1
 
 
 def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MAX_OPENSPIEL_MOVES) -> TreeGame:
-    """A two-player zero-sum OpenSpiel game (with chance; turn-based, or made so) as a :class:`~rmcore.TreeGame`.
+    """An OpenSpiel game of 2 to 10 players, zero-sum or general-sum (with chance; turn-based, or made so) as a
+    :class:`~rmcore.TreeGame`.
 
     The tree is walked once through OpenSpiel's states: chance nodes keep OpenSpiel's probabilities, information
     sets are OpenSpiel's information-state strings, actions are named by ``action_to_string``. A game with
     simultaneous moves is made turn-based first (``pyspiel.convert_to_turn_based``: player 1 moves, then player 2
-    without seeing it). CFR on the result equals OpenSpiel's ``CFRSolver`` on the game
-    (``tests/test_from_openspiel.py``).
+    without seeing it). A two-player zero-sum game's terminals hold player 1's return (player 2's is its negative);
+    any other game's every player's return. CFR on the result equals OpenSpiel's ``CFRSolver`` on the game
+    (``tests/test_from_openspiel.py``, ``tests/test_nplayer_trees.py``).
 
     Parameters
     ----------
@@ -82,7 +85,7 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
     Raises
     ------
     ValueError
-        If ``game`` is not an OpenSpiel game, has other than two players, is not zero-sum, samples its chance
+        If ``game`` is not an OpenSpiel game, has more than 10 players, samples its chance
         outcomes instead of listing them, gives no information-state strings (backgammon), is larger than
         ``max_nodes`` or ``max_moves``, or OpenSpiel refuses a state on the way (its ``SpielError``, in a sentence).
     """
@@ -90,10 +93,11 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
         raise ValueError(f"from_openspiel takes an OpenSpiel game (pyspiel.load_game(...)); got {type(game).__name__}")
     kind = game.get_type()
     title = kind.long_name or kind.short_name
-    if game.num_players() != 2:
-        raise ValueError(f"rmcore plays two-player games; {title} has {game.num_players()} players")
-    if kind.utility.name not in ("ZERO_SUM", "CONSTANT_SUM"):
-        raise ValueError(f"rmcore's tree solvers need a zero-sum game; {title} is {kind.utility.name.lower()}")
+    players = game.num_players()
+    if not 2 <= players <= config.MAX_TREE_PLAYERS:
+        raise ValueError(f"rmcore plays games of 2 to {config.MAX_TREE_PLAYERS} players; {title} has {players}")
+    # A two-player zero-sum game keeps one payoff per terminal (player 1's), the layout its fast passes read.
+    two_player_zero_sum = players == 2 and kind.utility.name in ("ZERO_SUM", "CONSTANT_SUM")
     if kind.chance_mode.name == "SAMPLED_STOCHASTIC":
         raise ValueError(f"{title} samples its chance outcomes instead of listing them; rmcore needs the list")
     if not kind.provides_information_state_string:
@@ -148,6 +152,8 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
     def walk(state):
         if state.is_terminal():
             returns = state.returns()
+            if not two_player_zero_sum:
+                return Terminal(tuple(returns))
             if abs(returns[0] + returns[1]) > 1e-12 * max(1.0, abs(returns[0])):
                 raise ValueError(f"{title} is not zero-sum at {state.history_str()!r}: returns {returns}")
             return Terminal(returns[0])
@@ -159,8 +165,8 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
                 count([state.child(a) for a, _ in outcomes]),
             )
         player = state.current_player()
-        if player not in (0, 1):
-            raise ValueError(f"{title} has a state whose player is {player} (neither player nor chance)")
+        if player not in range(players):
+            raise ValueError(f"{title} has a state whose player is {player} (neither a player nor chance)")
         legal = state.legal_actions()
         return Decision(
             player + 1,
@@ -170,7 +176,7 @@ def from_openspiel(game, *, max_nodes: int = MAX_TREE_NODES, max_moves: int = MA
         )
 
     try:
-        return build_tree_game(title, game.new_initial_state(), expand, max_nodes=max_nodes)
+        return build_tree_game(title, game.new_initial_state(), expand, max_nodes=max_nodes, players=players)
     except ValueError as error:
         if "breaks perfect recall" in str(error):  # (the builder quotes the set's name: OpenSpiel's runs over lines)
             raise ValueError(

@@ -18,7 +18,11 @@ walk meets them, and the blocks are laid out parents first (pre-order of the tre
   the CFR pass adds each information set's regret increments in the order OpenSpiel's CFR does, and its results are
   OpenSpiel's to the last bit (``tests/test_openspiel.py``).
 
-Values are player 1's payoff (player 2's are their negatives). No ``fastmath``, so the plain-Python twin
+Any number of players n, read at run time from the arrays (``TreeArrays.payoffs`` has a row per player): reach has a
+row per player and one for chance (the last). In a two-player zero-sum game a value is player 1's payoff (player
+2's is its negative), in one row of ``CFRState.value``; in any other game each player's value has a row of
+``CFRState.values`` (empty in the two-player zero-sum case, whose passes keep their own loops: the common case pays
+nothing for n players). No ``fastmath``, so the plain-Python twin
 (``rmcore.kernels.python_twin("tree")``) computes the same numbers to the last bit.
 """
 
@@ -48,8 +52,8 @@ CHANCE_NODE = -2
 TERMINAL = -1
 #: ``CFRFlags.learner`` when both players learn (self-play).
 BOTH_LEARN = -1
-#: ``updating`` of a pass in which both players update (simultaneous self-play).
-BOTH = 2
+#: ``updating`` of a pass in which every player updates (simultaneous self-play): no player's index, of any n.
+BOTH = -2
 
 # The variants' codes (CFRFlags.code).
 VANILLA_CFR, CFR_PLUS, LINEAR_CFR, DISCOUNTED_CFR, CHANCE_SAMPLING, PREDICTIVE_CFR_PLUS = 0, 1, 2, 3, 4, 5
@@ -64,13 +68,13 @@ OUTCOME_EXPLORATION = 0.6
 
 
 class TreeArrays(NamedTuple):
-    """A two-player zero-sum game tree as the flat arrays the kernels walk (see the module docstring).
+    """A game tree of n >= 2 players as the flat arrays the kernels walk (see the module docstring).
 
     Its labelled companion, with information-set and action names, is :class:`rmcore.TreeGame` (``tree.py``).
     """
 
     # Nodes (histories), block by block.
-    player: np.ndarray  # [node] 0 or 1 at decisions, TERMINAL, or CHANCE_NODE where chance moves inside a deal
+    player: np.ndarray  # [node] 0 .. n-1 at decisions, TERMINAL, or CHANCE_NODE where chance moves inside a deal
     infoset: np.ndarray  # [node] information-set index at decisions, -1 elsewhere
     #: [edge] every node's children in order, node by node: node ``k``'s child by action or outcome ``a`` is
     #: ``children[child_start[k] + a]`` (a list sized by the real children: a layout ``[node, most children]`` would
@@ -84,9 +88,10 @@ class TreeArrays(NamedTuple):
     depth: np.ndarray  # [node] moves from its deal's root
     deal_root: np.ndarray  # [deal] the root node of each deal (the chance moves above every decision, folded)
     deal_probability: np.ndarray  # [deal] its probability
-    infoset_player: np.ndarray  # [infoset] who acts there: player 1's information sets first, then player 2's
-    num_actions: np.ndarray  # [infoset] its legal actions: columns 0..n-1 of a policy (the rest stay 0)
-    infoset_start: np.ndarray  # [3] player 1's information sets are rows infoset_start[0] .. infoset_start[1] - 1
+    infoset_player: np.ndarray  # [infoset] who acts there: player 1's information sets first, then player 2's, ...
+    num_actions: np.ndarray  # [infoset] its legal actions: columns 0..k-1 of a policy (the rest stay 0)
+    #: [n + 1] player p's information sets are rows infoset_start[p] .. infoset_start[p + 1] - 1
+    infoset_start: np.ndarray
     # Blocks, in pre-order of the tree of blocks.
     block_start: np.ndarray  # [block + 1] block b's histories are nodes block_start[b] .. block_start[b + 1] - 1
     block_kind: np.ndarray  # [block] its histories' TreeArrays.player
@@ -103,9 +108,12 @@ class TreeArrays(NamedTuple):
     root_blocks: np.ndarray  # the blocks whose histories are deals' roots
     # Each player's best-response order (see best_responses): per player, the blocks level by level (deepest level
     # first; at a level the player's own decision blocks, then the others children first), and where levels begin.
-    response_order: np.ndarray  # [2, block]
-    response_levels: np.ndarray  # [2, levels + 1] offsets into response_order (-1 past the last level)
-    response_own: np.ndarray  # [2, levels] how many of a level's blocks are the player's own decisions
+    response_order: np.ndarray  # [n, block]
+    response_levels: np.ndarray  # [n, levels + 1] offsets into response_order (-1 past the last level)
+    response_own: np.ndarray  # [n, levels] how many of a level's blocks are the player's own decisions
+    #: [n, node] each player's payoff at terminals (0 elsewhere); row 0 is ``payoff``. Its rows are the players: the
+    #: kernels read n here.
+    payoffs: np.ndarray
 
 
 class CFRFlags(NamedTuple):
@@ -134,10 +142,12 @@ class CFRState(NamedTuple):
     #: game's pass, and only the walkthrough reads it)
     trace: np.ndarray
     # scratch
-    reach: np.ndarray  # [3, node] reach of player 1, player 2 and chance
-    value: np.ndarray  # [node] player 1's expected payoff under sigma (terminals: their payoffs, written once)
-    #: [3, node] both best responses' values (each player's own payoff) and the expected value; at terminals their
-    #: payoffs, written with the state
+    reach: np.ndarray  # [n + 1, node] reach of player 1, ..., player n and chance
+    #: [node] two-player zero-sum: player 1's expected payoff under sigma (terminals: their payoffs, written once)
+    value: np.ndarray
+    #: [n + V, node] each player's best response's value (its own payoff), then the expected values: V = 1 row
+    #: (player 1's) in a two-player zero-sum game, else one per player; at terminals their payoffs, written with the
+    #: state
     responses: np.ndarray
     scores: np.ndarray  # [infoset, action] a best response's counterfactual action values
     average: np.ndarray  # [infoset, action] the average policy at a checkpoint
@@ -163,6 +173,11 @@ class CFRState(NamedTuple):
     mmd_sequence: np.ndarray  # [node, player] int64 the player's last own action on the way to the node
     mmd_parent: np.ndarray  # [infoset] int64 the sequence leading to the information set (its player's)
     mmd_order: np.ndarray  # [infoset] int64 information sets, children before their parent sequences
+    #: [n, node] any game but two-player zero-sum: each player's expected payoff under sigma (terminals: their payoffs,
+    #: written once); [0, 0] in a two-player zero-sum game, whose values are ``value``
+    values: np.ndarray
+    #: [2, n] the last best responses' values (row 0) and each player's expected value under the policy (row 1)
+    player_values: np.ndarray
 
 
 class CFRRecord(NamedTuple):
@@ -197,17 +212,19 @@ def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
 
 @part(**_PART)
 def reach_pass(tree, policy, state, deal, chance_weight, terminals):
-    """Reach probabilities ``state.reach[p, node]`` (player 1, player 2, chance) under ``policy``, parents first, in
-    the blocks either player reaches; returns the histories it visited.
+    """Reach probabilities ``state.reach[p, node]`` (player 1, ..., player n, chance) under ``policy``, parents first,
+    in the blocks some player reaches; returns the histories it visited.
 
     Each block's histories take their parents' reach and multiply in the probability of the move between them. A
-    block none of whose histories either player reaches is skipped with its subtree of blocks. ``deal`` < 0 walks
+    block none of whose histories any player reaches is skipped with its subtree of blocks (every counterfactual reach
+    below is then 0: it multiplies at least one of those zeros). ``deal`` < 0 walks
     every deal, else only that one (chance sampling), its root's chance reach ``chance_weight`` times the deal's
     probability. ``terminals``: fill in the terminals' reach too (magnetic mirror descent weights its leaves by it).
     Marks the blocks it visits in ``state.reached`` with the pass's number, with their histories' range in
     ``state.first`` and ``state.last``.
     """
     reach, first, last = state.reach, state.first, state.last
+    players = tree.payoffs.shape[0]
     stamp = state.passes[0] + 1
     state.passes[0] = stamp
     for block in tree.root_blocks:
@@ -215,9 +232,9 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
         last[block] = tree.block_start[block + 1] - tree.block_start[block]
     for d in range(tree.deal_root.shape[0]):
         root = tree.deal_root[d]
-        reach[0, root] = 1.0
-        reach[1, root] = 1.0
-        reach[2, root] = tree.deal_probability[d] * chance_weight
+        for p in range(players):
+            reach[p, root] = 1.0
+        reach[players, root] = tree.deal_probability[d] * chance_weight
     if deal >= 0:  # one deal: its root's block keeps that history, every other root block none
         root = tree.deal_root[deal]
         for block in tree.root_blocks:
@@ -237,11 +254,20 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
         start = tree.block_start[block]
         if kind != TERMINAL:
             alive = False
-            for j in range(lo, hi):
-                node = start + j
-                if reach[0, node] != 0.0 or reach[1, node] != 0.0:
-                    alive = True
-                    break
+            if players == 2:  # (the loops apart: the common case's scan stays as tight as it is alone)
+                for j in range(lo, hi):
+                    node = start + j
+                    if reach[0, node] != 0.0 or reach[1, node] != 0.0:
+                        alive = True
+                        break
+            else:
+                for j in range(lo, hi):
+                    node = start + j
+                    for p in range(players):
+                        if reach[p, node] != 0.0:
+                            alive = True
+                    if alive:
+                        break
             if not alive:
                 block = tree.block_end[block]
                 continue
@@ -259,6 +285,17 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
             if tree.block_kind[child] == TERMINAL and not terminals:
                 continue
             base = tree.block_child_base[slots + slot]
+            if players != 2:  # (n rows copied, the mover's multiplied)
+                for j in range(lo, hi):
+                    node = start + j
+                    into = base + node * stride
+                    for p in range(players + 1):
+                        reach[p, into] = reach[p, node]
+                    if kind == CHANCE_NODE:
+                        reach[players, into] *= tree.chance[tree.child_start[node] + slot]
+                    else:
+                        reach[kind, into] *= policy[tree.infoset[node], slot]
+                continue
             for j in range(lo, hi):
                 node = start + j
                 into = base + node * stride
@@ -292,7 +329,7 @@ def _slots_of(tree, block):
 def _rows_of(tree, updating):
     """The rows of ``updating``'s information sets (every row for BOTH): ``(first, end)``."""
     if updating == BOTH:
-        return 0, tree.infoset_start[2]
+        return 0, tree.infoset_start[tree.infoset_start.shape[0] - 1]
     return tree.infoset_start[updating], tree.infoset_start[updating + 1]
 
 
@@ -315,13 +352,16 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
 
         R(I, a) += pi_-i(h) (v_i(h a) - v_i(h)),     S(I, a) += w_t pi_i(h) sigma(I, a),
 
-    with pi_-i the opponent's and chance's reach. ``updating`` is 0 or 1, or BOTH. The increments go into
-    ``regrets``: ``state.regrets``, or for predictive CFR+ ``state.last_regrets`` (cleared by the caller), which keeps
-    the instantaneous regret r_t apart from R. With ``trace`` the iteration's sums per information set are kept for
-    the step-by-step walkthrough.
+    with pi_-i the other players' and chance's reach. ``updating`` is a player (0 .. n-1), or BOTH. The increments go
+    into ``regrets``: ``state.regrets``, or for predictive CFR+ ``state.last_regrets`` (cleared by the caller), which
+    keeps the instantaneous regret r_t apart from R. With ``trace`` the iteration's sums per information set are kept
+    for the step-by-step walkthrough.
     """
     if trace:
         _clear_trace(tree, state, updating)
+    if state.values.shape[0] > 0:
+        _regret_pass_players(tree, state, regrets, updating, strategy_weight, trace)
+        return
     reach, value, policy, infoset, chance = state.reach, state.value, state.policy, tree.infoset, tree.chance
     stamp = state.passes[0]
     for block in range(tree.block_kind.shape[0] - 1, -1, -1):  # children's blocks before their parents'
@@ -361,6 +401,61 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
                 state.strategy_value[info] += counterfactual_reach * node_value
                 for a in range(n):
                     child_value = sign * value[base[a] + node * stride[a]]
+                    state.action_values[info, a] += counterfactual_reach * child_value
+                    state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
+
+
+@part(**_PART)
+def _regret_pass_players(tree, state, regrets, updating, strategy_weight, trace):
+    """:func:`regret_pass` with a value per player (``state.values``), for any game but a two-player zero-sum one.
+
+    pi_-i(h) is the product of the other players' reaches in their order, then chance's, as OpenSpiel's
+    ``CFRSolver`` multiplies it (``1.0 * pi_0 * ... * pi_c``, the updating player skipped)."""
+    reach, values, policy, infoset, chance = state.reach, state.values, state.policy, tree.infoset, tree.chance
+    players = values.shape[0]
+    stamp = state.passes[0]
+    for block in range(tree.block_kind.shape[0] - 1, -1, -1):  # children's blocks before their parents'
+        kind = tree.block_kind[block]
+        if kind == TERMINAL or state.reached[block] != stamp:
+            continue
+        lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
+        n, base, stride = _slots_of(tree, block)
+        if kind == CHANCE_NODE:
+            for node in range(lo, hi):
+                edges = tree.child_start[node]
+                for p in range(players):
+                    total = 0.0
+                    for a in range(n):
+                        total += chance[edges + a] * values[p, base[a] + node * stride[a]]
+                    values[p, node] = total
+            continue
+        learns = updating == BOTH or kind == updating
+        for node in range(lo, hi):
+            info = infoset[node]
+            for p in range(players):
+                total = 0.0
+                for a in range(n):
+                    total += policy[info, a] * values[p, base[a] + node * stride[a]]
+                values[p, node] = total
+            if not learns:
+                continue
+            counterfactual_reach = 1.0
+            for p in range(players):
+                if p != kind:
+                    counterfactual_reach *= reach[p, node]
+            counterfactual_reach *= reach[players, node]
+            own_weight = strategy_weight * reach[kind, node]
+            node_value = values[kind, node]
+            for a in range(n):
+                child_value = values[kind, base[a] + node * stride[a]]
+                regrets[info, a] += counterfactual_reach * (child_value - node_value)
+                state.strategy_sums[info, a] += own_weight * policy[info, a]
+            if trace:
+                state.own_reach[info] += reach[kind, node]
+                state.opponent_reach[info] += counterfactual_reach
+                state.strategy_value[info] += counterfactual_reach * node_value
+                for a in range(n):
+                    child_value = values[kind, base[a] + node * stride[a]]
                     state.action_values[info, a] += counterfactual_reach * child_value
                     state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
 
@@ -475,7 +570,7 @@ def _strategy_weight(variant, t):
 
 @part(**_PART)
 def _cfr_iteration(tree, state, variant, t, trace):
-    """Iteration t of CFR and its variants, as OpenSpiel orders them: for each player in turn (alternating) or both at
+    """Iteration t of CFR and its variants, as OpenSpiel orders them: for each player in turn (alternating) or all at
     once (simultaneous), a reach pass, a regret pass, then the variant's clip or discount and regret matching.
     Against a fixed opponent (``variant.learner``) only the learner's information sets are updated. Chance sampling
     draws one deal and weights it by 1 (its probability over the sampling probability)."""
@@ -496,7 +591,7 @@ def _cfr_iteration(tree, state, variant, t, trace):
         negative_factor = scale / (scale + 1.0)
     alternating = variant.alternating and variant.learner == BOTH_LEARN
     single = BOTH if variant.learner == BOTH_LEARN else variant.learner
-    for turn in range(2 if alternating else 1):
+    for turn in range(tree.payoffs.shape[0] if alternating else 1):
         updating = turn if alternating else single
         if predictive or discounted_plus:
             _clear_regrets(tree, regrets, updating)
@@ -538,9 +633,9 @@ def _expectations(tree, policy, state, block, lo, hi, row):
 @part(**_PART)
 def _responses_of(tree, policy, state, player):
     """Player ``player``'s best response to ``policy`` (its own payoff), in ``state.responses[player]``, and with
-    player 1's the expected value in ``state.responses[2]``; the counterfactual action values of the player's
-    information sets (the best response played below) in ``state.scores``. ``state.reach`` holds the policy's reach.
-    Returns the best response's value.
+    player 1's the expected values in the rows after the players' (``CFRState.responses``); the counterfactual action
+    values of the player's information sets (the best response played below) in ``state.scores``. ``state.reach``
+    holds the policy's reach. Returns the best response's value.
 
     The player's information sets are resolved deepest first, by level (how many of the player's own decisions lie
     above): an information set's histories share a level (perfect recall), and everything below them lies at deeper
@@ -549,6 +644,7 @@ def _responses_of(tree, policy, state, player):
     first, take expectations (chance and the opponent play the policy).
     """
     responses, reach, scores, infoset = state.responses, state.reach, state.scores, tree.infoset
+    players = tree.payoffs.shape[0]
     stamp = state.passes[0]
     order, levels, own = tree.response_order[player], tree.response_levels[player], tree.response_own[player]
     for level in range(own.shape[0]):
@@ -569,9 +665,20 @@ def _responses_of(tree, policy, state, player):
                 continue
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
             n, base, stride = _slots_of(tree, block)
+            if players == 2:
+                for node in range(lo, hi):
+                    info = infoset[node]
+                    weight = reach[1 - player, node] * reach[2, node]
+                    for a in range(n):
+                        scores[info, a] += weight * responses[player, base[a] + node * stride[a]]
+                continue
             for node in range(lo, hi):
                 info = infoset[node]
-                weight = reach[1 - player, node] * reach[2, node]
+                weight = 1.0
+                for p in range(players):
+                    if p != player:
+                        weight *= reach[p, node]
+                weight *= reach[players, node]
                 for a in range(n):
                     scores[info, a] += weight * responses[player, base[a] + node * stride[a]]
         for k in range(begin, decisions):  # each history takes its information set's best action
@@ -589,7 +696,8 @@ def _responses_of(tree, policy, state, player):
                 # (the child from the block's bases: the children matrix is the largest array of a large tree)
                 responses[player, node] = responses[player, base[best] + node * stride[best]]
             if player == 0:
-                _expectations(tree, policy, state, block, lo, hi, 2)
+                for row in range(players, responses.shape[0]):
+                    _expectations(tree, policy, state, block, lo, hi, row)
         for k in range(decisions, end):  # the rest of the level, children first: expectations
             block = order[k]
             if tree.block_kind[block] == TERMINAL or state.reached[block] != stamp:
@@ -597,7 +705,8 @@ def _responses_of(tree, policy, state, player):
             lo, hi = state.first[block] + tree.block_start[block], state.last[block] + tree.block_start[block]
             _expectations(tree, policy, state, block, lo, hi, player)
             if player == 0:
-                _expectations(tree, policy, state, block, lo, hi, 2)
+                for row in range(players, responses.shape[0]):
+                    _expectations(tree, policy, state, block, lo, hi, row)
     value = 0.0
     for d in range(tree.deal_root.shape[0]):
         value += tree.deal_probability[d] * responses[player, tree.deal_root[d]]
@@ -606,14 +715,23 @@ def _responses_of(tree, policy, state, player):
 
 @part(**_PART)
 def _best_responses(tree, policy, state):
-    """``(br_value_1, br_value_2, game_value)`` of ``policy``: a reach pass, then each player's best response."""
+    """``(br_value_1, br_value_2, game_value)`` of ``policy``: a reach pass, then each player's best response; with
+    every player's best response's value and expected value in ``state.player_values`` (rows 0 and 1)."""
     reach_pass(tree, policy, state, -1, 1.0, False)  # (a metric's passes are no work of the run's: not counted)
+    players = tree.payoffs.shape[0]
+    responses, out = state.responses, state.player_values
     first = _responses_of(tree, policy, state, 0)
-    expected = 0.0
-    for d in range(tree.deal_root.shape[0]):
-        expected += tree.deal_probability[d] * state.responses[2, tree.deal_root[d]]
-    second = _responses_of(tree, policy, state, 1)
-    return first, second, expected
+    out[0, 0] = first
+    for row in range(players, responses.shape[0]):
+        expected = 0.0
+        for d in range(tree.deal_root.shape[0]):
+            expected += tree.deal_probability[d] * responses[row, tree.deal_root[d]]
+        out[1, row - players] = expected
+    if responses.shape[0] == players + 1:  # two-player zero-sum: player 2's expected value is the negative
+        out[1, 1] = -out[1, 0]
+    for p in range(1, players):
+        out[0, p] = _responses_of(tree, policy, state, p)
+    return first, out[0, 1], out[1, 0]
 
 
 @part(**_PART)
@@ -644,13 +762,18 @@ def record_row(tree, state, iteration, record, k):
             record.regrets[k, info, a] = state.regrets[info, a]
     for which in range(2):  # the average policy, then the current one
         first, second, expected = _best_responses(tree, state.average if which == 0 else state.policy, state)
+        gains = first + second
+        if state.values.shape[0] > 0:  # NashConv: every player's best response's gain over its expected value
+            gains = 0.0
+            for p in range(state.player_values.shape[1]):
+                gains += state.player_values[0, p] - state.player_values[1, p]
         if which == 0:
             record.br_gain_1[k] = first - expected
-            record.br_gain_2[k] = second + expected  # (player 2's value on the policy is -expected)
+            record.br_gain_2[k] = second - state.player_values[1, 1]  # (zero-sum: -expected, player 2's value)
             record.game_value[k] = expected
-            record.nash_conv[k] = first + second
+            record.nash_conv[k] = gains
         else:
-            record.nash_conv_current[k] = first + second
+            record.nash_conv_current[k] = gains
     record.nodes_touched[k] = state.touched[0]
 
 
@@ -670,10 +793,9 @@ def reach_of(tree_fields, policy, state_fields):
     blocks = tree.block_kind.shape[0]
     for block in range(blocks):  # (reach everywhere: a block no player reaches gets 0, not an old value)
         state.reached[block] = -1
-    for node in range(tree.player.shape[0]):
-        state.reach[0, node] = 0.0
-        state.reach[1, node] = 0.0
-        state.reach[2, node] = 0.0
+    for row in range(state.reach.shape[0]):
+        for node in range(tree.player.shape[0]):
+            state.reach[row, node] = 0.0
     return reach_pass(tree, policy, state, -1, 1.0, True)
 
 
@@ -812,7 +934,6 @@ def _external_sampling_walk(tree, state, player, learner):
     so the uniforms are drawn in the recursion's order. Frame ``top`` of the ``stack_*`` arrays holds a node on the
     current path: its strategy, its children's values so far and the next child to walk.
     """
-    sign = 1.0 if player == 0 else -1.0
     node = tree.deal_root[rng.sample_index(tree.deal_probability, rng.next_uniform(state.rng))]
     top = -1
     touched = 0
@@ -823,7 +944,7 @@ def _external_sampling_walk(tree, state, player, learner):
             touched += 1
             actor = tree.player[node]
             if actor == TERMINAL:
-                value = sign * tree.payoff[node]
+                value = tree.payoffs[player, node]
                 break
             top += 1
             state.stack_node[top] = node
@@ -884,7 +1005,6 @@ def _outcome_sampling_walk(tree, state, player, learner):
     ``R(I, a) += u_a pi_-i / q(h) - u_h pi_-i / q(h)`` and ``S(I, a) += pi_i sigma(a) / q(h)`` (the stochastically
     weighted average, at the traverser's own nodes, as OpenSpiel does).
     """
-    sign = 1.0 if player == 0 else -1.0
     deal = rng.sample_index(tree.deal_probability, rng.next_uniform(state.rng))
     node = tree.deal_root[deal]
     own, opponent, sample = 1.0, tree.deal_probability[deal], tree.deal_probability[deal]
@@ -925,7 +1045,7 @@ def _outcome_sampling_walk(tree, state, player, learner):
             node = tree.children[tree.child_start[node] + b]
         touched += 1
         actor = tree.player[node]
-    value = sign * tree.payoff[node]
+    value = tree.payoffs[player, node]
     while top >= 0:
         node = state.stack_node[top]
         info = tree.infoset[node]
@@ -959,10 +1079,11 @@ def _regret_matched_policy(tree, state, learner):
 @part(**_PART)
 def _mccfr_iteration(tree, state, variant):
     """One Monte Carlo CFR iteration: a traversal (external) or an episode (outcome) for player 1, then one for player
-    2, as in OpenSpiel (outcome sampling against a fixed opponent: the learner's alone), drawing from the xoshiro256+
-    state ``state.rng`` so that any split of a run draws the same numbers. Against a fixed opponent, external sampling
-    still walks for it: the learner's average is summed at the opponent's nodes, in the fixed player's traversal."""
-    for player in range(2):
+    2, and so on for each player, as in OpenSpiel (outcome sampling against a fixed opponent: the learner's alone),
+    drawing from the xoshiro256+ state ``state.rng`` so that any split of a run draws the same numbers. Against a fixed
+    opponent, external sampling still walks for it: the learner's average is summed at the opponent's nodes, in the
+    fixed player's traversal."""
+    for player in range(tree.payoffs.shape[0]):
         if variant.code == OUTCOME_SAMPLING:
             if variant.learner == BOTH_LEARN or player == variant.learner:
                 _outcome_sampling_walk(tree, state, player, variant.learner)

@@ -1,16 +1,18 @@
-"""Any two-player zero-sum game tree, walked once into a :class:`~rmcore.TreeGame`: the one builder every game goes
-through (the poker games, Liar's dice, Goofspiel, Gambit ``.efg`` files, OpenSpiel games).
+"""Any game tree of n >= 2 players, zero-sum or not, walked once into a :class:`~rmcore.TreeGame`: the one builder
+every game goes through (the poker games, Liar's dice, Goofspiel, Gambit ``.efg`` files, OpenSpiel games).
 
 A game is given as a root state and an ``expand(state)`` function that says what a state is: a
 :class:`Decision` (whose turn, the information set's name, the actions and the states after them),
-a :class:`Chance` node (outcomes with their probabilities) or a :class:`Terminal` (player 1's payoff).
+a :class:`Chance` node (outcomes with their probabilities) or a :class:`Terminal` (every player's payoff, or in a
+two-player zero-sum game player 1's alone).
 :func:`build_tree_game` walks it depth first:
 
 - the chance nodes above every decision are *deals* (``TreeArrays.deal_root``): each path through them is one
   deal whose probability is the product of its steps, multiplied from the root down (``1.0 * p1 * p2 ...``, the
   order in which OpenSpiel multiplies reach probabilities, so that CFR's arithmetic is OpenSpiel's to the last bit);
 - chance nodes below a decision stay chance nodes (``CHANCE_NODE``) with their probabilities;
-- information sets are rows of a policy, player 1's first, each player's in the order first met (or as
+- information sets are rows of a policy, player 1's first, then player 2's, ..., each player's in the order first met
+  (or as
   ``infoset_order`` says);
 
 then :func:`lay_out` arranges the nodes in blocks of histories of one shape, the layout every kernel pass walks
@@ -39,7 +41,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import validation
+from .. import config, validation
 from .game import CHANCE_NODE, TreeArrays, TreeGame, check_tree_game, parents
 
 __all__ = ["Decision", "Chance", "Terminal", "build_tree_game", "lay_out", "MAX_TREE_NODES", "MAX_POLICY_CELLS"]
@@ -55,7 +57,7 @@ MAX_POLICY_CELLS = 4_000_000
 
 
 class Decision(NamedTuple):
-    """A player's turn: ``player`` is 1 or 2; every history of information set ``infoset`` offers ``actions``."""
+    """A player's turn: ``player`` is 1 to n; every history of information set ``infoset`` offers ``actions``."""
 
     player: int
     infoset: str
@@ -72,9 +74,10 @@ class Chance(NamedTuple):
 
 
 class Terminal(NamedTuple):
-    """The game is over: player 1's payoff (player 2 gets minus that)."""
+    """The game is over: every player's payoff, a sequence of n numbers, or in a two-player zero-sum game player 1's
+    alone, a number (player 2 gets minus that)."""
 
-    payoff: float
+    payoff: float | Sequence[float]
 
 
 def _exact(probability) -> Fraction:
@@ -118,6 +121,7 @@ def build_tree_game(
     rules=None,
     max_nodes: int = MAX_TREE_NODES,
     label: Callable[[object, tuple[str, ...]], object] | None = None,
+    players: int = 2,
 ) -> TreeGame:
     """The game reached from ``root`` by ``expand``, as a checked :class:`~rmcore.TreeGame`.
 
@@ -140,6 +144,9 @@ def build_tree_game(
     label
         ``label(state, history)``: what ``node_labels`` holds for a node; by default its history (the action and
         outcome names from the root, joined by spaces).
+    players
+        How many players (2 or more; ``config.MAX_TREE_PLAYERS`` at most). With more than two, or a general-sum game
+        of two, each :class:`Terminal` gives every player's payoff.
 
     Returns
     -------
@@ -147,6 +154,9 @@ def build_tree_game(
         Laid out by :func:`lay_out`. Its ``node_labels`` hold each node's label and its ``deal_paths`` each deal's
         chance steps ``((outcome, probability), ...)``.
     """
+    players = validation.whole_number(players, "players", 2)
+    if players > config.MAX_TREE_PLAYERS:
+        raise ValueError(f"a game tree has at most {config.MAX_TREE_PLAYERS} players; got {players}")
     deals: list[tuple[tuple[tuple[str, object], ...], object, tuple[str, ...]]] = []
     pending = [((), root, ())]
     while pending:  # the chance nodes above every decision, depth first: each path to a non-chance node is a deal
@@ -169,6 +179,8 @@ def build_tree_game(
     infoset_owner: list[int] = []
     infoset_actions: list[tuple[str, ...]] = []
     infoset_recall: list[tuple] = []  # the owner's own (information set, action) sequence that leads to it
+    ends: list[int] = []  # the terminals, with every player's payoff at each
+    end_payoffs: list[tuple[float, ...]] = []
     for steps, state, path in deals:
         deal_start.append(len(player))
         probability = 1.0
@@ -176,7 +188,7 @@ def build_tree_game(
             probability *= float(p)
         deal_probability.append(probability)
         # Depth first, prefix order: each entry is (state, where its index goes in its parent, history, recall).
-        stack = [(state, None, path, ((), ()))]
+        stack = [(state, None, path, ((),) * players)]
         while stack:
             state, slot, history, recall = stack.pop()
             index = len(player)
@@ -187,8 +199,9 @@ def build_tree_game(
             node = expand(state)
             labels.append(" ".join(history) if label is None else label(state, history))
             if isinstance(node, Terminal):
-                value = validation.payoff(node.payoff, f"the payoff at {_where(history)}")  # (the matrix games' limits)
-                player.append(-1), infoset_of.append(-1), payoff.append(value)
+                values = _payoffs(node.payoff, players, history)
+                ends.append(index), end_payoffs.append(values)
+                player.append(-1), infoset_of.append(-1), payoff.append(values[0])
                 children.append([]), probabilities.append([])
                 continue
             if isinstance(node, Chance):
@@ -201,8 +214,9 @@ def build_tree_game(
                 continue
             if not isinstance(node, Decision):
                 raise ValueError(f"expand() must return a Decision, Chance or Terminal; got {type(node).__name__}")
-            if node.player not in (1, 2) or isinstance(node.player, bool):
-                raise ValueError(f"the player at {_where(history)} must be 1 or 2; got {node.player!r}")
+            if isinstance(node.player, bool) or node.player not in range(1, players + 1):
+                choices = "1 or 2" if players == 2 else f"1 to {players}"
+                raise ValueError(f"the player at {_where(history)} must be {choices}; got {node.player!r}")
             actions = tuple(str(a) for a in node.actions)
             if not actions or len(node.children) != len(actions):
                 raise ValueError(f"the decision at {_where(history)} needs at least one action and a child for each")
@@ -231,13 +245,13 @@ def build_tree_game(
             children.append([-1] * len(actions)), probabilities.append([])
             for a in range(len(actions) - 1, -1, -1):
                 own = recall[actor] + ((info, a),)
-                following = (own, recall[1]) if actor == 0 else (recall[0], own)
+                following = recall[:actor] + (own,) + recall[actor + 1 :]
                 stack.append((node.children[a], (index, a), history + (actions[a],), following))
         deal_end.append(len(player))
 
     if not infoset_owner:
-        raise ValueError(f"{name} has no decision for either player")
-    # Rows: player 1's information sets, then player 2's, each in the order first met or as asked.
+        raise ValueError(f"{name} has no decision for any player")
+    # Rows: player 1's information sets, then player 2's, ..., each in the order first met or as asked.
     names = _names(infoset_index)
     order = sorted(
         range(len(infoset_owner)), key=lambda k: (infoset_owner[k], infoset_order(names[k]) if infoset_order else k)
@@ -257,6 +271,9 @@ def build_tree_game(
     infoset_array = np.array(infoset_of, dtype=np.int64)
     decisions = infoset_array >= 0
     infoset_array[decisions] = row[infoset_array[decisions]]
+    payoffs = np.zeros((players, len(player)))
+    if ends:
+        payoffs[:, ends] = np.array(end_payoffs).T
     tree, order_of_nodes = lay_out(
         np.array(player, dtype=np.int64),
         infoset_array,
@@ -268,6 +285,7 @@ def build_tree_game(
         np.array(deal_probability),
         np.array([infoset_owner[k] for k in order], dtype=np.int64),
         np.array([len(infoset_actions[k]) for k in order], dtype=np.int64),
+        payoffs,
     )
     if infoset_order is None:
         tree, order = _rows_in_pass_order(tree, order)
@@ -282,6 +300,19 @@ def build_tree_game(
     )
     check_tree_game(game)
     return game
+
+
+def _payoffs(payoff, players: int, history: tuple[str, ...]) -> tuple[float, ...]:
+    """A terminal's payoff as one number per player: a number is player 1's in a two-player zero-sum game."""
+    where = f"the payoff at {_where(history)}"
+    if isinstance(payoff, (tuple, list, np.ndarray)):
+        if len(payoff) != players:
+            raise ValueError(f"{where} needs one number per player ({players}); got {len(payoff)}")
+        return tuple(validation.payoff(value, f"{where} to player {p + 1}") for p, value in enumerate(payoff))
+    value = validation.payoff(payoff, where)  # (the matrix games' limits)
+    if players != 2:
+        raise ValueError(f"{where} is one number; a game of {players} players needs one per player")
+    return (value, -value)
 
 
 def _rows_in_pass_order(tree: TreeArrays, order: list[int]) -> tuple[TreeArrays, list[int]]:
@@ -320,12 +351,14 @@ def lay_out(
     deal_probability: np.ndarray,
     infoset_player: np.ndarray,
     num_actions: np.ndarray,
+    payoffs: np.ndarray | None = None,
 ) -> tuple[TreeArrays, np.ndarray]:
     """A game tree's nodes (any order, parents before children) laid out in blocks for the kernels
     (``rmcore/kernels/tree.py``): ``(TreeArrays, order)``, ``order[k]`` the given node that became node ``k``.
 
     Node ``k``'s children are ``children[child_start[k] : child_start[k + 1]]``, the probabilities of a chance node's
-    outcomes at the same places of ``chance``.
+    outcomes at the same places of ``chance``. ``payoffs[p, k]`` is player p's payoff at node k (by default a
+    two-player zero-sum game's: ``payoff`` and its negative).
 
     Every node gets a *shape*, bottom up: its kind (player 1's or 2's decision, chance, terminal), its number of
     children and their shapes. A block is a set of histories of one shape reached the same way from the deals' roots:
@@ -341,6 +374,9 @@ def lay_out(
     deepest level first), at each level the player's decision blocks first, then the rest, children before parents.
     """
     n = player.shape[0]
+    if payoffs is None:
+        payoffs = np.vstack((payoff, -payoff))
+    players = payoffs.shape[0]
     # Shapes, children before parents (the nodes are given parents first).
     shape = np.empty(n, dtype=np.int64)
     shapes: dict[tuple, int] = {}
@@ -414,7 +450,7 @@ def lay_out(
         if parent[node] >= 0:
             depth[node] = depth[parent[node]] + 1
     orders, level_starts, owns = [], [], []
-    for p in (0, 1):
+    for p in range(players):
         level = np.zeros(blocks, dtype=np.int64)
         for block in range(blocks):  # (parents first)
             above = parent_block[block]
@@ -430,9 +466,9 @@ def lay_out(
         starts.append(len(sequence))
         orders.append(sequence), level_starts.append(starts), owns.append(own)
     levels = max(len(own) for own in owns)
-    response_levels = np.full((2, levels + 1), -1, dtype=np.int64)
-    response_own = np.zeros((2, levels), dtype=np.int64)
-    for p in (0, 1):
+    response_levels = np.full((players, levels + 1), -1, dtype=np.int64)
+    response_own = np.zeros((players, levels), dtype=np.int64)
+    for p in range(players):
         response_levels[p, : len(level_starts[p])] = level_starts[p]
         response_own[p, : len(owns[p])] = owns[p]
     tree = TreeArrays(
@@ -449,7 +485,7 @@ def lay_out(
         deal_probability=np.asarray(deal_probability, dtype=np.float64).copy(),
         infoset_player=np.asarray(infoset_player, dtype=np.int64).copy(),
         num_actions=np.asarray(num_actions, dtype=np.int64).copy(),
-        infoset_start=np.searchsorted(infoset_player, [0, 1, 2]).astype(np.int64),
+        infoset_start=np.searchsorted(infoset_player, np.arange(players + 1)).astype(np.int64),
         block_start=block_start,
         block_kind=block_kind,
         block_width=block_width,
@@ -462,6 +498,7 @@ def lay_out(
         response_order=np.array(orders, dtype=np.int64),
         response_levels=response_levels,
         response_own=response_own,
+        payoffs=payoffs[:, order].copy(),
     )
     return tree, order
 

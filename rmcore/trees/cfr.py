@@ -1,10 +1,10 @@
-"""Counterfactual regret minimisation on a two-player zero-sum game tree: :class:`CFRSolver`.
+"""Counterfactual regret minimisation on a game tree of any number of players: :class:`CFRSolver`.
 
 CFR (Zinkevich, Johanson, Bowling & Piccione 2007) runs regret matching at every information set,
-weighting each history by the probability that the opponent and chance reach it. One iteration, for
-each player i (alternating, as OpenSpiel does, or both at once):
+weighting each history by the probability that the other players and chance reach it. One iteration, for
+each player i (alternating, as OpenSpiel does, or all at once):
 
-1. reach probabilities pi_0(h), pi_1(h), pi_c(h) of every history under the current strategy sigma;
+1. reach probabilities pi_1(h), ..., pi_n(h), pi_c(h) of every history under the current strategy sigma;
 2. values v_i(h) bottom-up;
 3. for every information set I of i: ``R(I, a) += sum_{h in I} pi_-i(h) (v_i(h a) - v_i(h))`` and
    ``S(I, a) += w_t sum_{h in I} pi_i(h) sigma(I, a)``;
@@ -368,6 +368,7 @@ def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None,
     tree = game.tree
     nodes, infosets, width = tree.player.shape[0], len(game.infosets), policy_width(game)
     blocks = tree.block_kind.shape[0]
+    players, one_value = game.players, game.is_two_player_zero_sum
     zeros = np.zeros
     solving = variant is not None
     shape = (infosets, width) if solving else (0, width)
@@ -384,9 +385,9 @@ def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None,
         rng=np.zeros(4, dtype=np.uint64) if rng is None else rng,
         touched=zeros(1, dtype=np.int64),
         trace=zeros(1, dtype=np.int64),
-        reach=zeros((3, nodes)),
-        value=tree.payoff.copy(),  # (a terminal's value is its payoff, once and for all)
-        responses=np.vstack((tree.payoff, -tree.payoff, tree.payoff)),
+        reach=zeros((players + 1, nodes)),
+        value=tree.payoff.copy() if one_value else zeros(0),  # (a terminal's value is its payoff, once and for all)
+        responses=np.vstack((tree.payoff, -tree.payoff, tree.payoff) if one_value else (tree.payoffs, tree.payoffs)),
         scores=zeros((infosets, width)),
         average=zeros((infosets, width)),
         first=zeros(blocks, dtype=np.int64),
@@ -404,11 +405,13 @@ def new_state(game: TreeGame, variant: str | None = None, policy=None, rng=None,
         stack_values=zeros((frames, width)),
         stack_reach=zeros((frames, 3)),
         **_mmd_arrays(game, variant if solving else None),
+        values=zeros((0, 0)) if one_value else tree.payoffs.copy(),
+        player_values=zeros((2, players)),
     )
 
 
 def reach_of(game: TreeGame, policy: np.ndarray) -> np.ndarray:
-    """Every node's reach ``[3, node]`` (player 1, player 2, chance) under a policy array."""
+    """Every node's reach ``[n + 1, node]`` (player 1, ..., player n, chance) under a policy array."""
     state = new_state(game)
     _runtime.call("tree", kernels.reach_of, tuple(game.tree), policy, tuple(state), work=game.tree.player.shape[0])
     return state.reach
@@ -417,7 +420,7 @@ def reach_of(game: TreeGame, policy: np.ndarray) -> np.ndarray:
 def best_responses(game: TreeGame, policy: np.ndarray) -> tuple[float, float, float, np.ndarray, np.ndarray]:
     """``(br_value_1, br_value_2, game_value, scores, reach)`` of a policy array: both best responses' values (each in
     its player's own payoff), player 1's expected value, each player's counterfactual action values at its
-    information sets (the best response played below), and the policy's reach ``[3, node]`` of the blocks either
+    information sets (the best response played below), and the policy's reach ``[n + 1, node]`` of the blocks some
     player reaches (``rmcore/kernels/tree.py``)."""
     state = new_state(game)
     first, second, expected = _runtime.call(
@@ -482,12 +485,34 @@ def _payoff_scale(game: TreeGame) -> float:
     return float(np.abs(entries).max()) if entries.size else 0.0
 
 
+def player_values(game: TreeGame, policy: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(best_response_values, expected_values)`` of a policy array, each ``[n]``: what each player earns by its best
+    response to the others' parts of ``policy``, and what it earns by its own part (its own payoff)."""
+    state = best_response_state(game, policy)
+    return state.player_values[0].copy(), state.player_values[1].copy()
+
+
+def best_response_state(game: TreeGame, policy: np.ndarray) -> kernels.CFRState:
+    """The state after every player's best response to a policy array: ``player_values`` (each player's best
+    response's value and expected value), ``scores`` (each player's counterfactual action values at its information
+    sets, the best response played below) and ``reach`` (``[n + 1, node]``, of the blocks some player reaches)."""
+    state = new_state(game)
+    _runtime.call(
+        "tree", kernels.best_responses, tuple(game.tree), policy, tuple(state), work=game.tree.player.shape[0]
+    )
+    return state
+
+
 def nash_conv(game: TreeGame, policy) -> float:
-    """NashConv of ``policy`` in ``game``: what the two players together gain by best-responding (for either family:
-    :func:`rmcore.nash_conv`)."""
+    """NashConv of ``policy`` in ``game``: what the players together gain by best-responding, ``sum_i (BR_i -
+    u_i(policy))``, 0 exactly at a Nash equilibrium (for either family: :func:`rmcore.nash_conv`)."""
     check_tree_game(game)
-    first, second, *_ = best_responses(game, as_policy_array(game, policy))
-    return first + second  # (as a history row sums them: the same number)
+    policy = as_policy_array(game, policy)
+    if game.is_two_player_zero_sum:
+        first, second, *_ = best_responses(game, policy)
+        return first + second  # (as a history row sums them: the same number)
+    best, expected = player_values(game, policy)
+    return float(sum(float(b) - float(e) for b, e in zip(best, expected)))  # (in a row's order: the same number)
 
 
 class CFRSolver(Solver):
@@ -609,6 +634,15 @@ class CFRSolver(Solver):
         self.game = game
         variant = algorithm
         parameters = variant_parameters(variant, alpha, beta, gamma, eta)
+        if variant == "mmd" and not game.is_two_player_zero_sum:
+            raise ValueError(
+                f"magnetic mirror descent runs on two-player zero-sum games (its step is a saddle point's), and "
+                f"{game.name} has {game.players} players{'' if game.is_zero_sum else ' and is general-sum'}"
+            )
+        if opponent is not None and game.players != 2:
+            raise ValueError(
+                f"a fixed opponent leaves one learner in a two-player game; {game.name} has {game.players} players"
+            )
         values = tuple(parameters.values()) if parameters else None
         self.variant = CFRVariant(variant, updates, *((None, values) if variant == "mmd" else (values,)))
         fixed_player, start = (None, uniform_policy(game)) if opponent is None else opponent_rows(game, opponent)
@@ -666,10 +700,10 @@ class CFRSolver(Solver):
         nodes = tree.player.shape[0]
         name = self.variant.algorithm
         if name == "external-sampling":
-            return max(2 * nodes // tree.deal_root.shape[0], 1)
+            return max(self.game.players * nodes // tree.deal_root.shape[0], 1)
         if name == "outcome-sampling":
-            return 2 * int(tree.depth.max() + 1)
-        passes = 2 if self.variant.updates == "alternating" and self.learner is None else 1
+            return self.game.players * int(tree.depth.max() + 1)
+        passes = self.game.players if self.variant.updates == "alternating" and self.learner is None else 1
         return 2 * passes * nodes
 
     def _row_operations(self) -> int:

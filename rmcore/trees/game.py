@@ -6,8 +6,9 @@ Gambit reader and OpenSpiel's conversion all use) produces one :class:`TreeGame`
 policy is a dense ``[infoset, action]`` array whose row ``k`` holds the probabilities of information set ``k``'s legal
 actions in its first ``num_actions[k]`` columns (the rest are 0).
 
-Players are numbered 1 and 2 in everything public, as the pages and the papers number them; the arrays number them
-0 and 1 (``TreeArrays.player``, ``infoset_player``).
+Players are numbered 1 to n in everything public, as the pages and the papers number them; the arrays number them
+0 to n - 1 (``TreeArrays.player``, ``infoset_player``). A game has n >= 2 players (``TreeGame.players``, the rows of
+``TreeArrays.payoffs``), zero-sum or general-sum.
 
 >>> import rmcore
 >>> policy = uniform_policy(rmcore.KUHN)
@@ -59,7 +60,7 @@ class _TreeGameFields(NamedTuple):
 
 
 class TreeGame(_TreeGameFields):
-    """A two-player zero-sum game as flat arrays, with the labels pages and tables need.
+    """A game of n >= 2 players as flat arrays, with the labels pages and tables need.
 
     Its fields are :class:`_TreeGameFields`'s. A game remembers that :func:`check_tree_game` passed it (in its own
     ``__dict__``, which a named tuple's subclass has), so that the solvers of a race (up to 200 of them: 10 variants
@@ -67,9 +68,26 @@ class TreeGame(_TreeGameFields):
     place once it is checked; ``_replace`` makes a new game, checked anew.
     """
 
-    #: Two-player zero-sum, as every game tree here is (so its exploitability is ``nash_conv / 2``), as a
-    #: :class:`~rmcore.MatrixGame` says of itself.
-    is_zero_sum = True
+    @property
+    def players(self) -> int:
+        """How many players: the rows of ``tree.payoffs``."""
+        return int(self.tree.payoffs.shape[0])
+
+    @property
+    def is_zero_sum(self) -> bool:
+        """Whether the payoffs at every terminal sum to 0 (as a :class:`~rmcore.MatrixGame` says of itself)."""
+        known = self.__dict__.get("_zero_sum")
+        if known is None:
+            payoffs = self.tree.payoffs
+            known = bool((payoffs[0] == -payoffs[1]).all()) if payoffs.shape[0] == 2 else not payoffs.sum(axis=0).any()
+            self.__dict__["_zero_sum"] = known
+        return known
+
+    @property
+    def is_two_player_zero_sum(self) -> bool:
+        """Two players, zero-sum: the game whose value is one number per history (player 1's), whose exploitability is
+        ``nash_conv / 2`` and whose sequence-form LP gives the exact equilibrium."""
+        return self.players == 2 and self.is_zero_sum
 
 
 def check_tree_game(game) -> None:
@@ -93,7 +111,7 @@ def check_tree_game(game) -> None:
         raise ValueError(f"the game tree is inconsistent: {what}")
 
     for name in TreeArrays._fields:
-        kind = np.float64 if name in ("chance", "payoff", "deal_probability") else np.int64
+        kind = np.float64 if name in ("chance", "payoff", "payoffs", "deal_probability") else np.int64
         if getattr(tree, name).dtype != kind:
             refuse(f"{name} must be an array of {np.dtype(kind).name}")
     if tree.player.ndim != 1 or nodes == 0:
@@ -106,8 +124,15 @@ def check_tree_game(game) -> None:
         refuse(f"child_start must rise from 0, one entry per node and one more ({nodes + 1})")
     if children.ndim != 1 or children.shape[0] != child_start[-1] or tree.chance.shape != children.shape:
         refuse("children and chance must be lists of every node's children, as long as child_start says")
-    if not np.isin(tree.player, (0, 1, TERMINAL, CHANCE_NODE)).all():
-        refuse("player must be 0 or 1 at decisions, -1 at terminals, CHANCE_NODE at chance nodes")
+    players = tree.payoffs.shape[0] if tree.payoffs.ndim == 2 else 0
+    if not 2 <= players <= config.MAX_TREE_PLAYERS or tree.payoffs.shape != (players, nodes):
+        refuse(f"payoffs must hold a row for each of 2 to {config.MAX_TREE_PLAYERS} players, one entry per node")
+    if not np.array_equal(tree.payoffs[0], tree.payoff):
+        refuse("payoffs' first row must be payoff (player 1's)")
+    if not (
+        (tree.player >= 0) & (tree.player < players) | (tree.player == TERMINAL) | (tree.player == CHANCE_NODE)
+    ).all():
+        refuse(f"player must be 0 to {players - 1} at decisions, -1 at terminals, CHANCE_NODE at chance nodes")
     outside = (children < 0) | (children >= nodes)
     if outside.any():
         bad = int(np.searchsorted(child_start, int(np.argmax(outside)), side="right") - 1)
@@ -119,8 +144,10 @@ def check_tree_game(game) -> None:
     ):
         refuse(f"infoset_player, num_actions and the action names must have one entry per information set ({infosets})")
     owners = tree.infoset_player
-    if (np.diff(owners) < 0).any() or not np.array_equal(tree.infoset_start, np.searchsorted(owners, [0, 1, 2])):
-        refuse("the information sets must be player 1's, then player 2's, with infoset_start where each begins")
+    if (np.diff(owners) < 0).any() or not np.array_equal(
+        tree.infoset_start, np.searchsorted(owners, np.arange(players + 1))
+    ):
+        refuse("the information sets must be player 1's, then player 2's, ..., with infoset_start where each begins")
     decisions = tree.player >= 0
     at = tree.infoset[decisions]
     if ((at < 0) | (at >= infosets)).any():
@@ -134,7 +161,7 @@ def check_tree_game(game) -> None:
         refuse("a decision node needs exactly one child for each of its information set's actions")
     if (slots[tree.player == TERMINAL] != 0).any() or (slots[tree.player == CHANCE_NODE] < 1).any():
         refuse("terminals have no children, chance nodes at least one")
-    if not np.isfinite(tree.payoff).all():
+    if not np.isfinite(tree.payoffs).all():
         refuse("a payoff is not a finite number")
     roots, probabilities = tree.deal_root, tree.deal_probability
     if roots.ndim != 1 or roots.shape != probabilities.shape or ((roots < 0) | (roots >= nodes)).any():
@@ -153,11 +180,11 @@ def check_tree_game(game) -> None:
     sums = np.add.reduceat(tree.chance, child_start[chance_nodes]) if chance_nodes.size else np.zeros(0)
     if (tree.chance < 0).any() or (np.abs(sums - 1.0) > 1e-9).any():
         refuse("the probabilities at every chance node must be >= 0 and sum to 1")
-    _check_blocks(tree, refuse)
+    _check_blocks(tree, refuse, players)
     game.__dict__["_checked"] = True
 
 
-def _check_blocks(tree: TreeArrays, refuse) -> None:
+def _check_blocks(tree: TreeArrays, refuse, players: int) -> None:
     """The block layout's promises (``rmcore.trees.builder.lay_out``), which the kernels rely on without checking."""
     nodes = tree.player.shape[0]
     start = tree.block_start
@@ -205,9 +232,14 @@ def _check_blocks(tree: TreeArrays, refuse) -> None:
     if not parentless[block_of[tree.deal_root]].all():
         refuse("every deal's root must lie in a root block")
     order, levels, own = tree.response_order, tree.response_levels, tree.response_own
-    if order.shape != (2, blocks) or levels.ndim != 2 or levels.shape[0] != 2 or own.shape != (2, levels.shape[1] - 1):
+    if (
+        order.shape != (players, blocks)
+        or levels.ndim != 2
+        or levels.shape[0] != players
+        or own.shape != (players, levels.shape[1] - 1)
+    ):
         refuse("the best-response orders must list every block for each player")
-    for p in (0, 1):
+    for p in range(players):
         if not np.array_equal(np.sort(order[p]), np.arange(blocks)):
             refuse("each best-response order must list every block once")
         bounds = levels[p][levels[p] >= 0]
@@ -242,10 +274,12 @@ def chance_of(tree: TreeArrays, node: int) -> np.ndarray:
     return tree.chance[tree.child_start[node] : tree.child_start[node + 1]]
 
 
-def player_index(value, what: str = "player") -> int:
-    """A player given as 1 or 2 (as the pages and the papers number them), returned as the arrays' 0 or 1."""
-    if isinstance(value, bool) or value not in (1, 2):
-        raise ValueError(f"{what} must be 1 or 2, got {value!r}")
+def player_index(value, what: str = "player", players: int = 2) -> int:
+    """A player given as 1 to ``players`` (as the pages and the papers number them), returned as the arrays' 0 to
+    ``players - 1``."""
+    if isinstance(value, bool) or value not in range(1, players + 1):
+        choices = "1 or 2" if players == 2 else f"1 to {players}"
+        raise ValueError(f"{what} must be {choices}, got {value!r}")
     return int(value) - 1
 
 

@@ -193,7 +193,7 @@ def openspiel_game(text: str) -> rmcore.TreeGame:
     if len(text) > MAX_OPENSPIEL_CHARS:
         raise ValueError(f"the game string is {len(text):,} characters long; at most {MAX_OPENSPIEL_CHARS} are taken")
     try:
-        return rmcore.load_openspiel(
+        game = rmcore.load_openspiel(
             text, max_nodes=MAX_PAGE_NODES + 1, seconds=OPENSPIEL_SECONDS, megabytes=OPENSPIEL_MEGABYTES
         )
     except ValueError as error:
@@ -204,3 +204,9 @@ def openspiel_game(text: str) -> rmcore.TreeGame:
                 "(rmcore.from_openspiel)"
             ) from None
         raise
+    if not game.is_two_player_zero_sum:  # (the library converts any; this page's charts show two players' values)
+        kind = f"{game.players} players" if game.players != 2 else "two players and is not zero-sum"
+        raise ValueError(
+            f"this page plays two-player zero-sum games; {game.name} has {kind} (rmcore.from_openspiel runs it)"
+        )
+    return game
