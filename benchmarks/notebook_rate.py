@@ -1,7 +1,7 @@
 """How often a watched solver's charts update in a notebook, and how long an update keeps the kernel from answering
 (a measurement, printed and written to ``docs/performance/notebook.json``; speed targets are not asserted in tests):
 
-    python -m benchmarks.notebook_rate                   # CFR+ on Kuhn poker, as fast as possible, 10 seconds
+    python -m benchmarks.notebook_rate                   # CFR+ on Kuhn poker, as fast as possible, for --seconds
     python -m benchmarks.notebook_rate --game leduc --seconds 20
     python -m benchmarks.notebook_rate --browser --pin   # the tutorial notebook in JupyterLab, in Chromium
 

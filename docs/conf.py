@@ -98,7 +98,7 @@ def _no_widget_state(app, doctree):
     """The notebooks' widgets (a watched solver's buttons and FigureWidgets) stay out of their pages.
 
     The kernel that ran a notebook hands myst-nb the state of every widget it made, and myst-nb writes it into the
-    page for ipywidgets' HTML manager: a FigureWidget's state carries Plotly's whole script (about 10 MB a page), and
+    page for ipywidgets' HTML manager: a FigureWidget's state carries Plotly's whole script (megabytes a page), and
     the manager would come from a CDN. The pages show the views' images instead (nb_mime_priority_overrides above), so
     the state is dropped from what myst-nb keeps for the page."""
     from myst_nb.sphinx_ import NbMetadataCollector

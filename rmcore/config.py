@@ -8,7 +8,7 @@ notebook user can change a value here and see it take effect without recompiling
 MAX_ACTIONS = 5000
 
 #: Largest number of strategy profiles (cells ``a_1 x ... x a_n``) a :class:`~rmcore.NormalFormGame` of three or more
-#: players may have: a million profiles are 8 MB of payoffs per player.
+#: players may have: a million profiles are a million 8-byte floats of payoffs per player.
 MAX_PROFILES = 1_000_000
 
 #: Most players a game file may have (a payoff array has one axis per player, and numpy at most 64).

@@ -295,7 +295,7 @@ class Solver(Runner):
         return {name: columns[name] if name in columns else np.full(rows, np.nan) for name in METRIC_COLUMNS}
 
     def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
-        two_player_zero_sum = self.game.is_zero_sum and getattr(self.game, "players", 2) == 2  # (exploitability's)
+        two_player_zero_sum = self.game.is_two_player_zero_sum  # (exploitability's)
         return metrics_of(iteration, columns, row, self.learner, two_player_zero_sum)
 
     def _labels(self) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:

@@ -128,6 +128,8 @@ def _corrupted(field: str, change) -> rmcore.TreeGame:
     game = rmcore.KUHN
     arrays = {name: getattr(game.tree, name).copy() for name in game.tree._fields}
     change(arrays[field])
+    if field == "payoff":  # (a hand-built tree keeps player 1's row of payoffs equal to payoff)
+        arrays["payoffs"][0] = arrays["payoff"]
     return game._replace(tree=type(game.tree)(**arrays))
 
 

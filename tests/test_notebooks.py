@@ -14,7 +14,7 @@ from ui import explain_matrix
 from ui.matrix import view
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-NOTEBOOKS = sorted(DOCS.rglob("*.ipynb"))
+NOTEBOOKS = sorted(path for path in DOCS.rglob("*.ipynb") if "_build" not in path.relative_to(DOCS).parts)
 
 
 def test_the_tutorials_are_the_two_notebooks():

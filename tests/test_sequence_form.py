@@ -73,7 +73,7 @@ def test_a_game_is_required_and_the_sequence_form_takes_trees_only():
 
 
 def _scaled(game: rmcore.TreeGame, scale: float) -> rmcore.TreeGame:
-    return game._replace(tree=game.tree._replace(payoff=game.tree.payoff * scale))
+    return game._replace(tree=game.tree._replace(payoff=game.tree.payoff * scale, payoffs=game.tree.payoffs * scale))
 
 
 @pytest.mark.parametrize("scale", [1e-9, 1e-8, 1e-7, 1e9])

@@ -403,6 +403,12 @@ class NormalFormGame:
         return self._zero_sum
 
     @property
+    def is_two_player_zero_sum(self) -> bool:
+        """Two players, zero-sum: the games whose exploitability is ``nash_conv / 2`` (a game tree's property of the
+        same name says the same)."""
+        return self.num_players == 2 and self.is_zero_sum
+
+    @property
     def is_constant_sum(self) -> bool:
         """True when the players' payoffs add up to the same number in every profile (zero-sum games included)."""
         total = sum(self._payoffs[1:], self._payoffs[0].copy())

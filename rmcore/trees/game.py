@@ -127,7 +127,7 @@ def check_tree_game(game) -> None:
     players = tree.payoffs.shape[0] if tree.payoffs.ndim == 2 else 0
     if not 2 <= players <= config.MAX_TREE_PLAYERS or tree.payoffs.shape != (players, nodes):
         refuse(f"payoffs must hold a row for each of 2 to {config.MAX_TREE_PLAYERS} players, one entry per node")
-    if not np.array_equal(tree.payoffs[0], tree.payoff):
+    if not np.array_equal(tree.payoffs[0], tree.payoff, equal_nan=True):  # (a NaN is refused below, by name)
         refuse("payoffs' first row must be payoff (player 1's)")
     if not (
         (tree.player >= 0) & (tree.player < players) | (tree.player == TERMINAL) | (tree.player == CHANCE_NODE)
