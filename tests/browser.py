@@ -85,20 +85,26 @@ def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[s
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if time.time() > deadline:
-                    raise RuntimeError(f"streamlit did not start within {timeout:.0f} s") from None
-                time.sleep(0.3)
+        wait_until_answering(f"{url}/_stcore/health", server, timeout, "streamlit")
         yield url
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def wait_until_answering(address: str, server: subprocess.Popen, timeout: float, what: str) -> None:
+    """Wait until ``address`` answers 200; fail saying ``what`` did not start if the server exits or ``timeout``
+    passes first."""
+    deadline = time.time() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(address, timeout=2) as response:
+                if response.status == 200:
+                    return
+        except OSError:
+            if server.poll() is not None or time.time() > deadline:
+                raise RuntimeError(f"{what} did not start within {timeout:.0f} s") from None
+            time.sleep(0.3)
 
 
 @contextlib.contextmanager

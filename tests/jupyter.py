@@ -12,10 +12,9 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
-from .browser import _free_port
+from .browser import _free_port, wait_until_answering
 
 #: JupyterLab asks a first-time user whether to fetch Jupyter's news, in a toast over the notebook; a test (on a
 #: machine with no network) answers no in advance through the user settings.
@@ -82,16 +81,7 @@ def running_jupyterlab(notebooks: list[Path], timeout: float = 90.0, cpus: str |
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.time() + timeout
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/api/status", timeout=2) as response:
-                    if response.status == 200:
-                        break
-            except OSError:
-                if server.poll() is not None or time.time() > deadline:
-                    raise RuntimeError(f"JupyterLab did not start within {timeout:.0f} s") from None
-                time.sleep(0.3)
+        wait_until_answering(f"{url}/api/status", server, timeout, "JupyterLab")
         yield url, folder
     finally:
         server.terminate()

@@ -165,11 +165,7 @@ def _as_players(players) -> tuple[str, str]:
     """The two players' names (a file's ``"P1"`` and ``"P2"``, kept so that writing it back keeps them)."""
     if isinstance(players, str) or len(tuple(players)) != 2:
         raise ValueError(f"players must be two names, the row player's and the column player's; got {players!r}")
-    names = tuple(text(name, f"player {k + 1}'s name").strip() for k, name in enumerate(players))
-    for k, name in enumerate(names):
-        if not name or len(name) > config.MAX_LABEL_CHARS:
-            raise ValueError(f"player {k + 1}'s name must be 1 to {config.MAX_LABEL_CHARS} characters; got {name!r}")
-    return names
+    return _as_player_names(players, 2)
 
 
 def _as_start(start, shape) -> Equilibrium:
