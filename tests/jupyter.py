@@ -17,9 +17,12 @@ from pathlib import Path
 from .browser import _free_port, wait_until_answering
 
 #: JupyterLab asks a first-time user whether to fetch Jupyter's news, in a toast over the notebook; a test (on a
-#: machine with no network) answers no in advance through the user settings.
+#: machine with no network) answers no in advance through the user settings. JupyterLab also skips drawing the cells
+#: outside the window (its notebook "windowing mode"), which leaves an output's chart half-made when the browser is
+#: slow; the tests ask for every cell to be drawn, so what they read never depends on where the notebook is scrolled.
 _USER_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False}
+    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {"fetchNews": "false", "checkForUpdates": False},
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
 }
 
 
@@ -127,10 +130,26 @@ def last_iteration(page) -> float | None:
         return None
 
 
-def wait_for(condition, timeout: float, what: str) -> None:
-    """Wait until ``condition()`` holds, or fail saying ``what`` never happened."""
+def wait_for(condition, timeout: float, what: str, seen=None) -> None:
+    """Wait until ``condition()`` holds, or fail saying ``what`` never happened (and what ``seen()`` then returns:
+    the state that tells a failure on a loaded machine from a broken page)."""
     deadline = time.time() + timeout
     while not condition():
         if time.time() > deadline:
-            raise AssertionError(f"{what} within {timeout:.0f} s")
+            state = f"; seen: {seen()}" if seen is not None else ""
+            raise AssertionError(f"{what} within {timeout:.0f} s{state}")
         time.sleep(0.25)
+
+
+def page_state(page) -> dict:
+    """What a failed wait reports: each chart's trace lengths, the kernel's status and any error output."""
+    try:
+        return {
+            "trace lengths": page.evaluate(TRACE_LENGTHS_JS),
+            "kernel idle": page.get_by_text("| Idle").count() > 0,
+            "error outputs": page.locator(
+                ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+            ).all_inner_texts(),
+        }
+    except Exception as error:  # noqa: BLE001  (the page itself gone: say so)
+        return {"page": repr(error)}

@@ -15,6 +15,7 @@ from tests.jupyter import (
     TRACE_LENGTHS_JS,
     last_iteration,
     open_notebook,
+    page_state,
     require_jupyterlab,
     run_all_cells,
     running_jupyterlab,
@@ -35,11 +36,12 @@ def test_the_live_chart_notebook_runs_in_jupyterlab_and_its_run_and_pause_move_a
         open_notebook(page, url, NOTEBOOK.name)
         run_all_cells(page)
         # Both views drawn (Kuhn's and Leduc's: two charts each) and the kernel idle again: every cell ran.
-        wait_for(lambda: len(page.evaluate(TRACE_LENGTHS_JS)) >= 4, 180, "the notebook's four charts never drew")
+        state = lambda: page_state(page)  # noqa: E731
+        wait_for(lambda: len(page.evaluate(TRACE_LENGTHS_JS)) >= 4, 180, "the notebook's four charts never drew", state)
         page.get_by_text("| Idle").first.wait_for(timeout=180_000)
         assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
         page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()  # (JupyterLab draws the outputs on screen)
-        wait_for(lambda: last_iteration(page) is not None, 180, "the Kuhn view's chart never drew its curves")
+        wait_for(lambda: last_iteration(page) is not None, 180, "the Kuhn view's chart never drew its curves", state)
         shown = last_iteration(page)
         assert shown == 2000, f"the Kuhn view opens at the iteration the cell ran to, 2,000 (drew {shown})"
 
