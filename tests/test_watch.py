@@ -164,3 +164,28 @@ def test_bad_arguments_are_named(given, said):
     solver = given.pop("solver", None) or rmcore.MatrixSolver(rmcore.preset("rps"))
     with pytest.raises(ValueError, match=said.replace("(", r"\(").replace(")", r"\)")):
         watch(solver, **given)
+
+
+def test_a_figure_whose_view_drew_without_its_data_is_made_again_and_then_updates():
+    # A view reports, once drawn, the last trace edit its browser model received (what Plotly's view sends back);
+    # a model that missed the figure (anywidget drops a slow-loading model's messages) reports none of them.
+    solver = rmcore.CFRSolver(rmcore.tree_game("kuhn"), "cfr+")
+    solver.run(100)
+    view = watch(solver, speed="100 per update", image=False)
+    first = view.figures["convergence"]
+    made = first._last_trace_edit_id
+    deltas = [{"uid": trace.uid} for trace in first.data]
+    first._js2py_traceDeltas = {"trace_deltas": deltas, "trace_edit_id": made}  # a view that drew it
+    assert view.figures["convergence"] is first
+    first._js2py_traceDeltas = {"trace_deltas": [], "trace_edit_id": 0}  # a view that drew an empty chart
+    fresh = view.figures["convergence"]
+    assert fresh is not first and first.comm is None  # (closed)
+    assert fresh in view.widget.children and first not in view.widget.children
+    drawn = lambda figure: [{k: v for k, v in trace.items() if k != "uid"} for trace in figure.to_dict()["data"]]  # noqa: E731
+    assert drawn(fresh) == drawn(first) and fresh.layout.title.text == first.layout.title.text
+    view.update()
+    assert _reach(view.figures["convergence"]) == 200
+    for _ in range(2 * live.REMAKES):  # a browser that never takes the figure: made again a bounded number of times
+        figure = view.figures["convergence"]
+        figure._js2py_traceDeltas = {"trace_deltas": [], "trace_edit_id": 0}
+    assert view._remade["convergence"] == live.REMAKES

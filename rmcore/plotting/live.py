@@ -52,6 +52,9 @@ PIECE = 0.025
 #: Seconds between two computations of the correlated equilibrium closest to the joint play (a linear program, of
 #: about a second on an 8x8 game): the heatmap of a larger general-sum game redraws its closest point this often.
 CLOSEST_INTERVAL = 2.0
+#: Most times a figure's widget is made again after its view drew without the figure's data (see
+#: :meth:`Watch._figure_widget`).
+REMAKES = 3
 #: The width of a figure drawn as a static image, in pixels (each keeps its own height).
 IMAGE_WIDTH = 900
 #: The packages of the notebook extra, by what they bring (Plotly's FigureWidget needs anywidget).
@@ -125,7 +128,8 @@ class Watch:
         self._thread: threading.Thread | None = None
         self.error: BaseException | None = None
         drawn = self._figures()
-        self.figures = {name: self._go.FigureWidget(spec) for name, spec in drawn.items()}
+        self._remade = dict.fromkeys(drawn, 0)  # times each figure's widget was made again
+        self.figures = {name: self._figure_widget(name, spec) for name, spec in drawn.items()}
         self.run_button = widgets.Button(description=words.WATCH_RUN, icon="play")
         self.pause_button = widgets.Button(description=words.WATCH_PAUSE, icon="pause", disabled=True)
         self.speed = widgets.Dropdown(options=list(words.WATCH_SPEEDS), value=speed, description=words.WATCH_SPEED)
@@ -134,6 +138,41 @@ class Watch:
         self.pause_button.on_click(lambda _: self.pause())
         controls = widgets.HBox([self.run_button, self.pause_button, self.speed, self.status])
         self.widget = widgets.VBox([controls, *self.figures.values()])
+
+    # -- the widgets that draw the figures ------------------------------------------------------------------------
+
+    def _figure_widget(self, name: str, spec: dict):
+        """A FigureWidget drawing ``spec``, made again by :meth:`_remake` should its browser side miss its messages.
+
+        anywidget gives a widget's browser model two seconds to load its module (for Plotly's, five megabytes of
+        JavaScript that every FigureWidget's model compiles anew); past them it drops every message from the kernel,
+        the figure's data and layout included, and its views draw an empty chart that no update reaches. On a busy
+        machine the first figures of a notebook can take longer. Plotly's view reports, once drawn, the last trace
+        edit its model received; the edit counted here right after the figure is made tells a model that received
+        the figure from one that did not, and a figure whose view says it did not is made again as a new widget.
+        """
+        figure = self._go.FigureWidget(spec)
+        made = figure._last_trace_edit_id = figure._last_trace_edit_id + 1  # (the edit a view must have seen)
+
+        def on_report(change):
+            report = change["new"]
+            if report and report.get("trace_edit_id", made) < made:
+                self._remake(name, figure)
+
+        figure.observe(on_report, names="_js2py_traceDeltas")
+        return figure
+
+    def _remake(self, name: str, figure) -> None:
+        """``figure`` (the widget of :attr:`figures` ``[name]``, whose view drew without its data) replaced by a
+        new widget of the same figure, in :attr:`figures` and in :attr:`widget`; at most :data:`REMAKES` times."""
+        with self._lock:
+            if self.figures.get(name) is not figure or self._remade[name] >= REMAKES:
+                return
+            self._remade[name] += 1
+            fresh = self._figure_widget(name, figure.to_dict())
+            self.figures[name] = fresh
+            self.widget.children = tuple(fresh if child is figure else child for child in self.widget.children)
+        figure.close()
 
     # -- the controls ------------------------------------------------------------------------------------------------
 
