@@ -51,8 +51,8 @@ def test_the_live_chart_notebook_runs_in_jupyterlab_and_its_run_and_pause_move_a
         wait_for(lambda: len(page.evaluate(TRACE_LENGTHS_JS)) >= 4, 180, "the notebook's four charts never drew", state)
         page.get_by_text("| Idle").first.wait_for(timeout=180_000)
         assert page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']").count() == 0
-        page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()  # (JupyterLab draws the outputs on screen)
         wait_for(lambda: last_iteration(page) is not None, 180, "the Kuhn view's chart never drew its curves", state)
+        page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()  # (once made again: the chart it drew)
         shown = last_iteration(page)
         assert page.evaluate("window.modelTimeoutsCut") >= 2, "anywidget's two-second limit was not the one cut short"
         assert shown == 2000, f"the Kuhn view opens at the iteration the cell ran to, 2,000 (drew {shown})"

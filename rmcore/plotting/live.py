@@ -41,9 +41,9 @@ from . import matrix as matrix_figures
 from . import space as space_figures
 from . import trees as tree_figures
 
-#: Most seconds between two updates of a running view (5 a second: a chart that moves smoothly to the eye, and the
+#: Most seconds between two updates of a running view (under 7 a second: a chart that moves smoothly to the eye, and the
 #: kernel's messages a small share of its time).
-INTERVAL = 0.2
+INTERVAL = 0.15
 #: Seconds of solver time of one update at full speed: the rest of an interval draws and waits.
 BUDGET = 0.1
 #: A full-speed update runs its budget in pieces of about this many seconds, each sized by the speed measured so far,

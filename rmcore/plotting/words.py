@@ -233,5 +233,9 @@ WATCH_NO_IMAGE = "The figures could not be drawn as images for a static copy of 
 
 
 def watch_status(iteration: int, name: str, value: float) -> str:
-    """The line beside a watched solver's controls (ipywidgets' HTML): the iteration and the measure now."""
-    return f"iteration <b>{iteration:,}</b> · {name} <b>{value:.4g}</b>"
+    """The line beside a watched solver's controls (ipywidgets' HTML): the iteration and the measure now, each kept
+    whole when the line wraps (a number such as 1.052e-06 is never split at its dash)."""
+    return (
+        f'<span style="white-space: nowrap">iteration <b>{iteration:,}</b></span> · '
+        f'<span style="white-space: nowrap">{name} <b>{value:.4g}</b></span>'
+    )
