@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from . import config
+from .bench import SECTIONS as BENCH_SECTIONS
 from .formats import read_nfg
 from .inputs import loads_json, read_text
 from .matrix.games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
@@ -654,7 +655,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--only",
         action="append",
-        choices=("matrix", "tree", "frontier", "correlated", "lp", "liteefg", "compile", "parallel"),
+        choices=tuple(BENCH_SECTIONS),
         help="measure only this section (repeatable)",
     )
     bench.set_defaults(handler=_bench)

@@ -920,10 +920,105 @@ def _parallel_rows(quick: bool) -> list[Row]:
     ]
 
 
+#: Games of more than two players, with OpenSpiel's name for each, its per-iteration target as a ratio to OpenSpiel's
+#: C++ CFRSolver (where the issue of n players sets one), and CFR iterations timed per run.
+_N_PLAYER_GAMES = (
+    ("kuhn_3p", "3-player Kuhn", 3, "kuhn_poker(players=3)", None, 200),
+    ("kuhn_4p", "4-player Kuhn", 4, "kuhn_poker(players=4)", None, 50),
+    ("leduc_3p", "3-player Leduc", 3, "leduc_poker(players=3)", 50.0, 2),
+)
+#: The longest a 3-player Leduc tree may take to build, in seconds.
+LEDUC_3P_BUILD_TARGET = 30.0
+
+
+def _tree_bytes(game) -> int:
+    """The memory a tree's arrays take."""
+    return sum(part.nbytes for part in game.tree if isinstance(part, np.ndarray))
+
+
+def _players_rows(quick: bool) -> list[Row]:
+    """Games of more than two players: 3-player Leduc's build, and CFR per iteration against OpenSpiel's C++
+    ``CFRSolver`` on the same game (3-player Leduc with its memory: the tree's arrays and the solver's state)."""
+    from .trees.cfr import CFRSolver
+    from .trees.poker import kuhn_poker, leduc_poker
+
+    rows = []
+    for key, title, players, openspiel_name, target, n in _N_PLAYER_GAMES:
+        leduc = key.startswith("leduc")
+        started = time.perf_counter()
+        game = leduc_poker(players=players) if leduc else kuhn_poker(players=players)
+        built = time.perf_counter() - started
+        if leduc:
+            rows.append(
+                Row(
+                    f"tree_build_{key}",
+                    f"{title}: building the tree",
+                    built,
+                    "s",
+                    f"{histories(game):,} histories",
+                    None,
+                    f"<= {LEDUC_3P_BUILD_TARGET:g} s",
+                    built <= LEDUC_3P_BUILD_TARGET,
+                )
+            )
+        n = max(1, n // (2 if quick else 1))
+        solver = CFRSolver(game, "cfr", max_points=0)
+        solver.run(1)  # (the first iteration allocates)
+        repeats = 1 if leduc else (2 if quick else 3)
+
+        def ours(solver=solver, n=n):
+            started = time.perf_counter()
+            solver.run(n)
+            return time.perf_counter() - started
+
+        contenders = {"rmcore": ours}
+        theirs_game = _openspiel_game(openspiel_name)
+        their_n = 1 if leduc else max(1, n // 10)
+        if theirs_game is not None:
+            import pyspiel
+
+            theirs_solver = pyspiel.CFRSolver(theirs_game)
+            theirs_solver.evaluate_and_update_policy()
+
+            def theirs(solver=theirs_solver, n=their_n):
+                started = time.perf_counter()
+                for _ in range(n):
+                    solver.evaluate_and_update_policy()
+                return time.perf_counter() - started
+
+            contenders["openspiel"] = theirs
+        times = _median_of(contenders, repeats, timed_inside=True)
+        per_iteration = times["rmcore"] / n
+        value, unit = _format_seconds(per_iteration)
+        baseline, ratio = "(open_spiel not installed)", None
+        if "openspiel" in times:
+            theirs_seconds = times["openspiel"] / their_n
+            baseline = "{:.4g} {} (OpenSpiel C++)".format(*_format_seconds(theirs_seconds))
+            ratio = theirs_seconds / per_iteration
+        name = f"{title} CFR: per iteration"
+        if leduc:
+            megabytes = (_tree_bytes(game) + solver.state_bytes()) / 2**20
+            name += f" ({megabytes:,.0f} MB: tree and solver state)"
+        rows.append(
+            Row(
+                f"tree_cfr_{key}",
+                name,
+                value,
+                unit,
+                baseline,
+                ratio,
+                "" if target is None else f">= {target:g}x OpenSpiel C++",
+                None if target is None or ratio is None else ratio >= target,
+            )
+        )
+    return rows
+
+
 #: The sections of the bench, in the order they run; ``python -m rmcore bench --only SECTION`` runs one.
 SECTIONS = {
     "matrix": _matrix_rows,
     "tree": _tree_rows,
+    "players": _players_rows,
     "frontier": _frontier_rows,
     "correlated": _correlated_rows,
     "lp": _leduc_lp_row,
