@@ -46,6 +46,9 @@ _ENTRY = dict(cache=True, error_model="numpy", nogil=True, _nrt=False)
 # Their parts are compiled into each entry that calls them, where LLVM inlines them (a call would copy dozens of
 # arrays' descriptions, and a Kuhn pass is a few hundred operations).
 _PART = dict(error_model="numpy", _nrt=False, forceinline=True)
+# The passes of games of more than two players are parts left to LLVM's own choice: forced inline, each would be copied
+# into every place its two-player pass is inlined, for a case whose pass is long beside a call.
+_PART_OF_N = dict(error_model="numpy", _nrt=False)
 
 #: ``TreeArrays.player`` at a chance node inside a deal (Leduc's public card); a deal's own cards are dealt at its root.
 CHANCE_NODE = -2
@@ -296,7 +299,7 @@ def reach_pass(tree, policy, state, deal, chance_weight, terminals):
     return visited
 
 
-@part(**_PART)
+@part(**_PART_OF_N)
 def _reach_pass_players(tree, policy, state, deal, chance_weight, terminals):
     """:func:`reach_pass` of a game of more than two players: a reach row per player, chance's last. Its loops are
     the two-player pass's with the players' rows in a loop; apart, so that the two-player pass, the common case, keeps
@@ -460,7 +463,7 @@ def regret_pass(tree, state, regrets, updating, strategy_weight, trace):
                     state.regret_increment[info, a] += counterfactual_reach * (child_value - node_value)
 
 
-@part(**_PART)
+@part(**_PART_OF_N)
 def _regret_pass_players(tree, state, regrets, updating, strategy_weight, trace):
     """:func:`regret_pass` with a value per player (``state.values``), for any game but a two-player zero-sum one.
 
