@@ -108,3 +108,11 @@ def test_leduc_says_why_it_stays_two_players(page):
     assert not page.exception
     assert not any(s.key == "kuhn_players" for s in page.slider)
     assert explain_trees.LEDUC_TWO_PLAYERS in captions(page)
+
+
+@pytest.mark.parametrize("value", ["7", "1", "three"])
+def test_a_link_with_players_out_of_range_opens_two_players_and_says_so(value):
+    app = opened({"kuhn_players": value}, url_path="game_trees")
+    assert app.slider(key="kuhn_players").value == 2
+    assert any("kuhn\\_players" in w.value and "not a valid value" in w.value for w in app.warning)
+    assert app.session_state.kuhn_live.race.game.players == 2
