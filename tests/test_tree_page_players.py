@@ -116,3 +116,11 @@ def test_a_link_with_players_out_of_range_opens_two_players_and_says_so(value):
     assert app.slider(key="kuhn_players").value == 2
     assert any("kuhn\\_players" in w.value and "not a valid value" in w.value for w in app.warning)
     assert app.session_state.kuhn_live.race.game.players == 2
+
+
+def test_the_lesson_on_kuhn_poker_is_two_player_kuhn_whatever_the_slider_said(page):
+    page.slider(key="kuhn_players").set_value(4).run()
+    page.button(key="kuhn_lesson_kuhn").click().run()
+    assert not page.exception
+    assert page.slider(key="kuhn_players").value == 2
+    assert page.session_state.kuhn_live.race.game.players == 2
