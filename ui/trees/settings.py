@@ -1,5 +1,5 @@
-"""The poker page's setup: its record (:class:`RunSettings`), the widgets that fill it in (game, opponent, variants,
-seed), the live run it stands for, and each game's exact answer.
+"""The poker page's setup: its record (:class:`RunSettings`), the widgets that fill it in (game, Kuhn poker's players,
+opponent, variants, seed), the live run it stands for, and each game's exact answer.
 
 Every widget is bound to a query parameter of its own ``kuhn_*`` key, so a shared link or a loaded setup file fills the
 record in again. ``kuhn`` is the page's id in those keys, in session state and in setup files (``page: "kuhn"``); links
@@ -81,7 +81,7 @@ class RunSettings(NamedTuple):
     @property
     def game_key(self) -> tuple:
         """The game alone, as a key of server-wide caches and of the lock controls (the poker games' as before)."""
-        if self.game in games.CLASSIC:  # (two-player Kuhn's key as links and caches have always had it)
+        if self.game in games.CLASSIC:  # (two players: no count in the key, which lock links carry as kuhn_3_1.0)
             return (self.game, self.cards, self.bet) + ((self.players,) if self.players != 2 else ())
         if self.game == games.UPLOAD:
             return (self.game, self.uploaded.digest)
@@ -124,7 +124,7 @@ OPPONENTS = {"self-play": "Self-play", "2": "Player 2 fixed", "1": "Player 1 fix
 
 
 def widgets() -> RunSettings:
-    """The game, the opponent, the variants and the seed, as the page's setup record."""
+    """The game (with Kuhn poker's players), the opponent, the variants and the seed, as the page's setup record."""
     game = st.segmented_control(
         "Game",
         list(GAMES),
