@@ -243,6 +243,11 @@ def trajectories_players(poker: bool) -> str:
     return lines + " With more than two players no exact equilibrium is computed here to set them beside."
 
 
+#: The help of the nash_conv tile with more than two players (with two, it gives the exploitability).
+NASH_CONV_HELP = (
+    "NashConv: the sum over the players of what each gains by switching alone to a best response. Exploitability, its "
+    "half, is defined for two-player zero-sum games."
+)
 #: The help of the average policies' value with more than two players.
 AVERAGE_VALUE_PLAYERS_HELP = (
     "Player 1's expected winnings per hand when every player plays its average policy (at the replay's iteration, "

@@ -197,7 +197,7 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
         note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         half = None if metrics is None or metrics.exploitability is None else explain.exploitability(metrics)
-        st.metric(f"{gap_name} ({name})", gap, help=half)
+        st.metric(f"{gap_name} ({name})", gap, help=half if run.key.two_player else explain_trees.NASH_CONV_HELP)
         average_help = (
             explain.average_value_help(run.primary.learner)
             if run.key.two_player
