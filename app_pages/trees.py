@@ -31,7 +31,9 @@ speed = controls.run_controls(
     run.iteration,
     step_help=explain_trees.STEP_HELP,
 )
-if chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
+if chosen.game == "kuhn" and not chosen.two_player:  # (the walkthrough teaches two-player Kuhn)
+    st.caption(explain_trees.WALKTHROUGH_TWO_PLAYERS)
+elif chosen.game == "kuhn":  # right under Step +1, so that what a step computed shows where the lecturer pressed it
     with walkthrough.expander(presenting) as steps:
         if steps.open:  # (folded, its tables are not made)
             walkthrough.section(run)
@@ -40,6 +42,9 @@ lesson.link_line(chosen)
 
 export.section("kuhn", run)
 with st.expander("Play against the bot", expanded=False):
-    answer = run.key.exact_answer()
-    play.section(run, None if answer is None else answer.game_value)
+    if run.key.two_player:
+        answer = run.key.exact_answer()
+        play.section(run, None if answer is None else answer.game_value)
+    else:
+        st.caption(explain_trees.PLAY_TWO_PLAYERS)
 state.check_link()

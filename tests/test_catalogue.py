@@ -60,6 +60,13 @@ def test_a_game_outside_the_catalogue_has_no_setting():
         rmcore.tree_game_setting(rmcore.preset("rps"))
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_kuhn_for_more_than_two_players_has_no_setting_that_would_build_two_player_kuhn(players):
+    """The catalogue's Kuhn poker is two-player: its cards and bet alone would build another game."""
+    with pytest.raises(ValueError, match=f"has {players} players"):
+        rmcore.tree_game_setting(rmcore.kuhn_poker(players=players))
+
+
 @pytest.mark.parametrize("name", list(rmcore.TREE_GAMES))
 def test_each_game_is_described_once_in_the_catalogue_and_the_page_reads_it_there(name):
     """One description per game: its line and how it is played are written in the catalogue only, and the tree page

@@ -159,3 +159,31 @@ def test_the_bundle_command_reports_the_crossings_the_page_shows(tmp_path):
         for row in json.loads(out.stdout)["variants"]
     }
     assert again == numbers["reached"]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_bundle_of_kuhn_for_more_than_two_players_reproduces_its_numbers_in_python(tmp_path, players):
+    """The command line and .efg files take two-player games: the bundle's reproduce.py runs the race again and
+    prints each variant's NashConv to the last digit."""
+    variants = [rmcore.CFRVariant("cfr+"), rmcore.CFRVariant("discounted", "simultaneous", (1.25, -0.5, 3.0))]
+    run, frame = _live(rmcore.kuhn_poker(players=players), variants, steps=(7, 93))
+    command, files = export.command(run, run.iteration)
+    assert command == "python reproduce.py" and set(files) == {"reproduce.py"}
+    data = export.bundle({"format": "rmcore-setup/1", "page": "kuhn", "parameters": [], "iteration": 100}, run, frame)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        archive.extractall(tmp_path)
+    numbers = json.loads((tmp_path / "numbers.json").read_text())
+    assert "python reproduce.py" in (tmp_path / "README.txt").read_text()
+    out = subprocess.run(
+        [sys.executable, "reproduce.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert out.returncode == 0, out.stderr
+    printed = json.loads(out.stdout)
+    assert printed["game"] == f"Kuhn poker, {players} players" and printed["measure"] == "nash_conv"
+    assert {row["variant"]: row["nash_conv"] for row in printed["variants"]} == numbers["variants"]
+    assert all(gap > 0 for gap in numbers["variants"].values())

@@ -1,5 +1,5 @@
-"""The tree page's OpenSpiel game: any two-player zero-sum game of OpenSpiel typed by name, converted under the page's
-caps, each refusal a sentence next to the box; where OpenSpiel is missing, how to install it."""
+"""The tree page's OpenSpiel game: any zero-sum game of OpenSpiel typed by name (two players or more), converted under
+the page's caps, each refusal a sentence next to the box; where OpenSpiel is missing, how to install it."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 import rmcore
 from tests.visits import opened, shown
+from ui import explain_trees, export
 from ui.trees import games, settings
 
 pytest.importorskip("pyspiel")
@@ -35,11 +36,32 @@ def test_a_game_typed_by_name_runs_with_its_exact_answer_and_travels_in_the_link
     assert app.query_params["kuhn_openspiel"] == "liars_dice(dice_sides=3)"
 
 
+def test_a_three_player_zero_sum_game_runs_with_nash_conv_and_its_two_player_sections_say_so(tmp_path):
+    app = opened({"kuhn_game": "OpenSpiel game", "kuhn_openspiel": "kuhn_poker(players=3)"}, url_path="kuhn_poker")
+    assert not app.exception and not app.error
+    game = app.session_state.kuhn_live.race.game
+    assert game.players == 3 and game.name == "Kuhn Poker"
+    app.button(key="kuhn_step_10").click().run()
+    assert not app.exception and app.session_state.kuhn_live.iteration == 10
+    solver = rmcore.CFRSolver(game)
+    solver.run(10)
+    assert app.metric[1].label.startswith("nash_conv") and app.metric[1].value == f"{solver.metrics().nash_conv:.3e}"
+    assert app.radio(key="kuhn_explore_player").options == ["1", "2", "3"]
+    said = " ".join([c.value for c in app.caption] + [i.value for i in app.info])
+    assert explain_trees.EXACT_TWO_PLAYERS in said and explain_trees.lock_two_players(3) in said
+    command, files = export.command(app.session_state.kuhn_live, 10, "kuhn_poker(players=3)")
+    assert (
+        command == "python reproduce.py" and "rmcore.load_openspiel('kuhn_poker(players=3)')" in files["reproduce.py"]
+    )
+
+
 @pytest.mark.parametrize(
     "typed,words",
     [
-        ("kuhn_poker(players=3)", "this page plays two-player zero-sum games; Kuhn Poker has 3 players"),
-        ("first_sealed_auction", "First-Price Sealed-Bid Auction has two players and is not zero-sum"),
+        (
+            "first_sealed_auction",
+            "zero-sum games (two players or more); First-Price Sealed-Bid Auction has two players",
+        ),
         ("tic_tac_toe", "tic_tac_toe has more than 300,000 nodes: this page runs trees of at most 300,000 nodes"),
         ("chess", "plays are too long"),
         ("backgammon", "does not give its players' information states"),

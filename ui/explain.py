@@ -16,8 +16,8 @@ TREE_GAME_CHOICES = {
 #: The game control's help for the user's own game, and for an OpenSpiel game.
 TREE_GAME_UPLOAD = "any two-player zero-sum game tree, from a Gambit .efg file."
 TREE_GAME_OPENSPIEL = (
-    "any two-player zero-sum game of OpenSpiel by its name and parameters, such as liars_dice(dice_sides=4) (where "
-    "OpenSpiel is installed)."
+    "any zero-sum game of OpenSpiel (two players or more) by its name and parameters, such as "
+    "liars_dice(dice_sides=4) or kuhn_poker(players=3) (where OpenSpiel is installed)."
 )
 
 
@@ -728,7 +728,7 @@ OPENSPIEL_MISSING = (
 OPENSPIEL_HELP = (
     "A game's name with its parameters, as pyspiel.load_game takes it: kuhn_poker, leduc_poker, "
     "liars_dice(dice_sides=4), goofspiel(num_cards=4,imp_info=True,points_order=descending), universal_poker(...). "
-    "It is walked once into a game tree (rmcore.from_openspiel): two players, zero-sum, listed chance outcomes and "
+    "It is walked once into a game tree (rmcore.from_openspiel): zero-sum, listed chance outcomes and "
     "information-state strings; at most 300,000 nodes here. A game of simultaneous moves is made turn-based. It is "
     "loaded in a process of its own, stopped if OpenSpiel crashes, takes too long or too much memory; a string that "
     "names a file is refused."

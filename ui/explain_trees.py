@@ -25,6 +25,16 @@ CHECKED_HELP = (
 SHOW_CURRENT = "Also show the current policy's nash_conv"
 CARDS_HELP = "How many cards (each player gets one; the higher wins a showdown)."
 BET_HELP = "The size of a bet or call; each player antes 1."
+PLAYERS_HELP = (
+    "Kuhn poker for 2, 3 or 4 players, each dealt one card of players + 1. With more than two players the charts show "
+    "NashConv, the sum of the players' best-response gains (exploitability, its half, is a two-player measure); the "
+    "exact answer, a fixed player, the bot and the walkthrough are for two players."
+)
+#: Where the Players slider would be, on Leduc hold'em (``ui/trees/games.py: MAX_PAGE_NODES``).
+LEDUC_TWO_PLAYERS = (
+    "Leduc hold'em stays two players here: 3-player Leduc has 1,831,601 histories, beyond this page's limit of "
+    "300,000 tree nodes."
+)
 WALKTHROUGH_TITLE = "One iteration, step by step"
 OPENSPIEL_LABEL = "OpenSpiel game (the string pyspiel.load_game takes)"
 UPLOAD_FIRST = "Upload a .efg file to run CFR on it; until then the last game keeps running."
@@ -53,6 +63,34 @@ def efg_label(megabytes: int, nodes: int) -> str:
     return (
         f"A Gambit .efg file (extensive form, two players, zero-sum; at most {megabytes} MB and {nodes:,} tree nodes)"
     )
+
+
+def lock_two_players(players: int) -> str:
+    """In the place of the Opponent control, for a game of more than two players."""
+    return (
+        f"Locking a player is for two-player games (the other one learns to exploit it); with {players} players "
+        "every player learns."
+    )
+
+
+def two_player_variants_left_out(game, any_kept: bool) -> str:
+    """Under the variant picker, when magnetic mirror descent is chosen on a game that is not two-player zero-sum."""
+    kept = "the race runs the others" if any_kept else "CFR runs instead"
+    return (
+        f"Magnetic mirror descent runs on two-player zero-sum games (its step is a saddle point's); {kept} on "
+        f"{markdown(game.name)}."
+    )
+
+
+#: In the place of the walkthrough, with more than two players.
+WALKTHROUGH_TWO_PLAYERS = (
+    "The step-by-step walkthrough teaches two-player Kuhn poker (its 12 information sets and Kuhn's equilibrium "
+    "family); set Players to 2 to see it."
+)
+#: In the place of the hands against the bot, with more than two players.
+PLAY_TWO_PLAYERS = "Playing the bot is for two-player games: you take one seat and the bot the other."
+#: In the place of the .efg download, with more than two players (``rmcore.write_efg`` refuses them).
+EFG_TWO_PLAYERS = "The .efg download is for two-player zero-sum games (rmcore writes .efg files of those alone)."
 
 
 def locks_label(player: int) -> str:
@@ -185,6 +223,43 @@ def computing_exact(seconds: float, nodes: int) -> str:
     )
 
 
+#: Under the NashConv chart, in self-play on a game of more than two players.
+NASH_CONV_PLAYERS = (
+    "nash_conv (NashConv) adds up what each player gains by switching alone to a best response against the others' "
+    "average policies: 0 at a Nash equilibrium. Exploitability, its half, is a two-player zero-sum measure and is not "
+    "shown. With more than two players CFR's average is not guaranteed to reach a Nash equilibrium; on Kuhn poker "
+    "its NashConv still falls towards 0. Dashed lines are the current policy, which keeps moving."
+)
+
+
+def trajectories_players(poker: bool) -> str:
+    """The trajectories chart's caption on a game of more than two players (``poker``: one line per card)."""
+    lines = (
+        "Each line is one of player 1's opening decisions (one per card): its average probability of betting."
+        if poker
+        else "Each line is one action's average probability at player 1's first information set (the most likely "
+        "actions, at most ten)."
+    )
+    return lines + " With more than two players no exact equilibrium is computed here to set them beside."
+
+
+#: The help of the nash_conv tile with more than two players (with two, it gives the exploitability).
+NASH_CONV_HELP = (
+    "NashConv: the sum over the players of what each gains by switching alone to a best response. Exploitability, its "
+    "half, is defined for two-player zero-sum games."
+)
+#: The help of the average policies' value with more than two players.
+AVERAGE_VALUE_PLAYERS_HELP = (
+    "Player 1's expected winnings per hand when every player plays its average policy (at the replay's iteration, "
+    "when replaying); none before the first iteration."
+)
+#: In the place of the exact answer, for a game of more than two players (or not zero-sum).
+EXACT_TWO_PLAYERS = (
+    "The exact answer (a sequence-form linear program) is for two-player zero-sum games; here NashConv, the sum of "
+    "the players' best-response gains, measures how far the average policy is from an equilibrium."
+)
+
+
 def exact_failed(error: Exception) -> str:
     return f"No exact answer for this game: the LP failed ({error})."
 
@@ -211,7 +286,7 @@ def infoset_label(count: int, player: int, listed: int) -> str:
 def reached(infoset: str, reach: float, words: str = "") -> str:
     """How often the chosen set is reached (``infoset`` as the game names it: escaped here), and ``words`` after."""
     return (
-        f"**{markdown(infoset)}**: reached with probability {reach:.4f} under the current policy (chance and both "
+        f"**{markdown(infoset)}**: reached with probability {reach:.4f} under the current policy (chance and all "
         "players). " + words
     )
 

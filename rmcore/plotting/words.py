@@ -19,6 +19,8 @@ WAITING_SIMPLEX = "Average strategy path"
 WAITING_CONVERGENCE = "Convergence (log-log)"
 WAITING_RACE = "Race (log-log)"
 WAITING_EXPLOITABILITY = "Exploitability (log-log)"
+#: The same place on a game of more than two players, where exploitability is not defined.
+WAITING_NASH_CONV = "nash_conv (log-log)"
 TRAJECTORIES_POKER = "Average P(bet) at each information set"
 TRAJECTORIES_OTHER = "Average strategy, player 1's first set"
 

@@ -185,6 +185,11 @@ def tree_game_setting(game: TreeGame) -> tuple[str, dict]:
     """
     for entry in TREE_GAMES.values():
         if entry.rules is not None and type(getattr(game, "rules", None)) is entry.rules:
+            players = getattr(game.rules, "players", 2)
+            if players != 2:  # (the catalogue's games are two-player: its parameters cannot build this one again)
+                raise ValueError(
+                    f"{game.name!r} has {players} players; the catalogue's {entry.title} is its two-player game"
+                )
             values = {p.name: (int if p.integer else float)(getattr(game.rules, p.name)) for p in entry.parameters}
             return entry.name, values
     name = getattr(game, "name", game)

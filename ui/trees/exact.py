@@ -20,13 +20,18 @@ def answer(game_key: tuple, game: rmcore.TreeGame, wait: float | None = WAIT_SEC
     """The LP's value and equilibrium, if it is there within ``wait`` seconds of when it was first asked for (None:
     wait until it is); else None.
 
-    A failed LP is None too; :func:`note` says why.
+    A failed LP is None too, and so is a game that is not two-player zero-sum (the LP is defined for those alone);
+    :func:`note` says why.
     """
+    if not game.is_two_player_zero_sum:
+        return None
     return cache.answer(rmcore.solve_exactly, ("tree", *game_key), game, wait)
 
 
 def note(game_key: tuple, game: rmcore.TreeGame) -> str | None:
-    """What to say instead of the answer while it is not there (None once it is)."""
+    """What to say instead of the answer while it is not there (None once it is), or for a game that has none."""
+    if not game.is_two_player_zero_sum:
+        return explain_trees.EXACT_TWO_PLAYERS
     where = cache.progress(rmcore.solve_exactly, ("tree", *game_key), game)
     if not where.done:
         return explain_trees.computing_exact(where.seconds, game.tree.player.shape[0])

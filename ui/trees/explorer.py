@@ -37,7 +37,7 @@ def section(
         return
     leduc = isinstance(game.rules, rmcore.LeducRules)
     c1, c2, c3 = st.columns(3)
-    player = c1.radio("Player", [1, 2], horizontal=True, key="kuhn_explore_player")
+    player = c1.radio("Player", _seats(game), horizontal=True, key="kuhn_explore_player")
     round_ = c2.radio("Round", [1, 2], horizontal=True, key="kuhn_explore_round") if leduc else 1
     kinds = ["average", "current"] + ([] if answer is None else ["exact (LP)"])
     kind = c3.radio("Strategy", kinds, horizontal=True, key="kuhn_explore_kind")
@@ -59,6 +59,11 @@ def section(
     _explorer(run, game, names, average, current, regrets, answer)
 
 
+def _seats(game: rmcore.TreeGame) -> list[int]:
+    """The players whose information sets can be chosen: 1 to n."""
+    return list(range(1, game.players + 1))
+
+
 @st.cache_resource(max_entries=64, show_spinner=False)
 def _matching(game_key: tuple, player: int, typed: str, _game: rmcore.TreeGame) -> tuple[str, ...]:
     """Player ``player``'s information sets whose names contain ``typed`` (any case), once per game and text on this
@@ -70,7 +75,7 @@ def _matching(game_key: tuple, player: int, typed: str, _game: rmcore.TreeGame) 
 def _infoset_list(run: LiveRun, game: rmcore.TreeGame, average, current, regrets, answer) -> None:
     """Any game: one player's information sets by name (narrowed by what is typed), and the chosen set's table."""
     c1, c2 = st.columns([1, 3])
-    player = c1.radio("Player", [1, 2], horizontal=True, key="kuhn_explore_player")
+    player = c1.radio("Player", _seats(game), horizontal=True, key="kuhn_explore_player")
     typed = c2.text_input(
         "Information sets whose name contains",
         key="kuhn_explore_search",

@@ -184,7 +184,7 @@ def openspiel_game(text: str) -> rmcore.TreeGame:
     ------
     ValueError
         One sentence: empty or too long a string, one that names a file, a game OpenSpiel does not know or a parameter
-        it refuses, a game with other than two players or not zero-sum, one without information-state strings, larger
+        it refuses, a game that is not zero-sum, one without information-state strings, larger
         than the page runs (:data:`MAX_PAGE_NODES`), or one that crashed OpenSpiel, took too long or too much memory.
     """
     text = str(text).strip()
@@ -204,9 +204,10 @@ def openspiel_game(text: str) -> rmcore.TreeGame:
                 "(rmcore.from_openspiel)"
             ) from None
         raise
-    if not game.is_two_player_zero_sum:  # (the library converts any; this page's charts show two players' values)
-        kind = f"{game.players} players" if game.players != 2 else "two players and is not zero-sum"
+    if not game.is_zero_sum:  # (the library converts any; the page's charts and sections are for zero-sum games)
+        players = "two" if game.players == 2 else f"{game.players:,}"
         raise ValueError(
-            f"this page plays two-player zero-sum games; {game.name} has {kind} (rmcore.from_openspiel runs it)"
+            f"this page plays zero-sum games (two players or more); {game.name} has {players} players and is not "
+            "zero-sum (rmcore.from_openspiel runs it)"
         )
     return game

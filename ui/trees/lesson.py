@@ -29,6 +29,7 @@ def settings_of(game: str) -> dict:
     that no earlier setting (a seed, a locked player, other DCFR parameters) leaks into the lesson."""
     return {
         "kuhn_game": game,
+        "kuhn_players": 2,
         "kuhn_variants": [v.label for v in VARIANTS],
         "kuhn_seed": 0,
         "kuhn_opponent": "self-play",
@@ -76,7 +77,9 @@ def buttons() -> None:
 
 def is_lesson(chosen: RunSettings) -> bool:
     """Whether the page's setup is the lesson (on a game it has numbers for)."""
-    return chosen.game in LESSON_GAMES and chosen.variants == VARIANTS and chosen.opponent is None
+    return (
+        chosen.game in LESSON_GAMES and chosen.variants == VARIANTS and chosen.opponent is None and chosen.players == 2
+    )
 
 
 def words(chosen: RunSettings) -> str | None:

@@ -1,5 +1,5 @@
-"""The poker page's setup: its record (:class:`RunSettings`), the widgets that fill it in (game, opponent, variants,
-seed), the live run it stands for, and each game's exact answer.
+"""The poker page's setup: its record (:class:`RunSettings`), the widgets that fill it in (game, Kuhn poker's players,
+opponent, variants, seed), the live run it stands for, and each game's exact answer.
 
 Every widget is bound to a query parameter of its own ``kuhn_*`` key, so a shared link or a loaded setup file fills the
 record in again. ``kuhn`` is the page's id in those keys, in session state and in setup files (``page: "kuhn"``); links
@@ -50,9 +50,9 @@ GAMES = games.choices()
 
 
 class RunSettings(NamedTuple):
-    """The page's setup: the game (``game``; ``cards`` and ``bet`` for Kuhn on sliders, ``parameters`` for another
-    catalogue game, ``uploaded`` for the user's own), the variants, the seeds and the fixed player; any change means
-    a new run."""
+    """The page's setup: the game (``game``; ``cards`` and ``bet`` for Kuhn on sliders, ``players`` for classic Kuhn,
+    ``parameters`` for another catalogue game, ``uploaded`` for the user's own), the variants, the seeds and the fixed
+    player; any change means a new run."""
 
     variants: tuple[rmcore.CFRVariant, ...]
     seed: int = 0
@@ -63,9 +63,12 @@ class RunSettings(NamedTuple):
     opponent: tuple | None = None  # (the fixed player 1 or 2, ((locked information set, probabilities), ...))
     parameters: tuple = ()  # another catalogue game's parameter values, in the catalogue's order
     uploaded: games.UploadedGame | None = None  # the user's own game (compared by its text's digest)
+    players: int = 2  # classic Kuhn's players (the Players slider); every other game keeps its own
 
     @property
     def tree_game(self) -> rmcore.TreeGame:
+        if self.game == "kuhn" and self.players != 2:
+            return _kuhn_for(self.players)
         if self.game == "sliders":
             return rmcore.tree_game("kuhn", cards=self.cards, bet=self.bet)
         if self.game == games.UPLOAD:
@@ -78,14 +81,21 @@ class RunSettings(NamedTuple):
     @property
     def game_key(self) -> tuple:
         """The game alone, as a key of server-wide caches and of the lock controls (the poker games' as before)."""
-        if self.game in games.CLASSIC:
-            return (self.game, self.cards, self.bet)
+        if self.game in games.CLASSIC:  # (two players: no count in the key, which lock links carry as kuhn_3_1.0)
+            return (self.game, self.cards, self.bet) + ((self.players,) if self.players != 2 else ())
         if self.game == games.UPLOAD:
             return (self.game, self.uploaded.digest)
         return (self.game, *self.parameters)
 
+    @property
+    def two_player(self) -> bool:
+        """Whether the game is two-player zero-sum: the exact answer, a locked player, the bot and the walkthrough
+        are for those games alone."""
+        return self.tree_game.is_two_player_zero_sum
+
     def exact_answer(self, wait: float | None = exact.WAIT_SECONDS) -> rmcore.ExactSolution | None:
-        """The game's exact answer if it is there within ``wait`` seconds (None: until it is), else None."""
+        """The game's exact answer if it is there within ``wait`` seconds (None: until it is, or for a game with more
+        than two players, which has none), else None."""
         return exact.answer(self.game_key, self.tree_game, wait)
 
     def fixed_opponent(self) -> dict | None:
@@ -102,12 +112,19 @@ class RunSettings(NamedTuple):
         return rmcore.fixed_strategy(self.tree_game, player, elsewhere, dict(locks))
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def _kuhn_for(players: int) -> rmcore.TreeGame:
+    """Kuhn poker for ``players`` players (``players + 1`` cards), built once on this server: the setup asks for its
+    game on every rerun."""
+    return rmcore.kuhn_poker(players=players)
+
+
 #: Who learns: both players, or one against the other held fixed (the matrix page's "fixed opponent").
 OPPONENTS = {"self-play": "Self-play", "2": "Player 2 fixed", "1": "Player 1 fixed"}
 
 
 def widgets() -> RunSettings:
-    """The game, the opponent, the variants and the seed, as the page's setup record."""
+    """The game (with Kuhn poker's players), the opponent, the variants and the seed, as the page's setup record."""
     game = st.segmented_control(
         "Game",
         list(GAMES),
@@ -118,7 +135,11 @@ def widgets() -> RunSettings:
         help=games.help_text(),
     )
     game = game or "kuhn"  # (a segmented control can be clicked off: that keeps the classic)
-    cards, bet, parameters, uploaded = 3, 1.0, (), None
+    cards, bet, parameters, uploaded, players = 3, 1.0, (), None, 2
+    if game == "kuhn":
+        players = _players_slider()
+    elif game == "leduc":
+        st.caption(explain_trees.LEDUC_TWO_PLAYERS)
     if game == "sliders":
         cards, bet = _kuhn_sliders()
     elif game == games.UPLOAD:
@@ -138,9 +159,8 @@ def widgets() -> RunSettings:
     elif game not in games.CLASSIC:
         parameters = _catalogue_parameters(game)
     trees_state.link_tree_game(uploaded if game == games.UPLOAD else None)
-    opponent = _opponent_settings(
-        RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded)
-    )
+    setup = RunSettings((), game=game, cards=cards, bet=bet, parameters=parameters, uploaded=uploaded, players=players)
+    opponent = _opponent_settings(setup)
     labels = {v.label: v for v in ALL_VARIANTS}
     c1, c2, c3 = st.columns([4, 1, 1])
     most = link.MOST_CHOSEN["kuhn_variants"]
@@ -171,9 +191,13 @@ def widgets() -> RunSettings:
         return (
             current.key
             if current is not None
-            else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded)
+            else RunSettings((ALL_VARIANTS[0],), seed, 1, game, cards, bet, opponent, parameters, uploaded, players)
         )
     variants = tuple(labels[label] for label in chosen)
+    if not setup.two_player and any(v.algorithm in TWO_PLAYER_ALGORITHMS for v in variants):
+        kept = tuple(v for v in variants if v.algorithm not in TWO_PLAYER_ALGORITHMS)
+        st.caption(explain_trees.two_player_variants_left_out(setup.tree_game, bool(kept)))
+        variants = kept or (ALL_VARIANTS[0],)
     _checked_lines(variants)
     if any(v.algorithm == "mmd" for v in variants):
         alpha = _mmd_slider()
@@ -206,7 +230,7 @@ def widgets() -> RunSettings:
             )
         )
         link.refused_note(c3, "kuhn_seeds", 5, "a whole number from 1 to 20")
-    return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded)
+    return RunSettings(variants, seed, seeds, game, cards, bet, opponent, parameters, uploaded, players)
 
 
 #: Discounted CFR's sliders: (low, high, step) for each parameter, within the library's [-10, 10]. α and γ below 0
@@ -324,6 +348,27 @@ def display_options(chosen: RunSettings) -> tuple[bool, str, bool]:
             help=explain.RANK_HELP,
         )
     return show_current, rank_by or "average", axis == "nodes"
+
+
+#: The Players slider's range on classic Kuhn poker: 4 players have 7,800 tree nodes, well within the page's node cap
+#: (``games.MAX_PAGE_NODES``); Leduc hold'em keeps two (``explain_trees.LEDUC_TWO_PLAYERS`` says why).
+KUHN_PLAYERS = (2, 4)
+#: Variants that run on two-player zero-sum games alone (``rmcore.trees.cfr`` refuses them on more players).
+TWO_PLAYER_ALGORITHMS = ("mmd",)
+
+
+def _players_slider() -> int:
+    """Classic Kuhn's players, 2 to 4 (bound to the link as ``kuhn_players``)."""
+    return int(
+        st.slider(
+            "Players",
+            *KUHN_PLAYERS,
+            2,
+            key="kuhn_players",
+            bind="query-params",
+            help=explain_trees.PLAYERS_HELP,
+        )
+    )
 
 
 def _kuhn_sliders() -> tuple[int, float]:
@@ -476,7 +521,11 @@ def load_efg(data: bytes | str, source: str) -> None:
 
 
 def download(chosen: RunSettings) -> None:
-    """The current game (any game, poker included) as a Gambit .efg file, written when the button is clicked."""
+    """The current game (any game, poker included) as a Gambit .efg file, written when the button is clicked; for a
+    game that is not two-player zero-sum, which .efg files here do not hold, a sentence in its place."""
+    if not chosen.two_player:
+        st.caption(explain_trees.EFG_TWO_PLAYERS)
+        return
     st.download_button(
         "Download as .efg",
         lambda: games.efg_text(chosen.tree_game, chosen.uploaded),
@@ -491,7 +540,11 @@ def download(chosen: RunSettings) -> None:
 
 def _opponent_settings(chosen: RunSettings) -> tuple | None:
     """Self-play, or one player fixed: the information sets it is locked at, each with weight sliders (normalised, as
-    the matrix page's fixed opponent); at every other set it plays the exact equilibrium."""
+    the matrix page's fixed opponent); at every other set it plays the exact equilibrium. A game of more than two
+    players has no fixed player: the page says so in its place."""
+    if not chosen.two_player:
+        st.caption(explain_trees.lock_two_players(chosen.tree_game.players))
+        return None
     mode = st.radio(
         "Opponent",
         list(OPPONENTS),
@@ -546,7 +599,7 @@ def _opponent_settings(chosen: RunSettings) -> tuple | None:
 
 def _describe(old: RunSettings, new: RunSettings) -> str:
     names = [name for name in RunSettings._fields if getattr(old, name) != getattr(new, name)]
-    game_fields = ("game", "cards", "bet", "parameters", "uploaded")
+    game_fields = ("game", "cards", "bet", "parameters", "uploaded", "players")
     names = [
         "the game" if name in game_fields else "the fixed opponent" if name == "opponent" else name for name in names
     ]

@@ -83,7 +83,7 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
             classic = rmcore.is_classic_kuhn(game)
             poker = figures.is_poker(game)
             trajectories = figures.trajectories(shown, game)
-            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
+            words = _trajectories_caption(run, classic, fixed, poker)
             live_chart(mark(trajectories), key="kuhn_trajectories", caption=words, **look)
         timeline.slider(history)
     with st.container():  # (there with or without a table: the charts after it keep their place, see state.notice)
@@ -106,9 +106,17 @@ def _convergence_caption(run: LiveRun, show_current: bool = False, lesson: str |
     learner = run.primary.learner
     if run.is_race:
         words = explain.RACE + (" " + explain.RACE_CURRENT if show_current else "")
+    elif not run.key.two_player:
+        words = explain_trees.NASH_CONV_PLAYERS
     else:
         words = explain.KUHN_EXPLOITABILITY if learner is None else explain.cfr_fixed(learner)
     return words if lesson is None else f"{words} {lesson}"
+
+
+def _trajectories_caption(run: LiveRun, classic: bool, fixed: bool, poker: bool) -> str:
+    if not run.key.two_player:
+        return explain_trees.trajectories_players(poker)
+    return explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
 
 
 def _before_the_start(run: LiveRun, look: dict) -> None:
@@ -128,8 +136,9 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
     with st.container():
         left, right = (st.container(), st.container()) if look["projector"] else st.columns(2)
         with left:
+            heading = figure_words.WAITING_EXPLOITABILITY if run.key.two_player else figure_words.WAITING_NASH_CONV
             live_chart(
-                waiting(figure_words.WAITING_EXPLOITABILITY, 420 if look["projector"] else 440),
+                waiting(heading, 420 if look["projector"] else 440),
                 key="kuhn_exploitability",
                 caption=_convergence_caption(run),
                 **look,
@@ -137,7 +146,7 @@ def _before_the_start(run: LiveRun, look: dict) -> None:
         with right:
             fixed, classic = run.primary.learner is not None, rmcore.is_classic_kuhn(run.race.game)
             poker = figures.is_poker(run.race.game)
-            words = explain.KUHN_TRAJECTORIES if classic and not fixed else explain.trajectories(classic, fixed, poker)
+            words = _trajectories_caption(run, classic, fixed, poker)
             heading = figure_words.TRAJECTORIES_POKER if poker else figure_words.TRAJECTORIES_OTHER
             live_chart(waiting(heading, 440), key="kuhn_trajectories", caption=words, **look)
     st.container()  # (the race table's place)
@@ -188,10 +197,20 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
         note = explain.kernel_note(run.compile_seconds(), run.kernels_problem(), "tree")
         st.metric("iteration", iteration, delta=note, delta_color="off", delta_arrow="off")
         half = None if metrics is None or metrics.exploitability is None else explain.exploitability(metrics)
-        st.metric(f"{gap_name} ({name})", gap, help=half)
-        st.metric(explain.AVERAGE_VALUE, average, help=explain.average_value_help(run.primary.learner))
+        st.metric(f"{gap_name} ({name})", gap, help=half if run.key.two_player else explain_trees.NASH_CONV_HELP)
+        average_help = (
+            explain.average_value_help(run.primary.learner)
+            if run.key.two_player
+            else explain_trees.AVERAGE_VALUE_PLAYERS_HELP
+        )
+        st.metric(explain.AVERAGE_VALUE, average, help=average_help)
         classic = rmcore.is_classic_kuhn(run.race.game)
-        st.metric(explain.GAME_VALUE, game_value, help=explain.game_value_help(classic, known is not None))
+        value_help = (
+            explain.game_value_help(classic, known is not None)
+            if run.key.two_player
+            else explain_trees.EXACT_TWO_PLAYERS
+        )
+        st.metric(explain.GAME_VALUE, game_value, help=value_help)
 
 
 def _game_value(run: LiveRun) -> float | None:

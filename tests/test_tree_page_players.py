@@ -1,0 +1,126 @@
+"""The tree page's Players slider on Kuhn poker in streamlit's AppTest: 3 players run live with NashConv on the charts;
+a link ``?kuhn_players=3`` opens with 3 players; each two-player-only section says so in its place; Leduc hold'em
+says why it stays two players."""
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import rmcore
+from tests.live_charts import captions, live_charts
+from tests.visits import opened
+from ui import explain_trees
+
+
+@pytest.fixture
+def page():
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/trees.py").run()
+    assert not app.exception and app.title[0].value == "CFR on game trees"
+    return app
+
+
+def metric(app, k):
+    return app.metric[k].value
+
+
+def everything_said(app) -> str:
+    """Every caption, info, Markdown and expander label of the page, joined (where a sentence may stand)."""
+    parts = [captions(app)] + [m.value for m in app.markdown] + [i.value for i in app.info]
+    return " ".join(parts)
+
+
+def test_three_players_run_live_and_the_charts_show_nash_conv_per_player_names(page):
+    page.slider(key="kuhn_players").set_value(3).run()
+    assert not page.exception
+    page.button(key="kuhn_step_10").click().run()
+    assert not page.exception and metric(page, 0) == "10"
+    solver = rmcore.CFRSolver(rmcore.kuhn_poker(players=3))
+    solver.run(10)
+    assert page.metric[1].label.startswith("nash_conv")
+    assert metric(page, 1) == f"{solver.metrics().nash_conv:.3e}"  # 3-player Kuhn's NashConv, not two-player's
+    charts = live_charts(page)
+    titles = " ".join(str(chart["figure"]["layout"].get("title", "")) for chart in charts)
+    assert "nash_conv" in titles and "xploitability" not in titles
+    assert page.metric[1].proto.help == explain_trees.NASH_CONV_HELP  # (no exploitability figure: two-player only)
+    assert page.radio(key="kuhn_explore_player").options == ["1", "2", "3"]  # the explorer names players 1 to 3
+    page.radio(key="kuhn_explore_player").set_value(3).run()
+    assert not page.exception
+
+
+def test_three_players_run_with_the_run_switch(page):
+    page.slider(key="kuhn_players").set_value(3).run()
+    page.segmented_control(key="kuhn_running").set_value("Run").run()
+    for _ in range(3):
+        page.run()
+    assert not page.exception
+    assert int(metric(page, 0).replace(",", "")) > 10
+    assert float(metric(page, 1)) < 0.1  # CFR on 3-player Kuhn: NashConv falls (uniform play's is above 1)
+    page.segmented_control(key="kuhn_running").set_value("Pause").run()
+    assert not page.exception
+
+
+def test_a_link_with_kuhn_players_3_opens_three_player_kuhn():
+    app = opened({"kuhn_players": "3"}, url_path="game_trees")
+    assert app.slider(key="kuhn_players").value == 3
+    app.button(key="kuhn_step_1").click().run()
+    assert not app.exception
+    solver = rmcore.CFRSolver(rmcore.kuhn_poker(players=3))
+    solver.run(1)
+    assert metric(app, 1) == f"{solver.metrics().nash_conv:.3e}"
+    assert app.query_params["kuhn_players"] == "3"
+
+
+def test_each_two_player_only_section_says_so_with_three_players(page):
+    page.slider(key="kuhn_players").set_value(3).run()
+    page.button(key="kuhn_step_1").click().run()
+    assert not page.exception
+    said = everything_said(page)
+    for sentence in (
+        explain_trees.EXACT_TWO_PLAYERS,
+        explain_trees.lock_two_players(3),
+        explain_trees.PLAY_TWO_PLAYERS,
+        explain_trees.WALKTHROUGH_TWO_PLAYERS,
+        explain_trees.EFG_TWO_PLAYERS,
+    ):
+        assert sentence in said
+    assert not any(r.key == "kuhn_opponent" for r in page.radio)  # no Opponent control, its sentence instead
+    assert not any(b.key == "kuhn_play_next" for b in page.button)
+    # Two players again: the sections are back.
+    page.slider(key="kuhn_players").set_value(2).run()
+    assert not page.exception
+    assert any(r.key == "kuhn_opponent" for r in page.radio)
+    assert explain_trees.WALKTHROUGH_TWO_PLAYERS not in everything_said(page)
+
+
+def test_mirror_descent_is_left_out_of_a_three_player_race_with_a_sentence(page):
+    page.slider(key="kuhn_players").set_value(3).run()
+    page.multiselect(key="kuhn_variants").set_value(["cfr · alternating", "mmd · simultaneous"]).run()
+    assert not page.exception
+    game = rmcore.kuhn_poker(players=3)
+    assert explain_trees.two_player_variants_left_out(game, True) in captions(page)
+    page.button(key="kuhn_step_1").click().run()
+    assert not page.exception and metric(page, 0) == "1"
+
+
+def test_leduc_says_why_it_stays_two_players(page):
+    page.button_group(key="kuhn_game").set_value("leduc").run()
+    assert not page.exception
+    assert not any(s.key == "kuhn_players" for s in page.slider)
+    assert explain_trees.LEDUC_TWO_PLAYERS in captions(page)
+
+
+@pytest.mark.parametrize("value", ["7", "1", "three"])
+def test_a_link_with_players_out_of_range_opens_two_players_and_says_so(value):
+    app = opened({"kuhn_players": value}, url_path="game_trees")
+    assert app.slider(key="kuhn_players").value == 2
+    assert any("kuhn\\_players" in w.value and "not a valid value" in w.value for w in app.warning)
+    assert app.session_state.kuhn_live.race.game.players == 2
+
+
+def test_the_lesson_on_kuhn_poker_is_two_player_kuhn_whatever_the_slider_said(page):
+    page.slider(key="kuhn_players").set_value(4).run()
+    page.button(key="kuhn_lesson_kuhn").click().run()
+    assert not page.exception
+    assert page.slider(key="kuhn_players").value == 2
+    assert page.session_state.kuhn_live.race.game.players == 2
