@@ -681,7 +681,11 @@ def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):
         page.get_by_role("radio", name="Run").wait_for(timeout=60_000)
         wait_until_idle(page)
         time.sleep(1.0)
-        assert page.evaluate(_SWITCH_JS) == ["true", "false"], "Run stays lit: the page is still running"
+        said = page.locator("[data-testid=stAlert], [data-testid=stToast]").all_inner_texts()
+        assert page.evaluate(_SWITCH_JS) == ["true", "false"], (
+            f"Run stays lit: the page is still running (the switch's segments {page.evaluate(_SWITCH_JS)}; "
+            f"the page said {said})"
+        )
 
 
 def test_the_pages_ask_nothing_of_the_internet(app_url):

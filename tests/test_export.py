@@ -17,6 +17,18 @@ from ui.live import LiveRun
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _run_in(folder, *arguments) -> subprocess.CompletedProcess:
+    """Python run in an unpacked bundle's folder as a reader would, with this checkout's rmcore on its path."""
+    return subprocess.run(
+        [sys.executable, *arguments],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+
+
 def _live(game, variants, steps=(7, 300, 2_000), **race):
     run = LiveRun(rmcore.Race(game, variants, **race))
     for n in steps:  # the page's chunks: any split gives the same numbers
@@ -109,14 +121,7 @@ def test_the_bundle_command_reproduces_the_numbers_to_the_last_digit(tmp_path, g
         if line.strip().startswith("python -m rmcore")
     )
     args = shlex.split(command)[3:]  # after "python -m rmcore", split as a shell does
-    out = subprocess.run(
-        [sys.executable, "-m", "rmcore", *args],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    out = _run_in(tmp_path, "-m", "rmcore", *args)
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
     again = {row["variant"]: row[result["measure"]] for row in result["variants"]}
@@ -174,14 +179,7 @@ def test_a_bundle_of_kuhn_for_more_than_two_players_reproduces_its_numbers_in_py
         archive.extractall(tmp_path)
     numbers = json.loads((tmp_path / "numbers.json").read_text())
     assert "python reproduce.py" in (tmp_path / "README.txt").read_text()
-    out = subprocess.run(
-        [sys.executable, "reproduce.py"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    out = _run_in(tmp_path, "reproduce.py")
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)
     assert printed["game"] == f"Kuhn poker, {players} players" and printed["measure"] == "nash_conv"

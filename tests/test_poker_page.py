@@ -6,20 +6,15 @@ import json
 import urllib.parse
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from tests.live_charts import captions
-from tests.visits import opened, run_to_reached
+from tests.visits import opened, run_to_reached, tree_page
 from ui import link
 
 
 @pytest.fixture
 def page():
-    app = AppTest.from_file("../app.py", default_timeout=120)
-    app.run()
-    app.switch_page("app_pages/trees.py").run()
-    assert not app.exception and app.title[0].value == "CFR on game trees"
-    return app
+    return tree_page()
 
 
 def metric(app, k):

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest, app_test
 
 import rmcore
 from tests.live_charts import captions, live_charts
-from tests.visits import opened, run_to_reached, shown
+from tests.visits import opened, run_to_reached, shown, tree_page
 from ui import link
 from ui.trees import games
 
@@ -35,11 +35,7 @@ COIN = _coin()
 
 @pytest.fixture
 def page():
-    app = AppTest.from_file("../app.py", default_timeout=120)
-    app.run()
-    app.switch_page("app_pages/trees.py").run()
-    assert not app.exception and app.title[0].value == "CFR on game trees"
-    return app
+    return tree_page()
 
 
 def _choose(app: AppTest, game: str) -> AppTest:

@@ -3,21 +3,16 @@ a link ``?kuhn_players=3`` opens with 3 players; each two-player-only section sa
 says why it stays two players."""
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import rmcore
 from tests.live_charts import captions, live_charts
-from tests.visits import opened
+from tests.visits import opened, tree_page
 from ui import explain_trees
 
 
 @pytest.fixture
 def page():
-    app = AppTest.from_file("../app.py", default_timeout=120)
-    app.run()
-    app.switch_page("app_pages/trees.py").run()
-    assert not app.exception and app.title[0].value == "CFR on game trees"
-    return app
+    return tree_page()
 
 
 def metric(app, k):

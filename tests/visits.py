@@ -25,6 +25,15 @@ def opened(params: dict | None = None, url_path: str | None = None) -> AppTest:
     return app
 
 
+def tree_page() -> AppTest:
+    """The app switched to the tree page, as a visitor's click in the sidebar does."""
+    app = AppTest.from_file("../app.py", default_timeout=120)
+    app.run()
+    app.switch_page("app_pages/trees.py").run()
+    assert not app.exception and app.title[0].value == "CFR on game trees"
+    return app
+
+
 def run_to_reached(app: AppTest, page: str, reruns: int = 200) -> AppTest:
     """Rerun ``app`` until the page's run is paused: a link's ``run_to`` runs in time-bounded updates, one per run of
     the page (the live fragment's timed reruns, which a browser sends, are not sent by AppTest)."""
