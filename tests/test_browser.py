@@ -674,6 +674,13 @@ def test_a_page_left_while_running_comes_back_with_its_switch_lit(app_url):
         run.wait_for(timeout=90_000)
         wait_until_idle(page)
         click_until(page, run, lambda: page.evaluate(_SWITCH_JS) == ["true", "false"])
+        # The switch lights at the click, before the server has taken it: leave only once the run is seen to move (a
+        # page switch sent first would carry the click away with the page it leaves).
+        before = iteration_shown(page)
+        deadline = time.time() + 60
+        while iteration_shown(page) == before and time.time() < deadline:
+            time.sleep(0.2)
+        assert iteration_shown(page) != before, "Run should move the iteration before the page is left"
         page.get_by_role("link", name="CFR on game trees").first.click()
         page.get_by_role("heading", name="CFR on game trees").wait_for(timeout=60_000)
         wait_until_idle(page)
