@@ -3,6 +3,8 @@ Run moves its nash_conv chart, and the screenshot docs/images/kuhn_three_players
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from ui import explain_trees
@@ -38,7 +40,13 @@ def test_a_three_player_link_runs_and_its_nash_conv_chart_moves():
         run = page.get_by_role("radio", name="Run")
         run.scroll_into_view_if_needed()
         click_until(page, run, lambda: iteration_shown(page) not in ("", "0"))
+        # (the chart may still be waiting for its first curves, on a busy machine: watch again until it moves, a minute
+        # at most)
+        deadline = time.time() + 60
         drawn = chart_states_while_running(page, 4.0, "cfr")
+        while len(drawn) < 2 and time.time() < deadline:
+            time.sleep(0.5)
+            drawn = chart_states_while_running(page, 4.0, "cfr")
         assert len(drawn) >= 2 and drawn == sorted(drawn), f"the chart did not move: {drawn}"
         titles = _safe_evaluate(page, _TITLES_JS, None) or []
         assert any("nash_conv" in title for title in titles) and not any("xploitab" in t for t in titles), titles
