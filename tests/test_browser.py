@@ -239,8 +239,9 @@ def test_a_shared_link_restores_the_setup_in_a_fresh_browser(app_url):
         page.goto(app_url)
         page.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
         wait_until_idle(page)
-        page.locator("[data-testid=stSelectbox]").filter(has_text="Variant").click()
-        page.get_by_role("option", name="RM+", exact=True).click()
+        rm_plus = page.get_by_role("option", name="RM+", exact=True)  # (a click sent during a rerun can be lost)
+        click_until(page, page.locator("[data-testid=stSelectbox]").filter(has_text="Variant"), lambda: rm_plus.count())
+        rm_plus.click()
         wait_until_idle(page)
         click_until(
             page, page.get_by_role("button", name="Step +100", exact=True), lambda: iteration_shown(page) == "100"
@@ -607,9 +608,9 @@ def test_after_a_server_restart_a_shared_link_restores_the_setup():
             page.goto(url + "/" + query)
             page.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
             wait_until_idle(page)
-            assert (
-                page.get_by_text("iteration 300 ·").count() == 1
-            )  # presentation mode's one line, at the link's iteration
+            # Presentation mode's one line, at the link's iteration (run to in time-bounded updates: several reruns).
+            page.get_by_text("iteration 300 ·").wait_for(timeout=60_000)
+            assert page.get_by_text("iteration 300 ·").count() == 1
             page.get_by_text("Game and settings: Matching pennies").click()
             assert page.get_by_role("combobox", name="Variant", exact=True).input_value() == "RM+"
             assert page.locator("[data-testid=stException]").count() == 0
