@@ -11,6 +11,7 @@ import time
 
 import pytest
 
+from rmcore.kernels.matrix import WIDE_ROWS
 from rmcore.sweep import Cell, build_game, make_solver
 from ui.atlas import data
 
@@ -49,18 +50,20 @@ def app_url():
 
 def library_curves(spec: dict) -> dict[str, list]:
     """The cell's nash_conv of the average and of the last iterate at each checkpoint, run afresh here with the
-    public solvers (``history()`` at each checkpoint)."""
+    public solvers (``history()`` at each checkpoint), and whether the game's rows are wide (``WIDE_ROWS`` columns or
+    more: their sums reassociated in vector registers, so the last bits follow the machine's vector width)."""
     cell = Cell("fresh", "fresh", spec)
     game = build_game(cell)
     solver = make_solver(cell, game)
     average, last, done = [], [], 0
+    wide = getattr(game, "shape", (0, 0))[-1] >= WIDE_ROWS
     for point in spec["checkpoints"]:
         solver.run(point - done)
         done = point
         metrics = solver.history().metrics
         average.append(float(metrics["nash_conv"][-1]))
         last.append(float(metrics["nash_conv_current"][-1]))
-    return {"x": [float(p) for p in spec["checkpoints"]], "average": average, "last": last}
+    return {"x": [float(p) for p in spec["checkpoints"]], "average": average, "last": last, "wide": wide}
 
 
 def _on_chart(value: float):
@@ -99,5 +102,12 @@ def test_the_atlas_pages_curves_equal_the_librarys_for_three_runs_picked_at_rand
             expected = library_curves(spec)
             for iterate in ("average", "last"):
                 assert traces[iterate]["x"] == expected["x"], run["name"]
-                assert traces[iterate]["y"] == [_on_chart(v) for v in expected[iterate]], (run["name"], iterate)
+                on_chart = [_on_chart(v) for v in expected[iterate]]
+                if expected["wide"]:  # (the shipped atlas ran on another machine: the same numbers to 1e-12)
+                    assert [y is None for y in traces[iterate]["y"]] == [v is None for v in on_chart], run["name"]
+                    assert traces[iterate]["y"] == [
+                        None if v is None else pytest.approx(v, rel=1e-12, abs=0) for v in on_chart
+                    ], (run["name"], iterate)
+                else:
+                    assert traces[iterate]["y"] == on_chart, (run["name"], iterate)
         assert page.locator("[data-testid=stException]").count() == 0
