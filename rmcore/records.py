@@ -376,18 +376,34 @@ class MetricColumns(Mapping):
         return f"MetricColumns({list(self._columns)})"
 
 
-class PlayerValues(NamedTuple):
-    """A number (or an array) per player: player 1's, then player 2's (``None`` where it does not apply, for example a
-    fixed opponent's)."""
+class PlayerValues(tuple):
+    """A number (or an array) per player, player 1's first: ``values.player_1``, ``values.player_2``,
+    ``values.of(p)`` for any player ``p`` of the game (``None`` where one does not apply, for example a fixed
+    opponent's). A two-player game's has two entries; a game of n players' has n.
 
-    player_1: float
-    player_2: float | None
+    >>> PlayerValues(0.5, None, 0.25).of(3)
+    0.25
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, player_1, player_2=None, *more):
+        return tuple.__new__(cls, (player_1, player_2, *more))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    player_1 = property(lambda self: self[0], doc="Player 1's value.")
+    player_2 = property(lambda self: self[1], doc="Player 2's value.")
 
     def of(self, player: int):
-        """Player ``player``'s (1 or 2) value."""
-        if player not in (1, 2) or isinstance(player, bool):
-            raise ValueError(f"player must be 1 or 2, got {player!r}")
+        """Player ``player``'s value (players are numbered 1 to n)."""
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 1 <= player <= len(self):
+            raise ValueError(f"player must be one of 1 to {len(self)}, got {player!r}")
         return self[player - 1]
+
+    def __repr__(self) -> str:
+        return f"PlayerValues({', '.join(f'player_{p}={value!r}' for p, value in enumerate(self, 1))})"
 
     @property
     def row(self):

@@ -292,7 +292,10 @@ class Solver(Runner):
             "game_value": record.game_value,
         }
         columns.update(self._family_columns(record))
-        return {name: columns[name] if name in columns else np.full(rows, np.nan) for name in METRIC_COLUMNS}
+        result = {name: columns[name] if name in columns else np.full(rows, np.nan) for name in METRIC_COLUMNS}
+        # Players 3 to n of a game of n >= 3 players: the per-player columns again, numbered on (br_gain_3, ...).
+        result.update((name, column) for name, column in columns.items() if _is_later_player_column(name))
+        return result
 
     def _row_metrics(self, iteration: int, columns, row: int) -> Metrics:
         two_player_zero_sum = self.game.is_two_player_zero_sum  # (exploitability's)
@@ -414,31 +417,56 @@ def _number(value: float) -> float | None:
     return None if math.isnan(value) else value
 
 
-# A Metrics from a tuple of all its fields, and a PlayerValues from a pair, without the constructors' checks (as
+# A Metrics from a tuple of all its fields, and a PlayerValues from a sequence, without the constructors' checks (as
 # ``_make`` does): each the cheaper by a third, a fifth of a Kuhn ``metrics()`` call.
 _new_metrics = functools.partial(tuple.__new__, Metrics)
 _new_values = functools.partial(tuple.__new__, PlayerValues)
 
 
+#: The per-player metrics, which a game of n >= 3 players has again for players 3 to n (``br_gain_3``, ...).
+PER_PLAYER_COLUMNS = ("br_gain", "average_regret", "regret_bound")
+
+
+def _is_later_player_column(name: str) -> bool:
+    stem, _, number = name.rpartition("_")
+    return stem in PER_PLAYER_COLUMNS and number.isdigit() and int(number) > 2
+
+
+def _per_player(get: dict, columns, row: int, stem: str) -> list:
+    """``stem``'s value for players 1, 2, ... of a metrics row (``None`` for NaN from player 2 on)."""
+    values = [get[f"{stem}_1"], _number(get[f"{stem}_2"])]
+    while f"{stem}_{len(values) + 1}" in columns:
+        values.append(_number(float(columns[f"{stem}_{len(values) + 1}"][row])))
+    return values
+
+
 def metrics_of(iteration: int, columns, row: int, learner: int | None, zero_sum: bool) -> Metrics:
-    """The :class:`~rmcore.Metrics` of row ``row`` of a history's metric ``columns`` (:data:`METRIC_COLUMNS`), of a
-    run whose learner is ``learner`` (``None`` in self-play) on a game that is two-player zero-sum or not."""
+    """The :class:`~rmcore.Metrics` of row ``row`` of a history's metric ``columns`` (:data:`METRIC_COLUMNS`, and for
+    a game of n >= 3 players the per-player columns of players 3 to n), of a run whose learner is ``learner``
+    (``None`` in self-play) on a game that is two-player zero-sum or not."""
     get = {name: float(columns[name][row]) for name in METRIC_COLUMNS}
     nash_conv = _number(get["nash_conv"])
     exploitability = nash_conv / 2.0 if nash_conv is not None and zero_sum else None
     average_regret = regret_bound = None
+    gains = _per_player(get, columns, row, "br_gain")
     if not math.isnan(get["average_regret_1"]):  # (a matrix game's: a game tree's history has none)
-        bounds = (get["regret_bound_1"], get["regret_bound_2"]) if iteration else (math.inf, math.inf)
-        fixed = math.isnan(get["br_gain_2"])
-        average_regret = _new_values((get["average_regret_1"], _number(get["average_regret_2"])))
-        regret_bound = _new_values((bounds[0], None if fixed else bounds[1]))
+        average_regret = _new_values(_per_player(get, columns, row, "average_regret"))
+        bounds = [get["regret_bound_1"], get["regret_bound_2"]]
+        while f"regret_bound_{len(bounds) + 1}" in columns:
+            bounds.append(float(columns[f"regret_bound_{len(bounds) + 1}"][row]))
+        if not iteration:
+            bounds = [math.inf] * len(bounds)
+        # (none for a player who does not learn; NaN for a rule that has no bound)
+        regret_bound = _new_values(
+            [bounds[0]] + [None if gain is None else bound for gain, bound in zip(gains[1:], bounds[1:])]
+        )
     return _new_metrics(
         (
             iteration,
             nash_conv,
             exploitability,
             get["game_value"],
-            _new_values((get["br_gain_1"], _number(get["br_gain_2"]))),
+            _new_values(gains),
             learner,
             "nash_conv" if learner is None else f"br_gain_{learner}",
             _number(get["nash_conv_current"]),

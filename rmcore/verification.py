@@ -302,6 +302,36 @@ TABLE_END = "<!-- end of the status table -->"
 _PAGE = Path("docs") / "reference" / "algorithms.md"
 
 
+# Games of three players or more: the rules each player runs on its own, against a plain-Python loop of n players.
+_THREE_PLAYERS = "tests/test_matrix_players.py::"
+_CHECKED_ON_THREE_PLAYERS = ("rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "swap-rm")
+_MORE_PLAYERS = {
+    "gda": "three players or more: the plain-Python twin to the last bit, no second implementation",
+    "internal-rm": "three players or more: the plain-Python twin to the last bit, no second implementation",
+    "optimistic-gda": "three players or more: runs, unchecked",
+    "sprm+": "three players or more: runs, unchecked",
+    "exrm+": "two players only (refused on more)",
+}
+for _name in _CHECKED_ON_THREE_PLAYERS:
+    _record = CHECKS[("matrix", _name)]
+    CHECKS[("matrix", _name)] = _record._replace(
+        reference=_record.reference + "; three players: a plain-Python loop of n players (`tests/naive_players.py`), "
+        "expected and sampled",
+        tolerance=_record.tolerance + "; three players: averages, current strategies and the joint play to 1e-12 "
+        "after 40 iterations",
+        tests=(*_record.tests, _THREE_PLAYERS + "test_each_rule_on_three_players_equals_the_reference"),
+    )
+for _name, _words in _MORE_PLAYERS.items():
+    _record = CHECKS[("matrix", _name)]
+    _twin = ("gda", "internal-rm")
+    CHECKS[("matrix", _name)] = _record._replace(
+        reference=_record.reference + "; " + _words,
+        tests=(*_record.tests, _THREE_PLAYERS + "test_the_plain_python_twin_gives_the_same_bits_on_four_players")
+        if _name in _twin
+        else _record.tests,
+    )
+
+
 def check(family: str, name: str) -> Check:
     """The record of the rule (``family="matrix"``) or CFR variant (``"tree"``) ``name``; ``KeyError`` for none."""
     return CHECKS[(family, name)]

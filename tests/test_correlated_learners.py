@@ -223,7 +223,7 @@ def test_the_internal_regret_bound_and_the_inertia_validate_their_input():
         rmcore.internal_regret_bound(1.0, 0, 10)
     with pytest.raises(ValueError, match="iteration must be whole numbers >= 1"):
         rmcore.internal_regret_bound(1.0, 3, 0.5)
-    with pytest.raises(ValueError, match="expected a MatrixGame, got str"):
+    with pytest.raises(ValueError, match="expected a MatrixGame \\(or a NormalFormGame of n players\\), got str"):
         rmcore.internal_rm_inertia("shapley")
     assert rmcore.internal_rm_inertia(MatrixGame(np.zeros((2, 2)), np.zeros((2, 2)))) == 1.0
     chicken = preset("chicken")  # M = 10, two actions: mu > 20

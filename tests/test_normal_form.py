@@ -204,8 +204,6 @@ def test_measures_of_n_players_refuse_what_they_cannot_measure_with_a_sentence()
         rmcore.cce_gap(game, [[[0.5, 0.5], [-0.25, 0.25]], [[0, 0], [0, 0]]])
     with pytest.raises(ValueError, match="sums to 1; this one sums to 2"):
         rmcore.cce_gap(game, np.full((2, 2, 2), 0.25))
-    with pytest.raises(ValueError, match="MatrixSolver's learning rules run on two-player games; this game has 3"):
-        rmcore.MatrixSolver(game)
 
 
 # ---------------------------------------------------------------------------------------

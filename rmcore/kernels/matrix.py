@@ -148,8 +148,19 @@ class MatrixState(NamedTuple):
     markov_row: np.ndarray  # swap RM: the Markov matrix Q, eliminated in place for its stationary distribution
     markov_col: np.ndarray
     # What the last sampled iteration drew: the row player's action, the column player's, and the row player's fresh
-    # draw from x_{t+1} that the column player's alternating update met; -1 unsampled.
+    # draw from x_{t+1} that the column player's alternating update met; -1 unsampled. (n >= 3 players: each player's.)
     drawn: np.ndarray
+    # Each player's number of actions ([m, n] for two players). With three players or more (run_players) every
+    # per-player array above named for the row player (regrets_row, predictions_row, scores_row, strategy_sums_row,
+    # log_start_row, start_row, x, next_x, row_utilities, avg_x, scratch_row) holds every player's entries one after
+    # the other, player i's at offsets sum(actions[:i]); conditional_row and markov_row hold each player's a_i x a_i
+    # block flattened, one after the other, in their one row (whatever the rule: a few numbers a player); joint is
+    # 1 x (a_1 ... a_n), the joint actions in C order; A is n x (a_1 ... a_n), player i's payoff of each joint action
+    # in row i; the column player's arrays and B are unused.
+    actions: np.ndarray
+    learning: np.ndarray  # n >= 3 players: 1 for a player who learns, 0 for one whose strategy (in x) is fixed
+    digits: np.ndarray  # n >= 3 players' scratch: a joint action, an action per player
+    partial: np.ndarray  # n >= 3 players' scratch (n + 1 entries): products of the players' probabilities
 
 
 class MatrixRecord(NamedTuple):
@@ -174,18 +185,26 @@ class MatrixRecord(NamedTuple):
     ce_gap: np.ndarray
     internal_regret: np.ndarray  # [k] the largest internal regret per iteration, max over players, j and k
     joint: np.ndarray  # [k, m, n] the joint distribution of play where it is kept ([k, 0, 0] otherwise: no bytes)
+    # Players 3 to n of a game of n >= 3 players ([k, 0] for two players: no bytes); there ``joint`` is [k, 1, a_1 ...
+    # a_n] and the CE and CCE gaps are measured from it outside the kernel (NaN here).
+    more_br_gains: np.ndarray  # [k, n - 2] players 3..n's best-response gains (as br_gain_1)
+    more_average_regrets: np.ndarray  # [k, n - 2] players 3..n's average regrets (as average_regret_1)
 
 
-def empty_matrix_record(rows: int, m: int, n: int, joint: bool = False) -> MatrixRecord:
-    """Room for ``rows`` history rows of an m x n game (with its joint distribution of play, if ``joint``)."""
-    w = max(m, n)
+def empty_matrix_record(rows: int, *shape: int, joint: bool = False) -> MatrixRecord:
+    """Room for ``rows`` history rows of a game of ``shape`` (m x n, or a_1 x ... x a_n), with its joint distribution
+    of play if ``joint``."""
+    players, w, joint_actions = len(shape), max(shape), math.prod(shape)
+    joint_shape = (shape if players == 2 else (1, joint_actions)) if joint else (0, 0)
     return MatrixRecord(
         np.zeros(rows, dtype=np.int64),
-        np.zeros((rows, 2, w)),
-        np.zeros((rows, 2, w)),
-        np.zeros((rows, 2, w)),
+        np.zeros((rows, players, w)),
+        np.zeros((rows, players, w)),
+        np.zeros((rows, players, w)),
         *(np.zeros(rows) for _ in range(10)),
-        np.zeros((rows, m, n) if joint else (rows, 0, 0)),
+        np.zeros((rows, *joint_shape)),
+        np.zeros((rows, players - 2)),
+        np.zeros((rows, players - 2)),
     )
 
 
@@ -300,7 +319,7 @@ def softmax_weight(shifted):
 def _hedge_step(steps, player, t):
     """Hedge's step ``eta_t``: the constant ``eta``, or with the anytime schedule ``eta / sqrt(t)``."""
     eta = steps[player]
-    if steps[2] != 0.0:
+    if steps[steps.shape[0] - 1] != 0.0:  # (the last entry: 1 for the anytime schedule)
         eta = eta / np.sqrt(float(t))
     return eta
 
@@ -668,7 +687,32 @@ def correlated_gaps(A, B, joint, total, scratch_row, scratch_col):
 @part(**_PART)
 def play(flags, s, player, t, out):
     """``out = x_t``, the strategy ``player`` (0 row, 1 column) plays at iteration ``t`` (>= 1), from the state ``s``
-    after iteration ``t - 1``.
+    after iteration ``t - 1``: :func:`play_from` on that player's arrays."""
+    row = player == 0
+    play_from(
+        flags,
+        s.regrets_row if row else s.regrets_col,
+        s.predictions_row if row else s.predictions_col,
+        s.scores_row if row else s.scores_col,
+        s.log_start_row if row else s.log_start_col,
+        s.start_row if row else s.start_col,
+        s.conditional_row if row else s.conditional_col,
+        s.markov_row if row else s.markov_col,
+        s.scratch_row if row else s.scratch_col,
+        _hedge_step(s.steps, player, t) if flags.algorithm == HEDGE else s.steps[player],
+        s.drawn[player],
+        s.inertia[0],
+        t,
+        out,
+    )
+
+
+@part(**_PART)
+def play_from(
+    flags, regrets, predictions, scores, log_start, start, conditional, markov, scratch, eta, last, inertia, t, out
+):
+    """``out = x_t``, the strategy a player plays at iteration ``t`` (>= 1), from its own arrays after iteration
+    ``t - 1`` (``eta`` its step, Hedge's at ``t``; ``last`` the action it drew last, -1 unsampled).
 
     RM / RM+: ``RM(R)`` (optimistic: ``RM(R + r_{t-1})``); Hedge: ``x_t ∝ x_1 exp(eta_t U_{t-1})`` (optimistic:
     ``U_{t-1} + u_{t-1}``), ``eta_t`` the constant ``eta`` or the anytime ``eta / sqrt(t)``; GDA: its iterate;
@@ -678,47 +722,59 @@ def play(flags, s, player, t, out):
     probability ``D(j, k)^+ / (mu (t - 1))``.
     """
     algorithm, optimistic = flags.algorithm, flags.optimistic
-    row = player == 0
-    regrets, predictions = (s.regrets_row, s.predictions_row) if row else (s.regrets_col, s.predictions_col)
-    scores = s.scores_row if row else s.scores_col
     if algorithm == HEDGE:
-        log_start = s.log_start_row if row else s.log_start_col
-        _softmax(scores, predictions, optimistic, log_start, _hedge_step(s.steps, player, t), out)
+        _softmax(scores, predictions, optimistic, log_start, eta, out)
     elif algorithm == GDA:
         for i in range(out.shape[0]):
             out[i] = scores[i]
     elif algorithm == FICTITIOUS_PLAY:
-        _fictitious_play(scores, s.start_row if row else s.start_col, t, out)
+        _fictitious_play(scores, start, t, out)
     elif algorithm == SMOOTH_RM_PLUS:
-        _smooth_strategy(scores, predictions, s.steps[player], s.scratch_row if row else s.scratch_col, out)
+        _smooth_strategy(scores, predictions, eta, scratch, out)
     elif algorithm == EXTRAGRADIENT_RM_PLUS:
         _normalise_positive_part(scores, out)  # (the leader R / sum R: R lies in Z, its sum at least 1)
     elif algorithm == SWAP_RM:
-        _swap_strategy(s.conditional_row if row else s.conditional_col, s.markov_row if row else s.markov_col, out)
+        _swap_strategy(conditional, markov, out)
     elif algorithm == INTERNAL_RM:
-        conditional = s.conditional_row if row else s.conditional_col
-        start = s.start_row if row else s.start_col
-        _internal_strategy(conditional, start, s.drawn[player], s.inertia[0], t, out)
+        _internal_strategy(conditional, start, last, inertia, t, out)
     else:
         regret_matching(regrets, predictions, optimistic, out)
 
 
 @part(**_PART)
 def learn(flags, s, player, utilities, value):
-    """``player``'s update from this round's payoff vector ``u`` and value ``v``.
+    """``player``'s update from this round's payoff vector ``u`` and value ``v``: :func:`learn_from` on that
+    player's arrays."""
+    row = player == 0
+    learn_from(
+        flags,
+        s.regrets_row if row else s.regrets_col,
+        s.predictions_row if row else s.predictions_col,
+        s.scores_row if row else s.scores_col,
+        s.conditional_row if row else s.conditional_col,
+        s.scratch_row if row else s.scratch_col,
+        s.steps[player],
+        s.x if row else s.y,
+        s.drawn[player],
+        utilities,
+        value,
+    )
+
+
+@part(**_PART)
+def learn_from(flags, regrets, predictions, scores, conditional, scratch, eta, strategy, played, utilities, value):
+    """A player's update from this round's payoff vector ``u`` and value ``v``, on its own arrays (``strategy`` the
+    one it played, ``played`` the action it drew, -1 unsampled).
 
     Every rule keeps ``R += u - v`` (RM+ and PRM+ clip it at 0, Tammelin 2014). Hedge and fictitious play add
     ``U += u``; GDA steps ``x <- Proj(x + eta u)`` (optimistic: ``Proj(x + eta (2 u - u_{t-1}))``, Daskalakis et al.
     2018); smooth predictive RM+ steps its regret state ``R_Z <- Proj_Z(R_Z + eta (u - v))`` (Cai et al. 2023). The
     optimistic rules keep the prediction of the next round: ``r_t = u - v`` for PRM+ and smooth PRM+, ``u`` for Hedge
     and GDA. Swap RM charges each action's regret matcher ``x_t(j) u`` (:func:`_swap_learn`); Hart & Mas-Colell's
-    procedure adds ``u(k) - u(j)`` to the row of the action j it played (sampled only: ``s.drawn``). (Extragradient
-    RM+ has an iteration of its own: :func:`_extragradient_iteration`.)
+    procedure adds ``u(k) - u(j)`` to the row of the action j it played (sampled only). (Extragradient RM+ has an
+    iteration of its own: :func:`_extragradient_iteration`.)
     """
     algorithm, optimistic = flags.algorithm, flags.optimistic
-    row = player == 0
-    regrets, predictions = (s.regrets_row, s.predictions_row) if row else (s.regrets_col, s.predictions_col)
-    scores = s.scores_row if row else s.scores_col
     n = regrets.shape[0]
     if algorithm == RM or algorithm == RM_PLUS:
         if optimistic:
@@ -735,18 +791,15 @@ def learn(flags, s, player, utilities, value):
     if algorithm == SWAP_RM or algorithm == INTERNAL_RM:
         for k in range(n):
             regrets[k] += utilities[k] - value
-        conditional = s.conditional_row if row else s.conditional_col
         if algorithm == SWAP_RM:
-            _swap_learn(conditional, s.x if row else s.y, utilities, s.scratch_row if row else s.scratch_col)
+            _swap_learn(conditional, strategy, utilities, scratch)
         else:
-            _internal_learn(conditional, s.drawn[player], utilities)
+            _internal_learn(conditional, played, utilities)
         return
     if algorithm == SMOOTH_RM_PLUS:
-        active = s.scratch_row if row else s.scratch_col
-        _smooth_learn(regrets, scores, predictions, s.steps[player], active, utilities, value)
+        _smooth_learn(regrets, scores, predictions, eta, scratch, utilities, value)
         return
     if algorithm == GDA:
-        eta = s.steps[player]
         for k in range(n):
             regrets[k] += utilities[k] - value
             if optimistic:
@@ -754,7 +807,7 @@ def learn(flags, s, player, utilities, value):
                 predictions[k] = utilities[k]
             else:
                 scores[k] += eta * utilities[k]
-        project_onto_simplex(scores, s.scratch_row if row else s.scratch_col)
+        project_onto_simplex(scores, scratch)
         return
     for k in range(n):
         regrets[k] += utilities[k] - value
@@ -1110,6 +1163,249 @@ def record_row(A, B, flags, s, iteration, record, k):
                 record.joint[k, i, j] = np.nan
 
 
+# -- three players or more ------------------------------------------------------------------------
+# A game of n >= 3 players (Nash 1951's n-person games; the rules' updates are each player's own, as for two) runs
+# here, from run_matrix, with the state laid out as MatrixState's note says. Each pass below is a function of its
+# own, not inlined (``_PART_OF_N``): inlined into run_matrix, whose two-player loops LLVM then optimises beside them,
+# they would lengthen the family's compile for every two-player game.
+
+_PART_OF_N = dict(error_model="numpy", _nrt=False)
+
+
+@part(**_PART_OF_N)
+def player_payoff_vectors(A, actions, strategies, utilities, digits, partial, joint, track):
+    """Every player's payoff vector against the others' mixed strategies, ``u_i(k) = sum_{a: a_i = k} A[i, a]
+    prod_{j != i} s_j(a_j)`` (``utilities`` and ``strategies`` laid out player after player), in one pass over the
+    joint actions ``a`` in C order (the last player's action fastest); with ``track`` also the joint distribution's
+    ``J(a) += prod_j s_j(a_j)``. Player i's product of the others' probabilities is the product of the players before
+    it times that of the players after it, without a division (a probability may be 0)."""
+    players = actions.shape[0]
+    for k in range(utilities.shape[0]):
+        utilities[k] = 0.0
+    for i in range(players):
+        digits[i] = 0
+    for a in range(A.shape[1]):
+        partial[0] = 1.0  # partial[i] = prod_{j < i} s_j(a_j)
+        offset = 0
+        for i in range(players):
+            partial[i + 1] = partial[i] * strategies[offset + digits[i]]
+            offset += actions[i]
+        if track:
+            joint[0, a] += partial[players]
+        after = 1.0  # prod_{j > i} s_j(a_j)
+        for i in range(players - 1, -1, -1):
+            offset -= actions[i]
+            utilities[offset + digits[i]] += A[i, a] * (partial[i] * after)
+            after *= strategies[offset + digits[i]]
+        i = players - 1  # the next joint action
+        while i >= 0:
+            digits[i] += 1
+            if digits[i] < actions[i]:
+                break
+            digits[i] = 0
+            i -= 1
+
+
+@part(**_PART_OF_N)
+def player_sampled_vectors(A, actions, strategies, utilities, drawn, state, joint, track):
+    """Each player draws ``a_i ~ s_i`` (player 1 first) and every player's payoff vector is its payoffs against the
+    others' draws, ``u_i(k) = A[i, (k, a_-i)]``; with ``track`` the joint action's count ``J(a) += 1``."""
+    players = actions.shape[0]
+    index = 0  # the joint action a, in C order
+    offset = 0
+    for i in range(players):
+        count = actions[i]
+        drawn[i] = rng.sample_index(strategies[offset : offset + count], rng.next_uniform(state))
+        index = index * count + drawn[i]
+        offset += count
+    if track:
+        joint[0, index] += 1.0
+    stride = 1  # how far apart player i's actions lie among the joint actions
+    for i in range(players - 1, -1, -1):
+        count = actions[i]
+        offset -= count
+        base = index - drawn[i] * stride
+        for k in range(count):
+            utilities[offset + k] = A[i, base + k * stride]
+        stride *= count
+
+
+@part(**_PART_OF_N)
+def _pairs_start(s, player):
+    """Where player ``player``'s a_i x a_i block starts in ``conditional_row`` and ``markov_row`` (each the blocks of
+    every player, flattened; a view of a block is made where it is used: with ``_nrt=False`` a function returns no
+    array it was not given)."""
+    start = 0
+    for i in range(player):
+        start += s.actions[i] * s.actions[i]
+    return start
+
+
+@part(**_PART_OF_N)
+def play_player(flags, s, player, offset, t, out):
+    """``out = x_t`` of player ``player`` (numbered from 0), whose entries start at ``offset``: :func:`play_from`."""
+    count = s.actions[player]
+    end = offset + count
+    start = _pairs_start(s, player)
+    algorithm = flags.algorithm
+    play_from(
+        flags,
+        s.regrets_row[offset:end],
+        s.predictions_row[offset:end],
+        s.scores_row[offset:end],
+        s.log_start_row[offset:end],
+        s.start_row[offset:end],
+        s.conditional_row[0, start : start + count * count].reshape((count, count)),
+        s.markov_row[0, start : start + count * count].reshape((count, count)),
+        s.scratch_row[offset:end],
+        _hedge_step(s.steps, player, t) if algorithm == HEDGE else s.steps[player],
+        s.drawn[player],
+        s.inertia[0],
+        t,
+        out,
+    )
+
+
+@part(**_PART_OF_N)
+def learn_player(flags, s, player, offset, value):
+    """Player ``player``'s update from its payoff vector (in ``row_utilities`` from ``offset``): :func:`learn_from`."""
+    count = s.actions[player]
+    end = offset + count
+    start = _pairs_start(s, player)
+    learn_from(
+        flags,
+        s.regrets_row[offset:end],
+        s.predictions_row[offset:end],
+        s.scores_row[offset:end],
+        s.conditional_row[0, start : start + count * count].reshape((count, count)),
+        s.scratch_row[offset:end],
+        s.steps[player],
+        s.x[offset:end],
+        s.drawn[player],
+        s.row_utilities[offset:end],
+        value,
+    )
+
+
+@njit(**_CHECKPOINT)
+def record_players(A, flags, s, iteration, record, k):
+    """Row ``k`` of ``record`` for a game of n >= 3 players, as :func:`record_row` for two: current strategies (the
+    next iteration's), averages, cumulative regrets, each player's best-response gain at the average profile (NaN for
+    a fixed player) and the learners' sum NashConv (NaN for one learner), NashConv of the current profile (two
+    learners or more), and the joint distribution of play where it is kept. A game of n players has no one game
+    value, and its CE and CCE gaps are measured from the joint distribution outside the kernel: NaN here."""
+    players = s.actions.shape[0]
+    record.iteration[k] = iteration
+    learners = 0
+    offset = 0
+    for i in range(players):
+        end = offset + s.actions[i]
+        if s.learning[i]:
+            learners += 1
+            play_player(flags, s, i, offset, iteration + 1, s.next_x[offset:end])
+        else:
+            for j in range(offset, end):
+                s.next_x[j] = s.x[j]
+        _average(s.strategy_sums_row[offset:end], s.weight_sum[0], s.avg_x[offset:end])
+        offset = end
+    record.nash_conv_current[k] = np.nan
+    # NashConv sums the learning players' gains (the fixed players are part of the game the learners play), where two
+    # or more learn; one learner's measure is its own gain, as against a fixed opponent of two-player games.
+    for average in range(0 if learners > 1 else 1, 2):  # the current profile (two or more learners), then the average
+        strategies = s.avg_x if average else s.next_x
+        player_payoff_vectors(A, s.actions, strategies, s.row_utilities, s.digits, s.partial, s.joint, 0)
+        total = 0.0
+        offset = 0
+        for i in range(players):
+            end = offset + s.actions[i]
+            utilities = s.row_utilities[offset:end]
+            best = utilities[0]
+            for j in range(utilities.shape[0]):
+                best = utilities[j] if utilities[j] > best else best
+            gain = max(best - _dot(strategies[offset:end], utilities), 0.0) if s.learning[i] else np.nan
+            if s.learning[i]:
+                total += gain
+            if average:
+                if i == 0:
+                    record.br_gain_1[k] = gain
+                elif i == 1:
+                    record.br_gain_2[k] = gain
+                else:
+                    record.more_br_gains[k, i - 2] = gain
+            offset = end
+        if average:
+            record.nash_conv[k] = total if learners > 1 else np.nan
+        else:
+            record.nash_conv_current[k] = total
+    record.game_value[k] = np.nan
+    elapsed = float(iteration) if iteration > 0 else 1.0
+    width = record.current.shape[2]
+    offset = 0
+    for i in range(players):
+        count = s.actions[i]
+        for j in range(width):
+            inside = j < count
+            record.current[k, i, j] = s.next_x[offset + j] if inside else 0.0
+            record.average[k, i, j] = s.avg_x[offset + j] if inside else 0.0
+            record.regrets[k, i, j] = s.regrets_row[offset + j] if inside else 0.0
+        regret = _max_positive(s.regrets_row[offset : offset + count]) / elapsed if s.learning[i] else np.nan
+        if i == 0:
+            record.average_regret_1[k] = regret
+        elif i == 1:
+            record.average_regret_2[k] = regret
+        else:
+            record.more_average_regrets[k, i - 2] = regret
+        offset += count
+    record.cce_gap[k], record.ce_gap[k], record.internal_regret[k] = np.nan, np.nan, np.nan
+    total = s.joint_total[0]
+    for a in range(record.joint.shape[2]):
+        record.joint[k, 0, a] = s.joint[0, a] / total if (flags.track_joint and total > 0.0) else np.nan
+
+
+@part(**_PART_OF_N)
+def run_players(A, flags, s, first_iteration, last_iteration, checkpoints, record):
+    """:func:`run_matrix` for a game of n >= 3 players: each iteration every learning player plays its strategy
+    (:func:`play_from`), every player's payoff vector is computed against the others' strategies (or sampled draws),
+    and each learning player updates (:func:`learn_from`) from it and its value, all simultaneously; a fixed player's
+    strategy stays in ``x``."""
+    written = np.int64(0)
+    if first_iteration > last_iteration:
+        if checkpoints.shape[0] == 0:
+            return written
+        record_players(A, flags, s, checkpoints[0], record, written)
+        return written + 1
+    players = s.actions.shape[0]
+    sampled, track = flags.sampled, flags.track_joint
+    for t in range(first_iteration, last_iteration + 1):
+        offset = 0
+        for i in range(players):
+            end = offset + s.actions[i]
+            if s.learning[i]:
+                play_player(flags, s, i, offset, t, s.x[offset:end])
+            offset = end
+        if sampled:
+            player_sampled_vectors(A, s.actions, s.x, s.row_utilities, s.drawn, s.rng, s.joint, track)
+        else:
+            player_payoff_vectors(A, s.actions, s.x, s.row_utilities, s.digits, s.partial, s.joint, track)
+        if track:
+            s.joint_total[0] += 1.0
+        offset = 0
+        for i in range(players):
+            end = offset + s.actions[i]
+            if s.learning[i]:
+                utilities = s.row_utilities[offset:end]
+                value = utilities[s.drawn[i]] if sampled else _dot(s.x[offset:end], utilities)
+                learn_player(flags, s, i, offset, value)
+            offset = end
+        w = _weight(t, flags.averaging_power)
+        _add_weighted(s.strategy_sums_row, s.x, w)
+        s.weight_sum[0] += w
+        if written < checkpoints.shape[0] and checkpoints[written] == t:
+            record_players(A, flags, s, t, record, written)
+            written += 1
+    return written
+
+
 # -- the entry point -------------------------------------------------------------------------------
 
 
@@ -1126,6 +1422,8 @@ def run_matrix(A, B, flag_fields, state_fields, first_iteration, last_iteration,
     """
     flags, s = MatrixFlags(*flag_fields), MatrixState(*state_fields)
     record = MatrixRecord(*record_fields)
+    if s.actions.shape[0] > 2:  # (three players or more: A holds every player's payoffs, B is unused)
+        return run_players(A, flags, s, first_iteration, last_iteration, checkpoints, record)
     written = np.int64(0)  # (not the literal 0: numba would compile the checkpoint twice, for a literal and an int64)
     if first_iteration > last_iteration:
         if checkpoints.shape[0] == 0:

@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .games import MatrixGame
+from .games import NormalFormGame
 
 __all__ = ["regret_bound", "hedge_regret_bound", "internal_regret_bound", "internal_rm_inertia"]
 
@@ -86,7 +86,7 @@ def _checked_bound_arguments(payoff_range: float, actions: int, iteration) -> np
 
 def internal_rm_inertia(game) -> float:
     """The smallest inertia ``mu`` Hart & Mas-Colell's procedure allows on ``game``: the least number above
-    ``2 M (m_i - 1)`` for both players.
+    ``2 M (m_i - 1)`` for every player.
 
     The procedure switches from the last action j to k with probability ``D_t(j, k)^+ / (mu t)`` and stays at j with
     the rest (Hart & Mas-Colell 2000, "A simple adaptive procedure leading to correlated equilibrium", Econometrica
@@ -105,9 +105,8 @@ def internal_rm_inertia(game) -> float:
 
 def inertia_bound(game) -> float:
     """``max_i 2 M_i (m_i - 1)``, the number Hart & Mas-Colell's inertia must exceed (:func:`internal_rm_inertia`)."""
-    if not isinstance(game, MatrixGame):
-        raise ValueError(f"expected a MatrixGame, got {type(game).__name__}")
+    if not isinstance(game, NormalFormGame):
+        raise ValueError(f"expected a MatrixGame (or a NormalFormGame of n players), got {type(game).__name__}")
     return max(
-        2.0 * float(np.max(np.abs(payoffs))) * (actions - 1)
-        for payoffs, actions in ((game.row_payoffs, game.shape[0]), (game.col_payoffs, game.shape[1]))
+        2.0 * float(np.max(np.abs(payoffs))) * (actions - 1) for payoffs, actions in zip(game.payoffs, game.shape)
     )

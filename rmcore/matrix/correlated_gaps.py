@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from .games import MatrixGame, NormalFormGame, _profile_name
-from .solver import MatrixSolver
+from .solver import MatrixSolver, player_gaps
 
 __all__ = ["cce_gap", "ce_gap", "correlated_gaps"]
 
@@ -102,27 +102,12 @@ def _joint_of_players(game: NormalFormGame, joint) -> np.ndarray:
     return sigma
 
 
-def _player_gaps(game: NormalFormGame, sigma: np.ndarray) -> tuple[float, float]:
-    """``(cce_gap, ce_gap)`` of a game of n >= 3 players, summed over the players (the module docstring)."""
-    cce, ce = 0.0, 0.0
-    for player, payoffs in enumerate(game.payoffs):
-        count = game.shape[player]
-        utilities = np.moveaxis(payoffs, player, 0).reshape(count, -1)  # [own action, others' joint action]
-        device = np.moveaxis(sigma, player, 0).reshape(count, -1)
-        value = float(np.sum(utilities * device))
-        cce += max(float(np.max(utilities @ device.sum(axis=0))) - value, 0.0)
-        # conditional[j, k]: what playing k whenever told j earns, over the profiles where j is told
-        conditional = device @ utilities.T
-        ce += float(np.sum(np.maximum(conditional.max(axis=1) - np.diag(conditional), 0.0)))
-    return cce, ce
-
-
 def correlated_gaps(game: NormalFormGame, joint) -> tuple[float, float]:
     """``(cce_gap, ce_gap)`` of ``joint`` on ``game`` (see the module docstring): by the matrix kernel for two
     players, in numpy for more."""
     if isinstance(game, NormalFormGame) and not isinstance(game, MatrixGame):
         if game.num_players > 2:
-            return _player_gaps(game, joint_of(game, joint))
+            return player_gaps(game, joint_of(game, joint))
         game = game.as_matrix_game()
     sigma = joint_of(game, joint)
     solver = MatrixSolver(game, joint=True, max_points=0, history_share=None)

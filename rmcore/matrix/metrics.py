@@ -14,8 +14,9 @@ one route, so that ``nash_conv(game, solver.average_policy()) == solver.metrics(
 
 For a profile ``(s_1, ..., s_n)`` of a game of n >= 3 players (a :class:`~rmcore.NormalFormGame`), player ``p``'s
 gain is ``max_k u_p(k, s_-p) - u_p(s)`` and ``nash_conv`` the sum of the n gains, as OpenSpiel defines it
-(``pyspiel.nash_conv``); these are computed in numpy, one contraction of a payoff array per player, and
-:func:`player_gains` lists them (player ``p``'s at index ``p - 1``). Exploitability stays two-player zero-sum only.
+(``pyspiel.nash_conv``); the matrix kernel computes them as it computes a solver's history rows
+(:func:`rmcore.matrix.solver.profile_of_players`), and :func:`player_gains` lists them (player ``p``'s at index
+``p - 1``). Exploitability stays two-player zero-sum only.
 
 Players are numbered 1 (the row player) and 2 (the column player); :func:`rmcore.nash_conv`,
 :func:`rmcore.exploitability` and :func:`rmcore.best_response` take a matrix game's policy as they take a tree's.
@@ -36,7 +37,7 @@ from ..records import BestResponse, PlayerValues, Policy
 from ..validation import as_strategy
 from .bounds import hedge_regret_bound, regret_bound
 from .games import INFOSETS, MatrixGame, NormalFormGame
-from .solver import profile_of
+from .solver import profile_of, profile_of_players
 
 __all__ = [
     "strategies",
@@ -59,27 +60,20 @@ def _check_game(game) -> MatrixGame:
 
 
 def profile_strategies(game: NormalFormGame, policy) -> tuple[np.ndarray, ...]:
-    """The n players' mixed strategies from ``policy``, a sequence of n strategies (player 1's first), validated."""
+    """The n players' mixed strategies from ``policy``, a sequence of n strategies (player 1's first) or a
+    :class:`~rmcore.Policy` over the information sets ``player 1`` to ``player n`` (a solver's), validated."""
     if not isinstance(game, NormalFormGame):
         raise ValueError(f"expected a NormalFormGame, got {type(game).__name__}")
     n = game.num_players
+    names = tuple(f"player {p}" for p in range(1, n + 1))
+    if isinstance(policy, Policy) and policy.infosets == names:  # (a solver's average_policy() of n players)
+        policy = [policy[name] for name in names]
     if isinstance(policy, (str, bytes, dict)) or not hasattr(policy, "__len__") or len(policy) != n:
         raise ValueError(
             f"a policy of a game of {n} players is a sequence of {n} mixed strategies, player 1's first; got "
             f"{type(policy).__name__}{f' of {len(policy)}' if hasattr(policy, '__len__') else ''}"
         )
     return tuple(as_strategy(s, a, f"player {p + 1}'s strategy") for p, (s, a) in enumerate(zip(policy, game.shape)))
-
-
-def action_values(payoffs: np.ndarray, profile: tuple[np.ndarray, ...], player: int) -> np.ndarray:
-    """``u_p(k, s_-p)`` for each action ``k`` of player ``player`` (numbered from 0): its payoff array contracted with
-    every other player's strategy."""
-    values = payoffs
-    # From the last axis down, so that the axes still to contract keep their numbers.
-    for axis in reversed(range(len(profile))):
-        if axis != player:
-            values = np.tensordot(values, profile[axis], axes=([axis], [0]))
-    return values
 
 
 def player_gains(game: NormalFormGame, policy) -> tuple[float, ...]:
@@ -92,12 +86,7 @@ def player_gains(game: NormalFormGame, policy) -> tuple[float, ...]:
     """
     if isinstance(game, NormalFormGame) and game.num_players == 2:
         return tuple(gains(game.as_matrix_game(), *strategies(game, policy)))
-    profile = profile_strategies(game, policy)
-    result = []
-    for p, payoffs in enumerate(game.payoffs):
-        values = action_values(payoffs, profile, p)
-        result.append(max(float(values.max() - values @ profile[p]), 0.0))
-    return tuple(result)
+    return tuple(profile_of_players(game, profile_strategies(game, policy)))
 
 
 def strategies(game: MatrixGame, policy) -> tuple[np.ndarray, np.ndarray]:

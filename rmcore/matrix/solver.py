@@ -1,4 +1,4 @@
-"""Regret matching on two-player matrix games: :class:`MatrixSolver`.
+"""Regret matching on matrix games, of two players or more: :class:`MatrixSolver`.
 
 Regret matching (Hart & Mas-Colell 2000, *Econometrica* 68(5)) plays each action with
 probability proportional to its positive cumulative regret,
@@ -45,6 +45,19 @@ Variants (constructor arguments):
 * ``opponent``: a fixed column strategy, ``{"col": weights}`` (as a fixed opponent is given on a game tree:
   its information sets' strategies); then only the row player learns, and its average approaches a best response.
 
+A game of n >= 3 players (a :class:`~rmcore.NormalFormGame`) runs every rule a player applies on its own (all but
+``exrm+``), simultaneously (``updates="alternating"`` orders two players and is refused), expected or sampled; player
+i's payoff vector is ``u_i(k) = sum_{a_-i} u_i(k, a_-i) prod_{j != i} x_j(a_j)`` (sampled: the others' draws). Fixed
+players are ``opponent={player: weights}`` (players numbered 1 to n); ``start`` is n strategies; policies are over
+the information sets ``"player 1"`` to ``"player n"``. NashConv sums the learning players' gains (where two or more
+learn), and the history carries ``br_gain_3``, ``average_regret_3``, ... for players 3 on.
+
+>>> from rmcore import MatrixSolver, preset
+>>> pennies = MatrixSolver(preset("matching-pennies-3p"), "rm", start=([0.9, 0.1], [0.6, 0.4], [0.2, 0.8]))
+>>> pennies.run(2_000)
+>>> len(pennies.metrics().br_gains), pennies.average_policy().infosets
+(3, ('player 1', 'player 2', 'player 3'))
+
 >>> from rmcore import MatrixSolver, preset
 >>> solver = MatrixSolver(preset("rps-crash"), algorithm="prm+", updates="alternating", averaging="linear")
 >>> solver.run(1_000)
@@ -68,6 +81,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -301,11 +315,12 @@ _VARIANT_FIELDS = {"algorithm": ALGORITHMS, "sampling": SAMPLINGS, "updates": UP
 
 class MatrixSolver(Solver):
     """Regret matching (and RM+, predictive RM+, Hedge, fictitious play, GDA, smooth predictive RM+, extragradient RM+,
-    swap RM, Hart & Mas-Colell's procedure) in a two-player matrix game, run incrementally.
+    swap RM, Hart & Mas-Colell's procedure) in a matrix game of two players or more, run incrementally.
 
     Parameters
     ----------
-    game : MatrixGame
+    game : MatrixGame or NormalFormGame
+        Two players, or n >= 3 (the module docstring says what changes with more).
     algorithm : {"rm", "rm+", "prm+", "hedge", "optimistic-hedge", "fictitious-play", "gda", "optimistic-gda", \
 "sprm+", "exrm+", "swap-rm", "internal-rm"}
     sampling : {"expected", "sampled"}
@@ -385,10 +400,12 @@ class MatrixSolver(Solver):
         joint: bool | None = None,
         mu: float | None = None,
     ):
-        if isinstance(game, NormalFormGame) and game.num_players != 2:
-            raise ValueError(
-                f"MatrixSolver's learning rules run on two-player games; this game has {game.num_players} players"
-            )
+        if isinstance(game, NormalFormGame) and game.num_players > 2:
+            self._start_players(
+                game, algorithm, sampling, updates, averaging, opponent, seed, max_points, start, eta,
+                history_share, joint, mu,
+            )  # fmt: skip
+            return
         if isinstance(game, NormalFormGame):
             game = game.as_matrix_game()
         if not isinstance(game, MatrixGame):
@@ -457,6 +474,10 @@ class MatrixSolver(Solver):
             markov_row=zeros((m, m) if pairs else (1, 1)),
             markov_col=zeros((n, n) if pairs else (1, 1)),
             drawn=np.full(3, -1, dtype=np.int64),
+            actions=np.array([m, n], dtype=np.int64),
+            learning=np.array([1, 0 if fixed else 1], dtype=np.int64),
+            digits=np.zeros(2, dtype=np.int64),
+            partial=zeros(3),
         )
         self._state = kernels.MatrixState(*(aligned(field) for field in fields))
         self.start = None if start is None else initial_strategies(game, start)
@@ -488,6 +509,123 @@ class MatrixSolver(Solver):
         self._inputs = (*self._payoffs, tuple(self._flags), tuple(state))
         self._start(max_points, history_share)
 
+    def _start_players(
+        self, game, algorithm, sampling, updates, averaging, opponent, seed, max_points, start, eta, history_share,
+        joint, mu,
+    ) -> None:  # fmt: skip
+        """The solver of a game of n >= 3 players (:class:`~rmcore.NormalFormGame`): every rule whose update is each
+        player's own, simultaneous, expected or sampled, with any players fixed (``opponent``: ``{player: weights}``,
+        players numbered from 1). The kernel's state holds each per-player array's entries player after player
+        (``MatrixState``'s note)."""
+        self.game = game
+        if algorithm == "exrm+":
+            raise ValueError(
+                "exrm+ (extragradient RM+) evaluates both players' regrets at one profile twice an iteration: it runs "
+                f"on two-player games; this game has {game.num_players} players"
+            )
+        if updates == "alternating":
+            raise ValueError(
+                "alternating updates let the column player answer the row player's new strategy: they order two "
+                f"players; a game of {game.num_players} players updates simultaneously"
+            )
+        self.variant = MatrixVariant(algorithm, sampling, updates, averaging, eta)
+        shape = game.shape
+        players = len(shape)
+        fixed = fixed_players(game, opponent)
+        learning = [p not in fixed for p in range(1, players + 1)]
+        self.keeps_joint = keeps_joint(joint, game, algorithm, bool(fixed))
+        self.mu = inertia(mu, game, algorithm)
+        #: The fixed players, ``{player: (probability, ...)}`` normalised, or ``None`` in self-play.
+        self.opponent = None if not fixed else {p: tuple(float(q) for q in s) for p, s in sorted(fixed.items())}
+        #: The one learning player where all the others are fixed (its ``br_gain`` is the measure), else ``None``.
+        self.learner = learning.index(True) + 1 if sum(learning) == 1 else None
+        code, optimistic = _ALGORITHM_CODES[algorithm]
+        self._flags = kernels.MatrixFlags(
+            algorithm=code,
+            optimistic=int(optimistic),
+            sampled=int(sampling == "sampled"),
+            alternating=0,
+            averaging_power=_AVERAGING_POWERS[averaging],
+            fixed_opponent=int(bool(fixed)),
+            zero_sum=int(game.is_zero_sum),
+            track_joint=int(self.keeps_joint),
+        )
+        rng, self.seed = seed_words(seed)
+        total = sum(shape)
+        uniform = np.concatenate([np.full(a, 1.0 / a) for a in shape])
+        pairs = sum(a * a for a in shape)  # (every rule's state has the blocks: the kernel takes a view of each)
+        one = np.zeros(1)
+        # Every player's payoffs, a row each (the joint actions in C order); B is unused. Aligned, writable copies.
+        self._payoffs = (aligned(np.stack([p.reshape(-1) for p in game.payoffs])), aligned(np.zeros((1, 1))))
+        steps = self._steps()
+        fields = kernels.MatrixState(
+            regrets_row=np.zeros(total),
+            regrets_col=one,
+            predictions_row=np.zeros(total),
+            predictions_col=one,
+            scores_row=np.zeros(total),
+            scores_col=one,
+            strategy_sums_row=np.zeros(total),
+            strategy_sums_col=one,
+            joint=np.zeros((1, math.prod(shape)) if self.keeps_joint else (1, 1)),
+            joint_total=np.zeros(1),
+            conditional_row=np.zeros((1, pairs)),
+            conditional_col=np.zeros((1, 1)),
+            weight_sum=np.zeros(1),
+            rng=rng,
+            steps=steps,
+            inertia=np.array([self.mu or 0.0]),
+            log_start_row=np.zeros(total),
+            log_start_col=one,
+            start_row=uniform.copy(),
+            start_col=one,
+            x=uniform.copy(),
+            y=one,
+            next_x=np.zeros(total),
+            row_utilities=np.zeros(total),
+            col_utilities=one,
+            avg_x=np.zeros(total),
+            avg_y=one,
+            fixed_row_utilities=one,
+            scratch_row=np.zeros(total),
+            scratch_col=one,
+            markov_row=np.zeros((1, pairs)),
+            markov_col=np.zeros((1, 1)),
+            drawn=np.full(players, -1, dtype=np.int64),
+            actions=np.array(shape, dtype=np.int64),
+            learning=np.array(learning, dtype=np.int64),
+            digits=np.zeros(players, dtype=np.int64),
+            partial=np.zeros(players + 1),
+        )
+        self._state = state = kernels.MatrixState(*(aligned(field) for field in fields))
+        self.start = None if start is None else player_starts(game, start)
+        offsets = np.concatenate([[0], np.cumsum(shape)])
+        blocks = np.concatenate([[0], np.cumsum([a * a for a in shape])])
+        for p in range(players):
+            part = slice(offsets[p], offsets[p + 1])
+            if code in _ITERATE_CODES:
+                state.scores_row[part] = state.start_row[part]
+            if p + 1 in fixed:
+                state.x[part] = fixed[p + 1]
+                continue
+            if self.start is None:
+                continue
+            x0, delta = self.start[p], game.payoff_range[p]
+            if code == kernels.SWAP_RM:
+                # every action's matcher starts at R_0 = Delta x_0 (its a_i x a_i block, row by row)
+                state.conditional_row[0, blocks[p] : blocks[p + 1]] = np.tile(delta * x0, shape[p])
+            elif code in (kernels.RM, kernels.RM_PLUS):
+                state.regrets_row[part] = delta * x0
+            elif code == kernels.HEDGE:
+                with np.errstate(divide="ignore"):
+                    state.log_start_row[part] = np.log(x0)
+            elif code in (kernels.FICTITIOUS_PLAY, kernels.INTERNAL_RM):
+                state.start_row[part] = x0
+            else:
+                state.scores_row[part] = x0
+        self._inputs = (*self._payoffs, tuple(self._flags), tuple(state))
+        self._start(max_points, history_share)
+
     @property
     def is_self_play(self) -> bool:
         return self.opponent is None
@@ -503,10 +641,11 @@ class MatrixSolver(Solver):
         ``sqrt(8 ln(actions)) / Delta`` (Hedge's anytime step ``eta_t = sqrt(8 ln(m) / t) / Delta``, Cesa-Bianchi &
         Lugosi 2006, Theorem 2.3; ``Delta = 1`` in a game whose payoffs are all equal)."""
         eta = self.variant.eta
+        players = len(self.game.shape)  # ([eta_1, ..., eta_n, anytime] for a game of n players)
         if eta is None:
-            return np.zeros(3)
+            return np.zeros(players + 1)
         if eta != "anytime":
-            return np.array([eta, eta, 0.0])
+            return np.array([eta] * players + [0.0])
         constants = [
             math.sqrt(8.0 * math.log(actions)) / (delta if delta > 0 else 1.0)
             for actions, delta in zip(self.game.shape, self.game.payoff_range)
@@ -516,7 +655,10 @@ class MatrixSolver(Solver):
     # -- the solver core's parts (rmcore/solver.py) ---------------------------------------------------
 
     def _iteration_work(self) -> int:
-        """An iteration's work: the payoff matrix's cells and both strategies' entries."""
+        """An iteration's work: the payoff matrix's cells and both strategies' entries (n players: every player's
+        payoff of each joint action, and every strategy's entries)."""
+        if len(self.game.shape) > 2:
+            return len(self.game.shape) * math.prod(self.game.shape) + sum(self.game.shape)
         m, n = self.game.shape
         return m * n + m + n
 
@@ -526,6 +668,9 @@ class MatrixSolver(Solver):
         players' strategies played and averaged, ``2 (m + n)``, and the row's three arrays per player, each padded to
         the wider player, ``6 max(m, n)``. A count, not a time: it sizes what runs as plain Python while the kernels
         compile; the stride is priced by measuring (:func:`rmcore.solver.measured_row_cost`)."""
+        if len(self.game.shape) > 2:  # (n players: two passes over every payoff, the strategies, the row's arrays)
+            shape = self.game.shape
+            return 2 * len(shape) * math.prod(shape) + 2 * sum(shape) + 3 * len(shape) * max(shape)
         m, n = self.game.shape
         # (with the joint distribution: its CE and CCE gaps, a pass of m + n multiply-adds over each of its cells)
         correlated = m * n * (m + n + 1) if self.keeps_joint else 0
@@ -538,8 +683,9 @@ class MatrixSolver(Solver):
         return kernels.empty_matrix_record(rows, *self.game.shape, joint=self.keeps_joint)
 
     def _twin_exact(self) -> bool:
-        # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns)
-        return self.game.shape[1] < kernels.WIDE_ROWS
+        # (the plain-Python twin sums a row in order, as the kernel does for fewer than WIDE_ROWS columns; the passes
+        # of n players sum in order)
+        return len(self.game.shape) > 2 or self.game.shape[1] < kernels.WIDE_ROWS
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_operations()
@@ -558,7 +704,7 @@ class MatrixSolver(Solver):
     # -- reading -------------------------------------------------------------------------
 
     def _policy(self, strategies: np.ndarray) -> Policy:
-        return Policy(strategies, ("row", "col"), (self.game.row_actions, self.game.col_actions))
+        return Policy(strategies, *self._labels())
 
     @exclusive
     def average_policy(self) -> Policy:
@@ -584,8 +730,11 @@ class MatrixSolver(Solver):
 
     @exclusive
     def cumulative_regrets(self) -> PlayerValues:
-        """Copies of ``R1`` and ``R2`` (player 2's ``None`` against a fixed opponent)."""
+        """Copies of ``R1`` and ``R2`` (player 2's ``None`` against a fixed opponent; n players: ``R1`` to ``Rn``,
+        a fixed player's ``None``)."""
         state = self._state
+        if len(self.game.shape) > 2:
+            return PlayerValues(*(state.regrets_row[part].copy() if learns else None for part, learns in self._parts()))
         return PlayerValues(state.regrets_row.copy(), None if self.opponent is not None else state.regrets_col.copy())
 
     @exclusive
@@ -596,7 +745,7 @@ class MatrixSolver(Solver):
         record = self._record
         if self._iteration > 0 and (record.iteration.shape[0] == 0 or record.iteration[-1] != self._iteration):
             record = concat_records(record, self._snapshot())
-        return JointHistory(record.iteration.copy(), record.joint.copy())
+        return JointHistory(record.iteration.copy(), record.joint.reshape(-1, *self.game.shape).copy())
 
     def _check_joint(self) -> None:
         if not self.keeps_joint:
@@ -610,9 +759,18 @@ class MatrixSolver(Solver):
         """Copies of each player's regrets per pair of actions (``swap-rm`` and ``internal-rm``; ``None`` for the
         other rules): swap RM's ``R_j(k)``, row j the regrets of action j's regret matcher, and Hart & Mas-Colell's
         ``D(j, k)``, the sum over the iterations that played j of ``u(k) - u(j)``."""
+        players = len(self.game.shape)
         if self.variant.algorithm not in CORRELATED_ALGORITHMS:
-            return PlayerValues(None, None)
+            return PlayerValues(*([None] * players))
         state = self._state
+        if players > 2:
+            blocks = np.concatenate([[0], np.cumsum([a * a for a in self.game.shape])])
+            return PlayerValues(
+                *(
+                    state.conditional_row[0, blocks[p] : blocks[p + 1]].reshape(a, a).copy()
+                    for p, a in enumerate(self.game.shape)
+                )
+            )
         return PlayerValues(state.conditional_row.copy(), state.conditional_col.copy())
 
     def last_sampled_actions(self) -> tuple[int, int, int] | None:
@@ -623,8 +781,8 @@ class MatrixSolver(Solver):
         against ``a' ~ x_{t+1}``, a fresh draw from the row player's new strategy (otherwise ``a' = a``).
         Against a fixed opponent ``b`` is the opponent's draw.
         """
-        drawn = self._state.drawn
-        return None if drawn[0] < 0 else (int(drawn[0]), int(drawn[1]), int(drawn[2]))
+        drawn = self._state.drawn  # (n players: each player's draw, player 1's first)
+        return None if drawn[0] < 0 else tuple(int(a) for a in drawn)
 
     def metrics(self) -> Metrics:
         """Metrics of the average profile now (see :class:`~rmcore.Metrics`): the last row of :meth:`history`."""
@@ -641,10 +799,20 @@ class MatrixSolver(Solver):
         return super().history()
 
     def _labels(self):
+        if len(self.game.shape) > 2:  # (n players: an information set per player, "player 1" to "player n")
+            return tuple(f"player {p}" for p in range(1, len(self.game.shape) + 1)), self.game.actions
         return ("row", "col"), (self.game.row_actions, self.game.col_actions)
+
+    def _parts(self):
+        """Each player's slice of the kernel's per-player arrays (a game of n >= 3 players) and whether it learns."""
+        offsets = np.concatenate([[0], np.cumsum(self.game.shape)])
+        learning = self._state.learning
+        return [(slice(offsets[p], offsets[p + 1]), bool(learning[p])) for p in range(len(self.game.shape))]
 
     def _family_columns(self, record: kernels.MatrixRecord) -> dict:
         """The matrix game's own metrics: the average regrets, the bounds drawn beside them, the CCE gap."""
+        if len(self.game.shape) > 2:
+            return self._player_columns(record)
         game = self.game
         m, n = game.shape
         delta_row, delta_col = game.payoff_range
@@ -661,17 +829,41 @@ class MatrixSolver(Solver):
             "internal_regret_bound": self._internal_bound(elapsed),
         }
 
+    def _player_columns(self, record: kernels.MatrixRecord) -> dict:
+        """:meth:`_family_columns` of a game of n >= 3 players: every player's average regret and bound (players 3 to
+        n numbered on), and the CE and CCE gaps of the joint distribution at each row, measured from it
+        (:func:`player_gaps`)."""
+        elapsed = np.maximum(record.iteration, 1).astype(float)
+        regrets = [record.average_regret_1, record.average_regret_2, *record.more_average_regrets.T]
+        columns = {}
+        for p, ((_, learns), actions, delta, regret) in enumerate(
+            zip(self._parts(), self.game.shape, self.game.payoff_range, regrets), 1
+        ):
+            columns[f"average_regret_{p}"] = regret
+            columns[f"regret_bound_{p}"] = (1.0 if learns else np.nan) * self._regret_bound(delta, actions, elapsed)
+        for p, gains in enumerate(record.more_br_gains.T, 3):
+            columns[f"br_gain_{p}"] = gains
+        gaps = np.full((2, record.iteration.shape[0]), np.nan)
+        if self.keeps_joint:
+            for row, sigma in enumerate(record.joint):
+                if not np.isnan(sigma[0, 0]):
+                    gaps[:, row] = player_gaps(self.game, sigma.reshape(self.game.shape))
+        columns.update(cce_gap=gaps[0], ce_gap=gaps[1], internal_regret=np.full_like(elapsed, np.nan))
+        columns["internal_regret_bound"] = np.full_like(elapsed, np.nan)
+        return columns
+
     def _internal_bound(self, elapsed: np.ndarray) -> np.ndarray:
         """The bound drawn beside ``internal_regret`` (the larger player's): swap RM's ``Delta m / sqrt(T)``
         (:func:`rmcore.internal_regret_bound`) where the joint play is kept; NaN for the other rules (Hart &
         Mas-Colell's procedure converges without a rate of this form)."""
         if self.variant.algorithm != "swap-rm" or not self.keeps_joint:
             return np.full_like(elapsed, np.nan)
-        return np.maximum(
-            *(
+        return functools.reduce(
+            np.maximum,
+            (
                 internal_regret_bound(delta, actions, elapsed)
                 for delta, actions in zip(self.game.payoff_range, self.game.shape)
-            )
+            ),
         )
 
     @exclusive
@@ -690,7 +882,7 @@ class MatrixSolver(Solver):
             raise ValueError(
                 "the joint distribution of play is defined after the first iteration: run the solver first"
             )
-        return state.joint / state.joint_total[0]
+        return (state.joint / state.joint_total[0]).reshape(self.game.shape)
 
     def _regret_bound(self, delta: float, actions: int, elapsed: np.ndarray) -> np.ndarray:
         """The bound on average regret drawn beside the regrets: regret matching's ``Delta sqrt(|A| / T)`` (RM, RM+,
@@ -765,6 +957,40 @@ def fixed_opponent(game: MatrixGame, opponent) -> np.ndarray | None:
     return as_strategy(opponent, n, "opponent strategy", normalise=True)
 
 
+def fixed_players(game: NormalFormGame, opponent) -> dict[int, np.ndarray]:
+    """The fixed players of a game of n >= 3 players, ``{player: strategy}`` (normalised), from ``{player: weights}``
+    with players numbered 1 to n (at least one player learns); ``{}`` for ``None`` (self-play)."""
+    if opponent is None:
+        return {}
+    players = game.num_players
+    if not isinstance(opponent, dict):
+        raise ValueError(
+            f"the fixed players of a game of {players} players are {{player: weights}}, players numbered 1 to "
+            f"{players}, e.g. {{3: [0.5, 0.5]}}; got {type(opponent).__name__}"
+        )
+    fixed = {}
+    for player, weights in opponent.items():
+        if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or not 1 <= player <= players:
+            raise ValueError(f"a fixed player is numbered 1 to {players}; got {player!r}")
+        fixed[int(player)] = as_strategy(weights, game.shape[player - 1], f"player {player}'s strategy", normalise=True)
+    if len(fixed) == players:
+        raise ValueError(f"every one of the {players} players is fixed: at least one must learn")
+    return fixed
+
+
+def player_starts(game: NormalFormGame, start) -> PlayerValues:
+    """A validated start of a game of n >= 3 players: a sequence of n weight vectors, each normalised."""
+    players = game.num_players
+    if isinstance(start, str) or not hasattr(start, "__len__") or len(start) != players:
+        raise ValueError(f"start must be {players} initial strategies, one per player, player 1's first")
+    return PlayerValues(
+        *(
+            as_strategy(weights, actions, f"player {p}'s start", normalise=True)
+            for p, (weights, actions) in enumerate(zip(start, game.shape), 1)
+        )
+    )
+
+
 def initial_strategies(game: MatrixGame, start) -> PlayerValues:
     """A validated start ``(row weights, column weights)``, each normalised to a mixed strategy."""
     if isinstance(start, str) or not hasattr(start, "__len__") or len(start) != 2:
@@ -807,6 +1033,36 @@ def profile_of(game: MatrixGame, x: np.ndarray, y: np.ndarray) -> Profile:
     gains = PlayerValues(float(row.br_gain_1[0]), float(row.br_gain_2[0]))
     # (the kernel measures the average profile last: its payoff vectors are those of (x, y))
     return Profile(gains, float(row.game_value[0]), state.row_utilities.copy(), state.col_utilities.copy())
+
+
+def profile_of_players(game: NormalFormGame, profile) -> PlayerValues:
+    """Each player's best-response gain against ``profile`` (n validated mixed strategies) in a game of n >= 3
+    players, computed by the kernel that writes a solver's history rows, as :func:`profile_of` for two: a solver's
+    state made to hold the profile as its average is measured as a checkpoint."""
+    solver = MatrixSolver(game, max_points=0, history_share=None, joint=False)
+    solver._state.strategy_sums_row[:] = np.concatenate(profile)
+    solver._state.weight_sum[0] = 1.0
+    row = solver._snapshot()
+    return PlayerValues(float(row.br_gain_1[0]), float(row.br_gain_2[0]), *(float(g) for g in row.more_br_gains[0]))
+
+
+def player_gaps(game: NormalFormGame, sigma: np.ndarray) -> tuple[float, float]:
+    """``(cce_gap, ce_gap)`` of the joint distribution ``sigma`` (an ``a_1 x ... x a_n`` array) of a game of n >= 3
+    players, summed over the players, as :mod:`rmcore.matrix.correlated_gaps` defines them (OpenSpiel's ``cce_dist``
+    and ``ce_dist``): player i's payoffs and ``sigma`` laid out as its actions by the others' joint actions, ``u_i(k,
+    sigma_-i)`` is the rows times ``sigma``'s marginal over the others, and the conditional gains of the CE gap the
+    product of the two tables. (Two players' gaps are the kernel's, :func:`rmcore.kernels.matrix.correlated_gaps`.)"""
+    cce, ce = 0.0, 0.0
+    for player, payoffs in enumerate(game.payoffs):
+        count = game.shape[player]
+        utilities = np.moveaxis(payoffs, player, 0).reshape(count, -1)  # [own action, others' joint action]
+        device = np.moveaxis(sigma, player, 0).reshape(count, -1)
+        value = float(np.sum(utilities * device))
+        cce += max(float(np.max(utilities @ device.sum(axis=0))) - value, 0.0)
+        # conditional[j, k]: what playing k whenever told j earns, over the profiles where j is told
+        conditional = device @ utilities.T
+        ce += float(np.sum(np.maximum(conditional.max(axis=1) - np.diag(conditional), 0.0)))
+    return cce, ce
 
 
 def _warm_up_solver() -> MatrixSolver:
