@@ -103,10 +103,17 @@ def test_the_atlas_pages_curves_equal_the_librarys_for_three_runs_picked_at_rand
             for iterate in ("average", "last"):
                 assert traces[iterate]["x"] == expected["x"], run["name"]
                 on_chart = [_on_chart(v) for v in expected[iterate]]
-                if expected["wide"]:  # (the shipped atlas ran on another machine: the same numbers to 1e-12)
+                if expected["wide"]:
+                    # The page draws the shipped file's numbers to the last bit. The shipped atlas ran on another
+                    # machine: a wide game's row sums take their last bits from its vector width at every iteration,
+                    # and a run carries them on (1.8e-12 relative at swap-rm's 24th checkpoint on 100 x 100), so the
+                    # library's run here agrees to 1e-9.
+                    column = "nash_conv" if iterate == "average" else "nash_conv_current"
+                    shipped = frame[frame.cell == run.cell].sort_values("iteration")
+                    assert traces[iterate]["y"] == [_on_chart(float(v)) for v in shipped[column]], run["name"]
                     assert [y is None for y in traces[iterate]["y"]] == [v is None for v in on_chart], run["name"]
                     assert traces[iterate]["y"] == [
-                        None if v is None else pytest.approx(v, rel=1e-12, abs=0) for v in on_chart
+                        None if v is None else pytest.approx(v, rel=1e-9, abs=0) for v in on_chart
                     ], (run["name"], iterate)
                 else:
                     assert traces[iterate]["y"] == on_chart, (run["name"], iterate)
