@@ -628,6 +628,8 @@ def test_every_preset_chosen_opens_again_from_its_link_and_after_a_refresh(app_u
         for title in ("Rock-Paper-Scissors", "RPS with crash", "Matching pennies"):
             page.locator("[data-testid=stSelectbox]").filter(has_text="Preset").click()
             page.get_by_role("option", name=title, exact=True).click()
+            # (the address changes with the choice, before the rerun that draws the new game has ended: wait for it)
+            page.get_by_text(f"Now solving: {title}").wait_for(timeout=60_000)
             wait_until_idle(page)
             assert page.get_by_text(f"Now solving: {title}").count() == 1
             shared = page.url
