@@ -699,9 +699,10 @@ def play(flags, s, player, t, out):
         s.conditional_row if row else s.conditional_col,
         s.markov_row if row else s.markov_col,
         s.scratch_row if row else s.scratch_col,
-        _hedge_step(s.steps, player, t) if flags.algorithm == HEDGE else s.steps[player],
-        s.drawn[player],
-        s.inertia[0],
+        s.steps,
+        player,
+        s.drawn,
+        s.inertia,
         t,
         out,
     )
@@ -709,10 +710,12 @@ def play(flags, s, player, t, out):
 
 @part(**_PART)
 def play_from(
-    flags, regrets, predictions, scores, log_start, start, conditional, markov, scratch, eta, last, inertia, t, out
-):
-    """``out = x_t``, the strategy a player plays at iteration ``t`` (>= 1), from its own arrays after iteration
-    ``t - 1`` (``eta`` its step, Hedge's at ``t``; ``last`` the action it drew last, -1 unsampled).
+    flags, regrets, predictions, scores, log_start, start, conditional, markov, scratch, steps, player, drawn, inertia,
+    t, out,
+):  # fmt: skip
+    """``out = x_t``, the strategy ``player`` plays at iteration ``t`` (>= 1), from its own arrays after iteration
+    ``t - 1`` (its step ``steps[player]``, the action it drew last ``drawn[player]``, -1 unsampled: read in the
+    branches that use them, so that no other rule loads them).
 
     RM / RM+: ``RM(R)`` (optimistic: ``RM(R + r_{t-1})``); Hedge: ``x_t ∝ x_1 exp(eta_t U_{t-1})`` (optimistic:
     ``U_{t-1} + u_{t-1}``), ``eta_t`` the constant ``eta`` or the anytime ``eta / sqrt(t)``; GDA: its iterate;
@@ -723,20 +726,20 @@ def play_from(
     """
     algorithm, optimistic = flags.algorithm, flags.optimistic
     if algorithm == HEDGE:
-        _softmax(scores, predictions, optimistic, log_start, eta, out)
+        _softmax(scores, predictions, optimistic, log_start, _hedge_step(steps, player, t), out)
     elif algorithm == GDA:
         for i in range(out.shape[0]):
             out[i] = scores[i]
     elif algorithm == FICTITIOUS_PLAY:
         _fictitious_play(scores, start, t, out)
     elif algorithm == SMOOTH_RM_PLUS:
-        _smooth_strategy(scores, predictions, eta, scratch, out)
+        _smooth_strategy(scores, predictions, steps[player], scratch, out)
     elif algorithm == EXTRAGRADIENT_RM_PLUS:
         _normalise_positive_part(scores, out)  # (the leader R / sum R: R lies in Z, its sum at least 1)
     elif algorithm == SWAP_RM:
         _swap_strategy(conditional, markov, out)
     elif algorithm == INTERNAL_RM:
-        _internal_strategy(conditional, start, last, inertia, t, out)
+        _internal_strategy(conditional, start, drawn[player], inertia[0], t, out)
     else:
         regret_matching(regrets, predictions, optimistic, out)
 
@@ -753,18 +756,21 @@ def learn(flags, s, player, utilities, value):
         s.scores_row if row else s.scores_col,
         s.conditional_row if row else s.conditional_col,
         s.scratch_row if row else s.scratch_col,
-        s.steps[player],
+        s.steps,
+        player,
         s.x if row else s.y,
-        s.drawn[player],
+        s.drawn,
         utilities,
         value,
     )
 
 
 @part(**_PART)
-def learn_from(flags, regrets, predictions, scores, conditional, scratch, eta, strategy, played, utilities, value):
-    """A player's update from this round's payoff vector ``u`` and value ``v``, on its own arrays (``strategy`` the
-    one it played, ``played`` the action it drew, -1 unsampled).
+def learn_from(
+    flags, regrets, predictions, scores, conditional, scratch, steps, player, strategy, drawn, utilities, value
+):
+    """``player``'s update from this round's payoff vector ``u`` and value ``v``, on its own arrays (``strategy`` the
+    one it played; its step ``steps[player]`` and the action it drew ``drawn[player]`` read where they are used).
 
     Every rule keeps ``R += u - v`` (RM+ and PRM+ clip it at 0, Tammelin 2014). Hedge and fictitious play add
     ``U += u``; GDA steps ``x <- Proj(x + eta u)`` (optimistic: ``Proj(x + eta (2 u - u_{t-1}))``, Daskalakis et al.
@@ -794,12 +800,13 @@ def learn_from(flags, regrets, predictions, scores, conditional, scratch, eta, s
         if algorithm == SWAP_RM:
             _swap_learn(conditional, strategy, utilities, scratch)
         else:
-            _internal_learn(conditional, played, utilities)
+            _internal_learn(conditional, drawn[player], utilities)
         return
     if algorithm == SMOOTH_RM_PLUS:
-        _smooth_learn(regrets, scores, predictions, eta, scratch, utilities, value)
+        _smooth_learn(regrets, scores, predictions, steps[player], scratch, utilities, value)
         return
     if algorithm == GDA:
+        eta = steps[player]
         for k in range(n):
             regrets[k] += utilities[k] - value
             if optimistic:
@@ -1247,7 +1254,6 @@ def play_player(flags, s, player, offset, t, out):
     count = s.actions[player]
     end = offset + count
     start = _pairs_start(s, player)
-    algorithm = flags.algorithm
     play_from(
         flags,
         s.regrets_row[offset:end],
@@ -1258,9 +1264,10 @@ def play_player(flags, s, player, offset, t, out):
         s.conditional_row[0, start : start + count * count].reshape((count, count)),
         s.markov_row[0, start : start + count * count].reshape((count, count)),
         s.scratch_row[offset:end],
-        _hedge_step(s.steps, player, t) if algorithm == HEDGE else s.steps[player],
-        s.drawn[player],
-        s.inertia[0],
+        s.steps,
+        player,
+        s.drawn,
+        s.inertia,
         t,
         out,
     )
@@ -1279,9 +1286,10 @@ def learn_player(flags, s, player, offset, value):
         s.scores_row[offset:end],
         s.conditional_row[0, start : start + count * count].reshape((count, count)),
         s.scratch_row[offset:end],
-        s.steps[player],
+        s.steps,
+        player,
         s.x[offset:end],
-        s.drawn[player],
+        s.drawn,
         s.row_utilities[offset:end],
         value,
     )
