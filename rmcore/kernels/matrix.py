@@ -1295,7 +1295,7 @@ def learn_player(flags, s, player, offset, value):
     )
 
 
-@njit(**_CHECKPOINT)
+@part(**_PART_OF_N)
 def record_players(A, flags, s, iteration, record, k):
     """Row ``k`` of ``record`` for a game of n >= 3 players, as :func:`record_row` for two: current strategies (the
     next iteration's), averages, cumulative regrets, each player's best-response gain at the average profile (NaN for
