@@ -349,8 +349,3 @@ def test_the_poker_builders_refuse_players_they_do_not_build():
         rmcore.kuhn_poker(cards=3, players=3)
     with pytest.raises(ValueError, match="Leduc hold'em takes 2 to 3 players; got 4"):
         rmcore.leduc_poker(players=4)
-
-
-def test_efg_files_stay_two_player_zero_sum_and_say_so():
-    with pytest.raises(ValueError, match="writes .efg files of two-player zero-sum games; Kuhn poker, 3 players"):
-        rmcore.write_efg(rmcore.kuhn_poker(players=3))
