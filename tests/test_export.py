@@ -183,7 +183,8 @@ def test_a_bundle_of_kuhn_for_more_than_two_players_reproduces_its_numbers_from_
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path)
         names = set(archive.namelist())
-    assert "reproduce.py" not in names and rmcore.read_efg(tmp_path / "game.efg").players == players
+    assert names == {"README.txt", "setup.json", "versions.json", "numbers.json", "history.csv", "game.efg"}
+    assert rmcore.read_efg(tmp_path / "game.efg").players == players
     numbers = json.loads((tmp_path / "numbers.json").read_text())
     assert command in (tmp_path / "README.txt").read_text()
     out = _run_in(tmp_path, "-m", "rmcore", *shlex.split(command)[3:])
