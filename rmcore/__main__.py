@@ -26,6 +26,7 @@ from .trees.catalogue import TREE_GAMES, tree_game
 from .trees.cfr import CFR_ALGORITHMS, CFR_UPDATES, DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS, CFRVariant
 from .trees.game import TreeGame
 from .trees.kuhn import is_classic_kuhn
+from .trees.poker import KUHN_PLAYERS
 
 #: Longest --opponent JSON file read, in characters (Leduc's 936 information sets of three numbers fit in 100 kB).
 MAX_OPPONENT_CHARS = 1_000_000
@@ -78,6 +79,18 @@ def _iterations(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"iterations must be a whole number from 0 to {config.MAX_ITERATIONS:,}; got {text}"
         )
+    return value
+
+
+def _kuhn_players(text: str) -> int:
+    """``--players``: Kuhn poker's players, a whole number from 2 to 4 (``rmcore.trees.poker.KUHN_PLAYERS``)."""
+    low, high = KUHN_PLAYERS
+    try:
+        value = int(text)
+    except ValueError:
+        value = None
+    if value is None or not low <= value <= high:
+        raise argparse.ArgumentTypeError(f"Kuhn poker takes {low} to {high} players; got {text}")
     return value
 
 
@@ -224,9 +237,11 @@ def _read_efg(path: str) -> TreeGame:
 
 def _kuhn(args) -> int:
     from .trees.cfr import CFRSolver
-    from .trees.kuhn import KUHN
+    from .trees.poker import kuhn_poker
 
-    game = _read_efg(args.efg) if args.efg else KUHN
+    if args.efg and args.players is not None:
+        raise UsageError("--players is Kuhn poker's; the game of an --efg file has the players its file names")
+    game = _read_efg(args.efg) if args.efg else kuhn_poker(players=args.players or 2)
     parameters = {
         name: getattr(args, name) for name in ("alpha", "beta", "gamma", "eta") if getattr(args, name) is not None
     }
@@ -239,6 +254,8 @@ def _kuhn(args) -> int:
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
+    if not game.is_two_player_zero_sum:
+        return _kuhn_players_result(args, game, solver, seconds)
     metrics = solver.metrics()
     result = {
         "variant": solver.variant.full_label,
@@ -271,6 +288,38 @@ def _kuhn(args) -> int:
     for name, actions in zip(game.infosets, game.actions):
         shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, result["average_policy"][name]))
         print(f"    {name}: {shown}")
+    return 0
+
+
+def _kuhn_players_result(args, game: TreeGame, solver, seconds: float) -> int:
+    """``kuhn``'s output on a game of more than two players: NashConv (exploitability is a two-player zero-sum
+    game's) and every player's expected payoff under the average policy, player 1's first."""
+    from .trees.cfr import player_values
+
+    metrics, average = solver.metrics(), solver.average_policy()
+    values = [float(v) for v in player_values(game, average.probabilities)[1]]
+    result = {
+        "variant": solver.variant.full_label,
+        "iterations": solver.iteration,
+        "players": game.players,
+        "nash_conv": metrics.nash_conv,
+        "nash_conv_current": metrics.nash_conv_current,
+        "values": values,
+        "average_policy": average.to_dict(),
+        "seconds": seconds,
+    }
+    if args.json:
+        print(_json(result))
+        return 0
+    name = solver.variant.full_label.split(" · ")[0]
+    print(f"{game.name}: {solver.iteration} iterations of {name} ({solver.variant.updates}), {seconds:.3f} s")
+    print(f"  nash_conv {metrics.nash_conv:.6g} (what the {game.players} players together gain by best-responding)")
+    shown = ", ".join(f"player {p + 1} {value:.6f}" for p, value in enumerate(values))
+    print(f"  expected payoffs under the average policy: {shown}")
+    print("  average policy:")
+    for infoset, actions in zip(game.infosets, game.actions):
+        shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, result["average_policy"][infoset]))
+        print(f"    {infoset}: {shown}")
     return 0
 
 
@@ -556,7 +605,18 @@ def build_parser() -> argparse.ArgumentParser:
     solve.set_defaults(handler=_solve)
 
     kuhn = commands.add_parser("kuhn", help="run CFR on Kuhn poker (or on the game in a Gambit .efg file)")
-    kuhn.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
+    kuhn.add_argument(
+        "--efg",
+        metavar="FILE",
+        help=f"a game in Gambit's .efg format: two players (zero-sum) or 3 to {config.MAX_TREE_PLAYERS} (any payoffs)",
+    )
+    kuhn.add_argument(
+        "--players",
+        type=_kuhn_players,
+        metavar="N",
+        help=f"Kuhn poker's players, {KUHN_PLAYERS[0]} to {KUHN_PLAYERS[1]} (default 2); more than two report NashConv "
+        "and each player's expected payoff",
+    )
     kuhn.add_argument("--variant", choices=list(CFR_ALGORITHMS), default="cfr")
     kuhn.add_argument(
         "--updates", choices=list(CFR_UPDATES), help="default: alternating (mmd: simultaneous, its only order)"
@@ -593,7 +653,11 @@ def build_parser() -> argparse.ArgumentParser:
     race_source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
-    race_source.add_argument("--efg", metavar="FILE", help="a two-player zero-sum game in Gambit's .efg format")
+    race_source.add_argument(
+        "--efg",
+        metavar="FILE",
+        help=f"a game in Gambit's .efg format: two players (zero-sum) or 3 to {config.MAX_TREE_PLAYERS} (any payoffs)",
+    )
     race_source.add_argument(
         "--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)"
     )

@@ -206,11 +206,19 @@ CHECKS: dict[tuple[str, str], Check] = {
     ),
     ("tree", "chance-sampling"): Check(
         "Lanctot, Waugh, Zinkevich & Bowling 2009",
-        "Kuhn poker's known value −1/18 (no second implementation: its sampled deals are rmcore's own stream); two "
-        "players only (on more it runs, unchecked)",
-        "exploitability below 0.01 and the game value within 0.01 of −1/18 after 20,000 iterations",
-        ("tests/test_kuhn.py::test_every_variant_converges_to_the_game_value",),
-        "converges to Kuhn poker's known value; no second implementation to compare with",
+        "a recursive plain-Python reference written from the paper, the deals as its sampled blocks, drawing the same "
+        "random numbers (`tests/naive_mccfr.py`), both update orders: two players (Kuhn, Leduc, a coin whose deals "
+        "are not equally likely), three (Kuhn); Kuhn poker's known value −1/18",
+        "regrets and strategy sums to 1e-12 (in fact to the bit; Kuhn 200 iterations, Leduc 20, the coin 200, "
+        "three-player Kuhn 100); exploitability below 0.01 and the game value within 0.01 of −1/18 after 20,000 "
+        "iterations",
+        (
+            "tests/test_mccfr.py::test_chance_sampling_equals_the_recursive_reference_drawing_the_same_deals",
+            "tests/test_nplayer_trees.py::test_chance_sampling_on_three_player_kuhn_equals_the_recursive_reference",
+            "tests/test_mccfr.py::test_chance_sampling_converges_where_the_deals_are_not_equally_likely",
+            "tests/test_kuhn.py::test_every_variant_converges_to_the_game_value",
+        ),
+        "equal to a plain-Python reference on the same random numbers to 1e-12",
     ),
     ("tree", "pcfr+"): Check(
         "Farina, Kroer & Sandholm 2021",
@@ -227,24 +235,26 @@ CHECKS: dict[tuple[str, str], Check] = {
     ),
     ("tree", "external-sampling"): Check(
         "Lanctot, Waugh, Zinkevich & Bowling 2009",
-        "a recursive plain-Python reference drawing the same random numbers (`tests/naive_mccfr.py`); OpenSpiel's "
-        "Python `ExternalSamplingSolver` over 10 seeds",
-        "regrets and strategy sums to 1e-12 (Kuhn 300, Leduc 40 iterations); the median exploitability within a "
-        "factor 1.5 of OpenSpiel's after 2,000",
+        "a recursive plain-Python reference drawing the same random numbers (`tests/naive_mccfr.py`), two players "
+        "(Kuhn, Leduc) and three (Kuhn); OpenSpiel's Python `ExternalSamplingSolver` over 10 seeds",
+        "regrets and strategy sums to 1e-12 (Kuhn 300, Leduc 40, three-player Kuhn 100 iterations); the median "
+        "exploitability within a factor 1.5 of OpenSpiel's after 2,000",
         (
             "tests/test_mccfr.py::test_equals_the_recursive_reference_drawing_the_same_numbers",
+            "tests/test_nplayer_trees.py::test_monte_carlo_cfr_on_three_player_kuhn_equals_the_recursive_reference",
             "tests/test_mccfr.py::test_median_exploitability_agrees_with_openspiels_mccfr_over_seeds",
         ),
         "equal to a plain-Python reference on the same random numbers to 1e-12",
     ),
     ("tree", "outcome-sampling"): Check(
         "Lanctot, Waugh, Zinkevich & Bowling 2009",
-        "a recursive plain-Python reference drawing the same random numbers (`tests/naive_mccfr.py`); OpenSpiel's "
-        "Python `OutcomeSamplingSolver` over 10 seeds",
-        "regrets and strategy sums to 1e-12 (Kuhn 300, Leduc 40 iterations); the median exploitability within a "
-        "factor 1.5 of OpenSpiel's after 2,000",
+        "a recursive plain-Python reference drawing the same random numbers (`tests/naive_mccfr.py`), two players "
+        "(Kuhn, Leduc) and three (Kuhn); OpenSpiel's Python `OutcomeSamplingSolver` over 10 seeds",
+        "regrets and strategy sums to 1e-12 (Kuhn 300, Leduc 40, three-player Kuhn 100 iterations); the median "
+        "exploitability within a factor 1.5 of OpenSpiel's after 2,000",
         (
             "tests/test_mccfr.py::test_equals_the_recursive_reference_drawing_the_same_numbers",
+            "tests/test_nplayer_trees.py::test_monte_carlo_cfr_on_three_player_kuhn_equals_the_recursive_reference",
             "tests/test_mccfr.py::test_median_exploitability_agrees_with_openspiels_mccfr_over_seeds",
         ),
         "equal to a plain-Python reference on the same random numbers to 1e-12",

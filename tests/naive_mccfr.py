@@ -1,10 +1,19 @@
-"""Slow, obvious Monte Carlo CFR: external and outcome sampling as recursive plain Python over a TreeGame's arrays.
+"""Slow, obvious Monte Carlo CFR: chance, external and outcome sampling as recursive plain Python over a TreeGame's
+arrays.
 
 Written from Lanctot, Waugh, Zinkevich & Bowling (2009) and OpenSpiel's ``external_sampling_mccfr.py`` and
 ``outcome_sampling_mccfr.py`` (their recursion, their update order, regret matching at each visit, exploration 0.6),
 with dicts keyed by information set. It shares no code with the kernels' explicit-stack walks except the random
 numbers: it draws from a copy of the solver's xoshiro256+ state with the kernels' ``next_uniform`` run as plain Python
 (the generator is the one thing both must share to be compared run for run), and samples by its own inverse CDF.
+
+Chance sampling is the paper's section 2.2 with the deals as its blocks Q_j: each iteration samples one deal j (the
+chance moves above every decision) with probability q_j = its probability p_j, and runs a vanilla CFR pass over that
+deal alone, whose sampled counterfactual values weight each terminal by ``1 / q(z)``: pi_-i(h) carries chance's
+reach ``p_j / q_j`` (1) in place of p_j. Chance inside a deal (Leduc's public card) is walked in full, its
+probabilities in pi_-i, as a block holds every terminal of its deal. Regrets ``R(I, a) += pi_-i(h) (v_i(h a) -
+v_i(h))`` and sums ``S(I, a) += pi_i(h) sigma(I, a)`` are added over the pass and the policy is regret matching on
+R after it: for each player in turn on the one deal (alternating), or for all at once (simultaneous).
 """
 
 from __future__ import annotations
@@ -20,10 +29,12 @@ EXPLORATION = 0.6
 
 
 class NaiveMCCFR:
-    """``variant`` is ``"external-sampling"`` or ``"outcome-sampling"``; ``rng`` a copy of a solver's 4-word state."""
+    """``variant`` is ``"external-sampling"``, ``"outcome-sampling"`` or ``"chance-sampling"`` (its updates
+    alternating or not); ``rng`` a copy of a solver's 4-word state."""
 
-    def __init__(self, game, variant, rng):
+    def __init__(self, game, variant, rng, alternating=True):
         self.tree, self.variant, self.rng = game.tree, variant, np.array(rng, dtype=np.uint64)
+        self.alternating = alternating
         self.regrets, self.sums = {}, {}
         self.touched = 0
 
@@ -64,6 +75,9 @@ class NaiveMCCFR:
     # -- one iteration ---------------------------------------------------------------------------------------------
 
     def iteration(self):
+        if self.variant == "chance-sampling":
+            self.chance_sampled_iteration()
+            return
         for player in range(self.tree.payoffs.shape[0]):  # (each of n players in turn)
             deal = self.draw(self.tree.deal_probability)
             root = int(self.tree.deal_root[deal])
@@ -126,6 +140,49 @@ class NaiveMCCFR:
             policy_value = value * opponent / sample
             self.add(self.regrets, info, [u * opponent / sample - policy_value for u in estimates])
             self.add(self.sums, info, [own * p / sample for p in sigma])
+        return value
+
+    def chance_sampled_iteration(self):
+        """One deal drawn by its probability, then a CFR pass on it per player in turn (or one for all)."""
+        players = self.tree.payoffs.shape[0]
+        deal = self.draw(self.tree.deal_probability)
+        q = p = float(self.tree.deal_probability[deal])  # (sampled by chance's own probability: q_j = p_j)
+        for updating in range(players) if self.alternating else (None,):
+            increments = {}
+            self.counterfactual(int(self.tree.deal_root[deal]), [1.0] * players + [p / q], updating, increments)
+            for info, row in increments.items():  # (the policy changes only after the whole pass)
+                self.add(self.regrets, info, row)
+
+    def counterfactual(self, node, reach, updating, increments):
+        """Every player's value of ``node`` under the current policy; at ``updating``'s nodes (everyone's if None),
+        its regret increments and strategy sums. ``reach``: each player's, then chance's."""
+        tree, players = self.tree, len(reach) - 1
+        actor = int(tree.player[node])
+        if actor == -1:
+            return [float(tree.payoffs[q, node]) for q in range(players)]
+        if actor == CHANCE_NODE:
+            children, probabilities = self.outcomes(node)
+            total = [0.0] * players
+            for child, p in zip(children, probabilities):
+                below = self.counterfactual(child, reach[:players] + [reach[players] * p], updating, increments)
+                total = [v + p * c for v, c in zip(total, below)]
+            return total
+        info, children = self.actions(node)
+        sigma = self.strategy(info, len(children))
+        below = []
+        for a, child in enumerate(children):
+            child_reach = list(reach)
+            child_reach[actor] *= sigma[a]
+            below.append(self.counterfactual(child, child_reach, updating, increments))
+        value = [sum(s * c[q] for s, c in zip(sigma, below)) for q in range(players)]
+        if updating is None or actor == updating:
+            others = 1.0
+            for q in range(players):
+                if q != actor:
+                    others *= reach[q]
+            others *= reach[players]  # pi_-i(h): the others' reach in their order, then chance's
+            self.add(increments, info, [others * (c[actor] - value[actor]) for c in below])
+            self.add(self.sums, info, [reach[actor] * s for s in sigma])
         return value
 
     # -- reading ---------------------------------------------------------------------------------------------------

@@ -102,6 +102,54 @@ def test_kuhn_bad_input_exits_2():
     assert out.returncode == 2 and "iterations must be a whole number" in out.stderr
 
 
+def _main(capsys, *args) -> tuple[int, str, str]:
+    """``python -m rmcore ARGS`` in this process (the kernels already loaded): status, stdout, stderr."""
+    from rmcore.__main__ import main
+
+    status = main(list(args))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_kuhn_with_players_reports_nash_conv_and_each_players_value_never_exploitability(capsys):
+    import rmcore
+    from rmcore.trees.cfr import player_values
+
+    status, out, _ = _main(capsys, "kuhn", "--players", "3", "--variant", "cfr+", "--iterations", "50", "--json")
+    assert status == 0
+    result = json.loads(out)
+    assert result["players"] == 3 and "exploitability" not in result and "game_value" not in result
+    game = rmcore.kuhn_poker(players=3)
+    solver = rmcore.CFRSolver(game, "cfr+", max_points=0)
+    solver.run(50)
+    best, expected = player_values(game, solver.average_policy().probabilities)
+    assert result["nash_conv"] == solver.metrics().nash_conv > 0 and result["values"] == expected.tolist()
+    assert result["nash_conv"] == pytest.approx(float((best - expected).sum()), abs=1e-12)
+    assert result["average_policy"] == solver.average_policy().to_dict() and len(result["average_policy"]) == 48
+    status, out, _ = _main(capsys, "kuhn", "--players", "4", "--iterations", "5")
+    assert status == 0 and out.startswith("Kuhn poker, 4 players: 5 iterations of cfr (alternating)")
+    assert "nash_conv " in out and "player 4 " in out and "xploitability" not in out
+    status, two, _ = _main(capsys, "kuhn", "--players", "2", "--iterations", "5", "--json")
+    status, default, _ = _main(capsys, "kuhn", "--iterations", "5", "--json")
+    two, default = json.loads(two), json.loads(default)
+    assert two.pop("seconds") and default.pop("seconds") and two == default and "players" not in two
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--players", "5"], "error: argument --players: Kuhn poker takes 2 to 4 players; got 5"),
+        (["--players", "1"], "error: argument --players: Kuhn poker takes 2 to 4 players; got 1"),
+        (["--players", "three"], "error: argument --players: Kuhn poker takes 2 to 4 players; got three"),
+        (["--players", "3", "--efg", "game.efg"], "error: --players is Kuhn poker's; the game of an --efg file has"),
+        (["--players", "3", "--variant", "mmd"], "error: magnetic mirror descent runs on two-player zero-sum games"),
+    ],
+)
+def test_kuhn_players_out_of_range_or_for_another_game_is_one_line_and_exit_status_2(capsys, args, message):
+    status, out, err = _main(capsys, "kuhn", "--iterations", "5", *args)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith(message)
+
+
 def test_race_prints_a_table_and_json():
     out = cli("race", "--game", "rps-crash", "--variants", "rm,prm+/alternating/linear", "--iterations", "20000")
     assert out.returncode == 0, out.stderr

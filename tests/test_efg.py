@@ -1,4 +1,5 @@
-"""Gambit .efg files: reading, writing, and CFR on a game read back equal to CFR on the game written, to the bit."""
+"""Gambit .efg files: reading, writing, and CFR on a game read back equal to CFR on the game written, to the bit; files
+of two players (zero-sum) and of more (any payoffs)."""
 
 import math
 import os
@@ -9,6 +10,7 @@ import pytest
 
 import rmcore
 from rmcore.formats import efg
+from rmcore.trees.builder import Decision, Terminal, build_tree_game
 
 # An outcome at an inner node (the ante at the root, paid on every path), a chance node in the middle, commas and
 # none, missing names, rationals and decimals, and information sets and outcomes defined once and reused.
@@ -145,7 +147,12 @@ def _broken(old, new):
     "text,message",
     [
         (_broken("{ 3, -3 }", "{ 3, -2 }"), 'line 8: outcome 4 "" pays 3 and -2: not zero-sum'),
-        (_broken('"A" "B"', '"A" "B" "C"'), "line 1: the file has 3 players; rmcore reads two-player games"),
+        (_broken('"A" "B"', '"A" "B" "C"'), 'line 2: outcome 1 "ante" has 2 payoffs; the game has 3 players'),
+        (_broken('"A" "B"', '"A"'), "line 1: the file has 1 player; rmcore reads games of 2 to 10 players"),
+        (
+            _broken('"A" "B"', " ".join(f'"P{k}"' for k in range(12))),
+            "line 1: the file has more than 10 players; rmcore reads games of 2 to 10 players",
+        ),
         (
             _broken("2/3", "1/2"),
             "line 2: the probabilities of chance's information set 1 sum to 0.8333333333333334 (5/6 exactly), not "
@@ -241,3 +248,138 @@ def test_whole_numbers_read_as_integers(written):
 def test_numbers_that_are_not_whole_numbers_from_0_to_a_trillion_are_refused(written):
     with pytest.raises(efg._Refusal):
         efg._Parser(efg._tokens(written)).integer("an outcome number")
+
+
+# Three players, general-sum: an outcome at the root (every player's ante, added on every path), chance that no one
+# sees, and the outcome 0 (none) at a terminal, which then pays the ante alone.
+THREE = """EFG 2 R "three" { "A" "B" "C" } ""
+c "root" 1 "coin" { "h" 1/4 "t" 3/4 } 1 "ante" { 1/2, 0, -1 }
+p "" 1 1 "a" { "x" "y" } 0
+p "" 3 1 "c" { "l" "r" } 0
+t "" 2 "" { 1, 2, 3 }
+t "" 3 "" { 0, 0, 1/3 }
+p "" 2 1 "b" { "u" "v" } 0
+t "" 4 "" { -1, 5, 2 }
+t "" 5 "" { 2, 2, 2 }
+p "" 1 1 0
+p "" 3 1 0
+t "" 3
+t "" 2
+p "" 2 1 0
+t "" 5
+t "" 0
+"""
+
+
+def _terminal_payoffs_in_file_order(game) -> list[list[float]]:
+    tree = game.tree
+
+    def in_file_order(node):
+        yield node
+        for child in tree.children[tree.child_start[node] : tree.child_start[node + 1]]:
+            yield from in_file_order(int(child))
+
+    order = [k for root in tree.deal_root for k in in_file_order(int(root))]
+    return [tree.payoffs[:, k].tolist() for k in order if tree.player[k] == -1]
+
+
+def _same_tree(game, other) -> bool:
+    return all(np.array_equal(getattr(game.tree, name), getattr(other.tree, name)) for name in game.tree._fields)
+
+
+def test_a_three_player_general_sum_file_reads_every_players_outcomes_summed_along_each_path():
+    game = rmcore.read_efg(THREE)
+    assert game.players == 3 and not game.is_zero_sum
+    assert game.infosets == ("a", "b", "c") and game.actions == (("x", "y"), ("u", "v"), ("l", "r"))
+    assert _terminal_payoffs_in_file_order(game) == [
+        [1.5, 2.0, 2.0],
+        [0.5, 0.0, -2 / 3],  # (1/3 - 1 exactly, rounded once)
+        [-0.5, 5.0, 1.0],
+        [2.5, 2.0, 1.0],
+        [0.5, 0.0, -2 / 3],
+        [1.5, 2.0, 2.0],
+        [2.5, 2.0, 1.0],
+        [0.5, 0.0, -1.0],  # outcome 0: the ante alone
+    ]
+    text = rmcore.write_efg(game)
+    assert text.startswith('EFG 2 R "three" { "Player 1" "Player 2" "Player 3" }')
+    assert 't "t y v" 8 "" { 0.5, 0, -1 }' in text
+    again = rmcore.read_efg(text)
+    assert _same_tree(game, again) and again.infosets == game.infosets and again.deal_paths == game.deal_paths
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_kuhn_of_more_players_written_and_read_back_is_the_same_game(players):
+    game = rmcore.kuhn_poker(players=players)
+    again = rmcore.read_efg(rmcore.write_efg(game))
+    assert again.players == players and again.infosets == game.infosets and again.actions == game.actions
+    assert _same_tree(game, again) and again.deal_paths == game.deal_paths
+    uniform = rmcore.trees.game.uniform_policy(game)
+    assert rmcore.nash_conv(again, uniform) == rmcore.nash_conv(game, uniform)
+    if players == 3:
+        assert rmcore.nash_conv(game, uniform) == 2.0625
+    for variant in ("cfr", "external-sampling"):
+        ours = rmcore.CFRSolver(game, variant, seed=7, max_points=0)
+        theirs = rmcore.CFRSolver(again, variant, seed=7, max_points=0)
+        ours.run(30)
+        theirs.run(30)
+        assert ours.metrics() == theirs.metrics() and ours.metrics().exploitability is None
+        assert np.array_equal(ours.average_policy().probabilities, theirs.average_policy().probabilities)
+
+
+def test_openspiel_reads_what_we_write_of_three_players_and_agrees_on_nash_conv():
+    """OpenSpiel's own .efg reader on our files of three players: the NashConv of the uniform policy (OpenSpiel's
+    ``nash_conv``) equals ours to 1e-12, on Kuhn poker (2.0625) and on a general-sum game."""
+    if os.environ.get("CI"):
+        import pyspiel  # noqa: F401  (CI installs open_spiel: a missing one is a failure)
+    pyspiel = pytest.importorskip("pyspiel")
+    from open_spiel.python import policy
+    from open_spiel.python.algorithms import exploitability
+
+    for game in (rmcore.kuhn_poker(players=3), rmcore.read_efg(THREE)):
+        loaded = pyspiel.load_efg_game(rmcore.write_efg(game))
+        assert loaded.num_players() == 3
+        theirs = exploitability.nash_conv(loaded, policy.UniformRandomPolicy(loaded))
+        ours = rmcore.nash_conv(game, rmcore.trees.game.uniform_policy(game))
+        assert ours == pytest.approx(theirs, abs=1e-12)
+    assert ours != pytest.approx(2.0625)  # (the second game's own number)
+
+
+def _three_broken(old, new):
+    assert old in THREE
+    return THREE.replace(old, new)
+
+
+@pytest.mark.parametrize(
+    "text,message",
+    [
+        (_three_broken('p "" 2 1 0', 'p "" 4 1 0'), "line 14: player 4 moves here; the game has players 1 to 3"),
+        (_three_broken("{ 1, 2, 3 }", "{ 1, 2 }"), 'line 5: outcome 2 "" has 2 payoffs; the game has 3 players'),
+        (
+            _three_broken('t "" 3\n', 't "" 3 "" { 0, 0, 1/2 }\n'),
+            'line 12: outcome 3 "" pays (0, 0, 1/2) here and (0, 0, 1/3) at line 6',
+        ),
+        (_three_broken("{ 2, 2, 2 }", "{ 2, 2, 2e12 }"), 'line 9: outcome 5 ""\'s payoff to player 3 is 2e+12'),
+        (_three_broken('p "" 1 1 "a"', 'p "" 1 x "a"'), "line 3: expected an information set number"),
+    ],
+)
+def test_every_refusal_of_a_three_player_file_names_the_line_and_the_reason(text, message):
+    with pytest.raises(ValueError) as error:
+        rmcore.read_efg(text)
+    assert message in str(error.value)
+
+
+def test_write_refuses_a_two_player_general_sum_game_which_a_two_player_file_cannot_hold():
+    def expand(history):  # the battle of the sexes as a tree
+        if len(history) < 2:
+            return Decision(len(history) + 1, f"player {len(history) + 1}", ("O", "F"), (history + "O", history + "F"))
+        return Terminal({"OO": (2.0, 1.0), "FF": (1.0, 2.0)}.get(history, (0.0, 0.0)))
+
+    game = build_tree_game("Battle of the sexes", "", expand)
+    assert game.players == 2 and not efg.writes_efg(game) and efg.writes_efg(rmcore.read_efg(THREE))
+    with pytest.raises(
+        ValueError,
+        match="rmcore writes the .efg files it reads: two-player zero-sum games and games "
+        "of more players; Battle of the sexes has 2 players and is general-sum",
+    ):
+        rmcore.write_efg(game)

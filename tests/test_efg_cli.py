@@ -20,6 +20,29 @@ def test_kuhn_on_kuhn_written_as_efg_gives_the_numbers_of_kuhn_itself(tmp_path):
     assert text.returncode == 0 and text.stdout.startswith("Kuhn poker: 10 iterations") and "  J: pass " in text.stdout
 
 
+def test_kuhn_and_race_on_kuhn_of_three_players_written_as_efg_give_the_numbers_of_kuhn_itself(tmp_path, capsys):
+    from rmcore.__main__ import main
+
+    path = tmp_path / "kuhn3.efg"
+    path.write_text(rmcore.write_efg(rmcore.kuhn_poker(players=3)))
+    printed = []
+    for source in (("--efg", str(path)), ("--players", "3")):
+        assert (
+            main(["kuhn", *source, "--variant", "external-sampling", "--seed", "3", "--iterations", "40", "--json"])
+            == 0
+        )
+        printed.append(json.loads(capsys.readouterr().out))
+    ours, theirs = printed
+    for key in ("players", "nash_conv", "nash_conv_current", "values", "average_policy"):
+        assert ours[key] == theirs[key]
+    assert main(["race", "--efg", str(path), "--variants", "cfr,outcome-sampling", "--iterations", "20", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["game"] == "Kuhn poker, 3 players" and result["measure"] == "nash_conv"
+    race = rmcore.Race(rmcore.kuhn_poker(players=3), ["cfr", "outcome-sampling"], seeds=5)
+    race.run(20)
+    assert [row["nash_conv"] for row in result["variants"]] == [s.gap for s in race.result().standings]
+
+
 def test_kuhn_and_race_on_a_small_game(tmp_path):
     path = tmp_path / "small.efg"
     path.write_text(SMALL)

@@ -167,21 +167,29 @@ def test_the_bundle_command_reports_the_crossings_the_page_shows(tmp_path):
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_a_bundle_of_kuhn_for_more_than_two_players_reproduces_its_numbers_in_python(tmp_path, players):
-    """The command line and .efg files take two-player games: the bundle's reproduce.py runs the race again and
-    prints each variant's NashConv to the last digit."""
-    variants = [rmcore.CFRVariant("cfr+"), rmcore.CFRVariant("discounted", "simultaneous", (1.25, -0.5, 3.0))]
-    run, frame = _live(rmcore.kuhn_poker(players=players), variants, steps=(7, 93))
+def test_a_bundle_of_kuhn_for_more_than_two_players_reproduces_its_numbers_from_the_command_line(tmp_path, players):
+    """Kuhn poker of 3 and 4 players travels as the bundle's game.efg (the catalogue builds two-player Kuhn): the
+    command line's race on it prints each variant's NashConv to the last digit, a sampled variant's median included."""
+    variants = [
+        rmcore.CFRVariant("cfr+"),
+        rmcore.CFRVariant("discounted", "simultaneous", (1.25, -0.5, 3.0)),
+        rmcore.CFRVariant("external-sampling"),
+    ]
+    run, frame = _live(rmcore.kuhn_poker(players=players), variants, steps=(7, 93), seeds=2, seed=5)
     command, files = export.command(run, run.iteration)
-    assert command == "python reproduce.py" and set(files) == {"reproduce.py"}
+    assert command.startswith("python -m rmcore race --efg game.efg") and set(files) == {"game.efg"}
+    assert "--alpha 1.25 --beta -0.5 --gamma 3.0" in command and "--seeds 2 --seed 5" in command
     data = export.bundle({"format": "rmcore-setup/1", "page": "kuhn", "parameters": [], "iteration": 100}, run, frame)
     with zipfile.ZipFile(io.BytesIO(data)) as archive:
         archive.extractall(tmp_path)
+        names = set(archive.namelist())
+    assert names == {"README.txt", "setup.json", "versions.json", "numbers.json", "history.csv", "game.efg"}
+    assert rmcore.read_efg(tmp_path / "game.efg").players == players
     numbers = json.loads((tmp_path / "numbers.json").read_text())
-    assert "python reproduce.py" in (tmp_path / "README.txt").read_text()
-    out = _run_in(tmp_path, "reproduce.py")
+    assert command in (tmp_path / "README.txt").read_text()
+    out = _run_in(tmp_path, "-m", "rmcore", *shlex.split(command)[3:])
     assert out.returncode == 0, out.stderr
     printed = json.loads(out.stdout)
     assert printed["game"] == f"Kuhn poker, {players} players" and printed["measure"] == "nash_conv"
     assert {row["variant"]: row["nash_conv"] for row in printed["variants"]} == numbers["variants"]
-    assert all(gap > 0 for gap in numbers["variants"].values())
+    assert all(gap > 0 for gap in numbers["variants"].values()) and "exploitability" not in out.stdout

@@ -49,10 +49,9 @@ def test_a_three_player_zero_sum_game_runs_with_nash_conv_and_its_two_player_sec
     assert app.radio(key="kuhn_explore_player").options == ["1", "2", "3"]
     said = " ".join([c.value for c in app.caption] + [i.value for i in app.info])
     assert explain_trees.EXACT_TWO_PLAYERS in said and explain_trees.lock_two_players(3) in said
-    command, files = export.command(app.session_state.kuhn_live, 10, "kuhn_poker(players=3)")
-    assert (
-        command == "python reproduce.py" and "rmcore.load_openspiel('kuhn_poker(players=3)')" in files["reproduce.py"]
-    )
+    command, files = export.command(app.session_state.kuhn_live, 10)  # (an OpenSpiel game travels as game.efg)
+    assert command.startswith("python -m rmcore race --efg game.efg") and set(files) == {"game.efg"}
+    assert rmcore.read_efg(files["game.efg"]).tree.payoffs.tolist() == game.tree.payoffs.tolist()
 
 
 @pytest.mark.parametrize(

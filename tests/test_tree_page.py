@@ -87,6 +87,19 @@ def test_an_uploaded_game_runs_and_a_bad_file_is_explained_while_the_last_game_k
     assert page.session_state.kuhn_live.iteration == 20
 
 
+def test_an_uploaded_file_of_three_players_is_read_and_a_general_sum_one_refused_with_a_reason():
+    uploaded = games.read_uploaded(rmcore.write_efg(rmcore.kuhn_poker(players=3)).encode(), "a test")
+    assert uploaded.game.players == 3 and uploaded.game.infosets == rmcore.kuhn_poker(players=3).infosets
+    general_sum = (
+        'EFG 2 R "dictator" { "A" "B" "C" } ""\np "" 1 1 "" { "keep" "share" } 0\nt "" 1 "" { 3, 0, 0 }\n'
+        't "" 2 "" { 1, 1, 1 }\n'
+    )
+    with pytest.raises(
+        ValueError, match="this page plays zero-sum games .two players or more.; dictator has 3 players"
+    ):
+        games.read_uploaded(general_sum.encode(), "a test")
+
+
 def test_a_game_larger_than_the_page_runs_is_refused_with_its_size(page, monkeypatch):
     monkeypatch.setattr(games, "MAX_PAGE_NODES", 5)
     _choose(page, "efg")

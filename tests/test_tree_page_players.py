@@ -1,6 +1,6 @@
 """The tree page's Players slider on Kuhn poker in streamlit's AppTest: 3 players run live with NashConv on the charts;
-a link ``?kuhn_players=3`` opens with 3 players; each two-player-only section says so in its place; Leduc hold'em
-says why it stays two players."""
+a link ``?kuhn_players=3`` opens with 3 players; each two-player-only section says so in its place, and the .efg
+download stays; Leduc hold'em says why it stays two players."""
 
 import pytest
 
@@ -76,9 +76,9 @@ def test_each_two_player_only_section_says_so_with_three_players(page):
         explain_trees.lock_two_players(3),
         explain_trees.PLAY_TWO_PLAYERS,
         explain_trees.WALKTHROUGH_TWO_PLAYERS,
-        explain_trees.EFG_TWO_PLAYERS,
     ):
         assert sentence in said
+    assert any(b.key == "kuhn_download_efg" for b in page.get("download_button"))  # .efg files hold 3 players
     assert not any(r.key == "kuhn_opponent" for r in page.radio)  # no Opponent control, its sentence instead
     assert not any(b.key == "kuhn_play_next" for b in page.button)
     # Two players again: the sections are back.

@@ -14,7 +14,7 @@ TREE_GAME_CHOICES = {
     "leduc": "6 cards, two betting rounds and a public card (OpenSpiel's leduc_poker, 936 information sets).",
 }
 #: The game control's help for the user's own game, and for an OpenSpiel game.
-TREE_GAME_UPLOAD = "any two-player zero-sum game tree, from a Gambit .efg file."
+TREE_GAME_UPLOAD = "any zero-sum game tree (two players or more), from a Gambit .efg file."
 TREE_GAME_OPENSPIEL = (
     "any zero-sum game of OpenSpiel (two players or more) by its name and parameters, such as "
     "liars_dice(dice_sides=4) or kuhn_poker(players=3) (where OpenSpiel is installed)."

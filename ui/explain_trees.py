@@ -61,7 +61,8 @@ def not_loaded(reason: object) -> str:
 
 def efg_label(megabytes: int, nodes: int) -> str:
     return (
-        f"A Gambit .efg file (extensive form, two players, zero-sum; at most {megabytes} MB and {nodes:,} tree nodes)"
+        f"A Gambit .efg file (extensive form, zero-sum, two players or more; at most {megabytes} MB and {nodes:,} "
+        "tree nodes)"
     )
 
 
@@ -89,8 +90,11 @@ WALKTHROUGH_TWO_PLAYERS = (
 )
 #: In the place of the hands against the bot, with more than two players.
 PLAY_TWO_PLAYERS = "Playing the bot is for two-player games: you take one seat and the bot the other."
-#: In the place of the .efg download, with more than two players (``rmcore.write_efg`` refuses them).
-EFG_TWO_PLAYERS = "The .efg download is for two-player zero-sum games (rmcore writes .efg files of those alone)."
+#: In the place of the .efg download, for a two-player general-sum game (``rmcore.formats.efg.writes_efg``).
+EFG_GENERAL_SUM = (
+    "The .efg download is for zero-sum games of two players and for games of more: a two-player .efg file holds a "
+    "zero-sum game."
+)
 
 
 def locks_label(player: int) -> str:

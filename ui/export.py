@@ -11,7 +11,6 @@ import csv
 import io
 import json
 import platform
-import string
 import zipfile
 from importlib import metadata
 
@@ -70,14 +69,11 @@ def _variant_words(variant) -> str:
     return getattr(variant, "text", None) or "/".join(variant.label.split(" · "))
 
 
-def command(run: LiveRun, iteration: int, openspiel: str | None = None) -> tuple[str, dict[str, str]]:
+def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
-    reads; for a tree game of more than two players, which the command line and the .efg format do not take, the
-    command that runs the bundle's ``reproduce.py`` (``openspiel``: the string that loaded an OpenSpiel game)."""
+    reads: a catalogue game by its name and parameters, any other game tree (the user's own, an OpenSpiel game, Kuhn
+    poker of more than two players) as the bundle's ``game.efg``, which reads back as the same arrays."""
     race, files = run.race, {}
-    if isinstance(race.game, rmcore.TreeGame) and not race.game.is_two_player_zero_sum:
-        files["reproduce.py"] = _script(race, iteration, _game_code(race.game, openspiel))
-        return "python reproduce.py", files
     variants = ",".join(_variant_words(v) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
         try:
@@ -118,56 +114,10 @@ def command(run: LiveRun, iteration: int, openspiel: str | None = None) -> tuple
     return " ".join(parts) + " --json", files
 
 
-def _game_code(game: rmcore.TreeGame, openspiel: str | None) -> str:
-    """Python that builds ``game`` again: Kuhn poker from its rules, an OpenSpiel game from the string that loaded
-    it."""
-    rules = game.rules
-    if isinstance(rules, rmcore.KuhnRules):
-        return f"rmcore.kuhn_poker(cards={rules.cards!r}, bet={rules.bet!r}, players={rules.players!r})"
-    if openspiel is None:
-        raise ValueError(f"{game.name} is built neither by Kuhn poker's rules nor by an OpenSpiel string")
-    return f"rmcore.load_openspiel({openspiel!r})"
-
-
-#: ``reproduce.py``: a race in Python, printing what the command line's ``race --json`` prints of it
-#: (``string.Template`` fields: the game, the variants, the seeds, the first seed, the iterations).
-_SCRIPT = string.Template('''"""The run's numbers again (the command line takes two-player games; this one is not)."""
-
-import json
-
-import rmcore
-from rmcore import CFRVariant
-
-game = $game
-race = rmcore.Race(game, [$variants], seeds=$seeds, seed=$seed)
-race.run($iterations)
-result = race.result()
-rows = [
-    {
-        "variant": s.label,
-        result.gap_name: s.gap,
-        "reached": {f"{t:.0e}": None if r is None else {"iterations": r.iterations} for t, r in s.reached.items()},
-    }
-    for s in result.standings
-]
-print(json.dumps({"game": game.name, "measure": result.gap_name, "seeds": $seeds, "variants": rows}))
-''')
-
-
-def _script(race: rmcore.Race, iteration: int, game_code: str) -> str:
-    """``reproduce.py`` for ``race`` at ``iteration``, its game built by ``game_code``."""
-    variants = ", ".join(repr(v) for v in race.variants)
-    return _SCRIPT.substitute(
-        game=game_code, variants=variants, seeds=repr(race.seeds), seed=repr(race.seed), iterations=repr(iteration)
-    )
-
-
 def bundle(the_setup: dict, run: LiveRun, frame: Frame) -> bytes:
     """A zip: the setup, the seed, package versions, the history CSV, the numbers now and the command that reproduces
     them."""
-    # (the tree page's OpenSpiel game, by the string its link carries: what loads it again)
-    openspiel = dict(map(tuple, the_setup.get("parameters", []))).get("kuhn_openspiel")
-    cmd, files = command(run, frame.iteration, openspiel)
+    cmd, files = command(run, frame.iteration)
     versions = {"python": platform.python_version()}
     for name in _PACKAGES:
         try:

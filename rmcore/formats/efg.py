@@ -1,12 +1,16 @@
 """Gambit's extensive-form files (``.efg``, version 2): :func:`read_efg` and :func:`write_efg`.
 
-A ``.efg`` file is a header, ``EFG 2 R "title" { "Player 1" "Player 2" } "comment"``, then the tree's nodes in prefix
-order (a node, then its children's subtrees in order), one a line:
+A ``.efg`` file is a header, ``EFG 2 R "title" { "Player 1" "Player 2" } "comment"`` (one name per player), then the
+tree's nodes in prefix order (a node, then its children's subtrees in order), one a line:
 
 - ``c "name" 1 "deal" { "J" 1/3 "Q" 1/3 "K" 1/3 } 0``: a chance node, its chance information set (number, name,
   outcomes with probabilities) and an outcome;
 - ``p "name" 2 4 "Qb" { "fold" "call" } 0``: a decision of player 2 at their information set 4;
-- ``t "name" 7 "" { 1, -1 }``: a terminal node and its outcome's payoffs, player 1's first.
+- ``t "name" 7 "" { 1, -1 }``: a terminal node and its outcome's payoffs, one per player, player 1's first.
+
+A file of two players holds a zero-sum game (each outcome's payoffs sum to 0): its tree keeps one payoff per terminal,
+player 1's, the layout the two-player passes read. A file of three to ``config.MAX_TREE_PLAYERS`` players may be
+general-sum, as any tree of that many players may; its tree keeps every player's payoff.
 
 Information sets are numbered per player (chance has its own numbers); an information set's name and actions, and
 an outcome's name and payoffs, are written where the number first appears and may be left out where it repeats.
@@ -35,6 +39,9 @@ the last bit.
 (('mine', 'theirs'), (('H', 'T'), ('h', 't')))
 >>> rmcore.read_efg(rmcore.write_efg(game)).infosets
 ('mine', 'theirs')
+>>> three = rmcore.read_efg(rmcore.write_efg(rmcore.kuhn_poker(players=3)))
+>>> three.players, rmcore.write_efg(three).splitlines()[0]
+(3, 'EFG 2 R "Kuhn poker, 3 players" { "Player 1" "Player 2" "Player 3" }')
 """
 
 from __future__ import annotations
@@ -49,12 +56,12 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import validation
+from .. import config, validation
 from ..inputs import read_text
 from ..trees.builder import MAX_TREE_NODES, Chance, Decision, Terminal, build_tree_game
 from ..trees.game import CHANCE_NODE, TreeGame, chance_of, check_tree_game, children_of
 
-__all__ = ["read_efg", "write_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS", "MAX_EFG_STRING_CHARS"]
+__all__ = ["read_efg", "write_efg", "writes_efg", "MAX_EFG_CHARS", "MAX_EFG_HISTORY_CHARS", "MAX_EFG_STRING_CHARS"]
 
 #: Longest ``.efg`` text read, in characters: about twice Liar's dice with six sides written out, the largest game the
 #: tree page runs (Leduc hold'em is some 0.8 million characters); parsing that much takes Python about a minute.
@@ -111,7 +118,7 @@ class _Node(NamedTuple):
     kind: str  # "c", "p" or "t"
     name: str
     line: int
-    infoset: tuple  # (player: 0 for chance, 1 or 2; number); () at a terminal
+    infoset: tuple  # (player: 0 for chance, 1 to n; number); () at a terminal
     outcome: int
     children: list
 
@@ -125,7 +132,7 @@ class _Infoset(NamedTuple):
 
 class _Outcome(NamedTuple):
     name: str
-    payoff: Fraction  # player 1's (player 2's is minus that: checked)
+    payoffs: tuple  # every player's, as Fractions (two players: player 2's is minus player 1's, checked)
     line: int
 
 
@@ -259,8 +266,9 @@ class _Parser:
             raise _Refusal(token.line, f"{what} must be a whole number from 0; found {token.text[:20]!r}")
         return int(value)
 
-    def brace_list(self, item, what: str, most: int | None = None) -> list:
-        """``{ item item ... }``: the items read by ``item()``; past ``most`` items the file is refused at once."""
+    def brace_list(self, item, what: str, most: int | None = None, too_many: str | None = None) -> list:
+        """``{ item item ... }``: the items read by ``item()``; past ``most`` items the file is refused at once (with
+        ``too_many`` as the reason where given)."""
         opening = self.take("brace", f"'{{' opening {what}")
         if opening.text != "{":
             raise _Refusal(opening.line, f"expected '{{' opening {what}, found '}}'")
@@ -270,7 +278,8 @@ class _Parser:
                 raise _Refusal(self.line, f"a '{{' inside {what}")
             if most is not None and len(items) >= most:
                 raise _Refusal(
-                    opening.line, f"{what} list more than {most:,} entries, more than rmcore builds nodes for"
+                    opening.line,
+                    too_many or f"{what} list more than {most:,} entries, more than rmcore builds nodes for",
                 )
             items.append(item())
         self._advance()
@@ -288,9 +297,16 @@ def _header(parser: _Parser) -> tuple[str, list[str]]:
     if kind.text not in ("R", "D"):
         raise _Refusal(kind.line, f"expected R or D after 'EFG 2', found {kind.text[:20]!r}")
     title = parser.take("string", "the game's title in quotes").text
-    players = parser.brace_list(lambda: parser.take("string", "a player's name in quotes").text, "the players")
-    if len(players) != 2:
-        raise _Refusal(kind.line, f"the file has {len(players)} players; rmcore reads two-player games")
+    most = config.MAX_TREE_PLAYERS
+    readable = f"rmcore reads games of 2 to {most} players"
+    players = parser.brace_list(
+        lambda: parser.take("string", "a player's name in quotes").text,
+        "the players",
+        most=most,
+        too_many=f"the file has more than {most} players; {readable}",
+    )
+    if len(players) < 2:
+        raise _Refusal(kind.line, f"the file has {len(players)} player{'' if len(players) == 1 else 's'}; {readable}")
     parser.optional_string()  # the comment
     return title, players
 
@@ -302,8 +318,16 @@ def _number_words(value: Fraction) -> str:
     return exact if len(exact) <= 24 else f"{float(value):.17g}"
 
 
-def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
-    """An outcome reference (number, optional name and payoffs), defining the outcome where payoffs are given."""
+def _payoffs_words(payoffs) -> str:
+    """Payoffs as a message says them: ``1`` for two players' (player 1's), ``(1, -1/2, 0)`` for more."""
+    if len(payoffs) == 2:
+        return _number_words(payoffs[0])
+    return "(" + ", ".join(_number_words(value) for value in payoffs) + ")"
+
+
+def _outcome(parser: _Parser, outcomes: dict, used: list, players: int) -> int:
+    """An outcome reference (number, optional name and payoffs), defining the outcome where payoffs are given: one
+    payoff per player, summing to 0 in a two-player file."""
     line = parser.line
     number = parser.integer("an outcome number")
     name = parser.optional_string()
@@ -311,26 +335,31 @@ def _outcome(parser: _Parser, outcomes: dict, used: list) -> int:
         if number:
             used.append((number, line))
         return number
-    payoffs = parser.brace_list(lambda: parser.number("a payoff"), "the payoffs", most=2)
+    payoffs = parser.brace_list(lambda: parser.number("a payoff"), "the payoffs", most=players)
     label = f'outcome {number} "{name or ""}"'
     if number == 0:
         raise _Refusal(line, "outcome 0 means no outcome; it cannot have payoffs")
-    if len(payoffs) != 2:
-        raise _Refusal(line, f"{label} has {len(payoffs)} payoffs; the game has 2 players")
-    if payoffs[0] + payoffs[1] != 0:
+    if len(payoffs) != players:
+        raise _Refusal(line, f"{label} has {len(payoffs)} payoffs; the game has {players} players")
+    if players == 2 and payoffs[0] + payoffs[1] != 0:
         raise _Refusal(line, f"{label} pays {_number_words(payoffs[0])} and {_number_words(payoffs[1])}: not zero-sum")
     try:  # the matrix games' limits, here where the file says it (a path's outcomes add up: the builder checks that)
-        validation.payoff(payoffs[0], f"{label}'s payoff")
+        if players == 2:
+            validation.payoff(payoffs[0], f"{label}'s payoff")
+        else:
+            for p, value in enumerate(payoffs):
+                validation.payoff(value, f"{label}'s payoff to player {p + 1}")
     except ValueError as error:
         raise _Refusal(line, str(error)) from None
+    payoffs = tuple(payoffs)
     known = outcomes.get(number)
-    if known is not None and known.payoff != payoffs[0]:
+    if known is not None and known.payoffs != payoffs:
         raise _Refusal(
             line,
-            f"{label} pays {_number_words(payoffs[0])} here and {_number_words(known.payoff)} at line {known.line}",
+            f"{label} pays {_payoffs_words(payoffs)} here and {_payoffs_words(known.payoffs)} at line {known.line}",
         )
     if known is None:
-        outcomes[number] = _Outcome(name or "", payoffs[0], line)
+        outcomes[number] = _Outcome(name or "", payoffs, line)
     return number
 
 
@@ -421,7 +450,10 @@ def _infoset(parser: _Parser, infosets: dict, key: tuple, line: int, chance: boo
 
 def _parse(text: str, max_nodes: int):
     parser = _Parser(_tokens(text))
-    title, _ = _header(parser)
+    title, names = _header(parser)
+    players = len(names)
+    who_moves = "a player (1 or 2)" if players == 2 else f"a player (1 to {players})"
+    movers = "players 1 and 2" if players == 2 else f"players 1 to {players}"
     nodes: list[_Node] = []
     infosets: dict[tuple, _Infoset] = {}
     outcomes: dict[int, _Outcome] = {}
@@ -445,13 +477,13 @@ def _parse(text: str, max_nodes: int):
             if token.text == "c":
                 key = (0, parser.integer("a chance information set number"))
             else:
-                player = parser.integer("a player (1 or 2)")
-                if player not in (1, 2):
-                    raise _Refusal(line, f"player {player} moves here; the game has players 1 and 2")
+                player = parser.integer(who_moves)
+                if not 1 <= player <= players:
+                    raise _Refusal(line, f"player {player} moves here; the game has {movers}")
                 key = (player, parser.integer("an information set number"))
             # (each action leads to a node of its own: a list longer than the node limit is refused as it is read)
             width = len(_infoset(parser, infosets, key, line, token.text == "c", max_nodes).actions)
-        outcome = _outcome(parser, outcomes, used)
+        outcome = _outcome(parser, outcomes, used, players)
         index = len(nodes)
         nodes.append(_Node(token.text, name, line, key, outcome, []))
         chars = 0
@@ -488,7 +520,7 @@ def _parse(text: str, max_nodes: int):
     for number, line in used:
         if number not in outcomes:
             raise _Refusal(line, f"unknown outcome {number}: it is never given payoffs")
-    return title, nodes, infosets, outcomes, parser.notes
+    return title, players, nodes, infosets, outcomes, parser.notes
 
 
 def _infoset_names(infosets: dict) -> dict[tuple, str]:
@@ -531,7 +563,8 @@ def _source_text(source) -> tuple[str, str]:
 
 
 def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None = None) -> TreeGame:
-    """A two-player zero-sum game from a Gambit ``.efg`` file (version 2), as a :class:`~rmcore.TreeGame`.
+    """The game of a Gambit ``.efg`` file (version 2), as a :class:`~rmcore.TreeGame`: two players and zero-sum, or 3
+    to ``config.MAX_TREE_PLAYERS`` players and any payoffs.
 
     Parameters
     ----------
@@ -549,8 +582,10 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
     Returns
     -------
     TreeGame
-        Its information sets are ordered by player, then by their number in the file; each is named by its name in
-        the file when that is given and unique, else ``"P1:3"`` (player 1's information set 3). Actions are named
+        As many players as the header names (``game.players``). Its information sets are ordered by player, then by
+        their number in the file; each is named by its name in the file when that is given and unique, else
+        ``"P1:3"`` (player 1's information set 3). A terminal's payoffs are the sums of the outcomes on its path,
+        exactly, each rounded to a float once. Actions are named
         as in the file (``"1"``, ``"2"``, ... where the names are empty); ``node_labels`` hold the node names (or,
         for a node without one, its history of action names). ``deal_paths`` hold the chance steps above every
         decision, so that :func:`write_efg` writes them back as they were.
@@ -559,7 +594,8 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
     ------
     ValueError
         Naming the line and the reason: a malformed or truncated file, binary data, a file longer than
-        ``MAX_EFG_CHARS``, more or fewer than two players, an outcome that is not zero-sum or never defined, a payoff
+        ``MAX_EFG_CHARS``, fewer than two players or more than ``config.MAX_TREE_PLAYERS``, an outcome with other
+        than one payoff per player, one of a two-player file that is not zero-sum, an outcome never defined, a payoff
         outside ``config.MAX_PAYOFF`` or below ``config.MIN_PAYOFF`` in size, chance probabilities that do not sum to
         exactly 1 (the sum is said as a number) or whose exact sum needs a denominator of more than 2,000 digits,
         outcomes whose sum on a path needs one of more than 2,000 digits, a quoted string longer than
@@ -573,7 +609,7 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         raise ValueError(f"notes must be a list (to which the reader appends) or None; got {type(notes).__name__}")
     text, where = _source_text(source)
     try:
-        title, nodes, infosets, outcomes, assumed = _parse(text, max_nodes)
+        title, players, nodes, infosets, outcomes, assumed = _parse(text, max_nodes)
     except _Refusal as refusal:
         raise ValueError(f"{where}, line {refusal.line}: {refusal.reason}") from None
     if notes is not None:
@@ -586,18 +622,22 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
         return tuple(action or str(k + 1) for k, action in enumerate(infoset.actions))
 
     def expand(state):
-        index, above = state
+        index, above = state  # (above: the sum of the outcomes so far, player 1's alone in a two-player file)
         node = nodes[index]
         last_seen[0] = index
-        payoff = above + (outcomes[node.outcome].payoff if node.outcome else 0)
-        if payoff.denominator.bit_length() > _MAX_SUM_BITS:  # (each further sum would cost more, for minutes)
-            raise _Refusal(
-                node.line,
-                f"the payoffs of the outcomes on the path to this node add up to a fraction whose denominator has "
-                f"more than {_MAX_SUM_DIGITS:,} digits; write the payoffs over one denominator (1/6, 5/6, ...)",
-            )
+        payoff = above
+        if node.outcome:  # (without one, the sum is the parent's, checked there)
+            paid = outcomes[node.outcome].payoffs
+            payoff = above + paid[0] if players == 2 else tuple(a + b for a, b in zip(above, paid))
+            sums = (payoff,) if players == 2 else payoff
+            if max(x.denominator.bit_length() for x in sums) > _MAX_SUM_BITS:  # (each further sum would cost more)
+                raise _Refusal(
+                    node.line,
+                    f"the payoffs of the outcomes on the path to this node add up to a fraction whose denominator has "
+                    f"more than {_MAX_SUM_DIGITS:,} digits; write the payoffs over one denominator (1/6, 5/6, ...)",
+                )
         if node.kind == "t":
-            return Terminal(float(payoff))
+            return Terminal(float(payoff) if players == 2 else tuple(float(x) for x in payoff))
         infoset = infosets[node.infoset]
         following = [(child, payoff) for child in node.children]
         if node.kind == "c":
@@ -607,12 +647,13 @@ def read_efg(source, *, max_nodes: int = MAX_TREE_NODES, notes: list[str] | None
     try:
         game = build_tree_game(
             title or "Gambit game",
-            (0, Fraction(0)),
+            (0, Fraction(0) if players == 2 else (Fraction(0),) * players),
             expand,
             infoset_order=number_of.__getitem__,
             rules=None,
             max_nodes=max_nodes,
             label=lambda state, history: nodes[state[0]].name or " ".join(history),  # the node's name, else its history
+            players=players,
         )
     except _Refusal as refusal:
         raise ValueError(f"{where}, line {refusal.line}: {refusal.reason}") from None
@@ -738,6 +779,12 @@ def _deal_trie(game: TreeGame) -> _DealTrie | None:
     return root
 
 
+def writes_efg(game: TreeGame) -> bool:
+    """Whether :func:`write_efg` writes ``game``: any game tree but a two-player general-sum one (a two-player file
+    is read as zero-sum, its tree holding player 1's payoffs alone)."""
+    return game.players > 2 or game.is_zero_sum
+
+
 def write_efg(game: TreeGame) -> str:
     """``game`` as the text of a Gambit ``.efg`` file (version 2), which :func:`read_efg` reads back exactly.
 
@@ -748,25 +795,26 @@ def write_efg(game: TreeGame) -> str:
     root listing its deals. Payoffs are written as exact decimals, one outcome per terminal node. Information sets
     are numbered per player in the game's row order and keep their names and action names; the nodes are named by
     ``game.node_labels``. Where a chance node's fractions had to be adjusted to sum to exactly 1, the header's
-    comment says so.
+    comment says so. The header names one player per row of ``game.tree.payoffs`` (``"Player 1"`` to ``"Player
+    n"``); a terminal lists every player's payoff (two players: player 1's and its negative).
 
     Raises
     ------
     ValueError
-        If ``game`` is not a valid :class:`~rmcore.TreeGame`, or not two-player zero-sum (the files rmcore writes and
-        reads are).
+        If ``game`` is not a valid :class:`~rmcore.TreeGame`, or is a two-player game that is not zero-sum (the files
+        rmcore reads are zero-sum for two players: :func:`writes_efg`).
     """
     check_tree_game(game)
-    if not game.is_two_player_zero_sum:
+    if not writes_efg(game):
         raise ValueError(
-            f"rmcore writes .efg files of two-player zero-sum games; {game.name} has {game.players} players"
-            + ("" if game.is_zero_sum else " and is general-sum")
+            f"rmcore writes the .efg files it reads: two-player zero-sum games and games of more players; {game.name} "
+            "has 2 players and is general-sum"
         )
-    tree = game.tree
+    tree, players = game.tree, game.players
     notes: list[str] = []
     lines: list[str] = []
     number = np.zeros(len(game.infosets), dtype=np.int64)  # each information set's number among its player's
-    counts = [0, 0]
+    counts = [0] * players
     for row, owner in enumerate(tree.infoset_player.tolist()):
         counts[owner] += 1
         number[row] = counts[owner]
@@ -786,10 +834,12 @@ def write_efg(game: TreeGame) -> str:
             actor = int(tree.player[k])
             if actor == -1:
                 outcome_count[0] += 1
-                u = float(tree.payoff[k])
-                lines.append(
-                    f"t {_quoted(label)} {outcome_count[0]} {_quoted('')} {{ {_decimal_text(u)}, {_decimal_text(-u)} }}"
-                )
+                if players == 2:
+                    u = float(tree.payoff[k])
+                    paid = f"{_decimal_text(u)}, {_decimal_text(-u)}"
+                else:
+                    paid = ", ".join(_decimal_text(float(u)) for u in tree.payoffs[:, k])
+                lines.append(f"t {_quoted(label)} {outcome_count[0]} {_quoted('')} {{ {paid} }}")
                 continue
             if actor == CHANCE_NODE:
                 kids = children_of(tree, k).tolist()
@@ -825,5 +875,6 @@ def write_efg(game: TreeGame) -> str:
         for d in range(deals):
             write_deal(d)
     comment = "written by rmcore" + "".join(f"; {note}" for note in notes)
-    header = f'EFG 2 R {_quoted(game.name)} {{ "Player 1" "Player 2" }}\n{_quoted(comment)}\n'
+    player_names = " ".join(f'"Player {p + 1}"' for p in range(players))
+    header = f"EFG 2 R {_quoted(game.name)} {{ {player_names} }}\n{_quoted(comment)}\n"
     return header + "\n" + "\n".join(lines) + "\n"

@@ -631,11 +631,11 @@ def _cfr_iteration(tree, state, variant, t, trace):
     """Iteration t of CFR and its variants, as OpenSpiel orders them: for each player in turn (alternating) or all at
     once (simultaneous), a reach pass, a regret pass, then the variant's clip or discount and regret matching.
     Against a fixed opponent (``variant.learner``) only the learner's information sets are updated. Chance sampling
-    draws one deal and weights it by 1 (its probability over the sampling probability)."""
+    draws one deal by its own probability and weights it by 1 (its probability over the sampling probability), so that
+    the sampled regrets are unbiased whatever the deals' probabilities (Lanctot et al. 2009, section 2.2)."""
     deal, chance_weight = -1, 1.0
     if variant.code == CHANCE_SAMPLING:
-        deals = tree.deal_root.shape[0]
-        deal = min(int(rng.next_uniform(state.rng) * deals), deals - 1)
+        deal = rng.sample_index(tree.deal_probability, rng.next_uniform(state.rng))
         chance_weight = 1.0 / tree.deal_probability[deal]
     weight = _strategy_weight(variant, t)
     predictive = variant.code == PREDICTIVE_CFR_PLUS

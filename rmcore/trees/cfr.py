@@ -58,7 +58,7 @@ CFR_ALGORITHMS = {
     "cfr+": "CFR+ (Tammelin 2014): regrets clipped at zero, averages weighted by t.",
     "linear": "Linear CFR (Brown & Sandholm 2019): regrets and averages weighted by t.",
     "discounted": "Discounted CFR (Brown & Sandholm 2019): α = 1.5, β = 0, γ = 2 unless given.",
-    "chance-sampling": "Monte Carlo CFR: one sampled deal per iteration (reproducible from the seed).",
+    "chance-sampling": "Monte Carlo CFR: one deal per iteration, drawn by its probability (seeded).",
     "pcfr+": "Predictive CFR+ (Farina, Kroer & Sandholm 2021): RM+ on regrets plus the last ones, averages by t².",
     "external-sampling": "External-sampling MCCFR (Lanctot et al. 2009): every own action, sampled opponent, chance.",
     "outcome-sampling": "Outcome-sampling MCCFR (Lanctot et al. 2009): one sampled history, exploration ε = 0.6.",
@@ -526,8 +526,8 @@ class CFRSolver(Solver):
 "outcome-sampling", "mmd", "pdcfr+", "dcfr+"}
         Vanilla CFR (regret matching, uniform averaging); CFR+ (RM+, linear averaging); linear CFR
         (regrets and averages weighted by t); discounted CFR (``alpha``, ``beta``, ``gamma`` below); Monte
-        Carlo CFR sampling one deal per iteration (reproducible from ``seed``); predictive CFR+ (Farina,
-        Kroer & Sandholm 2021): ``R_t = [R_{t-1} + r_t]^+`` and ``sigma_{t+1} = RM([R_t + r_t]^+)``, the last
+        Carlo CFR sampling one deal per iteration by its probability (reproducible from ``seed``); predictive CFR+
+        (Farina, Kroer & Sandholm 2021): ``R_t = [R_{t-1} + r_t]^+`` and ``sigma_{t+1} = RM([R_t + r_t]^+)``, the last
         instantaneous regret r_t serving as the prediction of the next, with averages weighted by t^2.
         External- and outcome-sampling Monte Carlo CFR (Lanctot, Waugh, Zinkevich & Bowling 2009), as
         OpenSpiel's Python ``ExternalSamplingSolver`` and ``OutcomeSamplingSolver`` define them: per iteration one

@@ -130,8 +130,9 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
     Raises
     ------
     ValueError
-        One sentence: the file is too long or not UTF-8 text, the reader's reason (it names the line), or the tree
-        is larger than the page runs (its size against :data:`MAX_PAGE_NODES`).
+        One sentence: the file is too long or not UTF-8 text, the reader's reason (it names the line), the tree
+        is larger than the page runs (its size against :data:`MAX_PAGE_NODES`), or a game of more than two players
+        is general-sum (as :func:`openspiel_game` refuses one).
     """
     limit = EFG_READ_MEGABYTES * 2**20
     if len(data) > limit:
@@ -158,6 +159,11 @@ def read_uploaded(data: bytes | str, source: str) -> UploadedGame:
     nodes = game.tree.player.shape[0]
     if nodes > MAX_PAGE_NODES:
         raise ValueError(f"{game.name or 'the game'} has {nodes:,} nodes: {too_large}")
+    if not game.is_zero_sum:  # (a two-player file is zero-sum; the page's charts and sections are for such games)
+        raise ValueError(
+            f"this page plays zero-sum games (two players or more); {game.name or 'the game'} has {game.players:,} "
+            "players and is not zero-sum (rmcore.read_efg reads it, and the command line runs it with --efg)"
+        )
     return UploadedGame(hashlib.sha256(data.encode()).hexdigest()[:16], game, data, source, tuple(notes))
 
 

@@ -15,6 +15,7 @@ from typing import NamedTuple
 import streamlit as st
 
 import rmcore
+from rmcore.formats.efg import writes_efg
 from rmcore.trees.cfr import DISCOUNT_DEFAULTS, MMD_DEFAULT_ALPHA, VARIANT_DISCOUNTS
 from rmcore.trees.game import uniform_policy
 from rmcore.verification import check
@@ -521,10 +522,11 @@ def load_efg(data: bytes | str, source: str) -> None:
 
 
 def download(chosen: RunSettings) -> None:
-    """The current game (any game, poker included) as a Gambit .efg file, written when the button is clicked; for a
-    game that is not two-player zero-sum, which .efg files here do not hold, a sentence in its place."""
-    if not chosen.two_player:
-        st.caption(explain_trees.EFG_TWO_PLAYERS)
+    """The current game (any game, poker included, of any number of players) as a Gambit .efg file, written when the
+    button is clicked; for a two-player general-sum game, which a two-player .efg file does not hold, a sentence in
+    its place."""
+    if not writes_efg(chosen.tree_game):
+        st.caption(explain_trees.EFG_GENERAL_SUM)
         return
     st.download_button(
         "Download as .efg",
