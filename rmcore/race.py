@@ -39,7 +39,7 @@ import numpy as np
 
 from . import _runtime, checkpoints, config
 from ._deprecated import getattr_for, warn
-from .matrix.games import MatrixGame
+from .matrix.games import MatrixGame, NormalFormGame
 from .matrix.solver import MatrixVariant
 from .solver import Runner
 from .trees.cfr import CFRSolver, CFRVariant
@@ -161,7 +161,7 @@ class _Entry:
 
 
 def _parse_variant(game, variant):
-    if isinstance(game, MatrixGame):
+    if isinstance(game, NormalFormGame):
         if isinstance(variant, MatrixVariant):
             return variant
         if isinstance(variant, str):
@@ -228,8 +228,11 @@ class Race(Runner):
         history_share: float | None = config.HISTORY_SHARE,
         mu: float | None = None,
     ):
-        if not isinstance(game, (MatrixGame, TreeGame)):
-            raise ValueError(f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), got {type(game).__name__}")
+        if not isinstance(game, (NormalFormGame, TreeGame)):
+            raise ValueError(
+                f"game must be a MatrixGame (a NormalFormGame of n players) or a TreeGame (rmcore.KUHN), got "
+                f"{type(game).__name__}"
+            )
         if isinstance(variants, str) or not hasattr(variants, "__iter__"):
             raise ValueError("variants must be a list of variants, e.g. ['rm', 'rm+/alternating']")
         parsed = [_parse_variant(game, v) for v in variants]
@@ -243,7 +246,7 @@ class Race(Runner):
         if seeds > 50:
             raise ValueError(f"seeds must be at most 50, got {seeds}")
         seed = whole_number(seed, "seed", 0)
-        if start is not None and not isinstance(game, MatrixGame):
+        if start is not None and not isinstance(game, NormalFormGame):
             raise ValueError("a start is for matrix games")
         if mu is not None and not any(getattr(v, "algorithm", None) == "internal-rm" for v in parsed):
             raise ValueError("mu is the inertia of internal-rm (Hart & Mas-Colell's procedure); no variant here is one")
@@ -278,7 +281,7 @@ class Race(Runner):
                 solver._keep_rows(self.max_points if k == 0 and j == 0 else self.member_points)
         self._iteration = 0
         # The kernels compiled or loaded before any run is timed (or, in the background, started on their way).
-        _runtime.prepare_kernels(("matrix" if isinstance(game, MatrixGame) else "tree",))
+        _runtime.prepare_kernels(("matrix" if isinstance(game, NormalFormGame) else "tree",))
 
     def fresh(self) -> Race:
         """The same race from iteration 0."""

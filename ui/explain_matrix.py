@@ -22,10 +22,12 @@ NFG_DOWNLOAD_HELP = (
 )
 
 
-def now_solving(name: str, shape: tuple[int, int], zero_sum: bool) -> str:
-    """The line that names the game being solved (``name`` as typed: escaped here)."""
+def now_solving(name: str, shape: tuple[int, ...], zero_sum: bool) -> str:
+    """The line that names the game being solved (``name`` as typed: escaped here); a game of three players or more
+    says how many."""
     kind = "zero-sum" if zero_sum else "general-sum"
-    return f"Now solving: **{markdown(name) or 'your game'}** ({shape[0]}x{shape[1]}, {kind})"
+    players = f"{len(shape)} players, " if len(shape) > 2 else ""
+    return f"Now solving: **{markdown(name) or 'your game'}** ({players}{'x'.join(map(str, shape))}, {kind})"
 
 
 def nfg_expander(limit: int) -> str:

@@ -178,9 +178,16 @@ def _shown(values: list[str]) -> str:
 
 
 def matrix_param(game: rmcore.MatrixGame) -> str | None:
-    """``game`` as the ``matrix`` parameter, or None when it is larger than a link carries."""
+    """``game`` as the ``matrix`` parameter, or None when it is larger than a link carries. A game of three players or
+    more is its name, its actions (a list per player) and its payoffs (a nested list per player, ``payoffs[i][a1][a2]
+    ...``)."""
     if max(game.shape) > MAX_LINK_ACTIONS:
         return None
+    if game.num_players > 2:
+        payoffs = [p.tolist() for p in game.payoffs]
+        spec = {"name": game.name, "actions": [list(a) for a in game.actions], "payoffs": payoffs}
+        text = json.dumps(spec, separators=(",", ":"))
+        return text if len(text) <= MAX_PARAM_CHARS else None
     spec = {
         "name": game.name,
         "rows": list(game.row_actions),
@@ -200,6 +207,8 @@ def game_from_param(text: str) -> rmcore.MatrixGame:
     if len(text) > MAX_PARAM_CHARS:
         raise ValueError(f"it is {len(text):,} characters long (at most {MAX_PARAM_CHARS:,})")
     spec = loads_json(text, "it")  # nesting and number length capped
+    if isinstance(spec, dict) and "payoffs" in spec:
+        return _players_game_from(spec)
     if not isinstance(spec, dict) or "A" not in spec:
         raise ValueError("it needs the row player's payoffs 'A'")
     unknown = set(spec) - {"name", "rows", "cols", "A", "B", "start"}
@@ -249,9 +258,10 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple, str | None]:
             reason = error if isinstance(error, ValueError) else f"it could not be read ({type(error).__name__})"
             problem = f"matrix: {escape.markdown(reason)}; showing the preset instead"
             del st.query_params["matrix"]
-    titles = {entry.title: name for name, entry in rmcore.PRESETS.items()}
+    catalogue = {**rmcore.PRESETS, **rmcore.NORMAL_FORM_PRESETS}  # (the page's: two players, then three)
+    titles = {entry.title: name for name, entry in catalogue.items()}
     name = titles.get(st.query_params.get("preset", ""), default)
-    entry = rmcore.PRESETS[name]
+    entry = catalogue[name]
     params = {}
     for p in entry.parameters:
         text = st.query_params.get(f"param_{name}_{p.name}")
@@ -262,6 +272,43 @@ def initial_game(default: str) -> tuple[rmcore.MatrixGame, tuple, str | None]:
         params[p.name] = value if math.isfinite(value) and p.low <= value <= p.high else p.default
     params = {k: int(v) if p.integer else float(v) for (k, v), p in zip(params.items(), entry.parameters)}
     return rmcore.preset(name, **params), ("preset", name), problem
+
+
+def _players_game_from(spec: dict) -> rmcore.NormalFormGame:
+    """The game of three players or more a ``matrix`` parameter describes (:func:`matrix_param`), checked before it is
+    built: its fields, 3 to ``rmcore.config.MAX_PLAYERS`` players, at most ``MAX_LINK_ACTIONS`` actions each and
+    numbers only."""
+    unknown = set(spec) - {"name", "actions", "payoffs"}
+    if unknown:
+        raise ValueError(f"it has unknown fields {sorted(unknown)}")
+    payoffs = spec["payoffs"]
+    if not isinstance(payoffs, list) or not 3 <= len(payoffs) <= rmcore.config.MAX_PLAYERS:
+        raise ValueError(f"'payoffs' must be a list of 3 to {rmcore.config.MAX_PLAYERS} players' payoff arrays")
+
+    def shape_of(value, depth: int) -> tuple:
+        if depth == len(payoffs):
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise ValueError("'payoffs' must hold numbers only")
+            return ()
+        if not isinstance(value, list) or not 1 <= len(value) <= MAX_LINK_ACTIONS:
+            raise ValueError(f"a link carries games of at most {MAX_LINK_ACTIONS} actions a player")
+        shapes = {shape_of(item, depth + 1) for item in value}
+        if len(shapes) != 1:
+            raise ValueError("every player's payoffs must be an array of one shape")
+        return (len(value), *shapes.pop())
+
+    shapes = {shape_of(array, 0) for array in payoffs}
+    if len(shapes) != 1:
+        raise ValueError("every player's payoffs must be an array of one shape")
+    actions = spec.get("actions")
+    if actions is not None and not (
+        isinstance(actions, list) and all(isinstance(a, list) and all(isinstance(n, str) for n in a) for a in actions)
+    ):
+        raise ValueError("'actions' must be a list of action names per player")
+    name = spec.get("name", "Shared game")
+    if not isinstance(name, str) or len(name) > 100:
+        raise ValueError("'name' must be text of at most 100 characters")
+    return rmcore.NormalFormGame(payoffs, actions, name)
 
 
 def game_changed(game: rmcore.MatrixGame, from_preset: bool) -> bool:

@@ -76,9 +76,8 @@ DENSE_HISTORY_NODES = 2_500
 
 def history_share(game) -> float | None:
     """The history share a page's runs of ``game`` keep (see :data:`DENSE_HISTORY_CELLS`)."""
-    if isinstance(game, rmcore.MatrixGame):
-        m, n = game.shape
-        return None if m * n <= DENSE_HISTORY_CELLS else rmcore.config.HISTORY_SHARE
+    if isinstance(game, rmcore.NormalFormGame):
+        return None if math.prod(game.shape) <= DENSE_HISTORY_CELLS else rmcore.config.HISTORY_SHARE
     return None if game.tree.player.shape[0] <= DENSE_HISTORY_NODES else rmcore.config.HISTORY_SHARE
 
 
@@ -406,7 +405,7 @@ class RacePlan(NamedTuple):
 
 def _state_bytes_of_one_run(game) -> int:
     """What one run's solver state holds on ``game`` (measured on a solver made for the purpose)."""
-    if isinstance(game, rmcore.MatrixGame):
+    if isinstance(game, rmcore.NormalFormGame):
         return rmcore.MatrixSolver(game, max_points=0).state_bytes()
     return rmcore.CFRSolver(game, max_points=0).state_bytes()
 

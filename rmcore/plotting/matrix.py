@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from rmcore import History, MatrixGame, MatrixVariant
+from rmcore import History, MatrixGame, MatrixVariant, NormalFormGame
 
 from . import words
 from .charts import COLOURS, CURRENT_LINE, CURRENT_OPACITY, LAYOUT, colour, gap_axis
@@ -23,10 +23,20 @@ from .words import LAST_STEP_HOVER, REGRET_TITLES, STRATEGIES_TITLE, strategies_
 PLAYER_NAMES = {"row": "Row player", "col": "Column player"}
 
 
+def _player_name(player: str) -> str:
+    """A player as the figures name it: ``Row player``, ``Column player``, or (n >= 3 players, whose information
+    sets are ``player 1`` to ``player n``) ``Player 3``."""
+    return PLAYER_NAMES.get(player, player.capitalize())
+
+
 def _labels(game: MatrixGame, player: str) -> tuple[str, ...]:
     """A player's action names as the figures show them: as typed, never as Plotly's HTML
-    (:mod:`rmcore.plotting.escape`)."""
-    return tuple(plotly(a) for a in (game.row_actions if player == "row" else game.col_actions))
+    (:mod:`rmcore.plotting.escape`). ``player`` is ``row`` or ``col``, or ``player k`` in a game of n >= 3."""
+    if player in PLAYER_NAMES:
+        actions = game.row_actions if player == "row" else game.col_actions
+    else:
+        actions = game.actions[int(player.split()[-1]) - 1]
+    return tuple(plotly(a) for a in actions)
 
 
 def _panels(count: int, titles) -> dict:
@@ -109,7 +119,7 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
                         x=iterations,
                         y=average[:, k],
                         line=dict(color=ink, width=2),
-                        name=f"{labels[k]} ({'row' if player == 'row' else 'column'})",
+                        name=f"{labels[k]} ({_player_name(player).removesuffix(' player').lower()})",
                         legendgroup=player,
                         **axes,
                     )
@@ -131,7 +141,7 @@ def strategy_trajectories(history: History, game: MatrixGame, log_x: bool = True
                     **group,
                 )
             )
-    layout = _panels(len(players), [PLAYER_NAMES[p] for p in players])
+    layout = _panels(len(players), [_player_name(p) for p in players])
     x_axis = dict(type="log", **_log_ticks(iterations)) if log_x else dict(type="linear")
     for key in [k for k in layout if k.startswith("xaxis")]:
         layout[key].update(title=_title("iteration"), **x_axis)
@@ -232,6 +242,38 @@ def simplex_path(
         aaxis=dict(title=_title(labels[0])), baxis=dict(title=_title(labels[1])), caxis=dict(title=_title(labels[2]))
     )
     return _figure(traces, "Average strategy path on the simplex", 420, ternary=ternary)
+
+
+def player_cube(history: History, game: NormalFormGame, show_current: bool = False) -> dict | None:
+    """Where the strategies of a game of three players with two actions each travel: the product of their simplices
+    (each a segment, its point the probability of the first action) is the unit cube, and the profile a point in it.
+    The average's path (thick), the current strategies' (thin) with ``show_current``, and the average now. ``None``
+    for any other game."""
+    if game.shape != (2, 2, 2):
+        return None
+    names = [f"player {p}" for p in (1, 2, 3)]
+    traces = []
+    for kind in ("average", "current") if show_current else ("average",):
+        x, y, z = (history.strategy(kind, name)[:, 0] for name in names)
+        line = dict(color=COLOURS[0], width=6) if kind == "average" else dict(color=COLOURS[1], width=2)
+        traces.append(dict(type="scatter3d", x=x, y=y, z=z, mode="lines", name=f"{kind} profile", line=line))
+    now = [float(history.strategy("average", name)[-1, 0]) for name in names]
+    traces.append(
+        dict(
+            type="scatter3d",
+            x=[now[0]],
+            y=[now[1]],
+            z=[now[2]],
+            mode="markers",
+            marker=dict(size=6, color=COLOURS[0]),
+            name="average now",
+        )
+    )
+    axes = {
+        f"{axis}axis": dict(range=[0, 1], title=dict(text=f"P{p}({_labels(game, f'player {p}')[0]})"))
+        for axis, p in zip("xyz", (1, 2, 3))
+    }
+    return _figure(traces, "The average profile in the cube of the three players' strategies", 460, scene=axes)
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
@@ -336,9 +378,9 @@ def convergence(
                     line=dict(width=1, color="black", dash="dot"),
                 )
             )
-    players = ("row",) if fixed_opponent else ("row", "col")
+    players = ("row",) if fixed_opponent else history.infosets  # (n >= 3 players: "player 1" to "player n")
     for k, player in enumerate(players):
-        name = PLAYER_NAMES[player].lower()
+        name = _player_name(player).lower()
         traces.append(
             dict(
                 type="scatter",
@@ -351,15 +393,15 @@ def convergence(
     bounds = {player: history.metrics[f"regret_bound_{k + 1}"] for k, player in enumerate(players)}
     if bound is None or all(np.isnan(values).all() for values in bounds.values()):
         pass  # no bound to draw (fictitious play, GDA, optimistic Hedge)
-    elif len(players) == 2 and np.array_equal(
-        bounds["row"], bounds["col"]
-    ):  # same Δ and |A|: one line, not two on top of each other
+    elif len(players) > 1 and all(
+        np.array_equal(bounds[players[0]], values, equal_nan=True) for values in bounds.values()
+    ):  # same Δ and |A|: one line, not one on top of another
         traces.append(
             dict(
                 type="scatter",
                 x=t,
-                y=bounds["row"],
-                name=f"bound: {bound}, both players",
+                y=bounds[players[0]],
+                name=f"bound: {bound}, {'both players' if len(players) == 2 else 'every player'}",
                 line=dict(color="#555555", dash="dash"),
             )
         )
@@ -370,7 +412,7 @@ def convergence(
                     type="scatter",
                     x=t,
                     y=bounds[player],
-                    name=f"bound: {bound}, {PLAYER_NAMES[player].lower()}",
+                    name=f"bound: {bound}, {_player_name(player).lower()}",
                     line=dict(color=COLOURS[k], dash="dash"),
                 )
             )

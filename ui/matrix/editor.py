@@ -7,6 +7,7 @@ or raises ``ValueError`` with a message that names the cell.
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass, replace
@@ -158,15 +159,25 @@ def game_from_csv(row_file: bytes, col_file: bytes | None, name: str) -> tuple[r
     return rmcore.MatrixGame(row.matrix, col, row.row_labels, row.col_labels, name=name), notes
 
 
-def game_from_nfg(data: bytes, file_name: str) -> rmcore.MatrixGame:
-    """A game from an uploaded Gambit ``.nfg`` file of at most UPLOAD_MEGABYTES and UPLOAD_LIMIT actions per side,
-    named by the file's title, or by the file's name when the title is empty."""
+#: The most joint actions of a game of three players or more the page takes from a file (each iteration passes over
+#: all of them once per player).
+PLAYER_PROFILE_LIMIT = 4096
+
+
+def game_from_nfg(data: bytes, file_name: str) -> rmcore.NormalFormGame:
+    """A game from an uploaded Gambit ``.nfg`` file of at most UPLOAD_MEGABYTES and UPLOAD_LIMIT actions per player
+    (of three players or more, at most PLAYER_PROFILE_LIMIT joint actions), named by the file's title, or by the
+    file's name when the title is empty."""
     if len(data) > UPLOAD_MEGABYTES * 2**20:
         raise ValueError(f"the file is {len(data) / 2**20:.1f} MB; at most {UPLOAD_MEGABYTES} MB is read")
-    game = rmcore.read_nfg(data, players=2)
+    game = rmcore.read_nfg(data)
+    size = "x".join(map(str, game.shape))
     if max(game.shape) > UPLOAD_LIMIT:
+        raise ValueError(f"the game is {size}; the page takes at most {UPLOAD_LIMIT} actions per player")
+    if game.num_players > 2 and math.prod(game.shape) > PLAYER_PROFILE_LIMIT:
         raise ValueError(
-            f"the game is {game.shape[0]}x{game.shape[1]}; the page takes at most {UPLOAD_LIMIT} actions per player"
+            f"the game is {size}, {math.prod(game.shape):,} joint actions; the page takes games of three players or "
+            f"more of at most {PLAYER_PROFILE_LIMIT:,}"
         )
     return game if game.name else replace(game, name=file_name)
 

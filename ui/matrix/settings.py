@@ -17,10 +17,11 @@ import streamlit as st
 import rmcore
 from rmcore.verification import check
 
-from .. import explain_app, explain_correlated, explain_matrix, link, state
+from .. import explain_app, explain_correlated, explain_matrix, explain_players, link, state
 from ..escape import markdown as escape
 from ..explain import ALGORITHM_NAMES, CURRENT_HELP, ETA, MATRIX_RANK_BY, MATRIX_RANK_HELP
 from ..live import LiveRun, RacePlan, history_share
+from . import players
 from . import state as matrix_state
 from .editor import (
     EDITOR_LIMIT,
@@ -76,6 +77,10 @@ class RunSettings(NamedTuple):
 # -- game ----------------------------------------------------------------------------------
 
 
+#: The page's catalogue: the two-player presets, then those of three players (``rmcore.NORMAL_FORM_PRESETS``).
+CATALOGUE = {**rmcore.PRESETS, **rmcore.NORMAL_FORM_PRESETS}
+
+
 def _parameter_key(preset: str, name: str) -> str:
     return f"param_{preset}_{name}"
 
@@ -84,7 +89,7 @@ def load_preset() -> None:
     """Load the chosen preset with its parameters' values (a message under the box if they are refused)."""
     if st.session_state.preset is None:  # (the box shows the user's own game: nothing to load)
         return
-    entry = rmcore.PRESETS[st.session_state.preset]
+    entry = CATALOGUE[st.session_state.preset]
     params = {p.name: st.session_state.get(_parameter_key(entry.name, p.name), p.default) for p in entry.parameters}
     params = {name: int(v) if p.integer else float(v) for (name, v), p in zip(params.items(), entry.parameters)}
     try:
@@ -98,7 +103,7 @@ def game_section() -> None:
     st.subheader("Game")
     # The app's default preset is the first option: a bound select box leaves its first option out of the address, so
     # an address without ``preset`` must mean that game on the page and in a fresh tab alike.
-    names = [matrix_state.DEFAULT_PRESET, *(name for name in rmcore.PRESETS if name != matrix_state.DEFAULT_PRESET)]
+    names = [matrix_state.DEFAULT_PRESET, *(name for name in CATALOGUE if name != matrix_state.DEFAULT_PRESET)]
     matrix_state.ready_preset_box()
     st.selectbox(
         "Preset",
@@ -106,11 +111,11 @@ def game_section() -> None:
         key="preset",
         on_change=load_preset,
         bind="query-params",
-        format_func=lambda name: rmcore.PRESETS[name].title,
+        format_func=lambda name: CATALOGUE[name].title,
         placeholder=explain_matrix.PRESET_PLACEHOLDER,
         help=explain_matrix.PRESET_HELP,
     )
-    entry = rmcore.PRESETS.get(st.session_state.preset)
+    entry = CATALOGUE.get(st.session_state.preset)
     if st.session_state.game.description:  # the game's own words: an edited, uploaded or linked game has none
         st.caption(escape(st.session_state.game.description))
     for p in entry.parameters if entry is not None else ():
@@ -129,7 +134,10 @@ def game_section() -> None:
     state.show("preset")
     game = st.session_state.game
     st.markdown(explain_matrix.now_solving(game.name, game.shape, game.is_zero_sum))
-    _editor()
+    if game.num_players > 2:
+        players.editor(game)
+    else:
+        _editor()
     with st.expander(f"Upload a CSV (up to {UPLOAD_LIMIT}x{UPLOAD_LIMIT})"):
         _upload()
     with st.expander(explain_matrix.nfg_expander(UPLOAD_LIMIT)):
@@ -340,8 +348,8 @@ def opponent_section(game: rmcore.MatrixGame) -> tuple[float, ...] | None:
     return opponent
 
 
-def algorithm_section() -> rmcore.MatrixVariant:
-    """The variant the page draws in detail."""
+def algorithm_section(players: int = 2) -> rmcore.MatrixVariant:
+    """The variant the page draws in detail (on a game of ``players``: three or more update simultaneously)."""
     st.subheader("Algorithm")
     algorithm = st.selectbox(
         "Variant",
@@ -379,6 +387,9 @@ def algorithm_section() -> rmcore.MatrixVariant:
         forms = " and ".join(f"{only[name]} {name}" for name in refused)
         st.info(explain_matrix.only_form(ALGORITHM_NAMES[algorithm], forms))
         sampling, updates = only.get("sampling", sampling), only.get("updates", updates)
+    if players > 2 and updates == "alternating":  # (the radio keeps the choice for a two-player game)
+        st.info(explain_players.SIMULTANEOUS)
+        updates = "simultaneous"
     return rmcore.MatrixVariant(algorithm, sampling, updates, averaging, eta)
 
 
@@ -487,11 +498,16 @@ def _mix(labels, probabilities) -> str:
 
 
 def race_section(
-    primary: rmcore.MatrixVariant, opponent: tuple[float, ...] | None, start=None, mu: float | None = None
+    primary: rmcore.MatrixVariant,
+    opponent: tuple[float, ...] | None,
+    start=None,
+    mu: float | None = None,
+    players: int = 2,
 ) -> RunSettings:
     """Other variants to run beside the primary one on the same game, and the seeds (``mu``: internal-rm's inertia,
-    :func:`inertia_section`)."""
-    others = [v for v in ALL_VARIANTS if v != primary]
+    :func:`inertia_section`; a game of three ``players`` or more races the simultaneous variants of every rule but
+    extragradient RM+)."""
+    others = [v for v in ALL_VARIANTS if v != primary and (players == 2 or _runs_on_more_players(v))]
     labels = {v.label: v for v in others}
     chosen = st.multiselect(
         explain_matrix.race_label(MAX_RACE - 1),
@@ -525,6 +541,10 @@ def race_section(
             )
             link.refused_note(c2, "race_seeds", 5, "a whole number from 1 to 20")
     return RunSettings(variants, opponent, seed, seeds, start, mu)
+
+
+def _runs_on_more_players(variant: rmcore.MatrixVariant) -> bool:
+    return variant.algorithm != "exrm+" and variant.updates == "simultaneous"
 
 
 def describe_change(old, new) -> str:
@@ -568,8 +588,9 @@ class Display(NamedTuple):
     picture: tuple[tuple[str, ...], bool] | None = None  # the correlated picture's layers and closest set (coarse)
 
 
-def display_options(chosen: RunSettings) -> Display:
-    """The chart toggles, and in a self-play race which profile ranks its table."""
+def display_options(chosen: RunSettings, players: int = 2) -> Display:
+    """The chart toggles, and in a self-play race which profile ranks its table (a game of three ``players`` or more
+    has no strategy space with a field and no correlated picture)."""
     log_x = st.toggle("Log iteration axis", value=True, key="log_x", bind="query-params")
     show_current = st.toggle(
         explain_matrix.SHOW_CURRENT,
@@ -589,6 +610,8 @@ def display_options(chosen: RunSettings) -> Display:
             bind="query-params",
             help=MATRIX_RANK_HELP,
         )
+    if players > 2:
+        return Display(log_x, show_current, rank_by or "average", space_layers=(), picture=None)
     return Display(log_x, show_current, rank_by or "average", space_layers=space_layers(), picture=picture(chosen))
 
 

@@ -52,7 +52,8 @@ def init() -> None:
         state.link_problem(problem)
         st.session_state.game = game
         st.session_state.from_preset = source[0] == "preset"
-        st.session_state.draft = Draft.from_game(game)
+        # (the two-player editor's draft: a game of three players or more is edited slice by slice, matrix/players.py)
+        st.session_state.draft = Draft.from_game(game if game.num_players == 2 else rmcore.preset(DEFAULT_PRESET))
         st.session_state.opponent = None
 
 
@@ -71,7 +72,7 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     st.session_state.from_preset = from_preset
     state.unsay("preset", "editor", "upload_csv")
     version = st.session_state.draft.version + 1
-    if max(game.shape) <= 10:
+    if game.num_players == 2 and max(game.shape) <= 10:
         st.session_state.draft = Draft.from_game(game, version)
 
 

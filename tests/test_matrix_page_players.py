@@ -1,0 +1,104 @@
+"""The matrix page on a game of three players (AppTest): a link opens it and runs it to the library's numbers, the
+lesson, the slice editor and what it refuses, the rules and forms refused on more than two players, a race, and a
+link that carries an edited game."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import rmcore
+from tests.live_charts import captions, live_charts
+from tests.visits import opened, run_to_reached, shown
+from ui import link
+from ui.explain import ALGORITHM_NAMES
+from ui.matrix import players
+
+PENNIES = "Three-player matching pennies"
+START = players.SUGGESTED_STARTS["matching-pennies-3p"]
+
+
+def _metric(app, label: str) -> str:
+    return next(m.value for m in app.metric if m.label == label)
+
+
+def test_a_link_runs_three_player_matching_pennies_to_the_librarys_numbers():
+    app = run_to_reached(opened({"preset": PENNIES, "player_start_mode": "suggested", "run_to": "3000"}), "matrix")
+    assert not app.exception and app.session_state.game.num_players == 3
+    library = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", start=START, joint=True)
+    library.run(3000)
+    metrics = library.metrics()
+    assert _metric(app, "iteration") == "3,000"
+    assert _metric(app, "nash_conv") == f"{metrics.nash_conv:.3e}" and metrics.nash_conv > 0.5
+    assert _metric(app, "CCE gap") == f"{metrics.cce_gap:.3e}" and metrics.cce_gap < 0.01
+    assert "No-regret learning finds the coarse correlated equilibria" in shown(captions(app))
+    titles = [chart["figure"]["layout"]["title"]["text"] for chart in live_charts(app) if "figure" in chart]
+    assert any("cube" in title for title in titles), titles
+
+
+def test_the_lesson_button_opens_matching_pennies_from_its_start():
+    app = opened()
+    app.button(key="players_lesson").click().run()
+    assert not app.exception
+    assert app.session_state.game.name == PENNIES and app.session_state.player_start_mode == "suggested"
+    assert any("Heads 90%" in shown(c.value) for c in app.caption)
+
+
+def test_a_rule_of_two_players_and_alternating_updates_are_refused_in_a_sentence():
+    app = opened({"preset": PENNIES, "algorithm": ALGORITHM_NAMES["exrm+"]})
+    assert not app.exception and app.session_state.algorithm == "exrm+"
+    assert "runs on two-player games" in " ".join(i.value for i in app.info)
+    assert not any(m.label == "nash_conv" for m in app.metric)  # (nothing runs)
+    app = opened({"preset": PENNIES, "updates": "alternating"})
+    assert "updates simultaneously" in " ".join(i.value for i in app.info)
+
+
+def test_a_race_of_two_rules_runs_and_fills_its_table():
+    app = opened({"preset": PENNIES, "player_start_mode": "suggested"})
+    hedge = rmcore.MatrixVariant("hedge", eta=0.1).label
+    assert "exrm+ · expected · simultaneous · uniform" not in app.multiselect(key="race_variants").options
+    assert not any("alternating" in label for label in app.multiselect(key="race_variants").options)
+    app.multiselect(key="race_variants").set_value([hedge]).run()
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception
+    table = next(d.value for d in app.dataframe if "variant" in d.value.columns)
+    assert table["variant"].tolist()[:2] != [] and len(table) == 2
+
+
+def test_the_slices_read_back_the_game_and_a_bad_cell_is_named():
+    game = rmcore.preset("nau-2x2x2")
+    tables = {(k,): players._slice_table(game, (k,)) for k in range(2)}
+    again = players.game_from_slices(game, tables)
+    assert all(np.array_equal(a, b) for a, b in zip(again.payoffs, game.payoffs))
+    tables[(1,)].iat[0, 1] = "1, 2"
+    with pytest.raises(ValueError, match=r"the cell \(1, 2\) where player 3 plays 2 holds '1, 2'; each cell is 3"):
+        players.game_from_slices(game, tables)
+    tables[(1,)].iat[0, 1] = "4, 5, 6"
+    edited = players.game_from_slices(game, tables)
+    assert [float(p[0, 1, 1]) for p in edited.payoffs] == [4.0, 5.0, 6.0] and edited.name.endswith("(edited)")
+
+
+def test_apply_without_an_edit_changes_nothing():
+    app = opened({"preset": PENNIES})
+    app.button(key="apply_players").click().run()
+    assert not app.exception and app.session_state.game.name == PENNIES
+    assert any("Nothing changed" in i.value or "nothing" in i.value.lower() for i in app.info)
+
+
+def test_a_link_carries_an_edited_game_of_three_players_and_refuses_a_hostile_one():
+    game = rmcore.NormalFormGame([np.arange(8.0).reshape(2, 2, 2)] * 3, name="mine")
+    text = link.matrix_param(game)
+    again = link.game_from_param(text)
+    assert again.num_players == 3 and all(np.array_equal(a, b) for a, b in zip(again.payoffs, game.payoffs))
+    app = opened({"matrix": text})
+    assert not app.exception and app.session_state.game.name == "mine"
+    for hostile, words in [
+        ({"payoffs": [[1, 2]] * 3, "x": 1}, "unknown fields"),
+        ({"payoffs": [[[[1, "a"]]]] * 3}, "numbers only"),
+        ({"payoffs": [[[[1, 2]]], [[[1, 2]]], [[[1]]]]}, "one shape"),
+        ({"payoffs": [[[[1] * 11]]] * 3}, "at most"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            link.game_from_param(json.dumps(hostile))
