@@ -230,7 +230,7 @@ class Race(Runner):
     ):
         if not isinstance(game, (NormalFormGame, TreeGame)):
             raise ValueError(
-                f"game must be a MatrixGame (a NormalFormGame of n players) or a TreeGame (rmcore.KUHN), got "
+                f"game must be a MatrixGame or a TreeGame (rmcore.KUHN), or a NormalFormGame of n players, got "
                 f"{type(game).__name__}"
             )
         if isinstance(variants, str) or not hasattr(variants, "__iter__"):

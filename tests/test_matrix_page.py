@@ -515,7 +515,7 @@ def test_a_bad_nfg_file_says_why_and_keeps_the_game_and_what_was_typed(app):
     app.text_input(key=typed_names).set_value("Stone, Sheet, Blade").run()  # typed, not applied
     too_many = b'NFG 1 R "" { "1" "2" } { 201 1 }\n' + b"0 0 " * 201
     for name, content, message in [
-        ("three.nfg", b'NFG 1 R "" { "1" "2" "3" } { 1 1 1 }\n1 2 3\n', "rmcore's learning rules play two-player"),
+        ("wide.nfg", b'NFG 1 R "" { "1" "2" "3" } { 20 20 20 }\n' + b"0 " * 24_000, "of at most 4,096"),
         ("short.nfg", b'NFG 1 R "" { "1" "2" } { 2 2 }\n1 2 3\n', "the file gives 3 payoff numbers"),
         ("binary.nfg", b"NFG 1 R \x00\xff", "line 1: the file is binary or not UTF-8 text"),
         ("big.nfg", b"NFG" + b" " * (2 * 2**20), "at most 2 MB is read"),

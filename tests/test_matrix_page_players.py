@@ -102,3 +102,15 @@ def test_a_link_carries_an_edited_game_of_three_players_and_refuses_a_hostile_on
     ]:
         with pytest.raises(ValueError, match=words):
             link.game_from_param(json.dumps(hostile))
+
+
+def test_an_nfg_file_of_three_players_loads_and_runs():
+    app = opened()
+    text = rmcore.write_nfg(rmcore.preset("nau-2x2x2")).encode()
+    app.file_uploader(key="upload_nfg").upload("nau.nfg", text, "text/plain").run()
+    app.button(key="load_nfg").click().run()
+    game = app.session_state.game
+    assert not app.exception and game.num_players == 3 and game.shape == (2, 2, 2)
+    assert all(np.array_equal(a, b) for a, b in zip(game.payoffs, rmcore.preset("nau-2x2x2").payoffs))
+    app.button(key="matrix_step_100").click().run()
+    assert _metric(app, "iteration") == "100" and not app.exception
