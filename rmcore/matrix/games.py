@@ -1047,7 +1047,7 @@ def _matching_pennies_3p() -> NormalFormGame:
         "Three-player matching pennies",
         description="Jordan's game: player 1 wins by matching player 2, player 2 by matching player 3, player 3 by "
         "mismatching player 1 (+1 or -1 each). Its only Nash equilibrium is uniform play, which fictitious play "
-        "(Jordan 1993) and CFR (as OpenSpiel reports) circle without reaching.",
+        "(Jordan 1993) and regret matching, started elsewhere, circle without reaching.",
     )
 
 

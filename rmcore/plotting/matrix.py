@@ -273,7 +273,15 @@ def player_cube(history: History, game: NormalFormGame, show_current: bool = Fal
         f"{axis}axis": dict(range=[0, 1], title=dict(text=f"P{p}({_labels(game, f'player {p}')[0]})"))
         for axis, p in zip("xyz", (1, 2, 3))
     }
-    return _figure(traces, "The average profile in the cube of the three players' strategies", 460, scene=axes)
+    scene = dict(**axes, aspectmode="cube", camera=dict(eye=dict(x=1.75, y=1.75, z=1.15)))
+    # (a 3-D scene has no axes in the page's margins: small margins give it the room, its axis titles inside)
+    return _figure(
+        traces,
+        "The average profile in the cube of the three players' strategies",
+        520,
+        scene=scene,
+        margin=dict(l=10, r=10, t=60, b=10),
+    )
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
@@ -387,7 +395,7 @@ def convergence(
                 x=t,
                 y=_positive(history.metrics[f"average_regret_{k + 1}"]),
                 name=f"average positive regret, {name}",
-                line=dict(color=COLOURS[k]),
+                line=dict(color=_player_colour(k)),
             )
         )
     bounds = {player: history.metrics[f"regret_bound_{k + 1}"] for k, player in enumerate(players)}
@@ -413,7 +421,7 @@ def convergence(
                     x=t,
                     y=bounds[player],
                     name=f"bound: {bound}, {_player_name(player).lower()}",
-                    line=dict(color=COLOURS[k], dash="dash"),
+                    line=dict(color=_player_colour(k), dash="dash"),
                 )
             )
     correlated = _correlated_traces(history, t)
@@ -435,6 +443,12 @@ def convergence(
             **_log_ticks(*(trace["y"] for trace in traces)),
         ),
     )
+
+
+def _player_colour(k: int) -> str:
+    """Player ``k``'s (from 0) colour on the convergence chart: players 1 and 2 the first two colours, players 3 on
+    colours after those of the correlated curves (:func:`_correlated_traces` uses the third to the fifth)."""
+    return colour(k if k < 2 else k + 3)
 
 
 #: Pixels the convergence chart grows by for each correlated curve it draws: a legend row's height at a projector's
