@@ -277,7 +277,7 @@ def player_cube(history: History, game: NormalFormGame, show_current: bool = Fal
     # (a 3-D scene has no axes in the page's margins: small margins give it the room, its axis titles inside)
     return _figure(
         traces,
-        "The average profile in the cube of the three players' strategies",
+        "Average profile in the strategy cube",
         520,
         scene=scene,
         margin=dict(l=10, r=10, t=60, b=10),
