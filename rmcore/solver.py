@@ -292,6 +292,8 @@ class Solver(Runner):
             "game_value": record.game_value,
         }
         columns.update(self._family_columns(record))
+        # Players 3 to n's best-response gains, in either family's record (none for two players).
+        columns.update((f"br_gain_{p}", gains) for p, gains in enumerate(record.more_br_gains.T, 3))
         result = {name: columns[name] if name in columns else np.full(rows, np.nan) for name in METRIC_COLUMNS}
         # Players 3 to n of a game of n >= 3 players: the per-player columns again, numbered on (br_gain_3, ...).
         result.update((name, column) for name, column in columns.items() if _is_later_player_column(name))

@@ -366,3 +366,13 @@ def test_the_poker_builders_refuse_players_they_do_not_build():
         rmcore.kuhn_poker(cards=3, players=3)
     with pytest.raises(ValueError, match="Leduc hold'em takes 2 to 3 players; got 4"):
         rmcore.leduc_poker(players=4)
+
+
+def test_the_history_has_every_players_best_response_gain_and_they_sum_to_nash_conv():
+    solver = rmcore.CFRSolver(rmcore.kuhn_poker(players=4))
+    solver.run(30)
+    metrics, history = solver.metrics(), solver.history()
+    assert [f"br_gain_{p}" in history.metrics for p in (1, 2, 3, 4)] == [True] * 4
+    best, expected = rmcore.trees.cfr.player_values(solver.game, solver.average_policy().probabilities)
+    assert list(metrics.br_gains) == [float(b - e) for b, e in zip(best, expected)]
+    assert sum(metrics.br_gains) == pytest.approx(metrics.nash_conv, abs=1e-15)

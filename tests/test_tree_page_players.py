@@ -119,3 +119,16 @@ def test_the_lesson_on_kuhn_poker_is_two_player_kuhn_whatever_the_slider_said(pa
     assert not page.exception
     assert page.slider(key="kuhn_players").value == 2
     assert page.session_state.kuhn_live.race.game.players == 2
+
+
+def test_each_of_three_players_has_its_payoff_and_best_response_gain_in_a_table(page):
+    page.slider(key="kuhn_players").set_value(3).run()
+    page.button(key="kuhn_step_10").click().run()
+    solver = rmcore.CFRSolver(rmcore.kuhn_poker(players=3))
+    solver.run(10)
+    gains = solver.metrics().br_gains
+    best, expected = rmcore.trees.cfr.player_values(solver.game, solver.average_policy().probabilities)
+    table = next(m.value for m in page.markdown if "best-response gain" in m.value)
+    for p in (1, 2, 3):
+        assert f"| player {p} | {expected[p - 1]:.5f} | {best[p - 1]:.5f} | {gains.of(p):.3e} |" in table, table
+    assert sum(gains) == pytest.approx(solver.metrics().nash_conv, abs=1e-15)

@@ -345,3 +345,12 @@ def tally(hands: int, mean: float, band: str, value: float | None, best: float) 
         f"After **{hands}** hands you average **{mean:+.3f}**{band} a hand; the game value for your seat is {known}, "
         f"and a best response would expect {best:+.4f} against the same bots."
     )
+
+
+#: A game of three players or more: the table of each player under the numbers.
+PLAYER_COLUMNS = ("player", "expected payoff (average policy)", "best response's payoff", "best-response gain")
+PLAYERS_TABLE = (
+    "Each player's payoff when everyone plays the average policy, what it would earn by a best response to the others' "
+    "average policies, and the difference, its best-response gain. NashConv is the sum of the gains: 0 exactly at a "
+    "Nash equilibrium."
+)

@@ -198,15 +198,18 @@ class CFRRecord(NamedTuple):
     nash_conv_current: np.ndarray  # [k] NashConv of the current policy
     # The tree family's own:
     nodes_touched: np.ndarray  # [k] int64 histories visited so far (CFRState.touched)
+    # Shared with the matrix family's record: players 3 to n's best-response gains ([k, 0] for two players: no bytes).
+    more_br_gains: np.ndarray  # [k, n - 2]
 
 
-def empty_cfr_record(rows: int, infosets: int, actions: int) -> CFRRecord:
-    """Room for ``rows`` history rows of a game with the given policy shape."""
+def empty_cfr_record(rows: int, infosets: int, actions: int, players: int = 2) -> CFRRecord:
+    """Room for ``rows`` history rows of a game of ``players`` with the given policy shape."""
     return CFRRecord(
         np.zeros(rows, dtype=np.int64),
         *(np.zeros((rows, infosets, actions)) for _ in range(3)),
         *(np.zeros(rows) for _ in range(5)),
         np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, players - 2)),
     )
 
 
@@ -828,6 +831,8 @@ def record_row(tree, state, iteration, record, k):
         if which == 0:
             record.br_gain_1[k] = first - expected
             record.br_gain_2[k] = second - state.player_values[1, 1]  # (zero-sum: -expected, player 2's value)
+            for p in range(2, state.player_values.shape[1]):  # (players 3 to n, where there are more than two)
+                record.more_br_gains[k, p - 2] = state.player_values[0, p] - state.player_values[1, p]
             record.game_value[k] = expected
             record.nash_conv[k] = gains
         else:

@@ -841,8 +841,6 @@ class MatrixSolver(Solver):
         ):
             columns[f"average_regret_{p}"] = regret
             columns[f"regret_bound_{p}"] = (1.0 if learns else np.nan) * self._regret_bound(delta, actions, elapsed)
-        for p, gains in enumerate(record.more_br_gains.T, 3):
-            columns[f"br_gain_{p}"] = gains
         gaps = np.full((2, record.iteration.shape[0]), np.nan)
         if self.keeps_joint:
             for row, sigma in enumerate(record.joint):

@@ -719,7 +719,7 @@ class CFRSolver(Solver):
 
     def _empty_record(self, rows: int) -> kernels.CFRRecord:
         infosets, actions = len(self.game.infosets), policy_width(self.game)
-        return kernels.empty_cfr_record(rows, infosets, actions)
+        return kernels.empty_cfr_record(rows, infosets, actions, self.game.players)
 
     def _advance(self, first: int, last: int, points: np.ndarray, record) -> int:
         work = max(last - first + 1, 0) * self._iteration_work() + points.shape[0] * self._row_operations()

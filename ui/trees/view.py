@@ -14,10 +14,12 @@ import rmcore
 from rmcore.plotting import trees as figures
 from rmcore.plotting import words as figure_words
 from rmcore.plotting.charts import charted, current_traces, legend_right, mark_iteration, race_figure, waiting
+from rmcore.trees.cfr import player_values
 
 from .. import explain, explain_trees, race_view, state
 from ..live import LiveRun
 from ..live_chart import live_chart
+from ..tables import markdown_table
 from . import explorer, walkthrough
 from . import fixed as locked  # (``fixed`` names whether the run has a fixed player)
 
@@ -44,6 +46,8 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     row, shown_at = timeline.row(history)
     metrics = run.primary.metrics_at(history, row)
     _numbers(run, metrics, shown_at)
+    if not run.key.two_player:
+        _players(run.race.game, history.policy("average", row), metrics)
     mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
     firsts = [runs[0] for runs in frame.histories]
     variants = run.race.variants
@@ -211,6 +215,18 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
             else explain_trees.EXACT_TWO_PLAYERS
         )
         st.metric(explain.GAME_VALUE, game_value, help=value_help)
+
+
+def _players(game: rmcore.TreeGame, average: rmcore.Policy, metrics: rmcore.Metrics) -> None:
+    """A game of three players or more: each player's expected payoff under the average policy, what a best response
+    to the others' average policies earns, and the gain (NashConv is their sum)."""
+    best, expected = player_values(game, average.probabilities)
+    rows = [
+        (f"player {p}", f"{e:.5f}", f"{b:.5f}", f"{gain:.3e}")
+        for p, (b, e, gain) in enumerate(zip(best, expected, metrics.br_gains), 1)
+    ]
+    st.markdown(markdown_table(explain_trees.PLAYER_COLUMNS, rows, numeric=[False, True, True, True]))
+    st.caption(explain_trees.PLAYERS_TABLE)
 
 
 def _game_value(run: LiveRun) -> float | None:
