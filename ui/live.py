@@ -17,6 +17,7 @@ from collections.abc import Callable, Hashable
 from typing import NamedTuple
 
 import rmcore
+from rmcore.plotting.charts import chart_rows, mark_iteration
 
 from .explain_app import fewer_checkpoints, fewer_runs, target_lowered
 
@@ -450,3 +451,28 @@ def within_limits(plan: RacePlan) -> tuple[rmcore.Race, list[str]]:
             )
         )
     return race, said
+
+
+class Moment(NamedTuple):
+    """What a live panel draws from: the run's frame, its history, the row shown (the replay's, or the last) and its
+    iteration when replayed, that row's metrics, the replay's mark for a chart, and the rows the charts draw."""
+
+    frame: object
+    history: rmcore.History
+    row: int
+    shown_at: int | None
+    metrics: rmcore.Metrics
+    mark: object
+    shown: rmcore.History
+
+
+def moment_of(run: LiveRun, timeline, log_x: bool) -> Moment:
+    """The frame of ``run`` and the row the timeline shows, read once for a live panel (the matrix page's, and that of a
+    game of three players or more, :mod:`ui.matrix.players`)."""
+    frame = run.frame()
+    history = frame.history
+    row, shown_at = timeline.row(history)
+    metrics = run.primary.metrics_at(history, row)
+    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
+    shown = history.rows(chart_rows(history.iterations, log_x))
+    return Moment(frame, history, row, shown_at, metrics, mark, shown)

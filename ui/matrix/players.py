@@ -17,11 +17,11 @@ import streamlit as st
 
 import rmcore
 from rmcore.plotting import matrix as figures
-from rmcore.plotting.charts import chart_rows, mark_iteration, race_figure
+from rmcore.plotting.charts import race_figure
 
 from .. import explain_matrix, explain_players, race_view, state
 from ..escape import markdown as escape
-from ..live import LiveRun
+from ..live import LiveRun, moment_of
 from ..live_chart import live_chart
 from . import state as matrix_state
 
@@ -206,13 +206,8 @@ def draw(run: LiveRun, display, timeline) -> None:
         _numbers(run, None, running, None)
         st.info(explain_players.BEFORE_THE_START)
         return
-    frame = run.frame()
-    history = frame.history
-    row, shown_at = timeline.row(history)
-    metrics = solver.metrics_at(history, row)
+    frame, history, _, shown_at, metrics, mark, shown = moment_of(run, timeline, display.log_x)
     _numbers(run, metrics, running, shown_at)
-    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
-    shown = history.rows(chart_rows(history.iterations, display.log_x))
     with st.container():
         live_chart(
             mark(figures.strategy_trajectories(shown, game, log_x=display.log_x, players=history.infosets)),

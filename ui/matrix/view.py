@@ -10,10 +10,10 @@ import streamlit as st
 import rmcore
 from rmcore.plotting import matrix as figures
 from rmcore.plotting import words as figure_words
-from rmcore.plotting.charts import chart_rows, charted, current_traces, mark_iteration, race_figure, waiting
+from rmcore.plotting.charts import charted, current_traces, race_figure, waiting
 
 from .. import explain, explain_correlated, explain_matrix, export, race_view, state
-from ..live import LiveRun
+from ..live import LiveRun, moment_of
 from ..live_chart import live_chart
 from ..tables import markdown_table
 from . import correlated, space
@@ -57,13 +57,8 @@ def draw(run: LiveRun, display: Display, timeline) -> None:
     if run.iteration == 0:
         _before_the_start(run, exact, look, display)
         return
-    frame = run.frame()
-    history = frame.history
-    row, shown_at = timeline.row(history)
-    metrics = solver.metrics_at(history, row)
+    frame, history, row, shown_at, metrics, mark, shown = moment_of(run, timeline, display.log_x)
     _numbers(run, metrics, running, shown_at)
-    mark = (lambda spec: spec) if shown_at is None else (lambda spec: mark_iteration(spec, shown_at))  # noqa: E731
-    shown = history.rows(chart_rows(history.iterations, display.log_x))
     fixed = not solver.is_self_play
     players = ("row",) if fixed else ("row", "col")
     with st.container():  # the main chart, the replay slider under its time axis when paused, and its caption
