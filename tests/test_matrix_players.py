@@ -119,3 +119,16 @@ def test_fixed_players_stay_and_the_learners_best_respond():
 def test_what_three_players_cannot_take_is_refused_in_a_sentence(options, words):
     with pytest.raises(ValueError, match=words):
         rmcore.MatrixSolver(rmcore.preset("nau-2x2x2"), **options)
+
+
+def test_cfr_on_the_tree_of_matching_pennies_sits_at_its_equilibrium_from_the_uniform_start_as_openspiels_does():
+    """The turn-based tree of OpenSpiel's matching_pennies_3p: CFR starts at uniform play, the game's one Nash
+    equilibrium, where every regret stays 0; rmcore's CFR and pyspiel's CFRSolver both have NashConv 0 at every
+    iteration (the circling needs a start elsewhere, which the normal-form solver takes: the test above)."""
+    pyspiel = pytest.importorskip("pyspiel")
+    spiel = pyspiel.load_game_as_turn_based("matching_pennies_3p")
+    solver, theirs = rmcore.CFRSolver(rmcore.from_openspiel(spiel)), pyspiel.CFRSolver(spiel)
+    for _ in range(20):
+        solver.run(1)
+        theirs.evaluate_and_update_policy()
+        assert solver.metrics().nash_conv == 0.0 == pyspiel.nash_conv(spiel, theirs.average_policy())
