@@ -34,7 +34,7 @@ with (
         primary = settings.algorithm_section(game.num_players)
         mu = settings.inertia_section(game, primary)
         if many:
-            opponent, start = None, players.start_section(game)
+            opponent, start = players.fixed_section(game), players.start_section(game)
         else:
             opponent = settings.opponent_section(game)
             start = settings.start_section(game)

@@ -56,6 +56,12 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         (rmcore.preset("rps"), ["rm", "rm+/sampled"], dict(opponent={"col": (7 / 42, 28 / 42, 7 / 42)}, seeds=2)),
         (rmcore.preset("rps"), ["rm", "prm+/alternating"], dict(start=((60.0, 30.0, 10.0), (0.2, 0.2, 0.6)))),
         (rmcore.preset("rps-crash"), ["hedge/eta=0.05", "optimistic-gda/eta=0.2"], dict(start=((6, 2, 2), (2, 2, 6)))),
+        # a game of three players: its .nfg in the bundle, a start of three strategies, a sampled rule's seeds
+        (
+            rmcore.preset("matching-pennies-3p"),
+            ["rm", "hedge/sampled"],
+            dict(start=((0.9, 0.1), (0.6, 0.4), (0.2, 0.8)), seeds=2, seed=7),
+        ),
         (rmcore.KUHN, ["cfr+", "chance-sampling/simultaneous"], dict(seeds=2, seed=1)),
         # discounted CFR with the page's sliders moved: both update orders, one set of parameters (--alpha ...)
         (
@@ -97,6 +103,7 @@ def test_the_history_csv_has_every_run_with_its_variant_and_seed():
         "fixed opponent 7-28-7",
         "a start",
         "steps",
+        "three players",
         "kuhn",
         "kuhn dcfr",
         "kuhn mmd",

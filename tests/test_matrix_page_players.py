@@ -114,3 +114,14 @@ def test_an_nfg_file_of_three_players_loads_and_runs():
     assert all(np.array_equal(a, b) for a, b in zip(game.payoffs, rmcore.preset("nau-2x2x2").payoffs))
     app.button(key="matrix_step_100").click().run()
     assert _metric(app, "iteration") == "100" and not app.exception
+
+
+def test_a_fixed_player_stays_while_the_others_learn_to_the_librarys_numbers():
+    link_params = {"preset": PENNIES, "fixed_player": "player 3", "fixed_p3_2_0": "20", "fixed_p3_2_1": "80"}
+    app = run_to_reached(opened({**link_params, "run_to": "1000"}), "matrix")
+    assert not app.exception
+    library = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", opponent={3: (20.0, 80.0)}, start=START)
+    library.run(1000)
+    assert library.metrics().br_gains.of(3) is None  # (the fixed player does not learn)
+    assert _metric(app, "nash_conv") == f"{library.metrics().nash_conv:.3e}"
+    assert any("Player 3 plays Heads 20% / Tails 80%" in shown(c.value) for c in app.caption)

@@ -33,6 +33,22 @@ def too_large_to_edit(shape: tuple[int, ...], actions: int, slices: int) -> str:
     )
 
 
+FIXED_HELP = (
+    "Self-play, or one player fixed at a mixed strategy (its sliders) while the others learn: NashConv is then the "
+    "learners' gains summed, the game among them with the fixed player as part of it."
+)
+
+
+def fixed_words(player: int, actions, weights) -> str:
+    """The fixed player's strategy in words."""
+    mix = " / ".join(f"{markdown(action)} {w / sum(weights):.0%}" for action, w in zip(actions, weights))
+    return f"Player {player} plays {mix}, whatever the others do."
+
+
+def fixed_weights_zero(player: int) -> str:
+    return f"Player {player}'s weights are all 0: give an action some weight. Everyone learns meanwhile."
+
+
 START_HELP = (
     "Each player's first strategy. Regret matching realises it as one iteration's worth of regret, Hedge as its "
     "prior, fictitious play as its first play. From uniform play a symmetric game such as matching pennies sits at "
@@ -83,10 +99,6 @@ CCE_HELP = (
     "The coarse correlated equilibrium gap of the joint play (OpenSpiel's cce_dist): what the players together gain "
     "by each ignoring the empirical joint distribution of play and playing one fixed action. Regret matching drives "
     "it to 0 in any game (Hart & Mas-Colell 2000)."
-)
-EXPORT = (
-    "The history holds every player's strategies and best-response gains (br_gain_1 to br_gain_n); the game itself "
-    "downloads as a Gambit .nfg file above."
 )
 
 

@@ -72,7 +72,8 @@ def _variant_words(variant) -> str:
 def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
     """The ``python -m rmcore race`` command that reproduces the run's numbers at ``iteration``, and the files it
     reads: a catalogue game by its name and parameters, any other game tree (the user's own, an OpenSpiel game, Kuhn
-    poker of more than two players) as the bundle's ``game.efg``, which reads back as the same arrays."""
+    poker of more than two players) as the bundle's ``game.efg``, which reads back as the same arrays; a matrix game
+    as CSV, and one of three players or more as ``game.nfg``."""
     race, files = run.race, {}
     variants = ",".join(_variant_words(v) for v in race.variants)
     if isinstance(race.game, rmcore.TreeGame):
@@ -88,6 +89,9 @@ def command(run: LiveRun, iteration: int) -> tuple[str, dict[str, str]]:
         if race.opponent is not None:  # the fixed opponent's whole strategy, every probability as Python wrote it
             files["opponent.json"] = json.dumps(race.opponent, indent=1, ensure_ascii=False)
             source += " --opponent opponent.json"
+    elif race.game.num_players > 2:  # (a game of three players or more: its .nfg file, every payoff exactly)
+        files["game.nfg"] = rmcore.write_nfg(race.game)
+        source = "--nfg game.nfg"
     else:
         files["A.csv"] = _csv(race.game, race.game.row_payoffs)
         source = "--matrix A.csv"

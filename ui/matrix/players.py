@@ -19,7 +19,7 @@ import rmcore
 from rmcore.plotting import matrix as figures
 from rmcore.plotting.charts import race_figure
 
-from .. import explain_matrix, explain_players, race_view, state
+from .. import explain_matrix, explain_players, export, race_view, state
 from ..escape import markdown as escape
 from ..live import LiveRun, moment_of
 from ..live_chart import live_chart
@@ -114,6 +114,31 @@ def editor(game: rmcore.NormalFormGame) -> None:
                     matrix_state.load_game(edited, from_preset=False)
                     st.rerun()
         state.show("editor")
+
+
+def fixed_section(game: rmcore.NormalFormGame) -> tuple[tuple[int, tuple[float, ...]], ...] | None:
+    """Self-play (None), or one player fixed at a mixed strategy from its sliders while the others learn, as
+    ``((player, weights),)`` (the solver's ``opponent={player: weights}``). One player at most: the others, two or
+    more, keep a NashConv of their own (the sum of their gains)."""
+    st.subheader("Opponent")
+    names = ["nobody", *(f"player {p}" for p in range(1, game.num_players + 1))]
+    chosen = st.selectbox(
+        "Fix a player", names, key="fixed_player", bind="query-params", help=explain_players.FIXED_HELP
+    )
+    if chosen == "nobody":
+        return None
+    player = int(chosen.split()[-1])
+    actions = game.actions[player - 1]
+    columns = st.columns(len(actions))
+    weights = [
+        column.slider(escape(action), 0, 100, 50, key=f"fixed_p{player}_{len(actions)}_{k}", bind="query-params")
+        for k, (column, action) in enumerate(zip(columns, actions))
+    ]
+    if sum(weights) == 0:
+        st.error(explain_players.fixed_weights_zero(player))
+        return None
+    st.caption(explain_players.fixed_words(player, actions, weights))
+    return ((player, tuple(float(w) for w in weights)),)
 
 
 def start_section(game: rmcore.NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
@@ -248,15 +273,6 @@ def _numbers(run: LiveRun, metrics, running: bool, shown_at: int | None) -> None
 
 
 def export_section(run: LiveRun) -> None:
-    """The run's history as CSV (every player's columns) and the game as a Gambit .nfg file."""
-    with st.expander("Export"):
-        st.download_button(
-            "History (CSV)",
-            lambda: run.primary.history().to_frame().to_csv(index=False),
-            "history.csv",
-            "text/csv",
-            key="download_players_history",
-            on_click="ignore",
-            icon=":material/download:",
-        )
-        st.caption(explain_players.EXPORT)
+    """The page's Export (every run's history as CSV, the setup, the reproducibility bundle, whose command reruns the
+    race on the bundle's ``game.nfg``)."""
+    export.section("matrix", run)

@@ -566,13 +566,21 @@ def live_run(game: rmcore.MatrixGame, settings: RunSettings) -> LiveRun:
             tuple(settings.variants),
             settings.seeds,
             settings.seed,
-            None if settings.opponent is None else {"col": settings.opponent},
+            _opponent(game, settings.opponent),
             settings.start,
             history_share(game),
             settings.mu,
         ),
         describe_change,
     )
+
+
+def _opponent(game: rmcore.NormalFormGame, opponent) -> dict | None:
+    """The solvers' ``opponent``: ``{"col": weights}`` for two players, ``{player: weights}`` for more (the settings
+    hold ``((player, weights), ...)``)."""
+    if opponent is None:
+        return None
+    return {"col": opponent} if game.num_players == 2 else dict(opponent)
 
 
 class Display(NamedTuple):
