@@ -125,3 +125,14 @@ def test_a_fixed_player_stays_while_the_others_learn_to_the_librarys_numbers():
     assert library.metrics().br_gains.of(3) is None  # (the fixed player does not learn)
     assert _metric(app, "nash_conv") == f"{library.metrics().nash_conv:.3e}"
     assert any("Player 3 plays Heads 20% / Tails 80%" in shown(c.value) for c in app.caption)
+
+
+def test_players_of_three_actions_are_drawn_on_their_own_triangles():
+    rng = np.random.default_rng(3)
+    game = rmcore.NormalFormGame([rng.integers(-2, 3, size=(3, 2, 3)).astype(float) for _ in range(3)], name="3x2x3")
+    app = opened({"matrix": link.matrix_param(game)})
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception and app.session_state.game.shape == (3, 2, 3)
+    figures = [chart["figure"] for chart in live_charts(app) if "figure" in chart]
+    triangles = next(f for f in figures if "simplex" in f["layout"]["title"]["text"])
+    assert {t["subplot"] for t in triangles["data"]} == {"ternary", "ternary2"}  # players 1 and 3

@@ -86,7 +86,14 @@ CUBE = (
     "Each player's strategy is a point on its own simplex, here a segment: the probability of its first action. The "
     "three segments make the cube's axes, and the profile a point in it. The thick line is the average profile's path."
 )
-NO_CUBE = "The cube of strategies is drawn for games of three players with two actions each."
+TRIANGLES = (
+    "Each player of three actions on its own simplex, a triangle whose corners are its actions: the thick line is its "
+    "average strategy's path, the dot where it is now."
+)
+NO_SIMPLEX = (
+    "The strategies are drawn on their simplices for three players of two actions each (a cube) or for players of "
+    "three actions (a triangle each); this game's are on the chart above."
+)
 RACE = (
     "The race: each variant's NashConv of its average profile (sampled variants: the median of their seeds, a band "
     "from the lowest to the highest)."

@@ -284,6 +284,48 @@ def player_cube(history: History, game: NormalFormGame, show_current: bool = Fal
     )
 
 
+def player_triangles(history: History, game: NormalFormGame, show_current: bool = False) -> dict | None:
+    """Each player of three actions in a game of three players or more on its own simplex, a triangle side by side:
+    the average strategy's path (thick), the current one's (thin) with ``show_current``, and the average now.
+    ``None`` when no player has three actions."""
+    three = [p for p, actions in enumerate(game.shape, 1) if actions == 3]
+    if not three:
+        return None
+    traces, layout, gap = [], {}, 0.08
+    width = (1 - gap * (len(three) - 1)) / len(three)
+    for k, p in enumerate(three):
+        name, subplot = f"player {p}", "ternary" if k == 0 else f"ternary{k + 1}"
+        for kind in ("average", "current") if show_current else ("average",):
+            a, b, c = history.strategy(kind, name).T
+            line = dict(color=colour(k), width=4) if kind == "average" else dict(color=colour(k), **CURRENT_LINE)
+            label = f"{_player_name(name)}, {kind}"
+            path = dict(type="scatterternary", a=a, b=b, c=c, mode="lines", subplot=subplot)
+            traces.append(dict(path, name=label, line=line))
+        end = [float(q) for q in history.strategy("average", name)[-1]]
+        traces.append(
+            dict(
+                type="scatterternary",
+                a=[end[0]],
+                b=[end[1]],
+                c=[end[2]],
+                mode="markers",
+                marker=dict(size=11, color=colour(k)),
+                name=f"{_player_name(name)} now",
+                showlegend=False,
+                subplot=subplot,
+            )
+        )
+        labels = _labels(game, name)
+        left = k * (width + gap)
+        layout[subplot] = dict(
+            domain=dict(x=[left, left + width], y=[0, 1]),
+            aaxis=dict(title=_title(labels[0])),
+            baxis=dict(title=_title(labels[1])),
+            caxis=dict(title=_title(labels[2])),
+        )
+    return _figure(traces, "Each player's average strategy on its simplex", 440, **layout)
+
+
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
     x_label, y_label = plotly(game.row_actions[0]), plotly(game.col_actions[0])
     kinds = ("average", "current") if show_current else ("average",)

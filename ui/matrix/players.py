@@ -247,10 +247,13 @@ def draw(run: LiveRun, display, timeline) -> None:
     left, right = st.columns(2)
     with left:
         cube = figures.player_cube(shown, game, display.show_current)
-        if cube is None:
-            st.caption(explain_players.NO_CUBE)
-        else:
+        triangles = None if cube is not None else figures.player_triangles(shown, game, display.show_current)
+        if cube is not None:
             live_chart(cube, key="chart_cube", caption=explain_players.CUBE, **look)
+        elif triangles is not None:
+            live_chart(triangles, key="chart_triangles", caption=explain_players.TRIANGLES, **look)
+        else:
+            st.caption(explain_players.NO_SIMPLEX)
     with right:
         figure = figures.convergence(shown, variant=solver.variant, bound=None)
         live_chart(mark(figure), key="chart_convergence", caption=explain_players.convergence(game), **look)
