@@ -291,7 +291,7 @@ def player_triangles(history: History, game: NormalFormGame, show_current: bool 
     three = [p for p, actions in enumerate(game.shape, 1) if actions == 3]
     if not three:
         return None
-    traces, layout, gap = [], {}, 0.08
+    traces, layout, gap = [], {}, 0.16  # (room between the triangles for their axes' titles)
     width = (1 - gap * (len(three) - 1)) / len(three)
     for k, p in enumerate(three):
         name, subplot = f"player {p}", "ternary" if k == 0 else f"ternary{k + 1}"
@@ -323,7 +323,9 @@ def player_triangles(history: History, game: NormalFormGame, show_current: bool 
             baxis=dict(title=_title(labels[1])),
             caxis=dict(title=_title(labels[2])),
         )
-    return _figure(traces, "Each player's average strategy on its simplex", 440, **layout)
+    return _figure(
+        traces, "Each player's average strategy on its simplex", 440, margin=dict(l=40, r=40, t=70, b=40), **layout
+    )
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:
@@ -431,6 +433,8 @@ def convergence(
     players = ("row",) if fixed_opponent else history.infosets  # (n >= 3 players: "player 1" to "player n")
     for k, player in enumerate(players):
         name = _player_name(player).lower()
+        if np.isnan(history.metrics[f"average_regret_{k + 1}"]).all():
+            continue  # (a fixed player of a game of three players or more: it has no regret)
         traces.append(
             dict(
                 type="scatter",
