@@ -1,5 +1,6 @@
 """In a real Chromium at a projector's 1280x720: a link ``?kuhn_players=3`` opens the tree page on 3-player Kuhn poker,
-Run moves its nash_conv chart, and the screenshot docs/images/kuhn_three_players.png is what the docs show."""
+Run moves its nash_conv chart, the page's own address reopens it in a fresh browser, and the screenshot
+docs/images/kuhn_three_players.png is what the docs show."""
 
 from __future__ import annotations
 
@@ -51,8 +52,23 @@ def test_a_three_player_link_runs_and_its_nash_conv_chart_moves():
         titles = _safe_evaluate(page, _TITLES_JS, None) or []
         assert any("nash_conv" in title for title in titles) and not any("xploitab" in t for t in titles), titles
         pause_and_wait(page, lambda: page.get_by_role("radio", name="Pause").click())
-        chart = page.locator(".js-plotly-plot").first
-        chart.scroll_into_view_if_needed()
-        page.evaluate("() => window.scrollBy(0, -200)")  # (the numbers above the charts in the picture too)
+        # The players' table at the top, below the page's header, and the charts under it: the page scrolls in its
+        # main section, not the window.
+        page.locator("table").filter(has_text="best-response gain").first.evaluate(
+            "t => { t.scrollIntoView(); t.closest('[data-testid=stMain]').scrollBy(0, -90); }"
+        )
+        page.mouse.move(5, 700)  # (a chart under the pointer shows its tool bar over its title)
         wait_until_idle(page)
         page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_three_players.png"))
+        shared = page.url  # the page's own address, as Share this setup gives it
+        context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})  # nothing but the link
+        try:
+            fresh = context.new_page()
+            fresh.goto(shared)
+            fresh.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
+            wait_until_idle(fresh)
+            again = fresh.locator("[data-testid=stSlider]").filter(has_text="Players")
+            assert again.get_by_test_id("stSliderThumbValue").inner_text() == "3", f"{shared} lost the players"
+            assert fresh.get_by_text("best-response gain").count() >= 1  # (the table of the three players)
+        finally:
+            context.close()
