@@ -302,10 +302,16 @@ def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
 
 # -- games of three players or more ---------------------------------------------------------------------------------
 
-#: A 2x2x2x2 game of four players in the payoff version, player 1's strategy changing fastest (profile by profile:
-#: player p is paid +1 for matching player p + 1's action, -1 for not, and player 4 for mismatching player 1).
+#: A 2x2x2x2 game of four players in the payoff version, player 1's strategy changing fastest (profile by profile):
+#: player p is paid +1 for matching player p + 1's action, -1 for not, player 4 for mismatching player 1, and player
+#: 1 a half more for its first action, so that uniform play is not an equilibrium and learning moves from it.
 NFG_FOUR = 'NFG 1 R "Four" { "1" "2" "3" "4" } { 2 2 2 2 }\n' + "\n".join(
-    " ".join(f"{1 if a[p] == a[(p + 1) % 4] else -1}" if p < 3 else f"{1 if a[3] != a[0] else -1}" for p in range(4))
+    " ".join(
+        f"{(1 if a[p] == a[(p + 1) % 4] else -1) + (0.5 if p == 0 and a[0] == 0 else 0):g}"
+        if p < 3
+        else f"{1 if a[3] != a[0] else -1}"
+        for p in range(4)
+    )
     for a in [(k & 1, k >> 1 & 1, k >> 2 & 1, k >> 3 & 1) for k in range(16)]
 )
 
