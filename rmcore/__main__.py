@@ -1,7 +1,8 @@
 """Command line: ``python -m rmcore solve | kuhn | race | bench | sweep | atlas``.
 
 Bad input exits with status 2 and one line on stderr, never a traceback. A game comes from a preset (``--game``), CSV
-files (``--matrix``, ``--col-matrix``) or a Gambit ``.nfg`` file (``--nfg``).
+files (``--matrix``, ``--col-matrix``) or a Gambit ``.nfg`` file (``--nfg``); a preset or a file may have three players
+or more, and then ``solve`` prints NashConv and each player's strategy, never exploitability or a single value.
 """
 
 from __future__ import annotations
@@ -19,7 +20,15 @@ from . import config
 from .bench import SECTIONS as BENCH_SECTIONS
 from .formats import read_nfg
 from .inputs import loads_json, read_text
-from .matrix.games import PRESETS, MatrixGame, aligned_column_payoffs, parse_matrix_csv, preset
+from .matrix.games import (
+    NORMAL_FORM_PRESETS,
+    PRESETS,
+    MatrixGame,
+    NormalFormGame,
+    aligned_column_payoffs,
+    parse_matrix_csv,
+    preset,
+)
 from .matrix.solver import ALGORITHMS, AVERAGINGS, SAMPLINGS, STEP_ALGORITHMS, UPDATES, MatrixSolver
 from .race import THRESHOLDS, Race
 from .trees.catalogue import TREE_GAMES, tree_game
@@ -94,14 +103,20 @@ def _kuhn_players(text: str) -> int:
     return value
 
 
-def _load_game(args) -> MatrixGame:
+def _load_game(args) -> NormalFormGame:
+    """The matrix game the options name: a :class:`MatrixGame` of two players, or a :class:`NormalFormGame` of more
+    (a preset of :data:`NORMAL_FORM_PRESETS` or an ``.nfg`` file)."""
     if args.game or args.nfg:
         if args.col_matrix:
             raise UsageError(f"--col-matrix goes with --matrix, not with {'--game' if args.game else '--nfg'}")
         if args.game:
             return preset(args.game)
-        game = read_nfg(Path(args.nfg), players=2)  # a Path: a file named like its text ("NFG 1 R ...") is a file
-        return game if game.name else dataclasses.replace(game, name=args.nfg)
+        game = read_nfg(Path(args.nfg))  # a Path: a file named like its text ("NFG 1 R ...") is a file
+        if game.name:
+            return game
+        if isinstance(game, MatrixGame):
+            return dataclasses.replace(game, name=args.nfg)
+        return NormalFormGame(game.payoffs, game.actions, args.nfg, description=game.description, players=game.players)
     parsed_row = _read_csv(args.matrix, "matrix")
     row, row_labels, col_labels, _ = parsed_row
     col = None
@@ -117,7 +132,9 @@ def _load_game(args) -> MatrixGame:
     return MatrixGame(row, col, row_labels, col_labels, name=args.matrix)
 
 
-def _parse_opponent(text: str | None, tree_game: bool = False):
+def _parse_opponent(text: str | None, tree_game: bool = False, players: int = 2):
+    """``--opponent``: a tree game's JSON file of one player's strategy; a two-player matrix game's column strategy
+    (comma-separated weights); with ``players`` >= 3, the fixed players as ``P:weights``, separated by ``;``."""
     if text is None:
         return None
     if tree_game:  # a whole strategy of one player: a JSON file {information set: [probabilities]}
@@ -131,23 +148,54 @@ def _parse_opponent(text: str | None, tree_game: bool = False):
         if not isinstance(opponent, dict):
             raise UsageError(f"--opponent {text!r}: the JSON must be an object from information sets to probabilities")
         return opponent
+    if players > 2:
+        return _fixed_players(text, players)
     try:
         return {"col": [float(part) for part in text.split(",")]}  # (the fixed column player, as the solver takes it)
     except ValueError:
         raise UsageError(f"--opponent must be comma-separated numbers like 0.4,0.3,0.3; got {text!r}") from None
 
 
-def _parse_start(text: str | None):
+def _fixed_players(text: str, players: int) -> dict[int, list[float]]:
+    """``--opponent`` of a game of ``players`` >= 3: ``3:0.5,0.5`` fixes player 3, ``2:1,0;3:0.5,0.5`` players 2 and
+    3 (``{player: weights}``, as :class:`MatrixSolver` takes them; it checks the numbers and the lengths)."""
+    fixed: dict[int, list[float]] = {}
+    for part in text.split(";"):
+        player, colon, weights = part.partition(":")
+        try:
+            number, values = int(player), [float(w) for w in weights.split(",")]
+        except ValueError:
+            number = values = None
+        if not colon or values is None:
+            raise UsageError(
+                f"--opponent of a game of {players} players names each fixed player, player:weights separated by "
+                f"';', like 3:0.5,0.5 or 2:1,0;3:0.5,0.5; got {text!r}"
+            )
+        if number in fixed:
+            raise UsageError(f"--opponent names player {number} twice: {text!r}")
+        fixed[number] = values
+    return fixed
+
+
+def _parse_start(text: str | None, players: int = 2):
+    """``--start``: each player's initial weights, comma-separated, the players separated by ``;``."""
     if text is None:
         return None
     try:
-        row, col = text.split(";")
-        return [float(p) for p in row.split(",")], [float(p) for p in col.split(",")]
+        starts = [[float(p) for p in part.split(",")] for part in text.split(";")]
     except ValueError:
+        starts = []
+    if len(starts) == players:
+        return tuple(starts)
+    if players == 2:
         raise UsageError(
             "--start must be two lists of weights like 0.6,0.3,0.1;0.2,0.2,0.6 (row player's; column player's); got "
             f"{text!r}"
-        ) from None
+        )
+    raise UsageError(
+        f"--start must be {players} lists of weights separated by ';', one per player, player 1's first (three "
+        f"players of two actions: 0.9,0.1;0.6,0.4;0.2,0.8); got {text!r}"
+    )
 
 
 def _parse_eta(text: str | None):
@@ -162,21 +210,24 @@ def _parse_eta(text: str | None):
 
 def _solve(args) -> int:
     game = _load_game(args)
+    players = game.num_players
     solver = MatrixSolver(
         game,
         algorithm=args.algorithm,
         sampling=args.sampling,
         updates=args.updates,
         averaging=args.averaging,
-        opponent=_parse_opponent(args.opponent),
+        opponent=_parse_opponent(args.opponent, players=players),
         seed=args.seed,
-        start=_parse_start(args.start),
+        start=_parse_start(args.start, players),
         eta=_parse_eta(args.eta),
         mu=args.mu,
     )
     started = time.perf_counter()
     solver.run(args.iterations)
     seconds = time.perf_counter() - started
+    if players > 2:
+        return _solve_players_result(args, game, solver, seconds)
     metrics = solver.metrics()
     average, current = solver.average_policy(), solver.current_policy()
     if args.json:
@@ -223,6 +274,67 @@ def _solve(args) -> int:
     if metrics.ce_gap is not None:
         print(f"  joint play's CCE gap: {metrics.cce_gap:.6g}; its CE gap: {metrics.ce_gap:.6g}")
     return 0
+
+
+def _solve_players_result(args, game: NormalFormGame, solver: MatrixSolver, seconds: float) -> int:
+    """``solve``'s output on a game of three players or more: each player's strategies, NashConv of the average and of
+    the current profile, each learner's best-response gain and, where the joint play is kept, its CCE and CE gaps.
+    Exploitability and a single value are a two-player zero-sum game's, and are left out."""
+    metrics, average, current = solver.metrics(), solver.average_policy(), solver.current_policy()
+    players = range(1, game.num_players + 1)
+    fixed = sorted(solver.opponent or ())
+    if args.json:
+        print(
+            _json(
+                {
+                    "game": game.name or "custom",
+                    "iterations": solver.iteration,
+                    "players": game.num_players,
+                    "fixed_players": fixed,
+                    "average_strategies": [average[f"player {p}"].tolist() for p in players],
+                    "current_strategies": [current[f"player {p}"].tolist() for p in players],
+                    "variant": solver.variant.label,
+                    "nash_conv": metrics.nash_conv,
+                    "nash_conv_current": metrics.nash_conv_current,
+                    "br_gains": [metrics.br_gains.of(p) for p in players],
+                    "cce_gap": metrics.cce_gap,
+                    "ce_gap": metrics.ce_gap,
+                    "seconds": seconds,
+                }
+            )
+        )
+        return 0
+    if fixed:
+        mode = f"player{'s' if len(fixed) > 1 else ''} {_and(fixed)} fixed"
+    else:
+        mode = "self-play"
+    print(
+        f"{game.name or 'custom game'}: {solver.iteration} iterations of {solver.variant.label.split(' · ')[0]} "
+        f"({args.sampling}, {args.updates}, {args.averaging} averaging), {mode}, {seconds:.3f} s"
+    )
+    for p, labels in zip(players, game.actions):
+        shown = ", ".join(f"{label} {q:.4f}" for label, q in zip(labels, average[f"player {p}"]))
+        print(f"  {'fixed' if p in fixed else 'average'} strategy of player {p}: {shown}")
+    learners = [p for p in players if p not in fixed]
+    if metrics.nash_conv is None:
+        print(
+            f"  best-response gain of the learner, player {solver.learner}: {metrics.br_gains.of(solver.learner):.6g}"
+        )
+    else:
+        among = f" (of the learners, players {_and(learners)})" if fixed else ""
+        print(f"  nash_conv{among}: {metrics.nash_conv:.6g}")
+        print(f"  nash_conv of the current strategies: {metrics.nash_conv_current:.6g}")
+        shown = ", ".join(f"player {p} {metrics.br_gains.of(p):.6g}" for p in learners)
+        print(f"  best-response gains: {shown}")
+    if metrics.ce_gap is not None:
+        print(f"  joint play's CCE gap: {metrics.cce_gap:.6g}; its CE gap: {metrics.ce_gap:.6g}")
+    return 0
+
+
+def _and(numbers) -> str:
+    """``[1]`` as ``1``, ``[1, 2, 3]`` as ``1, 2 and 3``."""
+    words = [str(n) for n in numbers]
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _read_efg(path: str) -> TreeGame:
@@ -360,13 +472,14 @@ def _race(args) -> int:
         variants = _discounted(variants, discount, isinstance(game, TreeGame))
     if args.mmd_alpha is not None:
         variants = _tempered(variants, args.mmd_alpha, isinstance(game, TreeGame))
+    players = game.num_players if isinstance(game, NormalFormGame) else 2  # (a tree game takes no start)
     contest = Race(
         game,
         variants,
         seeds=args.seeds,
         seed=args.seed or 0,
-        opponent=_parse_opponent(args.opponent, isinstance(game, TreeGame)),
-        start=_parse_start(args.start),
+        opponent=_parse_opponent(args.opponent, isinstance(game, TreeGame), players),
+        start=_parse_start(args.start, players),
     )
     if args.iterations < 1:
         raise UsageError(f"--iterations must be at least 1, got {args.iterations}")
@@ -573,11 +686,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     solve = commands.add_parser("solve", help="run regret matching on a matrix game")
     source = solve.add_mutually_exclusive_group(required=True)
-    source.add_argument("--game", choices=list(PRESETS), metavar="NAME", help=f"a preset: {', '.join(PRESETS)}")
+    matrix_presets = [*PRESETS, *NORMAL_FORM_PRESETS]
+    source.add_argument(
+        "--game",
+        choices=matrix_presets,
+        metavar="NAME",
+        help=f"a preset: {', '.join(PRESETS)}; of three players: {', '.join(NORMAL_FORM_PRESETS)}",
+    )
     source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
     )
-    source.add_argument("--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)")
+    source.add_argument(
+        "--nfg", metavar="FILE.nfg", help="a game of any number of players in Gambit's .nfg format (either version)"
+    )
     solve.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     solve.add_argument("--iterations", type=_iterations, required=True, metavar="N")
     solve.add_argument("--algorithm", choices=list(ALGORITHMS), default="rm")
@@ -597,9 +718,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="internal-rm's inertia, above 2 M (m - 1) (default: the least such number, rmcore.internal_rm_inertia)",
     )
     solve.add_argument("--seed", type=int, metavar="S")
-    solve.add_argument("--opponent", metavar="p1,p2,..", help="a fixed column strategy; only the row player learns")
     solve.add_argument(
-        "--start", metavar="x1,..;y1,..", help="where learning starts: each player's initial strategy (weights)"
+        "--opponent",
+        metavar="p1,p2,.. or P:p1,..;..",
+        help="a fixed column strategy; only the row player learns. Three players or more: the fixed players, "
+        "player:weights separated by ';' (3:0.5,0.5 or 2:1,0;3:0.5,0.5)",
+    )
+    solve.add_argument(
+        "--start",
+        metavar="x1,..;y1,..",
+        help="where learning starts: each player's initial strategy (weights), the players separated by ';'",
     )
     solve.add_argument("--json", action="store_true", help="print one JSON object")
     solve.set_defaults(handler=_solve)
@@ -646,9 +774,9 @@ def build_parser() -> argparse.ArgumentParser:
     trees = ", ".join(TREE_GAMES)
     race_source.add_argument(
         "--game",
-        choices=[*PRESETS, *TREE_GAMES],
+        choices=[*PRESETS, *NORMAL_FORM_PRESETS, *TREE_GAMES],
         metavar="NAME",
-        help=f"a matrix preset or a tree game ({trees}): {', '.join([*PRESETS, *TREE_GAMES])}",
+        help=f"a matrix preset or a tree game ({trees}): {', '.join([*PRESETS, *NORMAL_FORM_PRESETS, *TREE_GAMES])}",
     )
     race_source.add_argument(
         "--matrix", metavar="A.csv", help="the row player's payoffs as CSV (zero-sum unless --col-matrix)"
@@ -659,7 +787,7 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"a game in Gambit's .efg format: two players (zero-sum) or 3 to {config.MAX_TREE_PLAYERS} (any payoffs)",
     )
     race_source.add_argument(
-        "--nfg", metavar="FILE.nfg", help="a two-player game in Gambit's .nfg format (either version)"
+        "--nfg", metavar="FILE.nfg", help="a game of any number of players in Gambit's .nfg format (either version)"
     )
     race.add_argument("--col-matrix", metavar="B.csv", help="the column player's payoffs as CSV")
     for name, takers in _TREE_PARAMETERS.items():
@@ -684,14 +812,16 @@ def build_parser() -> argparse.ArgumentParser:
     race.add_argument("--seed", type=int, metavar="S", help="the first seed (default 0)")
     race.add_argument(
         "--opponent",
-        metavar="p1,p2,.. or FILE.json",
-        help="a fixed opponent: a column strategy (matrix games), or a JSON file of one player's whole strategy "
-        "(tree games; only the other player learns)",
+        metavar="p1,p2,.. or P:p1,..;.. or FILE.json",
+        help="a fixed opponent: a column strategy (matrix games; of three players or more, player:weights separated "
+        "by ';', such as 3:0.5,0.5), or a JSON file of one player's whole strategy (tree games; only the other "
+        "player learns)",
     )
     race.add_argument(
         "--start",
         metavar="x1,..;y1,..",
-        help="where learning starts: each player's initial strategy (weights; matrix games)",
+        help="where learning starts: each player's initial strategy (weights, the players separated by ';'; matrix "
+        "games)",
     )
     for name, default in DISCOUNT_DEFAULTS.items():  # (validated by CFRVariant: a bad value is one line, exit 2)
         race.add_argument(

@@ -256,7 +256,7 @@ def test_solve_and_race_read_a_gambit_nfg_file(tmp_path):
     "text,message",
     [
         ('NFG 1 R "" { "1" "2" } { 2 2 }\n1 -1 -1 1 -1 x 1 -1\n', "line 2, column 14: expected a payoff number"),
-        ('NFG 1 R "" { "1" "2" "3" } { 1 1 1 }\n1 2 3\n', "this file has 3 players"),
+        ('NFG 1 R "" { "1" } { 2 }\n1 2\n', "a game has at least two players; this file has 1 player"),
         (None, "cannot read .nfg file"),
     ],
 )
@@ -298,3 +298,131 @@ def test_race_on_the_teaching_games_takes_their_parameters_from_the_catalogue():
     assert out.returncode == 2 and "Kuhn poker has no parameter 'sides'" in out.stderr
     help_text = cli("race", "--help").stdout
     assert "--sides" in help_text and "goofspiel:" in help_text and "kuhn:" in help_text
+
+
+# -- games of three players or more ---------------------------------------------------------------------------------
+
+#: A 2x2x2x2 game of four players in the payoff version, player 1's strategy changing fastest (profile by profile):
+#: player p is paid +1 for matching player p + 1's action, -1 for not, player 4 for mismatching player 1, and player
+#: 1 a half more for its first action, so that uniform play is not an equilibrium and learning moves from it.
+NFG_FOUR = 'NFG 1 R "Four" { "1" "2" "3" "4" } { 2 2 2 2 }\n' + "\n".join(
+    " ".join(
+        f"{(1 if a[p] == a[(p + 1) % 4] else -1) + (0.5 if p == 0 and a[0] == 0 else 0):g}"
+        if p < 3
+        else f"{1 if a[3] != a[0] else -1}"
+        for p in range(4)
+    )
+    for a in [(k & 1, k >> 1 & 1, k >> 2 & 1, k >> 3 & 1) for k in range(16)]
+)
+
+
+def test_solve_on_three_players_prints_each_players_strategy_and_nash_conv_never_exploitability(capsys):
+    import rmcore
+
+    start = "0.9,0.1;0.6,0.4;0.2,0.8"
+    status, out, _ = _main(capsys, "solve", "--game", "matching-pennies-3p", "--iterations", "300", "--start", start)
+    assert status == 0 and out.startswith("Three-player matching pennies: 300 iterations of rm (expected, simultaneous")
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[1:]] == [
+        "  average strategy of player 1",
+        "  average strategy of player 2",
+        "  average strategy of player 3",
+        "  nash_conv",
+        "  nash_conv of the current strategies",
+        "  best-response gains",
+        "  joint play's CCE gap",
+    ]
+    assert "xploitability" not in out and "value" not in out
+    status, out, _ = _main(
+        capsys, "solve", "--game", "matching-pennies-3p", "--iterations", "300", "--start", start, "--json"
+    )
+    result = json.loads(out)
+    solver = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), start=[(0.9, 0.1), (0.6, 0.4), (0.2, 0.8)])
+    solver.run(300)
+    metrics, average = solver.metrics(), solver.average_policy()
+    assert "exploitability" not in result and "value" not in result and "br_gain" not in result
+    assert result["players"] == 3 and result["fixed_players"] == []
+    assert result["average_strategies"] == [average[f"player {p}"].tolist() for p in (1, 2, 3)]
+    assert result["current_strategies"] == [solver.current_policy()[f"player {p}"].tolist() for p in (1, 2, 3)]
+    assert result["nash_conv"] == metrics.nash_conv > 0.1 and result["nash_conv_current"] == metrics.nash_conv_current
+    assert result["br_gains"] == list(metrics.br_gains) and sum(result["br_gains"]) == pytest.approx(metrics.nash_conv)
+    assert (result["cce_gap"], result["ce_gap"]) == (metrics.cce_gap, metrics.ce_gap) and result["cce_gap"] > 0
+
+
+def test_solve_reads_an_nfg_file_of_four_players_and_fixes_players_by_number(tmp_path, capsys):
+    import rmcore
+
+    path = tmp_path / "four.nfg"
+    path.write_text(NFG_FOUR)
+    args = ("solve", "--nfg", str(path), "--iterations", "200", "--start", "1,0;1,1;0,1;1,3", "--opponent", "4:1,3")
+    status, out, _ = _main(capsys, *args, "--json")
+    result = json.loads(out)
+    solver = rmcore.MatrixSolver(
+        rmcore.read_nfg(NFG_FOUR), start=[(1, 0), (1, 1), (0, 1), (1, 3)], opponent={4: [1, 3]}
+    )
+    solver.run(200)
+    assert status == 0 and result["game"] == "Four" and result["players"] == 4 and result["fixed_players"] == [4]
+    assert result["average_strategies"][3] == [0.25, 0.75] and result["br_gains"][3] is None
+    assert result["br_gains"] == list(solver.metrics().br_gains) and result["nash_conv"] == solver.metrics().nash_conv
+    assert result["cce_gap"] is None and result["ce_gap"] is None  # (the joint play is kept in self-play only)
+    status, out, _ = _main(capsys, *args)
+    assert "player 4 fixed" in out and "  fixed strategy of player 4: 1 0.2500, 2 0.7500" in out
+    assert "  nash_conv (of the learners, players 1, 2 and 3): " in out and "CCE" not in out
+    status, out, _ = _main(capsys, "solve", "--nfg", str(path), "--iterations", "50", "--opponent", "2:1,0;3:1,0;4:1,0")
+    assert status == 0 and "players 2, 3 and 4 fixed" in out and "best-response gain of the learner, player 1: " in out
+    assert "nash_conv" not in out
+    path.write_text(NFG_FOUR.replace('"Four"', '""'))  # (a file without a title is named by its path)
+    status, out, _ = _main(capsys, "solve", "--nfg", str(path), "--iterations", "5", "--json")
+    assert json.loads(out)["game"] == str(path)
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--algorithm", "exrm+"], "error: exrm+ (extragradient RM+) evaluates both players' regrets"),
+        (["--updates", "alternating"], "error: alternating updates let the column player answer"),
+        (["--start", "1,0;1,0"], "error: --start must be 3 lists of weights separated by ';', one per player"),
+        (["--start", "1,0;x,1;1,0"], "error: --start must be 3 lists of weights"),
+        (["--start", "1,0;1,0;1,0,0"], "error: player 3's start has 3 entries but the player has 2"),
+        (["--opponent", "0.5,0.5"], "error: --opponent of a game of 3 players names each fixed player"),
+        (["--opponent", "3:1,0;3:0,1"], "error: --opponent names player 3 twice"),
+        (["--opponent", "4:1,0"], "error: a fixed player is numbered 1 to 3; got 4"),
+        (["--opponent", "1:1,0;2:1,0;3:1,0"], "error: every one of the 3 players is fixed: at least one must learn"),
+        (["--col-matrix", "b.csv"], "error: --col-matrix goes with --matrix, not with --game"),
+    ],
+)
+def test_what_three_players_cannot_take_is_one_line_and_exit_status_2(capsys, args, message):
+    status, out, err = _main(capsys, "solve", "--game", "nau-2x2x2", "--iterations", "5", *args)
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith(message), err
+
+
+def test_race_on_three_and_four_players_and_its_refusals(tmp_path, capsys):
+    import rmcore
+
+    status, out, _ = _main(
+        capsys, "race", "--game", "nau-2x2x2", "--variants", "rm,rm+/sampled", "--iterations", "200", "--seeds", "2"
+    )
+    assert status == 0 and out.startswith("Nau et al.'s 2x2x2 game: 200 iterations per variant; nash_conv")
+    assert "rm+ · sampled · simultaneous · uniform" in out
+    path = tmp_path / "four.nfg"
+    path.write_text(NFG_FOUR)
+    status, out, _ = _main(
+        capsys, "race", "--nfg", str(path), "--variants", "rm+", "--iterations", "100", "--start", "1,0;1,1;0,1;1,3",
+        "--json",
+    )  # fmt: skip
+    solver = rmcore.MatrixSolver(rmcore.read_nfg(NFG_FOUR), "rm+", start=[(1, 0), (1, 1), (0, 1), (1, 3)])
+    solver.run(100)
+    result = json.loads(out)
+    assert result["game"] == "Four" and result["measure"] == "nash_conv"
+    assert result["variants"][0]["nash_conv"] == solver.metrics().nash_conv
+    status, out, _ = _main(
+        capsys, "race", "--nfg", str(path), "--variants", "rm", "--iterations", "50", "--opponent", "2:1,0;3:1,0;4:1,0",
+        "--json",
+    )  # fmt: skip
+    assert status == 0 and json.loads(out)["measure"] == "br_gain_1"
+    for variants, message in (
+        ("rm,exrm+", "error: exrm+ (extragradient RM+) evaluates both players' regrets"),
+        ("rm,rm/alternating", "error: alternating updates let the column player answer"),
+    ):
+        status, out, err = _main(capsys, "race", "--game", "nau-2x2x2", "--variants", variants, "--iterations", "5")
+        assert status == 2 and out == "" and len(err.splitlines()) == 1 and err.startswith(message), err

@@ -144,6 +144,9 @@ ARGUMENT = st.one_of(
             "sampled",
             "0.5,0.5",
             "1,0;0,1",
+            "nau-2x2x2",
+            "3:0.5,0.5",
+            "1,0;0,1;1,1",
             "cfr+ · alternating",
             "rm · expected",
         ]

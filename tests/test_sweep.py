@@ -664,3 +664,48 @@ def test_a_result_file_of_a_newer_schema_is_refused_with_a_sentence(tmp_path):
     pq.write_table(table, path)
     with pytest.raises(ValueError, match=rf"of schema {SCHEMA + 1}; this rmcore reads 1 to {SCHEMA}"):
         read_results(tmp_path)
+
+
+def test_games_of_three_and_four_players_run_and_their_rows_carry_nash_conv_and_the_correlated_gaps(tmp_path):
+    from rmcore.sweep.cells import build_game
+
+    from .test_cli import NFG_FOUR
+
+    (tmp_path / "four.nfg").write_text(NFG_FOUR)
+    grid = {
+        "iterations": 100,
+        "checkpoints": [10, 100],
+        "games": [{"game": "nau-2x2x2"}, {"file": "four.nfg"}],
+        "algorithms": [{"matrix": "rm+"}, {"matrix": "exrm+"}, {"matrix": "rm", "updates": "alternating"}],
+    }
+    report = run_sweep(parse_grid(grid, base=tmp_path), tmp_path / "out", workers=0)
+    assert report.ran == 6 and not report.lost
+    failed = dict(report.failed)
+    assert failed["file:four.nfg · rm · expected · alternating · uniform"].startswith(
+        "alternating updates let the column player answer the row player's new strategy"
+    )
+    assert (
+        "it runs on two-player games; this game has 3 players"
+        in failed["nau-2x2x2 · exrm+(η=0.1) · expected · simultaneous · uniform"]
+    )
+    assert len(failed) == 4
+    curves = read_results(tmp_path / "out")
+    for name, game in (("nau-2x2x2", rmcore.preset("nau-2x2x2")), ("file:four.nfg", rmcore.read_nfg(NFG_FOUR))):
+        rows = curves[curves.name == f"{name} · rm+ · expected · simultaneous · uniform"]
+        solver = rmcore.MatrixSolver(game, "rm+", seed=0)
+        expected = []
+        for steps in (10, 90):
+            solver.run(steps)
+            m = solver.metrics()
+            expected.append([m.nash_conv, m.nash_conv_current, m.ce_gap, m.cce_gap])
+        got = rows[["nash_conv", "nash_conv_current", "ce_gap", "cce_gap"]].to_numpy().tolist()
+        assert got == expected and rows.iteration.tolist() == [10, 100] and not rows.zero_sum.any()
+        assert expected[-1][0] > 0 and None not in expected[-1]  # (the joint play is kept: general-sum self-play)
+    (four,) = [path for path in result_files(tmp_path / "out") if path.name.startswith("file_four.nfg_rm+")]
+    meta, frame = read_cell(four)
+    assert meta["size"] == [2, 2, 2, 2] and meta["schema"] == SCHEMA and meta["game_title"] == "Four"
+    assert list(frame.columns)[: 1 + len(METRIC_COLUMNS)] == ["iteration", *METRIC_COLUMNS]
+    assert frame.br_gain_4.iloc[-1] == solver.metrics().br_gains.of(4)  # (each player's columns, players 3 on after)
+    capped = parse_grid({**grid, "max_payoffs": 8}, base=tmp_path).cells
+    with pytest.raises(ValueError, match=r"Four is 2x2x2x2, more payoffs than the grid's cap of 8 \(max_payoffs\)"):
+        build_game(next(cell for cell in capped if "four" in cell.name))

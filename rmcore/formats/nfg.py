@@ -449,10 +449,9 @@ def read_nfg(path_or_text, *, players: int | None = None) -> NormalFormGame:
         A path of a file; or the file's text itself (a str starting with ``NFG``, or holding a line break); or its
         bytes (UTF-8). Files, texts and bytes alike are read up to ``config.MAX_NFG_CHARS`` characters.
     players : int, optional
-        The number of players wanted (keyword only): ``players=2`` refuses a file of any other count with a sentence
-        saying that the learning rules play two-player games, as the matrix page, the command line and the sweeps,
-        whose rules run on two players, ask. ``None`` (the default) reads any number from 2 to
-        ``config.MAX_PLAYERS``.
+        The number of players wanted (keyword only): ``players=2`` refuses a file of any other count with a sentence,
+        for a caller that runs two-player games alone. ``None`` (the default) reads any number from 2 to
+        ``config.MAX_PLAYERS``, as the matrix page, the command line and the sweeps do.
 
     Returns
     -------

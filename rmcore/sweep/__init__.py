@@ -4,8 +4,9 @@ A research question is rarely one run: it is a table of algorithms x games x par
 (a TOML file, or the same as a dict); every combination is a *cell*, run to the grid's iterations with the metrics
 recorded at its checkpoints:
 
-* games: the tree catalogue's (``rmcore.TREE_GAMES``) and the matrix presets (``rmcore.PRESETS``) by name with their
-  parameters, and Gambit ``.efg`` (trees) and ``.nfg`` (matrix games) files;
+* games: the tree catalogue's (``rmcore.TREE_GAMES``) and the matrix presets (``rmcore.PRESETS``, and the
+  three-player ``rmcore.NORMAL_FORM_PRESETS``) by name with their parameters, and Gambit ``.efg`` (trees) and ``.nfg``
+  (matrix games of any number of players) files;
 * algorithms: a tree variant (``rmcore.CFR_ALGORITHMS``) or a matrix rule (``rmcore.ALGORITHMS``) by name with its
   parameters, or ``"all"`` of a catalogue (read when the grid is read, so a new variant joins every grid that asks
   for all); each runs on every game of its family;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import platform
 import socket
@@ -26,8 +27,9 @@ if TYPE_CHECKING:
 
 
 def build_game(cell: Cell):
-    """The cell's game: a :class:`~rmcore.TreeGame` or a :class:`~rmcore.MatrixGame`; ``ValueError`` for one the
-    library refuses or one larger than the grid's cap."""
+    """The cell's game: a :class:`~rmcore.TreeGame`, a :class:`~rmcore.MatrixGame` or a
+    :class:`~rmcore.NormalFormGame` of three players or more; ``ValueError`` for one the library refuses or one larger
+    than the grid's cap."""
     from ..formats import read_efg, read_nfg
 
     spec = cell.spec
@@ -38,7 +40,7 @@ def build_game(cell: Cell):
         if cell.family == "tree":
             game = read_efg(cell.data, max_nodes=spec["max_nodes"])
         else:
-            game = read_nfg(cell.data, players=2)
+            game = read_nfg(cell.data)
     elif cell.family == "tree":
         game = tree_game(game_spec["name"], **game_spec["parameters"])
     else:
@@ -49,13 +51,11 @@ def build_game(cell: Cell):
             raise ValueError(
                 f"{game.name} has {nodes:,} nodes, more than the grid's cap of {spec['max_nodes']:,} (max_nodes)"
             )
-    else:
-        m, n = game.shape
-        if m * n > spec["max_payoffs"]:
-            raise ValueError(
-                f"{game.name or 'the game'} is {m}x{n}, more payoffs than the grid's cap of "
-                f"{spec['max_payoffs']:,} (max_payoffs)"
-            )
+    elif math.prod(game.shape) > spec["max_payoffs"]:  # (rows times columns; the joint actions of more players)
+        raise ValueError(
+            f"{game.name or 'the game'} is {'x'.join(map(str, game.shape))}, more payoffs than the grid's cap of "
+            f"{spec['max_payoffs']:,} (max_payoffs)"
+        )
     return game
 
 

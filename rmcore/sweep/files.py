@@ -27,7 +27,9 @@ METADATA_KEY = b"rmcore-sweep"
 #: joint distribution's gaps. Schema 2: the same without those three, and ``cce_gap`` the larger player's average
 #: external regret. Schema 1: a game tree's file held ``exploitability`` and ``exploitability_current`` (half of
 #: ``nash_conv`` and ``nash_conv_current``) beside ``nash_conv``; a matrix game's held ``nash_conv`` and
-#: ``nash_conv_current``. :func:`read_results` reads all three.
+#: ``nash_conv_current``. :func:`read_results` reads all three. A game of n >= 3 players adds its players' own columns
+#: after those of schema 3 (``average_regret_3``, ``regret_bound_3``, ``br_gain_3``, ... up to player n, as its
+#: ``history()`` orders them): columns added, none changed, so the schema stays 3 and every reader of it reads them.
 SCHEMA = 3
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from .. import config
 from .._deprecated import warn
-from ..matrix.games import PRESETS
+from ..matrix.games import NORMAL_FORM_PRESETS, PRESETS
 from ..matrix.solver import ALGORITHMS, ONLY_FORMS, MatrixVariant
 from ..trees.catalogue import TREE_GAMES
 from ..trees.cfr import CFR_ALGORITHMS, CFRVariant, variant_parameters
@@ -32,7 +32,7 @@ _TOP_KEYS = {
     "seeds": "the seeds of sampled variants",
     "policies": "whether to keep the policies and regrets at every checkpoint",
     "max_nodes": "the largest tree a cell runs",
-    "max_payoffs": "the largest matrix game (rows times columns) a cell runs",
+    "max_payoffs": "the largest matrix game (rows times columns; the joint actions of more players) a cell runs",
     "games": "the games",
     "algorithms": "the algorithms",
 }
@@ -335,13 +335,14 @@ def _game(entry: Mapping, k: int, base: Path) -> tuple[str, dict, bytes | None, 
     if name in TREE_GAMES:
         family, declared = "tree", {p.name: p.integer for p in TREE_GAMES[name].parameters}
         defaults = {p.name: p.default for p in TREE_GAMES[name].parameters}
-    elif name in PRESETS:
-        family, declared = "matrix", {p.name: p.integer for p in PRESETS[name].parameters}
-        defaults = {p.name: p.default for p in PRESETS[name].parameters}
+    elif name in PRESETS or name in NORMAL_FORM_PRESETS:
+        catalogued = PRESETS.get(name) or NORMAL_FORM_PRESETS[name]
+        family, declared = "matrix", {p.name: p.integer for p in catalogued.parameters}
+        defaults = {p.name: p.default for p in catalogued.parameters}
     else:
         raise GridError(
             f"{where}.game: unknown game {name!r}; tree games: {', '.join(TREE_GAMES)}; matrix games: "
-            f"{', '.join(PRESETS)}"
+            f"{', '.join([*PRESETS, *NORMAL_FORM_PRESETS])}"
         )
     parameters = {}
     for key, value in entry.items():
@@ -442,7 +443,7 @@ def game_label(game: dict) -> str:
     differ from the catalogue's defaults)."""
     if "file" in game:
         return f"file:{Path(game['file']).name}"
-    entry = TREE_GAMES.get(game["name"]) or PRESETS.get(game["name"])
+    entry = TREE_GAMES.get(game["name"]) or PRESETS.get(game["name"]) or NORMAL_FORM_PRESETS.get(game["name"])
     defaults = {p.name: p.default for p in entry.parameters} if entry else {}
     shown = [
         f"{key}={value:g}" if isinstance(value, (int, float)) and not isinstance(value, bool) else f"{key}={value}"

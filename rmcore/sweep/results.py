@@ -86,14 +86,15 @@ def read_results(source, ids=None, *, skip_bad: bool = False) -> pd.DataFrame:
     -------
     pandas.DataFrame
         ``nash_conv`` and ``nash_conv_current`` are the NashConv of the average and of the current policy, in
-        either family and in files of every :data:`SCHEMA` (a two-player zero-sum game's exploitability is half of
-        each); ``ce_gap`` and ``cce_gap`` are the CE and CCE gaps of the joint distribution of play
-        (``rmcore.ce_gap``, ``rmcore.cce_gap``) in files of schema 3 on, wherever the run kept that distribution (a
-        general-sum matrix game's runs, and swap-rm's and internal-rm's in every matrix game), NaN elsewhere (a file
-        of schema 1 or 2 held another ``cce_gap``, the larger player's average external regret, which is not read as
-        this one); ``zero_sum`` says whether the game is zero-sum (missing for a failed cell); ``seconds`` is the
-        solver's time up to the checkpoint (the metrics' time left out). A failed cell is one row with its error and
-        no numbers.
+        either family, of any number of players, and in files of every :data:`SCHEMA` (a two-player zero-sum game's
+        exploitability is half of each); ``ce_gap`` and ``cce_gap`` are the CE and CCE gaps of the joint distribution
+        of play (``rmcore.ce_gap``, ``rmcore.cce_gap``; summed over the players) in files of schema 3 on, wherever the
+        run kept that distribution (a general-sum matrix game's runs, of two players or more, and swap-rm's and
+        internal-rm's in every matrix game), NaN elsewhere (a file of schema 1 or 2 held another ``cce_gap``, the
+        larger player's average external regret, which is not read as this one); ``zero_sum`` says whether the game
+        is zero-sum (missing for a failed cell); ``seconds`` is the solver's time up to the checkpoint (the metrics'
+        time left out). A failed cell is one row with its error and no numbers. A game's per-player columns
+        (``br_gain_1``, ... of any number of players) are in its cell's file, read by :func:`read_cell`.
     """
     import pandas as pd
 
