@@ -90,7 +90,7 @@ def editor(game: rmcore.NormalFormGame) -> None:
     if max(game.shape[:2]) > EDITOR_ACTIONS or len(slices) > EDITOR_SLICES:
         st.caption(explain_players.too_large_to_edit(game.shape, EDITOR_ACTIONS, EDITOR_SLICES))
         return
-    version = st.session_state.get("player_editor_version", 0)
+    version = matrix_state.player_editor_version()
     with st.expander(explain_players.EDITOR_TITLE, expanded=False):
         st.caption(explain_players.editor_help(game.num_players))
         tables = {}
@@ -110,7 +110,6 @@ def editor(game: rmcore.NormalFormGame) -> None:
                 if all(np.array_equal(a, b) for a, b in zip(edited.payoffs, game.payoffs)):
                     state.say("editor", explain_matrix.NOTHING_CHANGED, "info", once=True)
                 else:
-                    st.session_state.player_editor_version = version + 1
                     matrix_state.load_game(edited, from_preset=False)
                     st.rerun()
         state.show("editor")

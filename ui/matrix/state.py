@@ -28,6 +28,7 @@ KEYS = {
     "game_in_link": "whether the link carries the matrix page's game (its preset, or a game small enough)",
     "game_key": "(game, its key): the game as a key of the server's exact answers (ui/exact.py), made once per game",
     "draft": "the editor's Draft: cells and names as typed, and a version that renews the editor's widgets",
+    "player_editor_version": "the version of the slice editor's tables (three players or more), renewed by a new game",
     "opponent": "the last valid fixed opponent, as a tuple of the column player's weights (None: none yet)",
     "field_lesson": "the field lesson last chosen: its words show while the page's settings stay the lesson's",
     "space_clicked": "True after a click on the strategy-space chart set a start: the live panel reruns the page",
@@ -74,6 +75,12 @@ def load_game(game: rmcore.MatrixGame, from_preset: bool) -> None:
     version = st.session_state.draft.version + 1
     if game.num_players == 2 and max(game.shape) <= 10:
         st.session_state.draft = Draft.from_game(game, version)
+    st.session_state.player_editor_version = player_editor_version() + 1
+
+
+def player_editor_version() -> int:
+    """The version of the slice editor's tables (a game of three players or more): a loaded game shows them afresh."""
+    return st.session_state.get("player_editor_version", 0)
 
 
 def ready_preset_box() -> None:
