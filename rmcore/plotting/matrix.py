@@ -277,7 +277,7 @@ def player_cube(history: History, game: NormalFormGame, show_current: bool = Fal
     # (a 3-D scene has no axes in the page's margins: small margins give it the room, its axis titles inside)
     return _figure(
         traces,
-        "Average profile in the strategy cube",
+        words.CUBE_TITLE,
         520,
         scene=scene,
         margin=dict(l=10, r=10, t=60, b=10),
@@ -323,9 +323,7 @@ def player_triangles(history: History, game: NormalFormGame, show_current: bool 
             baxis=dict(title=_title(labels[1])),
             caxis=dict(title=_title(labels[2])),
         )
-    return _figure(
-        traces, "Each player's average strategy on its simplex", 440, margin=dict(l=40, r=40, t=70, b=40), **layout
-    )
+    return _figure(traces, words.TRIANGLES_TITLE, 440, margin=dict(l=40, r=40, t=70, b=40), **layout)
 
 
 def _unit_square(history, game, equilibrium, show_current, moment) -> dict:

@@ -29,6 +29,10 @@ TRAJECTORIES_OTHER = "Average strategy, player 1's first set"
 
 #: The strategies chart's title, as many actions as the chart draws or fewer.
 STRATEGIES_TITLE = "Strategies: current (thin) and average (thick)"
+#: A game of three players or more: the profile in the cube of three players' simplices, and each player of three
+#: actions on its triangle.
+CUBE_TITLE = "Average profile in the strategy cube"
+TRIANGLES_TITLE = "Each player's average strategy on its simplex"
 #: The regret bars' hover: what the last step added.
 LAST_STEP_HOVER = "%{x}: %{y:+.4g} in the last step<extra></extra>"
 
