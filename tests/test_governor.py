@@ -97,7 +97,8 @@ def test_a_garbage_collection_inside_a_turn_does_not_put_its_session_behind(cred
     turn it fell in: it goes on taking its turns as often as the others. Charged (``credited=False``, a session that
     really used 0.2 s), it waits while the others catch up."""
     housekeeping = [0.0]
-    governor = Governor(slots=1, work_clock=time.perf_counter, housekeeping=lambda: housekeeping[0])
+    done = WorkDone()  # (each turn charged its nominal work: a busy machine's late wake-ups charge nobody)
+    governor = Governor(slots=1, work_clock=done, housekeeping=lambda: housekeeping[0])
     stop, log = threading.Event(), []
 
     def work(session):
@@ -106,9 +107,11 @@ def test_a_garbage_collection_inside_a_turn_does_not_put_its_session_behind(cred
                 log.append((session, time.perf_counter()))
                 if session == "a" and sum(1 for who, _ in log if who == "a") == 5:
                     time.sleep(0.2)
+                    done.seconds += 0.2
                     housekeeping[0] += 0.2 if credited else 0.0
                 else:
                     time.sleep(0.002)
+                    done.seconds += 0.002
 
     _run_for(0.6, stop, [threading.Thread(target=work, args=(s,)) for s in "abc"])
     spike = [t for who, t in log if who == "a"][4] + 0.2
