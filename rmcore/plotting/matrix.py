@@ -196,19 +196,7 @@ def simplex_path(
                     opacity=1 if kind == "average" else CURRENT_OPACITY,
                 )
             )
-        end = [float(p) for p in history.strategy("average", player)[-1]]
-        traces.append(
-            dict(
-                type="scatterternary",
-                a=[end[0]],
-                b=[end[1]],
-                c=[end[2]],
-                mode="markers",
-                marker=dict(size=11, color=COLOURS[k]),
-                name=f"{PLAYER_NAMES[player]} now",
-                showlegend=False,
-            )
-        )
+        traces.append(_average_now(history, player, COLOURS[k]))
         if moment is not None:
             then = [float(p) for p in moment[1 if player == "row" else 2]]
             traces.append(
@@ -242,6 +230,21 @@ def simplex_path(
         aaxis=dict(title=_title(labels[0])), baxis=dict(title=_title(labels[1])), caxis=dict(title=_title(labels[2]))
     )
     return _figure(traces, "Average strategy path on the simplex", 420, ternary=ternary)
+
+
+def _average_now(history: History, player: str, ink: str) -> dict:
+    """A player of three actions' average strategy now, a dot on its triangle."""
+    end = [float(p) for p in history.strategy("average", player)[-1]]
+    return dict(
+        type="scatterternary",
+        a=[end[0]],
+        b=[end[1]],
+        c=[end[2]],
+        mode="markers",
+        marker=dict(size=11, color=ink),
+        name=f"{_player_name(player)} now",
+        showlegend=False,
+    )
 
 
 def player_cube(history: History, game: NormalFormGame, show_current: bool = False) -> dict | None:
@@ -301,20 +304,7 @@ def player_triangles(history: History, game: NormalFormGame, show_current: bool 
             label = f"{_player_name(name)}, {kind}"
             path = dict(type="scatterternary", a=a, b=b, c=c, mode="lines", subplot=subplot)
             traces.append(dict(path, name=label, line=line))
-        end = [float(q) for q in history.strategy("average", name)[-1]]
-        traces.append(
-            dict(
-                type="scatterternary",
-                a=[end[0]],
-                b=[end[1]],
-                c=[end[2]],
-                mode="markers",
-                marker=dict(size=11, color=colour(k)),
-                name=f"{_player_name(name)} now",
-                showlegend=False,
-                subplot=subplot,
-            )
-        )
+        traces.append(dict(_average_now(history, name, colour(k)), subplot=subplot))
         labels = _labels(game, name)
         left = k * (width + gap)
         layout[subplot] = dict(
