@@ -274,12 +274,27 @@ def _frame_session() -> type:
     its own and purges, and the reload took most of its time: on this project's 2-core machine a frame of the iterates
     took several times as long with the reload as without (two tabs). Kaleido has no option for it, so its hook that
     hands a tab back to the queue is replaced by one that does not reload (``tabs_ready`` is its queue of free tabs,
-    kaleido 1.5).
+    kaleido 1.5), and each tab is reloaded once, before its first frame (the comment in the class says why).
     ``tests/test_animation.py`` checks that a frame drawn after others on the same page is the frame drawn alone.
     """
     import kaleido  # (imported on first use: the page loads without it)
 
     class FrameKaleido(kaleido.Kaleido):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self.reloaded = []  # (this session's tabs reloaded once)
+
+        async def _get_kaleido_tab(self):
+            # A tab is reloaded once, before its first frame. Kaleido takes a new tab's script context from the first
+            # context the browser reports after navigating it, which can be the blank page's (CI once drew a frame in
+            # a context without kaleido's script: "kaleido_scopes is not defined"); kaleido's own reload after every
+            # figure would put that right from the second figure on, and this session does without it.
+            tab = await super()._get_kaleido_tab()
+            if not any(tab is seen for seen in self.reloaded):
+                await tab.reload()
+                self.reloaded.append(tab)
+            return tab
+
         async def _return_kaleido_tab(self, tab) -> None:
             await self.tabs_ready.put(tab)
 
