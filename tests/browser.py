@@ -128,6 +128,21 @@ _LAST_X_JS = """(namePart) => {
 }"""
 
 
+@contextlib.contextmanager
+def fresh_browser_at(page, url: str, ready: str, width: int = 1280, height: int = 720):
+    """``url`` in a new context of ``page``'s browser (no cookies, no session: what a student who opens a shared
+    link sees), once its button ``ready`` is drawn and the page has settled."""
+    context = page.context.browser.new_context(viewport={"width": width, "height": height})
+    try:
+        fresh = context.new_page()
+        fresh.goto(url)
+        fresh.get_by_role("button", name=ready, exact=True).wait_for(timeout=90_000)
+        wait_until_idle(fresh)
+        yield fresh
+    finally:
+        context.close()
+
+
 def plotly_chart_count(page) -> int:
     """Plotly charts drawn on the page (the live charts are drawn in the page itself, no frames)."""
     return _safe_evaluate(page, "() => document.querySelectorAll('.js-plotly-plot').length", None) or 0

@@ -13,6 +13,7 @@ from .browser import (
     chart_states_while_running,
     chromium_page,
     click_until,
+    fresh_browser_at,
     iteration_shown,
     last_iteration_on_chart,
     last_x_of_trace,
@@ -637,15 +638,8 @@ def test_every_preset_chosen_opens_again_from_its_link_and_after_a_refresh(app_u
             page.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
             wait_until_idle(page)
             assert page.get_by_text(f"Now solving: {title}").count() == 1, f"a refresh of {shared} lost {title}"
-            context = page.context.browser.new_context(viewport={"width": 1400, "height": 1600})  # nothing but the link
-            try:
-                fresh = context.new_page()
-                fresh.goto(shared)
-                fresh.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
-                wait_until_idle(fresh)
+            with fresh_browser_at(page, shared, "Step +100", 1400, 1600) as fresh:
                 assert fresh.get_by_text(f"Now solving: {title}").count() == 1, f"{shared} did not open {title}"
-            finally:
-                context.close()
 
 
 def test_on_a_projector_step_plus_one_shows_its_numbers_without_a_scroll(app_url):

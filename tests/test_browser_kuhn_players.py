@@ -16,6 +16,7 @@ from .browser import (
     chart_states_while_running,
     chromium_page,
     click_until,
+    fresh_browser_at,
     iteration_shown,
     pause_and_wait,
     require_chromium,
@@ -61,14 +62,7 @@ def test_a_three_player_link_runs_and_its_nash_conv_chart_moves():
         wait_until_idle(page)
         page.screenshot(path=str(ROOT / "docs" / "images" / "kuhn_three_players.png"))
         shared = page.url  # the page's own address, as Share this setup gives it
-        context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})  # nothing but the link
-        try:
-            fresh = context.new_page()
-            fresh.goto(shared)
-            fresh.get_by_role("button", name="Step +10", exact=True).wait_for(timeout=90_000)
-            wait_until_idle(fresh)
+        with fresh_browser_at(page, shared, "Step +10") as fresh:
             again = fresh.locator("[data-testid=stSlider]").filter(has_text="Players")
             assert again.get_by_test_id("stSliderThumbValue").inner_text() == "3", f"{shared} lost the players"
             assert fresh.get_by_text("best-response gain").count() >= 1  # (the table of the three players)
-        finally:
-            context.close()

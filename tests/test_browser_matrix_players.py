@@ -16,6 +16,7 @@ from .browser import (
     chart_states_while_running,
     chromium_page,
     click_until,
+    fresh_browser_at,
     iteration_shown,
     pause_and_wait,
     require_chromium,
@@ -54,13 +55,6 @@ def test_three_player_matching_pennies_runs_and_its_link_reopens_it():
         wait_until_idle(page)
         page.screenshot(path=str(ROOT / "docs" / "images" / "matching_pennies_three_players.png"))
         shared = page.url
-        context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})  # nothing but the link
-        try:
-            fresh = context.new_page()
-            fresh.goto(shared)
-            fresh.get_by_role("button", name="Step +100", exact=True).wait_for(timeout=90_000)
-            wait_until_idle(fresh)
+        with fresh_browser_at(page, shared, "Step +100") as fresh:
             assert fresh.get_by_text("Now solving: Three-player matching pennies").count() == 1, shared
             assert fresh.get_by_text("Heads 90%").count() >= 1, f"{shared} lost the start"
-        finally:
-            context.close()
