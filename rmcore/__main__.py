@@ -396,11 +396,16 @@ def _kuhn(args) -> int:
             print(f"    {name:>4} {bet:.4f}")
         return 0
     print(f"  game value for player 1 {result['game_value']:.6f}")
+    _print_average_policy(game, result["average_policy"])
+    return 0
+
+
+def _print_average_policy(game: TreeGame, policy: dict) -> None:
+    """Every information set's average strategy, a line each (``policy`` as ``Policy.to_dict()`` gives it)."""
     print("  average policy:")
     for name, actions in zip(game.infosets, game.actions):
-        shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, result["average_policy"][name]))
+        shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, policy[name]))
         print(f"    {name}: {shown}")
-    return 0
 
 
 def _kuhn_players_result(args, game: TreeGame, solver, seconds: float) -> int:
@@ -428,10 +433,7 @@ def _kuhn_players_result(args, game: TreeGame, solver, seconds: float) -> int:
     print(f"  nash_conv {metrics.nash_conv:.6g} (what the {game.players} players together gain by best-responding)")
     shown = ", ".join(f"player {p + 1} {value:.6f}" for p, value in enumerate(values))
     print(f"  expected payoffs under the average policy: {shown}")
-    print("  average policy:")
-    for infoset, actions in zip(game.infosets, game.actions):
-        shown = ", ".join(f"{action} {p:.4f}" for action, p in zip(actions, result["average_policy"][infoset]))
-        print(f"    {infoset}: {shown}")
+    _print_average_policy(game, result["average_policy"])
     return 0
 
 
