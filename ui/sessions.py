@@ -1,12 +1,14 @@
 """What the server holds for closed tabs: a closed session is kept for its reconnect window
-(``server.disconnectedSessionTTL``, two minutes by default), then let go, its runs and histories with it.
+(``server.disconnectedSessionTTL``, two minutes by default), then shut down, its runs and histories with it.
 
 Streamlit keeps a disconnected session in a time-to-live cache that drops expired entries only when the cache is next
-written or counted: on a server no new tab reaches, a class's closed sessions (their solvers, histories and figures)
-stay in memory however long ago their window ended (measured: 20 closed Leduc races held over a gigabyte). No public
-API reaps them, so :func:`reap` asks that cache to drop its expired entries; a thread does it every few seconds. The
-memory freed goes back to the operating system: CPython's allocator and glibc's keep freed blocks for reuse, and
-``malloc_trim`` hands the free pages back.
+written or counted, and drops them without shutting the session down (streamlit/streamlit#12506): the session's
+deferred downloads stay registered with the media file manager, whose closures hold the session's state, so a closed
+tab's runs stay in memory for the life of the server. No public API reaps them, so this module watches the cache's
+removals (:func:`reap` asks it to drop its expired entries every few seconds; an entry evicted for room or dropped when
+a new tab closes is seen the same way) and shuts each removed session down as Streamlit does a session it closes
+itself, unless it reconnected meanwhile. The memory freed goes back to the operating system: CPython's allocator and
+glibc's keep freed blocks for reuse, and ``malloc_trim`` hands the free pages back.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import gc
 import logging
 import threading
 import time
+from collections import deque
 
 _LOG = logging.getLogger(__name__)
 
@@ -25,17 +28,32 @@ _LOG = logging.getLogger(__name__)
 REAP_EVERY = 5.0
 
 
-def _expired_store():
-    """Streamlit's store of disconnected sessions (``MemorySessionStorage``'s cache), or None where this Streamlit
-    keeps them otherwise."""
+#: Sessions Streamlit's store has let go of (session id, its ``SessionInfo``), waiting for :func:`reap` to shut them
+#: down: the store calls back under its owner's lock, where nothing slow may run.
+_removed: deque = deque()
+
+
+def _note_removal(session_id, info) -> None:
+    _removed.append((session_id, info))
+
+
+def _closed_sessions():
+    """Streamlit's session manager and its store of disconnected sessions (``MemorySessionStorage``'s cache), the
+    store watched for removals; ``(None, None)`` where this Streamlit keeps them otherwise."""
     from streamlit.runtime import Runtime
 
     if not Runtime.exists():
-        return None
+        return None, None
     manager = getattr(Runtime.instance(), "_session_mgr", None)
     storage = getattr(manager, "_session_storage", None)
     cache = getattr(storage, "_cache", None)
-    return cache if callable(getattr(cache, "expire", None)) else None
+    if not (callable(getattr(cache, "expire", None)) and hasattr(cache, "_on_remove")):
+        return None, None
+    if cache._on_remove is None:
+        cache._on_remove = _note_removal
+    elif cache._on_remove is not _note_removal:  # (a Streamlit that watches its own removals: nothing to add)
+        return None, None
+    return manager, cache
 
 
 def _trim_heap() -> None:
@@ -48,13 +66,28 @@ def _trim_heap() -> None:
 
 
 def reap() -> int:
-    """Let go of the closed sessions whose reconnect window has ended; returns how many."""
-    store = _expired_store()
+    """Shut down the closed sessions whose reconnect window has ended (and any other the store let go of that did not
+    reconnect); returns how many."""
+    manager, store = _closed_sessions()
     if store is None:
         return 0
-    removed = store.expire()
-    count = len(removed) if removed else 0
-    del removed  # (the sessions' last references)
+    store.expire()  # (its removals arrive through _note_removal)
+    count = 0
+    while _removed:
+        session_id, info = _removed.popleft()
+        if manager.is_active_session(session_id):  # (it reconnected: the store let go of it to hand it back)
+            continue
+        try:
+            info.session.shutdown()  # Streamlit's own clean-up: its files, deferred downloads, uploads and caches
+            # Its state and fragments too (its runs and histories, and the page closures that reach them): Streamlit's
+            # message loop keeps the last session it flushed referenced until it flushes another, which on a server
+            # every tab has left is never.
+            info.session.session_state.clear()
+            info.session._fragment_storage.clear()
+        except Exception:  # noqa: BLE001 - one session's failing clean-up must not stop the others'
+            _LOG.exception("a closed session %s could not be shut down", session_id)
+        count += 1
+    info = None  # (the sessions' last references)
     if count:
         gc.collect()  # (a session is a cycle of objects: freed by the collector, not by reference counts)
         _trim_heap()
