@@ -335,19 +335,20 @@ async def measure(
     result = dict(sessions=sessions, rates=rates, delays=delays, errors=errors)
     if pid:
         updates = sum(counts)
-        per_update = 1000 * cpu_used / max(updates, 1)
+        turns = stats_after[0] - stats_before[0] if stats_before and stats_after else updates
+        # The server's CPU serves every session (the --hostile ones too): shared over every update the governor
+        # counted, the updates of the sessions not counted here included.
+        per_update = 1000 * cpu_used / max(turns, 1)
         print(
-            f"server CPU: {cpu_used / seconds:.2f} cores; {per_update:.1f} ms per screen update ({updates} updates, "
-            f"{advanced / max(updates, 1):,.0f} iterations each)"
+            f"server CPU: {cpu_used / seconds:.2f} cores; {per_update:.1f} ms per screen update ({turns} updates of "
+            f"every session; {advanced / max(updates, 1):,.0f} iterations each in the {updates} counted)"
         )
         solver = float("nan")
-        if (
-            stats_before and stats_after
-        ):  # the solver's CPU time as the server counted it (the files are written once a second)
-            solver = 1000 * (stats_after[1] - stats_before[1]) / max(stats_after[0] - stats_before[0], 1)
+        if stats_before and stats_after:  # the solver's CPU time as the server counted it
+            solver = 1000 * (stats_after[1] - stats_before[1]) / max(turns, 1)
             print(
                 f"  of which the solver {solver:.1f} ms and everything else (figures, Streamlit's rerun, the messages) "
-                f"{per_update - solver:.1f} ms, per update the server counted"
+                f"{per_update - solver:.1f} ms"
             )
         print(
             f"server memory: {memory_idle:.0f} MB with the sessions open, {memory_warm:.0f} MB after 3 s running, "
