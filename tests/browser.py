@@ -53,19 +53,25 @@ def require_chromium() -> None:
 
 
 @contextlib.contextmanager
-def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[str, ...] = (), port: int | None = None):
+def running_app(
+    timeout: float = 60.0,
+    cpus: str | None = None,
+    options: tuple[str, ...] = (),
+    port: int | None = None,
+    uvicorn: bool = False,
+):
     """Start the app on a loopback port (``port``, or a free one; pinned to ``cpus`` with taskset, if given); yield its
     URL; stop it afterwards.
 
-    ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``.
+    ``options`` are more ``streamlit run`` options, such as ``("--theme.base", "dark")``; with ``uvicorn``, the app is
+    served by ``uvicorn serve:app`` instead (``serve.py``) and ``options`` are uvicorn's.
     """
     port = port or _free_port()
     pin = ["taskset", "-c", cpus] if cpus else []
-    server = subprocess.Popen(
-        [
-            *pin,
-            sys.executable,
-            "-m",
+    if uvicorn:
+        command = ["uvicorn", "serve:app", "--host", "127.0.0.1", "--port", str(port), "--no-access-log"]
+    else:
+        command = [
             "streamlit",
             "run",
             "app.py",
@@ -77,8 +83,9 @@ def running_app(timeout: float = 60.0, cpus: str | None = None, options: tuple[s
             str(port),
             "--browser.gatherUsageStats",
             "false",
-            *options,
-        ],
+        ]
+    server = subprocess.Popen(
+        [*pin, sys.executable, "-m", *command, *options],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

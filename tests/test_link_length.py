@@ -1,7 +1,7 @@
 """How long a link may be: the longest address the app writes reaches a real server even when it arrives in small
 pieces (as across a network), an address past the server's 16 KiB is refused by the server itself (what
-docs/reference/share-links.md says), and a link whose value is longer than its key holds opens the page with a notice
-that names it."""
+docs/reference/share-links.md says) unless the app is served by ``uvicorn serve:app`` with a larger limit, and a link
+whose value is longer than its key holds opens the page with a notice that names it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import urllib.parse
 
 import pytest
 
-from tests.browser import running_app
+from tests.browser import chromium_page, require_chromium, running_app
 from tests.visits import opened
 from ui import link
 
@@ -74,3 +74,15 @@ def test_a_link_whose_matrix_is_a_200x200_games_length_opens_with_a_notice_namin
     assert not app.exception
     notice = " ".join(w.value for w in app.warning)
     assert "matrix" in notice and "185,000 characters long (at most 8,000)" in notice, notice
+
+
+def test_served_by_uvicorn_a_200x200_games_link_opens_the_page_with_its_notice():
+    """``serve.py`` under uvicorn with a larger parser limit: the same address, sent in pieces, reaches the app, and
+    Chromium opens the page with the notice naming the value."""
+    require_chromium()
+    target = "/?matrix=" + "1" * 185_000
+    with running_app(timeout=120, uvicorn=True, options=("--h11-max-incomplete-event-size", str(2**20))) as url:
+        assert _status(url, target) == 200
+        with chromium_page(1280, 720) as page:
+            page.goto(url + target)
+            page.get_by_text("185,000 characters long (at most 8,000)").wait_for(timeout=90_000)
