@@ -60,6 +60,7 @@ elif many:
     speed = controls.run_controls("matrix", run.iteration)
     controls.live_fragment("matrix", speed, lambda run, timeline: players.draw(run, display, timeline))
     players.export_section(run)
+    space.export_section(run)
 else:
     run = settings.live_run(game, chosen)
     state.notice("matrix")

@@ -184,3 +184,42 @@ def test_a_ten_second_gif_of_the_pennies_lesson_is_under_4_mb_and_shows_both_rul
     for colour in (space_figure.TRAIL_COLOURS[0], space_figure.TRAIL_COLOURS[1]):
         rgb = np.array([int(colour[k : k + 2], 16) for k in (1, 3, 5)])
         assert np.sum(np.abs(last - rgb).max(axis=1) < 24) > 200, colour
+
+
+# -- games of three players or more: the export draws what their page draws --------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def three_players():
+    game = rmcore.preset("matching-pennies-3p")
+    solver = rmcore.MatrixSolver(game, "rm", start=((0.9, 0.1), (0.6, 0.4), (0.2, 0.8)), history_share=None)
+    solver.run(300)
+    return solver
+
+
+def _shown_iteration(figure: dict) -> int:
+    return int(figure["layout"]["title"]["text"].split("t = ")[1].replace(",", ""))
+
+
+def test_a_three_player_run_animates_its_profile_in_the_cube_frame_by_frame(three_players):
+    figures = animation.frames_of(three_players, 5, first=10, last=300)
+    assert [_shown_iteration(f) for f in figures] == [10, 83, 155, 228, 300]  # (the checkpoints at or after)
+    path = next(t for t in figures[-1]["data"] if t.get("name") == "average profile")
+    assert path["type"] == "scatter3d"
+    # The frame's path is the run's average profile up to its iteration: player 1's first action, as recorded.
+    recorded = three_players.history().strategy("average", "player 1")[:, 0]
+    assert path["x"][-1] == pytest.approx(recorded[299]) and len(figures[0]["data"][0]["x"]) < len(path["x"])
+
+
+def test_a_race_of_three_player_games_of_three_actions_draws_each_players_triangle():
+    game = rmcore.NormalFormGame(list(np.random.default_rng(3).normal(size=(3, 3, 2, 3))), name="3x2x3")
+    race = rmcore.Race(game, ["rm", "hedge"], history_share=None)
+    race.run(60)
+    (figure,) = animation.frames_of(race, 1, 60, 60)
+    assert {t["type"] for t in figure["data"]} == {"scatterternary"}
+    assert {t["subplot"] for t in figure["data"]} == {"ternary", "ternary2"} and _shown_iteration(figure) == 60
+
+
+def test_a_three_player_still_is_drawn(three_players, drawable):
+    svg = animation.still(three_players, "svg")
+    assert svg.lstrip().startswith(b"<svg") and b"t = 300" in svg

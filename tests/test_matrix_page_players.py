@@ -36,6 +36,15 @@ def test_a_link_runs_three_player_matching_pennies_to_the_librarys_numbers():
     assert "No-regret learning finds the coarse correlated equilibria" in shown(captions(app))
     titles = [chart["figure"]["layout"]["title"]["text"] for chart in live_charts(app) if "figure" in chart]
     assert any("cube" in title for title in titles), titles
+    # Its figures for slides: the section is offered, and what it exports is the cube the page drew, frame by frame.
+    from ui.explain_matrix import ANIMATION_EXPANDER
+    from ui.matrix import animation, space
+
+    assert any(expander.label == ANIMATION_EXPANDER for expander in app.expander)
+    histories, given = space.export_source(app.session_state.matrix_live)
+    first, last = animation.frames_of(histories, 2, **given)
+    assert "cube" in last["layout"]["title"]["text"] and last["layout"]["title"]["text"].endswith("t = 3,000")
+    assert last["data"][-1]["x"] == [pytest.approx(library.average_policy()["player 1"][0])]  # (player 1: Heads)
 
 
 def test_the_lesson_button_opens_matching_pennies_from_its_start():

@@ -22,6 +22,12 @@ every iteration, ``history_share=None``, gives each frame a state of its own)::
     race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start, history_share=None)
     race.run(600)
     gif = animation.animate(race, "gif")                            # both rules on one field, each by its name
+    pennies = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", start=((0.9, 0.1), (0.6, 0.4), (0.2, 0.8)))
+    pennies.run(3000)
+    gif = animation.animate(pennies, "gif")                         # three players: the profile in the cube
+
+A game of three players or more draws what its page draws: the first run's average profile in the cube of a 2x2x2
+game, else the triangle of each player of three actions, else each player's strategies over the iterations.
 """
 
 from __future__ import annotations
@@ -76,7 +82,8 @@ class _Source(NamedTuple):
 
 
 def _opponent(opponent):
-    return opponent["col"] if isinstance(opponent, dict) else opponent
+    """A two-player run's fixed column strategy; a game of more players keeps its fixed players by number."""
+    return opponent["col"] if isinstance(opponent, dict) and "col" in opponent else opponent
 
 
 def _source(
@@ -107,7 +114,7 @@ def _source(
             variant.updates,
         )
     if isinstance(source, rmcore.Race):
-        if not isinstance(source.game, rmcore.MatrixGame):
+        if not isinstance(source.game, rmcore.NormalFormGame):
             raise ValueError("animate a race on a matrix game (the strategy chart is a matrix game's)")
         return _source(
             [histories[0] for histories in source.histories()],
@@ -118,16 +125,16 @@ def _source(
             variants=source.variants,
         )
     if isinstance(source, rmcore.History):
-        if not isinstance(game, rmcore.MatrixGame):
+        if not isinstance(game, rmcore.NormalFormGame):
             raise ValueError("a history needs its game: animate(history, ..., game=the MatrixGame it was run on)")
         if algorithm is None:
             raise ValueError("a history needs its rule: animate(history, ..., algorithm='hedge', say)")
-        if start is None and len(source):  # where it started: its first recorded strategies
+        if start is None and len(source) and game.num_players == 2:  # where it started: its first strategies
             start = (source.strategy("current", "row")[0], source.strategy("current", "col")[0])
         name = options.title or space_figure.run_names([rmcore.MatrixVariant(algorithm)])[0]
         return _Source([(name, source)], game, (algorithm,), _opponent(opponent), start, sampling, updates)
     if isinstance(source, (list, tuple)) and source and all(isinstance(h, rmcore.History) for h in source):
-        if not isinstance(game, rmcore.MatrixGame):
+        if not isinstance(game, rmcore.NormalFormGame):
             raise ValueError("histories need their game: animate(histories, ..., game=the MatrixGame, variants=...)")
         variants = tuple(variants or ())
         if len(variants) != len(source) or not all(isinstance(v, rmcore.MatrixVariant) for v in variants):
@@ -147,10 +154,19 @@ def _rows_upto(history: rmcore.History, iteration: int) -> np.ndarray:
 def chart_at(source: _Source, setup, iteration: int, options: Options) -> dict:
     """The strategy chart as it stood at ``iteration``: the field chart where a field applies, with every run whose
     rule follows its dynamic (as the page draws them), else the first run's simplex (or square) path, else each
-    action's probability over the iterations."""
+    action's probability over the iterations. A game of three players or more draws what its page draws: the first
+    run's profile in the cube of a 2x2x2 game, each three-action player's triangle, else each player's strategies."""
     name, first = source.runs[0]
     upto = first.rows(_rows_upto(first, iteration))
     averages = upto.rows(chart_rows(upto.iterations, True))
+    if source.game.num_players > 2:
+        drawn = figures.player_cube(averages, source.game) or figures.player_triangles(averages, source.game)
+        if drawn is None:
+            return figures.strategy_trajectories(averages, source.game, players=averages.infosets)
+        title = drawn["layout"]["title"]  # (a frame says which iteration it shows, as the field chart's does)
+        heading = f"{title['text'] if isinstance(title, dict) else title}, t = {int(upto.iterations[-1]):,}"
+        layout = {**drawn["layout"], "title": {**title, "text": heading} if isinstance(title, dict) else heading}
+        return {**drawn, "layout": layout}
     if isinstance(setup, fields.Setup):
         trails = []
         for (name, history), algorithm in zip(source.runs, source.algorithms):
@@ -249,14 +265,16 @@ def frames_of(
         raise ValueError(f"the iterations must satisfy 1 <= first <= last, got first={first!r}, last={last!r}")
     if first > iterations[-1]:
         raise ValueError(f"the run reached iteration {int(iterations[-1]):,} only; first={first:,} is past it")
-    setup = fields.field_setup(
-        drawn.game,
-        drawn.algorithms[0],
-        opponent=drawn.opponent,
-        start=drawn.start,
-        sampling=drawn.sampling,
-        updates=drawn.updates,
-    )
+    setup = None
+    if drawn.game.num_players == 2:  # (the fields picture two players' states)
+        setup = fields.field_setup(
+            drawn.game,
+            drawn.algorithms[0],
+            opponent=drawn.opponent,
+            start=drawn.start,
+            sampling=drawn.sampling,
+            updates=drawn.updates,
+        )
     targets = np.linspace(first, min(last, int(iterations[-1])), count)
     rows = np.minimum(np.searchsorted(iterations, targets), len(iterations) - 1)
     return [_slide(chart_at(drawn, setup, int(iterations[row]), options)) for row in rows]
