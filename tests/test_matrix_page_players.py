@@ -17,7 +17,7 @@ from ui.explain import ALGORITHM_NAMES
 from ui.matrix import players
 
 PENNIES = "Three-player matching pennies"
-START = players.SUGGESTED_STARTS["matching-pennies-3p"]
+START = rmcore.preset("matching-pennies-3p").start
 
 
 def _metric(app, label: str) -> str:

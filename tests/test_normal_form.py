@@ -252,3 +252,19 @@ def test_the_measures_do_not_change_with_a_players_payoff_unit_or_the_order_of_a
     assert rmcore.nash_conv(permuted, moved) == pytest.approx(rmcore.nash_conv(game, profile), abs=1e-12)
     assert rmcore.ce_gap(permuted, sigma[np.ix_(*orders)]) == pytest.approx(rmcore.ce_gap(game, sigma), abs=1e-12)
     assert rmcore.ce_gap(game, sigma) >= rmcore.cce_gap(game, sigma) - 1e-12 >= -1e-12
+
+
+def test_a_game_carries_its_suggested_start_checked_player_by_player():
+    pennies = rmcore.preset("matching-pennies-3p")
+    assert pennies.start == ((0.9, 0.1), (0.6, 0.4), (0.2, 0.8))  # (off uniform play, its only equilibrium)
+    assert rmcore.preset("nau-2x2x2").start is None
+    again = rmcore.NormalFormGame(pennies.payoffs, start=([1, 3], [1, 1], [0, 2]))
+    assert again.start == ((1.0, 3.0), (1.0, 1.0), (0.0, 2.0))
+    with pytest.raises(ValueError, match="start must be 3 lists of weights, one per player"):
+        rmcore.NormalFormGame(pennies.payoffs, start=([1, 0], [1, 0]))
+    with pytest.raises(ValueError, match="player 2's start"):
+        rmcore.NormalFormGame(pennies.payoffs, start=([1, 0], [1, 0, 0], [1, 0]))
+    with pytest.raises(ValueError, match="player 3's start is all zeros"):
+        rmcore.NormalFormGame(pennies.payoffs, start=([1, 0], [1, 0], [0, 0]))
+    two = rmcore.NormalFormGame(rmcore.preset("rps").payoffs, start=([1, 0, 0], [0, 1, 0])).as_matrix_game()
+    assert two.start == ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0))

@@ -709,3 +709,24 @@ def test_games_of_three_and_four_players_run_and_their_rows_carry_nash_conv_and_
     capped = parse_grid({**grid, "max_payoffs": 8}, base=tmp_path).cells
     with pytest.raises(ValueError, match=r"Four is 2x2x2x2, more payoffs than the grid's cap of 8 \(max_payoffs\)"):
         build_game(next(cell for cell in capped if "four" in cell.name))
+
+
+def test_three_player_matching_pennies_starts_at_its_suggested_start_unless_the_grid_says_uniform(tmp_path):
+    """From uniform play, the game's only equilibrium, nothing moves (NashConv 0); from the game's suggested start the
+    sweep's cell is the library's run from ``game.start``, to the last bit."""
+    grid = {
+        "iterations": 200,
+        "checkpoints": [200],
+        "games": [{"game": "matching-pennies-3p"}, {"game": "matching-pennies-3p", "start": "uniform"}],
+        "algorithms": [{"matrix": "rm"}],
+    }
+    report = run_sweep(parse_grid(grid, base=tmp_path), tmp_path / "out", workers=0)
+    assert report.ran == 2 and not report.failed
+    curves = read_results(tmp_path / "out")
+    game = rmcore.preset("matching-pennies-3p")
+    suggested = rmcore.MatrixSolver(game, "rm", seed=0, start=game.start)
+    suggested.run(200)
+    by_name = {name: rows.nash_conv.iloc[-1] for name, rows in curves.groupby("name")}
+    assert by_name["matching-pennies-3p · rm · expected · simultaneous · uniform"] == suggested.metrics().nash_conv
+    assert suggested.metrics().nash_conv > 0.5
+    assert by_name["matching-pennies-3p(start=uniform) · rm · expected · simultaneous · uniform"] == 0.0

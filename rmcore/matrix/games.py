@@ -168,6 +168,13 @@ def _as_players(players) -> tuple[str, str]:
     return _as_player_names(players, 2)
 
 
+def _as_player_starts(start, shape) -> tuple[tuple[float, ...], ...]:
+    """A suggested start of a game of ``len(shape)`` players: one list of weights per player, each of its length."""
+    if isinstance(start, (str, bytes)) or not hasattr(start, "__len__") or len(start) != len(shape):
+        raise ValueError(f"start must be {len(shape)} lists of weights, one per player, player 1's first")
+    return tuple(start_weights(w, size, f"player {p}'s start") for p, (w, size) in enumerate(zip(start, shape), 1))
+
+
 def _as_start(start, shape) -> Equilibrium:
     """A suggested start: two lists of weights (normalised when used), each of its player's length, finite, none
     negative and not all zero."""
@@ -289,14 +296,19 @@ class NormalFormGame:
         One line saying what the game is (keyword only).
     players : sequence of n str, optional
         The players' names (keyword only; default ``Player 1``, ``Player 2``, ...).
+    start : sequence of n sequences of float, optional
+        A suggested place for learning to start, one list of weights per player (keyword only; non-negative, not all
+        zero, normalised when used): for a game whose uniform profile is an equilibrium, from which nothing would
+        move. A solver uses it only when asked (``MatrixSolver(game, start=game.start)``); ``None`` suggests none.
 
     Raises
     ------
     ValueError
         If there are fewer than two players, a payoff array has not one axis per player, the arrays differ in shape,
         a payoff is not a finite number or lies outside ``config.MIN_PAYOFF`` to ``config.MAX_PAYOFF``, a player has
-        more than ``config.MAX_ACTIONS`` actions, the game more than ``config.MAX_PROFILES`` strategy profiles, or
-        the names do not fit; each sentence names the player and the profile.
+        more than ``config.MAX_ACTIONS`` actions, the game more than ``config.MAX_PROFILES`` strategy profiles, the
+        names do not fit, or the start is not one list of weights per player; each sentence names the player and the
+        profile.
 
     Notes
     -----
@@ -322,7 +334,7 @@ class NormalFormGame:
     (3, -1.0, False)
     """
 
-    def __init__(self, payoffs, actions=None, name: str = "", *, description: str = "", players=None):
+    def __init__(self, payoffs, actions=None, name: str = "", *, description: str = "", players=None, start=None):
         if isinstance(payoffs, (str, bytes)) or not hasattr(payoffs, "__iter__"):
             raise ValueError(
                 f"payoffs must be a sequence of payoff arrays, one per player; got {type(payoffs).__name__}"
@@ -358,6 +370,7 @@ class NormalFormGame:
         set_(self, "description", text(description, "the game's description"))
         set_(self, "players", _as_player_names(players, len(arrays)))
         set_(self, "_zero_sum", bool(np.all(total == 0.0)))
+        set_(self, "start", None if start is None else _as_player_starts(start, shape))
 
     def __setattr__(self, name, value):
         raise AttributeError(f"a {type(self).__name__} cannot be changed; build a new one")
@@ -427,7 +440,9 @@ class NormalFormGame:
             raise ValueError(f"a game of {self.num_players} players has no two-player matrix form")
         a, b = self._payoffs
         rows, cols = self._actions
-        return MatrixGame(a, b, rows, cols, self.name, description=self.description, players=self.players)
+        return MatrixGame(
+            a, b, rows, cols, self.name, description=self.description, players=self.players, start=self.start
+        )
 
     def __repr__(self) -> str:
         kind = "zero-sum" if self.is_zero_sum else "constant-sum" if self.is_constant_sum else "general-sum"
@@ -1048,6 +1063,7 @@ def _matching_pennies_3p() -> NormalFormGame:
         description="Jordan's game: player 1 wins by matching player 2, player 2 by matching player 3, player 3 by "
         "mismatching player 1 (+1 or -1 each). Its only Nash equilibrium is uniform play, which fictitious play "
         "(Jordan 1993) and regret matching, started elsewhere, circle without reaching.",
+        start=((0.9, 0.1), (0.6, 0.4), (0.2, 0.8)),  # (from uniform play, its equilibrium, nothing would move)
     )
 
 

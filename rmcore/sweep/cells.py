@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .. import config
-from ..matrix.games import MatrixGame, preset
+from ..matrix.games import NormalFormGame, preset
 from ..matrix.solver import MatrixSolver
 from ..trees.catalogue import tree_game
 from ..trees.cfr import CFRSolver
@@ -73,7 +73,7 @@ def make_solver(cell: Cell, game, max_points: int = 0):
             **algorithm["parameters"],
         )
     start = None
-    if isinstance(game, MatrixGame) and cell.spec["game"].get("start", "suggested") == "suggested":
+    if isinstance(game, NormalFormGame) and cell.spec["game"].get("start", "suggested") == "suggested":
         start = game.start
     return MatrixSolver(
         game,

@@ -22,7 +22,8 @@ every iteration, ``history_share=None``, gives each frame a state of its own)::
     race = rmcore.Race(game, ["hedge", "optimistic-hedge"], start=game.start, history_share=None)
     race.run(600)
     gif = animation.animate(race, "gif")                            # both rules on one field, each by its name
-    pennies = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", start=((0.9, 0.1), (0.6, 0.4), (0.2, 0.8)))
+    three = rmcore.preset("matching-pennies-3p")
+    pennies = rmcore.MatrixSolver(three, "rm", start=three.start)   # (from uniform play nothing would move)
     pennies.run(3000)
     gif = animation.animate(pennies, "gif")                         # three players: the profile in the cube
 

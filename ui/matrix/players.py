@@ -29,9 +29,6 @@ from . import state as matrix_state
 #: slices (the joint actions of players 3 to n); a larger game is played as it was loaded.
 EDITOR_ACTIONS = 10
 EDITOR_SLICES = 16
-#: Where learning starts in the catalogue's games of three players that have a suggestion: away from the unique
-#: equilibrium of matching pennies (uniform play), where every rule would sit still.
-SUGGESTED_STARTS = {"matching-pennies-3p": ((0.9, 0.1), (0.6, 0.4), (0.2, 0.8))}
 
 
 def _number(value: float) -> str:
@@ -141,9 +138,9 @@ def fixed_section(game: rmcore.NormalFormGame) -> tuple[tuple[int, tuple[float, 
 
 
 def start_section(game: rmcore.NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
-    """Where learning starts: the preset's suggestion, uniform play, or each player's first strategy from sliders
-    (kept in the link)."""
-    suggested = SUGGESTED_STARTS.get(st.session_state.get("preset")) if st.session_state.get("from_preset") else None
+    """Where learning starts: the preset's suggestion (``game.start``), uniform play, or each player's first strategy
+    from sliders (kept in the link)."""
+    suggested = game.start
     with st.expander("Where learning starts", expanded=suggested is not None):
         choices = {"suggested": "the preset's suggestion"} if suggested else {}
         choices.update(uniform="uniform", custom="my own, with sliders")
