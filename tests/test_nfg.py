@@ -389,7 +389,7 @@ def test_we_read_what_openspiel_writes_for_three_players():
 
 def test_asking_for_two_players_refuses_a_file_of_three_with_a_sentence():
     with pytest.raises(
-        ValueError, match="line 1, column 12: rmcore.s learning rules play two-player games; this file has 3"
+        ValueError, match=r"line 1, column 12: a two-player game was asked for \(players=2\); this file has 3"
     ):
         read_nfg(
             NAU.replace("2x2x2 example with 3 pure, 2 incompletely mixed, and a continuum of completely mixed NE", ""),

@@ -272,8 +272,8 @@ def _header(reader: _Reader, players_wanted: int | None) -> _Header:
     plural = "" if players == 1 else "s"
     if players_wanted is not None and players != players_wanted:
         raise reader.error(
-            f"rmcore's learning rules play {_NUMBER_WORDS.get(players_wanted, players_wanted)}-player games; this "
-            f"file has {players} player{plural}",
+            f"a {_NUMBER_WORDS.get(players_wanted, players_wanted)}-player game was asked for (players="
+            f"{players_wanted}); this file has {players} player{plural}",
             players_start,
         )
     if players < 2:
@@ -480,7 +480,7 @@ def read_nfg(path_or_text, *, players: int | None = None) -> NormalFormGame:
     >>> read_nfg('NFG 1 R "three" { "A" "B" "C" } { 1 1 1 } 1 2 3', players=2)
     Traceback (most recent call last):
     ...
-    ValueError: line 1, column 17: rmcore's learning rules play two-player games; this file has 3 players
+    ValueError: line 1, column 17: a two-player game was asked for (players=2); this file has 3 players
     """
     if players is not None and (isinstance(players, bool) or players not in range(2, config.MAX_PLAYERS + 1)):
         raise ValueError(f"players must be None or a whole number from 2 to {config.MAX_PLAYERS}, got {players!r}")
