@@ -136,6 +136,34 @@ def test_a_fixed_player_stays_while_the_others_learn_to_the_librarys_numbers():
     assert any("Player 3 plays Heads 20% / Tails 80%" in shown(c.value) for c in app.caption)
 
 
+def test_two_players_fixed_leave_one_learner_best_responding_to_the_librarys_numbers():
+    link_params = {
+        "preset": PENNIES,
+        "fixed_player": ["player 2", "player 3"],
+        **{"fixed_p2_2_0": "70", "fixed_p2_2_1": "30", "fixed_p3_2_0": "20", "fixed_p3_2_1": "80"},
+    }
+    app = run_to_reached(opened({**link_params, "run_to": "1000"}), "matrix")
+    assert not app.exception and app.session_state.fixed_player == ["player 2", "player 3"]
+    opponent = {2: (70.0, 30.0), 3: (20.0, 80.0)}
+    library = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", opponent=opponent, start=START)
+    library.run(1000)
+    gain = library.metrics().br_gains.of(1)  # (one learner: its own gain is the measure, NashConv is None)
+    assert library.metrics().nash_conv is None and _metric(app, "player 1's gain") == f"{gain:.3e}"
+    words = " ".join(shown(c.value) for c in app.caption)
+    assert "Player 2 plays Heads 70% / Tails 30%" in words and "Player 3 plays Heads 20% / Tails 80%" in words
+    charts = [chart["figure"] for chart in live_charts(app) if "figure" in chart]
+    convergence = next(f for f in charts if "Convergence" in f["layout"]["title"]["text"])
+    assert convergence["data"][0]["name"] == "best-response gain of the uniform average (player 1, the learner)"
+    # Player 1 alone learns, against 70% Heads from player 2: it matches, Heads; its gain falls towards 0.
+    assert library.average_policy()["player 1"][0] > 0.95 and gain < 0.05
+
+
+def test_every_player_cannot_be_fixed():
+    app = opened({"preset": PENNIES})
+    select = app.multiselect(key="fixed_player")
+    assert select.max_selections == 2  # (of three: at least one learns)
+
+
 def test_players_of_three_actions_are_drawn_on_their_own_triangles():
     rng = np.random.default_rng(3)
     game = rmcore.NormalFormGame([rng.integers(-2, 3, size=(3, 2, 3)).astype(float) for _ in range(3)], name="3x2x3")

@@ -34,8 +34,8 @@ def too_large_to_edit(shape: tuple[int, ...], actions: int, slices: int) -> str:
 
 
 FIXED_HELP = (
-    "Self-play, or one player fixed at a mixed strategy (its sliders) while the others learn: NashConv is then the "
-    "learners' gains summed, the game among them with the fixed player as part of it."
+    "Self-play, or some players fixed at mixed strategies (their sliders) while the others learn, at least one: "
+    "NashConv is then the learners' gains summed, the game among them with the fixed players as part of it."
 )
 
 
@@ -46,7 +46,7 @@ def fixed_words(player: int, actions, weights) -> str:
 
 
 def fixed_weights_zero(player: int) -> str:
-    return f"Player {player}'s weights are all 0: give an action some weight. Everyone learns meanwhile."
+    return f"Player {player}'s weights are all 0: give an action some weight. Every player learns meanwhile."
 
 
 START_HELP = (
@@ -101,6 +101,11 @@ RACE = (
 NASH_CONV_HELP = (
     "NashConv: what the players together gain by each switching to a best response against the others' average "
     "strategies (OpenSpiel's definition). 0 exactly at a Nash equilibrium."
+)
+LEARNER_GAIN_HELP = (
+    "The one learning player's best-response gain: what it would gain by switching from its average strategy to a "
+    "best response against the fixed players. 0 exactly when it best responds; with two learners or more the measure "
+    "is NashConv, their gains summed."
 )
 CCE_HELP = (
     "The coarse correlated equilibrium gap of the joint play (OpenSpiel's cce_dist): what the players together gain "

@@ -388,13 +388,18 @@ def convergence(
     ``variant`` (algorithm, sampling, updates, averaging) and each line which iterate it measures."""
     t = history.iterations.astype(float)
     averaging = "the" if variant is None else f"the {variant.averaging}"
-    if fixed_opponent:
+    # One learner (a two-player game against a fixed opponent, or all players of more but one fixed): its own
+    # best-response gain is the history's measure, NashConv being the learners' game's.
+    alone = fixed_opponent or history.gap_name.startswith("br_gain_")
+    if alone:
+        measure = "br_gain_1" if fixed_opponent else history.gap_name
+        who = "learner" if fixed_opponent else f"player {measure.removeprefix('br_gain_')}, the learner"
         traces = [
             dict(
                 type="scatter",
                 x=t,
-                y=_positive(history.metrics["br_gain_1"]),
-                name=f"best-response gain of {averaging} average (learner)",
+                y=_positive(history.metrics[measure]),
+                name=f"best-response gain of {averaging} average ({who})",
                 line=dict(width=3, color="black"),
             )
         ]

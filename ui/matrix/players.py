@@ -113,28 +113,41 @@ def editor(game: rmcore.NormalFormGame) -> None:
 
 
 def fixed_section(game: rmcore.NormalFormGame) -> tuple[tuple[int, tuple[float, ...]], ...] | None:
-    """Self-play (None), or one player fixed at a mixed strategy from its sliders while the others learn, as
-    ``((player, weights),)`` (the solver's ``opponent={player: weights}``). One player at most: the others, two or
-    more, keep a NashConv of their own (the sum of their gains)."""
-    st.subheader("Opponent")
-    names = ["nobody", *(f"player {p}" for p in range(1, game.num_players + 1))]
-    chosen = st.selectbox(
-        "Fix a player", names, key="fixed_player", bind="query-params", help=explain_players.FIXED_HELP
+    """Self-play (None), or some players fixed at mixed strategies from their sliders while the others learn, as
+    ``((player, weights), ...)`` (the solver's ``opponent={player: weights, ...}``). At least one player learns; two
+    or more learners keep a NashConv of their own (the sum of their gains)."""
+    st.subheader("Opponents")
+    names = [f"player {p}" for p in range(1, game.num_players + 1)]
+    chosen = st.multiselect(
+        "Fix players",
+        names,
+        key="fixed_player",
+        bind="query-params",
+        max_selections=game.num_players - 1,
+        placeholder="nobody: every player learns",
+        help=explain_players.FIXED_HELP,
     )
-    if chosen == "nobody":
-        return None
-    player = int(chosen.split()[-1])
-    actions = game.actions[player - 1]
-    columns = st.columns(len(actions))
-    weights = [
-        column.slider(escape(action), 0, 100, 50, key=f"fixed_p{player}_{len(actions)}_{k}", bind="query-params")
-        for k, (column, action) in enumerate(zip(columns, actions))
-    ]
-    if sum(weights) == 0:
-        st.error(explain_players.fixed_weights_zero(player))
-        return None
-    st.caption(explain_players.fixed_words(player, actions, weights))
-    return ((player, tuple(float(w) for w in weights)),)
+    fixed = []
+    for player in sorted(int(name.split()[-1]) for name in chosen):
+        actions = game.actions[player - 1]
+        columns = st.columns(len(actions))
+        weights = [
+            column.slider(
+                f"Player {player}: {escape(action)}",
+                0,
+                100,
+                50,
+                key=f"fixed_p{player}_{len(actions)}_{k}",
+                bind="query-params",
+            )
+            for k, (column, action) in enumerate(zip(columns, actions))
+        ]
+        if sum(weights) == 0:
+            st.error(explain_players.fixed_weights_zero(player))
+            return None
+        st.caption(explain_players.fixed_words(player, actions, weights))
+        fixed.append((player, tuple(float(w) for w in weights)))
+    return tuple(fixed) or None
 
 
 def start_section(game: rmcore.NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
@@ -194,6 +207,7 @@ def _start_lesson() -> None:
             "averaging": "uniform",
             "race_variants": [],
             "player_start_mode": "suggested",
+            "fixed_player": [],
             "log_x": True,
         }
     )
@@ -258,16 +272,24 @@ def draw(run: LiveRun, display, timeline) -> None:
 
 
 def _numbers(run: LiveRun, metrics, running: bool, shown_at: int | None) -> None:
-    """The iteration, the speed, NashConv and the CCE gap of the joint play."""
+    """The iteration, the speed, NashConv (or, where one player alone learns, its best-response gain) and the CCE gap
+    of the joint play."""
     rate = run.iterations_per_second()
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
-    nash_conv = "-" if metrics is None or metrics.nash_conv is None else f"{metrics.nash_conv:.3e}"
+    learners = [] if metrics is None else [p for p, gain in enumerate(metrics.br_gains, 1) if gain is not None]
+    measure, measured, measure_help = "nash_conv", None, explain_players.NASH_CONV_HELP
+    if metrics is not None and metrics.nash_conv is not None:
+        measured = metrics.nash_conv
+    elif len(learners) == 1:  # (NashConv is the learners' game's: one learner's measure is its own gain)
+        (learner,) = learners
+        measure, measured = f"player {learner}'s gain", metrics.br_gains.of(learner)
+        measure_help = explain_players.LEARNER_GAIN_HELP
     cce = "-" if metrics is None or metrics.cce_gap is None else f"{metrics.cce_gap:.3e}"
     with st.container(horizontal=True):
         st.metric("iteration", iteration)
         st.metric("iterations / second", speed)
-        st.metric("nash_conv", nash_conv, help=explain_players.NASH_CONV_HELP)
+        st.metric(measure, "-" if measured is None else f"{measured:.3e}", help=measure_help)
         st.metric("CCE gap", cce, help=explain_players.CCE_HELP)
 
 
