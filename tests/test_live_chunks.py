@@ -2,6 +2,8 @@
 
 import types
 
+import pytest
+
 import rmcore
 import ui.live
 from ui.live import LiveRun
@@ -76,8 +78,6 @@ def test_a_click_ends_an_update_after_the_piece_running(monkeypatch):
 
 
 def test_a_budget_must_be_positive():
-    import pytest
-
     run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
     with pytest.raises(ValueError, match="budget"):
         run.tick(None, 0.0)
@@ -122,3 +122,18 @@ def test_a_run_to_beyond_what_a_link_may_cost_is_lowered_once_priced(monkeypatch
         assert run.target_note is None
         run.tick(None, 0.025)
     assert run.target_note is not None and run.target < 1_000_000
+
+
+def test_a_runs_first_chunks_do_not_blow_the_next_chunk_up():
+    """A run's first chunks cost less per iteration as its dense checkpoints thin out, so chunks of 48 to 1,385
+    iterations can all take about 1.5 ms: the line through them is almost flat, and its slope made the marginal rate
+    billions a second (on a server: an update of 5 million iterations where the budget held 60,000). The rate is held
+    to GROWTH times the best chunk's own, so the next chunk is a few times the last."""
+    run = LiveRun(rmcore.Race(rmcore.preset("rps-crash"), ["rm"]))
+    status = run.kernel_status()
+    chunks = ((48, 0.00150), (220, 0.00151), (565, 0.00152), (1385, 0.00153))
+    for iterations, seconds in chunks:
+        run._learn(iterations, seconds, 0.002, status)
+    best = max(n / t for n, t in chunks)
+    assert run._rate == pytest.approx(ui.live.GROWTH * best)  # (the line's slope alone: 4.4e10 a second)
+    assert run.chunk_size(None, 0.002) <= ui.live.GROWTH * 1385 * 0.002 / 0.00153
