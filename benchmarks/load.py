@@ -67,6 +67,7 @@ HEAVIEST_LIARS_LINK = (
     + "&kuhn_seeds=20&run_to=1000000",
 )
 HEAVIEST = {"leduc": HEAVIEST_LINK, "liars": HEAVIEST_LIARS_LINK}
+HEAVIEST_NAMES = {"leduc": "Leduc", "liars": "Liar's dice"}
 
 
 def _memory_mb(pid: int) -> float:
@@ -433,19 +434,24 @@ def main() -> None:
         result = asyncio.run(
             measure(url, args.sessions, args.seconds, pid, args.linger, stats, args.hostile, HEAVIEST[args.heaviest])
         )
+    os.sched_setaffinity(0, set(cores))  # (the data file records the machine's cores, not this process's pinning)
     key = args.key or (f"load_replicas_{args.sessions}" if args.url else f"load_{args.sessions}")
     if args.hostile:
         suffix = "" if args.heaviest == "leduc" else f"_{args.heaviest}"
         key = args.key or f"{key}_beside_{args.hostile}_heaviest{suffix}"
     command = shlex.join(["python", "-m", "benchmarks.load", *sys.argv[1:]])
-    print(f"written to {results.write('load', _rows(key, args.sessions, result), command)}")
+    rows = _rows(key, args.sessions, result, args.hostile, HEAVIEST_NAMES[args.heaviest])
+    print(f"written to {results.write('load', rows, command)}")
 
 
-def _rows(key: str, sessions: int, result: dict) -> list[results.Row]:
+def _rows(key: str, sessions: int, result: dict, hostile: int = 0, heaviest: str = "") -> list[results.Row]:
     """A load measurement as data rows: the slowest and the median session's updates a second, the Pause latency's
-    p95, and (for a server this script started) the server's CPU per update, outside the solver, and its memory."""
+    p95, and (for a server this script started) the server's CPU per update, outside the solver, and its memory.
+
+    The CPU per update outside the solver has its target where the counted sessions make most of the updates (fewer
+    ``hostile`` sessions than counted ones): beside more tabs of the heaviest link it measures their race panels."""
     rates, delays = result["rates"], result["delays"]
-    what = f"{sessions} session(s)"
+    what = f"{sessions} session(s)" + (f" beside {hostile} of the heaviest {heaviest} link" if hostile else "")
     out = [
         results.Row(
             f"{key}_slowest",
@@ -477,8 +483,8 @@ def _rows(key: str, sessions: int, result: dict) -> list[results.Row]:
                 f"{what}: server CPU per update outside the solver",
                 outside,
                 "ms",
-                target="<= 10 ms",
-                met=bool(outside <= 10),
+                target="<= 10 ms" if hostile < sessions else "",
+                met=bool(outside <= 10) if hostile < sessions else None,
             ),
             results.Row(f"{key}_memory", f"{what}: server memory at the end", result["memory"][2], "MB"),
         ]
