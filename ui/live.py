@@ -363,9 +363,9 @@ class LiveRun:
     def _most_believable_rate(self) -> float:
         """GROWTH times the best rate (iterations / seconds) of the timed chunks: the marginal rate beats a chunk's own
         only by what the fixed cost takes. A run's first chunks, whose dense checkpoints cost less per iteration as
-        they thin out, otherwise lay a line almost flat, or leave a fixed cost almost the whole of the last chunk:
-        1,385 iterations in 1.8 ms after 565 in 1.6 ms made 3e9 a second, and the next update ran 5 million
-        iterations where its budget held 60,000 (then its session waited seconds for its turn)."""
+        they thin out, otherwise lay a line almost flat (chunks of a few hundred and of a thousand iterations taking
+        about the same time): the rate came out thousands of times too high, the next update ran a hundred times its
+        budget, and its session then waited seconds for its turn while the others worked that turn off."""
         return GROWTH * max(n / t for n, t in self._timed)
 
     def iterations_per_second(self) -> float | None:
