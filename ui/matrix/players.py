@@ -130,24 +130,30 @@ def fixed_section(game: rmcore.NormalFormGame) -> tuple[tuple[int, tuple[float, 
     fixed = []
     for player in sorted(int(name.split()[-1]) for name in chosen):
         actions = game.actions[player - 1]
-        columns = st.columns(len(actions))
-        weights = [
-            column.slider(
-                f"Player {player}: {escape(action)}",
-                0,
-                100,
-                50,
-                key=f"fixed_p{player}_{len(actions)}_{k}",
-                bind="query-params",
-            )
-            for k, (column, action) in enumerate(zip(columns, actions))
-        ]
+        weights = _weight_sliders(player, actions, "fixed")
         if sum(weights) == 0:
             st.error(explain_players.fixed_weights_zero(player))
             return None
         st.caption(explain_players.fixed_words(player, actions, weights))
         fixed.append((player, tuple(float(w) for w in weights)))
     return tuple(fixed) or None
+
+
+def _weight_sliders(player: int, actions, purpose: str) -> list[int]:
+    """One slider per action of ``player`` (weights 0 to 100, 50 each at first), side by side and kept in the link as
+    ``{purpose}_p{player}_{number of actions}_{action}``: a fixed player's strategy or a player's start."""
+    columns = st.columns(len(actions))
+    return [
+        column.slider(
+            f"Player {player}: {escape(action)}",
+            0,
+            100,
+            50,
+            key=f"{purpose}_p{player}_{len(actions)}_{k}",
+            bind="query-params",
+        )
+        for k, (column, action) in enumerate(zip(columns, actions))
+    ]
 
 
 def start_section(game: rmcore.NormalFormGame) -> tuple[tuple[float, ...], ...] | None:
@@ -173,18 +179,7 @@ def start_section(game: rmcore.NormalFormGame) -> tuple[tuple[float, ...], ...] 
             return None
         start = []
         for player, actions in enumerate(game.actions, 1):
-            columns = st.columns(len(actions))
-            weights = [
-                column.slider(
-                    f"Player {player}: {escape(action)}",
-                    0,
-                    100,
-                    50,
-                    key=f"start_p{player}_{len(actions)}_{k}",
-                    bind="query-params",
-                )
-                for k, (column, action) in enumerate(zip(columns, actions))
-            ]
+            weights = _weight_sliders(player, actions, "start")
             if sum(weights) == 0:
                 st.error(explain_players.start_weights_zero(player))
                 return None
