@@ -435,8 +435,8 @@ def _is_later_player_column(name: str) -> bool:
 
 
 def _per_player(get: dict, columns, row: int, stem: str) -> list:
-    """``stem``'s value for players 1, 2, ... of a metrics row (``None`` for NaN from player 2 on)."""
-    values = [get[f"{stem}_1"], _number(get[f"{stem}_2"])]
+    """``stem``'s value for players 1, 2, ... of a metrics row (``None`` for NaN: a player who does not learn)."""
+    values = [_number(get[f"{stem}_1"]), _number(get[f"{stem}_2"])]
     while f"{stem}_{len(values) + 1}" in columns:
         values.append(_number(float(columns[f"{stem}_{len(values) + 1}"][row])))
     return values
@@ -451,7 +451,8 @@ def metrics_of(iteration: int, columns, row: int, learner: int | None, zero_sum:
     exploitability = nash_conv / 2.0 if nash_conv is not None and zero_sum else None
     average_regret = regret_bound = None
     gains = _per_player(get, columns, row, "br_gain")
-    if not math.isnan(get["average_regret_1"]):  # (a matrix game's: a game tree's history has none)
+    # (a matrix game's, whose player 1 learns unless three players or more are played: a game tree's history has none)
+    if not math.isnan(get["average_regret_1"]) or "average_regret_3" in columns:
         average_regret = _new_values(_per_player(get, columns, row, "average_regret"))
         bounds = [get["regret_bound_1"], get["regret_bound_2"]]
         while f"regret_bound_{len(bounds) + 1}" in columns:
@@ -459,9 +460,7 @@ def metrics_of(iteration: int, columns, row: int, learner: int | None, zero_sum:
         if not iteration:
             bounds = [math.inf] * len(bounds)
         # (none for a player who does not learn; NaN for a rule that has no bound)
-        regret_bound = _new_values(
-            [bounds[0]] + [None if gain is None else bound for gain, bound in zip(gains[1:], bounds[1:])]
-        )
+        regret_bound = _new_values([None if gain is None else bound for gain, bound in zip(gains, bounds)])
     return _new_metrics(
         (
             iteration,

@@ -103,6 +103,12 @@ def test_fixed_players_stay_and_the_learners_best_respond():
     pair.run(100)
     gains = pair.metrics().br_gains
     assert pair.learner is None and pair.metrics().nash_conv == gains[0] + gains[1] and gains[2] is None
+    last = rmcore.MatrixSolver(game, "rm", opponent={1: [1, 1], 2: [1, 3]})  # (player 1 fixed too: None, not NaN)
+    last.run(100)
+    metrics = last.metrics()
+    assert metrics.gap_name == "br_gain_3" and metrics.gap == metrics.br_gains.of(3) >= 0
+    for values in (metrics.br_gains, metrics.average_regret, metrics.regret_bound):
+        assert values[:2] == (None, None) and values.of(3) is not None
 
 
 @pytest.mark.parametrize(
