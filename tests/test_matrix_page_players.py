@@ -158,6 +158,15 @@ def test_two_players_fixed_leave_one_learner_best_responding_to_the_librarys_num
     assert library.average_policy()["player 1"][0] > 0.95 and gain < 0.05
 
 
+def test_players_1_and_2_fixed_show_player_3s_gain():
+    app = opened({"preset": PENNIES, "fixed_player": ["player 1", "player 2"]})
+    app.button(key="matrix_step_100").click().run()
+    fixed = {1: (50, 50), 2: (50, 50)}
+    library = rmcore.MatrixSolver(rmcore.preset("matching-pennies-3p"), "rm", opponent=fixed, start=START)
+    library.run(100)
+    assert _metric(app, "player 3's gain") == f"{library.metrics().br_gains.of(3):.3e}"
+
+
 def test_every_player_cannot_be_fixed():
     app = opened({"preset": PENNIES})
     select = app.multiselect(key="fixed_player")
