@@ -165,9 +165,8 @@ def chart_at(source: _Source, setup, iteration: int, options: Options) -> dict:
         if drawn is None:
             return figures.strategy_trajectories(averages, source.game, players=averages.infosets)
         title = drawn["layout"]["title"]  # (a frame says which iteration it shows, as the field chart's does)
-        heading = f"{title['text'] if isinstance(title, dict) else title}, t = {int(upto.iterations[-1]):,}"
-        layout = {**drawn["layout"], "title": {**title, "text": heading} if isinstance(title, dict) else heading}
-        return {**drawn, "layout": layout}
+        title = {**title, "text": f"{title['text']}, t = {int(upto.iterations[-1]):,}"}
+        return {**drawn, "layout": {**drawn["layout"], "title": title}}
     if isinstance(setup, fields.Setup):
         trails = []
         for (name, history), algorithm in zip(source.runs, source.algorithms):
