@@ -272,14 +272,11 @@ def _numbers(run: LiveRun, metrics, running: bool, shown_at: int | None) -> None
     rate = run.iterations_per_second()
     iteration = f"{run.iteration:,}" if shown_at is None else f"{shown_at:,} (replay; live end {run.iteration:,})"
     speed = "-" if rate is None or not running else f"{rate:,.0f}"
-    learners = [] if metrics is None else [p for p, gain in enumerate(metrics.br_gains, 1) if gain is not None]
     measure, measured, measure_help = "nash_conv", None, explain_players.NASH_CONV_HELP
-    if metrics is not None and metrics.nash_conv is not None:
-        measured = metrics.nash_conv
-    elif len(learners) == 1:  # (NashConv is the learners' game's: one learner's measure is its own gain)
-        (learner,) = learners
-        measure, measured = f"player {learner}'s gain", metrics.br_gains.of(learner)
-        measure_help = explain_players.LEARNER_GAIN_HELP
+    if metrics is not None:  # (the run's own measure: NashConv, or where one player alone learns its gain)
+        measured = metrics.gap
+        if metrics.learner is not None:
+            measure, measure_help = f"player {metrics.learner}'s gain", explain_players.LEARNER_GAIN_HELP
     cce = "-" if metrics is None or metrics.cce_gap is None else f"{metrics.cce_gap:.3e}"
     with st.container(horizontal=True):
         st.metric("iteration", iteration)
