@@ -171,6 +171,13 @@ def test_every_player_cannot_be_fixed():
     app = opened({"preset": PENNIES})
     select = app.multiselect(key="fixed_player")
     assert select.max_selections == 2  # (of three: at least one learns)
+    # A link that fixes every player, or names one the game has not: what the page cannot use is named, the rest runs.
+    app = opened({"preset": PENNIES, "fixed_player": ["player 1", "player 2", "player 3", "player 9"]})
+    assert app.session_state.fixed_player == ["player 1", "player 2"]
+    notice = " ".join(w.value for w in app.warning)
+    assert "fixed\\_player" in notice and "player 3" in notice and "player 9" in notice, notice
+    app.button(key="matrix_step_100").click().run()
+    assert not app.exception and _metric(app, "iteration") == "100"
 
 
 def test_players_of_three_actions_are_drawn_on_their_own_triangles():
