@@ -128,7 +128,22 @@ def test_each_of_three_players_has_its_payoff_and_best_response_gain_in_a_table(
     solver.run(10)
     gains = solver.metrics().br_gains
     best, expected = rmcore.trees.cfr.player_values(solver.game, solver.average_policy().probabilities)
-    table = next(m.value for m in page.markdown if "best-response gain" in m.value)
+    table = next(m.value for m in page.markdown if "| player 1 |" in m.value)  # (the table, not the rules above)
     for p in (1, 2, 3):
         assert f"| player {p} | {expected[p - 1]:.5f} | {best[p - 1]:.5f} | {gains.of(p):.3e} |" in table, table
     assert sum(gains) == pytest.approx(solver.metrics().nash_conv, abs=1e-15)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_rules_above_the_settings_are_those_of_the_players_dealt(page, players):
+    """With n players the page tells n-player Kuhn's rules (n + 1 cards, one bet, calls in turn) and its information
+    sets' count, not two-player Kuhn's three cards, 12 information sets and game value -1/18."""
+    page.slider(key="kuhn_players").set_value(players).run()
+    assert not page.exception
+    said = " ".join(m.value for m in page.markdown)
+    game = rmcore.kuhn_poker(players=players)
+    assert f"**Kuhn poker, {players} players:** {players + 1} cards" in said
+    assert f"each of the {len(game.infosets):,} information sets" in said
+    assert "−1/18" not in said and "12 information" not in said and "Three cards" not in said
+    page.slider(key="kuhn_players").set_value(2).run()
+    assert "Three cards" in " ".join(m.value for m in page.markdown)  # (two players: the classic rules again)

@@ -30,6 +30,24 @@ PLAYERS_HELP = (
     "NashConv, the sum of the players' best-response gains (exploitability, its half, is a two-player measure); the "
     "exact answer, a fixed player, the bot and the walkthrough are for two players."
 )
+
+
+def kuhn_players_words(players: int, card_names: str, infosets: int) -> str:
+    """Kuhn poker's rules and what CFR does on it, for a game of ``players`` > 2 (OpenSpiel's
+    ``kuhn_poker(players=n)``, as ``rmcore.trees.poker.KuhnRules`` deals and scores it)."""
+    return (
+        f"**Kuhn poker, {players} players:** {len(card_names)} cards, {markdown(' < '.join(card_names))}. Each player antes 1 "
+        "and gets one card. The players act in turn from player 1, each passing (checking) or betting 1, until one "
+        f"bets; if all pass, the highest card takes the pot of {players}. After a bet, each other player in turn "
+        "folds (pass) or calls (bet), once; the highest card among the bettor and the callers takes the pot, and a "
+        "player who folds loses its ante. Information sets are named by the card held and the actions so far (p: "
+        f"pass, b: bet): {card_names[0]}ppb is holding {card_names[0]} after pass, pass, bet. Counterfactual regret "
+        f"minimisation (Zinkevich et al. 2007) runs regret matching at each of the {infosets:,} information sets; "
+        f"with {players} players no theorem says its average policy approaches a Nash equilibrium, so NashConv, the "
+        "sum of the players' best-response gains, shows how far it is."
+    )
+
+
 #: Where the Players slider would be, on Leduc hold'em (``ui/trees/games.py: MAX_PAGE_NODES``).
 LEDUC_TWO_PLAYERS = (
     "Leduc hold'em stays two players here: 3-player Leduc has 1,831,601 histories, beyond this page's limit of "

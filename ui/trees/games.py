@@ -15,7 +15,7 @@ import rmcore
 
 from .. import explain
 from ..escape import markdown as escape
-from ..explain_trees import size_words
+from ..explain_trees import kuhn_players_words, size_words
 from ..link import EFG_READ_MEGABYTES
 
 #: The three choices the page had before the catalogue grew, by their old ids and labels: a link carries the label
@@ -83,6 +83,9 @@ def rules(name: str) -> str:
 def page_words(name: str, uploaded: UploadedGame | None, game: rmcore.TreeGame) -> str:
     """The words above the tree page's settings: the classic choices' rules and what the page does with them, any
     other game's line (with its size) and its rules."""
+    if name == "kuhn" and game.players > 2:  # (the catalogue's rules and the CFR note are two-player Kuhn's)
+        rules_of_n = rmcore.trees.poker.KuhnRules(game.players + 1, 1.0, game.players)
+        return kuhn_players_words(game.players, rules_of_n.card_names, len(game.infosets))
     notes = {"kuhn": explain.KUHN_CFR, "leduc": explain.LEDUC_VIEW}
     if name in CLASSIC:
         return " ".join(part for part in (rules(name), notes.get(name, "")) if part)
