@@ -35,16 +35,17 @@ PLAYERS_HELP = (
 def kuhn_players_words(players: int, card_names: str, infosets: int) -> str:
     """Kuhn poker's rules and what CFR does on it, for a game of ``players`` > 2 (OpenSpiel's
     ``kuhn_poker(players=n)``, as ``rmcore.trees.poker.KuhnRules`` deals and scores it)."""
+    cards, lowest = markdown(" < ".join(card_names)), card_names[0]
     return (
-        f"**Kuhn poker, {players} players:** {len(card_names)} cards, {markdown(' < '.join(card_names))}. Each player antes 1 "
-        "and gets one card. The players act in turn from player 1, each passing (checking) or betting 1, until one "
-        f"bets; if all pass, the highest card takes the pot of {players}. After a bet, each other player in turn "
-        "folds (pass) or calls (bet), once; the highest card among the bettor and the callers takes the pot, and a "
-        "player who folds loses its ante. Information sets are named by the card held and the actions so far (p: "
-        f"pass, b: bet): {card_names[0]}ppb is holding {card_names[0]} after pass, pass, bet. Counterfactual regret "
-        f"minimisation (Zinkevich et al. 2007) runs regret matching at each of the {infosets:,} information sets; "
-        f"with {players} players no theorem says its average policy approaches a Nash equilibrium, so NashConv, the "
-        "sum of the players' best-response gains, shows how far it is."
+        f"**Kuhn poker, {players} players:** {len(card_names)} cards, {cards}. Each player antes 1 and gets one "
+        "card. The players act in turn from player 1, each passing (checking) or betting 1, until one bets; if all "
+        f"pass, the highest card takes the pot of {players}. After a bet, each other player in turn folds (pass) or "
+        "calls (bet), once; the highest card among the bettor and the callers takes the pot, and a player who folds "
+        "loses its ante. Information sets are named by the card held and the actions so far (p: pass, b: bet): "
+        f"{lowest}ppb is holding {lowest} after pass, pass, bet. Counterfactual regret minimisation (Zinkevich et al. "
+        f"2007) runs regret matching at each of the {infosets:,} information sets; with {players} players no "
+        "theorem says its average policy approaches a Nash equilibrium, so NashConv, the sum of the players' "
+        "best-response gains, shows how far it is."
     )
 
 
