@@ -34,6 +34,10 @@ def test_a_link_runs_three_player_matching_pennies_to_the_librarys_numbers():
     assert _metric(app, "nash_conv") == f"{metrics.nash_conv:.3e}" and metrics.nash_conv > 0.5
     assert _metric(app, "CCE gap") == f"{metrics.cce_gap:.3e}" and metrics.cce_gap < 0.01
     assert "No-regret learning finds the coarse correlated equilibria" in shown(captions(app))
+    assert (
+        "NashConv of the average profile (thick), of the current strategies (dotted), each learning player's average "
+        "positive regret, and the CE and CCE gaps of the joint play, log-log." in captions(app)
+    )
     titles = [chart["figure"]["layout"]["title"]["text"] for chart in live_charts(app) if "figure" in chart]
     assert any("cube" in title for title in titles), titles
     # Its figures for slides: the section is offered, and what it exports is the cube the page drew, frame by frame.
@@ -154,6 +158,11 @@ def test_two_players_fixed_leave_one_learner_best_responding_to_the_librarys_num
     charts = [chart["figure"] for chart in live_charts(app) if "figure" in chart]
     convergence = next(f for f in charts if "Convergence" in f["layout"]["title"]["text"])
     assert convergence["data"][0]["name"] == "best-response gain of the uniform average (player 1, the learner)"
+    # Its caption names the lines drawn: the learner's gain and regret, no NashConv, current strategies or gaps.
+    titled = [(c["figure"]["layout"]["title"]["text"], c["caption"]) for c in live_charts(app) if "figure" in c]
+    caption = next(words for title, words in titled if "Convergence" in title)
+    assert caption.startswith("Player 1's best-response gain at its average strategy (thick)"), caption
+    assert "NashConv" not in caption and "dotted" not in caption and "CCE" not in caption
     # Player 1 alone learns, against 70% Heads from player 2: it matches, Heads; its gain falls towards 0.
     assert library.average_policy()["player 1"][0] > 0.95 and gain < 0.05
 

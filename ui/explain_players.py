@@ -3,6 +3,8 @@ its charts and what they mean."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from .escape import markdown
 
 EDITOR_TITLE = "Edit the payoffs, slice by slice"
@@ -114,13 +116,23 @@ CCE_HELP = (
 )
 
 
-def convergence(game) -> str:
-    """The convergence chart's caption; on matching pennies, the lesson."""
-    words = (
-        "NashConv of the average profile (thick), of the current strategies (dotted), each player's average positive "
-        "regret, and the CE and CCE gaps of the joint play, log-log."
-    )
-    if game.name == "Three-player matching pennies":
+def convergence(game, history) -> str:
+    """The convergence chart's caption, naming the lines ``history`` gives it; on matching pennies, the lesson."""
+    if history.gap_name.startswith("br_gain_"):  # (one learner: its own gain is the measure, as the chart draws it)
+        player = history.gap_name.removeprefix("br_gain_")
+        words = (
+            f"Player {player}'s best-response gain at its average strategy (thick): the measure where it alone learns "
+            "against the fixed players. Beside it, its average positive regret, log-log."
+        )
+    else:
+        lines = ["NashConv of the average profile (thick)"]
+        if "nash_conv_current" in history.metrics and not np.isnan(history.metrics["nash_conv_current"]).all():
+            lines.append("of the current strategies (dotted)")
+        lines.append("each learning player's average positive regret")
+        if "cce_gap" in history.metrics and not np.isnan(history.metrics["cce_gap"]).all():
+            lines.append("the CE and CCE gaps of the joint play")
+        words = ", ".join(lines[:-1]) + ("," if len(lines) > 2 else "") + f" and {lines[-1]}, log-log."
+    if game.name == "Three-player matching pennies" and history.gap_name == "nash_conv":
         words += (
             " Jordan's game has one Nash equilibrium, uniform play. Started away from it, regret matching's average "
             "circles it and its NashConv stays far from 0, while every player's regret vanishes: the joint play's "

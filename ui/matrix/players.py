@@ -261,7 +261,7 @@ def draw(run: LiveRun, display, timeline) -> None:
             st.caption(explain_players.NO_SIMPLEX)
     with right:
         figure = figures.convergence(shown, variant=solver.variant, bound=None)
-        live_chart(mark(figure), key="chart_convergence", caption=explain_players.convergence(game), **look)
+        live_chart(mark(figure), key="chart_convergence", caption=explain_players.convergence(game, shown), **look)
     if run.is_race:
         race_view.table(frame.race, display.rank_by)
 
