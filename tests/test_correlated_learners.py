@@ -93,6 +93,11 @@ def test_bad_options_are_refused_with_a_sentence(options, message):
         MatrixSolver(preset("shapley"), **options)
 
 
+def test_a_joint_distribution_with_fixed_players_of_three_is_refused_in_their_words():
+    with pytest.raises(ValueError, match=r"with some players fixed the others learn a game of their own"):
+        MatrixSolver(preset("matching-pennies-3p"), joint=True, opponent={3: [0.2, 0.8]})
+
+
 # -- the joint distribution ---------------------------------------------------------------------------
 
 

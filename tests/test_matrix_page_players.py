@@ -12,6 +12,7 @@ import pytest
 import rmcore
 from tests.live_charts import captions, live_charts
 from tests.visits import opened, run_to_reached, shown
+from ui import explain_players as players_words
 from ui import link
 from ui.explain import ALGORITHM_NAMES
 from ui.matrix import players
@@ -163,6 +164,8 @@ def test_two_players_fixed_leave_one_learner_best_responding_to_the_librarys_num
     caption = next(words for title, words in titled if "Convergence" in title)
     assert caption.startswith("Player 1's best-response gain at its average strategy (thick)"), caption
     assert "NashConv" not in caption and "dotted" not in caption and "CCE" not in caption
+    cce = next(m for m in app.metric if m.label == "CCE gap")
+    assert cce.value == "-" and cce.proto.help == players_words.CCE_FIXED_HELP  # (it says why there is none)
     # Player 1 alone learns, against 70% Heads from player 2: it matches, Heads; its gain falls towards 0.
     assert library.average_policy()["player 1"][0] > 0.95 and gain < 0.05
 

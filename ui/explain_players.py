@@ -115,6 +115,11 @@ CCE_HELP = (
     "it to 0 in any game (Hart & Mas-Colell 2000)."
 )
 
+CCE_FIXED_HELP = (
+    "Not measured with players fixed: the others then learn a game of their own, the fixed players part of it, and "
+    "the CE and CCE gaps are those of every player's joint learning (self-play, Fix players left empty)."
+)
+
 
 def convergence(game, history) -> str:
     """The convergence chart's caption, naming the lines ``history`` gives it; on matching pennies, the lesson."""

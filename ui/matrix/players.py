@@ -282,7 +282,8 @@ def _numbers(run: LiveRun, metrics, running: bool, shown_at: int | None) -> None
         st.metric("iteration", iteration)
         st.metric("iterations / second", speed)
         st.metric(measure, "-" if measured is None else f"{measured:.3e}", help=measure_help)
-        st.metric("CCE gap", cce, help=explain_players.CCE_HELP)
+        fixed = run.primary.opponent is not None
+        st.metric("CCE gap", cce, help=explain_players.CCE_FIXED_HELP if fixed else explain_players.CCE_HELP)
 
 
 def export_section(run: LiveRun) -> None:
