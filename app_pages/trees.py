@@ -13,7 +13,7 @@ if not presenting:
     st.title("CFR on game trees")
 state.link_notice()
 
-with st.expander("The game and the settings", expanded=False) if presenting else st.container():
+with st.expander(settings.folded_label(), expanded=False) if presenting else st.container():
     lesson.buttons()
     chosen = settings.widgets()
     st.markdown(games.page_words(chosen.game, chosen.uploaded, chosen.tree_game))

@@ -147,3 +147,18 @@ def test_the_rules_above_the_settings_are_those_of_the_players_dealt(page, playe
     assert "−1/18" not in said and "12 information" not in said and "Three cards" not in said
     page.slider(key="kuhn_players").set_value(2).run()
     assert "Three cards" in " ".join(m.value for m in page.markdown)  # (two players: the classic rules again)
+
+
+def test_presentation_mode_names_the_game_folded_away_and_shows_no_game_value_for_three_players():
+    """On a projector the settings are folded: their label names the game running, and the one line of numbers leaves
+    out the game value where there is none (three players); two-player Kuhn keeps it."""
+    app = opened({"kuhn_players": "3", "present": "true"}, url_path="game_trees")
+    app.button(key="kuhn_step_10").click().run()
+    assert not app.exception
+    assert [e.label for e in app.expander][0] == f"{explain_trees.SETTINGS_FOLDED}: Kuhn poker, 3 players"
+    line = next(m.value for m in app.markdown if m.value.startswith("##### iteration"))
+    assert "nash_conv" in line and "game value" not in line, line
+    two = opened({"present": "true"}, url_path="game_trees")
+    two.button(key="kuhn_step_10").click().run()
+    assert [e.label for e in two.expander][0] == f"{explain_trees.SETTINGS_FOLDED}: Kuhn poker"
+    assert "game value" in next(m.value for m in two.markdown if m.value.startswith("##### iteration"))

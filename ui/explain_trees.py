@@ -149,9 +149,14 @@ HEATMAP_CAPTION = (
 )
 
 
-def compact_numbers(iteration: str, gap_name: str, gap: str, average_name: str, average: str, value: str) -> str:
-    """The numbers above the charts in one line (presentation mode); ``gap_name`` names the variant too."""
-    return f"##### iteration {iteration} · {gap_name} {gap} · {average_name} {average} · game value {value}"
+SETTINGS_FOLDED = "The game and the settings"
+
+
+def compact_numbers(iteration: str, gap_name: str, gap: str, average_name: str, average: str, value: str | None) -> str:
+    """The numbers above the charts in one line (presentation mode); ``gap_name`` names the variant too; ``value``,
+    the game value, None where there is none to show (more than two players)."""
+    line = f"##### iteration {iteration} · {gap_name} {gap} · {average_name} {average}"
+    return line if value is None else f"{line} · game value {value}"
 
 
 def heatmap_title(player: int, kind: str) -> str:

@@ -616,6 +616,14 @@ def memory_words(run: LiveRun) -> str:
     )
 
 
+def folded_label() -> str:
+    """The label of the settings folded away in presentation mode: naming the game running (the room sees no other
+    name of it), once the page has a run; the settings are read inside, after the label is drawn."""
+    running = state.live("kuhn")
+    words = explain_trees.SETTINGS_FOLDED
+    return words if running is None else f"{words}: {escape.markdown(running.race.game.name or 'your game')}"
+
+
 def live_run(chosen: RunSettings) -> LiveRun:
     """The page's live run for this setup: the same run while the setup stays, a fresh one (with a notice) when it
     changes."""

@@ -193,7 +193,12 @@ def _numbers(run: LiveRun, metrics: rmcore.Metrics | None, shown_at: int | None)
     if state.presenting():
         st.markdown(
             explain_trees.compact_numbers(
-                iteration, f"{gap_name} ({name})", gap, explain.AVERAGE_VALUE_SHORT, average, game_value
+                iteration,
+                f"{gap_name} ({name})",
+                gap,
+                explain.AVERAGE_VALUE_SHORT,
+                average,
+                game_value if run.key.two_player else None,
             )
         )
         return
