@@ -905,16 +905,14 @@ def keeps_joint(joint, game: MatrixGame, algorithm: str, fixed: bool) -> bool:
         raise ValueError(f"joint must be True, False or None (kept where it is measured), got {joint!r}")
     if joint is None:
         return not fixed and (not game.is_zero_sum or algorithm in CORRELATED_ALGORITHMS)
-    if joint and fixed and game.num_players == 2:
-        raise ValueError(
-            "joint=True asks for the joint distribution of both players' learning; against a fixed opponent only the "
-            "row player learns (leave joint unset)"
-        )
     if joint and fixed:
-        raise ValueError(
-            "joint=True asks for the joint distribution of every player's learning; with some players fixed the "
-            "others learn a game of their own, whose CE and CCE gaps are not measured (leave joint unset)"
+        why = (
+            "both players' learning; against a fixed opponent only the row player learns"
+            if game.num_players == 2
+            else "every player's learning; with some players fixed the others learn a game of their own, whose CE and "
+            "CCE gaps are not measured"
         )
+        raise ValueError(f"joint=True asks for the joint distribution of {why} (leave joint unset)")
     return bool(joint)
 
 
